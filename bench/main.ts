@@ -1,0 +1,23 @@
+/**
+ * `npm run bench -- <name>`: runs one benchmark (or all with no name). Each prints its measures
+ * as ratios beside a baseline measured in the same run; none of them is a test.
+ */
+const benches: Record<string, () => Promise<unknown>> = {
+  records: () => import("./records"),
+  storage: () => import("./storage"),
+  proxy: () => import("./proxy"),
+  ui: () => import("./ui"),
+};
+
+const wanted = process.argv.slice(2).filter((a) => !a.startsWith("-"));
+const names = wanted.length ? wanted : Object.keys(benches);
+for (const name of names) {
+  const load = benches[name];
+  if (!load) {
+    console.error(`Unknown benchmark "${name}". Choose from: ${Object.keys(benches).join(", ")}`);
+    process.exit(2);
+  }
+  console.log(`\n=== bench ${name} ===`);
+  const mod = (await load()) as { run?: () => Promise<void> };
+  await mod.run?.();
+}

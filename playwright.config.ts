@@ -1,0 +1,45 @@
+import { defineConfig } from "@playwright/test";
+
+/**
+ * End-to-end tests in Debian's Chromium against the real launcher: the proxy serving the built
+ * app, and the embedded local service on its own fresh data directory. Nothing is mocked.
+ */
+export const E2E_PORT = 5199;
+export const E2E_SERVICE_PORT = 8799;
+export const E2E_DATA_DIR = ".data-e2e";
+
+export default defineConfig({
+  testDir: "e2e",
+  outputDir: "test-results",
+  workers: 1,
+  fullyParallel: false,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: [["list"]],
+  use: {
+    baseURL: `http://127.0.0.1:${E2E_PORT}`,
+    viewport: { width: 1400, height: 900 },
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+    },
+    trace: "off",
+    screenshot: "only-on-failure",
+  },
+  webServer: {
+    command: `rm -rf ${E2E_DATA_DIR} && tsx src/server/launcher/main.ts`,
+    url: `http://127.0.0.1:${E2E_PORT}/api/health`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    env: {
+      PORT: String(E2E_PORT),
+      SERVICE_PORT: String(E2E_SERVICE_PORT),
+      DATA_DIR: E2E_DATA_DIR,
+      // Small enough that the "file too large" flow is quick to test.
+      SERVICE_MAX_UPLOAD_BYTES: String(5 * 1024 * 1024),
+    },
+    stdout: "pipe",
+    stderr: "pipe",
+  },
+});

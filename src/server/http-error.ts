@@ -1,0 +1,66 @@
+/**
+ * One error class for the server side (service and proxy) that renders itself in the shape of
+ * decisions §6, and one Fastify error handler that turns everything else into that shape too,
+ * never with a stack trace.
+ */
+import type { FastifyError, FastifyInstance } from "fastify";
+import { type ErrorCode, type Failure, errorBody, errorStatus } from "../shared/errors";
+
+export class HttpError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly subCode?: number,
+  ) {
+    super(message);
+  }
+  get status(): number {
+    return errorStatus[this.code];
+  }
+  toBody() {
+    return errorBody(this.code, this.message, this.subCode);
+  }
+  static from(failure: Failure): HttpError {
+    return new HttpError(failure.code, failure.message, failure.subCode);
+  }
+}
+
+export const badRequest = (message: string) => new HttpError("validation_error", message);
+export const unauthorized = (message = "The API key is invalid or missing: send it in the x-api-key header.") =>
+  new HttpError("auth_error", message, 4);
+export const forbidden = (message: string) => new HttpError("forbidden", message);
+export const notFound = (message: string) => new HttpError("not_found", message);
+export const conflict = (message: string) => new HttpError("conflict", message);
+
+/** Fastify's own error codes that are the client's fault, mapped to our codes. */
+function fromFastify(err: FastifyError): HttpError | undefined {
+  switch (err.code) {
+    case "FST_ERR_CTP_BODY_TOO_LARGE":
+      return new HttpError("payload_too_large", "The request body is larger than the 1 MiB limit.");
+    case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
+      return badRequest("Send the body as application/json.");
+    case "FST_ERR_CTP_EMPTY_JSON_BODY":
+      return badRequest("The request body is empty: send a JSON object.");
+    case "FST_ERR_CTP_INVALID_JSON_BODY":
+      return badRequest(`The request body is not valid JSON: ${err.message}`);
+  }
+  if (err instanceof SyntaxError || err.statusCode === 400) return badRequest(`The request body is not valid JSON: ${err.message}`);
+  if (err.statusCode === 413) return new HttpError("payload_too_large", "The request body is too large.");
+  if (err.statusCode === 415) return badRequest("Unsupported Content-Type.");
+  return undefined;
+}
+
+export function installErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError | HttpError, request, reply) => {
+    const known = err instanceof HttpError ? err : fromFastify(err as FastifyError);
+    if (known) {
+      reply.code(known.status).send(known.toBody());
+      return;
+    }
+    request.log.error({ err }, "unhandled error");
+    reply.code(500).send(errorBody("internal_error", "Something went wrong inside the server; the request was not applied."));
+  });
+  app.setNotFoundHandler((request, reply) => {
+    reply.code(404).send(errorBody("not_found", `No endpoint ${request.method} ${request.url.split("?")[0]}.`));
+  });
+}

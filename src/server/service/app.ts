@@ -1,0 +1,107 @@
+/**
+ * Builds the local service: one Fastify app, one SQLite file, the Record and Storage
+ * capabilities registered into it, and the meta extension that describes both.
+ */
+import Fastify, { type FastifyInstance } from "fastify";
+import { allOperators } from "../../shared/filter";
+import type { MetaResponse } from "../../shared/meta";
+import { installErrorHandler, unauthorized } from "../http-error";
+import { createKeyChecker, type KeyCheck } from "./auth";
+import { resolveApiKeys, type ServiceConfig } from "./config";
+import type { ServiceContext } from "./context";
+import { openDatabase } from "./db";
+import { createRecordsModule } from "./records/index";
+import { createStorageModule } from "./storage/index";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    /** Result of the x-api-key check, made for every request before its body is read. */
+    apiKey: KeyCheck;
+  }
+}
+
+export interface Service {
+  app: FastifyInstance;
+  context: ServiceContext;
+  /** Listens on config.host:config.port (0 = ephemeral) and returns the base URL. */
+  listen(): Promise<string>;
+  close(): Promise<void>;
+}
+
+export const BODY_LIMIT = 1024 * 1024;
+
+export function requireKey(request: { apiKey: KeyCheck }): Extract<KeyCheck, { kind: "valid" }> {
+  if (request.apiKey.kind !== "valid") throw unauthorized();
+  return request.apiKey;
+}
+
+export async function createService(config: ServiceConfig): Promise<Service> {
+  const apiKeys = resolveApiKeys(config);
+  const { sqlite, kysely } = openDatabase(config.dataDir);
+  const app = Fastify({
+    bodyLimit: BODY_LIMIT,
+    trustProxy: config.trustProxy,
+    logger: config.logLevel === "silent" ? false : { level: config.logLevel },
+    // Request logs (info level) never include headers, so never the key.
+    forceCloseConnections: false,
+  });
+  let baseUrl = config.publicBaseUrl;
+  const context: ServiceContext = {
+    config,
+    sqlite,
+    kysely,
+    checkKey: createKeyChecker(apiKeys),
+    log: app.log,
+    publicBaseUrl: () => {
+      if (!baseUrl) throw new Error("publicBaseUrl is known only once the service listens");
+      return baseUrl;
+    },
+  };
+
+  installErrorHandler(app);
+  app.decorateRequest("apiKey", undefined as never);
+  app.addHook("onRequest", async (request) => {
+    request.apiKey = context.checkKey(request.headers["x-api-key"]);
+  });
+
+  const records = await createRecordsModule(context);
+  const storage = await createStorageModule(context);
+  records.register(app);
+  storage.register(app);
+
+  app.get("/v0/meta", async (request): Promise<MetaResponse> => {
+    const key = requireKey(request);
+    const databases = records
+      .databases()
+      .map((db) =>
+        key.scope
+          ? { ...db, tables: db.id === key.scope.databaseId ? db.tables.filter((t) => t.slug === key.scope?.tableSlug) : [] }
+          : db,
+      )
+      .filter((db) => db.tables.length > 0);
+    return {
+      databases,
+      buckets: storage.buckets(),
+      capabilities: { operators: [...allOperators], fields: true, meta: true, list: true, delete: true, expiresIn: true },
+    };
+  });
+
+  return {
+    app,
+    context,
+    async listen() {
+      const address = await app.listen({ port: config.port, host: config.host });
+      const u = new URL(address);
+      if (u.hostname === "[::1]" || u.hostname === "0.0.0.0" || u.hostname === "[::]") u.hostname = "127.0.0.1";
+      const url = u.origin;
+      baseUrl ??= url;
+      return url;
+    },
+    async close() {
+      await app.close();
+      await storage.close();
+      await records.close();
+      sqlite.close();
+    },
+  };
+}

@@ -1,0 +1,94 @@
+/**
+ * Configuration of the local service, read once at start-up (decisions §1) and passed in.
+ * Parsing is pure; the only I/O is in resolveApiKeys (the generated key file).
+ */
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+
+export interface ApiKeyScope {
+  databaseId: string;
+  tableSlug: string;
+}
+
+export interface ApiKeyEntry {
+  key: string;
+  scope?: ApiKeyScope;
+}
+
+export interface ServiceConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** Keys from SERVICE_API_KEYS; empty means "generate one into DATA_DIR/api-key". */
+  apiKeys: ApiKeyEntry[];
+  /** Base of signed URLs; unset means the address the service listens on. */
+  publicBaseUrl?: string;
+  /** Honour X-Forwarded-For (only behind a trusted proxy). */
+  trustProxy: boolean;
+  /** Largest upload in bytes (default 5 GiB). */
+  maxUploadBytes: number;
+  /** Seed the sample data on first start. */
+  seed: boolean;
+  logLevel: "silent" | "error" | "warn" | "info" | "debug";
+}
+
+export function parseApiKeys(raw: string | undefined): ApiKeyEntry[] {
+  if (!raw) return [];
+  return raw
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      const at = entry.lastIndexOf("@");
+      if (at <= 0) return { key: entry };
+      const [databaseId, tableSlug] = entry.slice(at + 1).split("/");
+      if (!databaseId || !tableSlug) throw new Error(`SERVICE_API_KEYS: scope must be key@database_id/table_slug`);
+      return { key: entry.slice(0, at), scope: { databaseId, tableSlug } };
+    });
+}
+
+function argValue(argv: string[], name: string): string | undefined {
+  const i = argv.indexOf(name);
+  if (i >= 0) return argv[i + 1];
+  const eq = argv.find((a) => a.startsWith(`${name}=`));
+  return eq?.slice(name.length + 1);
+}
+
+export function parseServiceConfig(argv: string[], env: NodeJS.ProcessEnv): ServiceConfig {
+  const port = Number(argValue(argv, "--port") ?? env.SERVICE_PORT ?? 8787);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`Invalid port: ${port}`);
+  return {
+    port,
+    host: env.SERVICE_HOST ?? "127.0.0.1",
+    dataDir: path.resolve(argValue(argv, "--data-dir") ?? env.DATA_DIR ?? ".data"),
+    apiKeys: parseApiKeys(env.SERVICE_API_KEYS),
+    publicBaseUrl: env.SERVICE_PUBLIC_URL || undefined,
+    trustProxy: env.SERVICE_TRUST_PROXY === "1" || env.SERVICE_TRUST_PROXY === "true",
+    maxUploadBytes: Number(env.SERVICE_MAX_UPLOAD_BYTES ?? 5 * 1024 ** 3),
+    seed: env.SERVICE_SEED !== "0",
+    logLevel: (env.SERVICE_LOG_LEVEL as ServiceConfig["logLevel"]) ?? "warn",
+  };
+}
+
+export const API_KEY_FILE = "api-key";
+
+/** With no keys configured, generate one on first start into DATA_DIR/api-key (mode 0600). */
+export function resolveApiKeys(config: ServiceConfig): ApiKeyEntry[] {
+  if (config.apiKeys.length > 0) return config.apiKeys;
+  const file = path.join(config.dataDir, API_KEY_FILE);
+  fs.mkdirSync(config.dataDir, { recursive: true });
+  try {
+    const key = fs.readFileSync(file, "utf8").trim();
+    if (key) return [{ key }];
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
+  }
+  const key = `bb_${randomBytes(24).toString("base64url")}`;
+  fs.writeFileSync(file, `${key}\n`, { mode: 0o600, flag: "wx" });
+  return [{ key }];
+}
+
+export function readGeneratedApiKey(dataDir: string): string {
+  return fs.readFileSync(path.join(dataDir, API_KEY_FILE), "utf8").trim();
+}

@@ -1,0 +1,39 @@
+/**
+ * The one plain-data filter tree (interface §2.3, decisions §4), used by the filter builder,
+ * the URL, the proxy and the service alike.
+ */
+
+export const interfaceOperators = ["equal"] as const;
+
+/** Operators the local service offers beyond the hosted interface (decisions §4: extension). */
+export const extensionOperators = [
+  "notEqual",
+  "greaterThan",
+  "greaterThanOrEqual",
+  "lessThan",
+  "lessThanOrEqual",
+  "contains",
+  "notContains",
+  "startsWith",
+  "isEmpty",
+  "isNotEmpty",
+] as const;
+
+export const allOperators = [...interfaceOperators, ...extensionOperators] as const;
+export type Operator = (typeof allOperators)[number];
+
+export type FilterValue = string | number | boolean | null;
+
+export interface FilterCondition {
+  key: string;
+  operator: Operator | string;
+  value?: FilterValue;
+  isFixed?: boolean;
+}
+
+export type FilterGroup = { and: FilterNode[] } | { or: FilterNode[] };
+export type FilterNode = FilterGroup | FilterCondition;
+
+export function isGroup(node: FilterNode): node is FilterGroup {
+  return typeof node === "object" && node !== null && ("and" in node || "or" in node);
+}

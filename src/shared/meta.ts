@@ -1,0 +1,50 @@
+/**
+ * GET /v0/meta (extension of the local service) and GET /api/config (the proxy): what to show
+ * in the sidebar, and what the upstream can do. An upstream with only the hosted interface has
+ * no meta; the proxy then fills the same shape from its config file and plain capabilities.
+ */
+import type { Operator } from "./filter";
+
+export type BucketPermission = "forbidden" | "public" | "limitedPublic";
+export type BucketAccess = "read" | "create" | "update";
+
+export interface MetaTable {
+  slug: string;
+  primaryKey: string;
+}
+
+export interface MetaDatabase {
+  id: string;
+  tables: MetaTable[];
+}
+
+export interface MetaBucket {
+  name: string;
+  permission: BucketPermission;
+  access: BucketAccess[];
+}
+
+export interface Capabilities {
+  operators: Operator[];
+  /** GET /v0/record/{db}/{table}/fields */
+  fields: boolean;
+  /** GET /v0/meta */
+  meta: boolean;
+  /** GET /v0/storage/list/{bucket} */
+  list: boolean;
+  /** DELETE /v0/storage/object/{bucket}/{key} */
+  delete: boolean;
+  /** ?expiresIn= on GET /v0/storage/url/sign/... */
+  expiresIn: boolean;
+}
+
+export interface MetaResponse {
+  databases: MetaDatabase[];
+  buckets: MetaBucket[];
+  capabilities: Capabilities;
+}
+
+/** GET /api/config */
+export interface AppConfig extends MetaResponse {
+  upstream: { kind: "local" | "hosted"; label: string };
+}
