@@ -4,9 +4,10 @@ import { defineConfig } from "@playwright/test";
  * End-to-end tests in Debian's Chromium against the real launcher: the proxy serving the built
  * app, and the embedded local service on its own fresh data directory. Nothing is mocked.
  */
-export const E2E_PORT = 5199;
-export const E2E_SERVICE_PORT = 8799;
-export const E2E_DATA_DIR = ".data-e2e";
+// Overridable so that two people (or agents) can run end-to-end tests side by side.
+export const E2E_PORT = Number(process.env.E2E_PORT ?? 5199);
+export const E2E_SERVICE_PORT = Number(process.env.E2E_SERVICE_PORT ?? 8799);
+export const E2E_DATA_DIR = process.env.E2E_DATA_DIR ?? ".data-e2e";
 
 export default defineConfig({
   testDir: "e2e",

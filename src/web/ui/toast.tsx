@@ -1,0 +1,59 @@
+/**
+ * Toasts: one small zustand store and one component. Any module may call toast(); the shell
+ * renders <Toaster /> once. ApiErrors land here unless the caller shows them itself.
+ */
+import { create } from "zustand";
+
+export type ToastKind = "info" | "success" | "error";
+
+export interface Toast {
+  id: number;
+  kind: ToastKind;
+  title: string;
+  detail?: string;
+}
+
+interface ToastState {
+  toasts: Toast[];
+  push(t: Omit<Toast, "id">, ttlMs?: number): number;
+  dismiss(id: number): void;
+}
+
+let nextId = 1;
+
+export const useToastStore = create<ToastState>((set, get) => ({
+  toasts: [],
+  push(t, ttlMs = t.kind === "error" ? 8000 : 4000) {
+    const id = nextId++;
+    set({ toasts: [...get().toasts, { ...t, id }] });
+    if (ttlMs > 0) setTimeout(() => get().dismiss(id), ttlMs);
+    return id;
+  },
+  dismiss(id) {
+    set({ toasts: get().toasts.filter((x) => x.id !== id) });
+  },
+}));
+
+export function toast(title: string, opts: { kind?: ToastKind; detail?: string; ttlMs?: number } = {}): number {
+  return useToastStore.getState().push({ kind: opts.kind ?? "info", title, detail: opts.detail }, opts.ttlMs);
+}
+
+export function Toaster() {
+  const toasts = useToastStore((s) => s.toasts);
+  const dismiss = useToastStore((s) => s.dismiss);
+  return (
+    <section className="toaster" aria-label="Notifications" aria-live="polite">
+      {toasts.map((t) => (
+        <div key={t.id} role={t.kind === "error" ? "alert" : "status"} className={`toast toast-${t.kind}`}>
+          <div className="toast-text">
+            <strong>{t.title}</strong>
+            {t.detail && <div className="toast-detail">{t.detail}</div>}
+          </div>
+          <button type="button" aria-label="Dismiss notification" onClick={() => dismiss(t.id)}>
+            ×
+          </button>
+        </div>
+      ))}
+    </section>
+  );
+}
