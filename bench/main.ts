@@ -1,3 +1,4 @@
+export {};
 /**
  * `npm run bench -- <name>`: runs one benchmark (or all with no name). Each prints its measures
  * as ratios beside a baseline measured in the same run; none of them is a test.
