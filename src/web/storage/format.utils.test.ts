@@ -1,0 +1,70 @@
+import { describe, expect, it } from "vitest";
+import { describeExpiry, expiresFromUrl, fileKind, formatBytes, formatDate, humanDuration, typeLabel } from "./format.utils";
+
+describe("formatBytes", () => {
+  it.each([
+    [0, "0 B"],
+    [1023, "1023 B"],
+    [1024, "1 KB"],
+    [1536, "1.5 KB"],
+    [10 * 1024, "10 KB"],
+    [5 * 1024 * 1024, "5 MB"],
+    [3.25 * 1024 ** 3, "3.3 GB"],
+    [undefined, "—"],
+    [-1, "—"],
+  ])("%j → %j", (n, s) => expect(formatBytes(n)).toBe(s));
+});
+
+describe("dates and lifetimes", () => {
+  it("formats a local date and time", () => {
+    const d = new Date(2026, 0, 5, 7, 3);
+    expect(formatDate(d.toISOString())).toBe("2026-01-05 07:03");
+    expect(formatDate("nonsense")).toBe("—");
+    expect(formatDate(undefined)).toBe("—");
+  });
+
+  it.each([
+    [300, "5 minutes"],
+    [3600, "1 hour"],
+    [7200, "2 hours"],
+    [604800, "7 days"],
+    [90, "90 seconds"],
+  ])("humanDuration(%j) = %j", (s, out) => expect(humanDuration(s)).toBe(out));
+
+  it("says when a link expires", () => {
+    const now = new Date(2026, 10, 21, 14, 5).getTime();
+    expect(describeExpiry(3600, now)).toBe("Expires at 2026-11-21 15:05 (in 1 hour)");
+    expect(describeExpiry(7 * 86400, now)).toBe("Expires at 2026-11-28 14:05 (in 7 days)");
+  });
+
+  it("reads Expires from a signed URL", () => {
+    expect(expiresFromUrl("http://h/api/v0/storage/sign/b/v1/k?Expires=1700000000&Signature=x")).toBe(1_700_000_000_000);
+    expect(expiresFromUrl("http://h/x")).toBeUndefined();
+    expect(expiresFromUrl("not a url")).toBeUndefined();
+  });
+});
+
+describe("file kinds", () => {
+  it.each([
+    ["image/png", "a.png", "image"],
+    [undefined, "a.JPG", "image"],
+    ["application/octet-stream", "a.webp", "image"],
+    ["image/svg+xml", "a.svg", "other"],
+    ["application/pdf", "x", "pdf"],
+    [undefined, "manual.pdf", "pdf"],
+    ["text/plain; charset=utf-8", "readme.txt", "text"],
+    ["application/json", "a.json", "text"],
+    ["video/mp4", "a.mp4", "video"],
+    ["application/zip", "a.zip", "archive"],
+    ["application/x-thing", "a.png", "other"],
+    [undefined, "noext", "other"],
+  ])("fileKind(%j, %j) = %j", (ct, key, kind) => expect(fileKind(ct, key)).toBe(kind));
+
+  it.each([
+    ["image/png", "a.png", "PNG image"],
+    ["application/pdf", "m.pdf", "PDF document"],
+    ["text/plain", "r.txt", "TXT text"],
+    ["application/x-thing", "a.bin", "application/x-thing"],
+    [undefined, "noext", "File"],
+  ])("typeLabel(%j, %j) = %j", (ct, key, label) => expect(typeLabel(ct, key)).toBe(label));
+});

@@ -1,0 +1,126 @@
+/** Sizes, dates, link lifetimes and file kinds as the bucket browser shows them. */
+import { extensionOf } from "./paths.utils";
+
+const UNITS = ["B", "KB", "MB", "GB", "TB"];
+
+/** 1,536 → "1.5 KB" (1024-based, as file managers show it); one decimal below 10. */
+export function formatBytes(bytes: number | undefined): string {
+  if (bytes === undefined || !Number.isFinite(bytes) || bytes < 0) return "—";
+  let v = bytes;
+  let u = 0;
+  while (v >= 1024 && u < UNITS.length - 1) {
+    v /= 1024;
+    u++;
+  }
+  if (u === 0) return `${bytes} B`;
+  const s = v < 10 ? v.toFixed(1) : Math.round(v).toString();
+  return `${s.replace(/\.0$/, "")} ${UNITS[u]}`;
+}
+
+/** "2026-11-21 14:05" in the user's zone: sortable, short and unambiguous. */
+export function formatDate(iso: string | number | undefined): string {
+  if (iso === undefined || iso === "") return "—";
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return "—";
+  const p = (n: number) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
+}
+
+export interface Lifetime {
+  seconds: number;
+  label: string;
+}
+
+/** Signed URL lifetimes offered when the upstream takes expiresIn (1 s … 7 days). */
+export const LIFETIMES: Lifetime[] = [
+  { seconds: 300, label: "5 minutes" },
+  { seconds: 900, label: "15 minutes" },
+  { seconds: 3600, label: "1 hour" },
+  { seconds: 6 * 3600, label: "6 hours" },
+  { seconds: 86400, label: "1 day" },
+  { seconds: 7 * 86400, label: "7 days" },
+];
+export const DEFAULT_LIFETIME = 3600;
+
+/** "Expires at 2026-11-21 15:05 (in 1 hour)". */
+export function describeExpiry(seconds: number, now: number = Date.now()): string {
+  const label = LIFETIMES.find((l) => l.seconds === seconds)?.label ?? humanDuration(seconds);
+  return `Expires at ${formatDate(now + seconds * 1000)} (in ${label})`;
+}
+
+export function humanDuration(seconds: number): string {
+  const units: [number, string][] = [
+    [86400, "day"],
+    [3600, "hour"],
+    [60, "minute"],
+    [1, "second"],
+  ];
+  for (const [size, name] of units) {
+    if (seconds >= size && seconds % size === 0) {
+      const n = seconds / size;
+      return `${n} ${name}${n === 1 ? "" : "s"}`;
+    }
+  }
+  return `${seconds} seconds`;
+}
+
+/** Expiry read back from a signed URL's Expires parameter (epoch seconds), if present. */
+export function expiresFromUrl(url: string): number | undefined {
+  try {
+    const v = new URL(url).searchParams.get("Expires");
+    const n = v === null ? Number.NaN : Number(v);
+    return Number.isFinite(n) ? n * 1000 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export type FileKind = "image" | "pdf" | "text" | "video" | "audio" | "archive" | "other";
+
+const TEXT_EXT = new Set(["txt", "md", "csv", "tsv", "json", "log", "xml", "yaml", "yml", "html", "css", "js", "ts", "ini", "toml"]);
+const IMAGE_EXT = new Set(["png", "jpg", "jpeg", "gif", "webp", "avif", "tif", "tiff"]);
+const ARCHIVE_EXT = new Set(["zip", "gz", "tgz", "tar", "7z", "rar", "bz2", "xz"]);
+
+/** What a file is, from its content type first and its extension second. */
+export function fileKind(contentType: string | undefined, key: string): FileKind {
+  const ct = (contentType ?? "").toLowerCase().split(";")[0].trim();
+  const ext = extensionOf(key);
+  // SVG can carry script and the service does not resize it: show it as a plain file.
+  if (ct === "image/svg+xml" || ext === "svg") return "other";
+  if (ct.startsWith("image/")) return "image";
+  if (ct === "application/pdf") return "pdf";
+  if (ct.startsWith("text/") || ct === "application/json" || ct === "application/xml") return "text";
+  if (ct.startsWith("video/")) return "video";
+  if (ct.startsWith("audio/")) return "audio";
+  if (ct && ct !== "application/octet-stream") {
+    if (/zip|gzip|tar|compressed|x-7z/.test(ct)) return "archive";
+    return "other";
+  }
+  if (IMAGE_EXT.has(ext)) return "image";
+  if (ext === "pdf") return "pdf";
+  if (TEXT_EXT.has(ext)) return "text";
+  if (ARCHIVE_EXT.has(ext)) return "archive";
+  return "other";
+}
+
+/** Short type label for the list's Type column ("PNG image", "PDF", "Text"). */
+export function typeLabel(contentType: string | undefined, key: string): string {
+  const kind = fileKind(contentType, key);
+  const ext = extensionOf(key).toUpperCase();
+  switch (kind) {
+    case "image":
+      return `${ext || "Image"}${ext ? " image" : ""}`;
+    case "pdf":
+      return "PDF document";
+    case "text":
+      return ext ? `${ext} text` : "Text";
+    case "video":
+      return "Video";
+    case "audio":
+      return "Audio";
+    case "archive":
+      return `${ext || "Archive"} archive`.replace("Archive archive", "Archive");
+    default:
+      return contentType && contentType !== "application/octet-stream" ? contentType : ext ? `${ext} file` : "File";
+  }
+}

@@ -1,0 +1,35 @@
+/**
+ * Image sizes asked of the service. Thumbnails are requested at the size they are drawn times
+ * the device pixel ratio, so they are sharp on high-density screens and no bigger than needed;
+ * the service fits the image inside w × h and never enlarges it (decisions §7).
+ */
+import { encodeKeyPath } from "./paths.utils";
+
+export const MAX_SIDE = 4096;
+
+export interface Box {
+  w: number;
+  h: number;
+}
+
+export function pixelBox(cssWidth: number, cssHeight: number, dpr: number): Box {
+  const ratio = Number.isFinite(dpr) && dpr > 0 ? dpr : 1;
+  const clamp = (n: number) => Math.min(MAX_SIDE, Math.max(1, Math.round(n * ratio)));
+  return { w: clamp(cssWidth), h: clamp(cssHeight) };
+}
+
+/** Same-origin URL of an object through the proxy, optionally resized. */
+export function objectUrl(bucket: string, key: string, box?: Box): string {
+  const base = `/api/v0/storage/public/${encodeURIComponent(bucket)}/${encodeKeyPath(key)}`;
+  return box ? `${base}?w=${box.w}&h=${box.h}` : base;
+}
+
+/** The lightbox asks for the viewport's share the image may take, in device pixels. */
+export function lightboxBox(viewportWidth: number, viewportHeight: number, dpr: number): Box {
+  return pixelBox(Math.max(100, viewportWidth * 0.9), Math.max(100, viewportHeight * 0.8), dpr);
+}
+
+/** Absolute public URL as someone outside this app would open it. */
+export function publicUrl(origin: string, bucket: string, key: string): string {
+  return origin + objectUrl(bucket, key);
+}

@@ -1,0 +1,128 @@
+import { describe, expect, it } from "vitest";
+import {
+  awaitingConfirmation,
+  initialQueue,
+  itemsToStart,
+  type QueueEvent,
+  type QueueState,
+  queueReducer,
+  queueTotals,
+} from "./upload-queue.utils";
+
+const add = (...ids: string[]): QueueEvent => ({
+  type: "add",
+  items: ids.map((id) => ({ id, bucket: "b", key: `f/${id}`, size: 100 })),
+});
+const run = (events: QueueEvent[], from: QueueState = initialQueue) => events.reduce(queueReducer, from);
+const status = (s: QueueState) => Object.fromEntries(s.items.map((i) => [i.id, i.status]));
+
+describe("upload queue transitions", () => {
+  it.each<[string, QueueEvent[], Record<string, string>]>([
+    ["new files are checked first", [add("a", "b")], { a: "checking", b: "checking" }],
+    ["a new key is queued", [add("a"), { type: "checked", id: "a", exists: false }], { a: "queued" }],
+    ["an existing key waits for confirmation", [add("a"), { type: "checked", id: "a", exists: true }], { a: "confirm" }],
+    [
+      "confirming queues it",
+      [add("a"), { type: "checked", id: "a", exists: true }, { type: "confirm", ids: ["a"] }],
+      { a: "queued" },
+    ],
+    ["skipping drops it", [add("a"), { type: "checked", id: "a", exists: true }, { type: "skip", ids: ["a"] }], { a: "skipped" }],
+    [
+      "start, progress and success",
+      [add("a"), { type: "checked", id: "a", exists: false }, { type: "start", id: "a" }, { type: "succeeded", id: "a", versionedKey: "v1/f/a" }],
+      { a: "done" },
+    ],
+    [
+      "a failure keeps the service's message",
+      [add("a"), { type: "checked", id: "a", exists: false }, { type: "start", id: "a" }, { type: "failed", id: "a", message: "too big" }],
+      { a: "error" },
+    ],
+    ["cancel while checking", [add("a"), { type: "cancel", id: "a" }], { a: "cancelled" }],
+    [
+      "cancel while uploading, then retry",
+      [add("a"), { type: "checked", id: "a", exists: false }, { type: "start", id: "a" }, { type: "cancel", id: "a" }, { type: "retry", id: "a" }],
+      { a: "checking" },
+    ],
+    ["start is ignored unless queued", [add("a"), { type: "start", id: "a" }], { a: "checking" }],
+    ["success is ignored after cancel", [add("a"), { type: "cancel", id: "a" }, { type: "succeeded", id: "a", versionedKey: "v" }], { a: "cancelled" }],
+    ["retry is ignored while active", [add("a"), { type: "retry", id: "a" }], { a: "checking" }],
+    ["adding the same id twice keeps one", [add("a"), add("a")], { a: "checking" }],
+  ])("%s", (_name, events, expected) => expect(status(run(events))).toEqual(expected));
+
+  it("does not ask twice after a confirmed replacement is retried", () => {
+    const s = run([
+      add("a"),
+      { type: "checked", id: "a", exists: true },
+      { type: "confirm", ids: ["a"] },
+      { type: "start", id: "a" },
+      { type: "failed", id: "a", message: "network" },
+      { type: "retry", id: "a" },
+      { type: "checked", id: "a", exists: true },
+    ]);
+    expect(status(s)).toEqual({ a: "queued" });
+    expect(s.items[0].error).toBeUndefined();
+  });
+
+  it("keeps progress monotonic and within the size", () => {
+    let s = run([add("a"), { type: "checked", id: "a", exists: false }, { type: "start", id: "a" }]);
+    s = run([{ type: "progress", id: "a", loaded: 60 }, { type: "progress", id: "a", loaded: 40 }], s);
+    expect(s.items[0].loaded).toBe(60);
+    s = queueReducer(s, { type: "progress", id: "a", loaded: 1000 });
+    expect(s.items[0].loaded).toBe(100);
+  });
+
+  it("returns the same state object for ignored events", () => {
+    const s = run([add("a")]);
+    expect(queueReducer(s, { type: "start", id: "a" })).toBe(s);
+    expect(queueReducer(s, { type: "progress", id: "zzz", loaded: 1 })).toBe(s);
+  });
+
+  it("clears finished items but keeps active and failed ones", () => {
+    const s = run([
+      add("a", "b", "c", "d"),
+      { type: "checked", id: "a", exists: false },
+      { type: "start", id: "a" },
+      { type: "succeeded", id: "a", versionedKey: "v1/f/a" },
+      { type: "checked", id: "b", exists: false },
+      { type: "start", id: "b" },
+      { type: "failed", id: "b", message: "x" },
+      { type: "cancel", id: "c" },
+      { type: "clearFinished" },
+    ]);
+    expect(status(s)).toEqual({ b: "error", d: "checking" });
+  });
+});
+
+describe("bounded concurrency", () => {
+  it("starts at most N at once, oldest first", () => {
+    const ids = ["a", "b", "c", "d", "e"];
+    let s = run([add(...ids), ...ids.map((id): QueueEvent => ({ type: "checked", id, exists: false }))]);
+    expect(itemsToStart(s, 3)).toEqual(["a", "b", "c"]);
+    s = run(itemsToStart(s, 3).map((id): QueueEvent => ({ type: "start", id })), s);
+    expect(itemsToStart(s, 3)).toEqual([]);
+    s = queueReducer(s, { type: "succeeded", id: "b", versionedKey: "v" });
+    expect(itemsToStart(s, 3)).toEqual(["d"]);
+  });
+});
+
+describe("totals", () => {
+  it("counts bytes of live and finished files only, so the bar can finish", () => {
+    const s = run([
+      add("a", "b", "c"),
+      { type: "checked", id: "a", exists: false },
+      { type: "start", id: "a" },
+      { type: "progress", id: "a", loaded: 50 },
+      { type: "checked", id: "b", exists: false },
+      { type: "start", id: "b" },
+      { type: "failed", id: "b", message: "x" },
+      { type: "checked", id: "c", exists: true },
+    ]);
+    const t = queueTotals(s);
+    expect(t).toMatchObject({ total: 200, loaded: 50, fraction: 0.25, busy: true });
+    expect(t.counts).toMatchObject({ uploading: 1, error: 1, confirm: 1 });
+    expect(awaitingConfirmation(s).map((i) => i.id)).toEqual(["c"]);
+    const done = run([{ type: "skip", ids: ["c"] }, { type: "succeeded", id: "a", versionedKey: "v" }], s);
+    expect(queueTotals(done)).toMatchObject({ total: 100, loaded: 100, fraction: 1, busy: false });
+    expect(queueTotals(initialQueue).fraction).toBe(1);
+  });
+});
