@@ -1,0 +1,66 @@
+import { describe, expect, it } from "vitest";
+import type { FieldInfo } from "../../../shared/records";
+import { allOperators } from "../../../shared/filter";
+import { draftProblems, parseFilterText } from "./filter-parse.utils";
+import { addChild, emptyRoot, newCondition } from "./filter-tree.utils";
+
+const fields: FieldInfo[] = [
+  { key: "employee_id", type: "text", nullable: false, primaryKey: true },
+  { key: "age", type: "number", nullable: true, primaryKey: false },
+  { key: "hire_date", type: "date", nullable: true, primaryKey: false },
+  { key: "active", type: "boolean", nullable: true, primaryKey: false },
+];
+
+describe("parseFilterText", () => {
+  const ctx = { operators: allOperators, fields };
+  it.each([
+    ['{"and":[]}'],
+    ['{"or":[{"key":"age","operator":"equal","value":3},{"and":[{"key":"active","operator":"equal","value":null,"isFixed":true}]}]}'],
+  ])("accepts %s", (text) => {
+    const r = parseFilterText(text, ctx);
+    expect(r.ok && JSON.stringify(r.value)).toBe(JSON.stringify(JSON.parse(text)));
+  });
+
+  it.each([
+    ["{and:[]}", /not valid JSON/],
+    ["[]", /filter must be an object/],
+    ['{"key":"age","operator":"equal","value":1}', /filter must be a group/],
+    ['{"and":[],"or":[]}', /exactly one key/],
+    ['{"and":{}}', /filter\.and must be an array/],
+    ['{"and":[{"key":"nope","operator":"equal","value":1}]}', /filter\.and\[0\]\.key: there is no field "nope"/],
+    ['{"and":[{"or":[{"key":"age","operator":"gt","value":1}]}]}', /filter\.and\[0\]\.or\[0\]\.operator: "gt" is not offered/],
+    ['{"and":[{"key":"age","operator":"equal","value":[1]}]}', /value must be a string, number, boolean or null/],
+    ['{"and":[{"key":"age","operator":"equal","value":1,"x":2}]}', /unknown property "x"/],
+    ['{"and":[{"key":"age","operator":"equal","isFixed":"yes"}]}', /isFixed must be true or false/],
+  ])("rejects %s", (text, message) => {
+    const r = parseFilterText(text, ctx);
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.error.message).toMatch(message);
+  });
+
+  it("only offers the upstream's operators", () => {
+    const r = parseFilterText('{"and":[{"key":"age","operator":"greaterThan","value":1}]}', { operators: ["equal"] });
+    expect(!r.ok && r.error.message).toMatch(/use one of equal/);
+  });
+});
+
+describe("draftProblems", () => {
+  it.each([
+    [newCondition("age", "equal", 12), undefined],
+    [newCondition("age", "equal", "12"), /needs a number/],
+    [newCondition("age", "greaterThan", null), /null only works with equals/],
+    [newCondition("age", "equal", null), undefined],
+    [newCondition("hire_date", "lessThan", "2020-02-30"), /YYYY-MM-DD/],
+    [newCondition("hire_date", "lessThan", "2020-02-29"), undefined],
+    [newCondition("active", "equal", true), undefined],
+    [newCondition("employee_id", "contains", "E0"), undefined],
+    [newCondition("age", "isEmpty", undefined), undefined],
+    [newCondition("", "equal", 1), /Choose a field/],
+    [newCondition("ghost", "equal", 1), /Unknown field "ghost"/],
+  ])("%j → %s", (cond, expected) => {
+    const root = emptyRoot();
+    const problems = draftProblems(addChild(root, root.id, cond), fields);
+    if (expected === undefined) expect(problems.size).toBe(0);
+    else expect(problems.get(cond.id)).toMatch(expected);
+  });
+});

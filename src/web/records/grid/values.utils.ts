@@ -1,0 +1,163 @@
+/**
+ * Values by field type (decisions §3): checking a value before it is sent (so a wrong type is
+ * refused in the browser, with a message that says what to type), parsing what the user typed,
+ * formatting a cell, and guessing field types from rows when the upstream has no fields endpoint.
+ */
+import { type Result, fail, ok } from "../../../shared/errors";
+import type { FieldInfo, FieldType, RecordRow, RecordValue } from "../../../shared/records";
+
+const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
+const DATETIME_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
+
+export function isValidDate(s: string): boolean {
+  if (!DATE_RE.test(s)) return false;
+  const d = new Date(`${s}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
+}
+
+export function isValidDateTime(s: string): boolean {
+  return DATETIME_RE.test(s) && !Number.isNaN(Date.parse(s));
+}
+
+/** Does `value` have the field's type exactly (decisions §5)? */
+export function checkValue(field: FieldInfo, value: RecordValue): Result<RecordValue> {
+  const name = field.key;
+  if (value === null) {
+    return field.nullable && !field.primaryKey ? ok(null) : fail("validation_error", `${name} cannot be empty (null).`);
+  }
+  switch (field.type) {
+    case "number":
+      return typeof value === "number" && Number.isFinite(value)
+        ? ok(value)
+        : fail("validation_error", `${name} needs a number, e.g. 42 or 3.5; ${JSON.stringify(value)} is not one.`);
+    case "boolean":
+      return typeof value === "boolean" ? ok(value) : fail("validation_error", `${name} needs true or false.`);
+    case "date":
+      return typeof value === "string" && isValidDate(value)
+        ? ok(value)
+        : fail("validation_error", `${name} needs a date as YYYY-MM-DD, e.g. 2024-03-01; ${JSON.stringify(value)} is not one.`);
+    case "datetime":
+      return typeof value === "string" && isValidDateTime(value)
+        ? ok(value)
+        : fail("validation_error", `${name} needs a date and time with a zone, e.g. 2024-03-01T09:30:00Z.`);
+    case "json":
+      return ok(value);
+    default:
+      return typeof value === "string" ? ok(value) : fail("validation_error", `${name} needs text.`);
+  }
+}
+
+/**
+ * Text typed into an editor → a value of the field's type. An empty input means "" for text-like
+ * fields (null is chosen explicitly) and null for the others when the field allows it.
+ */
+export function parseInput(field: FieldInfo, text: string): Result<RecordValue> {
+  const t = text.trim();
+  switch (field.type) {
+    case "number": {
+      if (t === "") return checkValue(field, null);
+      const n = Number(t.replace(/_/g, ""));
+      if (!Number.isFinite(n) || !/^[-+]?(\d[\d_]*\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(t)) {
+        return fail("validation_error", `${field.key} needs a number, e.g. 42 or 3.5; "${text}" is not one.`);
+      }
+      return ok(n);
+    }
+    case "boolean":
+      if (t === "") return checkValue(field, null);
+      if (/^(true|yes|1)$/i.test(t)) return ok(true);
+      if (/^(false|no|0)$/i.test(t)) return ok(false);
+      return fail("validation_error", `${field.key} needs true or false; "${text}" is neither.`);
+    case "date":
+    case "datetime":
+      if (t === "") return checkValue(field, null);
+      return checkValue(field, t);
+    case "json":
+      if (t === "") return checkValue(field, null);
+      try {
+        return ok(JSON.parse(t) as RecordValue);
+      } catch (e) {
+        return fail("validation_error", `${field.key} needs valid JSON: ${(e as Error).message}`);
+      }
+    default:
+      return ok(text);
+  }
+}
+
+/** The text an editor starts with for a value. */
+export function editText(field: FieldInfo, value: RecordValue | undefined): string {
+  if (value === null || value === undefined) return "";
+  if (field.type === "json") return JSON.stringify(value);
+  return String(value);
+}
+
+const numberFmt = new Intl.NumberFormat("en-US", { maximumFractionDigits: 6 });
+const dateFmt = new Intl.DateTimeFormat("en-US", { year: "numeric", month: "short", day: "numeric", timeZone: "UTC" });
+const dateTimeFmt = new Intl.DateTimeFormat("en-US", {
+  year: "numeric",
+  month: "short",
+  day: "numeric",
+  hour: "2-digit",
+  minute: "2-digit",
+});
+
+/** Display text of a non-null cell value. */
+export function formatValue(type: FieldType, value: RecordValue): string {
+  if (value === null) return "NULL";
+  switch (type) {
+    case "number":
+      return typeof value === "number" ? numberFmt.format(value) : String(value);
+    case "date":
+      return typeof value === "string" && isValidDate(value) ? dateFmt.format(new Date(`${value}T00:00:00Z`)) : String(value);
+    case "datetime":
+      return typeof value === "string" && !Number.isNaN(Date.parse(value)) ? dateTimeFmt.format(new Date(value)) : String(value);
+    case "boolean":
+      return value ? "true" : "false";
+    case "json":
+      return JSON.stringify(value);
+    default:
+      return typeof value === "string" ? value : JSON.stringify(value);
+  }
+}
+
+function guessType(values: RecordValue[]): FieldType {
+  const present = values.filter((v) => v !== null && v !== undefined);
+  if (!present.length) return "text";
+  if (present.every((v) => typeof v === "number")) return "number";
+  if (present.every((v) => typeof v === "boolean")) return "boolean";
+  if (present.every((v) => typeof v === "object")) return "json";
+  if (present.every((v) => typeof v === "string" && isValidDate(v))) return "date";
+  if (present.every((v) => typeof v === "string" && isValidDateTime(v))) return "datetime";
+  return "text";
+}
+
+/** Fields from the first rows, for upstreams without the fields endpoint. */
+export function inferFields(rows: readonly RecordRow[], primaryKey: string | undefined): FieldInfo[] {
+  const keys: string[] = [];
+  for (const row of rows) for (const k of Object.keys(row)) if (!keys.includes(k)) keys.push(k);
+  return keys.map((key) => ({
+    key,
+    type: guessType(rows.map((r) => r[key] ?? null)),
+    nullable: key !== primaryKey,
+    primaryKey: key === primaryKey,
+  }));
+}
+
+/** Image URL through the proxy, resized to the box it is shown in, at the screen's density. */
+export function thumbnailUrl(bucket: string, key: string, cssW: number, cssH: number, dpr: number): string {
+  const scale = Math.max(1, Math.min(4, dpr || 1));
+  const w = Math.round(cssW * scale);
+  const h = Math.round(cssH * scale);
+  return `${objectUrl(bucket, key)}?w=${w}&h=${h}`;
+}
+
+export function objectUrl(bucket: string, key: string): string {
+  return `/api/v0/storage/public/${encodeURIComponent(bucket)}/${key.split("/").map(encodeURIComponent).join("/")}`;
+}
+
+/** Value equality for detecting "still what we wrote" (json compared structurally). */
+export function sameValue(a: RecordValue | undefined, b: RecordValue | undefined): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || a === undefined || b === undefined) return false;
+  if (typeof a === "object" || typeof b === "object") return JSON.stringify(a) === JSON.stringify(b);
+  return false;
+}

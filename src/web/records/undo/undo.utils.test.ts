@@ -1,0 +1,81 @@
+import { describe, expect, it } from "vitest";
+import { afterRedo, afterUndo, planRestore, pushEntry, readStacks, summarize, summaryText, type UndoEntry } from "./undo.utils";
+
+const entry: UndoEntry = {
+  id: "1",
+  label: "Bulk set department",
+  db: "demo",
+  table: "employees",
+  pkField: "employee_id",
+  at: 0,
+  changes: [
+    { pk: "E1", field: "department", before: "Sales", after: "HR" },
+    { pk: "E2", field: "department", before: "Sales", after: "HR" },
+    { pk: "E3", field: "department", before: null, after: "HR" },
+  ],
+};
+
+describe("planRestore", () => {
+  it("undo: one update per distinct old value, filtered on PK and the value we wrote", () => {
+    const steps = planRestore(entry, "undo");
+    expect(steps).toEqual([
+      {
+        expected: 2,
+        body: {
+          values: [{ key: "department", value: "Sales" }],
+          filter: {
+            and: [
+              { or: [{ key: "employee_id", operator: "equal", value: "E1" }, { key: "employee_id", operator: "equal", value: "E2" }] },
+              { key: "department", operator: "equal", value: "HR" },
+            ],
+          },
+        },
+      },
+      {
+        expected: 1,
+        body: {
+          values: [{ key: "department", value: null }],
+          filter: {
+            and: [{ or: [{ key: "employee_id", operator: "equal", value: "E3" }] }, { key: "department", operator: "equal", value: "HR" }],
+          },
+        },
+      },
+    ]);
+  });
+
+  it("redo: expects the old values and writes ours again", () => {
+    const steps = planRestore(entry, "redo");
+    expect(steps.map((s) => [s.body.values[0].value, (s.body.filter as { and: unknown[] }).and[1]])).toEqual([
+      ["HR", { key: "department", operator: "equal", value: "Sales" }],
+      ["HR", { key: "department", operator: "equal", value: null }],
+    ]);
+  });
+});
+
+describe("summaries", () => {
+  it("counts restored and changed-since cells", () => {
+    const s = summarize([
+      { expected: 2, matched: 1 },
+      { expected: 1, matched: 1 },
+    ]);
+    expect(s).toEqual({ restored: 2, changedSince: 1 });
+    expect(summaryText("undo", s)).toBe("Undone: restored 2 values; 1 value had changed since and was left as it is.");
+    expect(summaryText("redo", { restored: 1, changedSince: 0 })).toBe("Redone: restored 1 value.");
+  });
+});
+
+describe("stacks", () => {
+  it("push clears redo; undo and redo move entries between stacks", () => {
+    let s = pushEntry({ past: [], future: [entry] }, entry);
+    expect(s.future).toEqual([]);
+    s = afterUndo(s);
+    expect([s.past.length, s.future.length]).toEqual([0, 1]);
+    s = afterRedo(s);
+    expect([s.past.length, s.future.length]).toEqual([1, 0]);
+    expect(afterUndo({ past: [], future: [] })).toEqual({ past: [], future: [] });
+  });
+  it("reads stored stacks defensively", () => {
+    expect(readStacks("not json")).toEqual({ past: [], future: [] });
+    expect(readStacks(JSON.stringify({ past: [entry, { junk: 1 }], future: "x" }))).toEqual({ past: [entry], future: [] });
+  });
+});

@@ -1,0 +1,117 @@
+/**
+ * Undo and redo as data: an entry records, per Record and field, the value before and the value
+ * this app wrote. Restoring sends updates filtered on primary key AND the value we expect to
+ * find, so anything changed since by someone else is left alone and counted.
+ */
+import type { RecordValue, UpdateBody } from "../../../shared/records";
+import { equalCond, pkFilter } from "../grid/edit.utils";
+
+export interface Change {
+  pk: RecordValue;
+  field: string;
+  before: RecordValue;
+  after: RecordValue;
+}
+
+export interface UndoEntry {
+  id: string;
+  label: string;
+  db: string;
+  table: string;
+  pkField: string;
+  changes: Change[];
+  at: number;
+}
+
+export interface RestoreStep {
+  body: UpdateBody;
+  /** How many (Record, field) cells this step should restore if nobody touched them. */
+  expected: number;
+}
+
+/**
+ * Updates that move an entry's cells back (undo) or forward again (redo). Cells sharing field,
+ * expected current value and target value go into one update, so a bulk edit restores in one
+ * call per distinct old value rather than one per Record.
+ */
+export function planRestore(entry: UndoEntry, direction: "undo" | "redo"): RestoreStep[] {
+  const groups = new Map<string, { field: string; from: RecordValue; to: RecordValue; pks: RecordValue[] }>();
+  for (const c of entry.changes) {
+    const from = direction === "undo" ? c.after : c.before;
+    const to = direction === "undo" ? c.before : c.after;
+    const k = JSON.stringify([c.field, from, to]);
+    const g = groups.get(k) ?? { field: c.field, from, to, pks: [] };
+    g.pks.push(c.pk);
+    groups.set(k, g);
+  }
+  return [...groups.values()].map((g) => ({
+    body: {
+      values: [{ key: g.field, value: g.to }],
+      filter: { and: [pkFilter(entry.pkField, g.pks), equalCond(g.field, g.from)] },
+    },
+    expected: g.pks.length,
+  }));
+}
+
+export interface RestoreSummary {
+  restored: number;
+  changedSince: number;
+}
+
+export function summarize(results: readonly { expected: number; matched: number }[]): RestoreSummary {
+  let restored = 0;
+  let changedSince = 0;
+  for (const r of results) {
+    const m = Math.min(r.matched, r.expected);
+    restored += m;
+    changedSince += r.expected - m;
+  }
+  return { restored, changedSince };
+}
+
+export function summaryText(direction: "undo" | "redo", s: RestoreSummary): string {
+  const verb = direction === "undo" ? "Undone" : "Redone";
+  const cells = (n: number) => `${n.toLocaleString("en-US")} value${n === 1 ? "" : "s"}`;
+  if (s.changedSince === 0) return `${verb}: restored ${cells(s.restored)}.`;
+  return `${verb}: restored ${cells(s.restored)}; ${cells(s.changedSince)} had changed since and ${s.changedSince === 1 ? "was left as it is" : "were left as they are"}.`;
+}
+
+export const MAX_ENTRIES = 50;
+
+export interface UndoStacks {
+  past: UndoEntry[];
+  future: UndoEntry[];
+}
+
+/** A new edit clears the redo stack, as in every editor. */
+export function pushEntry(s: UndoStacks, e: UndoEntry): UndoStacks {
+  return { past: [...s.past, e].slice(-MAX_ENTRIES), future: [] };
+}
+
+export function afterUndo(s: UndoStacks): UndoStacks {
+  const e = s.past[s.past.length - 1];
+  if (!e) return s;
+  return { past: s.past.slice(0, -1), future: [...s.future, e] };
+}
+
+export function afterRedo(s: UndoStacks): UndoStacks {
+  const e = s.future[s.future.length - 1];
+  if (!e) return s;
+  return { past: [...s.past, e], future: s.future.slice(0, -1) };
+}
+
+/** Stored stacks from localStorage, dropping anything that does not look like an entry. */
+export function readStacks(raw: string | null): UndoStacks {
+  if (!raw) return { past: [], future: [] };
+  try {
+    const data = JSON.parse(raw) as Partial<UndoStacks>;
+    const valid = (e: unknown): e is UndoEntry =>
+      typeof e === "object" && e !== null && Array.isArray((e as UndoEntry).changes) && typeof (e as UndoEntry).pkField === "string";
+    return {
+      past: Array.isArray(data.past) ? data.past.filter(valid) : [],
+      future: Array.isArray(data.future) ? data.future.filter(valid) : [],
+    };
+  } catch {
+    return { past: [], future: [] };
+  }
+}

@@ -1,0 +1,151 @@
+/**
+ * The records view lives in the URL so it can be bookmarked, reloaded and shared:
+ * `?filter={…}&sort=age,-full_name&cols=a,b&join=departments:department=department&page=2&size=50`.
+ * Anything malformed falls back to a default and yields a message; a bad link never crashes.
+ */
+import { allOperators, type FilterGroup } from "../../shared/filter";
+import type { JoinUnit, QueryBody, SortUnit } from "../../shared/records";
+import { parseFilterValue } from "./filter-builder/filter-parse.utils";
+
+export const pageSizes = [25, 50, 100, 500, 1000] as const;
+export type PageSize = (typeof pageSizes)[number];
+export const DEFAULT_PAGE_SIZE: PageSize = 50;
+
+/** What the router keeps (all optional: absent = default, so clean URLs stay short). */
+export interface ViewSearch {
+  filter?: FilterGroup;
+  sort?: string;
+  cols?: string;
+  join?: string;
+  page?: number;
+  size?: number;
+}
+
+export interface View {
+  filter: FilterGroup | undefined;
+  sort: SortUnit[];
+  cols: string[] | undefined;
+  join: JoinUnit | undefined;
+  page: number;
+  size: PageSize;
+}
+
+const NAME_RE = /^[A-Za-z0-9_$][A-Za-z0-9_$.-]*$/;
+
+export function parseSort(s: string): SortUnit[] | undefined {
+  if (s === "") return [];
+  const out: SortUnit[] = [];
+  for (const part of s.split(",")) {
+    const desc = part.startsWith("-");
+    const key = desc ? part.slice(1) : part;
+    if (!NAME_RE.test(key) || out.some((u) => u.key === key)) return undefined;
+    out.push({ key, direction: desc ? "descending" : "ascending" });
+  }
+  return out;
+}
+
+export function formatSort(sort: readonly SortUnit[]): string | undefined {
+  return sort.length ? sort.map((u) => (u.direction === "descending" ? `-${u.key}` : u.key)).join(",") : undefined;
+}
+
+export function parseCols(s: string): string[] | undefined {
+  const cols = s.split(",").filter(Boolean);
+  return cols.length && cols.every((c) => NAME_RE.test(c)) && new Set(cols).size === cols.length ? cols : undefined;
+}
+
+export function parseJoin(s: string): JoinUnit | undefined {
+  const m = /^([A-Za-z0-9_$-]+):(.+)$/.exec(s);
+  if (!m) return undefined;
+  const rules = m[2].split(",").map((r) => r.split("="));
+  if (!rules.every((r) => r.length === 2 && NAME_RE.test(r[0]) && NAME_RE.test(r[1]))) return undefined;
+  return { targetTable: m[1], rules: rules.map(([tableKey, targetTableKey]) => ({ tableKey, targetTableKey })) };
+}
+
+export function formatJoin(join: JoinUnit | undefined): string | undefined {
+  if (!join) return undefined;
+  return `${join.targetTable}:${join.rules.map((r) => `${r.tableKey}=${r.targetTableKey}`).join(",")}`;
+}
+
+function toInt(v: unknown): number | undefined {
+  const n = typeof v === "string" && v.trim() !== "" ? Number(v) : v;
+  return typeof n === "number" && Number.isInteger(n) ? n : undefined;
+}
+
+/** Router validateSearch: keep what is valid; `problems` says what was dropped and why. */
+export function sanitizeSearch(raw: Record<string, unknown>): { search: ViewSearch; problems: string[] } {
+  const search: ViewSearch = {};
+  const problems: string[] = [];
+  if (raw.filter !== undefined) {
+    let value = raw.filter;
+    if (typeof value === "string") {
+      try {
+        value = JSON.parse(value);
+      } catch {
+        value = undefined;
+      }
+    }
+    const r = parseFilterValue(value, { operators: allOperators });
+    if (r.ok) search.filter = r.value;
+    else problems.push(`The filter in the link was ignored: ${r.ok ? "" : r.error.message}`);
+  }
+  if (raw.sort !== undefined) {
+    const s = typeof raw.sort === "string" ? parseSort(raw.sort) : undefined;
+    if (s) search.sort = formatSort(s);
+    else problems.push(`The sort "${String(raw.sort)}" in the link was ignored: use field names separated by commas, "-" for descending.`);
+  }
+  if (raw.cols !== undefined) {
+    const c = typeof raw.cols === "string" ? parseCols(raw.cols) : undefined;
+    if (c) search.cols = c.join(",");
+    else problems.push(`The column list "${String(raw.cols)}" in the link was ignored; all columns are shown.`);
+  }
+  if (raw.join !== undefined) {
+    const j = typeof raw.join === "string" ? parseJoin(raw.join) : undefined;
+    if (j) search.join = formatJoin(j);
+    else problems.push(`The join "${String(raw.join)}" in the link was ignored: use table:field=targetField.`);
+  }
+  if (raw.page !== undefined) {
+    const p = toInt(raw.page);
+    if (p !== undefined && p >= 1) search.page = p;
+    else problems.push(`Page "${String(raw.page)}" is not a page number; showing page 1.`);
+  }
+  if (raw.size !== undefined) {
+    const s = toInt(raw.size);
+    if (s !== undefined && (pageSizes as readonly number[]).includes(s)) search.size = s;
+    else problems.push(`Page size "${String(raw.size)}" is not offered; using ${DEFAULT_PAGE_SIZE} (choose ${pageSizes.join(", ")}).`);
+  }
+  return { search, problems };
+}
+
+export function toView(search: ViewSearch): View {
+  return {
+    filter: search.filter,
+    sort: (search.sort && parseSort(search.sort)) || [],
+    cols: search.cols ? parseCols(search.cols) : undefined,
+    join: search.join ? parseJoin(search.join) : undefined,
+    page: search.page ?? 1,
+    size: (search.size as PageSize | undefined) ?? DEFAULT_PAGE_SIZE,
+  };
+}
+
+/** The query body for one page of the view. The primary key is always fetched: edits need it. */
+export function buildQueryBody(view: View, primaryKey: string | undefined): QueryBody {
+  const body: QueryBody = { limit: view.size, skip: (view.page - 1) * view.size, sort: view.sort };
+  if (view.filter) body.filter = view.filter;
+  if (view.join) body.join = [view.join];
+  if (view.cols) body.select = primaryKey && !view.cols.includes(primaryKey) ? [primaryKey, ...view.cols] : view.cols;
+  return body;
+}
+
+export function lastPage(count: number, size: number): number {
+  return Math.max(1, Math.ceil(count / size));
+}
+
+/** "1–50 of 1,234" */
+export function rangeLabel(page: number, size: number, count: number): string {
+  const fmt = new Intl.NumberFormat("en-US");
+  if (count === 0) return "0 of 0";
+  const from = Math.min(count, (page - 1) * size + 1);
+  const to = Math.min(count, page * size);
+  if ((page - 1) * size >= count) return `none of ${fmt.format(count)}`;
+  return `${fmt.format(from)}–${fmt.format(to)} of ${fmt.format(count)}`;
+}
