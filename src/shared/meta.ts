@@ -5,6 +5,15 @@
  */
 import type { Operator } from "./filter";
 
+/**
+ * The app's own request header (src/web/api-client.ts sends it): the proxy refuses any /api
+ * request other than GET/HEAD without it, and without the app's own Origin (CSRF).
+ */
+export const CLIENT_HEADER = "x-baseboard-client";
+
+/** subCode of the proxy's 401 when BASEBOARD_PASSWORD is set and the browser has no session. */
+export const LOGIN_REQUIRED_SUBCODE = 10;
+
 export type BucketPermission = "forbidden" | "public" | "limitedPublic";
 export type BucketAccess = "read" | "create" | "update";
 
@@ -46,5 +55,11 @@ export interface MetaResponse {
 
 /** GET /api/config */
 export interface AppConfig extends MetaResponse {
+  /** local = the embedded service; hosted = BASE_URL. label is for display (no secrets). */
   upstream: { kind: "local" | "hosted"; label: string };
+  /**
+   * Set when the tables and buckets come from the proxy's config file (the upstream has no
+   * meta), or when there are none to show: a sentence the app may display as is.
+   */
+  notice?: string;
 }

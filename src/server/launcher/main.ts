@@ -1,0 +1,36 @@
+/**
+ * `npm start` (after `vite build`) and `npm run dev` (`--dev`: Vite's dev server inside the
+ * proxy). Prints the URL to open; SIGINT/SIGTERM let requests in flight finish, then stop the
+ * proxy and the embedded service. A second signal stops at once.
+ */
+import { startBaseboard } from "./start";
+
+const dev = process.argv.includes("--dev");
+
+let app: Awaited<ReturnType<typeof startBaseboard>>;
+try {
+  app = await startBaseboard(process.env, { dev });
+} catch (err) {
+  console.error(`Baseboard could not start: ${(err as Error).message}`);
+  process.exit(1);
+}
+
+const where = app.serviceUrl ? `the local service at ${app.serviceUrl} (data in ${app.dataDir})` : `the service at ${app.config.baseUrl}`;
+console.log(`Baseboard${dev ? " (dev)" : ""} is running: open ${app.url}\n  upstream: ${where}`);
+if (app.config.password) console.log("  login required (BASEBOARD_PASSWORD is set)");
+
+let stopping = false;
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    console.log("Stopping: finishing requests in flight (press Ctrl-C again to stop at once)…");
+    app.close().then(
+      () => process.exit(0),
+      (err) => {
+        console.error(`Error while stopping: ${(err as Error).message}`);
+        process.exit(1);
+      },
+    );
+  });
+}

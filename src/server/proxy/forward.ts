@@ -1,0 +1,148 @@
+/**
+ * Streams one request to the upstream and its answer back (undici, keep-alive pool). Nothing is
+ * buffered: the browser's body is the upstream request's body, the upstream's body is piped to
+ * the browser, both with backpressure, so a 1 GiB upload costs the proxy a few buffers.
+ *
+ * Failures before the answer starts become 502 (unreachable, refused, reset) or 504 (no answer
+ * headers within the timeout, counted from the end of the request body so slow uploads are not
+ * cut short). Once the answer has started, the only honest thing left is to cut the browser's
+ * connection too, so it sees a truncated response rather than a complete-looking one.
+ */
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
+import { pipeline } from "node:stream/promises";
+import { Pool } from "undici";
+import { errorBody } from "../../shared/errors";
+import { browserResponseHeaders, upstreamRequestHeaders } from "./headers";
+
+export interface UpstreamOptions {
+  baseUrl: string;
+  apiKey: string;
+  timeoutMs: number;
+  /** Shown in error messages; never contains the key. */
+  label: string;
+}
+
+export interface Upstream {
+  forward(req: IncomingMessage, res: ServerResponse, path: string, opts: { withKey: boolean; headers: OutgoingHttpHeaders }): Promise<void>;
+  /** A GET of the upstream with the key, body read whole (small JSON only). */
+  getJson(path: string): Promise<{ status: number; body: unknown }>;
+  close(): Promise<void>;
+}
+
+export class UpstreamFailure extends Error {
+  constructor(
+    readonly status: 502 | 504,
+    message: string,
+  ) {
+    super(message);
+  }
+  toBody() {
+    return errorBody(this.status === 504 ? "gateway_timeout" : "bad_gateway", this.message);
+  }
+}
+
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: OutgoingHttpHeaders = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    ...headers,
+    "content-type": "application/json; charset=utf-8",
+    "content-length": Buffer.byteLength(text),
+    "cache-control": "no-store",
+  });
+  res.end(text);
+}
+
+export function createUpstream(opts: UpstreamOptions): Upstream {
+  const url = new URL(opts.baseUrl);
+  const basePath = url.pathname === "/" ? "" : url.pathname;
+  const pool = new Pool(url.origin, {
+    connections: 128,
+    keepAliveTimeout: 10_000,
+    connectTimeout: Math.min(opts.timeoutMs, 10_000),
+    // Our own timer (below) replaces headersTimeout: undici's would run during a slow upload.
+    headersTimeout: 0,
+    bodyTimeout: opts.timeoutMs,
+  });
+
+  function failure(err: unknown, timedOut: boolean): UpstreamFailure {
+    if (timedOut) {
+      return new UpstreamFailure(504, `${opts.label} did not answer within ${opts.timeoutMs / 1000} s. Try again, or raise UPSTREAM_TIMEOUT_MS.`);
+    }
+    const code = (err as { code?: string })?.code ?? (err as Error)?.name ?? "error";
+    return new UpstreamFailure(502, `${opts.label} could not be reached (${code}). Check that it is running and that BASE_URL is right.`);
+  }
+
+  async function forward(req: IncomingMessage, res: ServerResponse, path: string, fopts: { withKey: boolean; headers: OutgoingHttpHeaders }) {
+    const abort = new AbortController();
+    let timedOut = false;
+    let timer: NodeJS.Timeout | undefined;
+    const startTimer = () => {
+      timer ??= setTimeout(() => {
+        timedOut = true;
+        abort.abort();
+      }, opts.timeoutMs);
+    };
+    const hasBody = req.method !== "GET" && req.method !== "HEAD";
+    // The browser went away: stop the upstream too (an aborted upload then leaves nothing behind).
+    const onClose = () => {
+      if (!res.writableFinished) abort.abort();
+    };
+    res.once("close", onClose);
+    req.on("error", () => {});
+    if (hasBody) req.once("end", startTimer);
+    else startTimer();
+    try {
+      const up = await pool.request({
+        path: basePath + path,
+        method: req.method as "GET",
+        headers: upstreamRequestHeaders(req.headers, fopts.withKey ? opts.apiKey : undefined),
+        body: hasBody ? req : undefined,
+        signal: abort.signal,
+      });
+      clearTimeout(timer);
+      res.writeHead(up.statusCode, { ...browserResponseHeaders(up.headers), ...fopts.headers });
+      await pipeline(up.body, res);
+    } catch (err) {
+      clearTimeout(timer);
+      if (res.headersSent || res.destroyed) {
+        res.destroy();
+        return;
+      }
+      const f = failure(err, timedOut);
+      sendJson(res, f.status, f.toBody(), fopts.headers);
+    } finally {
+      res.off("close", onClose);
+    }
+  }
+
+  async function getJson(path: string) {
+    const abort = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      abort.abort();
+    }, opts.timeoutMs);
+    try {
+      const up = await pool.request({
+        path: basePath + path,
+        method: "GET",
+        headers: { "x-api-key": opts.apiKey, accept: "application/json" },
+        signal: abort.signal,
+      });
+      const text = await up.body.text();
+      let body: unknown;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        body = undefined;
+      }
+      return { status: up.statusCode, body };
+    } catch (err) {
+      throw failure(err, timedOut);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  return { forward, getJson, close: () => pool.close() };
+}

@@ -1,0 +1,82 @@
+/**
+ * The allow list of the proxy (decisions §8): only the interface's endpoints and the local
+ * service's extensions, method by method, matched on the raw path after refusing anything a
+ * server could normalize into another path (dot segments, encoded dots and slashes, backslashes,
+ * empty segments). What passes is forwarded byte for byte, so what we checked is what the
+ * upstream sees.
+ */
+
+export type ApiRoute =
+  | {
+      kind: "forward";
+      /** Path and query for the upstream, relative to BASE_URL (starts with /v0/). */
+      upstreamPath: string;
+      /** Endpoint name, for logs. */
+      endpoint: string;
+      /** Signed URLs carry their own authorization: no key is attached, no session needed. */
+      signed: boolean;
+    }
+  | { kind: "reject"; message: string };
+
+const ANY = Symbol("segment");
+const REST = Symbol("rest");
+type Part = string | typeof ANY | typeof REST;
+
+interface Endpoint {
+  name: string;
+  methods: string[];
+  parts: Part[];
+  signed?: boolean;
+}
+
+/** Interface endpoints 1–6 (with 1a), then the extensions of decisions §3 and §7. */
+export const ENDPOINTS: Endpoint[] = [
+  { name: "query", methods: ["POST"], parts: ["v0", "record", ANY, ANY, "query"] },
+  { name: "query-data-api", methods: ["POST"], parts: ["v0", "data-api", "record", "query"] },
+  { name: "update", methods: ["POST"], parts: ["v0", "record", ANY, ANY, "update"] },
+  { name: "upload", methods: ["POST"], parts: ["v0", "storage", "object", ANY] },
+  { name: "get-file", methods: ["GET", "HEAD"], parts: ["v0", "storage", "public", ANY, REST] },
+  { name: "sign-url", methods: ["GET"], parts: ["v0", "storage", "url", "sign", ANY, REST] },
+  { name: "signed-file", methods: ["GET", "HEAD"], parts: ["v0", "storage", "sign", ANY, REST], signed: true },
+  { name: "fields", methods: ["GET"], parts: ["v0", "record", ANY, ANY, "fields"] },
+  { name: "meta", methods: ["GET"], parts: ["v0", "meta"] },
+  { name: "list", methods: ["GET"], parts: ["v0", "storage", "list", ANY] },
+  { name: "delete", methods: ["DELETE"], parts: ["v0", "storage", "object", ANY, REST] },
+];
+
+// Encoded ".", "/" and "\" (also double-encoded), NUL and other controls, raw backslashes.
+// eslint-disable-next-line no-control-regex -- refusing control characters is the point
+const SUSPICIOUS = /%(25)*(2e|2f|5c|00)|\\|[\u0000-\u001f\u007f]/i;
+
+function matches(parts: Part[], segments: string[]): boolean {
+  const rest = parts[parts.length - 1] === REST;
+  if (rest ? segments.length < parts.length : segments.length !== parts.length) return false;
+  return parts.every((p, i) => p === ANY || p === REST || p === segments[i]);
+}
+
+/** Checks the path of a request under /api/ (raw, still percent-encoded) against the allow list. */
+export function matchApiRoute(method: string, rawUrl: string): ApiRoute {
+  const q = rawUrl.indexOf("?");
+  const rawPath = q < 0 ? rawUrl : rawUrl.slice(0, q);
+  const query = q < 0 ? "" : rawUrl.slice(q);
+  const notFound = { kind: "reject", message: `No endpoint ${method} ${rawPath.slice(0, 200)} on this proxy.` } as const;
+  if (!rawPath.startsWith("/api/v0/") || SUSPICIOUS.test(rawPath)) return notFound;
+  const segments = rawPath.slice("/api/".length).split("/");
+  for (const s of segments) {
+    if (s === "" || s === "." || s === "..") return notFound;
+    try {
+      const decoded = decodeURIComponent(s);
+      if (decoded === "." || decoded === "..") return notFound;
+    } catch {
+      return notFound;
+    }
+  }
+  const pathMatches = ENDPOINTS.filter((e) => matches(e.parts, segments));
+  const endpoint = pathMatches.find((e) => e.methods.includes(method));
+  if (!endpoint) {
+    if (pathMatches.length === 0) return notFound;
+    const allowed = [...new Set(pathMatches.flatMap((e) => e.methods))].join(", ");
+    return { kind: "reject", message: `${rawPath.slice(0, 200)} does not take ${method}; use ${allowed}.` };
+  }
+  return { kind: "forward", upstreamPath: rawPath.slice("/api".length) + query, endpoint: endpoint.name, signed: !!endpoint.signed };
+}

@@ -1,0 +1,107 @@
+/**
+ * The proxy's request handler: Host check first (DNS rebinding), then /api (allow list, CSRF
+ * rules, key attached, streamed), the login page when a password is set, and the app itself
+ * (dist/ or, in dev, Vite's middleware). Every /api answer it makes itself uses the one error
+ * shape; it never answers with CORS headers.
+ */
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
+import { errorBody } from "../../shared/errors";
+import { LOGIN_REQUIRED_SUBCODE } from "../../shared/meta";
+import { buildAppConfig, type ConfigFile } from "./app-config";
+import type { ProxyConfig } from "./config";
+import { sendJson, type Upstream } from "./forward";
+import { apiRequestRefusal, checkHost, ownHosts } from "./guard";
+import { API_SECURITY_HEADERS, PAGE_SECURITY_HEADERS } from "./headers";
+import { matchApiRoute } from "./routes";
+import type { SessionGate } from "./session";
+import { createStaticHandler } from "./static";
+
+export type Middleware = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void;
+
+export interface ProxyDeps {
+  config: ProxyConfig;
+  /** The port actually bound (config.port may be 0). */
+  port: number;
+  upstream: Upstream;
+  upstreamInfo: { kind: "local" | "hosted"; label: string; file?: ConfigFile; fileName: string };
+  /** Present when BASEBOARD_PASSWORD is set. */
+  sessions?: SessionGate;
+  /** Vite's middleware in dev mode; otherwise dist/ is served. */
+  dev?: Middleware;
+  log(line: string): void;
+}
+
+/** Signed URLs are meant to be shared, so other sites may embed them. */
+const SIGNED_HEADERS: OutgoingHttpHeaders = { ...API_SECURITY_HEADERS, "cross-origin-resource-policy": "cross-origin" };
+
+export function createProxyHandler(deps: ProxyDeps) {
+  const { config } = deps;
+  const own = ownHosts({ ...config, port: deps.port });
+  const serveStatic = createStaticHandler(config.distDir, PAGE_SECURITY_HEADERS);
+  const apiError = (res: ServerResponse, status: number, body: ReturnType<typeof errorBody>, headers = API_SECURITY_HEADERS) =>
+    sendJson(res, status, body, headers);
+
+  async function handleApi(req: IncomingMessage, res: ServerResponse, host: string, rawUrl: string, pathname: string) {
+    const method = req.method ?? "GET";
+    const route = matchApiRoute(method, rawUrl);
+    if (route.kind === "forward" && route.signed) {
+      // The signature is the authorization: no key, no session, no same-origin rule.
+      return deps.upstream.forward(req, res, route.upstreamPath, { withKey: false, headers: SIGNED_HEADERS });
+    }
+    const safe = method === "GET" || method === "HEAD";
+    const refusal = apiRequestRefusal(req.headers, host, safe, config.publicOrigin);
+    if (refusal) return apiError(res, 403, errorBody("forbidden", refusal));
+    if (pathname === "/api/health" && safe) return apiError(res, 200, { ok: true } as never);
+    if (deps.sessions && !deps.sessions.isAuthenticated(req)) {
+      return apiError(res, 401, errorBody("auth_error", "Log in to Baseboard first (open /login).", LOGIN_REQUIRED_SUBCODE));
+    }
+    if (pathname === "/api/config" && safe) {
+      const result = await buildAppConfig(deps.upstream, deps.upstreamInfo);
+      if (result.status >= 500) deps.log(`GET /api/config: ${(result.body as { message: string }).message}`);
+      return apiError(res, result.status, result.body as never);
+    }
+    if (route.kind === "reject") return apiError(res, 404, errorBody("not_found", route.message));
+    return deps.upstream.forward(req, res, route.upstreamPath, { withKey: true, headers: API_SECURITY_HEADERS });
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const host = checkHost(typeof req.headers.host === "string" ? req.headers.host : undefined, own);
+    if (!host) {
+      return sendJson(
+        res,
+        421,
+        errorBody("forbidden", "This server does not answer to that Host name. Open it by the address it printed, or add the name to BASEBOARD_ALLOWED_HOSTS."),
+        API_SECURITY_HEADERS,
+      );
+    }
+    const rawUrl = req.url ?? "/";
+    if (!rawUrl.startsWith("/")) return sendJson(res, 400, errorBody("validation_error", "Request target must be a path."));
+    const q = rawUrl.indexOf("?");
+    const pathname = q < 0 ? rawUrl : rawUrl.slice(0, q);
+    if (pathname === "/api" || pathname.startsWith("/api/")) return handleApi(req, res, host, rawUrl, pathname);
+    if (deps.sessions && (await deps.sessions.handle(req, res, pathname, host))) return;
+    if (deps.dev) {
+      return new Promise<void>((resolve) => {
+        res.once("close", resolve);
+        deps.dev?.(req, res, () => {
+          res.writeHead(404, { "content-type": "text/plain; charset=utf-8" });
+          res.end("Not found\n");
+        });
+      });
+    }
+    if (req.method !== "GET" && req.method !== "HEAD") {
+      res.writeHead(405, { allow: "GET, HEAD", "content-type": "text/plain; charset=utf-8" });
+      res.end("Method not allowed\n");
+      return;
+    }
+    return serveStatic(req, res, pathname);
+  }
+
+  return function onRequest(req: IncomingMessage, res: ServerResponse): void {
+    handle(req, res).catch((err) => {
+      deps.log(`internal error on ${req.method} ${(req.url ?? "").split("?")[0]}: ${(err as Error).message}`);
+      if (!res.headersSent) sendJson(res, 500, errorBody("internal_error", "Something went wrong inside the proxy."));
+      else res.destroy();
+    });
+  };
+}
