@@ -1,8 +1,17 @@
 /**
- * Placeholder for the storage workspace (issue 6). The web-storage engineer replaces this file;
- * the shell only relies on the props type below.
+ * The storage workspace for one bucket: the browser of one folder (the folder lives in the URL,
+ * owned by the shell), drag-and-drop and button uploads into it, previews, links and deletes.
  */
-import type { AppConfig } from "../../shared/meta";
+import { useQueryClient } from "@tanstack/react-query";
+import { useEffect } from "react";
+import type { AppConfig, MetaBucket } from "../../shared/meta";
+import { BucketBrowser } from "./bucket-browser/BucketBrowser";
+import { storageKeys } from "./storage-queries";
+import { ReplaceConfirm } from "./upload/ReplaceConfirm";
+import { UploadPanel } from "./upload/UploadPanel";
+import { onUploaded } from "./upload/upload-store";
+import { normalizeFolder } from "./paths.utils";
+import "./storage.css";
 
 export interface StorageWorkspaceProps {
   bucket: string;
@@ -11,13 +20,47 @@ export interface StorageWorkspaceProps {
   config: AppConfig;
 }
 
-export function StorageWorkspace(props: StorageWorkspaceProps) {
+export function StorageWorkspace({ bucket, folder, onFolderChange, config }: StorageWorkspaceProps) {
+  const qc = useQueryClient();
+  // Refresh the bucket's listings after every upload, whichever folder is on screen by then.
+  useEffect(() => onUploaded((item) => void qc.invalidateQueries({ queryKey: storageKeys.bucket(item.bucket) })), [qc]);
+
+  const meta = config.buckets.find((b) => b.name === bucket);
   return (
-    <section className="storage-placeholder" aria-label={`Bucket ${props.bucket}`}>
-      <h2>{props.bucket}</h2>
-      <p>Folder: {props.folder || "/"}</p>
-    </section>
+    <div className="st-workspace">
+      {meta ? (
+        <BucketGate meta={meta}>
+          <BucketBrowser
+            key={bucket}
+            bucket={meta}
+            folder={normalizeFolder(folder)}
+            onFolderChange={(f) => onFolderChange(normalizeFolder(f))}
+            capabilities={config.capabilities}
+          />
+        </BucketGate>
+      ) : (
+        <div className="st-state" role="alert">
+          <h2>No bucket “{bucket}”</h2>
+          <p className="st-muted">The upstream has no bucket by that name. Choose one of the buckets in the sidebar.</p>
+        </div>
+      )}
+      <UploadPanel />
+      <ReplaceConfirm />
+    </div>
   );
+}
+
+/** A forbidden bucket is never requested; one without read access cannot be browsed. */
+function BucketGate({ meta, children }: { meta: MetaBucket; children: React.ReactNode }) {
+  if (meta.permission === "forbidden") {
+    return (
+      <div className="st-state" role="alert">
+        <h2>{meta.name} is forbidden</h2>
+        <p className="st-muted">Files in a forbidden bucket cannot be accessed through the API, so Baseboard does not request them.</p>
+      </div>
+    );
+  }
+  return <>{children}</>;
 }
 
 export default StorageWorkspace;

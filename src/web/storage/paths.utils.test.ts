@@ -10,6 +10,7 @@ import {
   levelFromKeys,
   normalizeFolder,
   parentFolder,
+  pendingChildren,
   stripVersion,
   uploadKeyFor,
   versionOf,
@@ -117,4 +118,13 @@ describe("new folder names", () => {
     if (expected === null) expect(got).toBeNull();
     else expect(got).toContain(expected);
   });
+});
+
+describe("pending folders", () => {
+  it.each([
+    [["new", "docs/x/y"], "", ["new", "docs"]],
+    [["new", "docs/x/y"], "docs", ["x"]],
+    [["docs/x/y"], "docs/x/y", []],
+    [["docsy/a"], "docs", []],
+  ])("pendingChildren(%j, %j) = %j", (pending, folder, out) => expect(pendingChildren(pending, folder)).toEqual(out));
 });

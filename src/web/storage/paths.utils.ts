@@ -139,3 +139,16 @@ export function folderNameProblem(
   if (existing.includes(segs[0]) && segs.length === 1) return `A folder named “${n}” already exists here.`;
   return null;
 }
+
+/** Names of the pending folders (and their ancestors) directly under `folder`. */
+export function pendingChildren(pending: readonly string[], folder: string): string[] {
+  const prefix = folderPrefix(folder);
+  const out = new Set<string>();
+  for (const p of pending) {
+    if (!p.startsWith(prefix) || p === folder) continue;
+    const rest = p.slice(prefix.length);
+    const name = rest.split("/")[0];
+    if (name) out.add(name);
+  }
+  return [...out];
+}

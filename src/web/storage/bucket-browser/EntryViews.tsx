@@ -1,0 +1,126 @@
+/** The folder's entries as a sortable table (list view) or as cards with thumbnails (grid view). */
+import { formatBytes, formatDate, typeLabel } from "../format.utils";
+import type { Entry, SortKey, SortSpec } from "../listing.utils";
+import { FolderIcon } from "../preview/FileIcon";
+import { Thumbnail } from "../preview/Thumbnail";
+import { FileActions } from "./FileActions";
+
+type FileEntry = Extract<Entry, { kind: "file" }>;
+
+export const LIST_THUMB = 36;
+export const GRID_THUMB = { width: 168, height: 120 };
+
+export interface EntryViewProps {
+  bucket: string;
+  entries: Entry[];
+  sort: SortSpec;
+  onSort(by: SortKey): void;
+  onOpenFolder(folder: string): void;
+  onOpenFile(e: FileEntry): void;
+  onLink(e: FileEntry): void;
+  onDelete(e: FileEntry): void;
+  canDelete: boolean;
+}
+
+const COLUMNS: { key: SortKey; label: string; className: string }[] = [
+  { key: "name", label: "Name", className: "st-col-name" },
+  { key: "size", label: "Size", className: "st-col-size" },
+  { key: "type", label: "Type", className: "st-col-type" },
+  { key: "date", label: "Modified", className: "st-col-date" },
+];
+
+export function EntryList(p: EntryViewProps) {
+  return (
+    <table className="st-table">
+      <thead>
+        <tr>
+          {COLUMNS.map((c) => {
+            const active = p.sort.by === c.key;
+            return (
+              <th key={c.key} className={c.className} aria-sort={active ? (p.sort.dir === "asc" ? "ascending" : "descending") : "none"}>
+                <button type="button" className="st-sort-btn" onClick={() => p.onSort(c.key)} aria-label={`Sort by ${c.label.toLowerCase()}`}>
+                  {c.label}
+                  <span aria-hidden="true" className="st-sort-mark">
+                    {active ? (p.sort.dir === "asc" ? "▲" : "▼") : ""}
+                  </span>
+                </button>
+              </th>
+            );
+          })}
+          <th className="st-col-actions">
+            <span className="st-sr-only">Actions</span>
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {p.entries.map((e) =>
+          e.kind === "folder" ? (
+            <tr key={`d:${e.name}`} className="st-row-folder">
+              <td className="st-col-name">
+                <button type="button" className="st-name-btn" onClick={() => p.onOpenFolder(e.folder)} aria-label={`Open folder ${e.name}`}>
+                  <span className="st-thumb st-thumb-icon" style={{ width: LIST_THUMB, height: LIST_THUMB }}>
+                    <FolderIcon size={28} />
+                  </span>
+                  <span className="st-name">{e.name}</span>
+                  {e.pending && <span className="st-badge">new, empty</span>}
+                </button>
+              </td>
+              <td className="st-col-size">—</td>
+              <td className="st-col-type">Folder</td>
+              <td className="st-col-date">—</td>
+              <td className="st-col-actions" />
+            </tr>
+          ) : (
+            <tr key={`f:${e.key}`}>
+              <td className="st-col-name">
+                <button type="button" className="st-name-btn" onClick={() => p.onOpenFile(e)} aria-label={`Preview ${e.name}`}>
+                  <Thumbnail bucket={p.bucket} name={e.name} objectKey={e.key} versionedKey={e.versionedKey} contentType={e.contentType} width={LIST_THUMB} height={LIST_THUMB} />
+                  <span className="st-name">{e.name}</span>
+                </button>
+              </td>
+              <td className="st-col-size">{formatBytes(e.size)}</td>
+              <td className="st-col-type">{typeLabel(e.contentType, e.key)}</td>
+              <td className="st-col-date">{formatDate(e.lastModified)}</td>
+              <td className="st-col-actions">
+                <FileActions bucket={p.bucket} entry={e} canDelete={p.canDelete} onLink={p.onLink} onDelete={p.onDelete} compact />
+              </td>
+            </tr>
+          ),
+        )}
+      </tbody>
+    </table>
+  );
+}
+
+export function EntryGrid(p: EntryViewProps) {
+  return (
+    <ul className="st-grid" aria-label="Files and folders">
+      {p.entries.map((e) =>
+        e.kind === "folder" ? (
+          <li key={`d:${e.name}`} className="st-card st-card-folder">
+            <button type="button" className="st-card-main" onClick={() => p.onOpenFolder(e.folder)} aria-label={`Open folder ${e.name}`}>
+              <span className="st-thumb st-thumb-icon" style={GRID_THUMB}>
+                <FolderIcon size={64} />
+              </span>
+              <span className="st-card-name">{e.name}</span>
+              <span className="st-card-meta">{e.pending ? "New, empty folder" : "Folder"}</span>
+            </button>
+          </li>
+        ) : (
+          <li key={`f:${e.key}`} className="st-card">
+            <button type="button" className="st-card-main" onClick={() => p.onOpenFile(e)} aria-label={`Preview ${e.name}`}>
+              <Thumbnail bucket={p.bucket} name={e.name} objectKey={e.key} versionedKey={e.versionedKey} contentType={e.contentType} {...GRID_THUMB} />
+              <span className="st-card-name" title={e.name}>
+                {e.name}
+              </span>
+              <span className="st-card-meta">
+                {formatBytes(e.size)} · {formatDate(e.lastModified)}
+              </span>
+            </button>
+            <FileActions bucket={p.bucket} entry={e} canDelete={p.canDelete} onLink={p.onLink} onDelete={p.onDelete} compact />
+          </li>
+        ),
+      )}
+    </ul>
+  );
+}

@@ -1,0 +1,64 @@
+/**
+ * The images of the current folder view, one at a time, resized by the service to what the
+ * viewport can show. Left/Right step through them, Escape closes (the native dialog's cancel).
+ */
+import type { Entry } from "../listing.utils";
+import { lightboxBox, objectUrl } from "../thumb.utils";
+import { FileActions } from "../bucket-browser/FileActions";
+import { formatBytes } from "../format.utils";
+import { Modal } from "../ui/Modal";
+import { Icon } from "../ui/icons";
+
+type FileEntry = Extract<Entry, { kind: "file" }>;
+
+export interface LightboxProps {
+  bucket: string;
+  images: FileEntry[];
+  index: number;
+  onIndex(i: number): void;
+  onClose(): void;
+  canDelete: boolean;
+  onLink(e: FileEntry): void;
+  onDelete(e: FileEntry): void;
+}
+
+export function Lightbox({ bucket, images, index, onIndex, onClose, canDelete, onLink, onDelete }: LightboxProps) {
+  const img = images[index];
+  if (!img) return null;
+  const box = lightboxBox(window.innerWidth, window.innerHeight, window.devicePixelRatio);
+  const go = (d: number) => onIndex((index + d + images.length) % images.length);
+  return (
+    <Modal
+      title={img.name}
+      onClose={onClose}
+      className="st-lightbox"
+      onKeyDown={(e) => {
+        if (e.key === "ArrowLeft") {
+          e.preventDefault();
+          go(-1);
+        } else if (e.key === "ArrowRight") {
+          e.preventDefault();
+          go(1);
+        }
+      }}
+      footer={
+        <>
+          <span className="st-muted">
+            {index + 1} of {images.length} · {formatBytes(img.size)}
+          </span>
+          <FileActions bucket={bucket} entry={img} canDelete={canDelete} onLink={onLink} onDelete={onDelete} />
+        </>
+      }
+    >
+      <div className="st-lightbox-stage">
+        <button type="button" className="st-nav-btn" aria-label="Previous image" onClick={() => go(-1)} disabled={images.length < 2}>
+          <Icon name="left" size={28} />
+        </button>
+        <img key={img.key} className="st-lightbox-img" src={objectUrl(bucket, img.versionedKey ?? img.key, box)} alt={img.name} />
+        <button type="button" className="st-nav-btn" aria-label="Next image" onClick={() => go(1)} disabled={images.length < 2}>
+          <Icon name="right" size={28} />
+        </button>
+      </div>
+    </Modal>
+  );
+}

@@ -1,0 +1,88 @@
+/**
+ * Server data of the storage workspace: query keys, queryOptions and mutation hooks over the
+ * proxy's /api/v0/storage endpoints. Nothing fetched is copied into a store.
+ */
+import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
+import { ApiError, api, apiFetch } from "../api-client";
+import type { ListPage } from "./listing.utils";
+import { forgetUpload, localUploads } from "./local-uploads";
+import { encodeKeyPath, folderPrefix } from "./paths.utils";
+import { objectUrl } from "./thumb.utils";
+
+export const LIST_PAGE_SIZE = 200;
+
+export const storageKeys = {
+  all: ["storage"] as const,
+  bucket: (bucket: string) => ["storage", bucket] as const,
+  list: (bucket: string, folder: string) => ["storage", bucket, "list", folder, LIST_PAGE_SIZE] as const,
+  local: (bucket: string) => ["storage", bucket, "local"] as const,
+  text: (bucket: string, key: string, etag: string | undefined) => ["storage", bucket, "text", key, etag ?? ""] as const,
+};
+
+const bucketPath = (bucket: string) => encodeURIComponent(bucket);
+
+export async function fetchListPage(bucket: string, folder: string, cursor: string | undefined, signal?: AbortSignal): Promise<ListPage> {
+  const q = new URLSearchParams({ prefix: folderPrefix(folder), limit: String(LIST_PAGE_SIZE) });
+  if (cursor) q.set("cursor", cursor);
+  return api<ListPage>(`/api/v0/storage/list/${bucketPath(bucket)}?${q}`, { signal });
+}
+
+export const listQueryOptions = (bucket: string, folder: string) =>
+  infiniteQueryOptions({
+    queryKey: storageKeys.list(bucket, folder),
+    queryFn: ({ pageParam, signal }) => fetchListPage(bucket, folder, pageParam, signal),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.nextCursor || undefined,
+  });
+
+export const localUploadsQueryOptions = (bucket: string) =>
+  queryOptions({ queryKey: storageKeys.local(bucket), queryFn: () => localUploads(bucket) });
+
+/** The first bytes of a text file: enough for a preview without pulling a large log. */
+export const TEXT_PREVIEW_BYTES = 64 * 1024;
+
+export const textPreviewQueryOptions = (bucket: string, key: string, etag?: string) =>
+  queryOptions({
+    queryKey: storageKeys.text(bucket, key, etag),
+    queryFn: async ({ signal }) => {
+      const res = await apiFetch(objectUrl(bucket, key), { headers: { range: `bytes=0-${TEXT_PREVIEW_BYTES - 1}` }, signal });
+      const buf = await res.arrayBuffer();
+      const total = Number(res.headers.get("content-range")?.split("/")[1] ?? buf.byteLength);
+      return { text: new TextDecoder().decode(buf), truncated: res.status === 206 && total > buf.byteLength };
+    },
+    staleTime: 60_000,
+  });
+
+/** Whether a key already has a version: HEAD on the file endpoint (hosted interface has it). */
+export async function objectExists(bucket: string, key: string): Promise<boolean> {
+  try {
+    await apiFetch(objectUrl(bucket, key), { method: "HEAD", cache: "no-store" });
+    return true;
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 404) return false;
+    throw e;
+  }
+}
+
+export async function signUrl(bucket: string, key: string, expiresIn?: number): Promise<string> {
+  const q = expiresIn ? `?expiresIn=${expiresIn}` : "";
+  const res = await api<{ url: string }>(`/api/v0/storage/url/sign/${bucketPath(bucket)}/${encodeKeyPath(key)}${q}`);
+  return res.url;
+}
+
+export function useSignUrlMutation(bucket: string) {
+  return useMutation({
+    mutationFn: ({ key, expiresIn }: { key: string; expiresIn?: number }) => signUrl(bucket, key, expiresIn),
+  });
+}
+
+export function useDeleteObjectMutation(bucket: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: async (key: string) => {
+      await apiFetch(`/api/v0/storage/object/${bucketPath(bucket)}/${encodeKeyPath(key)}`, { method: "DELETE" });
+      await forgetUpload(bucket, key).catch(() => undefined);
+    },
+    onSettled: () => qc.invalidateQueries({ queryKey: storageKeys.bucket(bucket) }),
+  });
+}

@@ -1,0 +1,139 @@
+/**
+ * The upload queue's zustand slice and the effects that drive it: existence checks, at most
+ * UPLOAD_CONCURRENCY XHRs at once, cancel and retry. Files and abort handles stay outside the
+ * store (they are not state to render); the store only holds the pure queue of upload-queue.utils.
+ */
+import { create } from "zustand";
+import { ApiError } from "../../api-client";
+import { rememberUpload } from "../local-uploads";
+import { objectExists } from "../storage-queries";
+import { type QueueEvent, type QueueState, type UploadItem, initialQueue, itemsToStart, queueReducer } from "./upload-queue.utils";
+import { UploadAborted, uploadFile } from "./upload-xhr";
+
+export const UPLOAD_CONCURRENCY = 3;
+
+interface UploadSlice extends QueueState {
+  dispatch(ev: QueueEvent): void;
+}
+
+export const useUploadStore = create<UploadSlice>()((set) => ({
+  ...initialQueue,
+  dispatch: (ev) => set((s) => queueReducer(s, ev)),
+}));
+
+const files = new Map<string, File>();
+const aborts = new Map<string, () => void>();
+const listeners = new Set<(item: UploadItem) => void>();
+let nextId = 1;
+
+const dispatch = (ev: QueueEvent) => {
+  useUploadStore.getState().dispatch(ev);
+  pump();
+};
+const itemById = (id: string) => useUploadStore.getState().items.find((i) => i.id === id);
+
+/** Called after each finished upload (the workspace refreshes its list there). */
+export function onUploaded(fn: (item: UploadItem) => void): () => void {
+  listeners.add(fn);
+  return () => listeners.delete(fn);
+}
+
+export interface NewUpload {
+  key: string;
+  file: File;
+  /** Why this key cannot be uploaded at all (checked before anything is sent). */
+  problem?: string | null;
+}
+
+export function enqueueUploads(bucket: string, uploads: NewUpload[]): void {
+  const added = uploads.map((u) => ({ id: `u${nextId++}`, ...u }));
+  for (const u of added) files.set(u.id, u.file);
+  dispatch({ type: "add", items: added.map((u) => ({ id: u.id, bucket, key: u.key, size: u.file.size })) });
+  for (const u of added) {
+    if (u.problem) dispatch({ type: "failed", id: u.id, message: u.problem });
+    else void check(u.id);
+  }
+}
+
+async function check(id: string): Promise<void> {
+  const item = itemById(id);
+  if (!item || item.status !== "checking") return;
+  let exists: boolean;
+  try {
+    exists = await objectExists(item.bucket, item.key);
+  } catch (e) {
+    dispatch({ type: "failed", id, message: `Could not check whether “${item.key}” exists: ${(e as Error).message}` });
+    return;
+  }
+  dispatch({ type: "checked", id, exists });
+}
+
+function pump(): void {
+  const state = useUploadStore.getState();
+  for (const id of itemsToStart(state, UPLOAD_CONCURRENCY)) {
+    useUploadStore.getState().dispatch({ type: "start", id });
+    start(id);
+  }
+}
+
+function start(id: string): void {
+  const item = itemById(id);
+  const file = files.get(id);
+  if (!item || !file) {
+    dispatch({ type: "failed", id, message: "The file is no longer available; drop it again." });
+    return;
+  }
+  const handle = uploadFile(item.bucket, item.key, file, (loaded) => useUploadStore.getState().dispatch({ type: "progress", id, loaded }));
+  aborts.set(id, handle.abort);
+  handle.promise.then(
+    async ({ key: versionedKey }) => {
+      aborts.delete(id);
+      dispatch({ type: "succeeded", id, versionedKey });
+      const done = itemById(id);
+      await rememberUpload({
+        bucket: item.bucket,
+        key: item.key,
+        versionedKey,
+        size: file.size,
+        contentType: file.type || "application/octet-stream",
+        lastModified: new Date().toISOString(),
+      }).catch(() => undefined);
+      if (done) for (const fn of listeners) fn(done);
+    },
+    (e: unknown) => {
+      aborts.delete(id);
+      if (e instanceof UploadAborted) return;
+      const message = e instanceof ApiError ? e.message : String(e);
+      dispatch({ type: "failed", id, message });
+    },
+  );
+}
+
+export function cancelUpload(id: string): void {
+  aborts.get(id)?.();
+  aborts.delete(id);
+  dispatch({ type: "cancel", id });
+}
+
+export function cancelAllUploads(): void {
+  for (const i of useUploadStore.getState().items) if (["checking", "confirm", "queued", "uploading"].includes(i.status)) cancelUpload(i.id);
+}
+
+export function retryUpload(id: string): void {
+  dispatch({ type: "retry", id });
+  void check(id);
+}
+
+export function confirmReplace(ids: string[]): void {
+  dispatch({ type: "confirm", ids });
+}
+
+export function skipReplace(ids: string[]): void {
+  dispatch({ type: "skip", ids });
+}
+
+export function clearFinishedUploads(): void {
+  dispatch({ type: "clearFinished" });
+  const live = new Set(useUploadStore.getState().items.map((i) => i.id));
+  for (const id of files.keys()) if (!live.has(id)) files.delete(id);
+}
