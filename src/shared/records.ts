@@ -2,6 +2,7 @@
  * Record contract shared by the service, the proxy and the web app: field types (decisions §3),
  * query and update bodies (interface §4.1, §4.2), and the meta/fields extensions.
  */
+import { z } from "zod";
 import type { FilterGroup } from "./filter";
 
 export const fieldTypes = [
@@ -72,4 +73,67 @@ export const QUERY_LIMIT_MAX = 10_000;
 /** GET /v0/record/{db}/{table}/fields (extension). */
 export interface FieldsResponse {
   items: FieldInfo[];
+}
+
+/*
+ * Request-body schemas, checked at the service's boundary (and usable by the web app).
+ * Filters are z.unknown() here on purpose: their nesting is unlimited, so they are parsed by
+ * the iterative parseFilter (filter-parse.ts), never by a recursive schema.
+ */
+const limitMessage = `limit must be an integer from 0 to ${QUERY_LIMIT_MAX.toLocaleString("en-US")}`;
+
+export const sortUnitSchema = z.strictObject({
+  key: z.string().min(1, "a sort key must be a non-empty Field name"),
+  direction: z.enum(["ascending", "descending"], 'direction must be "ascending" or "descending"').default("ascending"),
+});
+
+export const joinUnitSchema = z.strictObject({
+  targetTable: z.string().min(1, "targetTable must be a non-empty table slug"),
+  rules: z
+    .array(z.strictObject({ tableKey: z.string().min(1), targetTableKey: z.string().min(1) }))
+    .min(1, "a join needs at least one rule {tableKey, targetTableKey}"),
+});
+
+export const queryBodySchema = z.strictObject({
+  select: z.array(z.string().min(1, "a select entry must be a non-empty Field name")).optional(),
+  join: z.array(joinUnitSchema).optional(),
+  filter: z.unknown().optional(),
+  sort: z.array(sortUnitSchema).optional(),
+  limit: z.number(limitMessage).int(limitMessage).min(0, limitMessage).max(QUERY_LIMIT_MAX, limitMessage).optional(),
+  skip: z
+    .number("skip must be a non-negative integer")
+    .int("skip must be a non-negative integer")
+    .min(0, "skip must be a non-negative integer")
+    .max(Number.MAX_SAFE_INTEGER, "skip is too large")
+    .optional(),
+  addtionalFilter: z.unknown().optional(),
+  additionalSort: z.array(sortUnitSchema).optional(),
+});
+export type QueryBodyInput = z.infer<typeof queryBodySchema>;
+
+export const updateBodySchema = z.strictObject({
+  fixedValue: z
+    .array(z.unknown(), "fixedValue must be an array")
+    .max(0, "fixedValue must be empty: its element shape is not defined by the interface")
+    .optional(),
+  values: z
+    .array(z.strictObject({ key: z.string().min(1, "a value key must be a non-empty Field name"), value: z.unknown() }), "values must be an array of {key, value}")
+    .min(1, "values must name at least one Field to change"),
+  filter: z.unknown(),
+});
+export type UpdateBodyInput = z.infer<typeof updateBodySchema>;
+
+/** One readable sentence from a zod error, naming the property path. */
+export function describeSchemaError(error: z.ZodError, bodyName: string): string {
+  const issue = error.issues[0];
+  if (!issue) return `${bodyName} is invalid.`;
+  const path = issue.path.reduce<string>(
+    (acc, seg) => (typeof seg === "number" ? `${acc}[${seg}]` : acc ? `${acc}.${String(seg)}` : String(seg)),
+    "",
+  );
+  if (issue.code === "unrecognized_keys") {
+    const where = path ? `in ${path}` : `in the ${bodyName}`;
+    return `Unknown property ${issue.keys.map((k) => `"${k}"`).join(", ")} ${where}.`;
+  }
+  return path ? `${path}: ${issue.message}.` : `The ${bodyName} must be a JSON object (${issue.message}).`;
 }

@@ -1,0 +1,153 @@
+/**
+ * One filter condition → SQL (decisions §4). The operator is checked against the Field's type
+ * and the value coerced before any SQL is built; every value is a bound parameter.
+ *
+ * Semantics chosen where decisions §4 is silent: notEqual and notContains are the exact
+ * complements of equal and contains (so they match null Fields); ordering operators never
+ * match null; isEmpty means null, or the empty string on text-like Fields.
+ */
+import { type RawBuilder, sql } from "kysely";
+import { type Result, fail, ok } from "../../../shared/errors";
+import type { FilterValue, Operator } from "../../../shared/filter";
+import type { FieldType } from "../../../shared/records";
+import type { FieldDef } from "./registry";
+import { describeType, isValidDate, normalizeDatetime, parseNumeric } from "./values";
+
+/** The few places where SQL differs between backends (SQLite now, PostgreSQL later). */
+export interface SqlDialectOps {
+  /** Unicode lower-casing of a text expression (case-insensitive contains/startsWith). */
+  fold(expr: RawBuilder<unknown>): RawBuilder<unknown>;
+  /** How a boolean is bound. */
+  bool(value: boolean): unknown;
+}
+
+export interface ResolvedField {
+  /** The column expression, e.g. "t0"."age". */
+  ref: RawBuilder<unknown>;
+  field: FieldDef;
+  /** The name the client used, for messages. */
+  name: string;
+}
+
+export interface ConditionInput {
+  operator: Operator;
+  value: FilterValue | undefined;
+  path: string;
+}
+
+type Kind = "textual" | "number" | "boolean" | "json";
+const kindOf: Record<FieldType, Kind> = {
+  text: "textual",
+  image: "textual",
+  attachment: "textual",
+  date: "textual",
+  datetime: "textual",
+  number: "number",
+  boolean: "boolean",
+  json: "json",
+};
+
+/** Column type → allowed operators: one table, shared with the web app through FieldInfo. */
+export const operatorsByType: Record<FieldType, readonly Operator[]> = (() => {
+  const compare = ["equal", "notEqual", "greaterThan", "greaterThanOrEqual", "lessThan", "lessThanOrEqual"] as const;
+  const text = [...compare, "contains", "notContains", "startsWith", "isEmpty", "isNotEmpty"] as const;
+  return {
+    text,
+    image: text,
+    attachment: text,
+    date: text,
+    datetime: text,
+    number: [...compare, "isEmpty", "isNotEmpty"],
+    boolean: ["equal", "notEqual", "isEmpty", "isNotEmpty"],
+    json: ["equal", "notEqual", "isEmpty", "isNotEmpty"],
+  };
+})();
+
+const ordering: Partial<Record<Operator, string>> = {
+  greaterThan: ">",
+  greaterThanOrEqual: ">=",
+  lessThan: "<",
+  lessThanOrEqual: "<=",
+};
+
+/** Coerces a comparison value to what the column holds, or explains what is expected. */
+function coerce(f: ResolvedField, c: ConditionInput, dialect: SqlDialectOps): Result<unknown> {
+  const v = c.value;
+  const type = f.field.type;
+  const bad = (expected: string) =>
+    fail("validation_error", `${c.path}: Field "${f.name}" is ${type}; ${c.operator} needs ${expected}, not ${JSON.stringify(v)}.`);
+  switch (type) {
+    case "number": {
+      const n = typeof v === "number" || typeof v === "string" ? parseNumeric(v) : undefined;
+      return n === undefined ? bad("a number or a numeric string") : ok(n);
+    }
+    case "boolean":
+      if (typeof v === "boolean") return ok(dialect.bool(v));
+      if (v === "true" || v === "false") return ok(dialect.bool(v === "true"));
+      return bad("true or false");
+    case "date":
+      if (c.operator in ordering || c.operator === "equal" || c.operator === "notEqual") {
+        return typeof v === "string" && isValidDate(v) ? ok(v) : bad(describeType("date"));
+      }
+      return typeof v === "string" ? ok(v) : bad("a string");
+    case "datetime": {
+      if (c.operator in ordering || c.operator === "equal" || c.operator === "notEqual") {
+        const n = typeof v === "string" ? normalizeDatetime(v) : undefined;
+        return n ? ok(n) : bad(describeType("datetime"));
+      }
+      return typeof v === "string" ? ok(v) : bad("a string");
+    }
+    case "json":
+      return bad("null (json Fields can only be tested for being empty)");
+    default:
+      return typeof v === "string" ? ok(v) : bad("a string");
+  }
+}
+
+export interface ConditionSql {
+  sql: RawBuilder<unknown>;
+  /** Height of the expression tree SQLite builds for it (for the depth limit). */
+  height: number;
+}
+
+export function conditionSql(f: ResolvedField, c: ConditionInput, dialect: SqlDialectOps): Result<ConditionSql> {
+  const type = f.field.type;
+  const allowed = operatorsByType[type];
+  if (!allowed.includes(c.operator)) {
+    return fail("validation_error", `${c.path}: operator ${c.operator} does not apply to Field "${f.name}" (${type}); use one of: ${allowed.join(", ")}.`);
+  }
+  const col = f.ref;
+  const textual = kindOf[type] === "textual";
+  switch (c.operator) {
+    case "isEmpty":
+      return ok(textual ? { sql: sql`(${col} is null or ${col} = '')`, height: 3 } : { sql: sql`${col} is null`, height: 2 });
+    case "isNotEmpty":
+      return ok(textual ? { sql: sql`(${col} is not null and ${col} <> '')`, height: 3 } : { sql: sql`${col} is not null`, height: 2 });
+  }
+  if (c.value === undefined) {
+    return fail("validation_error", `${c.path}: operator ${c.operator} needs a "value".`);
+  }
+  if (c.value === null) {
+    if (c.operator === "equal") return ok({ sql: sql`${col} is null`, height: 2 });
+    if (c.operator === "notEqual") return ok({ sql: sql`${col} is not null`, height: 2 });
+    return fail("validation_error", `${c.path}: operator ${c.operator} cannot compare with null; use isEmpty or equal null.`);
+  }
+  if (c.operator === "contains" || c.operator === "notContains" || c.operator === "startsWith") {
+    if (typeof c.value !== "string") {
+      return fail("validation_error", `${c.path}: operator ${c.operator} needs a string value, not ${JSON.stringify(c.value)}.`);
+    }
+    const needle = c.value.toLowerCase();
+    const found = sql`instr(${dialect.fold(col)}, ${needle})`;
+    if (c.operator === "contains") return ok({ sql: sql`${found} > 0`, height: 3 });
+    if (c.operator === "startsWith") return ok({ sql: sql`${found} = 1`, height: 3 });
+    return ok({ sql: sql`(${col} is null or ${found} = 0)`, height: 4 });
+  }
+  const coerced = coerce(f, c, dialect);
+  if (!coerced.ok) return coerced;
+  const value = coerced.value;
+  if (c.operator === "equal") return ok({ sql: sql`${col} = ${value}`, height: 2 });
+  if (c.operator === "notEqual") return ok({ sql: sql`(${col} is null or ${col} <> ${value})`, height: 3 });
+  const op = ordering[c.operator];
+  if (!op) return fail("validation_error", `${c.path}: unknown operator ${c.operator}.`);
+  return ok({ sql: sql`${col} ${sql.raw(op)} ${value}`, height: 2 });
+}

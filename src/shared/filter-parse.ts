@@ -1,0 +1,168 @@
+/**
+ * Structural parse of a wire filter (interface §2.3, decisions §4) into a normalized tree:
+ * validates shapes and operators, then flattens single-element groups and groups nested in a
+ * group of the same kind. Field types are not known here (the service checks them).
+ *
+ * Nesting is unlimited on the wire, so this never recurses: an explicit stack walks the tree
+ * and error paths are rebuilt from parent links only when an error is reported.
+ */
+import { type Result, fail, ok } from "./errors";
+import { allOperators, type FilterValue, type Operator } from "./filter";
+
+export interface ParsedCondition {
+  kind: "condition";
+  key: string;
+  operator: Operator;
+  /** undefined when the property was absent (isEmpty/isNotEmpty need none). */
+  value: FilterValue | undefined;
+  /** Where the condition was in the request, e.g. `filter.and[2].or[0]` (for messages). */
+  path: string;
+}
+
+export interface ParsedGroup {
+  kind: "group";
+  op: "and" | "or";
+  children: ParsedNode[];
+}
+
+export type ParsedNode = ParsedCondition | ParsedGroup;
+
+export interface ParsedFilter {
+  root: ParsedNode;
+  /** Group levels left after flattening (0 when the filter is a single condition). */
+  depth: number;
+  /** Group levels as sent. */
+  rawDepth: number;
+  conditions: number;
+}
+
+const operatorSet: ReadonlySet<string> = new Set(allOperators);
+const conditionKeys = new Set(["key", "operator", "value", "isFixed"]);
+
+interface Frame {
+  raw: unknown;
+  parent: Frame | null;
+  /** Path segment relative to the parent, e.g. `.and[3]`. */
+  seg: string;
+  level: number;
+  /** Where the parsed result goes. */
+  out: ParsedNode[];
+  /** Set once the group's children were pushed: the frame is revisited to normalize. */
+  group?: ParsedGroup;
+}
+
+const MAX_PATH_SEGMENTS = 8;
+
+/** Rebuilds a readable path, eliding the middle of very deep ones. */
+function pathOf(frame: Frame, rootName: string): string {
+  const segs: string[] = [];
+  for (let f: Frame | null = frame; f?.parent; f = f.parent) segs.push(f.seg);
+  segs.reverse();
+  if (segs.length <= MAX_PATH_SEGMENTS) return rootName + segs.join("");
+  const head = segs.slice(0, 4).join("");
+  const tail = segs.slice(-4).join("");
+  return `${rootName}${head}…(${(segs.length - 8).toLocaleString("en-US")} more levels)…${tail}`;
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function describe(v: unknown): string {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "an array";
+  return typeof v === "object" ? "an object" : `${typeof v} ${JSON.stringify(v)}`;
+}
+
+function parseCondition(raw: Record<string, unknown>, path: string): Result<ParsedCondition> {
+  for (const k of Object.keys(raw)) {
+    if (!conditionKeys.has(k)) {
+      return fail("validation_error", `${path}: unknown property "${k}"; a condition has key, operator, value and isFixed.`);
+    }
+  }
+  const { key, operator, value, isFixed } = raw;
+  if (typeof key !== "string" || key === "") return fail("validation_error", `${path}.key must be a non-empty string (a Field name).`);
+  if (typeof operator !== "string") return fail("validation_error", `${path}.operator must be a string, one of: ${allOperators.join(", ")}.`);
+  if (!operatorSet.has(operator)) {
+    return fail("validation_error", `${path}: unknown operator "${operator}"; use one of: ${allOperators.join(", ")}.`);
+  }
+  if (value !== undefined && value !== null && !["string", "number", "boolean"].includes(typeof value)) {
+    return fail("validation_error", `${path}.value must be a string, number, boolean or null, not ${describe(value)}.`);
+  }
+  if (isFixed !== undefined && typeof isFixed !== "boolean") return fail("validation_error", `${path}.isFixed must be a boolean.`);
+  return ok({ kind: "condition", key, operator: operator as Operator, value: value as FilterValue | undefined, path });
+}
+
+/**
+ * Parses `raw` (the value of a body property named `rootName`). The top level must be a group
+ * (`{"and": […]}` or `{"or": […]}`), as the interface says.
+ */
+export function parseFilter(raw: unknown, rootName = "filter"): Result<ParsedFilter> {
+  if (!isPlainObject(raw) || !("and" in raw || "or" in raw)) {
+    return fail("validation_error", `${rootName} must be an object with exactly one of "and" or "or", not ${describe(raw)}.`);
+  }
+  const top: ParsedNode[] = [];
+  const stack: Frame[] = [{ raw, parent: null, seg: "", level: 1, out: top }];
+  let rawDepth = 0;
+  let conditions = 0;
+  const depthOf = new Map<ParsedNode, number>();
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1];
+    if (frame.group) {
+      stack.pop();
+      finishGroup(frame.group, frame.out, depthOf);
+      continue;
+    }
+    const node = frame.raw;
+    const fail400 = (msg: string): Result<never> => fail("validation_error", `${pathOf(frame, rootName)}${msg}`);
+    if (!isPlainObject(node)) {
+      return fail400(` must be a condition {key, operator, value} or a group {"and": […]} / {"or": […]}, not ${describe(node)}.`);
+    }
+    const hasAnd = "and" in node;
+    const hasOr = "or" in node;
+    if (!hasAnd && !hasOr) {
+      stack.pop();
+      const parsed = parseCondition(node, pathOf(frame, rootName));
+      if (!parsed.ok) return parsed;
+      conditions++;
+      depthOf.set(parsed.value, 0);
+      frame.out.push(parsed.value);
+      continue;
+    }
+    if (hasAnd && hasOr) return fail400(` has both "and" and "or"; a group has exactly one of them.`);
+    const op = hasAnd ? "and" : "or";
+    const extra = Object.keys(node).find((k) => k !== op);
+    if (extra !== undefined) return fail400(` has an unknown property "${extra}" beside "${op}"; a group has only "and" or "or".`);
+    const items = node[op];
+    if (!Array.isArray(items)) return fail400(`.${op} must be an array of conditions and groups, not ${describe(items)}.`);
+    rawDepth = Math.max(rawDepth, frame.level);
+    frame.group = { kind: "group", op, children: [] };
+    // Children are pushed in reverse so they are parsed, and appended, in order.
+    for (let i = items.length - 1; i >= 0; i--) {
+      stack.push({ raw: items[i], parent: frame, seg: `.${op}[${i}]`, level: frame.level + 1, out: frame.group.children });
+    }
+  }
+  const root = top[0];
+  return ok({ root, depth: depthOf.get(root) ?? 0, rawDepth, conditions });
+}
+
+/** Flattens a finished group into `out`: same-kind children merge, a single child replaces it. */
+function finishGroup(group: ParsedGroup, out: ParsedNode[], depthOf: Map<ParsedNode, number>): void {
+  const children: ParsedNode[] = [];
+  let depth = 0;
+  for (const child of group.children) {
+    if (child.kind === "group" && child.op === group.op) {
+      for (const grandchild of child.children) children.push(grandchild);
+    } else {
+      children.push(child);
+    }
+  }
+  for (const child of children) depth = Math.max(depth, depthOf.get(child) ?? 0);
+  if (children.length === 1) {
+    out.push(children[0]);
+    return;
+  }
+  group.children = children;
+  depthOf.set(group, depth + 1);
+  out.push(group);
+}
