@@ -119,7 +119,7 @@ export async function startBaseboard(env: NodeJS.ProcessEnv, opts: StartOptions 
     upstream = createUpstream({ baseUrl, apiKey: apiKey as string, timeoutMs: config.timeoutMs, label: kind === "local" ? "The local service" : `The service at ${label}` });
     if (opts.dev) {
       const { createServer } = await import("vite");
-      vite = await createServer({ server: { middlewareMode: true, hmr: { server } }, appType: "spa" });
+      vite = await createServer({ server: { middlewareMode: true, ws: { server } }, appType: "spa" });
     }
     handler = createProxyHandler({
       config,

@@ -1,0 +1,68 @@
+import { describe, expect, it } from "vitest";
+import { matchApiRoute } from "./routes";
+
+describe("matchApiRoute: the allow list", () => {
+  const forwarded: [string, string, string, string][] = [
+    ["POST", "/api/v0/record/demo/employees/query", "/v0/record/demo/employees/query", "query"],
+    ["POST", "/api/v0/data-api/record/query", "/v0/data-api/record/query", "query-data-api"],
+    ["POST", "/api/v0/record/demo/employees/update", "/v0/record/demo/employees/update", "update"],
+    ["GET", "/api/v0/record/demo/employees/fields", "/v0/record/demo/employees/fields", "fields"],
+    ["GET", "/api/v0/meta", "/v0/meta", "meta"],
+    ["POST", "/api/v0/storage/object/public-assets", "/v0/storage/object/public-assets", "upload"],
+    ["DELETE", "/api/v0/storage/object/public-assets/a/b.png", "/v0/storage/object/public-assets/a/b.png", "delete"],
+    ["GET", "/api/v0/storage/public/public-assets/v1/a%20b.png?w=64", "/v0/storage/public/public-assets/v1/a%20b.png?w=64", "get-file"],
+    ["HEAD", "/api/v0/storage/public/team-files/x.txt", "/v0/storage/public/team-files/x.txt", "get-file"],
+    ["GET", "/api/v0/storage/url/sign/team-files/x.txt?expiresIn=60", "/v0/storage/url/sign/team-files/x.txt?expiresIn=60", "sign-url"],
+    ["GET", "/api/v0/storage/list/team-files?prefix=a%2Fb&limit=5", "/v0/storage/list/team-files?prefix=a%2Fb&limit=5", "list"],
+    ["GET", "/api/v0/storage/public/b/caf%C3%A9.txt", "/v0/storage/public/b/caf%C3%A9.txt", "get-file"],
+  ];
+  it.each(forwarded)("%s %s → %s", (method, url, upstreamPath, endpoint) => {
+    expect(matchApiRoute(method, url)).toEqual({ kind: "forward", upstreamPath, endpoint, signed: false });
+  });
+
+  it("marks signed URLs, which need no key", () => {
+    const r = matchApiRoute("GET", "/api/v0/storage/sign/team-files/v1/x.txt?Expires=1&Key-Pair-Id=k&Signature=s");
+    expect(r).toMatchObject({ kind: "forward", signed: true, upstreamPath: "/v0/storage/sign/team-files/v1/x.txt?Expires=1&Key-Pair-Id=k&Signature=s" });
+  });
+
+  const rejected: [string, string][] = [
+    ["GET", "/api/v0/../admin"],
+    ["GET", "/api/v0/./meta"],
+    ["GET", "/api/v0/storage%2f.."],
+    ["GET", "/api/v0/storage%2F..%2Fadmin"],
+    ["GET", "/api/v0/storage/public/b/%2e%2e/secret"],
+    ["GET", "/api/v0/storage/public/b/%2E%2E/secret"],
+    ["GET", "/api/v0/storage/public/b/..%2fsecret"],
+    ["GET", "/api/v0/storage/public/b/..%5csecret"],
+    ["GET", "/api/v0/storage/public/b/a%252f..%252fsecret"],
+    ["GET", "/api/v0/storage/public/b/a\\..\\secret"],
+    ["GET", "/api/v0/storage/public/b/a%00b"],
+    ["GET", "/api/v0/storage/public/b//x"],
+    ["GET", "/api/v0/storage/public/b/%zz"],
+    ["GET", "/api/v1/meta"],
+    ["GET", "/api/v1/record/demo/employees/query"],
+    ["GET", "/api/admin"],
+    ["GET", "/api/v0/meta/"],
+    ["GET", "/api/v0/record/demo/employees/drop"],
+    ["GET", "/api/v0/record/demo/query"],
+    ["GET", "/api/v0/storage/public/only-bucket"],
+    ["POST", "/api/v0/storage/object/b/extra"],
+    // Right path, wrong method: method by method.
+    ["GET", "/api/v0/record/demo/employees/query"],
+    ["DELETE", "/api/v0/record/demo/employees/update"],
+    ["PUT", "/api/v0/storage/object/b/key"],
+    ["POST", "/api/v0/meta"],
+    ["DELETE", "/api/v0/storage/object/b"],
+    ["POST", "/api/v0/storage/sign/b/k"],
+  ];
+  it.each(rejected)("%s %s is refused", (method, url) => {
+    expect(matchApiRoute(method, url).kind).toBe("reject");
+  });
+
+  it("names the allowed methods when only the method is wrong", () => {
+    expect(matchApiRoute("GET", "/api/v0/record/demo/employees/query")).toEqual({
+      kind: "reject",
+      message: "/api/v0/record/demo/employees/query does not take GET; use POST.",
+    });
+  });
+});

@@ -1,0 +1,309 @@
+/**
+ * The proxy against a scripted raw upstream (BASE_URL on loopback): what crosses in each
+ * direction, streaming both ways, and every way an upstream can fail.
+ */
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { Readable } from "node:stream";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fromApp, raw, type RawUpstream, startRawUpstream, startTestBaseboard, type TestBaseboard } from "./test-helpers";
+
+const KEY = "proxy-key-7f3a9c1e5b";
+const MB = 1024 * 1024;
+
+/** A deterministic 64 KiB block repeated: cheap to make and to hash. */
+const block = Buffer.alloc(64 * 1024, 0).map((_, i) => (i * 31 + 7) & 0xff);
+function bytes(total: number): Readable {
+  let sent = 0;
+  return new Readable({
+    read() {
+      if (sent >= total) return this.push(null);
+      const n = Math.min(block.length, total - sent);
+      sent += n;
+      this.push(n === block.length ? block : block.subarray(0, n));
+    },
+  });
+}
+async function sha256Of(stream: AsyncIterable<Buffer>): Promise<{ hash: string; size: number }> {
+  const h = createHash("sha256");
+  let size = 0;
+  for await (const c of stream) {
+    h.update(c);
+    size += c.length;
+  }
+  return { hash: h.digest("hex"), size };
+}
+
+let upstream: RawUpstream;
+let board: TestBaseboard;
+/** Resolves when the upstream has seen the first bytes of a streamed upload. */
+let firstBytes: () => void = () => {};
+let uploaded: Promise<{ hash: string; size: number }> | undefined;
+let releaseDownload: () => void = () => {};
+
+beforeAll(async () => {
+  upstream = await startRawUpstream((req, res) => {
+    const url = req.url ?? "";
+    if (url === "/v0/meta") {
+      res.writeHead(404, { "content-type": "application/json" });
+      return res.end(JSON.stringify({ error: "not_found", subCode: 2, message: "No such endpoint" }));
+    }
+    if (url.startsWith("/v0/record/demo/employees/query")) {
+      res.writeHead(200, {
+        "content-type": "application/json",
+        connection: "x-secret-hop",
+        "x-secret-hop": "1",
+        "set-cookie": "upstream=1",
+        "access-control-allow-origin": "*",
+        "x-matched-count": "3",
+      });
+      return res.end(JSON.stringify({ items: [], count: 0 }));
+    }
+    if (url.startsWith("/v0/storage/object/")) {
+      let seenFirst = false;
+      const hashing = sha256Of(
+        (async function* () {
+          for await (const c of req) {
+            if (!seenFirst) {
+              seenFirst = true;
+              firstBytes();
+            }
+            yield c as Buffer;
+          }
+        })(),
+      );
+      uploaded = hashing;
+      hashing.then(() => {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify({ key: "v1/big.bin" }));
+      });
+      return;
+    }
+    if (url.startsWith("/v0/storage/public/b/big.bin")) {
+      res.writeHead(200, { "content-type": "application/octet-stream", "content-length": String(100 * MB), etag: '"big"' });
+      // First block, then the rest only once the browser side has it: a buffering proxy deadlocks.
+      res.write(block);
+      new Promise<void>((r) => (releaseDownload = r)).then(() => bytes(100 * MB - block.length).pipe(res));
+      return;
+    }
+    if (url.startsWith("/v0/storage/public/b/ranged.txt")) {
+      const headers = { "content-type": "text/plain", etag: '"r1"', "cache-control": "private", "accept-ranges": "bytes", "content-disposition": 'inline; filename="ranged.txt"' };
+      if (req.headers["if-none-match"] === '"r1"') {
+        res.writeHead(304, headers);
+        return res.end();
+      }
+      if (req.headers.range === "bytes=0-4") {
+        res.writeHead(206, { ...headers, "content-range": "bytes 0-4/11", "content-length": "5" });
+        return res.end("hello");
+      }
+      res.writeHead(200, headers);
+      return res.end("hello world");
+    }
+    if (url.startsWith("/v0/storage/public/b/cut.bin")) {
+      res.writeHead(200, { "content-type": "application/octet-stream", "content-length": "100000" });
+      res.write(Buffer.alloc(1000));
+      setTimeout(() => res.socket?.destroy(), 20);
+      return;
+    }
+    if (url.startsWith("/v0/storage/public/b/reset.bin")) {
+      req.socket.destroy();
+      return;
+    }
+    if (url.startsWith("/v0/storage/public/b/slow.bin")) return; // never answers
+    res.writeHead(500);
+    res.end("unexpected");
+  });
+  board = await startTestBaseboard({ BASE_URL: upstream.url, API_KEY: KEY, UPSTREAM_TIMEOUT_MS: "700" });
+});
+
+afterAll(async () => {
+  await board?.stop();
+  await upstream?.close();
+});
+
+describe("what crosses the proxy", () => {
+  it("adds our key and drops the browser's key, cookies and Origin", async () => {
+    const before = upstream.seen.length;
+    const res = await raw(board.url, "/api/v0/record/demo/employees/query", {
+      method: "POST",
+      headers: fromApp(board.url, { "content-type": "application/json", "x-api-key": "browser-key", cookie: "a=b", authorization: "Basic eA==" }),
+      body: "{}",
+    });
+    expect(res.status).toBe(200);
+    const seen = upstream.seen.slice(before);
+    expect(seen).toHaveLength(1);
+    expect(seen[0].headers["x-api-key"]).toBe(KEY);
+    expect(JSON.stringify(seen.map((s) => s.headers))).not.toContain("browser-key");
+    expect(seen[0].headers.cookie).toBeUndefined();
+    expect(seen[0].headers.authorization).toBeUndefined();
+    expect(seen[0].headers.origin).toBeUndefined();
+  });
+
+  it("strips hop-by-hop, cookie and CORS headers of the answer, keeps x-matched-count, adds CORP", async () => {
+    const res = await raw(board.url, "/api/v0/record/demo/employees/query", {
+      method: "POST",
+      headers: fromApp(board.url, { "content-type": "application/json" }),
+      body: "{}",
+    });
+    expect(res.headers["x-secret-hop"]).toBeUndefined();
+    expect(res.headers["set-cookie"]).toBeUndefined();
+    expect(Object.keys(res.headers).filter((h) => h.startsWith("access-control"))).toEqual([]);
+    expect(res.headers["x-matched-count"]).toBe("3");
+    expect(res.headers["cross-origin-resource-policy"]).toBe("same-origin");
+    expect(res.text).not.toContain(KEY);
+  });
+
+  it("passes Range, If-None-Match and their answers", async () => {
+    const ranged = await raw(board.url, "/api/v0/storage/public/b/ranged.txt", { headers: { range: "bytes=0-4" } });
+    expect(ranged.status).toBe(206);
+    expect(ranged.text).toBe("hello");
+    expect(ranged.headers).toMatchObject({
+      "content-range": "bytes 0-4/11",
+      "content-length": "5",
+      etag: '"r1"',
+      "cache-control": "private",
+      "accept-ranges": "bytes",
+      "content-type": "text/plain",
+      "content-disposition": 'inline; filename="ranged.txt"',
+    });
+    const cached = await raw(board.url, "/api/v0/storage/public/b/ranged.txt", { headers: { "if-none-match": '"r1"' } });
+    expect(cached.status).toBe(304);
+  });
+});
+
+describe("an upstream without meta", () => {
+  it("gives plain capabilities and the config file's tables", async () => {
+    const empty = (await raw(board.url, "/api/config")).json() as Record<string, unknown>;
+    expect(empty).toMatchObject({
+      databases: [],
+      buckets: [],
+      capabilities: { operators: ["equal"], fields: false, meta: false, list: false, delete: false, expiresIn: false },
+      upstream: { kind: "hosted" },
+    });
+    expect(empty.notice).toMatch(/baseboard\.config\.json/);
+
+    const file = path.join(board.dir, "hosted.json");
+    fs.writeFileSync(
+      file,
+      JSON.stringify({
+        label: "Acme production",
+        databases: [{ id: "hr", tables: [{ slug: "people", primaryKey: "id" }] }],
+        buckets: [{ name: "docs", permission: "limitedPublic", access: ["read", "create"] }],
+      }),
+    );
+    const other = await startTestBaseboard({ BASE_URL: upstream.url, API_KEY: KEY, BASEBOARD_CONFIG: file });
+    try {
+      const cfg = (await raw(other.url, "/api/config")).json();
+      expect(cfg).toEqual({
+        databases: [{ id: "hr", tables: [{ slug: "people", primaryKey: "id" }] }],
+        buckets: [{ name: "docs", permission: "limitedPublic", access: ["read", "create"] }],
+        capabilities: { operators: ["equal"], fields: false, meta: false, list: false, delete: false, expiresIn: false },
+        upstream: { kind: "hosted", label: "Acme production" },
+      });
+    } finally {
+      await other.stop();
+    }
+  });
+
+  it("refuses to start with an invalid config file, saying where", async () => {
+    const file = path.join(board.dir, "bad.json");
+    fs.writeFileSync(file, JSON.stringify({ databases: [{ id: "hr", tables: [{ slug: "people" }] }] }));
+    await expect(startTestBaseboard({ BASE_URL: upstream.url, API_KEY: KEY, BASEBOARD_CONFIG: file })).rejects.toThrow(/databases\.0\.tables\.0\.primaryKey/);
+  });
+});
+
+describe("streaming", () => {
+  it("streams a 100 MB upload: the upstream has the first bytes before the browser has sent the rest", async () => {
+    const gotFirst = new Promise<void>((r) => (firstBytes = r));
+    let sent = 0;
+    const total = 100 * MB;
+    const body = new Readable({
+      async read() {
+        if (sent === 0) {
+          sent += block.length;
+          this.push(block);
+          await gotFirst; // a proxy that buffers the whole body never lets this resolve
+          return;
+        }
+        if (sent >= total) return this.push(null);
+        sent += block.length;
+        this.push(block);
+      },
+    });
+    const res = await raw(board.url, "/api/v0/storage/object/b", {
+      method: "POST",
+      headers: fromApp(board.url, { "content-type": "application/octet-stream", "content-length": String(total) }),
+      body,
+    });
+    expect(res.status).toBe(200);
+    const expected = await sha256Of(bytes(total));
+    expect(await uploaded).toEqual(expected);
+  });
+
+  it("streams a 100 MB download: the browser has the first bytes before the upstream sends the rest", async () => {
+    const expected = await sha256Of(bytes(100 * MB));
+    const got = await new Promise<{ hash: string; size: number }>((resolve, reject) => {
+      const u = new URL(board.url);
+      http
+        .get({ host: u.hostname, port: u.port, path: "/api/v0/storage/public/b/big.bin", agent: false }, (res) => {
+          expect(res.headers["content-length"]).toBe(String(100 * MB));
+          let first = true;
+          sha256Of(
+            (async function* () {
+              for await (const c of res) {
+                if (first) {
+                  first = false;
+                  releaseDownload();
+                }
+                yield c as Buffer;
+              }
+            })(),
+          ).then(resolve, reject);
+        })
+        .on("error", reject);
+    });
+    expect(got).toEqual(expected);
+  });
+});
+
+describe("upstream failures", () => {
+  it("an upstream closing mid-answer cuts the browser's answer and the proxy lives on", async () => {
+    await expect(raw(board.url, "/api/v0/storage/public/b/cut.bin")).rejects.toThrow();
+    const health = await raw(board.url, "/api/health");
+    expect(health.json()).toEqual({ ok: true });
+  });
+
+  it("an upstream resetting before answering is a 502 in the error shape", async () => {
+    const res = await raw(board.url, "/api/v0/storage/public/b/reset.bin");
+    expect(res.status).toBe(502);
+    expect(res.json()).toMatchObject({ error: "bad_gateway", subCode: 8 });
+  });
+
+  it("an upstream that does not answer in time is a 504 in the error shape", async () => {
+    const res = await raw(board.url, "/api/v0/storage/public/b/slow.bin");
+    expect(res.status).toBe(504);
+    expect(res.json()).toMatchObject({ error: "gateway_timeout", subCode: 9 });
+    expect((res.json() as { message: string }).message).toMatch(/UPSTREAM_TIMEOUT_MS/);
+  });
+
+  it("an unreachable upstream is a 502 naming the cause, for /api/config too", async () => {
+    const probe = http.createServer();
+    await new Promise<void>((r) => probe.listen(0, "127.0.0.1", r));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise((r) => probe.close(r));
+    const other = await startTestBaseboard({ BASE_URL: `http://127.0.0.1:${port}`, API_KEY: KEY });
+    try {
+      const res = await raw(other.url, "/api/v0/meta");
+      expect(res.status).toBe(502);
+      expect(res.json()).toMatchObject({ error: "bad_gateway", subCode: 8 });
+      expect((res.json() as { message: string }).message).toMatch(/ECONNREFUSED/);
+      expect((await raw(other.url, "/api/config")).status).toBe(502);
+      expect(other.logs.join("\n")).not.toContain(KEY);
+    } finally {
+      await other.stop();
+    }
+  });
+});
