@@ -1,7 +1,22 @@
-/** The Storage capability of the local service: buckets, objects, signing. (Filled in by issue 3.) */
+/**
+ * The Storage capability of the local service (issue 3): buckets from DATA_DIR/buckets.json,
+ * object versions in SQLite, files under DATA_DIR/storage, signed URLs, resized variants.
+ * Start-up repairs what a crash may have left: temp files, files without a row, rows without
+ * a file.
+ */
 import type { FastifyInstance } from "fastify";
+import sharp from "sharp";
 import type { MetaBucket } from "../../../shared/meta";
 import type { ServiceContext } from "../context";
+import { openBlobStore } from "./blob-store";
+import { loadBuckets, toMetaBucket } from "./buckets";
+import type { StorageDeps } from "./deps";
+import { openMetadata } from "./metadata";
+import { createResizer } from "./resize";
+import { registerReadRoutes } from "./routes-read";
+import { registerWriteRoutes } from "./routes-write";
+import { seedSampleFiles } from "./seed";
+import { openKeyring } from "./signing";
 
 export interface StorageModule {
   register(app: FastifyInstance): void;
@@ -9,10 +24,38 @@ export interface StorageModule {
   close(): Promise<void>;
 }
 
-export async function createStorageModule(_ctx: ServiceContext): Promise<StorageModule> {
+export async function createStorageModule(ctx: ServiceContext): Promise<StorageModule> {
+  const { buckets: list } = loadBuckets(ctx.config.dataDir);
+  const buckets = new Map(list.map((b) => [b.name, b]));
+  const metadata = openMetadata(ctx.sqlite);
+  const blobs = openBlobStore(ctx.config.dataDir, [...buckets.keys()]);
+  // sharp's operation cache would keep decoded images around between requests; variants are
+  // cached on disk instead, so memory stays flat.
+  sharp.cache(false);
+
+  for (const name of buckets.keys()) {
+    const { orphans, missing } = blobs.sweep(name, metadata.files(name));
+    for (const file of missing) metadata.removeFile(name, file);
+    if (orphans || missing.length) ctx.log.warn({ bucket: name, orphans, missing: missing.length }, "storage: repaired after an unclean stop");
+  }
+
+  const deps: StorageDeps = { ctx, buckets, metadata, blobs, keyring: openKeyring(ctx.config.dataDir), resizer: createResizer() };
+  if (ctx.config.seed && metadata.state("seeded") === undefined) {
+    await seedSampleFiles(deps);
+    metadata.setState("seeded", new Date().toISOString());
+  }
+
   return {
-    register() {},
-    buckets: () => [],
+    register(app) {
+      app.register(async (scope) => {
+        // Multipart bodies are left unread here and streamed by the upload route, so the 1 MiB
+        // JSON body limit does not apply to them (SERVICE_MAX_UPLOAD_BYTES does).
+        scope.addContentTypeParser("multipart/form-data", (_request, _payload, done) => done(null, undefined));
+        registerReadRoutes(scope, deps);
+        registerWriteRoutes(scope, deps);
+      });
+    },
+    buckets: () => list.map(toMetaBucket),
     close: async () => {},
   };
 }

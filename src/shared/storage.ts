@@ -1,0 +1,114 @@
+/**
+ * Storage contract shared by the local service, the proxy and the web app: the object-key rules
+ * of decisions §7 (so the browser can refuse a bad key before uploading anything), versioned
+ * keys, and the response shapes of upload, sign, list and delete.
+ */
+import { type Result, fail, ok } from "./errors";
+
+export const MAX_KEY_BYTES = 1024;
+/** Resize bounds of decisions §7 (w and h). */
+export const MIN_RESIZE = 1;
+export const MAX_RESIZE = 4096;
+/** Signed URL lifetime (interface §4.5) and the `expiresIn` extension's bounds. */
+export const DEFAULT_SIGNED_URL_SECONDS = 3600;
+export const MAX_SIGNED_URL_SECONDS = 604_800;
+/** Listing page size: default and maximum. */
+export const DEFAULT_LIST_LIMIT = 100;
+export const MAX_LIST_LIMIT = 1000;
+
+const VERSION_PREFIX = /^v(\d+)\//;
+// C0 controls, DEL and C1 controls.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point.
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+// A %XX escape inside a key is refused: a layer in between (browser, proxy, router) could decode
+// it once more and turn `%2e%2e%2f` into `../`. Keys are always sent decoded.
+const PERCENT_ESCAPE = /%[0-9a-fA-F]{2}/;
+
+// In u-mode a proper surrogate pair is one code point, so only a lone half matches.
+const LONE_SURROGATE = /[\ud800-\udfff]/u;
+
+const utf8Length = (s: string) => new TextEncoder().encode(s).length;
+
+/**
+ * Checks an unversioned object key against decisions §7. The message says what to fix, so it
+ * can be shown as is next to the key field of an upload form.
+ */
+export function validateObjectKey(key: string): Result<string> {
+  if (typeof key !== "string" || key.length === 0) return fail("validation_error", "The object key is empty: give a file name or folder/file path.");
+  if (LONE_SURROGATE.test(key)) return fail("validation_error", "The object key is not valid UTF-8 (it contains a lone surrogate).");
+  const bytes = utf8Length(key);
+  if (bytes > MAX_KEY_BYTES) return fail("validation_error", `The object key is ${bytes} bytes long; at most ${MAX_KEY_BYTES} bytes of UTF-8 are allowed.`);
+  if (CONTROL.test(key)) return fail("validation_error", "The object key contains a control character (such as NUL, tab or newline); remove it.");
+  if (key.includes("\\")) return fail("validation_error", "The object key contains a backslash; use / to separate folders.");
+  if (key.startsWith("/")) return fail("validation_error", "The object key starts with /; keys are relative to the bucket, so drop the leading slash.");
+  if (PERCENT_ESCAPE.test(key)) return fail("validation_error", "The object key contains a percent-encoded character (such as %2F); send the key decoded.");
+  if (VERSION_PREFIX.test(key)) return fail("validation_error", "The object key starts with v<digits>/, which is reserved for versions; rename its first folder.");
+  for (const segment of key.split("/")) {
+    if (segment === "") return fail("validation_error", "The object key has an empty folder name (// or a trailing /); remove it.");
+    if (segment === "." || segment === "..") return fail("validation_error", `The object key has a "${segment}" segment; folder names cannot be . or ..`);
+  }
+  return ok(key);
+}
+
+export interface ParsedObjectKey {
+  /** The unversioned key. */
+  key: string;
+  /** The version timestamp, when the key named one. */
+  version?: number;
+}
+
+/** Splits `v<timestamp>/<key>` (a versioned key) or validates a plain key. */
+export function parseObjectKey(raw: string): Result<ParsedObjectKey> {
+  const m = VERSION_PREFIX.exec(raw);
+  if (m) {
+    const version = Number(m[1]);
+    if (!Number.isSafeInteger(version)) return fail("validation_error", "The version in the key is too large.");
+    const rest = validateObjectKey(raw.slice(m[0].length));
+    return rest.ok ? ok({ key: rest.value, version }) : rest;
+  }
+  const plain = validateObjectKey(raw);
+  return plain.ok ? ok({ key: plain.value }) : plain;
+}
+
+export const versionedKey = (version: number, key: string) => `v${version}/${key}`;
+
+/** Encodes a key for a URL path: each folder segment escaped, the slashes kept. */
+export const encodeKeyPath = (key: string) => key.split("/").map(encodeURIComponent).join("/");
+
+/** POST /v0/storage/object/{bucket} */
+export interface UploadResponse {
+  key: string;
+}
+
+/** GET /v0/storage/url/sign/{bucket}/{key}[?expiresIn=] */
+export interface SignedUrlResponse {
+  url: string;
+}
+
+export interface StorageListItem {
+  /** Unversioned key. */
+  key: string;
+  /** Key of the latest version, `v<timestamp>/<key>`. */
+  versionedKey: string;
+  size: number;
+  contentType: string;
+  /** The strong ETag exactly as the GET response's ETag header sends it (quoted). */
+  etag: string;
+  /** ISO 8601 time the latest version was uploaded. */
+  lastModified: string;
+}
+
+/** GET /v0/storage/list/{bucket}?prefix=&cursor=&limit= (extension) */
+export interface StorageListResponse {
+  items: StorageListItem[];
+  /** Sub-folder prefixes directly under the prefix, each ending in `/`. */
+  folders: string[];
+  /** Pass as `cursor` for the next page; null on the last page. */
+  nextCursor: string | null;
+}
+
+/** DELETE /v0/storage/object/{bucket}/{key} (extension) */
+export interface DeleteResponse {
+  key: string;
+  deletedVersions: number;
+}
