@@ -65,7 +65,9 @@ export function createProxyHandler(deps: ProxyDeps) {
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const host = checkHost(typeof req.headers.host === "string" ? req.headers.host : undefined, own);
+    // Two Host headers: Node keeps the first, another hop might keep the last; refuse both.
+    const hostCount = req.rawHeaders.filter((h, i) => i % 2 === 0 && h.toLowerCase() === "host").length;
+    const host = hostCount === 1 ? checkHost(req.headers.host, own) : undefined;
     if (!host) {
       return sendJson(
         res,

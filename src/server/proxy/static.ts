@@ -84,9 +84,9 @@ export function createStaticHandler(distDir: string, pageHeaders: OutgoingHttpHe
       return sendFile(req, res, file, st, { ...extra, "cache-control": cache });
     }
     // Only a browser navigating gets the app; a missing script or image stays a 404.
-    const wantsPage = String(req.headers.accept ?? "").includes("text/html") || urlPath === "/";
+    const wantsPage = (String(req.headers.accept ?? "").includes("text/html") || urlPath === "/") && !urlPath.startsWith("/assets/");
     const index = path.join(root, "index.html");
-    const indexStat = wantsPage && !urlPath.startsWith("/assets/") ? await statFile(index) : undefined;
+    const indexStat = wantsPage ? await statFile(index) : undefined;
     if (indexStat) return sendFile(req, res, index, indexStat, { ...pageHeaders, "cache-control": "no-cache" });
     if (wantsPage) {
       res.writeHead(503, { ...pageHeaders, "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" });
