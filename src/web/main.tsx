@@ -1,12 +1,17 @@
+import { QueryClientProvider } from "@tanstack/react-query";
+import { RouterProvider } from "@tanstack/react-router";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
+import { createQueryClient } from "./app/query-client";
+import { router } from "./app/router";
+import "./styles.css";
 
-function Placeholder() {
-  return <main><h1>Baseboard</h1><p>The app is being built.</p></main>;
-}
+const queryClient = createQueryClient();
 
 createRoot(document.getElementById("root")!).render(
   <StrictMode>
-    <Placeholder />
+    <QueryClientProvider client={queryClient}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>
   </StrictMode>,
 );

@@ -76,7 +76,7 @@ export function sanitizeSearch(raw: Record<string, unknown>): { search: ViewSear
   const search: ViewSearch = {};
   const problems: string[] = [];
   if (raw.filter !== undefined) {
-    let value = raw.filter;
+    let value: unknown = raw.filter;
     if (typeof value === "string") {
       try {
         value = JSON.parse(value);

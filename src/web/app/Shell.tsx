@@ -1,0 +1,84 @@
+/**
+ * The frame around both workspaces: top bar (upstream indicator, help), sidebar, the routed
+ * page, toasts and the shortcut overlay. Waits for /api/config, which everything else needs.
+ */
+import { useQuery } from "@tanstack/react-query";
+import { Link, Outlet } from "@tanstack/react-router";
+import { useCallback, useEffect, useState } from "react";
+import type { AppConfig } from "../../shared/meta";
+import { configQueryOptions } from "../records/records-queries";
+import { Toaster } from "../ui/toast";
+import { HelpOverlay } from "./HelpOverlay";
+import { isTypingTarget } from "./shortcuts";
+import { Sidebar } from "./Sidebar";
+
+export function Shell() {
+  const config = useQuery(configQueryOptions());
+  const [help, setHelp] = useState(false);
+  const closeHelp = useCallback(() => setHelp(false), []);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === "?" && !isTypingTarget(e.target) && !help) {
+        e.preventDefault();
+        setHelp(true);
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [help]);
+
+  return (
+    <div className="app">
+      <header className="topbar">
+        <Link to="/" className="brand">
+          <span className="brand-mark" aria-hidden="true" />
+          Baseboard
+        </Link>
+        <div className="topbar-right">
+          {config.data && <UpstreamBadge upstream={config.data.upstream} />}
+          <button type="button" className="btn btn-ghost" onClick={() => setHelp(true)} aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)">
+            <kbd>?</kbd> Shortcuts
+          </button>
+        </div>
+      </header>
+      {config.data ? (
+        <div className="body">
+          <Sidebar config={config.data} />
+          <main className="main">
+            <Outlet />
+          </main>
+        </div>
+      ) : config.isError ? (
+        <main className="main center-state" role="alert">
+          <h1>Baseboard cannot reach its server</h1>
+          <p className="error-text">{config.error.message}</p>
+          <button type="button" className="btn btn-primary" onClick={() => config.refetch()}>
+            Try again
+          </button>
+        </main>
+      ) : (
+        <main className="main center-state" aria-busy="true">
+          <p className="muted">Loading configuration…</p>
+        </main>
+      )}
+      {help && <HelpOverlay onClose={closeHelp} />}
+      <Toaster />
+    </div>
+  );
+}
+
+function UpstreamBadge({ upstream }: { upstream: AppConfig["upstream"] }) {
+  const local = upstream.kind === "local";
+  return (
+    <span
+      className={`upstream ${local ? "upstream-local" : "upstream-hosted"}`}
+      title={local ? "Talking to the embedded local service" : `Talking to the hosted service at ${upstream.label}`}
+      data-testid="upstream"
+    >
+      <span className="dot" aria-hidden="true" />
+      {local ? "Local service" : "Hosted"}
+      <span className="upstream-label">{upstream.label}</span>
+    </span>
+  );
+}

@@ -1,0 +1,34 @@
+/** Route /storage/$bucket: the shell hands the bucket and folder to the storage workspace. */
+import { useQuery } from "@tanstack/react-query";
+import { lazy, Suspense } from "react";
+import { configQueryOptions } from "../records/records-queries";
+
+// Lazy, so the first screen does not carry the storage workspace's code.
+const StorageWorkspace = lazy(() => import("../storage/StorageWorkspace").then((m) => ({ default: m.StorageWorkspace })));
+
+export function StoragePage(props: { bucket: string; folder: string; onFolderChange(folder: string): void }) {
+  const { data: config } = useQuery(configQueryOptions());
+  if (!config) return null;
+  const bucket = config.buckets.find((b) => b.name === props.bucket);
+  if (!bucket) {
+    return (
+      <div className="center-state" role="alert">
+        <h1>No bucket "{props.bucket}"</h1>
+        <p className="muted">Choose one of the buckets on the left.</p>
+      </div>
+    );
+  }
+  if (bucket.permission === "forbidden") {
+    return (
+      <div className="center-state" role="alert">
+        <h1>🔒 {bucket.name} is forbidden</h1>
+        <p className="muted">Files in a forbidden bucket cannot be accessed through the API, so Baseboard does not request them.</p>
+      </div>
+    );
+  }
+  return (
+    <Suspense fallback={<p className="muted pad">Loading storage…</p>}>
+      <StorageWorkspace bucket={props.bucket} folder={props.folder} onFolderChange={props.onFolderChange} config={config} />
+    </Suspense>
+  );
+}

@@ -1,0 +1,42 @@
+/**
+ * One QueryClient for the app. A failed query or mutation shows a toast with the service's
+ * message unless the caller says it shows the error itself (`meta: { handlesErrors: true }`).
+ */
+import { MutationCache, QueryCache, QueryClient } from "@tanstack/react-query";
+import { ApiError } from "../api-client";
+import { toast } from "../ui/toast";
+
+declare module "@tanstack/react-query" {
+  interface Register {
+    queryMeta: { handlesErrors?: boolean };
+    mutationMeta: { handlesErrors?: boolean };
+  }
+}
+
+export function toastError(err: unknown, title = "Request failed"): void {
+  if (err instanceof ApiError) toast(title, { kind: "error", detail: err.message });
+  else toast(title, { kind: "error", detail: err instanceof Error ? err.message : String(err) });
+}
+
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    queryCache: new QueryCache({
+      onError: (err, query) => {
+        if (!query.meta?.handlesErrors) toastError(err, "Could not load data");
+      },
+    }),
+    mutationCache: new MutationCache({
+      onError: (err, _vars, _ctx, mutation) => {
+        if (!mutation.meta?.handlesErrors) toastError(err, "Could not save");
+      },
+    }),
+    defaultOptions: {
+      queries: {
+        // A 4xx will not fix itself by asking again; a dropped connection might.
+        retry: (n, err) => n < 2 && err instanceof ApiError && (err.status === 0 || err.status >= 500),
+        refetchOnWindowFocus: false,
+        staleTime: 10_000,
+      },
+    },
+  });
+}

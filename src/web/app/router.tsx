@@ -1,0 +1,54 @@
+/**
+ * Code-based routes. The records view's state is in the search params (validated, see
+ * view-search.utils.ts), the storage folder in `?folder=`.
+ */
+import { createRootRoute, createRoute, createRouter } from "@tanstack/react-router";
+import { RecordsWorkspace } from "../records/RecordsWorkspace";
+import { sanitizeSearch } from "../records/view-search.utils";
+import { Home } from "./Home";
+import { Shell } from "./Shell";
+import { StoragePage } from "./StoragePage";
+
+const rootRoute = createRootRoute({ component: Shell });
+
+const indexRoute = createRoute({ getParentRoute: () => rootRoute, path: "/", component: Home });
+
+export const recordsRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/records/$db/$table",
+  validateSearch: (raw: Record<string, unknown>) => sanitizeSearch(raw).search,
+  component: function RecordsRoute() {
+    const { db, table } = recordsRoute.useParams();
+    return <RecordsWorkspace key={`${db}/${table}`} db={db} table={table} />;
+  },
+});
+
+export const storageRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/storage/$bucket",
+  validateSearch: (raw: Record<string, unknown>): { folder: string } => ({
+    folder: typeof raw.folder === "string" ? raw.folder : "",
+  }),
+  component: function StorageRoute() {
+    const { bucket } = storageRoute.useParams();
+    const { folder } = storageRoute.useSearch();
+    const navigate = storageRoute.useNavigate();
+    return (
+      <StoragePage
+        bucket={bucket}
+        folder={folder}
+        onFolderChange={(f) => navigate({ search: { folder: f } })}
+      />
+    );
+  },
+});
+
+const routeTree = rootRoute.addChildren([indexRoute, recordsRoute, storageRoute]);
+
+export const router = createRouter({ routeTree, defaultPreload: false, scrollRestoration: false });
+
+declare module "@tanstack/react-router" {
+  interface Register {
+    router: typeof router;
+  }
+}

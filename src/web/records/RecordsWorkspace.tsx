@@ -1,0 +1,230 @@
+/**
+ * The records workspace: toolbar, filter builder, grid and pager for one table. The view is the
+ * URL (see view-search.utils.ts); rows come from TanStack Query; UI state from small stores.
+ */
+import { useQuery } from "@tanstack/react-query";
+import { useNavigate, useRouterState } from "@tanstack/react-router";
+import { useCallback, useEffect, useMemo, useState } from "react";
+import type { FilterGroup } from "../../shared/filter";
+import type { JoinUnit, RecordRow, RecordValue, SortUnit } from "../../shared/records";
+import { recordsRoute } from "../app/router";
+import { toast } from "../ui/toast";
+import { BulkUpdateDialog, type BulkTarget } from "./bulk-update/BulkUpdateDialog";
+import { FilterBuilder } from "./filter-builder/FilterBuilder";
+import { countConditions, fromWire } from "./filter-builder/filter-tree.utils";
+import { allColumns, type GridColumn, unknownColumns, visibleColumns } from "./grid/columns.utils";
+import { gridActions, useGridStore } from "./grid/grid-store";
+import { Pager } from "./grid/Pager";
+import { RecordsGrid } from "./grid/RecordsGrid";
+import { useCellEdit } from "./grid/use-cell-edit";
+import { configQueryOptions, recordsQueryOptions } from "./records-queries";
+import { SelectionBar } from "./SelectionBar";
+import { ColumnChooser } from "./toolbar/ColumnChooser";
+import { JoinPicker } from "./toolbar/JoinPicker";
+import { UndoButtons } from "./undo/UndoButtons";
+import { useSiblingFields, useTableFields } from "./use-table-fields";
+import { buildQueryBody, formatJoin, formatSort, lastPage, sanitizeSearch, toView, type ViewSearch } from "./view-search.utils";
+
+function clean(s: ViewSearch): ViewSearch {
+  return Object.fromEntries(Object.entries(s).filter(([, v]) => v !== undefined)) as ViewSearch;
+}
+
+export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
+  const config = useQuery(configQueryOptions()).data!;
+  const search = recordsRoute.useSearch();
+  const navigate = useNavigate({ from: recordsRoute.fullPath });
+  const view = useMemo(() => toView(search), [search]);
+  const rawSearch = useRouterState({ select: (s) => s.location.search as Record<string, unknown> });
+  const meta = config.databases.find((d) => d.id === db)?.tables.find((t) => t.slug === table);
+
+  const setSearch = useCallback(
+    (patch: Partial<ViewSearch>, keepPage = false) =>
+      navigate({ search: (prev: ViewSearch) => clean({ ...prev, ...patch, ...(keepPage ? {} : { page: undefined }) }) }),
+    [navigate],
+  );
+
+  // A link with parts we cannot use: say so once, and rewrite the URL to what is shown.
+  useEffect(() => {
+    const { problems, search: cleaned } = sanitizeSearch(rawSearch);
+    if (problems.length) {
+      toast("Part of this link was not understood", { kind: "info", detail: problems.join(" "), ttlMs: 10_000 });
+      navigate({ search: cleaned, replace: true });
+    }
+  }, [rawSearch, navigate]);
+
+  const pkGuess = meta?.primaryKey;
+  const body = useMemo(() => buildQueryBody(view, pkGuess), [view, pkGuess]);
+  const records = useQuery({ ...recordsQueryOptions(db, table, body), enabled: !!meta });
+  const { fields, pk } = useTableFields(config, db, table, records.data?.items);
+  const siblings = useSiblingFields(config, db, table);
+  const pkField = pk ?? "";
+
+  const joinFields = view.join ? siblings.fieldsOf(view.join.targetTable) : undefined;
+  const columnsAll = useMemo(
+    () => (fields ? allColumns(fields, view.join && joinFields ? { table: view.join.targetTable, fields: joinFields } : undefined) : []),
+    [fields, view.join, joinFields],
+  );
+  const columns = useMemo(() => visibleColumns(columnsAll, view.cols), [columnsAll, view.cols]);
+  const filterFields = useMemo(() => columnsAll.map((c) => c.field), [columnsAll]);
+  const editableFields = useMemo(() => (fields ?? []).filter((f) => !f.primaryKey && !f.key.includes(".")), [fields]);
+
+  // Columns named in the link that this table does not have.
+  useEffect(() => {
+    if (!fields || (view.join && !joinFields && config.capabilities.fields)) return;
+    const unknown = unknownColumns(columnsAll, view.cols);
+    if (unknown.length) {
+      toast(`Unknown column${unknown.length > 1 ? "s" : ""} ignored: ${unknown.join(", ")}`, { kind: "info" });
+      const kept = view.cols?.filter((c) => !unknown.includes(c));
+      setSearch({ cols: kept?.length ? kept.join(",") : undefined }, true);
+    }
+  }, [fields, columnsAll, view.cols, view.join, joinFields, config.capabilities.fields, setSearch]);
+
+  const filterKey = JSON.stringify(view.filter ?? null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new filter or table starts a new selection
+  useEffect(() => gridActions.reset(), [db, table, filterKey]);
+
+  const [filterOpen, setFilterOpen] = useState(() => !!view.filter);
+  const [bulk, setBulk] = useState<BulkTarget | null>(null);
+  const selected = useGridStore((s) => s.selected);
+
+  const edit = useCellEdit(db, table, pkField, recordsQueryOptions(db, table, body).queryKey);
+  const onCommit = useCallback(
+    (row: RecordRow, col: GridColumn, value: RecordValue) => edit.mutate({ pk: row[pkField], col, oldValue: row[col.key], newValue: value }),
+    [edit.mutate, pkField],
+  );
+
+  const count = records.data?.count;
+  const last = count === undefined ? view.page : lastPage(count, view.size);
+  const onPage = useCallback((delta: -1 | 1) => {
+    const p = view.page + delta;
+    if (p >= 1 && p <= last) setSearch({ page: p === 1 ? undefined : p }, true);
+  }, [view.page, last, setSearch]);
+
+  if (!meta) {
+    return (
+      <div className="center-state" role="alert">
+        <h1>
+          No table {db}.{table}
+        </h1>
+        <p className="muted">Pick a table from the sidebar.</p>
+      </div>
+    );
+  }
+
+  const conds = view.filter ? countConditions(fromWire(view.filter)) : 0;
+  const rowsShown = records.data?.items;
+
+  return (
+    <div className="workspace">
+      <header className="ws-head">
+        <h1 className="ws-title">
+          <span className="muted">{db}.</span>
+          {table}
+        </h1>
+        <span className="muted small" data-testid="total-count">
+          {count !== undefined ? `${count.toLocaleString("en-US")} Record${count === 1 ? "" : "s"}${view.filter ? " match" : ""}` : ""}
+        </span>
+        <span className="spacer" />
+        <button type="button" className={`btn ${filterOpen ? "pressed" : ""}`} aria-expanded={filterOpen} onClick={() => setFilterOpen((o) => !o)}>
+          Filter{conds > 0 && <span className="badge">{conds}</span>}
+        </button>
+        <ColumnChooser all={columnsAll} cols={view.cols} onChange={(cols) => setSearch({ cols: cols?.join(",") }, true)} />
+        <JoinPicker
+          tables={siblings.tables}
+          baseFields={editableFields.concat((fields ?? []).filter((f) => f.primaryKey))}
+          join={view.join}
+          targetFields={siblings.fieldsOf}
+          onChange={(j: JoinUnit | undefined) => setSearch({ join: formatJoin(j), cols: undefined })}
+        />
+        <button type="button" className="btn" onClick={() => setBulk({ kind: "filter", filter: view.filter })} disabled={!editableFields.length}>
+          Update matching…
+        </button>
+        <UndoButtons />
+        <button type="button" className="btn btn-icon-text" onClick={() => records.refetch()} aria-label="Refresh" title="Refresh">
+          ⟳
+        </button>
+      </header>
+      {filterOpen && fields && (
+        <FilterBuilder
+          db={db}
+          table={table}
+          fields={filterFields}
+          operators={config.capabilities.operators}
+          applied={view.filter}
+          appliedCount={count}
+          onApply={(f: FilterGroup | undefined) => setSearch({ filter: f })}
+        />
+      )}
+      <SelectionBar count={count} pageSize={rowsShown?.length ?? view.size} onBulk={(kind) => setBulk(kind === "rows" ? { kind, pks: [...selected.values()] } : { kind, filter: view.filter })} />
+      <div className="grid-area">
+        {records.isFetching && <div className="loading-bar" role="progressbar" aria-label="Loading records" />}
+        {records.isError && (
+          <div className="error-box" role="alert">
+            <strong>The service refused this view.</strong> {records.error.message}
+            <button type="button" className="btn btn-sm" onClick={() => records.refetch()}>
+              Retry
+            </button>
+          </div>
+        )}
+        {records.isPending && !records.isError ? (
+          <div className="center-state" role="status">
+            <p className="muted">Loading records…</p>
+          </div>
+        ) : rowsShown && rowsShown.length === 0 ? (
+          <div className="center-state" role="status">
+            {count && count > 0 ? (
+              <>
+                <p>Page {view.page} is past the end ({count.toLocaleString("en-US")} Records).</p>
+                <button type="button" className="btn" onClick={() => setSearch({ page: last === 1 ? undefined : last }, true)}>
+                  Go to the last page
+                </button>
+              </>
+            ) : view.filter ? (
+              <>
+                <p>No Records match this filter.</p>
+                <button type="button" className="btn" onClick={() => setFilterOpen(true)}>
+                  Edit the filter
+                </button>
+              </>
+            ) : (
+              <p>This table has no Records yet.</p>
+            )}
+          </div>
+        ) : rowsShown && fields ? (
+          <RecordsGrid
+            label={`Records of ${db}.${table}`}
+            rows={rowsShown}
+            columns={columns}
+            pkField={pkField}
+            sort={view.sort}
+            rowOffset={(view.page - 1) * view.size}
+            onSortChange={(sort: SortUnit[]) => setSearch({ sort: formatSort(sort) })}
+            onCommit={onCommit}
+            onPage={onPage}
+          />
+        ) : null}
+      </div>
+      <Pager
+        page={view.page}
+        size={view.size}
+        count={count}
+        onPage={(p) => setSearch({ page: p === 1 ? undefined : p }, true)}
+        onSize={(s) => setSearch({ size: s === 50 ? undefined : s })}
+      />
+      {bulk && (
+        <BulkUpdateDialog
+          db={db}
+          table={table}
+          pkField={pkField}
+          fields={editableFields}
+          target={bulk}
+          onClose={() => setBulk(null)}
+          onDone={() => {
+            setBulk(null);
+            gridActions.clearSelection();
+          }}
+        />
+      )}
+    </div>
+  );
+}

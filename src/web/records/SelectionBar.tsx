@@ -1,0 +1,33 @@
+import { useGridStore, gridActions } from "./grid/grid-store";
+
+const fmt = (n: number) => n.toLocaleString("en-US");
+
+export function SelectionBar({ count, pageSize, onBulk }: { count: number | undefined; pageSize: number; onBulk(kind: "rows" | "filter"): void }) {
+  const { selected, allMatching } = useGridStore();
+  if (!selected.size && !allMatching) return null;
+  return (
+    <div className="selection-bar" role="region" aria-label="Selection">
+      {allMatching ? (
+        <span>
+          All <strong>{fmt(count ?? 0)}</strong> Records matching this filter are selected.
+        </span>
+      ) : (
+        <span>
+          <strong>{fmt(selected.size)}</strong> selected.
+          {count !== undefined && count > selected.size && selected.size >= Math.min(pageSize, count) && (
+            <button type="button" className="btn-link" onClick={() => gridActions.selectAllMatching(true)}>
+              Select all {fmt(count)} Records matching this filter
+            </button>
+          )}
+        </span>
+      )}
+      <span className="spacer" />
+      <button type="button" className="btn btn-primary btn-sm" onClick={() => onBulk(allMatching ? "filter" : "rows")}>
+        {allMatching ? `Update all ${fmt(count ?? 0)}…` : `Update ${fmt(selected.size)} selected…`}
+      </button>
+      <button type="button" className="btn btn-sm" onClick={() => gridActions.clearSelection()}>
+        Clear selection
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,196 @@
+/**
+ * Bulk update: set one or more fields on the selected Records or on every Record matching the
+ * filter. A count query first says how many will change; then one update call; undo is recorded
+ * from a snapshot of the old values taken just before.
+ */
+import { useQueryClient } from "@tanstack/react-query";
+import { useEffect, useRef, useState } from "react";
+import type { FilterGroup } from "../../../shared/filter";
+import type { FieldInfo, RecordValue } from "../../../shared/records";
+import { toastError } from "../../app/query-client";
+import { toast } from "../../ui/toast";
+import { pkFilter } from "../grid/edit.utils";
+import { formatValue } from "../grid/values.utils";
+import { queryRecords, updateRecords } from "../records-queries";
+import { undoActions } from "../undo/undo-store";
+import { QUERY_LIMIT_MAX } from "../../../shared/records";
+import { type BulkRow, changesFromSnapshot, readBulkValues } from "./bulk.utils";
+import { BulkValueInput } from "./BulkValueInput";
+
+export type BulkTarget = { kind: "rows"; pks: RecordValue[] } | { kind: "filter"; filter: FilterGroup | undefined };
+
+interface Props {
+  db: string;
+  table: string;
+  pkField: string;
+  fields: FieldInfo[];
+  target: BulkTarget;
+  onClose(): void;
+  onDone(): void;
+}
+
+const fmt = (n: number) => n.toLocaleString("en-US");
+
+export function BulkUpdateDialog({ db, table, pkField, fields, target, onClose, onDone }: Props) {
+  const qc = useQueryClient();
+  const blank = (key: string): BulkRow => ({ field: key, text: fields.find((f) => f.key === key)?.type === "boolean" ? "true" : "", isNull: false });
+  const [rows, setRows] = useState<BulkRow[]>([blank(fields[0]?.key ?? "")]);
+  const [error, setError] = useState<string | null>(null);
+  const [review, setReview] = useState<{ count: number; values: { key: string; value: RecordValue }[] } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const ref = useRef<HTMLDivElement>(null);
+  const filter: FilterGroup = target.kind === "rows" ? pkFilter(pkField, target.pks) : (target.filter ?? { and: [] });
+
+  useEffect(() => {
+    ref.current?.querySelector<HTMLElement>("select, input, button")?.focus();
+  }, []);
+
+  const toReview = async () => {
+    const values = readBulkValues(rows, fields);
+    if (!values.ok) return setError(values.error.message);
+    setBusy(true);
+    try {
+      const { count } = await queryRecords(db, table, { filter, limit: 0 });
+      setError(null);
+      setReview({ count, values: values.value });
+    } catch (e) {
+      setError((e as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const confirm = async () => {
+    if (!review) return;
+    setBusy(true);
+    try {
+      const keys = review.values.map((v) => v.key);
+      const snapshot =
+        review.count <= QUERY_LIMIT_MAX
+          ? (await queryRecords(db, table, { filter, select: [pkField, ...keys.filter((k) => k !== pkField)], limit: QUERY_LIMIT_MAX })).items
+          : null;
+      const out = await updateRecords(db, table, { values: review.values, filter });
+      if (snapshot) {
+        undoActions.record({
+          id: `${Date.now()}-bulk`,
+          label: `Bulk set ${keys.join(", ")} on ${fmt(snapshot.length)} Records`,
+          db,
+          table,
+          pkField,
+          at: Date.now(),
+          changes: changesFromSnapshot(snapshot, pkField, review.values),
+        });
+      }
+      const n = out.matched ?? review.count;
+      toast(`Updated ${fmt(n)} Record${n === 1 ? "" : "s"}`, {
+        kind: "success",
+        detail: snapshot ? undefined : `More than ${fmt(QUERY_LIMIT_MAX)} Records: this update cannot be undone.`,
+      });
+      await qc.invalidateQueries({ queryKey: ["records", db, table] });
+      await qc.invalidateQueries({ queryKey: ["count", db, table] });
+      onDone();
+    } catch (e) {
+      toastError(e, "Bulk update failed; nothing was changed");
+      setBusy(false);
+    }
+  };
+
+  const describe = (v: { key: string; value: RecordValue }) => {
+    const f = fields.find((x) => x.key === v.key);
+    return `${v.key} = ${v.value === null ? "NULL" : v.value === "" ? '""' : f ? formatValue(f.type, v.value) : JSON.stringify(v.value)}`;
+  };
+
+  return (
+    <div className="overlay" onMouseDown={(e) => e.target === e.currentTarget && !busy && onClose()}>
+      <div
+        ref={ref}
+        className="dialog bulk"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="bulk-title"
+        onKeyDown={(e) => {
+          e.stopPropagation();
+          if (e.key === "Escape" && !busy) onClose();
+        }}
+      >
+        <header className="dialog-head">
+          <h2 id="bulk-title">
+            {target.kind === "rows" ? `Update ${fmt(target.pks.length)} selected Record${target.pks.length === 1 ? "" : "s"}` : "Update every Record matching the filter"}
+          </h2>
+          <button type="button" className="btn-icon" aria-label="Close" onClick={onClose} disabled={busy}>
+            ×
+          </button>
+        </header>
+        {!review ? (
+          <>
+            <div className="bulk-rows">
+              {rows.map((r, i) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: rows have no identity beyond position
+                <div className="bulk-row" key={i}>
+                  <select
+                    className="input"
+                    aria-label={`Field ${i + 1}`}
+                    value={r.field}
+                    onChange={(e) => setRows(rows.map((x, j) => (j === i ? blank(e.target.value) : x)))}
+                  >
+                    {fields.map((f) => (
+                      <option key={f.key} value={f.key}>
+                        {f.key} ({f.type})
+                      </option>
+                    ))}
+                  </select>
+                  <span className="muted">=</span>
+                  <BulkValueInput
+                    field={fields.find((f) => f.key === r.field)}
+                    row={r}
+                    label={`Value ${i + 1}`}
+                    onChange={(patch) => setRows(rows.map((x, j) => (j === i ? { ...x, ...patch } : x)))}
+                  />
+                  <button type="button" className="btn-icon danger" aria-label={`Remove field ${i + 1}`} disabled={rows.length === 1} onClick={() => setRows(rows.filter((_, j) => j !== i))}>
+                    ×
+                  </button>
+                </div>
+              ))}
+            </div>
+            <button
+              type="button"
+              className="btn btn-sm"
+              onClick={() => setRows([...rows, blank(fields.find((f) => !rows.some((r) => r.field === f.key))?.key ?? fields[0].key)])}
+            >
+              + Another field
+            </button>
+            {error && (
+              <p className="error-text" role="alert">
+                {error}
+              </p>
+            )}
+            <footer className="dialog-foot">
+              <button type="button" className="btn" onClick={onClose}>
+                Cancel
+              </button>
+              <button type="button" className="btn btn-primary" onClick={toReview} disabled={busy}>
+                {busy ? "Counting…" : "Review"}
+              </button>
+            </footer>
+          </>
+        ) : (
+          <>
+            <p className="confirm-text" data-testid="bulk-confirm">
+              This will change <strong>{fmt(review.count)}</strong> Record{review.count === 1 ? "" : "s"}
+              {target.kind === "filter" && !target.filter ? " (every Record in the table)" : ""}, setting {review.values.map(describe).join(", ")}.
+            </p>
+            {review.count > QUERY_LIMIT_MAX && <p className="warn-text">More than {fmt(QUERY_LIMIT_MAX)} Records: this update cannot be undone.</p>}
+            <footer className="dialog-foot">
+              <button type="button" className="btn" onClick={() => setReview(null)} disabled={busy}>
+                Back
+              </button>
+              <button type="button" className="btn btn-danger" onClick={confirm} disabled={busy || review.count === 0}>
+                {busy ? "Updating…" : `Update ${fmt(review.count)} Record${review.count === 1 ? "" : "s"}`}
+              </button>
+            </footer>
+          </>
+        )}
+      </div>
+    </div>
+  );
+}

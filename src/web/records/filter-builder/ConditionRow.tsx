@@ -1,0 +1,100 @@
+import type { FieldInfo } from "../../../shared/records";
+import { type CondNode, type GroupNode, duplicateNode, moveNode, removeNode, updateCondition, valuelessOperators } from "./filter-tree.utils";
+import { operatorLabels, operatorsFor } from "./operators.utils";
+import { ValueInput } from "./ValueInput";
+
+export interface EditProps {
+  fields: readonly FieldInfo[];
+  operators: readonly string[];
+  problems: Map<string, string>;
+  edit(fn: (root: GroupNode) => GroupNode): void;
+}
+
+export function ConditionRow({ node, label, ...p }: EditProps & { node: CondNode; label: string }) {
+  const field = p.fields.find((f) => f.key === node.key);
+  const ops = operatorsFor(field?.type, p.operators);
+  const locked = node.isFixed;
+  const problem = p.problems.get(node.id);
+  const name = `Condition ${label}`;
+  const set = (patch: Partial<CondNode>) => p.edit((r) => updateCondition(r, node.id, patch));
+  return (
+    // biome-ignore lint/a11y/useSemanticElements: a group of controls, not a form fieldset
+    <div className={`cond ${locked ? "locked" : ""} ${problem ? "invalid" : ""}`} role="group" aria-label={name} data-testid="condition">
+      <select
+        className="input input-field"
+        aria-label={`${name} field`}
+        value={node.key}
+        disabled={locked}
+        onChange={(e) => {
+          const f = p.fields.find((x) => x.key === e.target.value);
+          const nextOps = operatorsFor(f?.type, p.operators);
+          set({
+            key: e.target.value,
+            operator: nextOps.includes(node.operator) ? node.operator : nextOps[0],
+            value: f?.type === "boolean" ? true : f?.type === "number" ? "" : "",
+          });
+        }}
+      >
+        {!field && <option value={node.key}>{node.key || "Choose a field…"}</option>}
+        {p.fields.map((f) => (
+          <option key={f.key} value={f.key}>
+            {f.key}
+          </option>
+        ))}
+      </select>
+      <select
+        className="input input-op"
+        aria-label={`${name} operator`}
+        value={node.operator}
+        disabled={locked}
+        onChange={(e) => set({ operator: e.target.value })}
+      >
+        {!ops.includes(node.operator) && <option value={node.operator}>{node.operator}</option>}
+        {ops.map((o) => (
+          <option key={o} value={o}>
+            {operatorLabels[o] ?? o}
+          </option>
+        ))}
+      </select>
+      {!valuelessOperators.has(node.operator) && (
+        <ValueInput
+          type={field?.type}
+          value={node.value}
+          disabled={locked}
+          allowNull={node.operator === "equal" || node.operator === "notEqual"}
+          label={`${name} value`}
+          onChange={(value) => set({ value })}
+        />
+      )}
+      <span className="cond-actions">
+        <button
+          type="button"
+          className={`btn-icon lock ${locked ? "on" : ""}`}
+          aria-pressed={locked}
+          aria-label={locked ? `Unlock ${name}` : `Lock ${name}`}
+          title={locked ? "Locked (isFixed): click to unlock before editing" : "Lock (isFixed): protect from edits and removal"}
+          onClick={() => set({ isFixed: !locked })}
+        >
+          {locked ? "🔒" : "🔓"}
+        </button>
+        <button type="button" className="btn-icon" aria-label={`Move ${name} up`} title="Move up" disabled={locked} onClick={() => p.edit((r) => moveNode(r, node.id, "up"))}>
+          ↑
+        </button>
+        <button type="button" className="btn-icon" aria-label={`Move ${name} down`} title="Move down" disabled={locked} onClick={() => p.edit((r) => moveNode(r, node.id, "down"))}>
+          ↓
+        </button>
+        <button type="button" className="btn-icon" aria-label={`Duplicate ${name}`} title="Duplicate" onClick={() => p.edit((r) => duplicateNode(r, node.id))}>
+          ⧉
+        </button>
+        <button type="button" className="btn-icon danger" aria-label={`Remove ${name}`} title={locked ? "Unlock to remove" : "Remove"} disabled={locked} onClick={() => p.edit((r) => removeNode(r, node.id))}>
+          ×
+        </button>
+      </span>
+      {problem && (
+        <span className="cond-problem" role="alert">
+          {problem}
+        </span>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,97 @@
+/**
+ * The visual filter builder: a draft tree edited freely, Apply puts it in the URL (and so in the
+ * query). Shows how many Records the applied filter matches, and the draft's count as you go.
+ */
+import { useQuery } from "@tanstack/react-query";
+import { useEffect, useMemo, useState } from "react";
+import type { FilterGroup } from "../../../shared/filter";
+import type { FieldInfo } from "../../../shared/records";
+import { countQueryOptions } from "../records-queries";
+import { useDraftStore, setDraft } from "./draft-store";
+import { draftProblems } from "./filter-parse.utils";
+import { countConditions, fromWire, type GroupNode, toWire } from "./filter-tree.utils";
+import { FilterJsonView } from "./FilterJsonView";
+import { GroupEditor } from "./GroupEditor";
+
+interface Props {
+  db: string;
+  table: string;
+  fields: readonly FieldInfo[];
+  operators: readonly string[];
+  applied: FilterGroup | undefined;
+  appliedCount: number | undefined;
+  onApply(filter: FilterGroup | undefined): void;
+}
+
+const fmt = new Intl.NumberFormat("en-US");
+
+export function FilterBuilder({ db, table, fields, operators, applied, appliedCount, onApply }: Props) {
+  const tableKey = `${db}/${table}`;
+  const base = JSON.stringify(applied ?? null);
+  const stored = useDraftStore((s) => s.drafts[tableKey]);
+  const root = useMemo(() => (stored && stored.base === base ? stored.root : fromWire(applied)), [stored, base, applied]);
+  const edit = (fn: (r: GroupNode) => GroupNode) => setDraft(tableKey, fn(root), base);
+  const [showJson, setShowJson] = useState(false);
+
+  const wire = useMemo(() => toWire(root), [root]);
+  const problems = useMemo(() => draftProblems(root, fields), [root, fields]);
+  const empty = countConditions(root) === 0 && root.children.length === 0;
+  const toSend = empty ? undefined : wire;
+  const dirty = JSON.stringify(toSend ?? null) !== base;
+
+  // The draft's own count, a moment after typing stops.
+  const [debounced, setDebounced] = useState(toSend);
+  useEffect(() => {
+    const t = setTimeout(() => setDebounced(toSend), 400);
+    return () => clearTimeout(t);
+  }, [toSend]);
+  const draftCount = useQuery({ ...countQueryOptions(db, table, debounced), enabled: dirty && problems.size === 0 });
+
+  const apply = () => {
+    if (problems.size) return;
+    onApply(toSend);
+  };
+
+  return (
+    <section
+      className="filter-builder"
+      aria-label="Filter builder"
+      onKeyDown={(e) => {
+        if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
+          e.preventDefault();
+          apply();
+        }
+      }}
+    >
+      <GroupEditor group={root} path="" isRoot fields={fields} operators={operators} problems={problems} edit={edit} />
+      {showJson && <FilterJsonView wire={wire} fields={fields} operators={operators} onLoad={(f) => setDraft(tableKey, fromWire(f), base)} />}
+      <div className="filter-foot">
+        <button type="button" className="btn btn-primary" onClick={apply} disabled={problems.size > 0 || !dirty} title="Apply (Ctrl+Enter)">
+          Apply filter
+        </button>
+        {dirty && (
+          <button type="button" className="btn btn-ghost" onClick={() => setDraft(tableKey, fromWire(applied), base)}>
+            Discard changes
+          </button>
+        )}
+        <button type="button" className="btn btn-ghost" aria-pressed={showJson} onClick={() => setShowJson((v) => !v)}>
+          {showJson ? "Hide JSON" : "JSON"}
+        </button>
+        <span className="spacer" />
+        <span className="muted small" aria-live="polite" data-testid="filter-count">
+          {problems.size > 0
+            ? `${problems.size} condition${problems.size === 1 ? "" : "s"} to fix before applying`
+            : dirty
+              ? draftCount.data !== undefined && debounced === toSend
+                ? `Draft matches ${fmt.format(draftCount.data)} · not applied`
+                : draftCount.isError
+                  ? draftCount.error.message
+                  : "Not applied yet"
+              : appliedCount !== undefined
+                ? `${fmt.format(appliedCount)} matching Records`
+                : ""}
+        </span>
+      </div>
+    </section>
+  );
+}

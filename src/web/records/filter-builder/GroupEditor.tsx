@@ -1,0 +1,94 @@
+import { ConditionRow, type EditProps } from "./ConditionRow";
+import {
+  addChild,
+  containsLocked,
+  duplicateNode,
+  type GroupNode,
+  moveNode,
+  newCondition,
+  newGroup,
+  removeNode,
+  setGroupOp,
+} from "./filter-tree.utils";
+
+interface Props extends EditProps {
+  group: GroupNode;
+  path: string;
+  isRoot: boolean;
+}
+
+export function GroupEditor({ group, path, isRoot, ...p }: Props) {
+  const name = isRoot ? "Filter" : `Group ${path}`;
+  const firstField = p.fields[0]?.key ?? "";
+  const locked = containsLocked(group);
+  return (
+    // biome-ignore lint/a11y/useSemanticElements: nested groups of controls
+    <div className={`fgroup ${isRoot ? "root" : ""} op-${group.op}`} role="group" aria-label={name} data-testid="filter-group">
+      <div className="fgroup-head">
+        <span className="seg" role="radiogroup" aria-label={`${name}: match`}>
+          {(["and", "or"] as const).map((op) => (
+            // biome-ignore lint/a11y/useSemanticElements: segmented control
+            <button
+              key={op}
+              type="button"
+              role="radio"
+              aria-checked={group.op === op}
+              className={group.op === op ? "on" : ""}
+              onClick={() => p.edit((r) => setGroupOp(r, group.id, op))}
+              title={op === "and" ? "All conditions must match" : "Any condition may match"}
+            >
+              {op === "and" ? "AND" : "OR"}
+            </button>
+          ))}
+        </span>
+        <span className="muted small">{group.op === "and" ? "all of" : "any of"}</span>
+        <span className="fgroup-actions">
+          <button type="button" className="btn btn-sm" onClick={() => p.edit((r) => addChild(r, group.id, newCondition(firstField)))} aria-label={`${name}: add condition`}>
+            + Condition
+          </button>
+          <button
+            type="button"
+            className="btn btn-sm"
+            onClick={() => p.edit((r) => addChild(r, group.id, newGroup(group.op === "and" ? "or" : "and", [newCondition(firstField)])))}
+            aria-label={`${name}: add group`}
+          >
+            + Group
+          </button>
+          {!isRoot && (
+            <>
+              <button type="button" className="btn-icon" aria-label={`Move ${name} up`} disabled={locked} onClick={() => p.edit((r) => moveNode(r, group.id, "up"))}>
+                ↑
+              </button>
+              <button type="button" className="btn-icon" aria-label={`Move ${name} down`} disabled={locked} onClick={() => p.edit((r) => moveNode(r, group.id, "down"))}>
+                ↓
+              </button>
+              <button type="button" className="btn-icon" aria-label={`Duplicate ${name}`} onClick={() => p.edit((r) => duplicateNode(r, group.id))}>
+                ⧉
+              </button>
+              <button
+                type="button"
+                className="btn-icon danger"
+                aria-label={`Remove ${name}`}
+                title={locked ? "Holds a locked condition: unlock it first" : "Remove group"}
+                disabled={locked}
+                onClick={() => p.edit((r) => removeNode(r, group.id))}
+              >
+                ×
+              </button>
+            </>
+          )}
+        </span>
+      </div>
+      <div className="fgroup-body">
+        {group.children.length === 0 && <p className="muted small empty-group">{isRoot ? "No conditions: every Record matches." : "Empty group."}</p>}
+        {group.children.map((c, i) =>
+          c.kind === "group" ? (
+            <GroupEditor key={c.id} group={c} path={isRoot ? `${i + 1}` : `${path}.${i + 1}`} isRoot={false} {...p} />
+          ) : (
+            <ConditionRow key={c.id} node={c} label={isRoot ? `${i + 1}` : `${path}.${i + 1}`} {...p} />
+          ),
+        )}
+      </div>
+    </div>
+  );
+}

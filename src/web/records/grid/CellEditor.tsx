@@ -1,0 +1,105 @@
+/**
+ * The inline editor: type-aware input, a NULL button for nullable fields, Enter/Tab to save,
+ * Escape to cancel. A value of the wrong type is refused here, with the reason, never sent.
+ */
+import { useEffect, useRef, useState } from "react";
+import type { RecordValue } from "../../../shared/records";
+import type { GridColumn } from "./columns.utils";
+import { editText, parseInput } from "./values.utils";
+
+export type Move = "down" | "right" | "left" | "none";
+
+interface Props {
+  col: GridColumn;
+  value: RecordValue | undefined;
+  initialText?: string;
+  onCommit(value: RecordValue, move: Move): void;
+  onCancel(): void;
+}
+
+export function CellEditor({ col, value, initialText, onCommit, onCancel }: Props) {
+  const [text, setText] = useState(initialText ?? editText(col.field, value));
+  const [error, setError] = useState<string | null>(null);
+  const ref = useRef<HTMLInputElement & HTMLSelectElement>(null);
+  const inputRef = ref as React.RefObject<HTMLElement | null>;
+  const done = useRef(false);
+  useEffect(() => {
+    ref.current?.focus();
+    const el = inputRef.current;
+    if (initialText === undefined && el instanceof HTMLInputElement && el.type === "text") el.select();
+  }, [initialText]);
+
+  const commit = (move: Move, raw = text) => {
+    const parsed = col.field.type === "boolean" && raw === "null" ? { ok: true as const, value: null } : parseInput(col.field, raw);
+    if (!parsed.ok) {
+      setError(parsed.error.message);
+      ref.current?.focus();
+      return;
+    }
+    done.current = true;
+    onCommit(parsed.value, move);
+  };
+  const setNull = () => {
+    done.current = true;
+    onCommit(null, "none");
+  };
+  const onKeyDown = (e: React.KeyboardEvent) => {
+    e.stopPropagation();
+    if (e.key === "Enter") {
+      e.preventDefault();
+      commit("down");
+    } else if (e.key === "Tab") {
+      e.preventDefault();
+      commit(e.shiftKey ? "left" : "right");
+    } else if (e.key === "Escape") {
+      e.preventDefault();
+      done.current = true;
+      onCancel();
+    }
+  };
+  const label = `Edit ${col.key}`;
+  const common = {
+    ref,
+    "aria-label": label,
+    "aria-invalid": error ? true : undefined,
+    "aria-describedby": error ? "cell-editor-error" : undefined,
+    onKeyDown,
+    onBlur: () => {
+      if (!done.current) commit("none");
+    },
+  };
+  const t = col.field.type;
+  return (
+    <div className="cell-editor">
+      {t === "boolean" ? (
+        <select {...common} className="input" value={text === "" ? "null" : text} onChange={(e) => setText(e.target.value)}>
+          <option value="true">true</option>
+          <option value="false">false</option>
+          {col.field.nullable && <option value="null">NULL</option>}
+        </select>
+      ) : (
+        <input
+          {...common}
+          className={`input ${t === "number" ? "num" : ""}`}
+          type={t === "date" ? "date" : "text"}
+          inputMode={t === "number" ? "decimal" : undefined}
+          value={text}
+          onChange={(e) => {
+            setText(e.target.value);
+            setError(null);
+          }}
+        />
+      )}
+      {col.field.nullable && t !== "boolean" && (
+        <button type="button" className="btn-chip" title="Set to NULL" aria-label={`Set ${col.key} to NULL`} onMouseDown={(e) => e.preventDefault()} onClick={setNull}>
+          NULL
+        </button>
+      )}
+      {error && (
+        <div id="cell-editor-error" className="cell-error" role="alert">
+          {error}
+        </div>
+      )}
+    </div>
+  );
+}

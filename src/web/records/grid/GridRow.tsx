@@ -1,0 +1,101 @@
+/** One virtualized row: selection checkbox and the cells. Memoized; props are primitives. */
+import { memo } from "react";
+import type { RecordRow, RecordValue } from "../../../shared/records";
+import { CellEditor, type Move } from "./CellEditor";
+import { CellValue } from "./CellValue";
+import type { GridColumn } from "./columns.utils";
+import type { Conflict } from "./grid-store";
+
+export const ROW_H = 34;
+
+interface Props {
+  row: RecordRow;
+  index: number;
+  ariaRowIndex: number;
+  start: number;
+  width: number;
+  columns: readonly GridColumn[];
+  pkField: string;
+  selected: boolean;
+  /** Column index of the active cell when it is in this row, else -1 (0 = checkbox). */
+  activeCol: number;
+  editingCol: number;
+  initialText: string | undefined;
+  conflicts: Map<string, Conflict> | undefined;
+  onSelect(index: number, shift: boolean): void;
+  onCellClick(row: number, col: number): void;
+  onCellDoubleClick(row: number, col: number): void;
+  onCommit(row: number, col: number, value: RecordValue, move: Move): void;
+  onCancel(): void;
+}
+
+export const GridRow = memo(function GridRow(p: Props) {
+  const pk = p.row[p.pkField];
+  return (
+    <div
+      role="row"
+      aria-rowindex={p.ariaRowIndex}
+      aria-selected={p.selected}
+      className={`grid-row ${p.selected ? "selected" : ""}`}
+      style={{ transform: `translateY(${p.start}px)`, width: p.width }}
+      data-index={p.index}
+    >
+      <div
+        role="gridcell"
+        aria-colindex={1}
+        className={`cell sel ${p.activeCol === 0 ? "active" : ""}`}
+        tabIndex={p.activeCol === 0 ? 0 : -1}
+        data-cell={`${p.index}:0`}
+        onClick={() => p.onCellClick(p.index, 0)}
+      >
+        <input
+          type="checkbox"
+          tabIndex={-1}
+          checked={p.selected}
+          aria-label={`Select row ${String(pk)}`}
+          onChange={() => {}}
+          onClick={(e) => {
+            e.stopPropagation();
+            p.onSelect(p.index, e.shiftKey);
+          }}
+        />
+      </div>
+      {p.columns.map((col, i) => {
+        const c = i + 1;
+        const active = p.activeCol === c;
+        const editing = p.editingCol === c;
+        const conflict = p.conflicts?.get(col.key);
+        const value = p.row[col.key];
+        const t = col.field.type;
+        return (
+          <div
+            key={col.key}
+            role="gridcell"
+            aria-colindex={c + 1}
+            aria-readonly={col.readOnly || undefined}
+            className={`cell t-${t} ${active ? "active" : ""} ${editing ? "editing" : ""} ${col.readOnly ? "ro" : ""} ${conflict ? "conflict" : ""}`}
+            style={{ width: col.width }}
+            tabIndex={active && !editing ? 0 : -1}
+            data-cell={`${p.index}:${c}`}
+            data-col={col.key}
+            title={conflict ? `Changed elsewhere; your value ${JSON.stringify(conflict.attempted)} was not saved` : undefined}
+            onClick={() => p.onCellClick(p.index, c)}
+            onDoubleClick={() => p.onCellDoubleClick(p.index, c)}
+          >
+            {editing ? (
+              <CellEditor
+                col={col}
+                value={value}
+                initialText={p.initialText}
+                onCommit={(v, move) => p.onCommit(p.index, c, v, move)}
+                onCancel={p.onCancel}
+              />
+            ) : (
+              <CellValue col={col} value={value} />
+            )}
+          </div>
+        );
+      })}
+    </div>
+  );
+});

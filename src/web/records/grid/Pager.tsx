@@ -1,0 +1,48 @@
+import { lastPage, pageSizes, rangeLabel } from "../view-search.utils";
+
+interface Props {
+  page: number;
+  size: number;
+  count: number | undefined;
+  onPage(page: number): void;
+  onSize(size: number): void;
+}
+
+export function Pager({ page, size, count, onPage, onSize }: Props) {
+  const last = count === undefined ? page : lastPage(count, size);
+  return (
+    <nav className="pager" aria-label="Pages">
+      <label className="row gap-sm small">
+        Rows per page
+        <select className="input input-sm" value={size} onChange={(e) => onSize(Number(e.target.value))} aria-label="Rows per page">
+          {pageSizes.map((s) => (
+            <option key={s} value={s}>
+              {s.toLocaleString("en-US")}
+            </option>
+          ))}
+        </select>
+      </label>
+      <span className="spacer" />
+      <span className="range" aria-live="polite" data-testid="range">
+        {count === undefined ? "…" : rangeLabel(page, size, count)}
+      </span>
+      <span className="pager-buttons">
+        <button type="button" className="btn-icon" aria-label="First page" title="First page" disabled={page <= 1} onClick={() => onPage(1)}>
+          «
+        </button>
+        <button type="button" className="btn-icon" aria-label="Previous page" title="Previous page ([)" disabled={page <= 1} onClick={() => onPage(page - 1)}>
+          ‹
+        </button>
+        <span className="small muted page-of">
+          Page {page.toLocaleString("en-US")} of {last.toLocaleString("en-US")}
+        </span>
+        <button type="button" className="btn-icon" aria-label="Next page" title="Next page (])" disabled={page >= last} onClick={() => onPage(page + 1)}>
+          ›
+        </button>
+        <button type="button" className="btn-icon" aria-label="Last page" title="Last page" disabled={page >= last} onClick={() => onPage(last)}>
+          »
+        </button>
+      </span>
+    </nav>
+  );
+}

@@ -1,0 +1,269 @@
+/**
+ * The records grid: TanStack Table in manual mode (the service sorts and pages), rows
+ * virtualized with TanStack Virtual, a roving active cell for keyboard use, inline editing.
+ */
+import { rowSortingFeature, type SortingState, tableFeatures, useTable } from "@tanstack/react-table";
+import { useVirtualizer } from "@tanstack/react-virtual";
+import { useCallback, useEffect, useMemo, useRef } from "react";
+import type { RecordRow, RecordValue, SortUnit } from "../../../shared/records";
+import { isTypingTarget } from "../../app/shortcuts";
+import type { Move } from "./CellEditor";
+import type { GridColumn } from "./columns.utils";
+import { type Conflict, gridActions, pkId, useGridStore } from "./grid-store";
+import { GridRow, ROW_H } from "./GridRow";
+import { sameValue } from "./values.utils";
+
+const features = tableFeatures({ rowSortingFeature });
+const emptyRows: RecordRow[] = [];
+
+interface Props {
+  label: string;
+  rows: RecordRow[] | undefined;
+  columns: GridColumn[];
+  pkField: string;
+  sort: SortUnit[];
+  rowOffset: number;
+  onSortChange(sort: SortUnit[]): void;
+  onCommit(row: RecordRow, col: GridColumn, value: RecordValue): void;
+  onPage(delta: -1 | 1): void;
+}
+
+export function RecordsGrid(p: Props) {
+  const rows = p.rows ?? emptyRows;
+  const sorting = useMemo<SortingState>(() => p.sort.map((s) => ({ id: s.key, desc: s.direction === "descending" })), [p.sort]);
+  const columnDefs = useMemo(
+    () => p.columns.map((c) => ({ id: c.key, accessorFn: (r: RecordRow) => r[c.key], header: c.key, enableSorting: true })),
+    [p.columns],
+  );
+  const { onSortChange } = p;
+  const table = useTable({
+    features,
+    columns: columnDefs,
+    data: rows,
+    getRowId: (r: RecordRow, i: number) => `${pkId(r[p.pkField])}#${i}`,
+    manualSorting: true,
+    enableMultiSort: true,
+    enableSortingRemoval: true,
+    sortDescFirst: false,
+    isMultiSortEvent: (e: unknown) => (e as MouseEvent).shiftKey,
+    maxMultiSortColCount: 8,
+    state: { sorting },
+    onSortingChange: (u) => {
+      const next = typeof u === "function" ? u(sorting) : u;
+      onSortChange(next.map((s) => ({ key: s.id, direction: s.desc ? "descending" : "ascending" })));
+    },
+  });
+  const tableRows = table.getRowModel().rows;
+
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: tableRows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_H,
+    overscan: 12,
+  });
+
+  const { active, editing, selected, conflicts } = useGridStore();
+  const initialText = useRef<string | undefined>(undefined);
+  const wantFocus = useRef(false);
+  const width = 40 + p.columns.reduce((n, c) => n + c.width, 0);
+  const colCount = p.columns.length + 1;
+  const pks = useMemo(() => rows.map((r) => r[p.pkField]), [rows, p.pkField]);
+
+  const conflictsByRow = useMemo(() => {
+    const m = new Map<string, Map<string, Conflict>>();
+    for (const [k, v] of conflicts) {
+      const i = k.lastIndexOf("|");
+      const row = k.slice(0, i);
+      if (!m.has(row)) m.set(row, new Map());
+      m.get(row)!.set(k.slice(i + 1), v);
+    }
+    return m;
+  }, [conflicts]);
+
+  // Keep the active cell inside the grid when rows or columns change.
+  useEffect(() => {
+    const row = Math.min(active.row, Math.max(0, rows.length - 1));
+    const col = Math.min(active.col, colCount - 1);
+    if (row !== active.row || col !== active.col) gridActions.setActive({ row, col });
+  }, [rows.length, colCount, active]);
+
+  // Move DOM focus to the active cell after keyboard moves (and after an edit closes).
+  useEffect(() => {
+    if (!wantFocus.current || editing) return;
+    virtualizer.scrollToIndex(active.row, { align: "auto" });
+    const id = requestAnimationFrame(() => {
+      const el = scrollRef.current?.querySelector<HTMLElement>(`[data-cell="${active.row}:${active.col}"]`);
+      if (el) {
+        el.focus({ preventScroll: false });
+        wantFocus.current = false;
+      }
+    });
+    return () => cancelAnimationFrame(id);
+  }, [active, editing, virtualizer]);
+
+  const moveTo = useCallback((row: number, col: number) => {
+    wantFocus.current = true;
+    gridActions.setActive({ row: Math.max(0, Math.min(rows.length - 1, row)), col: Math.max(0, Math.min(colCount - 1, col)) });
+  }, [rows.length, colCount]);
+
+  const startEdit = useCallback(
+    (row: number, col: number, text?: string) => {
+      const column = p.columns[col - 1];
+      if (!column || column.readOnly || !rows[row]) return;
+      initialText.current = text;
+      gridActions.startEdit({ row, col });
+    },
+    [p.columns, rows],
+  );
+
+  const { onCommit } = p;
+  const commit = useCallback(
+    (row: number, col: number, value: RecordValue, move: Move) => {
+      const column = p.columns[col - 1];
+      const record = rows[row];
+      gridActions.stopEdit();
+      if (column && record && !(sameValue(record[column.key], value) && record[column.key] !== undefined)) onCommit(record, column, value);
+      wantFocus.current = true;
+      const next = move === "down" ? { row: row + 1, col } : move === "right" ? { row, col: col + 1 } : move === "left" ? { row, col: col - 1 } : { row, col };
+      gridActions.setActive({ row: Math.min(rows.length - 1, next.row), col: Math.max(1, Math.min(colCount - 1, next.col)) });
+    },
+    [p.columns, rows, colCount, onCommit],
+  );
+  const cancel = useCallback(() => {
+    wantFocus.current = true;
+    gridActions.stopEdit();
+  }, []);
+  const onSelect = useCallback((index: number, shift: boolean) => gridActions.toggleRow(index, pks, shift), [pks]);
+  const onCellClick = useCallback((row: number, col: number) => {
+    if (useGridStore.getState().editing) return;
+    gridActions.setActive({ row, col });
+  }, []);
+  const onCellDoubleClick = useCallback((row: number, col: number) => startEdit(row, col), [startEdit]);
+
+  const onKeyDown = (e: React.KeyboardEvent) => {
+    if (editing || isTypingTarget(e.target)) return;
+    const { row, col } = active;
+    const keys: Record<string, () => void> = {
+      ArrowDown: () => moveTo(row + 1, col),
+      ArrowUp: () => moveTo(row - 1, col),
+      ArrowRight: () => moveTo(row, col + 1),
+      ArrowLeft: () => moveTo(row, col - 1),
+      Home: () => moveTo(e.ctrlKey ? 0 : row, 0),
+      End: () => moveTo(e.ctrlKey ? rows.length - 1 : row, colCount - 1),
+      PageDown: () => moveTo(row + 15, col),
+      PageUp: () => moveTo(row - 15, col),
+      Enter: () => (col === 0 ? gridActions.toggleRow(row, pks, e.shiftKey) : startEdit(row, col)),
+      F2: () => startEdit(row, col),
+      " ": () => gridActions.toggleRow(row, pks, e.shiftKey),
+      "[": () => p.onPage(-1),
+      "]": () => p.onPage(1),
+    };
+    const fn = keys[e.key];
+    if (fn && !e.altKey && !e.metaKey) {
+      e.preventDefault();
+      fn();
+    } else if (e.key.length === 1 && !e.ctrlKey && !e.metaKey && !e.altKey && col > 0 && e.key !== "?") {
+      // Typing on a cell starts editing with that character, as in a spreadsheet.
+      e.preventDefault();
+      startEdit(row, col, e.key);
+    }
+  };
+
+  const pageSelected = rows.length > 0 && pks.every((pk) => selected.has(pkId(pk)));
+  const someSelected = pks.some((pk) => selected.has(pkId(pk)));
+  const headerGroup = table.getHeaderGroups()[0];
+
+  return (
+    <div
+      ref={scrollRef}
+      className="grid"
+      role="grid"
+      aria-label={p.label}
+      aria-rowcount={-1}
+      aria-colcount={colCount}
+      aria-multiselectable="true"
+      onKeyDown={onKeyDown}
+      onFocus={(e) => {
+        // Tabbing into the grid lands on the active cell.
+        if (e.target === scrollRef.current) moveTo(active.row, active.col);
+      }}
+      tabIndex={rows.length === 0 ? 0 : -1}
+    >
+      <div role="rowgroup" className="grid-head" style={{ width }}>
+        <div role="row" aria-rowindex={1} className="grid-row head">
+          <div role="columnheader" aria-colindex={1} className="cell sel">
+            <input
+              type="checkbox"
+              aria-label="Select all rows on this page"
+              checked={pageSelected}
+              ref={(el) => {
+                if (el) el.indeterminate = !pageSelected && someSelected;
+              }}
+              onChange={() => gridActions.setPage(pks, !pageSelected)}
+            />
+          </div>
+          {headerGroup?.headers.map((h, i) => {
+            const col = p.columns[i];
+            const dir = h.column.getIsSorted();
+            const order = p.sort.length > 1 && dir ? h.column.getSortIndex() + 1 : null;
+            return (
+              <div
+                key={h.id}
+                role="columnheader"
+                aria-colindex={i + 2}
+                aria-sort={dir === "asc" ? "ascending" : dir === "desc" ? "descending" : "none"}
+                className={`cell t-${col.field.type} ${col.joined ? "joined" : ""}`}
+                style={{ width: col.width }}
+              >
+                <button
+                  type="button"
+                  className="th-btn"
+                  onClick={h.column.getToggleSortingHandler()}
+                  title={`Sort by ${col.key} (Shift+click to add to the sort) · ${col.field.type}${col.readOnly ? " · read-only" : ""}`}
+                >
+                  <span className="th-name">{col.key}</span>
+                  <span className="th-type">{col.field.primaryKey ? "PK" : col.field.type}</span>
+                  {dir && (
+                    <span className="th-sort" aria-hidden="true">
+                      {dir === "asc" ? "▲" : "▼"}
+                      {order && <sup>{order}</sup>}
+                    </span>
+                  )}
+                </button>
+              </div>
+            );
+          })}
+        </div>
+      </div>
+      <div role="rowgroup" className="grid-body" style={{ height: virtualizer.getTotalSize(), width }}>
+        {virtualizer.getVirtualItems().map((vi) => {
+          const row = tableRows[vi.index].original;
+          const id = pkId(row[p.pkField]);
+          return (
+            <GridRow
+              key={vi.key}
+              row={row}
+              index={vi.index}
+              ariaRowIndex={p.rowOffset + vi.index + 2}
+              start={vi.start}
+              width={width}
+              columns={p.columns}
+              pkField={p.pkField}
+              selected={selected.has(id)}
+              activeCol={active.row === vi.index ? active.col : -1}
+              editingCol={editing && editing.row === vi.index ? editing.col : -1}
+              initialText={editing && editing.row === vi.index ? initialText.current : undefined}
+              conflicts={conflictsByRow.get(id)}
+              onSelect={onSelect}
+              onCellClick={onCellClick}
+              onCellDoubleClick={onCellDoubleClick}
+              onCommit={commit}
+              onCancel={cancel}
+            />
+          );
+        })}
+      </div>
+    </div>
+  );
+}

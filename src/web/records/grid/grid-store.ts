@@ -1,0 +1,99 @@
+/**
+ * UI state of the grid: the active cell, the cell being edited, the row selection and conflict
+ * markers. Fetched rows never live here (they are TanStack Query's).
+ */
+import { create } from "zustand";
+import type { RecordValue } from "../../../shared/records";
+
+export interface CellPos {
+  row: number;
+  col: number;
+}
+
+export interface Conflict {
+  attempted: RecordValue;
+  current: RecordValue | undefined;
+}
+
+interface GridState {
+  active: CellPos;
+  editing: CellPos | null;
+  /** Selected Records by JSON of their primary key. */
+  selected: Map<string, RecordValue>;
+  anchor: number | null;
+  /** "All Records matching the filter", beyond the page. */
+  allMatching: boolean;
+  conflicts: Map<string, Conflict>;
+}
+
+export const useGridStore = create<GridState>(() => ({
+  active: { row: 0, col: 1 },
+  editing: null,
+  selected: new Map(),
+  anchor: null,
+  allMatching: false,
+  conflicts: new Map(),
+}));
+
+export const pkId = (pk: RecordValue | undefined) => JSON.stringify(pk ?? null);
+export const conflictKey = (pk: RecordValue | undefined, field: string) => `${pkId(pk)}|${field}`;
+
+export const gridActions = {
+  setActive(active: CellPos) {
+    useGridStore.setState({ active });
+  },
+  startEdit(pos: CellPos) {
+    useGridStore.setState({ active: pos, editing: pos });
+  },
+  stopEdit() {
+    useGridStore.setState({ editing: null });
+  },
+  /** Toggle one row; with `range`, select everything from the anchor to it. */
+  toggleRow(index: number, pks: readonly RecordValue[], range: boolean) {
+    const { selected, anchor } = useGridStore.getState();
+    const next = new Map(selected);
+    if (range && anchor !== null) {
+      const [a, b] = anchor < index ? [anchor, index] : [index, anchor];
+      const on = !selected.has(pkId(pks[index]));
+      for (let i = a; i <= b; i++) {
+        if (on) next.set(pkId(pks[i]), pks[i]);
+        else next.delete(pkId(pks[i]));
+      }
+    } else {
+      const id = pkId(pks[index]);
+      if (next.has(id)) next.delete(id);
+      else next.set(id, pks[index]);
+    }
+    useGridStore.setState({ selected: next, anchor: index, allMatching: false });
+  },
+  setPage(pks: readonly RecordValue[], on: boolean) {
+    const next = new Map(useGridStore.getState().selected);
+    for (const pk of pks) {
+      if (on) next.set(pkId(pk), pk);
+      else next.delete(pkId(pk));
+    }
+    useGridStore.setState({ selected: next, allMatching: false });
+  },
+  selectAllMatching(on: boolean) {
+    useGridStore.setState({ allMatching: on });
+  },
+  clearSelection() {
+    useGridStore.setState({ selected: new Map(), anchor: null, allMatching: false });
+  },
+  setConflict(key: string, c: Conflict | null) {
+    const next = new Map(useGridStore.getState().conflicts);
+    if (c) next.set(key, c);
+    else next.delete(key);
+    useGridStore.setState({ conflicts: next });
+  },
+  reset() {
+    useGridStore.setState({
+      active: { row: 0, col: 1 },
+      editing: null,
+      selected: new Map(),
+      anchor: null,
+      allMatching: false,
+      conflicts: new Map(),
+    });
+  },
+};

@@ -1,0 +1,84 @@
+/**
+ * Saving one cell: optimistic in the cache, one update filtered on primary key AND old value,
+ * then either success (recorded for undo), a conflict (someone changed it first: we show their
+ * value and keep ours unsent), or an error (rolled back, with the service's message).
+ */
+import { type QueryKey, useMutation, useQueryClient } from "@tanstack/react-query";
+import type { QueryResult, RecordValue } from "../../../shared/records";
+import { toast } from "../../ui/toast";
+import { queryRecords, updateRecords } from "../records-queries";
+import { undoActions } from "../undo/undo-store";
+import { buildEditUpdate, equalCond } from "./edit.utils";
+import { conflictKey, gridActions, pkId } from "./grid-store";
+import { formatValue, sameValue } from "./values.utils";
+import type { GridColumn } from "./columns.utils";
+
+export interface CellEditVars {
+  pk: RecordValue;
+  col: GridColumn;
+  oldValue: RecordValue | undefined;
+  newValue: RecordValue;
+}
+
+function patchRow(data: QueryResult | undefined, pkField: string, pk: RecordValue, field: string, value: RecordValue | undefined) {
+  if (!data) return data;
+  return {
+    ...data,
+    items: data.items.map((r) => (pkId(r[pkField]) === pkId(pk) ? { ...r, [field]: value as RecordValue } : r)),
+  };
+}
+
+const show = (col: GridColumn, v: RecordValue | undefined) => (v === undefined ? "(unknown)" : v === "" ? '""' : formatValue(col.field.type, v));
+
+export function useCellEdit(db: string, table: string, pkField: string, queryKey: QueryKey) {
+  const qc = useQueryClient();
+  return useMutation({
+    meta: { handlesErrors: true },
+    mutationFn: async ({ pk, col, oldValue, newValue }: CellEditVars) => {
+      const outcome = await updateRecords(db, table, buildEditUpdate(pkField, pk, col.key, oldValue, newValue));
+      let matched = outcome.matched;
+      let current: RecordValue | undefined;
+      if (matched === undefined || matched === 0) {
+        // The hosted interface does not say how many matched: read the Record back.
+        const r = await queryRecords(db, table, { filter: { and: [equalCond(pkField, pk)] }, select: [pkField, col.key], limit: 1 });
+        current = r.items[0]?.[col.key];
+        if (matched === undefined) matched = sameValue(current, newValue) ? 1 : 0;
+      }
+      return { matched, current };
+    },
+    onMutate: async ({ pk, col, newValue }) => {
+      await qc.cancelQueries({ queryKey });
+      const previous = qc.getQueryData<QueryResult>(queryKey);
+      qc.setQueryData<QueryResult>(queryKey, (d) => patchRow(d, pkField, pk, col.key, newValue));
+      return { previous };
+    },
+    onError: (err, { pk, col }, ctx) => {
+      if (ctx?.previous) qc.setQueryData(queryKey, ctx.previous);
+      toast(`Not saved: ${col.key} of ${String(pk)}`, { kind: "error", detail: err.message });
+    },
+    onSuccess: ({ matched, current }, { pk, col, oldValue, newValue }, ctx) => {
+      const key = conflictKey(pk, col.key);
+      if (matched === 0) {
+        qc.setQueryData<QueryResult>(queryKey, (d) => patchRow(d ?? ctx?.previous, pkField, pk, col.key, current));
+        gridActions.setConflict(key, { attempted: newValue, current });
+        toast(`Conflict: ${col.key} of ${String(pk)} was changed elsewhere`, {
+          kind: "error",
+          detail: `It is now ${show(col, current)} (it was ${show(col, oldValue)} when you started). Your value ${show(col, newValue)} was not saved; edit again to overwrite.`,
+          ttlMs: 12_000,
+        });
+        return;
+      }
+      gridActions.setConflict(key, null);
+      undoActions.record({
+        id: `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`,
+        label: `Edit ${col.key} of ${String(pk)}`,
+        db,
+        table,
+        pkField,
+        at: Date.now(),
+        changes: [{ pk, field: col.key, before: oldValue ?? null, after: newValue }],
+      });
+    },
+    onSettled: () => qc.invalidateQueries({ queryKey: ["records", db, table] }),
+  });
+}

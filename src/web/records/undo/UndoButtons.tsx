@@ -1,0 +1,37 @@
+import { useEffect } from "react";
+import { isTypingTarget } from "../../app/shortcuts";
+import { useUndoStore } from "./undo-store";
+import { useUndoRedo } from "./use-undo";
+
+/** Undo/redo buttons and their Ctrl/⌘+Z, Ctrl/⌘+Shift+Z (and Ctrl+Y) shortcuts. */
+export function UndoButtons() {
+  const { past, future, busy } = useUndoStore();
+  const { undo, redo } = useUndoRedo();
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (!(e.ctrlKey || e.metaKey) || isTypingTarget(e.target)) return;
+      const k = e.key.toLowerCase();
+      if (k === "z" && !e.shiftKey) {
+        e.preventDefault();
+        undo();
+      } else if ((k === "z" && e.shiftKey) || k === "y") {
+        e.preventDefault();
+        redo();
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [undo, redo]);
+  const last = past[past.length - 1];
+  const next = future[future.length - 1];
+  return (
+    <span className="btn-group">
+      <button type="button" className="btn" onClick={undo} disabled={!last || busy} title={last ? `Undo: ${last.label} (Ctrl+Z)` : "Nothing to undo"} aria-label="Undo">
+        ↶ Undo
+      </button>
+      <button type="button" className="btn" onClick={redo} disabled={!next || busy} title={next ? `Redo: ${next.label} (Ctrl+Shift+Z)` : "Nothing to redo"} aria-label="Redo">
+        ↷ Redo
+      </button>
+    </span>
+  );
+}

@@ -1,0 +1,51 @@
+/**
+ * The undo/redo stacks, kept in localStorage so a reload does not lose them. Only this slice
+ * touches storage; the logic is in undo.utils.ts.
+ */
+import { create } from "zustand";
+import { afterRedo, afterUndo, pushEntry, readStacks, type UndoEntry, type UndoStacks } from "./undo.utils";
+
+const KEY = "baseboard.undo.v1";
+
+function load(): UndoStacks {
+  try {
+    return readStacks(globalThis.localStorage?.getItem(KEY) ?? null);
+  } catch {
+    return { past: [], future: [] };
+  }
+}
+
+interface UndoState extends UndoStacks {
+  busy: boolean;
+}
+
+export const useUndoStore = create<UndoState>(() => ({ ...load(), busy: false }));
+
+function save(s: UndoStacks) {
+  try {
+    localStorage.setItem(KEY, JSON.stringify({ past: s.past, future: s.future }));
+  } catch {
+    // Quota or private mode: undo still works for this session.
+  }
+}
+
+function apply(fn: (s: UndoStacks) => UndoStacks) {
+  const next = fn(useUndoStore.getState());
+  useUndoStore.setState({ past: next.past, future: next.future });
+  save(next);
+}
+
+export const undoActions = {
+  record(entry: UndoEntry) {
+    if (entry.changes.length) apply((s) => pushEntry(s, entry));
+  },
+  movedBack() {
+    apply(afterUndo);
+  },
+  movedForward() {
+    apply(afterRedo);
+  },
+  setBusy(busy: boolean) {
+    useUndoStore.setState({ busy });
+  },
+};

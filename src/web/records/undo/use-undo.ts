@@ -1,0 +1,48 @@
+/**
+ * Undo/redo actions: run the restore plan, count what was restored from x-matched-count (or, on
+ * an upstream without it, from a count query made just before; nothing is sent when nothing matches), report, refresh the grid.
+ */
+import { useQueryClient } from "@tanstack/react-query";
+import { useCallback } from "react";
+import { toastError } from "../../app/query-client";
+import { toast } from "../../ui/toast";
+import { queryRecords, updateRecords } from "../records-queries";
+import { undoActions, useUndoStore } from "./undo-store";
+import { planRestore, summarize, summaryText } from "./undo.utils";
+
+export function useUndoRedo() {
+  const qc = useQueryClient();
+  const run = useCallback(
+    async (direction: "undo" | "redo") => {
+      const state = useUndoStore.getState();
+      if (state.busy) return;
+      const entry = direction === "undo" ? state.past[state.past.length - 1] : state.future[state.future.length - 1];
+      if (!entry) {
+        toast(direction === "undo" ? "Nothing to undo" : "Nothing to redo");
+        return;
+      }
+      undoActions.setBusy(true);
+      const results: { expected: number; matched: number }[] = [];
+      try {
+        for (const step of planRestore(entry, direction)) {
+          // Counted just before writing, for upstreams that do not send x-matched-count.
+          const before = (await queryRecords(entry.db, entry.table, { filter: step.body.filter, limit: 0 })).count;
+          const out = before > 0 ? await updateRecords(entry.db, entry.table, step.body) : { matched: 0 };
+          results.push({ expected: step.expected, matched: out.matched ?? before });
+        }
+        if (direction === "undo") undoActions.movedBack();
+        else undoActions.movedForward();
+        const s = summarize(results);
+        toast(summaryText(direction, s), { kind: s.changedSince ? "info" : "success", detail: entry.label, ttlMs: s.changedSince ? 10_000 : 5000 });
+      } catch (e) {
+        toastError(e, direction === "undo" ? "Undo failed" : "Redo failed");
+      } finally {
+        undoActions.setBusy(false);
+        await qc.invalidateQueries({ queryKey: ["records", entry.db, entry.table] });
+        await qc.invalidateQueries({ queryKey: ["count", entry.db, entry.table] });
+      }
+    },
+    [qc],
+  );
+  return { undo: useCallback(() => run("undo"), [run]), redo: useCallback(() => run("redo"), [run]) };
+}
