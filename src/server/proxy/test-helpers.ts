@@ -25,6 +25,8 @@ export interface RawInit {
   body?: string | Buffer | Readable;
   /** Send no Host header at all unless headers names one. */
   noHost?: boolean;
+  /** Client address (another loopback address such as 127.0.0.2 is a different client). */
+  localAddress?: string;
 }
 
 export function raw(base: string, pathname: string, init: RawInit = {}): Promise<RawResponse> {
@@ -38,6 +40,7 @@ export function raw(base: string, pathname: string, init: RawInit = {}): Promise
       headers: init.headers,
       setHost: !init.noHost && !Object.keys(init.headers ?? {}).some((h) => h.toLowerCase() === "host"),
       agent: false,
+      localAddress: init.localAddress,
     });
     req.on("error", reject);
     req.on("response", (res) => {
