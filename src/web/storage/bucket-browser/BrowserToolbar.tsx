@@ -1,6 +1,7 @@
 /** Filter, view switch, new folder and upload: the controls above the folder's entries. */
 import { useId } from "react";
 import type { ViewMode } from "../browser-state";
+import type { SortKey, SortSpec } from "../listing.utils";
 import { Icon } from "../ui/icons";
 
 export interface BrowserToolbarProps {
@@ -8,6 +9,8 @@ export interface BrowserToolbarProps {
   onFilter(text: string): void;
   view: ViewMode;
   onView(v: ViewMode): void;
+  sort: SortSpec;
+  onSort(sort: SortSpec): void;
   canCreate: boolean;
   createBlockedReason: string;
   onNewFolder(): void;
@@ -16,8 +19,9 @@ export interface BrowserToolbarProps {
 
 export function BrowserToolbar(p: BrowserToolbarProps) {
   const filterId = useId();
+  const sortId = useId();
   return (
-    <div className="st-toolbar" role="toolbar" aria-label="Folder tools">
+    <div className="st-toolbar" role="group" aria-label="Folder tools">
       <label htmlFor={filterId} className="st-sr-only">
         Filter by name
       </label>
@@ -35,6 +39,24 @@ export function BrowserToolbar(p: BrowserToolbarProps) {
           }
         }}
       />
+      <label htmlFor={sortId} className="st-muted st-small">
+        Sort
+      </label>
+      <select id={sortId} className="st-select" value={p.sort.by} onChange={(e) => p.onSort({ by: e.target.value as SortKey, dir: p.sort.dir })}>
+        <option value="name">Name</option>
+        <option value="size">Size</option>
+        <option value="type">Type</option>
+        <option value="date">Modified</option>
+      </select>
+      <button
+        type="button"
+        className="st-btn st-btn-small"
+        onClick={() => p.onSort({ by: p.sort.by, dir: p.sort.dir === "asc" ? "desc" : "asc" })}
+        aria-label={p.sort.dir === "asc" ? "Ascending order; switch to descending" : "Descending order; switch to ascending"}
+        title="Reverse the order"
+      >
+        {p.sort.dir === "asc" ? "↑ Asc" : "↓ Desc"}
+      </button>
       <div className="st-segmented" role="group" aria-label="View">
         <button type="button" aria-pressed={p.view === "list"} aria-label="List view" title="List view" onClick={() => p.onView("list")}>
           <Icon name="list" />

@@ -108,6 +108,8 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: 
         onFilter={(text) => setFilterState({ folder, text })}
         view={view}
         onView={setView}
+        sort={sort}
+        onSort={setSort}
         canCreate={canCreate}
         createBlockedReason={createBlockedReason}
         onNewFolder={() => setNewFolder(true)}
@@ -123,7 +125,7 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: 
           The bucket “{name}” does not allow reading, so its files cannot be listed or shown.
         </p>
       )}
-      <div {...dz.getRootProps({ className: `st-dropzone ${dz.isDragActive ? "st-drag" : ""}`, "aria-label": `Files in ${folderPrefix(folder) || "the bucket root"}` })}>
+      <div {...dz.getRootProps({ role: "region", className: `st-dropzone ${dz.isDragActive ? "st-drag" : ""}`, "aria-label": `Files in ${folderPrefix(folder) || "the bucket root"}` })}>
         <input {...dz.getInputProps({ "aria-label": "Choose files to upload" })} />
         {dz.isDragActive && (
           <div className="st-drop-overlay" aria-hidden="true">
@@ -149,7 +151,7 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: 
       </div>
       <footer className="st-foot">
         <span className="st-muted" aria-live="polite">
-          {folderNames.length} folder{folderNames.length === 1 ? "" : "s"}, {fileCount} file{fileCount === 1 ? "" : "s"}
+          {countText(folderNames.length, fileCount)}
           {data.hasMore ? " loaded so far" : ""}
           {filter ? ` · ${shown.length} match “${filter}”` : ""}
         </span>
@@ -222,6 +224,13 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: 
       )}
     </section>
   );
+}
+
+function countText(folders: number, files: number): string {
+  const parts = [];
+  if (folders) parts.push(`${folders} folder${folders === 1 ? "" : "s"}`);
+  if (files || !folders) parts.push(`${files} file${files === 1 ? "" : "s"}`);
+  return parts.join(", ");
 }
 
 function EmptyState({ filtered, canCreate, folder }: { filtered: boolean; canCreate: boolean; folder: string }) {

@@ -1,0 +1,199 @@
+/**
+ * The storage workspace in a real Chromium against the real proxy and local service: drop files
+ * with a real DataTransfer, watch the queue finish, check thumbnail sizes, the lightbox, a signed
+ * URL fetched from outside the browser (and a tampered one refused), a new folder, and a file
+ * over the e2e launcher's 5 MiB upload limit.
+ */
+import { type JSHandle, type Locator, type Page, expect, test } from "@playwright/test";
+import sharp from "sharp";
+import { serviceCall } from "./support";
+
+const SHOTS = "/tmp/shots-web-storage";
+
+interface DropFile {
+  name: string;
+  type: string;
+  /** Base64 content, or a size to fill with zeros in the page (large files). */
+  b64?: string;
+  zeros?: number;
+}
+
+async function dataTransfer(page: Page, files: DropFile[]): Promise<JSHandle<DataTransfer>> {
+  return page.evaluateHandle((list) => {
+    const dt = new DataTransfer();
+    for (const f of list) {
+      const bytes = f.b64 ? Uint8Array.from(atob(f.b64), (c) => c.charCodeAt(0)) : new Uint8Array(f.zeros ?? 0);
+      dt.items.add(new File([bytes], f.name, { type: f.type }));
+    }
+    return dt;
+  }, files);
+}
+
+/** A real drag-and-drop as the browser delivers it: dragenter, dragover, drop with the files. */
+async function dropFiles(page: Page, zone: Locator, files: DropFile[]): Promise<void> {
+  const dt = await dataTransfer(page, files);
+  await zone.dispatchEvent("dragenter", { dataTransfer: dt });
+  await zone.dispatchEvent("dragover", { dataTransfer: dt });
+  await zone.dispatchEvent("drop", { dataTransfer: dt });
+}
+
+async function listKeys(bucket: string, prefix: string): Promise<string[]> {
+  const res = await serviceCall(`/v0/storage/list/${bucket}?prefix=${encodeURIComponent(prefix)}`);
+  expect(res.status).toBe(200);
+  const body = (await res.json()) as { items: { key: string }[] };
+  return body.items.map((i) => i.key);
+}
+
+const dropzone = (page: Page) => page.getByRole("region", { name: /^Files in/ });
+const uploadRow = (page: Page, key: string) => page.getByRole("listitem", { name: `Upload of ${key}` });
+
+test("drop files into a new folder, see thumbnails, the lightbox and a signed URL", async ({ page, context }) => {
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  const folder = `e2e-${Date.now()}`;
+  const png = await sharp({ create: { width: 1200, height: 400, channels: 3, background: { r: 40, g: 120, b: 200 } } }).png().toBuffer();
+  const text = Buffer.from("Hello from the storage e2e test.\nSecond line.\n");
+
+  await page.goto("/storage/public-assets");
+  await expect(page.getByRole("heading", { name: "public-assets", level: 1 })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Open folder catalog" }).first()).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/01-bucket-root.png` });
+
+  // A new folder: pick a name, land in it, empty until a file arrives.
+  await page.getByRole("button", { name: "New folder" }).click();
+  const dialog = page.getByRole("dialog", { name: "New folder" });
+  await dialog.getByLabel("Folder name").fill("bad/../name");
+  await dialog.getByRole("button", { name: "Create and open" }).click();
+  await expect(dialog.getByText("cannot be folder names")).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/02-new-folder-error.png` });
+  await dialog.getByLabel("Folder name").fill(folder);
+  await dialog.getByRole("button", { name: "Create and open" }).click();
+  await expect(page).toHaveURL(new RegExp(`folder=${folder}`));
+  await expect(page.getByText("This folder is empty.")).toBeVisible();
+
+  await dropFiles(page, dropzone(page), [
+    { name: "wide.png", type: "image/png", b64: png.toString("base64") },
+    { name: "notes.txt", type: "text/plain", b64: text.toString("base64") },
+  ]);
+  for (const name of ["wide.png", "notes.txt"]) {
+    const row = uploadRow(page, `${folder}/${name}`);
+    await expect(row).toHaveAttribute("data-status", "done");
+    await expect(row.locator(".st-versioned-key")).toHaveText(new RegExp(`^v\\d+/${folder}/${name}$`));
+  }
+  await expect(page.getByRole("progressbar", { name: "Total upload progress" })).toHaveAttribute("value", "100");
+  expect((await listKeys("public-assets", `${folder}/`)).sort()).toEqual([`${folder}/notes.txt`, `${folder}/wide.png`]);
+  // The list refreshed by itself.
+  await expect(page.getByRole("button", { name: "Preview wide.png" })).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/03-uploaded-list.png` });
+
+  // Grid view: the thumbnail is exactly as wide as requested (w = drawn width × devicePixelRatio).
+  await page.getByRole("button", { name: "Grid view" }).click();
+  const thumb = page.getByRole("button", { name: "Preview wide.png" }).locator("img");
+  await thumb.scrollIntoViewIfNeeded();
+  await expect.poll(() => thumb.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
+  const sizes = await thumb.evaluate((img: HTMLImageElement) => ({
+    natural: img.naturalWidth,
+    requested: Number(new URL(img.src).searchParams.get("w")),
+    drawn: img.parentElement!.getBoundingClientRect().width * window.devicePixelRatio,
+  }));
+  expect(sizes.natural).toBe(sizes.requested);
+  expect(sizes.requested).toBe(Math.round(sizes.drawn));
+  await page.screenshot({ path: `${SHOTS}/04-grid.png` });
+
+  // Lightbox: larger resized image, arrows, Escape.
+  await page.getByRole("button", { name: "Preview wide.png" }).click();
+  const box = page.getByRole("dialog", { name: "wide.png" });
+  const big = box.getByRole("img", { name: "wide.png" });
+  await expect.poll(() => big.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(sizes.natural);
+  await page.keyboard.press("ArrowRight");
+  await expect(box).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/05-lightbox.png` });
+  await page.keyboard.press("Escape");
+  await expect(box).toBeHidden();
+
+  // Text preview.
+  await page.getByRole("button", { name: "Preview notes.txt" }).click();
+  await expect(page.getByLabel("Contents of notes.txt")).toContainText("Second line.");
+  await page.screenshot({ path: `${SHOTS}/06-text-preview.png` });
+  await page.keyboard.press("Escape");
+
+  // Signed URL with a chosen lifetime, fetched from outside the browser; a tampered one is refused.
+  await page.getByRole("button", { name: "Copy a link to wide.png" }).click();
+  const share = page.getByRole("dialog", { name: "Share wide.png" });
+  await share.getByLabel("Expires after").selectOption({ label: "5 minutes" });
+  await share.getByRole("button", { name: "Copy signed URL" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Signed URL copied" })).toContainText("in 5 minutes");
+  const url = await share.getByLabel("Signed URL").inputValue();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(url);
+  await page.screenshot({ path: `${SHOTS}/07-share.png` });
+  const expires = Number(new URL(url).searchParams.get("Expires"));
+  expect(expires * 1000 - Date.now()).toBeGreaterThan(200_000);
+  expect(expires * 1000 - Date.now()).toBeLessThan(301_000);
+  const ok = await fetch(url);
+  expect(ok.status).toBe(200);
+  expect(Buffer.from(await ok.arrayBuffer()).equals(png)).toBe(true);
+  const tampered = new URL(url);
+  const sig = tampered.searchParams.get("Signature")!;
+  tampered.searchParams.set("Signature", (sig[0] === "A" ? "B" : "A") + sig.slice(1));
+  expect((await fetch(tampered)).status).toBe(403);
+  await expect(share.getByLabel("Public URL")).toHaveValue(new RegExp(`/api/v0/storage/public/public-assets/${folder}/wide.png$`));
+  await page.keyboard.press("Escape");
+
+  // Same key again: asks first, then stores a new version.
+  await dropFiles(page, dropzone(page), [{ name: "notes.txt", type: "text/plain", b64: Buffer.from("v2").toString("base64") }]);
+  const confirm = page.getByRole("dialog", { name: "Upload a new version?" });
+  await expect(confirm).toContainText(`public-assets/${folder}/notes.txt`);
+  await page.screenshot({ path: `${SHOTS}/08-confirm-version.png` });
+  await confirm.getByRole("button", { name: "Upload new version" }).click();
+  await expect(page.locator(".st-upload-done")).toHaveCount(3);
+
+  // Back to the root by the breadcrumb: the folder is listed there and leads back in.
+  await page.getByRole("navigation", { name: "Folder path" }).getByRole("button", { name: "public-assets" }).click();
+  await page.getByRole("button", { name: "List view" }).click();
+  await page.getByRole("searchbox", { name: "Filter by name" }).fill(folder);
+  await page.getByRole("button", { name: `Open folder ${folder}` }).click();
+  await expect(page).toHaveURL(new RegExp(`folder=${folder}`));
+  await expect(page.getByRole("button", { name: "Preview notes.txt" })).toBeVisible();
+
+  // Delete, after a confirmation.
+  await page.getByRole("button", { name: "Delete wide.png" }).click();
+  const del = page.getByRole("dialog", { name: "Delete wide.png?" });
+  await page.screenshot({ path: `${SHOTS}/09-delete-confirm.png` });
+  await del.getByRole("button", { name: "Delete" }).click();
+  await expect(page.getByRole("button", { name: "Preview wide.png" })).toBeHidden();
+  expect(await listKeys("public-assets", `${folder}/`)).toEqual([`${folder}/notes.txt`]);
+});
+
+test("a file over the upload limit shows the service's error and leaves nothing", async ({ page }) => {
+  const folder = `big-${Date.now()}`;
+  await page.goto(`/storage/team-files?folder=${folder}`);
+  await expect(page.getByText("This folder is empty.")).toBeVisible();
+  await dropFiles(page, dropzone(page), [{ name: "huge.bin", type: "application/octet-stream", zeros: 6 * 1024 * 1024 }]);
+  const row = uploadRow(page, `${folder}/huge.bin`);
+  await expect(row).toHaveAttribute("data-status", "error");
+  await expect(row.getByRole("alert")).toContainText("upload limit");
+  await expect(row.getByRole("button", { name: `Retry upload of ${folder}/huge.bin` })).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/10-too-large.png` });
+  expect(await listKeys("team-files", `${folder}/`)).toEqual([]);
+});
+
+test("team-files: upload by the button, text and PDF previews", async ({ page }) => {
+  await page.goto("/storage/team-files?folder=docs");
+  const name = `button-${Date.now()}.txt`;
+  const chooser = page.waitForEvent("filechooser");
+  await page.getByRole("button", { name: "Upload files" }).click();
+  await (await chooser).setFiles({ name, mimeType: "text/plain", buffer: Buffer.from("Uploaded with the button.") });
+  await expect(uploadRow(page, `docs/${name}`)).toHaveAttribute("data-status", "done");
+  expect(await listKeys("team-files", "docs/")).toContain(`docs/${name}`);
+
+  await page.getByRole("button", { name: "Preview readme.txt" }).click();
+  await expect(page.getByLabel("Contents of readme.txt")).not.toBeEmpty();
+  await page.keyboard.press("Escape");
+  await page.getByRole("button", { name: "Preview manual.pdf" }).click();
+  const pdf = page.getByRole("dialog", { name: "manual.pdf" });
+  // Chromium shows it in its own viewer; a browser without one gets an explanation instead.
+  await expect(pdf.locator("iframe[title='PDF preview of manual.pdf'], .st-no-preview")).toBeVisible();
+  await page.waitForTimeout(500); // let the PDF viewer paint before the screenshot
+  await page.screenshot({ path: `${SHOTS}/11-pdf-preview.png` });
+  await page.keyboard.press("Escape");
+  await expect(pdf).toBeHidden();
+});
