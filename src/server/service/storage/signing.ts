@@ -116,7 +116,8 @@ export function openKeyring(dataDir: string): Keyring {
       if (typeof expiresRaw !== "string" || typeof keyPairId !== "string" || typeof given !== "string") {
         return denied("it needs exactly one Expires, Key-Pair-Id and Signature parameter");
       }
-      if (!/^\d{1,12}$/.test(expiresRaw)) return denied("Expires is not a time in epoch seconds");
+      // Canonical digits only: "0123" must not pass for "123" (any changed character is a 403).
+      if (!/^[1-9]\d{0,11}$/.test(expiresRaw)) return denied("Expires is not a time in epoch seconds");
       const pair = current().pairs.find((k) => k.id === keyPairId && !k.retiredAt);
       if (!pair) return denied("its key pair is unknown or retired");
       const expires = Number(expiresRaw);

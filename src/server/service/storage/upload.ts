@@ -37,7 +37,9 @@ export function receiveUpload(req: IncomingMessage, opts: ReceiveOptions): Promi
     try {
       bb = busboy({
         headers: req.headers,
-        limits: { fields: 10, fieldSize: 1024 * 1024, fieldNameSize: 100, files: 1, fileSize: opts.maxBytes, parts: 20, headerPairs: 50 },
+        limits: { fields: 10, fieldSize: 1024 * 1024, fieldNameSize: 100, files: 1,
+          // busboy reports "limit" on reaching fileSize, so one byte more tells "exactly the limit" from "over it".
+          fileSize: opts.maxBytes + 1, parts: 20, headerPairs: 50 },
       });
     } catch {
       reject(badRequest("Send the upload as multipart/form-data (with a boundary) with a part named key and a part named file."));

@@ -1,0 +1,101 @@
+/**
+ * Helpers for the storage HTTP tests: multipart uploads with fetch, raw requests (for paths a
+ * URL parser would normalise, for a chosen source address, and for cutting a body off), and a
+ * look at what is on disk.
+ */
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import http from "node:http";
+import path from "node:path";
+import type { TestService } from "../test-support";
+
+export const sha256 = (data: Buffer | string) => createHash("sha256").update(data).digest("hex");
+
+export async function upload(
+  svc: TestService,
+  bucket: string,
+  key: string,
+  body: Buffer | string,
+  opts: { type?: string; apiKey?: string | null } = {},
+): Promise<Response> {
+  const form = new FormData();
+  form.append("key", key);
+  form.append("file", new Blob([typeof body === "string" ? body : new Uint8Array(body)], { type: opts.type ?? "application/octet-stream" }), "upload.bin");
+  const headers: Record<string, string> = {};
+  if (opts.apiKey !== null) headers["x-api-key"] = opts.apiKey ?? svc.key;
+  return fetch(`${svc.url}/v0/storage/object/${bucket}`, { method: "POST", body: form, headers });
+}
+
+export interface RawResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+}
+
+/** One request over a fresh connection, path sent exactly as given. */
+export function rawRequest(
+  svc: TestService,
+  opts: { method?: string; path: string; headers?: Record<string, string>; body?: Buffer | string; localAddress?: string },
+): Promise<RawResponse> {
+  const u = new URL(svc.url);
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { host: u.hostname, port: u.port, method: opts.method ?? "GET", path: opts.path, headers: opts.headers, localAddress: opts.localAddress, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on("error", reject);
+      },
+    );
+    req.on("error", reject);
+    req.end(opts.body);
+  });
+}
+
+/** A multipart body with the given parts, in order. */
+export function multipart(parts: { name: string; value: Buffer | string; filename?: string; type?: string }[]): { body: Buffer; contentType: string } {
+  const boundary = `----bbtest${Math.random().toString(16).slice(2)}`;
+  const chunks: Buffer[] = [];
+  for (const p of parts) {
+    let head = `--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"`;
+    if (p.filename !== undefined) head += `; filename="${p.filename}"`;
+    head += "\r\n";
+    if (p.type) head += `Content-Type: ${p.type}\r\n`;
+    chunks.push(Buffer.from(`${head}\r\n`), Buffer.from(p.value), Buffer.from("\r\n"));
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return { body: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+/** Every file under a directory, relative, sorted (the SQLite files excluded: they change on reads too). */
+export function filesUnder(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (!e.name.startsWith("baseboard.sqlite")) out.push(path.relative(dir, p));
+    }
+  };
+  walk(dir);
+  return out.sort();
+}
+
+export async function waitFor(check: () => boolean, ms = 5000): Promise<boolean> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (check()) return true;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  return check();
+}
+
+export const tmpDir = (svc: TestService) => path.join(svc.dataDir, "storage", "tmp");
+export const objectsDir = (svc: TestService, bucket: string) => path.join(svc.dataDir, "storage", "objects", bucket);
+
+/** Writes DATA_DIR/buckets.json before a service starts on that directory. */
+export function writeBuckets(dataDir: string, buckets: unknown[]): void {
+  fs.mkdirSync(dataDir, { recursive: true });
+  fs.writeFileSync(path.join(dataDir, "buckets.json"), JSON.stringify({ buckets }));
+}
