@@ -73,12 +73,12 @@ function UpstreamBadge({ upstream }: { upstream: AppConfig["upstream"] }) {
   return (
     <span
       className={`upstream ${local ? "upstream-local" : "upstream-hosted"}`}
-      title={local ? "Talking to the embedded local service" : `Talking to the hosted service at ${upstream.label}`}
+      title={`Upstream: ${upstream.label}`}
       data-testid="upstream"
     >
       <span className="dot" aria-hidden="true" />
-      {local ? "Local service" : "Hosted"}
-      <span className="upstream-label">{upstream.label}</span>
+      {local ? "Local service" : "Hosted service"}
+      {!local && <span className="upstream-label">{upstream.label}</span>}
     </span>
   );
 }

@@ -1,6 +1,7 @@
 /** Databases with their tables, and buckets with their permission, from /api/config. */
 import { Link } from "@tanstack/react-router";
 import type { AppConfig, BucketPermission } from "../../shared/meta";
+import { LockIcon } from "../ui/icons";
 
 const permissionLabel: Record<BucketPermission, string> = {
   public: "public",
@@ -52,7 +53,7 @@ export function Sidebar({ config }: { config: AppConfig }) {
               <li key={b.name}>
                 <span className="nav-item locked" aria-disabled="true" title={permissionHelp.forbidden}>
                   <span className="nav-icon" aria-hidden="true">
-                    🔒
+                    <LockIcon />
                   </span>
                   {b.name}
                   <span className="perm perm-forbidden" aria-label={`permission ${b.permission}`}>

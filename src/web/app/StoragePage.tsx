@@ -21,7 +21,7 @@ export function StoragePage(props: { bucket: string; folder: string; onFolderCha
   if (bucket.permission === "forbidden") {
     return (
       <div className="center-state" role="alert">
-        <h1>🔒 {bucket.name} is forbidden</h1>
+        <h1>{bucket.name} is forbidden</h1>
         <p className="muted">Files in a forbidden bucket cannot be accessed through the API, so Baseboard does not request them.</p>
       </div>
     );

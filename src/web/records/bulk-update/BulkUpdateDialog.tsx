@@ -79,6 +79,7 @@ export function BulkUpdateDialog({ db, table, pkField, fields, target, onClose, 
           pkField,
           at: Date.now(),
           changes: changesFromSnapshot(snapshot, pkField, review.values),
+          jsonFields: fields.filter((f) => f.type === "json" && keys.includes(f.key)).map((f) => f.key),
         });
       }
       const n = out.matched ?? review.count;

@@ -2,6 +2,7 @@ import type { FieldInfo } from "../../../shared/records";
 import { type CondNode, type GroupNode, duplicateNode, moveNode, removeNode, updateCondition, valuelessOperators } from "./filter-tree.utils";
 import { operatorLabels, operatorsFor } from "./operators.utils";
 import { ValueInput } from "./ValueInput";
+import { CopyIcon, LockIcon } from "../../ui/icons";
 
 export interface EditProps {
   fields: readonly FieldInfo[];
@@ -75,7 +76,7 @@ export function ConditionRow({ node, label, ...p }: EditProps & { node: CondNode
           title={locked ? "Locked (isFixed): click to unlock before editing" : "Lock (isFixed): protect from edits and removal"}
           onClick={() => set({ isFixed: !locked })}
         >
-          {locked ? "🔒" : "🔓"}
+          <LockIcon open={!locked} />
         </button>
         <button type="button" className="btn-icon" aria-label={`Move ${name} up`} title="Move up" disabled={locked} onClick={() => p.edit((r) => moveNode(r, node.id, "up"))}>
           ↑
@@ -84,7 +85,7 @@ export function ConditionRow({ node, label, ...p }: EditProps & { node: CondNode
           ↓
         </button>
         <button type="button" className="btn-icon" aria-label={`Duplicate ${name}`} title="Duplicate" onClick={() => p.edit((r) => duplicateNode(r, node.id))}>
-          ⧉
+          <CopyIcon />
         </button>
         <button type="button" className="btn-icon danger" aria-label={`Remove ${name}`} title={locked ? "Unlock to remove" : "Remove"} disabled={locked} onClick={() => p.edit((r) => removeNode(r, node.id))}>
           ×

@@ -1,3 +1,4 @@
+import { CopyIcon } from "../../ui/icons";
 import { ConditionRow, type EditProps } from "./ConditionRow";
 import {
   addChild,
@@ -63,7 +64,7 @@ export function GroupEditor({ group, path, isRoot, ...p }: Props) {
                 ↓
               </button>
               <button type="button" className="btn-icon" aria-label={`Duplicate ${name}`} onClick={() => p.edit((r) => duplicateNode(r, group.id))}>
-                ⧉
+                <CopyIcon />
               </button>
               <button
                 type="button"

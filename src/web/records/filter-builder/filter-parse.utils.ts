@@ -101,7 +101,7 @@ function conditionValueProblem(field: FieldInfo, operator: string, value: Filter
   if (["contains", "notContains", "startsWith"].includes(operator)) {
     return typeof value === "string" ? undefined : "Enter text to look for.";
   }
-  if (field.type === "json") return undefined;
+  if (field.type === "json") return "A json field can only be compared with NULL (or use is empty / is not empty).";
   const r = checkValue(field, value);
   return r.ok ? undefined : r.error.message;
 }

@@ -14,7 +14,8 @@ export const operatorsByType: Record<FieldType, string[]> = {
   date: [...comparable, ...empties],
   datetime: [...comparable, ...empties],
   boolean: ["equal", "notEqual", ...empties],
-  json: ["equal", "notEqual", "contains", ...empties],
+  // The service can only test a json Field for being empty.
+  json: [...empties],
   image: [...textual, ...empties],
   attachment: [...textual, ...empties],
 };

@@ -3,6 +3,7 @@ import { memo } from "react";
 import type { RecordValue } from "../../../shared/records";
 import type { GridColumn } from "./columns.utils";
 import { formatValue, objectUrl, thumbnailUrl } from "./values.utils";
+import { PaperclipIcon } from "../../ui/icons";
 
 export const THUMB_W = 44;
 export const THUMB_H = 24;
@@ -30,7 +31,7 @@ export const CellValue = memo(function CellValue({ col, value }: { col: GridColu
   if (type === "attachment" && typeof value === "string" && bucket) {
     return (
       <a className="v-link" href={objectUrl(bucket, value)} target="_blank" rel="noopener noreferrer" title={`${bucket}/${value}`} onClick={(e) => e.stopPropagation()}>
-        📎 {value.split("/").pop()}
+        <PaperclipIcon /> {value.split("/").pop()}
       </a>
     );
   }

@@ -15,18 +15,18 @@ export interface GridColumn {
 const widthByType: Record<FieldType, number> = {
   text: 180,
   number: 120,
-  boolean: 90,
+  boolean: 110,
   date: 130,
   datetime: 190,
   json: 220,
-  image: 96,
+  image: 110,
   attachment: 200,
 };
 
 export function allColumns(base: readonly FieldInfo[], join?: { table: string; fields: readonly FieldInfo[] }): GridColumn[] {
   const cols: GridColumn[] = base
     .filter((f) => !f.key.includes("."))
-    .map((f) => ({ key: f.key, field: f, joined: false, readOnly: f.primaryKey, width: f.primaryKey ? 120 : widthByType[f.type] }));
+    .map((f) => ({ key: f.key, field: f, joined: false, readOnly: f.primaryKey, width: f.primaryKey ? 140 : widthByType[f.type] }));
   if (join) {
     for (const f of join.fields) {
       const key = `${join.table}.${f.key}`;

@@ -34,6 +34,8 @@ export function pkFilter(pkField: string, pks: readonly RecordValue[]): { or: Fi
   return { or: pks.map((pk) => equalCond(pkField, pk)) };
 }
 
+export const pkId = (pk: RecordValue | undefined) => JSON.stringify(pk ?? null);
+
 /** x-matched-count from the local service; undefined when the upstream does not send it. */
 export function matchedCount(headers: Headers): number | undefined {
   const h = headers.get("x-matched-count");

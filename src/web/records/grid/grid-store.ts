@@ -35,7 +35,9 @@ export const useGridStore = create<GridState>(() => ({
   conflicts: new Map(),
 }));
 
-export const pkId = (pk: RecordValue | undefined) => JSON.stringify(pk ?? null);
+import { pkId } from "./edit.utils";
+
+export { pkId };
 export const conflictKey = (pk: RecordValue | undefined, field: string) => `${pkId(pk)}|${field}`;
 
 export const gridActions = {

@@ -35,6 +35,14 @@ export function useCellEdit(db: string, table: string, pkField: string, queryKey
   return useMutation({
     meta: { handlesErrors: true },
     mutationFn: async ({ pk, col, oldValue, newValue }: CellEditVars) => {
+      if (col.field.type === "json" && oldValue !== null && oldValue !== undefined) {
+        // A filter can only test a json Field for null: compare by reading it first.
+        const r = await queryRecords(db, table, { filter: { and: [equalCond(pkField, pk)] }, select: [pkField, col.key], limit: 1 });
+        const current = r.items[0]?.[col.key];
+        if (!sameValue(current, oldValue)) return { matched: 0, current };
+        const out = await updateRecords(db, table, { values: [{ key: col.key, value: newValue }], filter: { and: [equalCond(pkField, pk)] } });
+        return { matched: out.matched ?? 1, current: newValue };
+      }
       const outcome = await updateRecords(db, table, buildEditUpdate(pkField, pk, col.key, oldValue, newValue));
       let matched = outcome.matched;
       let current: RecordValue | undefined;
@@ -77,6 +85,7 @@ export function useCellEdit(db: string, table: string, pkField: string, queryKey
         pkField,
         at: Date.now(),
         changes: [{ pk, field: col.key, before: oldValue ?? null, after: newValue }],
+        jsonFields: col.field.type === "json" ? [col.key] : undefined,
       });
     },
     onSettled: () => qc.invalidateQueries({ queryKey: ["records", db, table] }),

@@ -52,6 +52,19 @@ describe("planRestore", () => {
   });
 });
 
+it("json fields: filter on primary key only, with the values to check by reading", () => {
+  const e: UndoEntry = { ...entry, jsonFields: ["specs"], changes: [{ pk: "E1", field: "specs", before: { a: 1 }, after: { a: 2 } }, { pk: "E2", field: "specs", before: { a: 1 }, after: null }] };
+  const steps = planRestore(e, "undo");
+  expect(steps[0]).toEqual({
+    expected: 1,
+    body: { values: [{ key: "specs", value: { a: 1 } }], filter: { and: [{ or: [{ key: "employee_id", operator: "equal", value: "E1" }] }] } },
+    check: { field: "specs", from: { a: 2 }, pks: ["E1"] },
+  });
+  // From null, the filter can test it (equal null), so no read is needed.
+  expect(steps[1].check).toBeUndefined();
+  expect(steps[1].body.filter).toEqual({ and: [{ or: [{ key: "employee_id", operator: "equal", value: "E2" }] }, { key: "specs", operator: "equal", value: null }] });
+});
+
 describe("summaries", () => {
   it("counts restored and changed-since cells", () => {
     const s = summarize([

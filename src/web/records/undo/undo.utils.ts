@@ -21,12 +21,19 @@ export interface UndoEntry {
   pkField: string;
   changes: Change[];
   at: number;
+  /** json Fields cannot be compared by a filter (only tested for null): checked by reading. */
+  jsonFields?: string[];
 }
 
 export interface RestoreStep {
   body: UpdateBody;
   /** How many (Record, field) cells this step should restore if nobody touched them. */
   expected: number;
+  /**
+   * Set for a json Field holding a value: the filter is on primary key only, and the caller
+   * must first read these Records and keep only those whose value is still `from`.
+   */
+  check?: { field: string; from: RecordValue; pks: RecordValue[] };
 }
 
 /**
@@ -44,13 +51,18 @@ export function planRestore(entry: UndoEntry, direction: "undo" | "redo"): Resto
     g.pks.push(c.pk);
     groups.set(k, g);
   }
-  return [...groups.values()].map((g) => ({
-    body: {
-      values: [{ key: g.field, value: g.to }],
-      filter: { and: [pkFilter(entry.pkField, g.pks), equalCond(g.field, g.from)] },
-    },
-    expected: g.pks.length,
-  }));
+  const json = new Set(entry.jsonFields ?? []);
+  return [...groups.values()].map((g) => {
+    const byRead = json.has(g.field) && g.from !== null;
+    return {
+      body: {
+        values: [{ key: g.field, value: g.to }],
+        filter: byRead ? { and: [pkFilter(entry.pkField, g.pks)] } : { and: [pkFilter(entry.pkField, g.pks), equalCond(g.field, g.from)] },
+      },
+      expected: g.pks.length,
+      ...(byRead ? { check: { field: g.field, from: g.from, pks: g.pks } } : {}),
+    };
+  });
 }
 
 export interface RestoreSummary {

@@ -8,7 +8,19 @@ import { toastError } from "../../app/query-client";
 import { toast } from "../../ui/toast";
 import { queryRecords, updateRecords } from "../records-queries";
 import { undoActions, useUndoStore } from "./undo-store";
-import { planRestore, summarize, summaryText } from "./undo.utils";
+import { planRestore, type RestoreStep, summarize, summaryText } from "./undo.utils";
+import type { UpdateBody } from "../../../shared/records";
+import { pkFilter } from "../grid/edit.utils";
+import { sameValue } from "../grid/values.utils";
+
+/** json Fields: read the Records, keep those still holding `from`, update only them. */
+async function restoreByReading(db: string, table: string, pkField: string, values: UpdateBody["values"], check: NonNullable<RestoreStep["check"]>): Promise<number> {
+  const { items } = await queryRecords(db, table, { filter: pkFilter(pkField, check.pks), select: [pkField, check.field], limit: check.pks.length });
+  const still = items.filter((r) => sameValue(r[check.field], check.from)).map((r) => r[pkField]);
+  if (!still.length) return 0;
+  const out = await updateRecords(db, table, { values, filter: pkFilter(pkField, still) });
+  return out.matched ?? still.length;
+}
 
 export function useUndoRedo() {
   const qc = useQueryClient();
@@ -25,6 +37,10 @@ export function useUndoRedo() {
       const results: { expected: number; matched: number }[] = [];
       try {
         for (const step of planRestore(entry, direction)) {
+          if (step.check) {
+            results.push({ expected: step.expected, matched: await restoreByReading(entry.db, entry.table, entry.pkField, step.body.values, step.check) });
+            continue;
+          }
           // Counted just before writing, for upstreams that do not send x-matched-count.
           const before = (await queryRecords(entry.db, entry.table, { filter: step.body.filter, limit: 0 })).count;
           const out = before > 0 ? await updateRecords(entry.db, entry.table, step.body) : { matched: 0 };
