@@ -115,7 +115,7 @@ export function parseFilter(raw: unknown, rootName = "filter"): Result<ParsedFil
     }
     const node = frame.raw;
     const fail400 = (msg: string): Result<never> => fail("validation_error", `${pathOf(frame, rootName)}${msg}`);
-    if (!isPlainObject(node)) {
+    if (!isPlainObject(node) || !("and" in node || "or" in node || "key" in node || "operator" in node)) {
       return fail400(` must be a condition {key, operator, value} or a group {"and": […]} / {"or": […]}, not ${describe(node)}.`);
     }
     const hasAnd = "and" in node;

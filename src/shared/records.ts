@@ -117,15 +117,17 @@ export const updateBodySchema = z.strictObject({
     .max(0, "fixedValue must be empty: its element shape is not defined by the interface")
     .optional(),
   values: z
-    .array(z.strictObject({ key: z.string().min(1, "a value key must be a non-empty Field name"), value: z.unknown() }), "values must be an array of {key, value}")
+    .array(z.strictObject({ key: z.string().min(1, "a value key must be a non-empty Field name"), value: z.unknown().optional() }), "values must be an array of {key, value}")
     .min(1, "values must name at least one Field to change"),
-  filter: z.unknown(),
+  /** Required, but checked by the service so that its message can say how to update everything. */
+  filter: z.unknown().optional(),
 });
 export type UpdateBodyInput = z.infer<typeof updateBodySchema>;
 
 /** One readable sentence from a zod error, naming the property path. */
 export function describeSchemaError(error: z.ZodError, bodyName: string): string {
-  const issue = error.issues[0];
+  // An unknown property usually explains the other issues (e.g. "value" sent for "values").
+  const issue = error.issues.find((i) => i.code === "unrecognized_keys") ?? error.issues[0];
   if (!issue) return `${bodyName} is invalid.`;
   const path = issue.path.reduce<string>(
     (acc, seg) => (typeof seg === "number" ? `${acc}[${seg}]` : acc ? `${acc}.${String(seg)}` : String(seg)),

@@ -19,9 +19,13 @@ import type { RecordStore } from "./store";
 
 type TableParams = { database_id: string; table_slug: string };
 
-function parseBody<T>(schema: ZodType<T>, body: unknown, name: string): T {
+function parseBody<T>(schema: ZodType<T>, request: FastifyRequest, name: string): T {
+  const type = request.headers["content-type"];
+  if (type !== undefined && !/^application\/([\w.+-]*\+)?json\b/i.test(type)) {
+    throw badRequest(`Send the ${name} as JSON with Content-Type: application/json (got ${type.split(";")[0]}).`);
+  }
   // A POST without any body is an empty query (every property is optional).
-  const parsed = schema.safeParse(body ?? {});
+  const parsed = schema.safeParse(request.body ?? {});
   if (!parsed.success) throw badRequest(describeSchemaError(parsed.error, name));
   return parsed.data;
 }
@@ -43,12 +47,12 @@ export function registerRecordRoutes(app: FastifyInstance, store: RecordStore): 
     return table;
   }
 
-  const query = (table: StoredTable, body: unknown): QueryResult =>
-    unwrap(store.query(table, parseBody(queryBodySchema, body, "query body")));
+  const query = (table: StoredTable, request: FastifyRequest): QueryResult =>
+    unwrap(store.query(table, parseBody(queryBodySchema, request, "query body")));
 
   app.post<{ Params: TableParams }>("/v0/record/:database_id/:table_slug/query", async (request) => {
     const table = tableFor(request, request.params.database_id, request.params.table_slug);
-    return query(table, request.body);
+    return query(table, request);
   });
 
   app.post("/v0/data-api/record/query", async (request) => {
@@ -58,7 +62,7 @@ export function registerRecordRoutes(app: FastifyInstance, store: RecordStore): 
         "This API key is not scoped to a table, so /v0/data-api/record/query cannot tell which table to query: use /v0/record/{database_id}/{table_slug}/query, or a key scoped as key@database_id/table_slug.",
       );
     }
-    return query(tableFor(request, key.scope.databaseId, key.scope.tableSlug), request.body);
+    return query(tableFor(request, key.scope.databaseId, key.scope.tableSlug), request);
   });
 
   app.post<{ Params: TableParams }>("/v0/record/:database_id/:table_slug/update", async (request, reply) => {
@@ -66,7 +70,7 @@ export function registerRecordRoutes(app: FastifyInstance, store: RecordStore): 
     if (request.body === undefined || request.body === null) {
       throw badRequest('The update body is missing: send {"values": [{"key", "value"}], "filter": {...}}.');
     }
-    const body = parseBody(updateBodySchema, request.body, "update body");
+    const body = parseBody(updateBodySchema, request, "update body");
     const { matched } = unwrap(store.update(table, body));
     reply.header("x-matched-count", String(matched));
     return { message: "ok" };

@@ -63,7 +63,10 @@ export function describeType(type: FieldType): string {
   return typeNames[type];
 }
 
+/** A short rendering of a client's value; objects are not stringified (they may be very deep). */
 function show(v: unknown): string {
+  if (Array.isArray(v)) return "an array";
+  if (typeof v === "object" && v !== null) return "an object";
   const s = JSON.stringify(v) ?? String(v);
   return s.length > 60 ? `${s.slice(0, 57)}...` : s;
 }

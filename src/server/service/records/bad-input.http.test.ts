@@ -1,0 +1,51 @@
+/** Bad input over real HTTP: each gets the right status and message, and no data changes. */
+import { afterAll, beforeAll, expect, it } from "vitest";
+import type { RecordRow } from "../../../shared/records";
+import { startTestService, type TestService } from "../test-support";
+import { EMP, post } from "./testing/http";
+
+let svc: TestService;
+let before: RecordRow[];
+const snapshot = async (): Promise<RecordRow[]> => (await post(svc, `${EMP}/query`, { limit: 10_000 })).body.items;
+const twoMiB = JSON.stringify({ values: [{ key: "city", value: "x".repeat(2 * 1024 * 1024) }], filter: { and: [] } });
+const deepArray = `${"[".repeat(400_000)}${"]".repeat(400_000)}`;
+
+beforeAll(async () => {
+  svc = await startTestService();
+  before = await snapshot();
+});
+afterAll(() => svc.close());
+
+const cases: [string, string, string | undefined, Record<string, string>, number, string, RegExp][] = [
+  ["garbage JSON", "update", "{values: [", {}, 400, "validation_error", /not valid JSON/],
+  ["truncated JSON", "query", '{"filter": {"and": [', {}, 400, "validation_error", /not valid JSON/],
+  ["a JSON array body", "update", "[]", {}, 400, "validation_error", /must be a JSON object/],
+  ["a JSON string body", "query", '"hello"', {}, 400, "validation_error", /must be a JSON object/],
+  ["an empty JSON body", "update", "", {}, 400, "validation_error", /body is empty/],
+  ["a text/plain body", "update", "values=1", { "content-type": "text/plain" }, 400, "validation_error", /application\/json/],
+  ["a 2 MiB update", "update", twoMiB, {}, 413, "payload_too_large", /1 MiB/],
+  ["a 2 MiB query", "query", JSON.stringify({ select: Array(300_000).fill("employee_id") }), {}, 413, "payload_too_large", /1 MiB/],
+  ["wrong types", "update", JSON.stringify({ values: "age=1", filter: { and: [] } }), {}, 400, "validation_error", /^values: values must be an array/],
+  ["an unknown property", "update", JSON.stringify({ value: [], filter: { and: [] } }), {}, 400, "validation_error", /Unknown property "value"/],
+  ["both and and or", "update", JSON.stringify({ values: [{ key: "age", value: 1 }], filter: { and: [], or: [] } }), {}, 400, "validation_error", /both "and" and "or"/],
+  ["an unknown operator", "update", JSON.stringify({ values: [{ key: "age", value: 1 }], filter: { and: [{ key: "age", operator: "like", value: 1 }] } }), {}, 400, "validation_error", /unknown operator "like"/],
+  ["an unknown Field", "query", JSON.stringify({ sort: [{ key: "wage", direction: "ascending" }] }), {}, 400, "validation_error", /unknown Field "wage"/],
+  ["a negative limit", "query", JSON.stringify({ limit: -5 }), {}, 400, "validation_error", /limit must be an integer from 0 to 10,000/],
+  ["a huge limit", "query", JSON.stringify({ limit: 1e12 }), {}, 400, "validation_error", /limit must be an integer from 0 to 10,000/],
+  ["a huge skip", "query", JSON.stringify({ skip: 1e300 }), {}, 400, "validation_error", /skip must be a non-negative integer/],
+  ["a deeply nested array in a filter", "query", `{"filter":{"and":[${deepArray}]}}`, {}, 400, "validation_error", /filter\.and\[0\] must be a condition/],
+  ["a deeply nested json value", "update", `{"filter":{"and":[]},"values":[{"key":"city","value":${deepArray}}]}`, {}, 400, "validation_error", /"city" is text/],
+  ["a __proto__ key", "update", '{"__proto__":{"x":1},"values":[{"key":"age","value":1}],"filter":{"and":[]}}', {}, 400, "validation_error", /./],
+];
+
+it.each(cases)("refuses %s", async (_name, endpoint, body, headers, status, error, message) => {
+  const res = await svc.call(`${EMP}/${endpoint}`, { method: "POST", body, headers: { "content-type": "application/json", ...headers } });
+  const json = await res.json();
+  expect(res.status).toBe(status);
+  expect(json).toMatchObject({ error, subCode: expect.any(Number), message: expect.stringMatching(message) });
+  expect(json.message).not.toMatch(/at .*\.ts:\d+/);
+});
+
+it("leaves every Record unchanged after all of it", async () => {
+  expect(await snapshot()).toEqual(before);
+});

@@ -1,0 +1,139 @@
+/** Update Records over real HTTP, rule by rule (decisions §5). */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RecordRow } from "../../../shared/records";
+import { openDatabase } from "../db";
+import { startTestService, type TestService } from "../test-support";
+import { SqliteRecordStore } from "./store";
+import { EMP, post } from "./testing/http";
+
+let svc: TestService;
+let dataDir: string;
+const CAT = "/v0/record/demo/catalog";
+const WIDE_FIELDS = 50;
+const byId = (id: string) => ({ and: [{ key: "employee_id", operator: "equal", value: id }] });
+const deepJson = (n: number) => {
+  let v: unknown = [];
+  for (let i = 0; i < n; i++) v = [v];
+  return v;
+};
+const update = (body: unknown, base = EMP) => post(svc, `${base}/update`, body);
+async function record(id: string): Promise<RecordRow> {
+  return (await post(svc, `${EMP}/query`, { filter: byId(id) })).body.items[0];
+}
+async function snapshot(base = EMP): Promise<RecordRow[]> {
+  return (await post(svc, `${base}/query`, { limit: 10_000 })).body.items;
+}
+
+beforeAll(async () => {
+  // A first start seeds the demo tables; a wide table (for the concurrency test) is then added
+  // to the same file, and the service restarted on it, as a user's data directory would be.
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bb-upd-"));
+  await (await startTestService({ dataDir })).close();
+  const { sqlite, kysely } = openDatabase(dataDir);
+  const store = new SqliteRecordStore(sqlite, kysely);
+  const fields = Array.from({ length: WIDE_FIELDS }, (_, i) => ({ key: `f${i}`, type: "number" as const, nullable: true }));
+  const wide = store.createTable({ databaseId: "demo", slug: "wide", primaryKey: "id", fields: [{ key: "id", type: "text", nullable: false }, ...fields] });
+  sqlite.prepare(`insert into ${wide.physical} (id) values ('r1')`).run();
+  sqlite.close();
+  svc = await startTestService({ dataDir });
+});
+afterAll(async () => {
+  await svc.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe("update", () => {
+  it("updates one Record, answers ok and the matched count", async () => {
+    const res = await update({ fixedValue: [], values: [{ key: "age", value: 30 }, { key: "city", value: "Lisbon" }], filter: byId("E00010") });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ message: "ok" });
+    expect(res.headers.get("x-matched-count")).toBe("1");
+    expect(await record("E00010")).toMatchObject({ age: 30, city: "Lisbon" });
+  });
+
+  it("updates every matching Record (bulk), and none when nothing matches", async () => {
+    const legal = (await snapshot()).filter((r) => r.department === "Legal");
+    const res = await update({ values: [{ key: "bonus", value: 1234 }], filter: { and: [{ key: "department", operator: "equal", value: "Legal" }] } });
+    expect(res.headers.get("x-matched-count")).toBe(String(legal.length));
+    const after = (await snapshot()).filter((r) => r.department === "Legal");
+    expect(after.every((r) => r.bonus === 1234)).toBe(true);
+    const none = await update({ values: [{ key: "bonus", value: 1 }], filter: byId("E99999") });
+    expect(none.status).toBe(200);
+    expect(none.headers.get("x-matched-count")).toBe("0");
+  });
+
+  it('updates every Record with {"and": []}, on purpose', async () => {
+    const res = await update({ values: [{ key: "manual", value: null }], filter: { and: [] } }, CAT);
+    expect(res.headers.get("x-matched-count")).toBe("8");
+    expect((await snapshot(CAT)).every((r) => r.manual === null)).toBe(true);
+  });
+
+  it("writes each type exactly and reads it back", async () => {
+    const filter = { and: [{ key: "sku", operator: "equal", value: "SKU-002" }] };
+    const values = [
+      { key: "in_stock", value: false },
+      { key: "specs", value: { tags: ["a", "b"], nested: { ok: true }, n: null } },
+      { key: "added_at", value: "2024-05-01T12:00:00+02:00" },
+      { key: "price", value: 12.5 },
+      { key: "image", value: "catalog/desk.jpg" },
+    ];
+    expect((await update({ values, filter }, CAT)).status).toBe(200);
+    const row = (await post(svc, `${CAT}/query`, { filter })).body.items[0];
+    expect(row).toMatchObject({ in_stock: false, specs: values[1].value, added_at: "2024-05-01T10:00:00.000Z", price: 12.5, image: "catalog/desk.jpg" });
+  });
+
+  it("renames a primary key when it stays unique", async () => {
+    expect((await update({ values: [{ key: "employee_id", value: "X00001" }], filter: byId("E00020") })).status).toBe(200);
+    expect(await record("X00001")).toMatchObject({ employee_id: "X00001" });
+    expect(await record("E00020")).toBeUndefined();
+  });
+});
+
+describe("update refusals leave the data unchanged", () => {
+  const refusals: [string, unknown, number, RegExp][] = [
+    ["a missing filter", { values: [{ key: "age", value: 1 }] }, 400, /filter is required.*\{"and": \[\]\}/],
+    ["empty values", { values: [], filter: byId("E00001") }, 400, /values must name at least one Field/],
+    ["missing values", { filter: byId("E00001") }, 400, /^values: values must be an array/],
+    ["a numeric string for a number", { values: [{ key: "age", value: "42" }], filter: byId("E00001") }, 400, /values\[0\]: Field "age" is number and takes a JSON number, not "42"/],
+    ["a number for text", { values: [{ key: "city", value: 5 }], filter: byId("E00001") }, 400, /"city" is text and takes a string/],
+    ["a bad date", { values: [{ key: "hire_date", value: "2020-02-30" }], filter: byId("E00001") }, 400, /"hire_date" is date/],
+    ["a datetime without a zone", { values: [{ key: "added_at", value: "2024-05-01T10:00:00" }], filter: { and: [] } }, 400, /"added_at" is datetime/],
+    ["a string for a boolean", { values: [{ key: "in_stock", value: "true" }], filter: { and: [] } }, 400, /"in_stock" is boolean and takes true or false/],
+    ["null for the primary key", { values: [{ key: "employee_id", value: null }], filter: byId("E00001") }, 400, /"employee_id" cannot be null/],
+    ["a missing value", { values: [{ key: "age" }], filter: byId("E00001") }, 400, /values\[0\]: "value" is missing/],
+    ["an unknown Field", { values: [{ key: "salary", value: 1 }], filter: byId("E00001") }, 400, /values\[0\]\.key: unknown Field "salary"/],
+    ["a joined Field", { values: [{ key: "departments.head", value: "x" }], filter: byId("E00001") }, 400, /joined Fields cannot be updated/],
+    ["a Field set twice", { values: [{ key: "age", value: 1 }, { key: "age", value: 2 }], filter: byId("E00001") }, 400, /set twice/],
+    ["a valid value beside an invalid one", { values: [{ key: "age", value: 99 }, { key: "bonus", value: "x" }], filter: { and: [] } }, 400, /values\[1\]: Field "bonus"/],
+    ["an unknown filter Field", { values: [{ key: "age", value: 1 }], filter: { and: [{ key: "nope", operator: "equal", value: 1 }] } }, 400, /filter\.and\[0\]: unknown Field "nope"/],
+    ["a non-empty fixedValue", { fixedValue: [{ key: "age" }], values: [{ key: "age", value: 1 }], filter: byId("E00001") }, 400, /fixedValue must be empty/],
+    ["a fixedValue that is not an array", { fixedValue: {}, values: [{ key: "age", value: 1 }], filter: byId("E00001") }, 400, /fixedValue must be an array/],
+    ["a json value nested too deep", { values: [{ key: "specs", value: deepJson(200) }], filter: { and: [] } }, 400, /"specs" is nested more than 64 levels deep/],
+    ["a primary key collision", { values: [{ key: "employee_id", value: "E00002" }], filter: byId("E00001") }, 409, /same primary key \("E00002"\); nothing was written/],
+    ["a bulk primary key collision", { values: [{ key: "employee_id", value: "NEW" }], filter: { or: [{ key: "employee_id", operator: "equal", value: "E00003" }, { key: "employee_id", operator: "equal", value: "E00004" }] } }, 409, /nothing was written/],
+  ];
+  it.each(refusals)("refuses %s", async (_name, body, status, message) => {
+    const base = /added_at|in_stock|specs/.test(JSON.stringify(body)) ? CAT : EMP;
+    const before = await snapshot(base);
+    const res = await update(body, base);
+    expect(res.status).toBe(status);
+    expect(res.body).toMatchObject({ error: status === 409 ? "conflict" : "validation_error", message: expect.stringMatching(message) });
+    expect(await snapshot(base)).toEqual(before);
+  });
+});
+
+describe("concurrency", () => {
+  it("applies 50 concurrent updates of different Fields of one Record, none lost", async () => {
+    const results = await Promise.all(
+      Array.from({ length: WIDE_FIELDS }, (_, i) =>
+        update({ values: [{ key: `f${i}`, value: i + 1 }], filter: { and: [{ key: "id", operator: "equal", value: "r1" }] } }, "/v0/record/demo/wide"),
+      ),
+    );
+    expect(results.map((r) => r.status)).toEqual(Array(WIDE_FIELDS).fill(200));
+    const row = (await post(svc, "/v0/record/demo/wide/query", {})).body.items[0];
+    expect(row).toEqual({ id: "r1", ...Object.fromEntries(Array.from({ length: WIDE_FIELDS }, (_, i) => [`f${i}`, i + 1])) });
+  });
+});
