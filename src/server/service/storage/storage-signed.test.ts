@@ -1,0 +1,148 @@
+/** Signed URLs (endpoints 5 and 6) over real HTTP: issue 3 items 5 and 7. */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import sharp from "sharp";
+import { type TestService, startTestService } from "../test-support";
+import { retireSigningKey, rotateSigningKey } from "./signing";
+import { rawRequest, upload } from "./storage-test-support";
+
+// Signed URLs are built on the configured public base (the launcher sets the proxy's /api),
+// never on the Host header; the tests map that base back onto the service.
+const BASE = "http://proxy.example:5173/api";
+let svc: TestService;
+let versioned = "";
+let png: Buffer;
+
+beforeAll(async () => {
+  svc = await startTestService({ seed: false, publicBaseUrl: BASE });
+  versioned = (await (await upload(svc, "team-files", "shared/report final.txt", "signed content", { type: "text/plain" })).json()).key;
+  png = await sharp({ create: { width: 400, height: 200, channels: 3, background: "#3a6ea5" } }).png().toBuffer();
+  await upload(svc, "team-files", "shared/pic.png", png, { type: "image/png" });
+});
+afterAll(() => svc.close());
+
+async function sign(key: string, query = ""): Promise<string> {
+  const r = await svc.call(`/v0/storage/url/sign/team-files/${key}${query}`, { headers: { host: "evil.example" } });
+  expect(r.status).toBe(200);
+  const { url } = await r.json();
+  return url;
+}
+/** The path and query of a signed URL, to send to the service itself. */
+const local = (url: string) => url.slice(BASE.length);
+const fetchSigned = (pathAndQuery: string, headers: Record<string, string> = {}, localAddress?: string) =>
+  rawRequest(svc, { path: pathAndQuery, headers, localAddress });
+
+describe("endpoint 5: get a signed URL", () => {
+  it("returns an absolute URL on the configured base, naming the versioned key, valid for 3600 s by default", async () => {
+    const before = Math.floor(Date.now() / 1000);
+    const url = new URL(await sign("shared/report%20final.txt"));
+    expect(url.origin + url.pathname.slice(0, 4)).toBe("http://proxy.example:5173/api");
+    expect(decodeURIComponent(url.pathname)).toBe(`/api/v0/storage/sign/team-files/${versioned}`);
+    expect([...url.searchParams.keys()]).toEqual(["Expires", "Key-Pair-Id", "Signature"]);
+    const expires = Number(url.searchParams.get("Expires"));
+    expect(expires - before).toBeGreaterThanOrEqual(3600);
+    expect(expires - before).toBeLessThanOrEqual(3602);
+  });
+
+  it("takes expiresIn from 1 to 604800", async () => {
+    const url = new URL(await sign("shared/pic.png", "?expiresIn=604800"));
+    expect(Number(url.searchParams.get("Expires")) - Date.now() / 1000).toBeGreaterThan(604_700);
+    for (const bad of ["0", "604801", "-5", "1.5", "soon"]) {
+      const r = await svc.call(`/v0/storage/url/sign/team-files/shared/pic.png?expiresIn=${bad}`);
+      expect(r.status).toBe(400);
+      expect((await r.json()).message).toMatch(/expiresIn must be one whole number from 1 to 604800/);
+    }
+  });
+
+  it("signs a named version, and 404s for an unknown key", async () => {
+    expect(decodeURIComponent(new URL(await sign(versioned)).pathname)).toBe(`/api/v0/storage/sign/team-files/${versioned}`);
+    expect((await svc.call("/v0/storage/url/sign/team-files/shared/nope.txt")).status).toBe(404);
+  });
+});
+
+describe("endpoint 6: serve a signed URL", () => {
+  it("serves the file with no key, from an address outside the allow list, with ranges", async () => {
+    const path = local(await sign("shared/report%20final.txt"));
+    const r = await fetchSigned(path, {}, "127.0.0.2").catch(() => fetchSigned(path));
+    expect(r.status).toBe(200);
+    expect(r.body.toString()).toBe("signed content");
+    expect(r.headers["cache-control"]).toMatch(/^private, max-age=(3599|3600)$/);
+    const part = await fetchSigned(path, { range: "bytes=0-5" });
+    expect(part.status).toBe(206);
+    expect(part.body.toString()).toBe("signed");
+  });
+
+  it("serves resized images too", async () => {
+    const path = local(await sign("shared/pic.png"));
+    const r = await fetchSigned(`${path}&w=100`);
+    expect(r.status).toBe(200);
+    const meta = await sharp(r.body).metadata();
+    expect([meta.width, meta.height, meta.format]).toEqual([100, 50, "png"]);
+  });
+
+  describe("any tampering is a 403", () => {
+    let url: URL;
+    beforeAll(async () => {
+      url = new URL(await sign("shared/report%20final.txt"));
+    });
+    const flip = (s: string, i: number) => s.slice(0, i) + (s[i] === "A" ? "B" : "A") + s.slice(i + 1);
+    const variants: [string, (u: URL) => string][] = [
+      ["bucket", (u) => local(u.href).replace("/team-files/", "/team-filez/")],
+      ["bucket to another real bucket", (u) => local(u.href).replace("/team-files/", "/public-assets/")],
+      ["key", (u) => local(u.href).replace("final.txt", "finak.txt")],
+      ["key made hostile", (u) => local(u.href).replace("shared/", "../")],
+      ["version", (u) => local(u.href).replace(/\/team-files\/v(\d+)\//, (_m, v) => `/team-files/v${Number(v) + 1}/`)],
+      ["version dropped", (u) => local(u.href).replace(/\/team-files\/v\d+\//, "/team-files/")],
+      ["Expires", (u) => local(u.href).replace(/Expires=(\d+)/, (_m, e) => `Expires=${Number(e) + 1}`)],
+      ["Expires with a leading zero", (u) => local(u.href).replace("Expires=", "Expires=0")],
+      ["Key-Pair-Id", (u) => local(u.href).replace(/Key-Pair-Id=kp_(.)/, (_m, c) => `Key-Pair-Id=kp_${c === "a" ? "b" : "a"}`)],
+      ["Signature first character", (u) => local(u.href).replace(/Signature=([^&]+)/, (_m, s) => `Signature=${flip(s, 0)}`)],
+      ["Signature last character", (u) => local(u.href).replace(/Signature=([^&]+)/, (_m, s) => `Signature=${flip(s, s.length - 1)}`)],
+      ["Signature removed", (u) => local(u.href).replace(/&Signature=[^&]+/, "")],
+      ["Signature doubled", (u) => `${local(u.href)}&Signature=x`],
+    ];
+    it.each(variants)("%s", async (_what, tamper) => {
+      const r = await fetchSigned(tamper(url));
+      expect(r.status).toBe(403);
+      expect(JSON.parse(r.body.toString())).toMatchObject({ error: "forbidden", message: expect.stringMatching(/signed URL is not valid/) });
+    });
+  });
+
+  it("an unknown key pair is a 403", async () => {
+    const path = local(await sign("shared/pic.png")).replace(/Key-Pair-Id=[^&]+/, "Key-Pair-Id=kp_000000000000");
+    expect((await fetchSigned(path)).status).toBe(403);
+  });
+
+  it("expires: expiresIn=1 works at once and is a 403 two seconds later", async () => {
+    const path = local(await sign("shared/pic.png", "?expiresIn=1"));
+    const start = Date.now();
+    const first = await fetchSigned(path);
+    // Expires is whole seconds, so "1 s" may already be over if the signing crossed a second boundary.
+    if (Date.now() - start < 500) expect([200, 403]).toContain(first.status);
+    await new Promise((r) => setTimeout(r, 2100));
+    const r = await fetchSigned(path);
+    expect(r.status).toBe(403);
+    expect(JSON.parse(r.body.toString()).message).toMatch(/expired/);
+  });
+
+  it("rotation: an old pair keeps verifying until it is retired", async () => {
+    const old = local(await sign("shared/pic.png"));
+    const oldId = /Key-Pair-Id=([^&]+)/.exec(old)![1];
+    const newId = rotateSigningKey(svc.dataDir);
+    const fresh = local(await sign("shared/pic.png"));
+    expect(fresh).toContain(`Key-Pair-Id=${newId}`);
+    expect((await fetchSigned(old)).status).toBe(200);
+    expect((await fetchSigned(fresh)).status).toBe(200);
+    retireSigningKey(svc.dataDir, oldId);
+    const r = await fetchSigned(old);
+    expect(r.status).toBe(403);
+    expect(JSON.parse(r.body.toString()).message).toMatch(/unknown or retired/);
+    expect((await fetchSigned(fresh)).status).toBe(200);
+  });
+
+  it("a deleted object behind a valid signature is a 404", async () => {
+    await upload(svc, "team-files", "shared/gone.txt", "x");
+    const path = local(await sign("shared/gone.txt"));
+    await svc.call("/v0/storage/object/team-files/shared/gone.txt", { method: "DELETE" });
+    expect((await fetchSigned(path)).status).toBe(404);
+  });
+});
