@@ -36,7 +36,7 @@ export const GridRow = memo(function GridRow(p: Props) {
       role="row"
       aria-rowindex={p.ariaRowIndex}
       aria-selected={p.selected}
-      className={`grid-row ${p.selected ? "selected" : ""}`}
+      className={`grid-row ${p.selected ? "selected" : ""} ${p.editingCol >= 0 ? "editing-row" : ""}`}
       style={{ transform: `translateY(${p.start}px)`, width: p.width }}
       data-index={p.index}
     >

@@ -4,7 +4,7 @@
  */
 import { rowSortingFeature, type SortingState, tableFeatures, useTable } from "@tanstack/react-table";
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { useCallback, useEffect, useMemo, useRef } from "react";
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef } from "react";
 import type { RecordRow, RecordValue, SortUnit } from "../../../shared/records";
 import { isTypingTarget } from "../../app/shortcuts";
 import type { Move } from "./CellEditor";
@@ -88,16 +88,21 @@ export function RecordsGrid(p: Props) {
     if (row !== active.row || col !== active.col) gridActions.setActive({ row, col });
   }, [rows.length, colCount, active]);
 
-  // Move DOM focus to the active cell after keyboard moves (and after an edit closes).
-  useEffect(() => {
+  // Move DOM focus to the active cell after keyboard moves (and after an edit closes): at once
+  // when its row is rendered, else after the virtualizer has scrolled it in.
+  useLayoutEffect(() => {
     if (!wantFocus.current || editing) return;
+    const find = () => scrollRef.current?.querySelector<HTMLElement>(`[data-cell="${active.row}:${active.col}"]`);
+    const el = find();
+    if (el) {
+      el.focus();
+      wantFocus.current = false;
+      return;
+    }
     virtualizer.scrollToIndex(active.row, { align: "auto" });
     const id = requestAnimationFrame(() => {
-      const el = scrollRef.current?.querySelector<HTMLElement>(`[data-cell="${active.row}:${active.col}"]`);
-      if (el) {
-        el.focus({ preventScroll: false });
-        wantFocus.current = false;
-      }
+      find()?.focus();
+      wantFocus.current = false;
     });
     return () => cancelAnimationFrame(id);
   }, [active, editing, virtualizer]);
