@@ -30,10 +30,14 @@ async function dataTransfer(page: Page, files: DropFile[]): Promise<JSHandle<Dat
 }
 
 /** A real drag-and-drop as the browser delivers it: dragenter, dragover, drop with the files. */
-async function dropFiles(page: Page, zone: Locator, files: DropFile[]): Promise<void> {
+async function dropFiles(page: Page, zone: Locator, files: DropFile[], shotWhileDragging?: string): Promise<void> {
   const dt = await dataTransfer(page, files);
   await zone.dispatchEvent("dragenter", { dataTransfer: dt });
   await zone.dispatchEvent("dragover", { dataTransfer: dt });
+  if (shotWhileDragging) {
+    await expect(page.getByText(/^Drop to upload into/)).toBeVisible();
+    await page.screenshot({ path: shotWhileDragging });
+  }
   await zone.dispatchEvent("drop", { dataTransfer: dt });
 }
 
@@ -73,7 +77,7 @@ test("drop files into a new folder, see thumbnails, the lightbox and a signed UR
   await dropFiles(page, dropzone(page), [
     { name: "wide.png", type: "image/png", b64: png.toString("base64") },
     { name: "notes.txt", type: "text/plain", b64: text.toString("base64") },
-  ]);
+  ], `${SHOTS}/02b-dragging.png`);
   for (const name of ["wide.png", "notes.txt"]) {
     const row = uploadRow(page, `${folder}/${name}`);
     await expect(row).toHaveAttribute("data-status", "done");
@@ -196,4 +200,35 @@ test("team-files: upload by the button, text and PDF previews", async ({ page })
   await page.screenshot({ path: `${SHOTS}/11-pdf-preview.png` });
   await page.keyboard.press("Escape");
   await expect(pdf).toBeHidden();
+});
+
+test("a folder larger than one list page: load more, filter and sort across what is loaded", async ({ page }) => {
+  const folder = `many-${Date.now()}`;
+  const names = Array.from({ length: 205 }, (_, i) => `file-${String(i).padStart(3, "0")}.txt`);
+  for (let i = 0; i < names.length; i += 25) {
+    await Promise.all(
+      names.slice(i, i + 25).map(async (name) => {
+        const form = new FormData();
+        form.append("key", `${folder}/${name}`);
+        form.append("file", new Blob([name], { type: "text/plain" }), name);
+        const res = await serviceCall("/v0/storage/object/public-assets", undefined, { method: "POST", body: form });
+        expect(res.status).toBe(200);
+      }),
+    );
+  }
+  await page.goto(`/storage/public-assets?folder=${folder}`);
+  await page.getByRole("button", { name: "List view" }).click();
+  await expect(page.getByText("200 files loaded so far")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Preview file-204.txt" })).toHaveCount(0);
+  await page.getByRole("button", { name: "Load more" }).click();
+  await expect(page.getByText("205 files", { exact: true })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Load more" })).toHaveCount(0);
+  await page.getByRole("button", { name: "Sort by name" }).click();
+  await expect(page.getByRole("button", { name: /^Preview / }).first()).toHaveAccessibleName("Preview file-204.txt");
+  await page.getByRole("searchbox", { name: "Filter by name" }).fill("-20");
+  await expect(page.getByRole("button", { name: /^Preview / })).toHaveCount(5);
+  await page.screenshot({ path: `${SHOTS}/12-paged-filtered.png` });
+  // The folder is in the URL: a reload lands in the same place.
+  await page.reload();
+  await expect(page.getByRole("navigation", { name: "Folder path" })).toContainText(folder);
 });

@@ -66,5 +66,6 @@ describe("file kinds", () => {
     ["text/plain", "r.txt", "TXT text"],
     ["application/x-thing", "a.bin", "application/x-thing"],
     [undefined, "noext", "File"],
+    ["image/svg+xml", "logo.svg", "SVG image"],
   ])("typeLabel(%j, %j) = %j", (ct, key, label) => expect(typeLabel(ct, key)).toBe(label));
 });

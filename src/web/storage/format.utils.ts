@@ -107,6 +107,7 @@ export function fileKind(contentType: string | undefined, key: string): FileKind
 export function typeLabel(contentType: string | undefined, key: string): string {
   const kind = fileKind(contentType, key);
   const ext = extensionOf(key).toUpperCase();
+  if (ext === "SVG") return "SVG image";
   switch (kind) {
     case "image":
       return `${ext || "Image"}${ext ? " image" : ""}`;

@@ -40,7 +40,7 @@ export function UploadPanel() {
               Cancel all
             </button>
           )}
-          {!t.busy && (
+          {t.counts.done + t.counts.cancelled + t.counts.skipped > 0 && (
             <button type="button" className="st-btn st-btn-small" onClick={clearFinishedUploads}>
               Clear finished
             </button>
