@@ -1,0 +1,132 @@
+/**
+ * Records workspace, reading: filter builder (mouse and JSON), sorting, paging, URL state.
+ * Only reads data, and compares what the grid shows with the service's own answer.
+ */
+import { expect, test } from "@playwright/test";
+import { apiQuery, openView, shownPks } from "./records.helpers";
+
+const fmt = (n: number) => n.toLocaleString("en-US");
+
+test("a two-level nested filter built with the mouse matches the API's rows and count", async ({ page }) => {
+  await openView(page, "employees");
+  await page.getByRole("button", { name: "Filter", exact: true }).click();
+  const builder = page.getByRole("region", { name: "Filter builder" });
+
+  // Root (AND): department = Engineering, and a group (OR): age > 50, country = Brazil.
+  await builder.getByRole("button", { name: "Filter: add condition" }).click();
+  await builder.getByLabel("Condition 1 field").selectOption("department");
+  await builder.getByLabel("Condition 1 value", { exact: true }).fill("Engineering");
+  await builder.getByRole("button", { name: "Filter: add group" }).click();
+  const group = builder.getByRole("group", { name: "Group 2" });
+  await expect(group.getByRole("radio", { name: "OR" })).toHaveAttribute("aria-checked", "true");
+  await group.getByLabel("Condition 2.1 field").selectOption("age");
+  await group.getByLabel("Condition 2.1 operator").selectOption("greaterThan");
+  await group.getByLabel("Condition 2.1 value", { exact: true }).fill("50");
+  await group.getByRole("button", { name: "Group 2: add condition" }).click();
+  await group.getByLabel("Condition 2.2 field").selectOption("country");
+  await group.getByLabel("Condition 2.2 value", { exact: true }).fill("Brazil");
+  await builder.getByRole("button", { name: "Apply filter" }).click();
+
+  const filter = {
+    and: [
+      { key: "department", operator: "equal", value: "Engineering" },
+      { or: [{ key: "age", operator: "greaterThan", value: 50 }, { key: "country", operator: "equal", value: "Brazil" }] },
+    ],
+  };
+  const api = await apiQuery("employees", { filter, limit: 50, sort: [] });
+  expect(api.count).toBeGreaterThan(0);
+  expect(api.count).toBeLessThan(1000);
+  await expect(page.getByTestId("range")).toHaveText(`1–${Math.min(50, api.count)} of ${fmt(api.count)}`);
+  await expect(builder.getByTestId("filter-count")).toHaveText(`${fmt(api.count)} matching Records`);
+  const pks = await shownPks(page, 10);
+  expect(pks).toEqual(api.items.slice(0, 10).map((r) => r.employee_id));
+  // The URL holds exactly the filter that was sent.
+  const url = new URL(page.url());
+  expect(JSON.parse(url.searchParams.get("filter")!)).toEqual(filter);
+});
+
+test("pasted JSON goes into the builder; invalid JSON is refused with a message", async ({ page }) => {
+  await openView(page, "employees");
+  await page.getByRole("button", { name: "Filter", exact: true }).click();
+  const builder = page.getByRole("region", { name: "Filter builder" });
+  await builder.getByRole("button", { name: "JSON" }).click();
+  const box = builder.getByLabel(/Filter JSON/);
+
+  await box.fill('{"and": [{"key": "age", "operator": "gt", "value": 3}]}');
+  await builder.getByRole("button", { name: "Load JSON into builder" }).click();
+  await expect(builder.getByRole("alert")).toContainText('filter.and[0].operator: "gt" is not offered');
+  await box.fill("{and: []}");
+  await builder.getByRole("button", { name: "Load JSON into builder" }).click();
+  await expect(builder.getByRole("alert")).toContainText("not valid JSON");
+
+  const filter = { or: [{ key: "country", operator: "equal", value: "China", isFixed: true }, { and: [{ key: "age", operator: "lessThan", value: 25 }] }] };
+  await box.fill(JSON.stringify(filter));
+  await builder.getByRole("button", { name: "Load JSON into builder" }).click();
+  await expect(builder.getByLabel("Condition 1 field")).toHaveValue("country");
+  // isFixed shows as a lock: the condition cannot be edited or removed until unlocked.
+  await expect(builder.getByLabel("Condition 1 value", { exact: true })).toBeDisabled();
+  await expect(builder.getByRole("button", { name: "Remove Condition 1" })).toBeDisabled();
+  await builder.getByRole("button", { name: "Unlock Condition 1" }).click();
+  await expect(builder.getByLabel("Condition 1 value", { exact: true })).toBeEnabled();
+  await builder.getByRole("button", { name: "Lock Condition 1" }).click();
+  await expect(builder.getByLabel("Condition 2.1 value", { exact: true })).toHaveValue("25");
+  await builder.getByRole("button", { name: "Apply filter" }).click();
+
+  const api = await apiQuery("employees", { filter, limit: 0 });
+  await expect(page.getByTestId("range")).toHaveText(`1–${Math.min(50, api.count)} of ${fmt(api.count)}`);
+  expect(JSON.parse(new URL(page.url()).searchParams.get("filter")!)).toEqual(filter);
+});
+
+test("sort by two columns with shift-click, then page to the end", async ({ page }) => {
+  await openView(page, "employees");
+  await page.getByRole("columnheader", { name: /department/ }).getByRole("button").click();
+  await page.getByRole("columnheader", { name: /^age/ }).getByRole("button").click({ modifiers: ["Shift"] });
+  await page.getByRole("columnheader", { name: /^age/ }).getByRole("button").click({ modifiers: ["Shift"] });
+  await expect(page).toHaveURL(/sort=department%2C-age|sort=department,-age/);
+  await expect(page.getByRole("columnheader", { name: /department/ })).toHaveAttribute("aria-sort", "ascending");
+  await expect(page.getByRole("columnheader", { name: /^age/ })).toHaveAttribute("aria-sort", "descending");
+  const sort = [
+    { key: "department", direction: "ascending" },
+    { key: "age", direction: "descending" },
+  ];
+  const first = await apiQuery("employees", { sort, limit: 10 });
+  expect(await shownPks(page, 10)).toEqual(first.items.map((r) => r.employee_id));
+
+  await page.getByLabel("Rows per page").selectOption("100");
+  await page.getByRole("button", { name: "Last page" }).click();
+  await expect(page.getByTestId("range")).toHaveText("901–1,000 of 1,000");
+  await expect(page.getByRole("button", { name: "Next page" })).toBeDisabled();
+  const last = await apiQuery("employees", { sort, limit: 10, skip: 900 });
+  expect(await shownPks(page, 10)).toEqual(last.items.map((r) => r.employee_id));
+  await page.getByRole("button", { name: "Previous page" }).click();
+  await expect(page.getByTestId("range")).toHaveText("801–900 of 1,000");
+});
+
+test("reload keeps the view; a bad link falls back with a message", async ({ page }) => {
+  await openView(page, "employees", {
+    filter: { and: [{ key: "gender", operator: "equal", value: "Female" }] },
+    sort: "-annual_salary",
+    cols: "full_name,annual_salary,gender",
+    page: 2,
+    size: 25,
+  });
+  const api = await apiQuery("employees", {
+    filter: { and: [{ key: "gender", operator: "equal", value: "Female" }] },
+    sort: [{ key: "annual_salary", direction: "descending" }],
+    limit: 25,
+    skip: 25,
+  });
+  const headers = page.getByRole("columnheader");
+  await expect(headers).toHaveText([/^$/, /full_name/, /annual_salary/, /gender/]);
+  await expect(page.getByTestId("range")).toHaveText(`26–50 of ${fmt(api.count)}`);
+  await page.reload();
+  await expect(headers).toHaveText([/^$/, /full_name/, /annual_salary/, /gender/]);
+  await expect(page.getByTestId("range")).toHaveText(`26–50 of ${fmt(api.count)}`);
+  const firstName = page.locator('[role=row][aria-rowindex="27"] [data-col="full_name"]');
+  await expect(firstName).toHaveText(String(api.items[0].full_name));
+
+  await page.goto("/records/demo/employees?page=-3&size=7&sort=%2C%2C&filter=%7Boops");
+  await expect(page.getByRole("alert").or(page.getByRole("status")).filter({ hasText: "Part of this link was not understood" })).toBeVisible();
+  await expect(page.getByTestId("range")).toHaveText("1–50 of 1,000");
+  await expect(page).toHaveURL(/\/records\/demo\/employees$/);
+});
