@@ -161,12 +161,12 @@ describe("permissions", () => {
     expect((await upload(svc, "vault", "x.txt", "x")).status).toBe(403);
   });
 
-  it.each([
+  it.for([
     ["read", "GET", "/v0/storage/public/team-files/read/team.txt"],
     ["list", "GET", "/v0/storage/list/team-files"],
     ["sign", "GET", "/v0/storage/url/sign/team-files/read/team.txt"],
     ["delete", "DELETE", "/v0/storage/object/team-files/read/team.txt"],
-  ])("limitedPublic from 127.0.0.2 (outside the allow list): %s is a 403", async (_what, method, path, ctx) => {
+  ] as const)("limitedPublic from 127.0.0.2 (outside the allow list): %s is a 403", async ([, method, path], ctx) => {
     if (!secondLoopback) ctx.skip();
     const r = await rawRequest(svc, { method, path, headers: { "x-api-key": svc.key }, localAddress: "127.0.0.2" });
     expect(r.status).toBe(403);

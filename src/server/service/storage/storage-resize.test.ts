@@ -1,0 +1,125 @@
+/** Resizing with real sharp (issue 3 item 4): dimensions decoded from the answers. */
+import fs from "node:fs";
+import path from "node:path";
+import zlib from "node:zlib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import sharp from "sharp";
+import { type TestService, startTestService } from "../test-support";
+import { rawRequest, upload } from "./storage-test-support";
+
+let svc: TestService;
+
+/** A valid PNG claiming width×height, 1-bit grey: tiny on disk, `width*height` pixels once decoded. */
+function pngBomb(width: number, height: number): Promise<Buffer> {
+  const chunk = (type: string, data: Buffer) => {
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(data.length);
+    const td = Buffer.concat([Buffer.from(type, "latin1"), data]);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(zlib.crc32(td));
+    return Buffer.concat([len, td, crc]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr[8] = 1; // bit depth
+  ihdr[9] = 0; // greyscale
+  const row = Buffer.alloc(1 + Math.ceil(width / 8)); // filter byte 0, then zeros
+  const deflate = zlib.createDeflate({ level: 9 });
+  const out: Buffer[] = [];
+  deflate.on("data", (c: Buffer) => out.push(c));
+  for (let y = 0; y < height; y++) deflate.write(row);
+  deflate.end();
+  return new Promise<Buffer>((resolve) =>
+    deflate.on("end", () => resolve(Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk("IHDR", ihdr), chunk("IDAT", Buffer.concat(out)), chunk("IEND", Buffer.alloc(0))]))),
+  );
+}
+
+const dims = async (body: Buffer) => {
+  const m = await sharp(body).metadata();
+  return [m.width, m.height, m.format];
+};
+const get = (p: string, headers: Record<string, string> = {}) => rawRequest(svc, { path: p, headers });
+
+beforeAll(async () => {
+  svc = await startTestService({ seed: false });
+  const photo = await sharp({ create: { width: 1200, height: 800, channels: 3, background: "#c0392b" } }).jpeg().toBuffer();
+  const drawing = await sharp({ create: { width: 300, height: 600, channels: 4, background: "#16a08580" } }).png().toBuffer();
+  await upload(svc, "public-assets", "img/photo.jpg", photo, { type: "image/jpeg" });
+  await upload(svc, "public-assets", "img/drawing.png", drawing, { type: "image/png" });
+  await upload(svc, "public-assets", "img/notes.txt", "not an image", { type: "text/plain" });
+  await upload(svc, "public-assets", "img/fake.png", "not really a png", { type: "image/png" });
+});
+afterAll(() => svc.close());
+
+describe("resizing", () => {
+  it.each([
+    ["img/photo.jpg?w=300", [300, 200, "jpeg"]],
+    ["img/photo.jpg?h=100", [150, 100, "jpeg"]],
+    ["img/photo.jpg?w=300&h=300", [300, 200, "jpeg"]],
+    ["img/photo.jpg?w=600&h=100", [150, 100, "jpeg"]],
+    ["img/photo.jpg?w=4096", [1200, 800, "jpeg"]],
+    ["img/drawing.png?w=100", [100, 200, "png"]],
+    ["img/drawing.png?h=300", [150, 300, "png"]],
+    ["img/drawing.png?w=1&h=1", [1, 1, "png"]],
+    ["img/drawing.png?w=2000&h=2000", [300, 600, "png"]],
+  ])("%s fits inside, never enlarged, same format: %j", async (query, expected) => {
+    const r = await get(`/v0/storage/public/public-assets/${query}`);
+    expect(r.status).toBe(200);
+    expect(await dims(r.body)).toEqual(expected);
+    expect(r.headers["content-type"]).toBe(expected[2] === "png" ? "image/png" : "image/jpeg");
+    expect(r.headers.etag).toMatch(/^"[0-9a-f]{64}-\d+x\d+"$/);
+  });
+
+  it("takes w and h as request headers too (the query wins when both are given)", async () => {
+    expect(await dims((await get("/v0/storage/public/public-assets/img/photo.jpg", { w: "120" })).body)).toEqual([120, 80, "jpeg"]);
+    expect(await dims((await get("/v0/storage/public/public-assets/img/photo.jpg?w=60", { w: "120" })).body)).toEqual([60, 40, "jpeg"]);
+  });
+
+  it("caches variants on disk and answers 304 and ranges for them", async () => {
+    const first = await get("/v0/storage/public/public-assets/img/photo.jpg?w=77");
+    const variants = path.join(svc.dataDir, "storage", "variants", "public-assets");
+    const cached = fs.readdirSync(variants).flatMap((d) => fs.readdirSync(path.join(variants, d)));
+    expect(cached).toContain("77x0");
+    const again = await get("/v0/storage/public/public-assets/img/photo.jpg?w=77");
+    expect(again.body.equals(first.body)).toBe(true);
+    expect((await get("/v0/storage/public/public-assets/img/photo.jpg?w=77", { "if-none-match": first.headers.etag as string })).status).toBe(304);
+    const part = await get("/v0/storage/public/public-assets/img/photo.jpg?w=77", { range: "bytes=0-1" });
+    expect(part.status).toBe(206);
+    expect([...part.body]).toEqual([0xff, 0xd8]);
+  });
+
+  it("answers parallel requests for one new variant with identical images", async () => {
+    const results = await Promise.all(Array.from({ length: 6 }, () => get("/v0/storage/public/public-assets/img/drawing.png?w=33")));
+    for (const r of results) {
+      expect(r.status).toBe(200);
+      expect(r.body.equals(results[0].body)).toBe(true);
+    }
+    expect(await dims(results[0].body)).toEqual([33, 66, "png"]);
+  });
+
+  it.each([
+    ["img/photo.jpg?w=0", /out of range/],
+    ["img/photo.jpg?w=4097", /out of range/],
+    ["img/photo.jpg?h=-3", /whole number/],
+    ["img/photo.jpg?w=abc", /whole number/],
+    ["img/photo.jpg?w=10&w=20", /one whole number/],
+    ["img/notes.txt?w=100", /resize images/],
+    ["img/fake.png?w=100", /not one sharp can read/],
+  ])("%s: 400", async (query, message) => {
+    const r = await get(`/v0/storage/public/public-assets/${query}`);
+    expect(r.status).toBe(400);
+    expect(JSON.parse(r.body.toString()).message).toMatch(message);
+  });
+
+  it("refuses a decompression bomb (a 30000×30000 PNG) with a 400, without decoding it", async () => {
+    const bomb = await pngBomb(30_000, 30_000);
+    expect(bomb.length).toBeLessThan(1_000_000);
+    await upload(svc, "public-assets", "img/bomb.png", bomb, { type: "image/png" });
+    const r = await get("/v0/storage/public/public-assets/img/bomb.png?w=100");
+    expect(r.status).toBe(400);
+    expect(JSON.parse(r.body.toString()).message).toMatch(/30000×30000 pixels, over the resizing limit/);
+    // The original is still served as uploaded.
+    expect((await get("/v0/storage/public/public-assets/img/bomb.png")).body.equals(bomb)).toBe(true);
+  });
+});
