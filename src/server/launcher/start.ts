@@ -7,8 +7,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
-import { createService, type Service } from "../service/app";
-import { parseServiceConfig, resolveApiKeys } from "../service/config";
+import type { Service } from "../service/app";
 import { loadConfigFile } from "../proxy/app-config";
 import { parseProxyConfig, type ProxyConfig } from "../proxy/config";
 import { createUpstream, sendJson, type Upstream } from "../proxy/forward";
@@ -102,6 +101,9 @@ export async function startBaseboard(env: NodeJS.ProcessEnv, opts: StartOptions 
     let baseUrl = config.baseUrl;
     let apiKey = config.apiKey;
     if (!baseUrl) {
+      // Loaded only when used: SQLite and sharp have no business in a proxy to a hosted service.
+      const { createService } = await import("../service/app");
+      const { parseServiceConfig, resolveApiKeys } = await import("../service/config");
       const serviceConfig = { ...parseServiceConfig([], env), publicBaseUrl: `${origin}/api` };
       // API_KEY with the embedded service: the service accepts that key (besides SERVICE_API_KEYS).
       if (apiKey && !serviceConfig.apiKeys.some((k) => k.key === apiKey)) serviceConfig.apiKeys.push({ key: apiKey });
