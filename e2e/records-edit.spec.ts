@@ -1,0 +1,120 @@
+/**
+ * Records workspace, writing: inline edit, conflict, type error, bulk updates, undo/redo.
+ * Each test works on its own Records (distinct primary keys or a filter nobody else writes).
+ */
+import { expect, test } from "@playwright/test";
+import { apiQuery, apiRecord, apiUpdate, byPk, cell, openView } from "./records.helpers";
+
+const pkOr = (...pks: string[]) => ({ or: pks.map((value) => ({ key: "employee_id", operator: "equal", value })) });
+
+test("edit a cell in place, checked through the API; a wrong type is refused before sending", async ({ page }) => {
+  await openView(page, "employees", { filter: byPk("E00101") });
+  const city = cell(page, 2, "city");
+  await city.dblclick();
+  await page.getByLabel("Edit city").fill("Editville");
+  await page.keyboard.press("Tab"); // saves and moves right
+  await expect(city).toHaveText("Editville");
+  await expect(cell(page, 2, "exit_date")).toBeFocused();
+  await expect.poll(async () => (await apiRecord("E00101")).city).toBe("Editville");
+
+  const ageBefore = (await apiRecord("E00101")).age;
+  const age = cell(page, 2, "age");
+  await age.click();
+  await page.keyboard.press("Enter");
+  await page.getByLabel("Edit age").fill("forty");
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("alert").filter({ hasText: 'age needs a number, e.g. 42 or 3.5; "forty" is not one.' })).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(age).toBeFocused();
+  expect((await apiRecord("E00101")).age).toBe(ageBefore);
+
+  // Arrow keys move between cells; typing starts an edit; NULL is distinct from "".
+  await page.keyboard.press("ArrowLeft");
+  await page.keyboard.press("ArrowRight");
+  await page.keyboard.press("ArrowRight");
+  await expect(cell(page, 2, "hire_date")).toBeFocused();
+  await cell(page, 2, "exit_date").dblclick();
+  await page.getByRole("button", { name: "Set exit_date to NULL" }).click();
+  await expect(cell(page, 2, "exit_date")).toHaveText("NULL");
+  await expect.poll(async () => (await apiRecord("E00101")).exit_date).toBeNull();
+});
+
+test("a Record changed elsewhere first shows a conflict with its current value and is not overwritten", async ({ page }) => {
+  await openView(page, "employees", { filter: byPk("E00102") });
+  const city = cell(page, 2, "city");
+  await expect(city).not.toHaveText("");
+  await apiUpdate("employees", { values: [{ key: "city", value: "ChangedByApi" }], filter: byPk("E00102") });
+  await city.dblclick();
+  await page.getByLabel("Edit city").fill("MyValue");
+  await page.keyboard.press("Enter");
+  const alert = page.getByRole("alert").filter({ hasText: "Conflict: city of E00102 was changed elsewhere" });
+  await expect(alert).toBeVisible();
+  await expect(alert).toContainText("It is now ChangedByApi");
+  await expect(city).toHaveText("ChangedByApi");
+  await expect(city).toHaveClass(/conflict/);
+  expect((await apiRecord("E00102")).city).toBe("ChangedByApi");
+});
+
+test("bulk update of selected rows (shift-click range) and of every Record matching a filter", async ({ page }) => {
+  await openView(page, "employees", { filter: pkOr("E00201", "E00202", "E00203", "E00204", "E00205") });
+  await page.getByRole("checkbox", { name: "Select row E00201" }).click();
+  await page.getByRole("checkbox", { name: "Select row E00203" }).click({ modifiers: ["Shift"] });
+  await expect(page.getByRole("region", { name: "Selection" })).toContainText("3 selected");
+  await page.getByRole("button", { name: "Update 3 selected…" }).click();
+  const dialog = page.getByRole("dialog", { name: "Update 3 selected Records" });
+  await dialog.getByLabel("Field 1", { exact: true }).selectOption("bonus");
+  await dialog.getByLabel("Value 1", { exact: true }).fill("777");
+  await dialog.getByRole("button", { name: "Review" }).click();
+  await expect(dialog.getByTestId("bulk-confirm")).toContainText("This will change 3 Records, setting bonus = 777.");
+  await dialog.getByRole("button", { name: "Update 3 Records" }).click();
+  await expect(dialog).toBeHidden();
+  const after = await apiQuery("employees", { filter: pkOr("E00201", "E00202", "E00203", "E00204", "E00205"), sort: [{ key: "employee_id", direction: "ascending" }] });
+  expect(after.items.slice(0, 3).every((r) => r.bonus === 777)).toBe(true);
+  expect(after.items.slice(3).some((r) => r.bonus === 777)).toBe(false);
+  await expect(cell(page, 2, "bonus")).toHaveText("777");
+
+  // Every Record matching a filter, beyond the page.
+  const filter = { and: [{ key: "department", operator: "equal", value: "Legal" }, { key: "country", operator: "equal", value: "Brazil" }] };
+  const { count } = await apiQuery("employees", { filter, limit: 0 });
+  expect(count).toBeGreaterThan(1);
+  await openView(page, "employees", { filter });
+  await page.getByRole("button", { name: "Update matching…" }).click();
+  const d2 = page.getByRole("dialog", { name: "Update every Record matching the filter" });
+  await d2.getByLabel("Field 1", { exact: true }).selectOption("city");
+  await d2.getByLabel("Value 1", { exact: true }).fill("Bulkville");
+  await d2.getByRole("button", { name: "Review" }).click();
+  await expect(d2.getByTestId("bulk-confirm")).toContainText(`This will change ${count} Records, setting city = Bulkville.`);
+  await d2.getByRole("button", { name: `Update ${count} Records` }).click();
+  await expect(d2).toBeHidden();
+  const changed = await apiQuery("employees", { filter: { and: [...filter.and, { key: "city", operator: "equal", value: "Bulkville" }] }, limit: 0 });
+  expect(changed.count).toBe(count);
+  await expect(cell(page, 2, "city")).toHaveText("Bulkville");
+});
+
+test("undo and redo survive a reload and leave values changed since alone", async ({ page }) => {
+  const filter = pkOr("E00301", "E00302");
+  const original = await apiQuery("employees", { filter, sort: [{ key: "employee_id", direction: "ascending" }] });
+  await openView(page, "employees", { filter });
+  await page.getByRole("checkbox", { name: "Select all rows on this page" }).check();
+  await page.getByRole("button", { name: "Update 2 selected…" }).click();
+  const dialog = page.getByRole("dialog");
+  await dialog.getByLabel("Field 1", { exact: true }).selectOption("city");
+  await dialog.getByLabel("Value 1", { exact: true }).fill("UndoTown");
+  await dialog.getByRole("button", { name: "Review" }).click();
+  await dialog.getByRole("button", { name: "Update 2 Records" }).click();
+  await expect.poll(async () => (await apiRecord("E00301")).city).toBe("UndoTown");
+
+  // Someone else changes one of them; then the page is reloaded.
+  await apiUpdate("employees", { values: [{ key: "city", value: "Elsewhere" }], filter: byPk("E00302") });
+  await page.reload();
+  await page.getByRole("button", { name: "Undo" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Undone: restored 1 value; 1 value had changed since and was left as it is." })).toBeVisible();
+  expect((await apiRecord("E00301")).city).toBe(original.items[0].city);
+  expect((await apiRecord("E00302")).city).toBe("Elsewhere");
+
+  await page.keyboard.press("Control+Shift+Z");
+  await expect(page.getByRole("status").filter({ hasText: /^Redone: restored 1 value; 1 value had changed since/ })).toBeVisible();
+  expect((await apiRecord("E00301")).city).toBe("UndoTown");
+  expect((await apiRecord("E00302")).city).toBe("Elsewhere");
+  await expect(cell(page, 2, "city")).toHaveText("UndoTown");
+});
