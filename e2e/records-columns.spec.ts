@@ -1,0 +1,54 @@
+/** Columns (choose, hide, reorder: sent as select), join with read-only columns, cells by type. */
+import { expect, test } from "@playwright/test";
+import { apiQuery, cell, openView } from "./records.helpers";
+
+test("hide and reorder columns; they are sent as select and kept in the URL", async ({ page }) => {
+  await openView(page, "employees");
+  const requests: unknown[] = [];
+  page.on("request", (r) => {
+    if (r.url().endsWith("/employees/query")) requests.push(r.postDataJSON());
+  });
+  await page.getByRole("button", { name: "Columns" }).click();
+  const panel = page.getByRole("dialog", { name: "Columns" });
+  for (const c of ["job_title", "business_unit", "gender", "ethnicity", "hire_date", "annual_salary", "bonus", "country", "city", "exit_date", "department"]) {
+    await panel.getByLabel(`Show ${c}`).uncheck();
+  }
+  await panel.getByRole("button", { name: "Move age left" }).click();
+  await page.keyboard.press("Escape");
+  await expect(page.getByRole("columnheader")).toHaveText([/^$/, /employee_id/, /age/, /full_name/]);
+  await expect(page).toHaveURL(/cols=employee_id%2Cage%2Cfull_name|cols=employee_id,age,full_name/);
+  expect(requests.at(-1)).toMatchObject({ select: ["employee_id", "age", "full_name"] });
+  // Numbers are right-aligned.
+  await expect(cell(page, 2, "age")).toHaveCSS("justify-content", "flex-end");
+});
+
+test("join departments: joined columns appear, read-only", async ({ page }) => {
+  await openView(page, "employees", { filter: { and: [{ key: "employee_id", operator: "equal", value: "E00007" }] } });
+  await page.getByRole("button", { name: "Join" }).click();
+  const panel = page.getByRole("dialog", { name: "Join" });
+  await panel.getByRole("combobox").first().selectOption("departments");
+  await panel.getByRole("button", { name: "Apply join" }).click();
+  await expect(page).toHaveURL(/join=departments%3Adepartment%3Ddepartment|join=departments:department=department/);
+  const api = await apiQuery("employees", {
+    filter: { and: [{ key: "employee_id", operator: "equal", value: "E00007" }] },
+    join: [{ targetTable: "departments", rules: [{ tableKey: "department", targetTableKey: "department" }] }],
+  });
+  const head = cell(page, 2, "departments.head");
+  await expect(head).toHaveText(String(api.items[0]["departments.head"]));
+  await expect(head).toHaveAttribute("aria-readonly", "true");
+  await head.dblclick();
+  await expect(page.getByLabel("Edit departments.head")).toHaveCount(0);
+});
+
+test("catalog cells by type: thumbnails at cell size × device pixel ratio, attachment links, NULL vs empty, dates", async ({ page }) => {
+  await openView(page, "catalog");
+  const img = page.locator('[role=row][aria-rowindex="2"] [data-col="image"] img');
+  await expect(img).toHaveAttribute("src", /\/api\/v0\/storage\/public\/public-assets\/.+\?w=44&h=24$/);
+  await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0)).toBe(true);
+  const link = page.locator('[role=row][aria-rowindex="2"] [data-col="manual"] a');
+  await expect(link).toHaveAttribute("href", /\/api\/v0\/storage\/public\/team-files\//);
+  const nullCells = page.locator('[data-col="manual"] .v-null');
+  expect(await nullCells.count()).toBeGreaterThan(0);
+  await expect(cell(page, 2, "added_at")).toHaveText(/2024/);
+  await expect(cell(page, 2, "in_stock")).toHaveText(/true|false/);
+});
