@@ -232,3 +232,26 @@ test("a folder larger than one list page: load more, filter and sort across what
   await page.reload();
   await expect(page.getByRole("navigation", { name: "Folder path" })).toContainText(folder);
 });
+
+test("catalog images: keyboard into the lightbox, Left/Right between images, Escape", async ({ page }) => {
+  await page.goto("/storage/public-assets?folder=catalog");
+  await page.getByRole("button", { name: "Grid view" }).click();
+  const first = page.getByRole("button", { name: /^Preview .*\.(png|jpe?g)$/ }).first();
+  await expect.poll(() => first.locator("img").evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
+  await page.screenshot({ path: `${SHOTS}/12b-catalog-grid.png` });
+  const firstName = ((await first.getAttribute("aria-label")) ?? "").replace(/^Preview /, "");
+  await first.focus();
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("dialog", { name: firstName })).toBeVisible();
+  await page.keyboard.press("ArrowRight");
+  await expect(page.getByRole("dialog", { name: firstName })).toBeHidden();
+  const second = page.getByRole("dialog");
+  await expect(second.getByRole("img")).toBeVisible();
+  await expect(second).toContainText("2 of");
+  await page.screenshot({ path: `${SHOTS}/13-catalog-lightbox.png` });
+  await page.keyboard.press("ArrowLeft");
+  await expect(page.getByRole("dialog", { name: firstName })).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(page.getByRole("dialog")).toHaveCount(0);
+  await expect(first).toBeFocused();
+});

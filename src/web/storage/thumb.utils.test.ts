@@ -14,7 +14,8 @@ describe("pixelBox", () => {
   ])("%j×%j at dpr %j", (w, h, dpr, out) => expect(pixelBox(w, h, dpr)).toEqual(out));
 
   it("sizes the lightbox image from the viewport", () => {
-    expect(lightboxBox(1000, 800, 2)).toEqual({ w: 1800, h: 1280 });
+    expect(lightboxBox(1000, 800, 2)).toEqual({ w: 1680, h: 1152 });
+    expect(lightboxBox(50, 50, 1)).toEqual({ w: 100, h: 100 });
   });
 });
 

@@ -24,9 +24,13 @@ export function objectUrl(bucket: string, key: string, box?: Box): string {
   return box ? `${base}?w=${box.w}&h=${box.h}` : base;
 }
 
-/** The lightbox asks for the viewport's share the image may take, in device pixels. */
+/** Share of the viewport the lightbox image may take; storage.css (.st-lightbox-img) matches. */
+export const LIGHTBOX_VW = 0.84;
+export const LIGHTBOX_VH = 0.72;
+
+/** The lightbox asks for the box it draws the image in, in device pixels. */
 export function lightboxBox(viewportWidth: number, viewportHeight: number, dpr: number): Box {
-  return pixelBox(Math.max(100, viewportWidth * 0.9), Math.max(100, viewportHeight * 0.8), dpr);
+  return pixelBox(Math.max(100, viewportWidth * LIGHTBOX_VW), Math.max(100, viewportHeight * LIGHTBOX_VH), dpr);
 }
 
 /** Absolute public URL as someone outside this app would open it. */

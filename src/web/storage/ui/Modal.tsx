@@ -2,7 +2,7 @@
  * A modal on the native <dialog>: the browser gives focus trapping, Escape and the backdrop.
  * Mounted = open; closing (Escape, the close button) calls onClose and the parent unmounts it.
  */
-import { type ReactNode, useEffect, useRef } from "react";
+import { type ReactNode, useEffect, useLayoutEffect, useRef } from "react";
 
 export interface ModalProps {
   title: string;
@@ -20,9 +20,12 @@ export function Modal({ title, onClose, children, className, onKeyDown, footer }
   useEffect(() => {
     closeRef.current = onClose;
   });
-  useEffect(() => {
+  // Layout effect: its cleanup runs before React removes the dialog, so focus can go back to
+  // whatever opened it (the browser's own restore needs the dialog still in the document).
+  useLayoutEffect(() => {
     const d = ref.current;
     if (!d) return;
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     if (!d.open) d.showModal();
     const onCancel = (e: Event) => {
       e.preventDefault();
@@ -32,6 +35,7 @@ export function Modal({ title, onClose, children, className, onKeyDown, footer }
     return () => {
       d.removeEventListener("cancel", onCancel);
       if (d.open) d.close();
+      if (opener?.isConnected) opener.focus();
     };
   }, []);
   return (
