@@ -51,9 +51,14 @@ export function registerWriteRoutes(app: FastifyInstance, deps: StorageDeps): vo
     } catch (e) {
       if (!request.raw.complete && !request.raw.destroyed) {
         // Read and drop the rest for a moment so the client gets the answer rather than a reset.
-        reply.header("connection", "close");
+        // No "connection: close": Node would end the socket as soon as the answer is out, and a
+        // client still streaming the body (the proxy relaying a browser upload) would then get
+        // EPIPE instead of this answer. The socket is destroyed below if the body never ends.
         request.raw.resume();
-        setTimeout(() => request.raw.destroy(), DRAIN_MS).unref();
+        // Only if it is still unfinished: a drained connection may already serve the next request.
+        setTimeout(() => {
+          if (!request.raw.complete) request.raw.destroy();
+        }, DRAIN_MS).unref();
       }
       throw e;
     }
