@@ -100,7 +100,10 @@ export function createUpstream(opts: UpstreamOptions): Upstream {
         signal: abort.signal,
       });
       clearTimeout(timer);
-      res.writeHead(up.statusCode, { ...browserResponseHeaders(up.headers), ...fopts.headers });
+      const headers = { ...browserResponseHeaders(up.headers), ...fopts.headers };
+      // Chrome will not render a PDF under a sandbox CSP; its viewer cannot script our origin anyway.
+      if (/^application\/pdf\b/i.test(String(headers["content-type"] ?? ""))) delete headers["content-security-policy"];
+      res.writeHead(up.statusCode, headers);
       await pipeline(up.body, res);
     } catch (err) {
       clearTimeout(timer);

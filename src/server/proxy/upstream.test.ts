@@ -102,6 +102,14 @@ beforeAll(async () => {
       res.writeHead(200, headers);
       return res.end("hello world");
     }
+    if (url.startsWith("/v0/storage/public/b/doc.pdf")) {
+      res.writeHead(200, { "content-type": "application/pdf" });
+      return res.end("%PDF-1.4");
+    }
+    if (url.startsWith("/v0/storage/public/b/page.html")) {
+      res.writeHead(200, { "content-type": "text/html" });
+      return res.end("<script>fetch('/api/v0/meta')</script>");
+    }
     if (url.startsWith("/v0/storage/public/b/cut.bin")) {
       res.writeHead(200, { "content-type": "application/octet-stream", "content-length": "100000" });
       res.write(Buffer.alloc(1000));
@@ -171,6 +179,15 @@ describe("what crosses the proxy", () => {
     });
     const cached = await raw(board.url, "/api/v0/storage/public/b/ranged.txt", { headers: { "if-none-match": '"r1"' } });
     expect(cached.status).toBe(304);
+  });
+
+  it("sandboxes uploaded files so an HTML file cannot script the app's origin (PDFs excepted)", async () => {
+    const html = await raw(board.url, "/api/v0/storage/public/b/page.html");
+    expect(html.headers["content-security-policy"]).toMatch(/^sandbox;/);
+    expect(html.headers["x-content-type-options"]).toBe("nosniff");
+    const pdf = await raw(board.url, "/api/v0/storage/public/b/doc.pdf");
+    expect(pdf.headers["content-security-policy"]).toBeUndefined();
+    expect(pdf.headers["cross-origin-resource-policy"]).toBe("same-origin");
   });
 });
 
