@@ -5,7 +5,6 @@
  * a file.
  */
 import type { FastifyInstance } from "fastify";
-import sharp from "sharp";
 import type { MetaBucket } from "../../../shared/meta";
 import type { ServiceContext } from "../context";
 import { openBlobStore } from "./blob-store";
@@ -29,9 +28,6 @@ export async function createStorageModule(ctx: ServiceContext): Promise<StorageM
   const buckets = new Map(list.map((b) => [b.name, b]));
   const metadata = openMetadata(ctx.sqlite);
   const blobs = openBlobStore(ctx.config.dataDir, [...buckets.keys()]);
-  // sharp's operation cache would keep decoded images around between requests; variants are
-  // cached on disk instead, so memory stays flat.
-  sharp.cache(false);
 
   for (const name of buckets.keys()) {
     const { orphans, missing } = blobs.sweep(name, metadata.files(name));

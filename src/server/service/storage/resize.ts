@@ -7,12 +7,28 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import sharp, { type Metadata } from "sharp";
+import type sharpFn from "sharp";
+import type { Metadata } from "sharp";
 import { HttpError, badRequest } from "../../http-error";
 import type { ResizeBox } from "./resize-params";
 
 /** 64 megapixels: every camera photo of today, while a 30000×30000 bomb (900 MP) is refused. */
 export const MAX_INPUT_PIXELS = 64_000_000;
+
+type SharpFactory = typeof sharpFn;
+let sharpLoaded: Promise<SharpFactory> | undefined;
+/**
+ * sharp (libvips) is loaded on the first resize, not at start-up: a service that only stores and
+ * streams files stays ~20 MB smaller. Its operation cache is off, since variants are cached on
+ * disk and decoded images kept around would only grow the process.
+ */
+export function loadSharp(): Promise<SharpFactory> {
+  sharpLoaded ??= import("sharp").then((m) => {
+    m.default.cache(false);
+    return m.default;
+  });
+  return sharpLoaded;
+}
 
 type OutFormat = "jpeg" | "png" | "webp" | "gif" | "tiff" | "avif";
 
@@ -33,6 +49,8 @@ export interface Variant {
 export interface Resizer {
   /** Returns the cached variant at `dest`, making it first if needed. */
   variant(src: string, dest: string, tmp: string, box: ResizeBox): Promise<Variant>;
+  /** Drops a variant from the in-memory index (its file turned out to be gone). */
+  forget(dest: string): void;
 }
 
 function outFormat(meta: Metadata): OutFormat | undefined {
@@ -69,10 +87,18 @@ export function createResizer(opts: { maxPixels?: number; concurrency?: number }
   const maxPixels = opts.maxPixels ?? MAX_INPUT_PIXELS;
   const limit = semaphore(opts.concurrency ?? 2);
   const inflight = new Map<string, Promise<Variant>>();
+  // Variants known to be on disk, with their type: a cache hit costs no file system call before
+  // the file is opened. Bounded; evicted entries are found again on disk.
+  const known = new Map<string, string>();
+  const remember = (dest: string, type: string) => {
+    if (known.size >= 50_000) known.delete(known.keys().next().value!);
+    known.set(dest, type);
+  };
   // Formats are recorded beside the variant's name so a cache hit needs no decoding at all.
   const typeFile = (dest: string) => `${dest}.type`;
 
   async function make(src: string, dest: string, tmp: string, box: ResizeBox): Promise<Variant> {
+    const sharp = await loadSharp();
     let meta: Metadata;
     try {
       meta = await sharp(src, { limitInputPixels: false }).metadata();
@@ -107,14 +133,21 @@ export function createResizer(opts: { maxPixels?: number; concurrency?: number }
     }
     await fs.promises.writeFile(typeFile(dest), contentType);
     await fs.promises.rename(tmp, dest);
+    remember(dest, contentType);
     return { path: dest, contentType };
   }
 
   return {
+    forget(dest) {
+      known.delete(dest);
+    },
     async variant(src, dest, tmp, box) {
+      const hit = known.get(dest);
+      if (hit) return { path: dest, contentType: hit };
       try {
         const contentType = await fs.promises.readFile(typeFile(dest), "utf8");
         await fs.promises.access(dest);
+        remember(dest, contentType);
         return { path: dest, contentType };
       } catch {
         // not cached yet

@@ -70,8 +70,18 @@ async function serveObject(
     throw badRequest(`w and h resize images, and "${row.key}" is ${row.contentType}; fetch it without w and h.`);
   }
   const box = resize.value;
-  const variant = await deps.resizer.variant(original, deps.blobs.variantPath(bucket.name, row.file, box.w, box.h), deps.blobs.tmpPath(), box);
-  return sendFile(request, reply, { ...variant, etag: `"${row.sha256}-${box.w}x${box.h}"`, cacheControl, lastModified });
+  const dest = deps.blobs.variantPath(bucket.name, row.file, box.w, box.h);
+  const etag = `"${row.sha256}-${box.w}x${box.h}"`;
+  const variant = await deps.resizer.variant(original, dest, deps.blobs.tmpPath(), box);
+  try {
+    return await sendFile(request, reply, { ...variant, etag, cacheControl, lastModified });
+  } catch (e) {
+    if (!(e instanceof HttpError && e.code === "not_found")) throw e;
+    // The cached variant vanished from disk (removed by hand, say): make it again, once.
+    deps.resizer.forget(dest);
+    const again = await deps.resizer.variant(original, dest, deps.blobs.tmpPath(), box);
+    return sendFile(request, reply, { ...again, etag, cacheControl, lastModified });
+  }
 }
 
 export function registerReadRoutes(app: FastifyInstance, deps: StorageDeps): void {

@@ -26,7 +26,7 @@ const accessMissing = (bucket: string, exists: boolean, key: string): Failure =>
 export function registerWriteRoutes(app: FastifyInstance, deps: StorageDeps): void {
   const { metadata, blobs } = deps;
 
-  app.post("/v0/storage/object/:bucket", async (request, reply): Promise<UploadResponse> => {
+  app.post("/v0/storage/object/:bucket", async (request): Promise<UploadResponse> => {
     const name = (request.params as { bucket: string }).bucket;
     const probe = deps.buckets.get(name);
     const bucket = allowed(deps, request, name, probe && !probe.access.includes("create") ? "update" : "create");

@@ -2,7 +2,7 @@
  * Sample content generated at seed time (decisions §2), so no binary is committed: catalog
  * pictures drawn as SVG and rendered by sharp, and a small hand-built PDF.
  */
-import sharp from "sharp";
+import { loadSharp } from "./resize";
 
 interface Picture {
   label: string;
@@ -87,6 +87,7 @@ function svg(width: number, height: number, from: string, to: string, art: strin
 
 export async function catalogPicture(name: string, format: "png" | "jpeg"): Promise<Buffer> {
   const p = pictures[name];
+  const sharp = await loadSharp();
   const image = sharp(Buffer.from(svg(800, 600, p.from, p.to, p.art, p.label)));
   return format === "png" ? image.png({ compressionLevel: 9 }).toBuffer() : image.jpeg({ quality: 85 }).toBuffer();
 }
@@ -94,6 +95,7 @@ export async function catalogPicture(name: string, format: "png" | "jpeg"): Prom
 /** A picture of any size: gradient, a few translucent circles, a centred label. */
 export async function banner(width: number, height: number, label: string, from: string, to: string, format: "png" | "jpeg"): Promise<Buffer> {
   const r = Math.min(width, height);
+  const sharp = await loadSharp();
   const image = sharp(
     Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
       <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="${from}"/><stop offset="1" stop-color="${to}"/></linearGradient></defs>

@@ -54,7 +54,7 @@ export async function sendFile(request: FastifyRequest, reply: FastifyReply, fil
     reply.header("content-length", String(Math.max(0, end - start + 1)));
     if (request.method === "HEAD" || size === 0) return reply.send();
     owned = false;
-    return reply.send(handle.createReadStream({ start, end, highWaterMark: 256 * 1024 }));
+    return reply.send(handle.createReadStream({ start, end, highWaterMark: 64 * 1024 }));
   } finally {
     if (owned) await handle.close();
   }
