@@ -174,7 +174,7 @@ test("a file over the upload limit shows the service's error and leaves nothing"
   await dropFiles(page, dropzone(page), [{ name: "huge.bin", type: "application/octet-stream", zeros: 6 * 1024 * 1024 }]);
   const row = uploadRow(page, `${folder}/huge.bin`);
   await expect(row).toHaveAttribute("data-status", "error");
-  await expect(row.getByRole("alert")).toContainText("upload limit");
+  await expect(row.getByRole("alert")).toContainText(/limit of 5242880 bytes.*nothing was stored/);
   await expect(row.getByRole("button", { name: `Retry upload of ${folder}/huge.bin` })).toBeVisible();
   await page.screenshot({ path: `${SHOTS}/10-too-large.png` });
   expect(await listKeys("team-files", `${folder}/`)).toEqual([]);

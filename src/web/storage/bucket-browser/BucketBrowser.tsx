@@ -151,7 +151,7 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: 
       </div>
       <footer className="st-foot">
         <span className="st-muted" aria-live="polite">
-          {countText(folderNames.length, fileCount)}
+          {data.entries.length > 0 && countText(folderNames.length, fileCount)}
           {data.hasMore ? " loaded so far" : ""}
           {filter ? ` · ${shown.length} match “${filter}”` : ""}
         </span>

@@ -24,16 +24,23 @@ export function UploadPanel() {
   if (items.length === 0) return null;
   const t = queueTotals({ items });
   const pct = Math.round(t.fraction * 100);
-  const summary = t.busy
-    ? `Uploading ${t.counts.uploading + t.counts.queued + t.counts.checking} of ${items.length} files`
-    : `${t.counts.done} uploaded${t.counts.error ? `, ${t.counts.error} failed` : ""}${t.counts.cancelled ? `, ${t.counts.cancelled} cancelled` : ""}`;
+  const finished = [
+    t.counts.done && `${t.counts.done} uploaded`,
+    t.counts.error && `${t.counts.error} failed`,
+    t.counts.cancelled && `${t.counts.cancelled} cancelled`,
+    t.counts.skipped && `${t.counts.skipped} skipped`,
+  ].filter(Boolean);
+  const active = t.counts.uploading + t.counts.queued + t.counts.checking + t.counts.confirm;
+  const summary = t.busy ? `Uploading ${active} of ${items.length} file${items.length === 1 ? "" : "s"}` : finished.join(", ");
   return (
     <section className="st-uploads" aria-label="Uploads">
       <header className="st-uploads-head">
         <strong>{summary}</strong>
-        <span className="st-muted">
-          {formatBytes(t.loaded)} of {formatBytes(t.total)}
-        </span>
+        {t.total > 0 && (
+          <span className="st-muted">
+            {formatBytes(t.loaded)} of {formatBytes(t.total)}
+          </span>
+        )}
         <div className="st-uploads-buttons">
           {t.busy && (
             <button type="button" className="st-btn st-btn-small" onClick={cancelAllUploads}>
@@ -47,7 +54,7 @@ export function UploadPanel() {
           )}
         </div>
       </header>
-      <progress className="st-progress st-progress-total" max={100} value={pct} aria-label="Total upload progress" aria-valuetext={`${pct}%`} />
+      {t.total > 0 && <progress className="st-progress st-progress-total" max={100} value={pct} aria-label="Total upload progress" aria-valuetext={`${pct}%`} />}
       <ul className="st-upload-list">
         {items.map((i) => (
           <UploadRow key={i.id} item={i} />
@@ -81,7 +88,7 @@ function UploadRow({ item }: { item: UploadItem }) {
           </button>
         )}
       </div>
-      <progress className="st-progress" max={100} value={pct} aria-label={`Progress of ${item.key}`} />
+      {(active || item.status === "done") && <progress className="st-progress" max={100} value={pct} aria-label={`Progress of ${item.key}`} />}
       {item.status === "error" && (
         <p className="st-error-text" role="alert">
           {item.error}
