@@ -63,7 +63,8 @@ async function serveObject(
   if (!resize.ok) throw HttpError.from(resize.error);
   const original = deps.blobs.objectPath(bucket.name, row.file);
   const lastModified = new Date(row.createdAt);
-  if (!resize.value) {
+  // SVG is drawn at any size by whoever displays it: w and h give it back unchanged.
+  if (!resize.value || row.contentType === "image/svg+xml") {
     return sendFile(request, reply, { path: original, contentType: row.contentType, etag: `"${row.sha256}"`, cacheControl, lastModified });
   }
   if (!row.contentType.startsWith("image/")) {

@@ -71,6 +71,15 @@ describe("resizing", () => {
     expect(r.headers.etag).toMatch(/^"[0-9a-f]{64}-\d+x\d+"$/);
   });
 
+  it("gives SVG back unchanged for w and h (it is drawn at any size)", async () => {
+    const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>';
+    await upload(svc, "public-assets", "img/icon.svg", svg, { type: "image/svg+xml" });
+    const r = await get("/v0/storage/public/public-assets/img/icon.svg?w=100");
+    expect(r.status).toBe(200);
+    expect(r.body.toString()).toBe(svg);
+    expect(r.headers["content-type"]).toBe("image/svg+xml");
+  });
+
   it("takes w and h as request headers too (the query wins when both are given)", async () => {
     expect(await dims((await get("/v0/storage/public/public-assets/img/photo.jpg", { w: "120" })).body)).toEqual([120, 80, "jpeg"]);
     expect(await dims((await get("/v0/storage/public/public-assets/img/photo.jpg?w=60", { w: "120" })).body)).toEqual([60, 40, "jpeg"]);

@@ -43,6 +43,31 @@ describe("upload", () => {
     expect(got.headers.get("content-type")).toBe("application/x-custom");
   });
 
+  it("takes any UTF-8 key, served back through a percent-encoded URL", async () => {
+    const key = "ünïcødé/日本語 ✓ 😀 #1?.txt";
+    const res = await upload(svc, "public-assets", key, "unicode");
+    expect((await res.json()).key).toMatch(new RegExp(`^v\\d+/${key.replace(/[?.]/g, "\\$&")}$`));
+    const url = `${svc.url}/v0/storage/public/public-assets/${key.split("/").map(encodeURIComponent).join("/")}`;
+    expect(await (await fetch(url)).text()).toBe("unicode");
+  });
+
+  it("accepts a chunked body (no Content-Length)", async () => {
+    const { body, contentType } = multipart([{ name: "key", value: "chunked.bin" }, { name: "file", value: Buffer.alloc(300_000, 4), filename: "c" }]);
+    const u = new URL(svc.url);
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = http.request({ host: u.hostname, port: u.port, method: "POST", path: "/v0/storage/object/public-assets", headers: { "x-api-key": svc.key, "content-type": contentType } }, (r) => {
+        r.resume();
+        resolve(r.statusCode!);
+      });
+      req.on("error", reject);
+      for (let i = 0; i < body.length; i += 10_000) req.write(body.subarray(i, i + 10_000));
+      req.end();
+    });
+    expect(status).toBe(200);
+    const got = await fetch(`${svc.url}/v0/storage/public/public-assets/chunked.bin`);
+    expect((await got.arrayBuffer()).byteLength).toBe(300_000);
+  });
+
   it("accepts an empty file", async () => {
     const res = await upload(svc, "public-assets", "empty.txt", "");
     expect(res.status).toBe(200);
