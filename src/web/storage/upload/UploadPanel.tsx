@@ -6,7 +6,7 @@ import { useShallow } from "zustand/react/shallow";
 import { formatBytes } from "../format.utils";
 import { Icon } from "../ui/icons";
 import { type UploadItem, queueTotals } from "./upload-queue.utils";
-import { cancelAllUploads, cancelUpload, clearFinishedUploads, retryUpload, useUploadStore } from "./upload-store";
+import { cancelAllUploads, cancelUpload, clearFinishedUploads, dismissUpload, retryUpload, useUploadStore } from "./upload-store";
 
 const STATUS_TEXT: Record<UploadItem["status"], string> = {
   checking: "Checking…",
@@ -85,6 +85,11 @@ function UploadRow({ item }: { item: UploadItem }) {
         {(item.status === "error" || item.status === "cancelled") && (
           <button type="button" className="st-icon-btn" aria-label={`Retry upload of ${item.key}`} onClick={() => retryUpload(item.id)}>
             <Icon name="retry" />
+          </button>
+        )}
+        {!active && (
+          <button type="button" className="st-icon-btn" aria-label={`Dismiss ${item.key} from the list`} title="Remove from this list" onClick={() => dismissUpload(item.id)}>
+            <Icon name="x" />
           </button>
         )}
       </div>

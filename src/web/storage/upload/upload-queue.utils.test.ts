@@ -77,6 +77,11 @@ describe("upload queue transitions", () => {
     expect(queueReducer(s, { type: "progress", id: "zzz", loaded: 1 })).toBe(s);
   });
 
+  it("dismisses a finished or failed item, never an active one", () => {
+    const s = run([add("a", "b"), { type: "cancel", id: "a" }, { type: "dismiss", id: "a" }, { type: "dismiss", id: "b" }]);
+    expect(status(s)).toEqual({ b: "checking" });
+  });
+
   it("clears finished items but keeps active and failed ones", () => {
     const s = run([
       add("a", "b", "c", "d"),

@@ -36,6 +36,7 @@ export type QueueEvent =
   | { type: "failed"; id: string; message: string }
   | { type: "cancel"; id: string }
   | { type: "retry"; id: string }
+  | { type: "dismiss"; id: string }
   | { type: "clearFinished" };
 
 export const initialQueue: QueueState = { items: [] };
@@ -83,6 +84,10 @@ export function queueReducer(state: QueueState, ev: QueueEvent): QueueState {
       return update(state, ev.id, ACTIVE, () => ({ status: "cancelled" }));
     case "retry":
       return update(state, ev.id, ["error", "cancelled"], () => ({ status: "checking", loaded: 0, error: undefined }));
+    case "dismiss": {
+      const items = state.items.filter((i) => i.id !== ev.id || isActive(i.status));
+      return items.length === state.items.length ? state : { items };
+    }
     case "clearFinished":
       return { items: state.items.filter((i) => isActive(i.status) || i.status === "error") };
   }

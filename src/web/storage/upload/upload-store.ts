@@ -132,6 +132,11 @@ export function skipReplace(ids: string[]): void {
   dispatch({ type: "skip", ids });
 }
 
+export function dismissUpload(id: string): void {
+  dispatch({ type: "dismiss", id });
+  files.delete(id);
+}
+
 export function clearFinishedUploads(): void {
   dispatch({ type: "clearFinished" });
   const live = new Set(useUploadStore.getState().items.map((i) => i.id));
