@@ -31,7 +31,7 @@ export interface ProxyDeps {
   log(line: string): void;
 }
 
-/** Signed URLs are meant to be shared, so other sites may embed them. */
+/** Signed URLs (and keyless public files) are meant to be shared, so other sites may embed them. */
 const SIGNED_HEADERS: OutgoingHttpHeaders = { ...API_SECURITY_HEADERS, "cross-origin-resource-policy": "cross-origin" };
 
 export function createProxyHandler(deps: ProxyDeps) {
@@ -49,6 +49,12 @@ export function createProxyHandler(deps: ProxyDeps) {
       return deps.upstream.forward(req, res, route.upstreamPath, { withKey: false, headers: SIGNED_HEADERS });
     }
     const safe = method === "GET" || method === "HEAD";
+    const site = req.headers["sec-fetch-site"];
+    if (route.kind === "forward" && route.endpoint === "get-file" && (site === "cross-site" || site === "same-site") && !deps.sessions) {
+      // A file link opened from elsewhere (the app's "public URL"): forwarded without the key,
+      // so the upstream serves it only if its bucket is public, as it would to anyone.
+      return deps.upstream.forward(req, res, route.upstreamPath, { withKey: false, headers: SIGNED_HEADERS });
+    }
     const refusal = apiRequestRefusal(req.headers, host, safe, config.publicOrigin);
     if (refusal) return apiError(res, 403, errorBody("forbidden", refusal));
     if (pathname === "/api/health" && safe) return apiError(res, 200, { ok: true } as never);

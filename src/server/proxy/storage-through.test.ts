@@ -93,6 +93,26 @@ describe("storage through the proxy", () => {
     expect((await raw(board.url, tampered)).status).toBe(403);
   });
 
+  it("serves a file linked from another site without the key: public buckets only", async () => {
+    const form = multipart("private.bin", 1024);
+    const upload = await raw(board.url, "/api/v0/storage/object/team-files", {
+      method: "POST",
+      headers: fromApp(board.url, { "content-type": form.type, "content-length": String(form.length) }),
+      body: form.body,
+    });
+    expect(upload.status, upload.text).toBe(200);
+    const crossSite = { "sec-fetch-site": "cross-site", range: "bytes=0-3" };
+    const pub = await raw(board.url, `/api/v0/storage/public/public-assets/${versioned}`, { headers: crossSite });
+    expect(pub.status).toBe(206);
+    expect(pub.headers["cross-origin-resource-policy"]).toBe("cross-origin");
+    // limitedPublic needs the key, which a request from another site does not get.
+    const priv = await raw(board.url, "/api/v0/storage/public/team-files/private.bin", { headers: crossSite });
+    expect(priv.status).toBe(401);
+    const own = await raw(board.url, "/api/v0/storage/public/team-files/private.bin", { headers: { "sec-fetch-site": "same-origin" } });
+    expect(own.status).toBe(200);
+    expect(own.headers["cross-origin-resource-policy"]).toBe("same-origin");
+  });
+
   it("passes the service's refusals as they are", async () => {
     const vault = await raw(board.url, "/api/v0/storage/public/vault/anything.txt");
     expect(vault.status).toBe(403);
