@@ -255,3 +255,30 @@ test("catalog images: keyboard into the lightbox, Left/Right between images, Esc
   await expect(page.getByRole("dialog")).toHaveCount(0);
   await expect(first).toBeFocused();
 });
+
+test("cancel an upload in flight, then retry it", async ({ page }) => {
+  const folder = `cancel-${Date.now()}`;
+  await page.goto(`/storage/public-assets?folder=${folder}`);
+  // Hold the upload request in the browser so there is time to cancel it; nothing is answered
+  // for it here: it either never leaves (cancelled) or goes on to the real proxy (retry).
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  await page.route("**/api/v0/storage/object/**", async (route) => {
+    if (route.request().method() !== "POST") return route.fallback();
+    await held;
+    await route.fallback().catch(() => undefined);
+  });
+  await dropFiles(page, dropzone(page), [{ name: "slow.txt", type: "text/plain", b64: Buffer.from("slow").toString("base64") }]);
+  const row = uploadRow(page, `${folder}/slow.txt`);
+  await expect(row).toHaveAttribute("data-status", "uploading");
+  await row.getByRole("button", { name: `Cancel upload of ${folder}/slow.txt` }).click();
+  await expect(row).toHaveAttribute("data-status", "cancelled");
+  release();
+  await page.unroute("**/api/v0/storage/object/**");
+  expect(await listKeys("public-assets", `${folder}/`)).toEqual([]);
+  await row.getByRole("button", { name: `Retry upload of ${folder}/slow.txt` }).click();
+  await expect(row).toHaveAttribute("data-status", "done");
+  expect(await listKeys("public-assets", `${folder}/`)).toEqual([`${folder}/slow.txt`]);
+  await row.getByRole("button", { name: `Dismiss ${folder}/slow.txt from the list` }).click();
+  await expect(row).toHaveCount(0);
+});
