@@ -106,6 +106,8 @@ function coerce(f: ResolvedField, c: ConditionInput, dialect: SqlDialectOps): Re
 
 export interface ConditionSql {
   sql: RawBuilder<unknown>;
+  /** The values it binds, in order (the plan cache rebinds them without rebuilding SQL). */
+  params: unknown[];
   /** Height of the expression tree SQLite builds for it (for the depth limit). */
   height: number;
 }
@@ -120,16 +122,16 @@ export function conditionSql(f: ResolvedField, c: ConditionInput, dialect: SqlDi
   const textual = kindOf[type] === "textual";
   switch (c.operator) {
     case "isEmpty":
-      return ok(textual ? { sql: sql`(${col} is null or ${col} = '')`, height: 3 } : { sql: sql`${col} is null`, height: 2 });
+      return ok(textual ? { sql: sql`(${col} is null or ${col} = '')`, params: [], height: 3 } : { sql: sql`${col} is null`, params: [], height: 2 });
     case "isNotEmpty":
-      return ok(textual ? { sql: sql`(${col} is not null and ${col} <> '')`, height: 3 } : { sql: sql`${col} is not null`, height: 2 });
+      return ok(textual ? { sql: sql`(${col} is not null and ${col} <> '')`, params: [], height: 3 } : { sql: sql`${col} is not null`, params: [], height: 2 });
   }
   if (c.value === undefined) {
     return fail("validation_error", `${c.path}: operator ${c.operator} needs a "value".`);
   }
   if (c.value === null) {
-    if (c.operator === "equal") return ok({ sql: sql`${col} is null`, height: 2 });
-    if (c.operator === "notEqual") return ok({ sql: sql`${col} is not null`, height: 2 });
+    if (c.operator === "equal") return ok({ sql: sql`${col} is null`, params: [], height: 2 });
+    if (c.operator === "notEqual") return ok({ sql: sql`${col} is not null`, params: [], height: 2 });
     return fail("validation_error", `${c.path}: operator ${c.operator} cannot compare with null; use isEmpty or equal null.`);
   }
   if (c.operator === "contains" || c.operator === "notContains" || c.operator === "startsWith") {
@@ -138,16 +140,16 @@ export function conditionSql(f: ResolvedField, c: ConditionInput, dialect: SqlDi
     }
     const needle = c.value.toLowerCase();
     const found = sql`instr(${dialect.fold(col)}, ${needle})`;
-    if (c.operator === "contains") return ok({ sql: sql`${found} > 0`, height: 3 });
-    if (c.operator === "startsWith") return ok({ sql: sql`${found} = 1`, height: 3 });
-    return ok({ sql: sql`(${col} is null or ${found} = 0)`, height: 4 });
+    if (c.operator === "contains") return ok({ sql: sql`${found} > 0`, params: [needle], height: 3 });
+    if (c.operator === "startsWith") return ok({ sql: sql`${found} = 1`, params: [needle], height: 3 });
+    return ok({ sql: sql`(${col} is null or ${found} = 0)`, params: [needle], height: 4 });
   }
   const coerced = coerce(f, c, dialect);
   if (!coerced.ok) return coerced;
   const value = coerced.value;
-  if (c.operator === "equal") return ok({ sql: sql`${col} = ${value}`, height: 2 });
-  if (c.operator === "notEqual") return ok({ sql: sql`(${col} is null or ${col} <> ${value})`, height: 3 });
+  if (c.operator === "equal") return ok({ sql: sql`${col} = ${value}`, params: [value], height: 2 });
+  if (c.operator === "notEqual") return ok({ sql: sql`(${col} is null or ${col} <> ${value})`, params: [value], height: 3 });
   const op = ordering[c.operator];
   if (!op) return fail("validation_error", `${c.path}: unknown operator ${c.operator}.`);
-  return ok({ sql: sql`${col} ${sql.raw(op)} ${value}`, height: 2 });
+  return ok({ sql: sql`${col} ${sql.raw(op)} ${value}`, params: [value], height: 2 });
 }

@@ -42,12 +42,16 @@ function isNode(t: Task): t is ParsedNode {
 
 export interface CompiledFilter {
   sql: RawBuilder<SqlBool>;
+  /** Bound values in the order they appear in the SQL. */
+  params: unknown[];
   height: number;
 }
 
 export function compileFilter(filter: ParsedFilter, options: CompileOptions): Result<CompiledFilter> {
   // Pass 1: translate every condition (all errors are reported before any depth error).
   const conditionSqls = new Map<ParsedCondition, ConditionSql>();
+  // Depth-first, left to right: the order in which pass 3 emits conditions, so their values.
+  const params: unknown[] = [];
   const groups: ParsedGroup[] = [];
   const walk: ParsedNode[] = [filter.root];
   while (walk.length > 0) {
@@ -59,6 +63,7 @@ export function compileFilter(filter: ParsedFilter, options: CompileOptions): Re
       const translated = options.condition(node);
       if (!translated.ok) return translated;
       conditionSqls.set(node, translated.value);
+      for (const p of translated.value.params) params.push(p);
     }
   }
   // Pass 2: heights, children before parents (groups were collected parents first).
@@ -98,12 +103,13 @@ export function compileFilter(filter: ParsedFilter, options: CompileOptions): Re
       parts.push(t);
     }
   }
-  return ok({ sql: sql.join<SqlBool>(parts, sql.raw("")), height });
+  return ok({ sql: sql.join<SqlBool>(parts, sql.raw("")), params, height });
 }
 
 /** ANDs compiled filters (filter and addtionalFilter) into one WHERE expression. */
-export function andAll(filters: CompiledFilter[]): RawBuilder<SqlBool> | undefined {
-  if (filters.length === 0) return undefined;
-  if (filters.length === 1) return filters[0].sql;
-  return sql<SqlBool>`(${sql.join(filters.map((f) => sql`(${f.sql})`), AND)})`;
+export function andAll(filters: CompiledFilter[]): { where: RawBuilder<SqlBool> | undefined; params: unknown[] } {
+  const params = filters.flatMap((f) => f.params);
+  if (filters.length === 0) return { where: undefined, params };
+  if (filters.length === 1) return { where: filters[0].sql, params };
+  return { where: sql<SqlBool>`(${sql.join(filters.map((f) => sql`(${f.sql})`), AND)})`, params };
 }

@@ -6,7 +6,7 @@
  */
 import { type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool, sql } from "kysely";
 import { type Result, fail, ok } from "../../../shared/errors";
-import { parseFilter } from "../../../shared/filter-parse";
+import { type ParsedFilter, parseFilter } from "../../../shared/filter-parse";
 import { QUERY_LIMIT_DEFAULT, type QueryBodyInput } from "../../../shared/records";
 import { conditionSql, type ResolvedField, type SqlDialectOps } from "./filter-condition";
 import { andAll, type CompiledFilter, compileFilter } from "./filter-sql";
@@ -21,6 +21,9 @@ export interface QueryPlan {
   items: SelectQueryBuilder<any, any, any>;
   count: SelectQueryBuilder<any, any, any>;
   columns: OutputColumn[];
+  scope: Scope;
+  /** Values bound by the filters, in order (before limit and offset). */
+  params: unknown[];
 }
 
 export interface PlanContext {
@@ -86,14 +89,15 @@ export class Scope {
  */
 export const MAX_CONDITIONS = 5000;
 
-/** Parses and compiles `filter`-like body properties against a scope. */
-export function compileFilters(
-  scope: Scope,
-  entries: [name: string, raw: unknown][],
-  dialect: SqlDialectOps,
-  maxHeight: number,
-): Result<RawBuilder<SqlBool> | undefined> {
-  const compiled: CompiledFilter[] = [];
+export interface NamedFilter {
+  /** The body property it came from (filter, addtionalFilter), for messages. */
+  name: string;
+  parsed: ParsedFilter;
+}
+
+/** Parses `filter`-like body properties (absent ones are skipped), within the condition limit. */
+export function parseFilters(entries: [name: string, raw: unknown][]): Result<NamedFilter[]> {
+  const out: NamedFilter[] = [];
   let conditions = 0;
   for (const [name, raw] of entries) {
     if (raw === undefined) continue;
@@ -106,7 +110,21 @@ export function compileFilters(
         `The filters hold ${conditions.toLocaleString("en-US")}+ conditions; at most ${MAX_CONDITIONS.toLocaleString("en-US")} are evaluated per request. Split the request or use fewer conditions.`,
       );
     }
-    const result = compileFilter(parsed.value, {
+    out.push({ name, parsed: parsed.value });
+  }
+  return ok(out);
+}
+
+/** Compiles parsed filters against a scope into one WHERE expression (ANDed) and its values. */
+export function compileFilters(
+  scope: Scope,
+  filters: NamedFilter[],
+  dialect: SqlDialectOps,
+  maxHeight: number,
+): Result<{ where: RawBuilder<SqlBool> | undefined; params: unknown[] }> {
+  const compiled: CompiledFilter[] = [];
+  for (const { name, parsed } of filters) {
+    const result = compileFilter(parsed, {
       name,
       maxHeight: maxHeight - 1,
       condition: (c) => {
@@ -121,7 +139,7 @@ export function compileFilters(
   return ok(andAll(compiled));
 }
 
-export function planQuery(ctx: PlanContext, base: StoredTable, body: QueryBodyInput): Result<QueryPlan> {
+export function planQuery(ctx: PlanContext, base: StoredTable, body: QueryBodyInput, filters: NamedFilter[]): Result<QueryPlan> {
   const scope = new Scope(base, true);
   const joins: { source: Source; on: [ResolvedField, ResolvedField][] }[] = [];
   const joined = new Set<string>();
@@ -167,7 +185,7 @@ export function planQuery(ctx: PlanContext, base: StoredTable, body: QueryBodyIn
   const seen = new Set<string>();
   const unique = columns.filter((c) => !seen.has(c.key) && seen.add(c.key));
 
-  const where = compileFilters(scope, [["filter", body.filter], ["addtionalFilter", body.addtionalFilter]], ctx.dialect, ctx.maxHeight);
+  const where = compileFilters(scope, filters, ctx.dialect, ctx.maxHeight);
   if (!where.ok) return where;
 
   const order: RawBuilder<unknown>[] = [];
@@ -188,12 +206,12 @@ export function planQuery(ctx: PlanContext, base: StoredTable, body: QueryBodyIn
       jb.on(sql<SqlBool>`${sql.join(on.map(([l, r]) => sql`${l.ref} = ${r.ref}`), sql.raw(" and "))}`),
     );
   }
-  if (where.value) from = from.where(where.value);
+  if (where.value.where) from = from.where(where.value.where);
   let items = from.select(unique.map((c, i) => c.ref.as(`c${i}`)));
   for (const o of order) items = items.orderBy(o);
   items = items
     .limit(body.limit ?? QUERY_LIMIT_DEFAULT)
     .offset(body.skip ?? 0);
   const count = from.select(sql<number>`count(*)`.as("n"));
-  return ok({ items, count, columns: unique.map(({ key, field }) => ({ key, field })) });
+  return ok({ items, count, columns: unique.map(({ key, field }) => ({ key, field })), scope, params: where.value.params });
 }

@@ -5,12 +5,13 @@
  * A PostgreSQL store would implement the same RecordStore interface with the same plans.
  */
 import type Database from "better-sqlite3";
-import { type Kysely, sql } from "kysely";
+import { CompiledQuery, type Kysely, sql } from "kysely";
 import { type Result, fail, ok } from "../../../shared/errors";
-import type { FieldInfo, QueryBodyInput, QueryResult, RecordRow, UpdateBodyInput } from "../../../shared/records";
+import { type FieldInfo, QUERY_LIMIT_DEFAULT, type QueryBodyInput, type QueryResult, type RecordRow, type UpdateBodyInput } from "../../../shared/records";
 import type { Sqlite } from "../db";
 import type { SqlDialectOps } from "./filter-condition";
-import { compileFilters, planQuery, Scope } from "./query-plan";
+import { bindFilterValues, type CachedPlan, LruCache, queryShape, sameParams } from "./plan-cache";
+import { compileFilters, type OutputColumn, parseFilters, planQuery, Scope } from "./query-plan";
 import { fieldInfo, type StoredTable, type TableDef, TableRegistry } from "./registry";
 import { decode, encodeTrusted, encodeWrite } from "./values";
 
@@ -45,7 +46,8 @@ function depthError(e: unknown): Result<never> | undefined {
 
 export class SqliteRecordStore implements RecordStore {
   readonly registry: TableRegistry;
-  private statements = new Map<string, Database.Statement>();
+  private statements = new LruCache<Database.Statement>(STATEMENT_CACHE);
+  private plans = new LruCache<CachedPlan>(STATEMENT_CACHE);
 
   constructor(
     private readonly sqlite: Sqlite,
@@ -73,27 +75,85 @@ export class SqliteRecordStore implements RecordStore {
 
   private prepare(text: string): Database.Statement {
     let stmt = this.statements.get(text);
-    if (stmt) {
-      // Refresh its place so the cache drops the least recently used statement.
-      this.statements.delete(text);
-    } else {
+    if (!stmt) {
       stmt = this.sqlite.prepare(text);
-      if (this.statements.size >= STATEMENT_CACHE) this.statements.delete(this.statements.keys().next().value!);
+      this.statements.set(text, stmt);
     }
-    this.statements.set(text, stmt);
     return stmt;
   }
 
-  query(table: StoredTable, body: QueryBodyInput): Result<QueryResult> {
+  /** How many query shapes have compiled SQL cached (for tests). */
+  get cachedPlans(): number {
+    return this.plans.size;
+  }
+
+  /** The SQL a query runs (items and count); also what the benchmark runs directly. */
+  compileQuery(table: StoredTable, body: QueryBodyInput): Result<{ items: CompiledQuery; count: CompiledQuery; columns: OutputColumn[] }> {
+    const filters = parseFilters([["filter", body.filter], ["addtionalFilter", body.addtionalFilter]]);
+    if (!filters.ok) return filters;
+    const tail = [body.limit ?? QUERY_LIMIT_DEFAULT, body.skip ?? 0];
+    const shape = queryShape(table.id, body, filters.value);
+    const cached = this.plans.get(shape);
+    if (cached) {
+      const params = bindFilterValues(cached.scope, filters.value, sqliteDialect);
+      if (!params.ok) return params;
+      return ok({
+        items: CompiledQuery.raw(cached.itemsSql, [...params.value, ...tail]),
+        count: CompiledQuery.raw(cached.countSql, params.value),
+        columns: cached.columns,
+      });
+    }
     const plan = planQuery(
       { kysely: this.kysely, dialect: sqliteDialect, maxHeight: SQLITE_MAX_HEIGHT, lookup: (db, slug) => this.table(db, slug) },
       table,
       body,
+      filters.value,
     );
     if (!plan.ok) return plan;
-    const { items, count, columns } = plan.value;
-    const itemsQuery = items.compile();
-    const countQuery = count.compile();
+    const { columns, scope, params } = plan.value;
+    const items = plan.value.items.compile();
+    const count = plan.value.count.compile();
+    if (sameParams(items.parameters, [...params, ...tail]) && sameParams(count.parameters, params)) {
+      this.plans.set(shape, { itemsSql: items.sql, countSql: count.sql, columns, scope });
+    }
+    return ok({ items, count, columns });
+  }
+
+  /** The SQL an update runs, after checking every value and the filter. */
+  compileUpdate(table: StoredTable, body: UpdateBodyInput): Result<{ update: CompiledQuery; set: Record<string, unknown> }> {
+    const scope = new Scope(table, false);
+    const set: Record<string, unknown> = {};
+    for (const [i, { key, value }] of body.values.entries()) {
+      const where = `values[${i}]`;
+      const field = table.byKey.get(key);
+      if (!field) {
+        const hint = key.includes(".") ? " (joined Fields cannot be updated through this table)" : "";
+        return fail(
+          "validation_error",
+          `${where}.key: unknown Field "${key}" in table ${table.databaseId}/${table.slug}${hint}. Known Fields: ${table.fields.map((f) => f.key).join(", ")}.`,
+        );
+      }
+      if (key in set) return fail("validation_error", `${where}.key: Field "${key}" is set twice; set each Field once.`);
+      const encoded = encodeWrite(field, value, where);
+      if (!encoded.ok) return encoded;
+      set[key] = encoded.value;
+    }
+    if (body.filter === undefined) {
+      return fail("validation_error", 'filter is required: send {"and": []} to update every Record on purpose.');
+    }
+    const filters = parseFilters([["filter", body.filter]]);
+    if (!filters.ok) return filters;
+    const where = compileFilters(scope, filters.value, sqliteDialect, SQLITE_MAX_HEIGHT);
+    if (!where.ok) return where;
+    let q = this.kysely.updateTable(table.physical).set(set);
+    if (where.value.where) q = q.where(where.value.where);
+    return ok({ update: q.compile(), set });
+  }
+
+  query(table: StoredTable, body: QueryBodyInput): Result<QueryResult> {
+    const compiled = this.compileQuery(table, body);
+    if (!compiled.ok) return compiled;
+    const { items: itemsQuery, count: countQuery, columns } = compiled.value;
     try {
       const read = this.sqlite.transaction(() => {
         const rows = this.prepare(itemsQuery.sql)
@@ -117,34 +177,12 @@ export class SqliteRecordStore implements RecordStore {
   }
 
   update(table: StoredTable, body: UpdateBodyInput): Result<{ matched: number }> {
-    const scope = new Scope(table, false);
-    const set: Record<string, unknown> = {};
-    for (const [i, { key, value }] of body.values.entries()) {
-      const where = `values[${i}]`;
-      const field = table.byKey.get(key);
-      if (!field) {
-        const hint = key.includes(".") ? " (joined Fields cannot be updated through this table)" : "";
-        return fail(
-          "validation_error",
-          `${where}.key: unknown Field "${key}" in table ${table.databaseId}/${table.slug}${hint}. Known Fields: ${table.fields.map((f) => f.key).join(", ")}.`,
-        );
-      }
-      if (key in set) return fail("validation_error", `${where}.key: Field "${key}" is set twice; set each Field once.`);
-      const encoded = encodeWrite(field, value, where);
-      if (!encoded.ok) return encoded;
-      set[key] = encoded.value;
-    }
-    if (body.filter === undefined) {
-      return fail("validation_error", 'filter is required: send {"and": []} to update every Record on purpose.');
-    }
-    const where = compileFilters(scope, [["filter", body.filter]], sqliteDialect, SQLITE_MAX_HEIGHT);
-    if (!where.ok) return where;
-    let q = this.kysely.updateTable(table.physical).set(set);
-    if (where.value) q = q.where(where.value);
-    const compiled = q.compile();
+    const compiled = this.compileUpdate(table, body);
+    if (!compiled.ok) return compiled;
+    const { update, set } = compiled.value;
     try {
       // One statement, inside an immediate transaction: all matching Records change or none.
-      const run = this.sqlite.transaction(() => this.prepare(compiled.sql).run(...compiled.parameters));
+      const run = this.sqlite.transaction(() => this.prepare(update.sql).run(...update.parameters));
       const info = run.immediate();
       return ok({ matched: info.changes });
     } catch (e) {
