@@ -3,10 +3,8 @@
  * direction, streaming both ways, and every way an upstream can fail.
  */
 import { createHash } from "node:crypto";
-import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import path from "node:path";
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fromApp, raw, type RawUpstream, startRawUpstream, startTestBaseboard, type TestBaseboard } from "./test-helpers";
@@ -47,10 +45,6 @@ let releaseDownload: () => void = () => {};
 beforeAll(async () => {
   upstream = await startRawUpstream((req, res) => {
     const url = req.url ?? "";
-    if (url === "/v0/meta") {
-      res.writeHead(404, { "content-type": "application/json" });
-      return res.end(JSON.stringify({ error: "not_found", subCode: 2, message: "No such endpoint" }));
-    }
     if (url.startsWith("/v0/record/demo/employees/query")) {
       res.writeHead(200, {
         "content-type": "application/json",
@@ -188,47 +182,6 @@ describe("what crosses the proxy", () => {
     const pdf = await raw(board.url, "/api/v0/storage/public/b/doc.pdf");
     expect(pdf.headers["content-security-policy"]).toBeUndefined();
     expect(pdf.headers["cross-origin-resource-policy"]).toBe("same-origin");
-  });
-});
-
-describe("an upstream without meta", () => {
-  it("gives plain capabilities and the config file's tables", async () => {
-    const empty = (await raw(board.url, "/api/config")).json() as Record<string, unknown>;
-    expect(empty).toMatchObject({
-      databases: [],
-      buckets: [],
-      capabilities: { operators: ["equal"], fields: false, meta: false, list: false, delete: false, expiresIn: false },
-      upstream: { kind: "hosted" },
-    });
-    expect(empty.notice).toMatch(/baseboard\.config\.json/);
-
-    const file = path.join(board.dir, "hosted.json");
-    fs.writeFileSync(
-      file,
-      JSON.stringify({
-        label: "Acme production",
-        databases: [{ id: "hr", tables: [{ slug: "people", primaryKey: "id" }] }],
-        buckets: [{ name: "docs", permission: "limitedPublic", access: ["read", "create"] }],
-      }),
-    );
-    const other = await startTestBaseboard({ BASE_URL: upstream.url, API_KEY: KEY, BASEBOARD_CONFIG: file });
-    try {
-      const cfg = (await raw(other.url, "/api/config")).json();
-      expect(cfg).toEqual({
-        databases: [{ id: "hr", tables: [{ slug: "people", primaryKey: "id" }] }],
-        buckets: [{ name: "docs", permission: "limitedPublic", access: ["read", "create"] }],
-        capabilities: { operators: ["equal"], fields: false, meta: false, list: false, delete: false, expiresIn: false },
-        upstream: { kind: "hosted", label: "Acme production" },
-      });
-    } finally {
-      await other.stop();
-    }
-  });
-
-  it("refuses to start with an invalid config file, saying where", async () => {
-    const file = path.join(board.dir, "bad.json");
-    fs.writeFileSync(file, JSON.stringify({ databases: [{ id: "hr", tables: [{ slug: "people" }] }] }));
-    await expect(startTestBaseboard({ BASE_URL: upstream.url, API_KEY: KEY, BASEBOARD_CONFIG: file })).rejects.toThrow(/databases\.0\.tables\.0\.primaryKey/);
   });
 });
 

@@ -1,0 +1,86 @@
+/**
+ * GET /api/config against upstreams that cannot describe themselves (the hosted interface has
+ * no meta) or refuse the key: plain capabilities, the config file, and readable errors.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { raw, type RawUpstream, startRawUpstream, startTestBaseboard } from "./test-helpers";
+
+const KEY = "proxy-key-config-2a7e";
+const PLAIN = { operators: ["equal"], fields: false, meta: false, list: false, delete: false, expiresIn: false };
+let hosted: RawUpstream;
+
+beforeAll(async () => {
+  hosted = await startRawUpstream((req, res) => {
+    const ok = req.headers["x-api-key"] === KEY;
+    res.writeHead(ok ? 404 : 401, { "content-type": "application/json" });
+    res.end(JSON.stringify(ok ? { error: "not_found", subCode: 2, message: "No such endpoint" } : { error: "auth_error", subCode: 4, message: "Invalid API key" }));
+  });
+});
+afterAll(async () => {
+  await hosted?.close();
+});
+
+async function configOf(env: Record<string, string>) {
+  const board = await startTestBaseboard({ BASE_URL: hosted.url, ...env });
+  try {
+    const res = await raw(board.url, "/api/config");
+    return { status: res.status, body: res.json() as Record<string, unknown> };
+  } finally {
+    await board.stop();
+  }
+}
+
+describe("/api/config for an upstream without meta", () => {
+  it("offers the interface's capabilities alone and says how to list tables", async () => {
+    const { status, body } = await configOf({ API_KEY: KEY });
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ databases: [], buckets: [], capabilities: PLAIN, upstream: { kind: "hosted", label: new URL(hosted.url).host } });
+    expect(body.notice).toMatch(/baseboard\.config\.json/);
+  });
+
+  it("takes tables, buckets, label and capability overrides from the config file", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bb-cfg-"));
+    const file = path.join(dir, "hosted.json");
+    fs.writeFileSync(
+      file,
+      JSON.stringify({
+        label: "Acme production",
+        databases: [{ id: "hr", tables: [{ slug: "people", primaryKey: "id" }] }],
+        buckets: [{ name: "docs", permission: "limitedPublic", access: ["read", "create"] }],
+        capabilities: { fields: true },
+      }),
+    );
+    const { body } = await configOf({ API_KEY: KEY, BASEBOARD_CONFIG: file });
+    expect(body).toEqual({
+      databases: [{ id: "hr", tables: [{ slug: "people", primaryKey: "id" }] }],
+      buckets: [{ name: "docs", permission: "limitedPublic", access: ["read", "create"] }],
+      capabilities: { ...PLAIN, fields: true },
+      upstream: { kind: "hosted", label: "Acme production" },
+    });
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it.each([
+    [{ databases: [{ id: "hr", tables: [{ slug: "people" }] }] }, /databases\.0\.tables\.0\.primaryKey/],
+    [{ buckets: [{ name: "b", permission: "open" }] }, /buckets\.0\.permission/],
+    [{ capabilities: { operators: ["like"] } }, /capabilities\.operators\.0/],
+    [{ tables: [] }, /tables/],
+  ])("refuses to start with an invalid config file %j, naming the field", async (content, message) => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bb-cfg-"));
+    const file = path.join(dir, "bad.json");
+    fs.writeFileSync(file, JSON.stringify(content));
+    await expect(startTestBaseboard({ BASE_URL: hosted.url, API_KEY: KEY, BASEBOARD_CONFIG: file })).rejects.toThrow(message);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("passes a refused key on as the upstream's auth error, with what to check", async () => {
+    const { status, body } = await configOf({ API_KEY: "wrong-key" });
+    expect(status).toBe(401);
+    expect(body).toMatchObject({ error: "auth_error", subCode: 4 });
+    expect(body.message).toMatch(/API_KEY/);
+    expect(JSON.stringify(body)).not.toContain("wrong-key");
+  });
+});
