@@ -1,11 +1,10 @@
 /** Upload (endpoint 3) and delete over real HTTP against real files: issue 3 items 2, 6 and 7. */
 import fs from "node:fs";
 import http from "node:http";
-import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type TestService, startTestService } from "../test-support";
-import { filesUnder, multipart, objectsDir, rawRequest, sha256, tmpDir, upload, waitFor, writeBuckets } from "./storage-test-support";
+import { filesUnder, multipart, objectsDir, rawRequest, sha256, tmpDir, upload, waitFor } from "./storage-test-support";
 
 let svc: TestService;
 beforeAll(async () => {
@@ -216,39 +215,6 @@ describe("writes always need a key, refused before the body is read", () => {
   });
 });
 
-describe("create and update access", () => {
-  let custom: TestService;
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bb-svc-access-"));
-  beforeAll(async () => {
-    writeBuckets(dir, [
-      { name: "create-only", permission: "public", access: ["read", "create"] },
-      { name: "update-only", permission: "public", access: ["read", "update"] },
-      { name: "read-only", permission: "public", access: ["read"] },
-    ]);
-    custom = await startTestService({ seed: false, dataDir: dir });
-  });
-  afterAll(async () => {
-    await custom.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
-
-  it("a new key needs create; an existing key needs update", async () => {
-    expect((await upload(custom, "create-only", "a.txt", "1")).status).toBe(200);
-    const again = await upload(custom, "create-only", "a.txt", "2");
-    expect(again.status).toBe(403);
-    expect((await again.json()).message).toMatch(/already exists.*update access/);
-    const fresh = await upload(custom, "update-only", "b.txt", "1");
-    expect(fresh.status).toBe(403);
-    expect((await fresh.json()).message).toMatch(/new key.*create access/);
-    expect((await upload(custom, "read-only", "c.txt", "1")).status).toBe(403);
-    expect(filesUnder(path.join(dir, "storage", "objects"))).toHaveLength(1);
-  });
-
-  it("delete needs update access", async () => {
-    expect((await custom.call("/v0/storage/object/create-only/a.txt", { method: "DELETE" })).status).toBe(403);
-  });
-});
-
 describe("an upload cut off halfway", () => {
   it("leaves no file and no metadata, and the next upload of that key works", async () => {
     const size = 10 * 1024 * 1024;
@@ -310,28 +276,5 @@ describe("twenty concurrent uploads of one key", () => {
     const latestBytes = Buffer.from(await latest.arrayBuffer());
     const newest = keys.reduce((a, b) => (Number(b.split("/")[0].slice(1)) > Number(a.split("/")[0].slice(1)) ? b : a));
     expect(latestBytes.equals(bodies[keys.indexOf(newest)])).toBe(true);
-  });
-});
-
-describe("delete (extension)", () => {
-  it("removes every version and its files", async () => {
-    await upload(svc, "public-assets", "del/me.txt", "1");
-    await upload(svc, "public-assets", "del/me.txt", "2");
-    const before = fs.readdirSync(objectsDir(svc, "public-assets")).length;
-    const res = await svc.call("/v0/storage/object/public-assets/del/me.txt", { method: "DELETE" });
-    expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ key: "del/me.txt", deletedVersions: 2 });
-    expect(fs.readdirSync(objectsDir(svc, "public-assets")).length).toBe(before - 2);
-    expect((await fetch(`${svc.url}/v0/storage/public/public-assets/del/me.txt`)).status).toBe(404);
-    expect((await svc.call("/v0/storage/object/public-assets/del/me.txt", { method: "DELETE" })).status).toBe(404);
-  });
-
-  it("takes only unversioned keys and always a key", async () => {
-    const { key } = await (await upload(svc, "public-assets", "del/v.txt", "1")).json();
-    const res = await svc.call(`/v0/storage/object/public-assets/${key}`, { method: "DELETE" });
-    expect(res.status).toBe(400);
-    expect((await res.json()).message).toMatch(/without the v\d+\/ prefix/);
-    expect((await fetch(`${svc.url}/v0/storage/object/public-assets/del/v.txt`, { method: "DELETE" })).status).toBe(401);
-    expect((await svc.call("/v0/storage/object/vault/x.txt", { method: "DELETE" })).status).toBe(403);
   });
 });
