@@ -168,7 +168,7 @@ export async function run(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bb-bench-records-"));
   const children: ChildProcess[] = [];
   try {
-    let t = performance.now();
+    const t = performance.now();
     const { sqlite, kysely } = openDatabase(dataDir);
     const store = new SqliteRecordStore(sqlite, kysely);
     const table = store.createTable(employeesTable);
