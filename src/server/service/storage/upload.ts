@@ -28,6 +28,9 @@ export interface ReceiveOptions {
   checkKey(key: string): Failure | undefined;
 }
 
+/** Plain fields (the key, or a small file sent without a filename) are held in memory: keep them small. */
+const FIELD_LIMIT = 1024 * 1024;
+
 const tooLarge = (max: number) =>
   new HttpError("payload_too_large", `The file is larger than this service's upload limit of ${max} bytes (SERVICE_MAX_UPLOAD_BYTES); nothing was stored.`);
 
@@ -37,9 +40,8 @@ export function receiveUpload(req: IncomingMessage, opts: ReceiveOptions): Promi
     try {
       bb = busboy({
         headers: req.headers,
-        limits: { fields: 10, fieldSize: 1024 * 1024, fieldNameSize: 100, files: 1,
-          // busboy reports "limit" on reaching fileSize, so one byte more tells "exactly the limit" from "over it".
-          fileSize: opts.maxBytes + 1, parts: 20, headerPairs: 50 },
+        // busboy reports "limit" on reaching fileSize, so one byte more tells "exactly the limit" from "over it".
+        limits: { fields: 10, fieldSize: FIELD_LIMIT, fieldNameSize: 100, files: 1, fileSize: opts.maxBytes + 1, parts: 20, headerPairs: 50 },
       });
     } catch {
       reject(badRequest("Send the upload as multipart/form-data (with a boundary) with a part named key and a part named file."));
@@ -103,7 +105,10 @@ export function receiveUpload(req: IncomingMessage, opts: ReceiveOptions): Promi
         if (key === undefined) return fail(badRequest("Send the key part before the file part."));
         if (fileSeen) return fail(badRequest("The form has two file parts; send exactly one."));
         fileSeen = true;
-        if (info.valueTruncated || Buffer.byteLength(value) > opts.maxBytes) return fail(tooLarge(opts.maxBytes));
+        if (Buffer.byteLength(value) > opts.maxBytes) return fail(tooLarge(opts.maxBytes));
+        if (info.valueTruncated) {
+          return fail(new HttpError("payload_too_large", "A file sent as a plain form field is limited to 1 MiB: send it as a file part (with a filename)."));
+        }
         write([Buffer.from(value, "utf8")] as unknown as AsyncIterable<Buffer>, info.mimeType, () => false);
       }
     });
