@@ -64,6 +64,8 @@ describe("select, limit, skip, count", () => {
     // A POST without any body (and so without Content-Type) is the same empty query.
     const bare = await svc.call(`${EMP}/query`, { method: "POST" });
     expect(await bare.json()).toEqual(res.body);
+    // The interface's examples send client-type: widget; it changes nothing.
+    expect((await post(svc, `${EMP}/query`, {}, { "client-type": "widget" })).body).toEqual(res.body);
   });
 
   it("selects the named Fields in order; * and [] select all", async () => {
