@@ -1,55 +1,12 @@
 /**
- * The storage workspace in a real Chromium against the real proxy and local service: drop files
- * with a real DataTransfer, watch the queue finish, check thumbnail sizes, the lightbox, a signed
- * URL fetched from outside the browser (and a tampered one refused), a new folder, and a file
- * over the e2e launcher's 5 MiB upload limit.
+ * Uploads in a real Chromium against the real proxy and local service: a real DataTransfer drop
+ * into a new folder, the queue finishing, thumbnail sizes, the lightbox, a signed URL fetched
+ * from outside the browser (and a tampered one refused), a new version, delete, a file over the
+ * e2e launcher's 5 MiB limit, cancel and retry.
  */
-import { type JSHandle, type Locator, type Page, expect, test } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import sharp from "sharp";
-import { serviceCall } from "./support";
-
-const SHOTS = "/tmp/shots-web-storage";
-
-interface DropFile {
-  name: string;
-  type: string;
-  /** Base64 content, or a size to fill with zeros in the page (large files). */
-  b64?: string;
-  zeros?: number;
-}
-
-async function dataTransfer(page: Page, files: DropFile[]): Promise<JSHandle<DataTransfer>> {
-  return page.evaluateHandle((list) => {
-    const dt = new DataTransfer();
-    for (const f of list) {
-      const bytes = f.b64 ? Uint8Array.from(atob(f.b64), (c) => c.charCodeAt(0)) : new Uint8Array(f.zeros ?? 0);
-      dt.items.add(new File([bytes], f.name, { type: f.type }));
-    }
-    return dt;
-  }, files);
-}
-
-/** A real drag-and-drop as the browser delivers it: dragenter, dragover, drop with the files. */
-async function dropFiles(page: Page, zone: Locator, files: DropFile[], shotWhileDragging?: string): Promise<void> {
-  const dt = await dataTransfer(page, files);
-  await zone.dispatchEvent("dragenter", { dataTransfer: dt });
-  await zone.dispatchEvent("dragover", { dataTransfer: dt });
-  if (shotWhileDragging) {
-    await expect(page.getByText(/^Drop to upload into/)).toBeVisible();
-    await page.screenshot({ path: shotWhileDragging });
-  }
-  await zone.dispatchEvent("drop", { dataTransfer: dt });
-}
-
-async function listKeys(bucket: string, prefix: string): Promise<string[]> {
-  const res = await serviceCall(`/v0/storage/list/${bucket}?prefix=${encodeURIComponent(prefix)}`);
-  expect(res.status).toBe(200);
-  const body = (await res.json()) as { items: { key: string }[] };
-  return body.items.map((i) => i.key);
-}
-
-const dropzone = (page: Page) => page.getByRole("region", { name: /^Files in/ });
-const uploadRow = (page: Page, key: string) => page.getByRole("listitem", { name: `Upload of ${key}` });
+import { SHOTS, dropFiles, dropzone, listKeys, uploadRow } from "./storage.helpers";
 
 test("drop files into a new folder, see thumbnails, the lightbox and a signed URL", async ({ page, context }) => {
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
@@ -178,82 +135,6 @@ test("a file over the upload limit shows the service's error and leaves nothing"
   await expect(row.getByRole("button", { name: `Retry upload of ${folder}/huge.bin` })).toBeVisible();
   await page.screenshot({ path: `${SHOTS}/10-too-large.png` });
   expect(await listKeys("team-files", `${folder}/`)).toEqual([]);
-});
-
-test("team-files: upload by the button, text and PDF previews", async ({ page }) => {
-  await page.goto("/storage/team-files?folder=docs");
-  const name = `button-${Date.now()}.txt`;
-  const chooser = page.waitForEvent("filechooser");
-  await page.getByRole("button", { name: "Upload files" }).click();
-  await (await chooser).setFiles({ name, mimeType: "text/plain", buffer: Buffer.from("Uploaded with the button.") });
-  await expect(uploadRow(page, `docs/${name}`)).toHaveAttribute("data-status", "done");
-  expect(await listKeys("team-files", "docs/")).toContain(`docs/${name}`);
-
-  await page.getByRole("button", { name: "Preview readme.txt" }).click();
-  await expect(page.getByLabel("Contents of readme.txt")).not.toBeEmpty();
-  await page.keyboard.press("Escape");
-  await page.getByRole("button", { name: "Preview manual.pdf" }).click();
-  const pdf = page.getByRole("dialog", { name: "manual.pdf" });
-  // Chromium shows it in its own viewer; a browser without one gets an explanation instead.
-  await expect(pdf.locator("iframe[title='PDF preview of manual.pdf'], .st-no-preview")).toBeVisible();
-  await page.waitForTimeout(500); // let the PDF viewer paint before the screenshot
-  await page.screenshot({ path: `${SHOTS}/11-pdf-preview.png` });
-  await page.keyboard.press("Escape");
-  await expect(pdf).toBeHidden();
-});
-
-test("a folder larger than one list page: load more, filter and sort across what is loaded", async ({ page }) => {
-  const folder = `many-${Date.now()}`;
-  const names = Array.from({ length: 205 }, (_, i) => `file-${String(i).padStart(3, "0")}.txt`);
-  for (let i = 0; i < names.length; i += 25) {
-    await Promise.all(
-      names.slice(i, i + 25).map(async (name) => {
-        const form = new FormData();
-        form.append("key", `${folder}/${name}`);
-        form.append("file", new Blob([name], { type: "text/plain" }), name);
-        const res = await serviceCall("/v0/storage/object/public-assets", undefined, { method: "POST", body: form });
-        expect(res.status).toBe(200);
-      }),
-    );
-  }
-  await page.goto(`/storage/public-assets?folder=${folder}`);
-  await page.getByRole("button", { name: "List view" }).click();
-  await expect(page.getByText("200 files loaded so far")).toBeVisible();
-  await expect(page.getByRole("button", { name: "Preview file-204.txt" })).toHaveCount(0);
-  await page.getByRole("button", { name: "Load more" }).click();
-  await expect(page.getByText("205 files", { exact: true })).toBeVisible();
-  await expect(page.getByRole("button", { name: "Load more" })).toHaveCount(0);
-  await page.getByRole("button", { name: "Sort by name" }).click();
-  await expect(page.getByRole("button", { name: /^Preview / }).first()).toHaveAccessibleName("Preview file-204.txt");
-  await page.getByRole("searchbox", { name: "Filter by name" }).fill("-20");
-  await expect(page.getByRole("button", { name: /^Preview / })).toHaveCount(5);
-  await page.screenshot({ path: `${SHOTS}/12-paged-filtered.png` });
-  // The folder is in the URL: a reload lands in the same place.
-  await page.reload();
-  await expect(page.getByRole("navigation", { name: "Folder path" })).toContainText(folder);
-});
-
-test("catalog images: keyboard into the lightbox, Left/Right between images, Escape", async ({ page }) => {
-  await page.goto("/storage/public-assets?folder=catalog");
-  await page.getByRole("button", { name: "Grid view" }).click();
-  const first = page.getByRole("button", { name: /^Preview .*\.(png|jpe?g)$/ }).first();
-  await expect.poll(() => first.locator("img").evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
-  await page.screenshot({ path: `${SHOTS}/12b-catalog-grid.png` });
-  const firstName = ((await first.getAttribute("aria-label")) ?? "").replace(/^Preview /, "");
-  await first.focus();
-  await page.keyboard.press("Enter");
-  await expect(page.getByRole("dialog", { name: firstName })).toBeVisible();
-  await page.keyboard.press("ArrowRight");
-  await expect(page.getByRole("dialog", { name: firstName })).toBeHidden();
-  const second = page.getByRole("dialog");
-  await expect(second.getByRole("img")).toBeVisible();
-  await expect(second).toContainText("2 of");
-  await page.screenshot({ path: `${SHOTS}/13-catalog-lightbox.png` });
-  await page.keyboard.press("ArrowLeft");
-  await expect(page.getByRole("dialog", { name: firstName })).toBeVisible();
-  await page.keyboard.press("Escape");
-  await expect(page.getByRole("dialog")).toHaveCount(0);
-  await expect(first).toBeFocused();
 });
 
 test("cancel an upload in flight, then retry it", async ({ page }) => {

@@ -1,0 +1,47 @@
+/** Helpers of the storage end-to-end tests: real drag-and-drop, listing through the service. */
+import { type JSHandle, type Locator, type Page, expect } from "@playwright/test";
+import { serviceCall } from "./support";
+
+export const SHOTS = "/tmp/shots-web-storage";
+
+export interface DropFile {
+  name: string;
+  type: string;
+  /** Base64 content, or a size to fill with zeros in the page (large files). */
+  b64?: string;
+  zeros?: number;
+}
+
+async function dataTransfer(page: Page, files: DropFile[]): Promise<JSHandle<DataTransfer>> {
+  return page.evaluateHandle((list) => {
+    const dt = new DataTransfer();
+    for (const f of list) {
+      const bytes = f.b64 ? Uint8Array.from(atob(f.b64), (c) => c.charCodeAt(0)) : new Uint8Array(f.zeros ?? 0);
+      dt.items.add(new File([bytes], f.name, { type: f.type }));
+    }
+    return dt;
+  }, files);
+}
+
+/** A real drag-and-drop as the browser delivers it: dragenter, dragover, drop with the files. */
+export async function dropFiles(page: Page, zone: Locator, files: DropFile[], shotWhileDragging?: string): Promise<void> {
+  const dt = await dataTransfer(page, files);
+  await zone.dispatchEvent("dragenter", { dataTransfer: dt });
+  await zone.dispatchEvent("dragover", { dataTransfer: dt });
+  if (shotWhileDragging) {
+    await expect(page.getByText(/^Drop to upload into/)).toBeVisible();
+    await page.screenshot({ path: shotWhileDragging });
+  }
+  await zone.dispatchEvent("drop", { dataTransfer: dt });
+}
+
+export async function listKeys(bucket: string, prefix: string): Promise<string[]> {
+  const res = await serviceCall(`/v0/storage/list/${bucket}?prefix=${encodeURIComponent(prefix)}`);
+  expect(res.status).toBe(200);
+  const body = (await res.json()) as { items: { key: string }[] };
+  return body.items.map((i) => i.key);
+}
+
+export const dropzone = (page: Page) => page.getByRole("region", { name: /^Files in/ });
+export const uploadRow = (page: Page, key: string) => page.getByRole("listitem", { name: `Upload of ${key}` });
+
