@@ -76,7 +76,10 @@ export function createUpstream(opts: UpstreamOptions): Upstream {
     const abort = new AbortController();
     let timedOut = false;
     let timer: NodeJS.Timeout | undefined;
+    let answered = false;
     const startTimer = () => {
+      // An early answer (a 413 before the body ended) needs no timer any more.
+      if (answered) return;
       timer ??= setTimeout(() => {
         timedOut = true;
         abort.abort();
@@ -99,6 +102,7 @@ export function createUpstream(opts: UpstreamOptions): Upstream {
         body: hasBody ? req : undefined,
         signal: abort.signal,
       });
+      answered = true;
       clearTimeout(timer);
       const headers = { ...browserResponseHeaders(up.headers), ...fopts.headers };
       // Chrome will not render a PDF under a sandbox CSP; its viewer cannot script our origin anyway.
