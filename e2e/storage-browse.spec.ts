@@ -50,6 +50,12 @@ test("a folder larger than one list page: load more, filter and sort across what
   await page.getByRole("button", { name: "Load more" }).click();
   await expect(page.getByText("205 files", { exact: true })).toBeVisible();
   await expect(page.getByRole("button", { name: "Load more" })).toHaveCount(0);
+  // The workspace scrolls by itself (the shell's main area does not).
+  await page.getByRole("region", { name: /^Files in/ }).hover();
+  await page.mouse.wheel(0, 100_000);
+  await expect.poll(() => page.locator(".st-workspace").evaluate((e) => e.scrollTop)).toBeGreaterThan(0);
+  await expect(page.getByText("205 files", { exact: true })).toBeInViewport();
+  await page.screenshot({ path: `${SHOTS}/12a-paged-scrolled.png` });
   await page.getByRole("button", { name: "Sort by name" }).click();
   await expect(page.getByRole("button", { name: /^Preview / }).first()).toHaveAccessibleName("Preview file-204.txt");
   await page.getByRole("searchbox", { name: "Filter by name" }).fill("-20");

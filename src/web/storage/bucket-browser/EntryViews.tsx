@@ -7,7 +7,7 @@ import { FileActions } from "./FileActions";
 
 type FileEntry = Extract<Entry, { kind: "file" }>;
 
-export const LIST_THUMB = 36;
+export const LIST_THUMB = 28;
 export const GRID_THUMB = { width: 168, height: 120 };
 
 export interface EntryViewProps {
@@ -59,7 +59,7 @@ export function EntryList(p: EntryViewProps) {
               <td className="st-col-name">
                 <button type="button" className="st-name-btn" onClick={() => p.onOpenFolder(e.folder)} aria-label={`Open folder ${e.name}`}>
                   <span className="st-thumb st-thumb-icon" style={{ width: LIST_THUMB, height: LIST_THUMB }}>
-                    <FolderIcon size={28} />
+                    <FolderIcon size={24} />
                   </span>
                   <span className="st-name">{e.name}</span>
                   {e.pending && <span className="st-badge">new, empty</span>}

@@ -86,7 +86,7 @@ export function LinkDialog({ bucket, objectKey, name, isPublic, lifetimeChoice, 
       {pub && (
         <section className="st-link-section">
           <h3>Public URL</h3>
-          <p className="st-muted">This bucket is public: this URL always serves the latest version and never expires.</p>
+          <p className="st-muted">This bucket is public: no key is needed, the link does not expire, and it always serves the latest version.</p>
           <div className="st-row">
             <input id={ids.pub} readOnly value={pub} aria-label="Public URL" onFocus={(e) => e.currentTarget.select()} />
             <button
