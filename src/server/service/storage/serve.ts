@@ -36,7 +36,9 @@ export async function sendFile(request: FastifyRequest, reply: FastifyReply, fil
       .header("etag", file.etag)
       .header("cache-control", file.cacheControl)
       .header("last-modified", file.lastModified.toUTCString())
-      .header("x-content-type-options", "nosniff");
+      .header("x-content-type-options", "nosniff")
+      // w and h may come as request headers, so one URL can answer with different variants.
+      .header("vary", "w, h");
     // Uploaded HTML or SVG opened directly must not run script in the app's origin.
     if (isActiveContent(file.contentType)) reply.header("content-security-policy", "sandbox; default-src 'none'; style-src 'unsafe-inline'; img-src data:");
     if (notModified(header(request.headers["if-none-match"]), file.etag)) {

@@ -83,6 +83,8 @@ describe("resizing", () => {
   it("takes w and h as request headers too (the query wins when both are given)", async () => {
     expect(await dims((await get("/v0/storage/public/public-assets/img/photo.jpg", { w: "120" })).body)).toEqual([120, 80, "jpeg"]);
     expect(await dims((await get("/v0/storage/public/public-assets/img/photo.jpg?w=60", { w: "120" })).body)).toEqual([60, 40, "jpeg"]);
+    // One URL, several variants: caches must key on those headers.
+    expect((await get("/v0/storage/public/public-assets/img/photo.jpg")).headers.vary).toBe("w, h");
   });
 
   it("caches variants on disk and answers 304 and ranges for them", async () => {
