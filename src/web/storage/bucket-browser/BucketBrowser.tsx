@@ -69,6 +69,7 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: 
         const v = validateObjectKey(key);
         return { key, file, problem: v.ok ? null : v.error.message };
       }),
+      { canUpdate: bucket.access.includes("update") },
     );
   };
   const dz = useDropzone({ onDrop, noClick: true, noKeyboard: true, disabled: !canCreate, multiple: true });

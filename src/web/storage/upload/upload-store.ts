@@ -22,6 +22,8 @@ export const useUploadStore = create<UploadSlice>()((set) => ({
 }));
 
 const files = new Map<string, File>();
+/** Items whose bucket does not grant `update`: an existing key fails at once instead of asking. */
+const noUpdate = new Set<string>();
 const aborts = new Map<string, () => void>();
 const listeners = new Set<(item: UploadItem) => void>();
 let nextId = 1;
@@ -45,9 +47,12 @@ export interface NewUpload {
   problem?: string | null;
 }
 
-export function enqueueUploads(bucket: string, uploads: NewUpload[]): void {
+export function enqueueUploads(bucket: string, uploads: NewUpload[], opts: { canUpdate: boolean } = { canUpdate: true }): void {
   const added = uploads.map((u) => ({ id: `u${nextId++}`, ...u }));
-  for (const u of added) files.set(u.id, u.file);
+  for (const u of added) {
+    files.set(u.id, u.file);
+    if (!opts.canUpdate) noUpdate.add(u.id);
+  }
   dispatch({ type: "add", items: added.map((u) => ({ id: u.id, bucket, key: u.key, size: u.file.size })) });
   for (const u of added) {
     if (u.problem) dispatch({ type: "failed", id: u.id, message: u.problem });
@@ -63,6 +68,14 @@ async function check(id: string): Promise<void> {
     exists = await objectExists(item.bucket, item.key);
   } catch (e) {
     dispatch({ type: "failed", id, message: `Could not check whether “${item.key}” exists: ${(e as Error).message}` });
+    return;
+  }
+  if (exists && noUpdate.has(id)) {
+    dispatch({
+      type: "failed",
+      id,
+      message: `“${item.key}” already exists, and bucket “${item.bucket}” does not allow new versions (no update access). Rename the file to upload it.`,
+    });
     return;
   }
   dispatch({ type: "checked", id, exists });
@@ -135,10 +148,15 @@ export function skipReplace(ids: string[]): void {
 export function dismissUpload(id: string): void {
   dispatch({ type: "dismiss", id });
   files.delete(id);
+  noUpdate.delete(id);
 }
 
 export function clearFinishedUploads(): void {
   dispatch({ type: "clearFinished" });
   const live = new Set(useUploadStore.getState().items.map((i) => i.id));
-  for (const id of files.keys()) if (!live.has(id)) files.delete(id);
+  for (const id of files.keys()) {
+    if (live.has(id)) continue;
+    files.delete(id);
+    noUpdate.delete(id);
+  }
 }
