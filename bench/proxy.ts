@@ -150,19 +150,20 @@ async function benchUpload() {
   const status = () => fs.readFileSync(`/proc/${pid}/status`, "utf8");
   const mb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status())?.[1]) / 1024;
   const chunk = Buffer.alloc(MB, 7);
-  const upload = async (base: string, pathname: string, headers: Record<string, string>) => {
+  const upload = async (base: string, pathname: string, headers: Record<string, string>, bytes = UPLOAD_BYTES) => {
     const pool = new Pool(base, { connections: 1 });
     async function* body() {
-      for (let sent = 0; sent < UPLOAD_BYTES; sent += MB) yield chunk;
+      for (let sent = 0; sent < bytes; sent += MB) yield chunk;
     }
     const t0 = performance.now();
-    const res = await pool.request({ path: pathname, method: "POST", body: Readable.from(body()), headers: { ...headers, "content-length": String(UPLOAD_BYTES) } });
+    const res = await pool.request({ path: pathname, method: "POST", body: Readable.from(body()), headers: { ...headers, "content-length": String(bytes) } });
     await res.body.text();
     const seconds = (performance.now() - t0) / 1000;
     await pool.close();
-    return UPLOAD_BYTES / MB / seconds;
+    return bytes / MB / seconds;
   };
-  await upload(board.url, "/api/v0/storage/object/b", { origin: board.url, "x-baseboard-client": "1" }).catch(() => 0); // warm-up
+  // Warm-up: undici's parser and lazily compiled code, so the peak below is the transfer's.
+  for (let i = 0; i < 5; i++) await upload(board.url, "/api/v0/storage/object/b", { origin: board.url, "x-baseboard-client": "1" }, MB);
   const before = mb("VmRSS");
   try {
     fs.writeFileSync(`/proc/${pid}/clear_refs`, "5");
@@ -173,8 +174,9 @@ async function benchUpload() {
   const proxied = await upload(board.url, "/api/v0/storage/object/b", { origin: board.url, "x-baseboard-client": "1" });
   const peak = mb("VmHWM");
   console.log(`upload of 1 GiB to a discarding upstream:`);
+  // The sink runs in this process, so "direct" never leaves it: a ceiling more than a baseline.
   console.log(`  direct ${fmt(direct, 0)} MB/s, proxied ${fmt(proxied, 0)} MB/s: ${fmt(proxied / direct)}×`);
-  console.log(`  proxy process RSS (under tsx): ${fmt(before, 0)} MB before, ${fmt(peak, 0)} MB peak — target < 100 MB: ${verdict(peak < 100)}`);
+  console.log(`  proxy process RSS (under tsx): ${fmt(before, 0)} MB before, ${fmt(peak, 0)} MB peak (+${fmt(peak - before, 0)}) — target < 100 MB: ${verdict(peak < 100)}`);
   await stop(board);
   await new Promise((r) => sink.close(r));
 }
