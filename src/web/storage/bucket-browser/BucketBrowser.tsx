@@ -121,11 +121,6 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: 
           The upstream cannot list buckets (listing is not part of the hosted interface), so only the files uploaded from this browser are shown.
         </p>
       )}
-      {!canRead && (
-        <p className="st-note" role="note">
-          The bucket “{name}” does not allow reading, so its files cannot be listed or shown.
-        </p>
-      )}
       <div {...dz.getRootProps({ role: "region", className: `st-dropzone ${dz.isDragActive ? "st-drag" : ""}`, "aria-label": `Files in ${folderPrefix(folder) || "the bucket root"}` })}>
         <input {...dz.getInputProps({ "aria-label": "Choose files to upload" })} />
         {dz.isDragActive && (
@@ -133,7 +128,12 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: 
             Drop to upload into {folder ? `“${folder}”` : `the root of ${name}`}
           </div>
         )}
-        {data.isPending ? (
+        {!canRead ? (
+          <p className="st-state st-muted" role="note">
+            The bucket “{name}” does not grant read access, so its files cannot be listed or shown.
+            {canCreate ? " You can still upload into it." : ""}
+          </p>
+        ) : data.isPending ? (
           <p className="st-muted st-pad">Loading…</p>
         ) : data.error ? (
           <div className="st-state" role="alert">
