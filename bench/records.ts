@@ -260,6 +260,9 @@ export async function run(): Promise<void> {
       console.log(`  ${line}`);
       verdicts.push(`(b) ${line}`);
     }
+    console.log(
+      "\nAt concurrency 16 requests queue for the one SQLite connection (queries run synchronously), so HTTP p50 there\nincludes waiting; compare req/s. Direct figures are one caller in this process.",
+    );
     console.log(`\nTargets:\n  ${verdicts.join("\n  ")}`);
     await servicePool.close();
     await barePool.close();

@@ -198,7 +198,11 @@ export function planQuery(ctx: PlanContext, base: StoredTable, body: QueryBodyIn
     }
   }
   // Primary keys break ties so that paging with skip is stable.
-  for (const s of scope.sources) order.push(sql`${sql.id(s.alias, s.table.primaryKey)} asc`);
+  // (A joined primary key is null where the left join found no match: null first, as above.)
+  for (const [i, s] of scope.sources.entries()) {
+    const pk = sql.id(s.alias, s.table.primaryKey);
+    order.push(i === 0 ? sql`${pk} asc` : sql`${pk} asc nulls first`);
+  }
 
   let from = ctx.kysely.selectFrom(`${base.physical} as t0`);
   for (const { source, on } of joins) {
