@@ -7,6 +7,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
+import path from "node:path";
 import type { Service } from "../service/app";
 import { loadConfigFile } from "../proxy/app-config";
 import { parseProxyConfig, type ProxyConfig } from "../proxy/config";
@@ -117,7 +118,7 @@ export async function startBaseboard(env: NodeJS.ProcessEnv, opts: StartOptions 
       baseUrl = serviceUrl;
     }
     const kind = config.baseUrl ? "hosted" : "local";
-    const label = config.baseUrl ? new URL(config.baseUrl).host : `Local service (${dataDir})`;
+    const label = config.baseUrl ? new URL(config.baseUrl).host : `Local service (${path.relative(process.cwd(), dataDir as string) || "."})`;
     upstream = createUpstream({ baseUrl, apiKey: apiKey as string, timeoutMs: config.timeoutMs, label: kind === "local" ? "The local service" : `The service at ${label}` });
     if (opts.dev) {
       const { createServer } = await import("vite");
