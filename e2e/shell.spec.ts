@@ -1,5 +1,6 @@
 /** The app shell: sidebar from /api/config, bucket permissions, upstream indicator, help, routes. */
 import { expect, test } from "@playwright/test";
+import { serviceKey } from "./support";
 
 test("sidebar lists tables and buckets with permissions; forbidden is locked; storage route opens a bucket", async ({ page }) => {
   await page.goto("/");
@@ -14,6 +15,10 @@ test("sidebar lists tables and buckets with permissions; forbidden is locked; st
   await expect(nav.locator('[aria-disabled="true"]', { hasText: "vault" })).toContainText("forbidden");
 
   await expect(page.getByTestId("upstream")).toHaveText(/Local service/);
+  // No secret reaches the page: not in the DOM, not in what the app stored.
+  const key = serviceKey();
+  expect(await page.content()).not.toContain(key);
+  expect(await page.evaluate(() => JSON.stringify(localStorage))).not.toContain(key);
 
   await nav.getByRole("link", { name: /public-assets/ }).click();
   await expect(page).toHaveURL(/\/storage\/public-assets/);

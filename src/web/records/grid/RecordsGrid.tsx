@@ -15,6 +15,7 @@ import { sameValue } from "./values.utils";
 
 const features = tableFeatures({ rowSortingFeature });
 const emptyRows: RecordRow[] = [];
+const isMultiSortEvent = (e: unknown) => (e as MouseEvent).shiftKey;
 
 interface Props {
   label: string;
@@ -35,23 +36,28 @@ export function RecordsGrid(p: Props) {
     () => p.columns.map((c) => ({ id: c.key, accessorFn: (r: RecordRow) => r[c.key], header: c.key, enableSorting: true })),
     [p.columns],
   );
-  const { onSortChange } = p;
+  const { onSortChange, pkField } = p;
+  const getRowId = useCallback((r: RecordRow, i: number) => `${pkId(r[pkField])}#${i}`, [pkField]);
+  const onSortingChange = useCallback(
+    (u: SortingState | ((old: SortingState) => SortingState)) => {
+      const next = typeof u === "function" ? u(sorting) : u;
+      onSortChange(next.map((s) => ({ key: s.id, direction: s.desc ? "descending" : "ascending" })));
+    },
+    [sorting, onSortChange],
+  );
   const table = useTable({
     features,
     columns: columnDefs,
     data: rows,
-    getRowId: (r: RecordRow, i: number) => `${pkId(r[p.pkField])}#${i}`,
+    getRowId,
     manualSorting: true,
     enableMultiSort: true,
     enableSortingRemoval: true,
     sortDescFirst: false,
-    isMultiSortEvent: (e: unknown) => (e as MouseEvent).shiftKey,
+    isMultiSortEvent,
     maxMultiSortColCount: 8,
     state: { sorting },
-    onSortingChange: (u) => {
-      const next = typeof u === "function" ? u(sorting) : u;
-      onSortChange(next.map((s) => ({ key: s.id, direction: s.desc ? "descending" : "ascending" })));
-    },
+    onSortingChange,
   });
   const tableRows = table.getRowModel().rows;
 
