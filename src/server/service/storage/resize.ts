@@ -100,8 +100,10 @@ export function createResizer(opts: { maxPixels?: number; concurrency?: number }
   async function make(src: string, dest: string, tmp: string, box: ResizeBox): Promise<Variant> {
     const sharp = await loadSharp();
     let meta: Metadata;
+    let header: ReturnType<typeof sharp>;
     try {
-      meta = await sharp(src, { limitInputPixels: false }).metadata();
+      header = sharp(src, { limitInputPixels: false });
+      meta = await header.metadata();
     } catch {
       throw badRequest("w and h work only on images (JPEG, PNG, WebP, GIF, TIFF, AVIF), and this file is not one sharp can read.");
     }
@@ -122,7 +124,8 @@ export function createResizer(opts: { maxPixels?: number; concurrency?: number }
     } else {
       const animated = format === "gif" || format === "webp";
       await limit(() =>
-        sharp(src, { limitInputPixels: maxPixels, animated })
+        // The pixel count was checked above; a still image reuses the instance that read the header.
+        (animated ? sharp(src, { limitInputPixels: maxPixels, animated }) : header)
           .rotate()
           .resize({ width: box.w || undefined, height: box.h || undefined, fit: "inside", withoutEnlargement: true })
           .toFormat(format)

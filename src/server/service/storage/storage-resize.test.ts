@@ -47,6 +47,8 @@ beforeAll(async () => {
   const drawing = await sharp({ create: { width: 300, height: 600, channels: 4, background: "#16a08580" } }).png().toBuffer();
   await upload(svc, "public-assets", "img/photo.jpg", photo, { type: "image/jpeg" });
   await upload(svc, "public-assets", "img/drawing.png", drawing, { type: "image/png" });
+  await upload(svc, "public-assets", "img/anim.gif", await sharp({ create: { width: 200, height: 100, channels: 3, background: "#f1c40f" } }).gif().toBuffer(), { type: "image/gif" });
+  await upload(svc, "public-assets", "img/pic.webp", await sharp({ create: { width: 200, height: 100, channels: 3, background: "#8e44ad" } }).webp().toBuffer(), { type: "image/webp" });
   await upload(svc, "public-assets", "img/notes.txt", "not an image", { type: "text/plain" });
   await upload(svc, "public-assets", "img/fake.png", "not really a png", { type: "image/png" });
 });
@@ -63,11 +65,13 @@ describe("resizing", () => {
     ["img/drawing.png?h=300", [150, 300, "png"]],
     ["img/drawing.png?w=1&h=1", [1, 1, "png"]],
     ["img/drawing.png?w=2000&h=2000", [300, 600, "png"]],
+    ["img/anim.gif?w=50", [50, 25, "gif"]],
+    ["img/pic.webp?h=20", [40, 20, "webp"]],
   ])("%s fits inside, never enlarged, same format: %j", async (query, expected) => {
     const r = await get(`/v0/storage/public/public-assets/${query}`);
     expect(r.status).toBe(200);
     expect(await dims(r.body)).toEqual(expected);
-    expect(r.headers["content-type"]).toBe(expected[2] === "png" ? "image/png" : "image/jpeg");
+    expect(r.headers["content-type"]).toBe(`image/${expected[2]}`);
     expect(r.headers.etag).toMatch(/^"[0-9a-f]{64}-\d+x\d+"$/);
   });
 
