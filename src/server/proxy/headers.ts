@@ -89,8 +89,13 @@ export const API_SECURITY_HEADERS: OutgoingHttpHeaders = {
   "referrer-policy": "no-referrer",
 };
 
-/** Sent on the app's pages. */
+/**
+ * Sent on the app's pages (the built app and the login page; not Vite's dev pages, which need
+ * inline scripts). Scripts only from our own files: an injected inline script would otherwise
+ * have the proxy, and so the key's powers, at its disposal.
+ */
 export const PAGE_SECURITY_HEADERS: OutgoingHttpHeaders = {
+  "content-security-policy": "script-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
   "x-content-type-options": "nosniff",
   "x-frame-options": "DENY",
   "referrer-policy": "same-origin",

@@ -202,6 +202,7 @@ describe("the app's files", () => {
     expect(index.status).toBe(200);
     expect(index.text).toContain("Baseboard test");
     expect(index.headers["x-frame-options"]).toBe("DENY");
+    expect(index.headers["content-security-policy"]).toContain("script-src 'self'");
     const route = await call("/records/demo/employees?page=2", { headers: { accept: "text/html,*/*" } });
     expect(route.text).toContain("Baseboard test");
     expect(route.headers["cache-control"]).toBe("no-cache");
