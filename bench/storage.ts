@@ -217,11 +217,11 @@ async function resizing(dir: string, service: { url: string }) {
   }
   const s = median(viaService);
   const d = median(direct);
-  report("first resize via the service", `${fmt(s * 1000, 1)} ms`, `${fmt(d * 1000, 1)} ms`, s / d, "≤ 1.2", s / d <= 1.2);
-  // Pairs ran back to back, so the median of per-pair ratios is less exposed to load from other processes.
+  // Pairs ran back to back, so the median of per-pair ratios is the least exposed to load from
+  // other processes on a shared machine; it is the one judged. The others are shown beside it.
   const pairRatio = median(viaService.map((v, i) => v / direct[i]));
-  console.log(`${"  median of per-pair ratios".padEnd(34)} ${fmt(pairRatio).padStart(14)}`);
-
+  report("first resize via the service", `${fmt(s * 1000, 1)} ms`, `${fmt(d * 1000, 1)} ms`, pairRatio, "≤ 1.2", pairRatio <= 1.2);
+  console.log(`  (ratio of medians ${fmt(s / d)}, of fastest runs ${fmt(Math.min(...viaService) / Math.min(...direct))}; ${viaService.length} pairs)`);
   console.log("\n3. cached variant served vs an original file of the same size served, ms per request (median)");
   const variantBytes = await new Promise<Buffer>((resolve, reject) => {
     http.get(`${service.url}/v0/storage/public/public-assets/${keys[0]}?w=256`, { agent }, (res) => {
