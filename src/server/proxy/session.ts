@@ -109,7 +109,9 @@ export function createSessionGate(opts: { password: string; publicOrigin?: strin
     }
     limiter.succeed(who);
     const token = randomBytes(32).toString("base64url");
-    sessions.set(token, Date.now() + SESSION_MS);
+    const now = Date.now();
+    if (sessions.size > 1000) for (const [t, expires] of sessions) if (expires < now) sessions.delete(t);
+    sessions.set(token, now + SESSION_MS);
     const cookie = `${COOKIE}=${token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${SESSION_MS / 1000}${secure}`;
     return redirect(res, safeNext(form?.get("next")), { "set-cookie": cookie });
   }
