@@ -10,6 +10,7 @@ import { isTypingTarget } from "../../app/shortcuts";
 import type { Move } from "./CellEditor";
 import type { GridColumn } from "./columns.utils";
 import { type Conflict, gridActions, pkId, useGridStore } from "./grid-store";
+import { GridHeader } from "./GridHeader";
 import { GridRow, ROW_H } from "./GridRow";
 import { sameValue } from "./values.utils";
 
@@ -66,7 +67,7 @@ export function RecordsGrid(p: Props) {
     count: tableRows.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_H,
-    overscan: 12,
+    overscan: 8,
   });
 
   const { active, editing, selected, conflicts } = useGridStore();
@@ -183,7 +184,6 @@ export function RecordsGrid(p: Props) {
 
   const pageSelected = rows.length > 0 && pks.every((pk) => selected.has(pkId(pk)));
   const someSelected = pks.some((pk) => selected.has(pkId(pk)));
-  const headerGroup = table.getHeaderGroups()[0];
 
   return (
     <div
@@ -201,52 +201,15 @@ export function RecordsGrid(p: Props) {
       }}
       tabIndex={rows.length === 0 ? 0 : -1}
     >
-      <div role="rowgroup" className="grid-head" style={{ width }}>
-        <div role="row" aria-rowindex={1} className="grid-row head">
-          <div role="columnheader" aria-colindex={1} className="cell sel">
-            <input
-              type="checkbox"
-              aria-label="Select all rows on this page"
-              checked={pageSelected}
-              ref={(el) => {
-                if (el) el.indeterminate = !pageSelected && someSelected;
-              }}
-              onChange={() => gridActions.setPage(pks, !pageSelected)}
-            />
-          </div>
-          {headerGroup?.headers.map((h, i) => {
-            const col = p.columns[i];
-            const dir = h.column.getIsSorted();
-            const order = p.sort.length > 1 && dir ? h.column.getSortIndex() + 1 : null;
-            return (
-              <div
-                key={h.id}
-                role="columnheader"
-                aria-colindex={i + 2}
-                aria-sort={dir === "asc" ? "ascending" : dir === "desc" ? "descending" : "none"}
-                className={`cell t-${col.field.type} ${col.joined ? "joined" : ""}`}
-                style={{ width: col.width }}
-              >
-                <button
-                  type="button"
-                  className="th-btn"
-                  onClick={h.column.getToggleSortingHandler()}
-                  title={`Sort by ${col.key} (Shift+click to add to the sort) · ${col.field.type}${col.readOnly ? " · read-only" : ""}`}
-                >
-                  <span className="th-name">{col.key}</span>
-                  <span className="th-type">{col.field.primaryKey ? "PK" : col.field.type}</span>
-                  {dir && (
-                    <span className="th-sort" aria-hidden="true">
-                      {dir === "asc" ? "▲" : "▼"}
-                      {order && <sup>{order}</sup>}
-                    </span>
-                  )}
-                </button>
-              </div>
-            );
-          })}
-        </div>
-      </div>
+      <GridHeader
+        width={width}
+        columns={p.columns}
+        sort={p.sort}
+        headers={table.getHeaderGroups()[0]?.headers}
+        pageSelected={pageSelected}
+        someSelected={someSelected}
+        pks={pks}
+      />
       <div role="rowgroup" className="grid-body" style={{ height: virtualizer.getTotalSize(), width }}>
         {virtualizer.getVirtualItems().map((vi) => {
           const row = tableRows[vi.index].original;
