@@ -88,9 +88,10 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
   const selected = useGridStore((s) => s.selected);
 
   const edit = useCellEdit(db, table, pkField, recordsQueryOptions(db, table, body).queryKey);
+  const { mutate } = edit;
   const onCommit = useCallback(
-    (row: RecordRow, col: GridColumn, value: RecordValue) => edit.mutate({ pk: row[pkField], col, oldValue: row[col.key], newValue: value }),
-    [edit.mutate, pkField],
+    (row: RecordRow, col: GridColumn, value: RecordValue) => mutate({ pk: row[pkField], col, oldValue: row[col.key], newValue: value }),
+    [mutate, pkField],
   );
 
   const count = records.data?.count;

@@ -21,11 +21,10 @@ export function CellEditor({ col, value, initialText, onCommit, onCancel }: Prop
   const [text, setText] = useState(initialText ?? editText(col.field, value));
   const [error, setError] = useState<string | null>(null);
   const ref = useRef<HTMLInputElement & HTMLSelectElement>(null);
-  const inputRef = ref as React.RefObject<HTMLElement | null>;
   const done = useRef(false);
   useEffect(() => {
     ref.current?.focus();
-    const el = inputRef.current;
+    const el: HTMLElement | null = ref.current;
     if (initialText === undefined && el instanceof HTMLInputElement && el.type === "text") el.select();
   }, [initialText]);
 
