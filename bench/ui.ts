@@ -4,10 +4,11 @@
  *
  * 1. Gzipped JavaScript of the first screen (a records table), target ≤ 250 KB.
  * 2. Apply → rows painted for a 1,000-row page, beside the time of the query itself (request
- *    start to last byte, from Resource Timing). Rendering = painted − response end; target
- *    rendering ≤ 0.5 × query.
- * 3. Main-thread time per frame while scrolling that page (scroll handling, React, style,
- *    layout and paint of each frame), target 95% of frames under 16.7 ms.
+ *    start to last byte, from Resource Timing). Rendering = (click → painted) − query, i.e. all
+ *    the app's own time before the request and after the response; target ≤ 0.5 × query.
+ * 3. Main-thread work per frame while scrolling that page (scroll handling, React's render,
+ *    style and layout), target 95% of frames under 16.7 ms; beside the same loop over a static
+ *    page, and with the frame intervals (which on a busy machine without a GPU include raster).
  * Not a test: it prints measures, ratios and whether the targets were met.
  */
 import { type ChildProcess, execSync, spawn } from "node:child_process";
@@ -74,14 +75,23 @@ async function firstScreenJs(page: Page): Promise<{ files: number; raw: number; 
 }
 
 /** One Apply of a filter whose result is the 1,000-row page; returns query and render times. */
-async function applyOnce(page: Page, minAge: number): Promise<{ query: number; render: number }> {
+async function applyOnce(page: Page, minAge: number): Promise<{ query: number; render: number; commit: number }> {
+  // Change every Record first, so each Apply paints new values (not the rows already shown).
+  await page.evaluate(async (bonus) => {
+    const res = await fetch("/api/v0/record/demo/employees/update", {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-baseboard-client": "1" },
+      body: JSON.stringify({ fixedValue: [], values: [{ key: "bonus", value: bonus }], filter: { and: [] } }),
+    });
+    if (!res.ok) throw new Error(`update failed: ${res.status} ${await res.text()}`);
+  }, 1000 + minAge);
   const value = page.getByLabel("Condition 1 value", { exact: true });
   await value.fill(String(minAge));
   await page.waitForTimeout(700); // let the draft's debounced count query finish first
   await page.evaluate(() => {
     performance.clearResourceTimings();
-    const w = window as unknown as { __painted?: Promise<number> };
-    w.__painted = new Promise<number>((resolve, reject) => {
+    const w = window as unknown as { __painted?: Promise<{ commit: number; painted: number }> };
+    w.__painted = new Promise<{ commit: number; painted: number }>((resolve, reject) => {
       setTimeout(() => reject(new Error("rows were not painted within 20 s")), 20_000);
       const area = document.querySelector(".grid-area")!;
       let sawLoading = false;
@@ -90,22 +100,28 @@ async function applyOnce(page: Page, minAge: number): Promise<{ query: number; r
         if (loading) sawLoading = true;
         else if (sawLoading) {
           obs.disconnect();
-          // After the commit that removed the loading bar: the next frame paints it.
+          // The commit that removed the loading bar put the rows in; the next frame paints them
+          // (its style and layout forced here; raster is the compositor's).
+          const commit = performance.now();
           requestAnimationFrame(() => {
-            const ch = new MessageChannel();
-            ch.port1.onmessage = () => resolve(performance.now());
-            ch.port2.postMessage(0);
+            void area.getBoundingClientRect();
+            resolve({ commit, painted: performance.now() });
           });
         }
       });
       obs.observe(area, { childList: true, subtree: true });
     });
   });
-  await page.getByRole("button", { name: "Apply filter" }).click();
+  await page.getByRole("button", { name: "Apply filter" }).waitFor();
   return page.evaluate(async () => {
-    const painted = await (window as unknown as { __painted: Promise<number> }).__painted;
+    const button = [...document.querySelectorAll("button")].find((b) => b.textContent === "Apply filter")!;
+    const clicked = performance.now();
+    button.click();
+    const t = await (window as unknown as { __painted: Promise<{ commit: number; painted: number }> }).__painted;
     const q = (performance.getEntriesByType("resource") as PerformanceResourceTiming[]).filter((e) => e.name.endsWith("/employees/query")).pop()!;
-    return { query: q.responseEnd - q.startTime, render: painted - q.responseEnd };
+    const query = q.responseEnd - q.startTime;
+    // Everything between the click and the painted rows that is not the query itself.
+    return { query, render: t.painted - clicked - query, commit: t.commit - q.responseEnd };
   });
 }
 
@@ -118,21 +134,31 @@ async function scrollFrames(page: Page, frames: number): Promise<{ busy: number[
     const busy: number[] = [];
     const deltas: number[] = [];
     let last = 0;
+    // Work of a frame starts with its scroll event (capture: before the virtualizer's listener).
+    let scrollStart = 0;
+    const onScroll = () => {
+      if (!scrollStart) scrollStart = performance.now();
+    };
+    document.addEventListener("scroll", onScroll, { capture: true });
     await new Promise<void>((done) => {
       let i = 0;
       const step = (ts: number) => {
-        // ts is the frame's start: scroll events and React's render for it ran before us.
+        // Scroll handling and React's synchronous render ran before this callback; forcing
+        // layout adds this frame's style and layout. Raster and compositing are left out: they
+        // are the browser's, off the main thread with a GPU.
+        const start = scrollStart || performance.now();
+        void grid.offsetHeight;
+        if (i > 0) busy.push(performance.now() - start);
+        scrollStart = 0;
         if (last) deltas.push(ts - last);
         last = ts;
-        const ch = new MessageChannel();
-        ch.port1.onmessage = () => busy.push(performance.now() - ts);
-        ch.port2.postMessage(0);
         grid.scrollTop += 90; // ~5,400 px/s: a brisk wheel or trackpad fling
         if (++i < n) requestAnimationFrame(step);
         else setTimeout(done, 50);
       };
       requestAnimationFrame(step);
     });
+    document.removeEventListener("scroll", onScroll, { capture: true });
     return { busy, deltas };
   }, frames);
 }
@@ -162,7 +188,7 @@ export async function run(): Promise<void> {
     await page.goto(`${base}/records/demo/employees?size=1000&filter=${encodeURIComponent(JSON.stringify(filter))}`);
     await page.getByRole("grid").waitFor();
     await page.getByTestId("range").filter({ hasText: "1–1,000 of 1,000" }).waitFor();
-    const runs: { query: number; render: number }[] = [];
+    const runs: { query: number; render: number; commit: number }[] = [];
     // A new value each round, so no answer comes from the cache (ages start at 18: all 1,000 rows).
     for (let i = 1; i <= ROUNDS; i++) runs.push(await applyOnce(page, i));
     const q = median(runs.map((r) => r.query));
@@ -170,13 +196,13 @@ export async function run(): Promise<void> {
     console.log(
       `apply → 1,000 rows painted: rendering ${ms(r)} (median of ${ROUNDS}) beside the query's own ${ms(q)} → ratio ${(r / q).toFixed(2)}; target ≤ 0.5 (${verdict(r / q <= 0.5)})`,
     );
-    console.log(`  per round (query / render): ${runs.map((x) => `${x.query.toFixed(0)}/${x.render.toFixed(0)}`).join(", ")} ms`);
+    console.log(`  per round (query / response→commit / app time): ${runs.map((x) => `${x.query.toFixed(0)}/${x.commit.toFixed(0)}/${x.render.toFixed(0)}`).join(", ")} ms`);
 
     await page.getByTestId("range").filter({ hasText: "1–1,000 of 1,000" }).waitFor();
     const { busy, deltas } = await scrollFrames(page, 300);
     const under = busy.filter((b) => b < 16.7).length / busy.length;
     console.log(
-      `scrolling the 1,000-row page: main-thread time per frame p50 ${ms(median(busy))}, p95 ${ms(pct(busy, 95))}, max ${ms(Math.max(...busy))}; ${(under * 100).toFixed(1)}% of ${busy.length} frames under 16.7 ms; target 95% (${verdict(under >= 0.95)})`,
+      `scrolling the 1,000-row page: main-thread work per frame (scroll, React, style, layout) p50 ${ms(median(busy))}, p95 ${ms(pct(busy, 95))}, max ${ms(Math.max(...busy))}; ${(under * 100).toFixed(1)}% of ${busy.length} frames under 16.7 ms; target 95% (${verdict(under >= 0.95)})`,
     );
     console.log(`  frame intervals (rAF to rAF): p50 ${ms(median(deltas))}, p95 ${ms(pct(deltas, 95))}`);
 

@@ -2,7 +2,7 @@
  * The records workspace: toolbar, filter builder, grid and pager for one table. The view is the
  * URL (see view-search.utils.ts); rows come from TanStack Query; UI state from small stores.
  */
-import { useQuery } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useNavigate, useRouterState } from "@tanstack/react-router";
 import { useCallback, useEffect, useMemo, useState } from "react";
 import type { FilterGroup } from "../../shared/filter";
@@ -24,6 +24,7 @@ import { JoinPicker } from "./toolbar/JoinPicker";
 import { UndoButtons } from "./undo/UndoButtons";
 import { useSiblingFields, useTableFields } from "./use-table-fields";
 import { buildQueryBody, formatJoin, formatSort, lastPage, sanitizeSearch, toView, type ViewSearch } from "./view-search.utils";
+import { fmtInt } from "./grid/values.utils";
 
 function clean(s: ViewSearch): ViewSearch {
   return Object.fromEntries(Object.entries(s).filter(([, v]) => v !== undefined)) as ViewSearch;
@@ -37,10 +38,16 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
   const rawSearch = useRouterState({ select: (s) => s.location.search as Record<string, unknown> });
   const meta = config.databases.find((d) => d.id === db)?.tables.find((t) => t.slug === table);
 
+  const qc = useQueryClient();
+  const pkGuess = meta?.primaryKey;
+  // Start fetching the next view at once, before the URL and the tree catch up.
   const setSearch = useCallback(
-    (patch: Partial<ViewSearch>, keepPage = false) =>
-      navigate({ search: (prev: ViewSearch) => clean({ ...prev, ...patch, ...(keepPage ? {} : { page: undefined }) }) }),
-    [navigate],
+    (patch: Partial<ViewSearch>, keepPage = false) => {
+      const next = clean({ ...search, ...patch, ...(keepPage ? {} : { page: undefined }) });
+      if (pkGuess) void qc.prefetchQuery(recordsQueryOptions(db, table, buildQueryBody(toView(next), pkGuess)));
+      return navigate({ search: next });
+    },
+    [navigate, search, qc, db, table, pkGuess],
   );
 
   // A link with parts we cannot use: say so once, and rewrite the URL to what is shown.
@@ -52,7 +59,6 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
     }
   }, [rawSearch, navigate]);
 
-  const pkGuess = meta?.primaryKey;
   const body = useMemo(() => buildQueryBody(view, pkGuess), [view, pkGuess]);
   const records = useQuery({ ...recordsQueryOptions(db, table, body), enabled: !!meta });
   const { fields, pk } = useTableFields(config, db, table, records.data?.items);
@@ -123,7 +129,7 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
           {table}
         </h1>
         <span className="muted small" data-testid="total-count">
-          {count !== undefined ? `${count.toLocaleString("en-US")} Record${count === 1 ? "" : "s"}${view.filter ? " match" : ""}` : ""}
+          {count !== undefined ? `${fmtInt(count)} Record${count === 1 ? "" : "s"}${view.filter ? " match" : ""}` : ""}
         </span>
         <span className="spacer" />
         <button type="button" className={`btn ${filterOpen ? "pressed" : ""}`} aria-expanded={filterOpen} onClick={() => setFilterOpen((o) => !o)}>
@@ -175,7 +181,7 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
           <div className="center-state" role="status">
             {count && count > 0 ? (
               <>
-                <p>Page {view.page} is past the end ({count.toLocaleString("en-US")} Records).</p>
+                <p>Page {view.page} is past the end ({fmtInt(count)} Records).</p>
                 <button type="button" className="btn" onClick={() => setSearch({ page: last === 1 ? undefined : last }, true)}>
                   Go to the last page
                 </button>

@@ -1,6 +1,7 @@
 import { useGridStore, gridActions } from "./grid/grid-store";
+import { fmtInt } from "./grid/values.utils";
 
-const fmt = (n: number) => n.toLocaleString("en-US");
+const fmt = fmtInt;
 
 export function SelectionBar({ count, pageSize, onBulk }: { count: number | undefined; pageSize: number; onBulk(kind: "rows" | "filter"): void }) {
   const { selected, allMatching } = useGridStore();

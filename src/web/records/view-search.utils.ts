@@ -6,6 +6,7 @@
 import { allOperators, type FilterGroup } from "../../shared/filter";
 import type { JoinUnit, QueryBody, SortUnit } from "../../shared/records";
 import { parseFilterValue } from "./filter-builder/filter-parse.utils";
+import { fmtInt } from "./grid/values.utils";
 
 export const pageSizes = [25, 50, 100, 500, 1000] as const;
 export type PageSize = (typeof pageSizes)[number];
@@ -142,10 +143,9 @@ export function lastPage(count: number, size: number): number {
 
 /** "1–50 of 1,234" */
 export function rangeLabel(page: number, size: number, count: number): string {
-  const fmt = new Intl.NumberFormat("en-US");
   if (count === 0) return "0 of 0";
   const from = Math.min(count, (page - 1) * size + 1);
   const to = Math.min(count, page * size);
-  if ((page - 1) * size >= count) return `none of ${fmt.format(count)}`;
-  return `${fmt.format(from)}–${fmt.format(to)} of ${fmt.format(count)}`;
+  if ((page - 1) * size >= count) return `none of ${fmtInt(count)}`;
+  return `${fmtInt(from)}–${fmtInt(to)} of ${fmtInt(count)}`;
 }

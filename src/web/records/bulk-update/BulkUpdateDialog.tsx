@@ -16,6 +16,7 @@ import { undoActions } from "../undo/undo-store";
 import { QUERY_LIMIT_MAX } from "../../../shared/records";
 import { type BulkRow, changesFromSnapshot, readBulkValues } from "./bulk.utils";
 import { BulkValueInput } from "./BulkValueInput";
+import { fmtInt } from "../grid/values.utils";
 
 export type BulkTarget = { kind: "rows"; pks: RecordValue[] } | { kind: "filter"; filter: FilterGroup | undefined };
 
@@ -29,7 +30,7 @@ interface Props {
   onDone(): void;
 }
 
-const fmt = (n: number) => n.toLocaleString("en-US");
+const fmt = fmtInt;
 
 export function BulkUpdateDialog({ db, table, pkField, fields, target, onClose, onDone }: Props) {
   const qc = useQueryClient();

@@ -12,6 +12,7 @@ import { draftProblems } from "./filter-parse.utils";
 import { countConditions, fromWire, type GroupNode, toWire } from "./filter-tree.utils";
 import { FilterJsonView } from "./FilterJsonView";
 import { GroupEditor } from "./GroupEditor";
+import { fmtInt } from "../grid/values.utils";
 
 interface Props {
   db: string;
@@ -23,7 +24,6 @@ interface Props {
   onApply(filter: FilterGroup | undefined): void;
 }
 
-const fmt = new Intl.NumberFormat("en-US");
 
 export function FilterBuilder({ db, table, fields, operators, applied, appliedCount, onApply }: Props) {
   const tableKey = `${db}/${table}`;
@@ -83,12 +83,12 @@ export function FilterBuilder({ db, table, fields, operators, applied, appliedCo
             ? `${problems.size} condition${problems.size === 1 ? "" : "s"} to fix before applying`
             : dirty
               ? draftCount.data !== undefined && debounced === toSend
-                ? `Draft matches ${fmt.format(draftCount.data)} · not applied`
+                ? `Draft matches ${fmtInt(draftCount.data)} · not applied`
                 : draftCount.isError
                   ? draftCount.error.message
                   : "Not applied yet"
               : appliedCount !== undefined
-                ? `${fmt.format(appliedCount)} matching Records`
+                ? `${fmtInt(appliedCount)} matching Records`
                 : ""}
         </span>
       </div>

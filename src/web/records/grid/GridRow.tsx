@@ -29,6 +29,23 @@ interface Props {
   onCancel(): void;
 }
 
+/**
+ * A refetch hands us new row objects even when nothing changed (after an edit, say): compare the
+ * shown values, so only rows that really changed re-render.
+ */
+function sameRow(a: Props, b: Props): boolean {
+  for (const k of Object.keys(b) as (keyof Props)[]) {
+    if (k !== "row" && a[k] !== b[k]) return false;
+  }
+  if (a.row === b.row) return true;
+  if (a.row[a.pkField] !== b.row[b.pkField]) return false;
+  return b.columns.every((c) => {
+    const x = a.row[c.key];
+    const y = b.row[c.key];
+    return x === y || (typeof x === "object" && x !== null && JSON.stringify(x) === JSON.stringify(y));
+  });
+}
+
 export const GridRow = memo(function GridRow(p: Props) {
   const pk = p.row[p.pkField];
   return (
@@ -98,4 +115,4 @@ export const GridRow = memo(function GridRow(p: Props) {
       })}
     </div>
   );
-});
+}, sameRow);

@@ -1,4 +1,5 @@
 import { lastPage, pageSizes, rangeLabel } from "../view-search.utils";
+import { fmtInt } from "./values.utils";
 
 interface Props {
   page: number;
@@ -17,7 +18,7 @@ export function Pager({ page, size, count, onPage, onSize }: Props) {
         <select className="input input-sm" value={size} onChange={(e) => onSize(Number(e.target.value))} aria-label="Rows per page">
           {pageSizes.map((s) => (
             <option key={s} value={s}>
-              {s.toLocaleString("en-US")}
+              {fmtInt(s)}
             </option>
           ))}
         </select>
@@ -34,7 +35,7 @@ export function Pager({ page, size, count, onPage, onSize }: Props) {
           ‹
         </button>
         <span className="small muted page-of">
-          Page {page.toLocaleString("en-US")} of {last.toLocaleString("en-US")}
+          Page {fmtInt(page)} of {fmtInt(last)}
         </span>
         <button type="button" className="btn-icon" aria-label="Next page" title="Next page (])" disabled={page >= last} onClick={() => onPage(page + 1)}>
           ›

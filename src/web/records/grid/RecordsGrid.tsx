@@ -76,6 +76,9 @@ export function RecordsGrid(p: Props) {
   const width = 40 + p.columns.reduce((n, c) => n + c.width, 0);
   const colCount = p.columns.length + 1;
   const pks = useMemo(() => rows.map((r) => r[p.pkField]), [rows, p.pkField]);
+  // Latest rows for the row callbacks, so new data does not give every row new callbacks.
+  const latest = useRef({ rows, pks });
+  latest.current = { rows, pks };
 
   const conflictsByRow = useMemo(() => {
     const m = new Map<string, Map<string, Conflict>>();
@@ -122,17 +125,18 @@ export function RecordsGrid(p: Props) {
   const startEdit = useCallback(
     (row: number, col: number, text?: string) => {
       const column = p.columns[col - 1];
-      if (!column || column.readOnly || !rows[row]) return;
+      if (!column || column.readOnly || !latest.current.rows[row]) return;
       initialText.current = text;
       gridActions.startEdit({ row, col });
     },
-    [p.columns, rows],
+    [p.columns],
   );
 
   const { onCommit } = p;
   const commit = useCallback(
     (row: number, col: number, value: RecordValue, move: Move) => {
       const column = p.columns[col - 1];
+      const { rows } = latest.current;
       const record = rows[row];
       gridActions.stopEdit();
       if (column && record && !(sameValue(record[column.key], value) && record[column.key] !== undefined)) onCommit(record, column, value);
@@ -140,13 +144,13 @@ export function RecordsGrid(p: Props) {
       const next = move === "down" ? { row: row + 1, col } : move === "right" ? { row, col: col + 1 } : move === "left" ? { row, col: col - 1 } : { row, col };
       gridActions.setActive({ row: Math.min(rows.length - 1, next.row), col: Math.max(1, Math.min(colCount - 1, next.col)) });
     },
-    [p.columns, rows, colCount, onCommit],
+    [p.columns, colCount, onCommit],
   );
   const cancel = useCallback(() => {
     wantFocus.current = true;
     gridActions.stopEdit();
   }, []);
-  const onSelect = useCallback((index: number, shift: boolean) => gridActions.toggleRow(index, pks, shift), [pks]);
+  const onSelect = useCallback((index: number, shift: boolean) => gridActions.toggleRow(index, latest.current.pks, shift), []);
   const onCellClick = useCallback((row: number, col: number) => {
     if (useGridStore.getState().editing) return;
     gridActions.setActive({ row, col });

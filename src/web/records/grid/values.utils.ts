@@ -91,6 +91,9 @@ export function editText(field: FieldInfo, value: RecordValue | undefined): stri
 }
 
 const numberFmt = new Intl.NumberFormat("en-US", { maximumFractionDigits: 6 });
+const intFmt = new Intl.NumberFormat("en-US");
+/** "1,234": one shared formatter (creating one per call costs ~1 ms). */
+export const fmtInt = (n: number) => intFmt.format(n);
 const dateFmt = new Intl.DateTimeFormat("en-US", { year: "numeric", month: "short", day: "numeric", timeZone: "UTC" });
 const dateTimeFmt = new Intl.DateTimeFormat("en-US", {
   year: "numeric",

@@ -5,6 +5,7 @@
  */
 import type { RecordValue, UpdateBody } from "../../../shared/records";
 import { equalCond, pkFilter } from "../grid/edit.utils";
+import { fmtInt } from "../grid/values.utils";
 
 export interface Change {
   pk: RecordValue;
@@ -83,7 +84,7 @@ export function summarize(results: readonly { expected: number; matched: number 
 
 export function summaryText(direction: "undo" | "redo", s: RestoreSummary): string {
   const verb = direction === "undo" ? "Undone" : "Redone";
-  const cells = (n: number) => `${n.toLocaleString("en-US")} value${n === 1 ? "" : "s"}`;
+  const cells = (n: number) => `${fmtInt(n)} value${n === 1 ? "" : "s"}`;
   if (s.changedSince === 0) return `${verb}: restored ${cells(s.restored)}.`;
   return `${verb}: restored ${cells(s.restored)}; ${cells(s.changedSince)} had changed since and ${s.changedSince === 1 ? "was left as it is" : "were left as they are"}.`;
 }
