@@ -129,7 +129,7 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
           {table}
         </h1>
         <span className="muted small" data-testid="total-count">
-          {count !== undefined ? `${fmtInt(count)} Record${count === 1 ? "" : "s"}${view.filter ? " match" : ""}` : ""}
+          {count !== undefined ? `${fmtInt(count)} Record${count === 1 ? "" : "s"}${view.filter ? (count === 1 ? " matches" : " match") : ""}` : ""}
         </span>
         <span className="spacer" />
         <button type="button" className={`btn ${filterOpen ? "pressed" : ""}`} aria-expanded={filterOpen} onClick={() => setFilterOpen((o) => !o)}>
