@@ -44,3 +44,21 @@ test("? opens the keyboard shortcut help; Escape closes it", async ({ page }) =>
   await page.keyboard.press("Escape");
   await expect(help).toBeHidden();
 });
+
+test("a toast raised while a modal dialog is open shows above its backdrop and can be dismissed", async ({ page, context }) => {
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  await page.goto("/storage/public-assets");
+  await page.getByRole("button", { name: /^Copy a link to / }).first().click();
+  const dialog = page.getByRole("dialog", { name: /^Share / });
+  await dialog.getByRole("button", { name: "Copy signed URL" }).click();
+  const note = page.getByRole("status").filter({ hasText: "Signed URL copied" });
+  await expect(note).toBeVisible();
+  // The topmost element at the toast's centre is the toast itself, not the dialog's backdrop.
+  const box = (await note.boundingBox())!;
+  const onTop = await page.evaluate(([x, y]) => !!document.elementFromPoint(x, y)?.closest(".toast"), [box.x + box.width / 2, box.y + box.height / 2]);
+  expect(onTop).toBe(true);
+  // Clickable (a page behind a modal dialog is inert): Playwright refuses to click covered elements.
+  await note.getByRole("button", { name: "Dismiss notification" }).click();
+  await expect(note).toHaveCount(0);
+  await expect(dialog).toBeVisible();
+});

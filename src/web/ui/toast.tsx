@@ -2,6 +2,8 @@
  * Toasts: one small zustand store and one component. Any module may call toast(); the shell
  * renders <Toaster /> once. ApiErrors land here unless the caller shows them itself.
  */
+import { useEffect, useState } from "react";
+import { createPortal } from "react-dom";
 import { create } from "zustand";
 
 export type ToastKind = "info" | "success" | "error";
@@ -38,10 +40,34 @@ export function toast(title: string, opts: { kind?: ToastKind; detail?: string; 
   return useToastStore.getState().push({ kind: opts.kind ?? "info", title, detail: opts.detail }, opts.ttlMs);
 }
 
+/**
+ * The open modal <dialog> on top, if any. A modal dialog sits in the browser's top layer above
+ * every z-index and makes the rest of the page inert (hidden from screen readers, not clickable),
+ * so toasts rendered in the page would sit behind its backdrop; rendered inside it they stay
+ * visible, clickable and announced.
+ */
+function useTopModalDialog(): HTMLDialogElement | null {
+  const [dialog, setDialog] = useState<HTMLDialogElement | null>(null);
+  useEffect(() => {
+    const find = () => {
+      const open = document.querySelectorAll<HTMLDialogElement>("dialog:modal");
+      setDialog(open.length ? open[open.length - 1] : null);
+    };
+    find();
+    // `open` flips when showModal()/close() run. Only that attribute is watched: watching every
+    // DOM change would run this on each scroll of the virtual grid.
+    const mo = new MutationObserver(find);
+    mo.observe(document.body, { subtree: true, attributes: true, attributeFilter: ["open"] });
+    return () => mo.disconnect();
+  }, []);
+  return dialog;
+}
+
 export function Toaster() {
   const toasts = useToastStore((s) => s.toasts);
   const dismiss = useToastStore((s) => s.dismiss);
-  return (
+  const dialog = useTopModalDialog();
+  const list = (
     <section className="toaster" aria-label="Notifications" aria-live="polite">
       {toasts.map((t) => (
         <div key={t.id} role={t.kind === "error" ? "alert" : "status"} className={`toast toast-${t.kind}`}>
@@ -56,4 +82,6 @@ export function Toaster() {
       ))}
     </section>
   );
+  // A dialog removed from the page without close() is no longer a place to show anything.
+  return dialog?.isConnected && dialog.matches(":modal") ? createPortal(list, dialog) : list;
 }
