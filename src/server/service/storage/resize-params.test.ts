@@ -22,6 +22,8 @@ describe("parseResize (w and h, query or header)", () => {
     [{ w: "1.5" }, {}, /whole number/],
     [{ w: "abc" }, {}, /whole number/],
     [{ w: "" }, {}, /whole number/],
+    [{ w: " 10" }, {}, /whole number/],
+    [{ w: "+10" }, {}, /whole number/],
     [{ w: ["1", "2"] }, {}, /one whole number/],
     [{}, { h: "big" }, /whole number/],
   ])("refuses query %j headers %j", (query, headers, message) => {

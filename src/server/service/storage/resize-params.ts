@@ -13,10 +13,11 @@ export interface ResizeBox {
 
 function one(name: "w" | "h", value: unknown): Result<number> {
   if (value === undefined) return ok(0);
-  if (typeof value !== "string" || !/^\d{1,5}$/.test(value.trim())) {
+  // Exactly digits: " 10" (from w=%2010) or "+10" is refused like any other non-integer.
+  if (typeof value !== "string" || !/^\d{1,5}$/.test(value)) {
     return fail("validation_error", `${name} must be one whole number of pixels from ${MIN_RESIZE} to ${MAX_RESIZE}.`);
   }
-  const n = Number(value.trim());
+  const n = Number(value);
   if (n < MIN_RESIZE || n > MAX_RESIZE) return fail("validation_error", `${name}=${n} is out of range: use ${MIN_RESIZE} to ${MAX_RESIZE} pixels.`);
   return ok(n);
 }
