@@ -21,7 +21,7 @@ const cases: [string, string, string | undefined, Record<string, string>, number
   ["truncated JSON", "query", '{"filter": {"and": [', {}, 400, "validation_error", /not valid JSON/],
   ["a JSON array body", "update", "[]", {}, 400, "validation_error", /must be a JSON object/],
   ["a JSON string body", "query", '"hello"', {}, 400, "validation_error", /must be a JSON object/],
-  ["an empty JSON body", "update", "", {}, 400, "validation_error", /body is empty/],
+  ["an empty JSON body", "update", "", {}, 400, "validation_error", /update body is missing/],
   ["a text/plain body", "update", "values=1", { "content-type": "text/plain" }, 400, "validation_error", /application\/json/],
   ["a 2 MiB update", "update", twoMiB, {}, 413, "payload_too_large", /1 MiB/],
   ["a 2 MiB query", "query", JSON.stringify({ select: Array(300_000).fill("employee_id") }), {}, 413, "payload_too_large", /1 MiB/],

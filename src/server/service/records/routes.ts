@@ -2,7 +2,7 @@
  * HTTP routes of the Record capability (interface §4.1, §4.2; decisions §3–§6). Handlers are
  * thin: check the key, find the table, validate the body at the edge, call the store.
  */
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyRequest, HTTPMethods } from "fastify";
 import type { ZodType } from "zod";
 import {
   describeSchemaError,
@@ -19,15 +19,51 @@ import type { RecordStore } from "./store";
 
 type TableParams = { database_id: string; table_slug: string };
 
+const JSON_TYPE = /^application\/([\w.+-]*\+)?json\b/i;
+
+/**
+ * The Record endpoints' own body parser: JSON with `application/json` (any charset) or with no
+ * Content-Type at all (what a bare `curl --data` or a hand-written client sends), an empty body
+ * as "no body" (every query property is optional), any other type a 400 saying what to send.
+ */
+function registerJsonBodyParser(scope: FastifyInstance): void {
+  scope.removeAllContentTypeParsers();
+  scope.addContentTypeParser("*", { parseAs: "string" }, (request, body, done) => {
+    const type = request.headers["content-type"];
+    if (type !== undefined && type.trim() !== "" && !JSON_TYPE.test(type)) {
+      done(badRequest(`Send the body as JSON with Content-Type: application/json (got ${type.split(";")[0]}).`), undefined);
+      return;
+    }
+    const text = (body as string).replace(/^\uFEFF/, "");
+    if (text.trim() === "") {
+      done(null, undefined);
+      return;
+    }
+    try {
+      done(null, JSON.parse(text));
+    } catch (err) {
+      done(badRequest(`The request body is not valid JSON: ${(err as Error).message}.`), undefined);
+    }
+  });
+}
+
 function parseBody<T>(schema: ZodType<T>, request: FastifyRequest, name: string): T {
-  const type = request.headers["content-type"];
-  if (type !== undefined && !/^application\/([\w.+-]*\+)?json\b/i.test(type)) {
-    throw badRequest(`Send the ${name} as JSON with Content-Type: application/json (got ${type.split(";")[0]}).`);
-  }
-  // A POST without any body is an empty query (every property is optional).
-  const parsed = schema.safeParse(request.body ?? {});
+  // No body at all is an empty query (every property is optional); a literal null is not an object.
+  const parsed = schema.safeParse(request.body === undefined ? {} : request.body);
   if (!parsed.success) throw badRequest(describeSchemaError(parsed.error, name));
   return parsed.data;
+}
+
+/** Another method on a Record path: 404 in the error shape, saying which method the path takes. */
+function wrongMethod(scope: FastifyInstance, url: string, methods: HTTPMethods[], allowed: string): void {
+  scope.route({
+    method: methods,
+    url,
+    handler: async (request, reply) => {
+      reply.header("allow", allowed);
+      throw notFound(`No endpoint ${request.method} ${request.url.split("?")[0]}: this path takes ${allowed}.`);
+    },
+  });
 }
 
 function unwrap<T>(result: { ok: true; value: T } | { ok: false; error: Parameters<typeof HttpError.from>[0] }): T {
@@ -35,7 +71,24 @@ function unwrap<T>(result: { ok: true; value: T } | { ok: false; error: Paramete
   return result.value;
 }
 
-export function registerRecordRoutes(app: FastifyInstance, store: RecordStore): void {
+export function registerRecordRoutes(root: FastifyInstance, store: RecordStore): void {
+  // An encapsulated scope, so that the body parser above applies to the Record routes only.
+  void root.register(async (app) => {
+    registerJsonBodyParser(app);
+    registerRoutes(app, store);
+  });
+}
+
+const QUERY_PATH = "/v0/record/:database_id/:table_slug/query";
+const UPDATE_PATH = "/v0/record/:database_id/:table_slug/update";
+const SCOPED_QUERY_PATH = "/v0/data-api/record/query";
+const FIELDS_PATH = "/v0/record/:database_id/:table_slug/fields";
+
+function registerRoutes(app: FastifyInstance, store: RecordStore): void {
+  const notPost: HTTPMethods[] = ["GET", "PUT", "PATCH", "DELETE", "OPTIONS"];
+  for (const url of [QUERY_PATH, UPDATE_PATH, SCOPED_QUERY_PATH]) wrongMethod(app, url, notPost, "POST");
+  wrongMethod(app, FIELDS_PATH, ["POST", "PUT", "PATCH", "DELETE", "OPTIONS"], "GET");
+
   /** The key must allow the table (403 before 404, so a scoped key learns nothing). */
   function tableFor(request: FastifyRequest, databaseId: string, slug: string): StoredTable {
     const key = requireKey(request);
@@ -50,12 +103,12 @@ export function registerRecordRoutes(app: FastifyInstance, store: RecordStore): 
   const query = (table: StoredTable, request: FastifyRequest): QueryResult =>
     unwrap(store.query(table, parseBody(queryBodySchema, request, "query body")));
 
-  app.post<{ Params: TableParams }>("/v0/record/:database_id/:table_slug/query", async (request) => {
+  app.post<{ Params: TableParams }>(QUERY_PATH, async (request) => {
     const table = tableFor(request, request.params.database_id, request.params.table_slug);
     return query(table, request);
   });
 
-  app.post("/v0/data-api/record/query", async (request) => {
+  app.post(SCOPED_QUERY_PATH, async (request) => {
     const key = requireKey(request);
     if (!key.scope) {
       throw badRequest(
@@ -65,7 +118,7 @@ export function registerRecordRoutes(app: FastifyInstance, store: RecordStore): 
     return query(tableFor(request, key.scope.databaseId, key.scope.tableSlug), request);
   });
 
-  app.post<{ Params: TableParams }>("/v0/record/:database_id/:table_slug/update", async (request, reply) => {
+  app.post<{ Params: TableParams }>(UPDATE_PATH, async (request, reply) => {
     const table = tableFor(request, request.params.database_id, request.params.table_slug);
     if (request.body === undefined || request.body === null) {
       throw badRequest('The update body is missing: send {"values": [{"key", "value"}], "filter": {...}}.');
@@ -76,7 +129,7 @@ export function registerRecordRoutes(app: FastifyInstance, store: RecordStore): 
     return { message: "ok" };
   });
 
-  app.get<{ Params: TableParams }>("/v0/record/:database_id/:table_slug/fields", async (request): Promise<FieldsResponse> => {
+  app.get<{ Params: TableParams }>(FIELDS_PATH, async (request): Promise<FieldsResponse> => {
     const table = tableFor(request, request.params.database_id, request.params.table_slug);
     return { items: store.fields(table) };
   });
