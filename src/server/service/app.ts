@@ -2,8 +2,9 @@
  * Builds the local service: one Fastify app, one SQLite file, the Record and Storage
  * capabilities registered into it, and the meta extension that describes both.
  */
-import Fastify, { type FastifyInstance } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyReply } from "fastify";
 import { allOperators } from "../../shared/filter";
+import { errorBody } from "../../shared/errors";
 import type { MetaResponse } from "../../shared/meta";
 import { installErrorHandler, unauthorized } from "../http-error";
 import { createKeyChecker, type KeyCheck } from "./auth";
@@ -44,6 +45,14 @@ export async function createService(config: ServiceConfig): Promise<Service> {
     logger: config.logLevel === "silent" ? false : { level: config.logLevel },
     // Request logs (info level) never include headers, so never the key.
     forceCloseConnections: false,
+    // Malformed %-escapes and over-long path segments fail before routing: same error shape.
+    frameworkErrors: (err, _request, reply) => {
+      const message =
+        err.code === "FST_ERR_BAD_URL"
+          ? "The path has a malformed %-escape: encode each path segment with encodeURIComponent."
+          : "A path segment is too long (at most 100 characters).";
+      void (reply as FastifyReply).code(400).send(errorBody("validation_error", message));
+    },
   });
   let baseUrl = config.publicBaseUrl;
   const context: ServiceContext = {
