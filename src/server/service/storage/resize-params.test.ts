@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseResize } from "./resize-params";
+import { parseResize, targetSize } from "./resize-params";
 
 describe("parseResize (w and h, query or header)", () => {
   it.each([
@@ -30,5 +30,21 @@ describe("parseResize (w and h, query or header)", () => {
     const r = parseResize(query, headers);
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.error.message).toMatch(message);
+  });
+});
+
+describe("targetSize (fit inside, never enlarged, aspect kept to the pixel)", () => {
+  it.each([
+    [200, 100, 1, { w: 0, h: 10 }, 20, 10],
+    [200, 100, 1, { w: 50, h: 0 }, 50, 25],
+    [200, 100, 1, { w: 50, h: 50 }, 50, 25],
+    [200, 100, 1, { w: 4096, h: 10 }, 20, 10],
+    [200, 100, 1, { w: 300, h: 300 }, 200, 100],
+    [200, 100, 1, { w: 33, h: 0 }, 33, 17],
+    [1000, 1, 1, { w: 10, h: 0 }, 10, 1],
+    [200, 100, 6, { w: 50, h: 0 }, 50, 100],
+    [200, 100, 8, { w: 0, h: 100 }, 50, 100],
+  ])("%i×%i orientation %i in %j → %i×%i", (w, h, o, box, ew, eh) => {
+    expect(targetSize(w, h, o, box)).toEqual({ width: ew, height: eh });
   });
 });

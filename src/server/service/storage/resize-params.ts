@@ -30,3 +30,16 @@ export function parseResize(query: Record<string, unknown>, headers: Record<stri
   if (!h.ok) return h;
   return ok(w.value || h.value ? { w: w.value, h: h.value } : undefined);
 }
+
+/**
+ * The output size for an image of `width`×`height` (as stored; EXIF orientations 5–8 turn it a
+ * quarter) fitted inside `box`, never enlarged. Computed here rather than left to sharp: its JPEG
+ * shrink-on-load rounds the free side on its own (200×100 at h=10 came out 21×10), and the
+ * aspect ratio must hold to the nearest pixel.
+ */
+export function targetSize(width: number, height: number, orientation: number, box: ResizeBox): { width: number; height: number } {
+  const [w, h] = orientation >= 5 ? [height, width] : [width, height];
+  const scale = Math.min(box.w ? box.w / w : Number.POSITIVE_INFINITY, box.h ? box.h / h : Number.POSITIVE_INFINITY, 1);
+  if (scale === 1) return { width: w, height: h };
+  return { width: box.w && box.w / w === scale ? box.w : Math.max(1, Math.round(w * scale)), height: box.h && box.h / h === scale ? box.h : Math.max(1, Math.round(h * scale)) };
+}

@@ -10,7 +10,7 @@ import path from "node:path";
 import type sharpFn from "sharp";
 import type { Metadata } from "sharp";
 import { HttpError, badRequest } from "../../http-error";
-import type { ResizeBox } from "./resize-params";
+import { type ResizeBox, targetSize } from "./resize-params";
 
 /** 64 megapixels: every camera photo of today, while a 30000×30000 bomb (900 MP) is refused. */
 export const MAX_INPUT_PIXELS = 64_000_000;
@@ -123,11 +123,12 @@ export function createResizer(opts: { maxPixels?: number; concurrency?: number }
       await fs.promises.link(src, tmp);
     } else {
       const animated = format === "gif" || format === "webp";
+      const { width: tw, height: th } = targetSize(width, frameHeight, meta.orientation ?? 1, box);
       await limit(() =>
         // The pixel count was checked above; a still image reuses the instance that read the header.
         (animated ? sharp(src, { limitInputPixels: maxPixels, animated }) : header)
           .rotate()
-          .resize({ width: box.w || undefined, height: box.h || undefined, fit: "inside", withoutEnlargement: true })
+          .resize({ width: tw, height: th, fit: "fill" })
           .toFormat(format)
           .toFile(tmp),
       ).catch((e) => {
