@@ -189,10 +189,15 @@ export function planQuery(ctx: PlanContext, base: StoredTable, body: QueryBodyIn
   if (!where.ok) return where;
 
   const order: RawBuilder<unknown>[] = [];
+  // A Field sorted on again cannot change the order (its first mention decides), and SQLite
+  // refuses more than 2,000 ORDER BY terms: later mentions are dropped.
+  const sorted = new Set<string>();
   for (const [prop, units] of [["sort", body.sort], ["additionalSort", body.additionalSort]] as const) {
     for (const [i, unit] of (units ?? []).entries()) {
       const f = scope.resolve(unit.key);
       if (!f) return scope.unknown(unit.key, `${prop}[${i}].key`);
+      if (sorted.has(f.name)) continue;
+      sorted.add(f.name);
       // Null sorts before every value ascending (and so after every value descending).
       order.push(unit.direction === "descending" ? sql`${f.ref} desc nulls last` : sql`${f.ref} asc nulls first`);
     }
