@@ -70,12 +70,15 @@ const ordering: Partial<Record<Operator, string>> = {
   lessThanOrEqual: "<=",
 };
 
+/** JSON.parse reads 1e400 as Infinity, which JSON.stringify would print as null. */
+const showValue = (v: unknown) => (typeof v === "number" && !Number.isFinite(v) ? "a number too large for a double" : JSON.stringify(v));
+
 /** Coerces a comparison value to what the column holds, or explains what is expected. */
 function coerce(f: ResolvedField, c: ConditionInput, dialect: SqlDialectOps): Result<unknown> {
   const v = c.value;
   const type = f.field.type;
   const bad = (expected: string) =>
-    fail("validation_error", `${c.path}: Field "${f.name}" is ${type}; ${c.operator} needs ${expected}, not ${JSON.stringify(v)}.`);
+    fail("validation_error", `${c.path}: Field "${f.name}" is ${type}; ${c.operator} needs ${expected}, not ${showValue(v)}.`);
   switch (type) {
     case "number": {
       const n = typeof v === "number" || typeof v === "string" ? parseNumeric(v) : undefined;

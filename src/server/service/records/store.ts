@@ -134,7 +134,7 @@ export class SqliteRecordStore implements RecordStore {
         );
       }
       if (key in set) return fail("validation_error", `${where}.key: Field "${key}" is set twice; set each Field once.`);
-      const encoded = encodeWrite(field, value, where);
+      const encoded = encodeWrite(field, value, where, key === table.primaryKey);
       if (!encoded.ok) return encoded;
       set[key] = encoded.value;
     }

@@ -5,6 +5,7 @@
  */
 import { type Result, fail, ok } from "../../../shared/errors";
 import type { FieldType, RecordValue } from "../../../shared/records";
+import { parseObjectKey } from "../../../shared/storage";
 import type { FieldDef } from "./registry";
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -16,7 +17,9 @@ export const MAX_JSON_DEPTH = 64;
 export function isValidDate(s: string): boolean {
   const m = DATE.exec(s);
   if (!m) return false;
-  const d = new Date(Date.UTC(+m[1], +m[2] - 1, +m[3]));
+  const d = new Date(0);
+  // setUTCFullYear, not Date.UTC: Date.UTC maps years 0–99 to 1900–1999.
+  d.setUTCFullYear(+m[1], +m[2] - 1, +m[3]);
   return d.getUTCFullYear() === +m[1] && d.getUTCMonth() === +m[2] - 1 && d.getUTCDate() === +m[3];
 }
 
@@ -66,6 +69,8 @@ export function describeType(type: FieldType): string {
 /** A short rendering of a client's value; objects are not stringified (they may be very deep). */
 function show(v: unknown): string {
   if (Array.isArray(v)) return "an array";
+  // JSON.parse reads 1e400 as Infinity, which JSON.stringify would print as null.
+  if (typeof v === "number" && !Number.isFinite(v)) return "a number too large for a double";
   if (typeof v === "object" && v !== null) return "an object";
   const s = JSON.stringify(v) ?? String(v);
   return s.length > 60 ? `${s.slice(0, 57)}...` : s;
@@ -75,7 +80,7 @@ function show(v: unknown): string {
  * Checks a value written by an update: exactly the Field's type (a number Field takes a JSON
  * number, not "42"), null only where nullable. Returns the encoded value for the store.
  */
-export function encodeWrite(field: FieldDef, value: unknown, where: string): Result<unknown> {
+export function encodeWrite(field: FieldDef, value: unknown, where: string, primaryKey = false): Result<unknown> {
   const bad = () =>
     fail("validation_error", `${where}: Field "${field.key}" is ${field.type} and takes ${typeNames[field.type]}, not ${show(value)}.`);
   if (value === undefined) return fail("validation_error", `${where}: "value" is missing (send null to clear a nullable Field).`);
@@ -84,9 +89,17 @@ export function encodeWrite(field: FieldDef, value: unknown, where: string): Res
   }
   switch (field.type) {
     case "text":
+      if (typeof value !== "string") return bad();
+      // A primary key identifies its Record: null is refused above, and so is "".
+      if (primaryKey && value === "") return fail("validation_error", `${where}: Field "${field.key}" is the primary key and cannot be empty.`);
+      return ok(value);
     case "image":
-    case "attachment":
-      return typeof value === "string" ? ok(value) : bad();
+    case "attachment": {
+      if (typeof value !== "string") return bad();
+      // The value names an object in the Field's bucket (decisions §3, §7), versioned or not.
+      const key = parseObjectKey(value);
+      return key.ok ? ok(value) : fail("validation_error", `${where}: Field "${field.key}" takes an object key: ${key.error.message}`);
+    }
     case "number":
       return typeof value === "number" && Number.isFinite(value) ? ok(value) : bad();
     case "boolean":
