@@ -100,8 +100,17 @@ function registerRoutes(app: FastifyInstance, store: RecordStore): void {
     return table;
   }
 
-  const query = (table: StoredTable, request: FastifyRequest): QueryResult =>
-    unwrap(store.query(table, parseBody(queryBodySchema, request, "query body")));
+  const query = (table: StoredTable, request: FastifyRequest): QueryResult => {
+    const body = parseBody(queryBodySchema, request, "query body");
+    // A join reads the target table: a scoped key may join only the table it is scoped to.
+    const { scope } = requireKey(request);
+    for (const [i, j] of (body.join ?? []).entries()) {
+      if (!scopeAllows(scope, table.databaseId, j.targetTable)) {
+        throw forbidden(`join[${i}]: this API key is scoped to table ${scope?.databaseId}/${scope?.tableSlug}; it cannot join ${table.databaseId}/${j.targetTable}.`);
+      }
+    }
+    return unwrap(store.query(table, body));
+  };
 
   app.post<{ Params: TableParams }>(QUERY_PATH, async (request) => {
     const table = tableFor(request, request.params.database_id, request.params.table_slug);
