@@ -119,7 +119,7 @@ describe("groups", () => {
     let raw: unknown = c(0);
     for (let i = 0; i < 150; i++) raw = i % 2 ? { and: [raw, c(i)] } : { or: [raw, c(i)] };
     const out = compile(raw, 100);
-    expect(!out.ok && out.error.message).toMatch(/^filter is nested 150 levels deep even after flattening .*as sent: 150 levels/);
+    expect(!out.ok && out.error.message).toMatch(/^filter nesting depth 150 is too deep to evaluate: .*flattening .*as sent: depth 150/);
   });
 
   it("compiles 10,000 single-element levels into one condition", () => {

@@ -79,7 +79,8 @@ export function compileFilter(filter: ParsedFilter, options: CompileOptions): Re
   if (height > options.maxHeight) {
     return fail(
       "validation_error",
-      `${options.name} is nested ${filter.depth.toLocaleString("en-US")} levels deep even after flattening single-element groups and groups inside a group of the same kind (as sent: ${filter.rawDepth.toLocaleString("en-US")} levels); this service evaluates at most about ${(options.maxHeight - 4).toLocaleString("en-US")} levels of alternating and/or groups. Simplify the filter.`,
+      // Plain digits (no thousands separator), so the depth reads the same as the client counted it.
+      `${options.name} nesting depth ${filter.depth} is too deep to evaluate: that is what is left after flattening single-element groups and groups inside a group of the same kind (as sent: depth ${filter.rawDepth}), and this service evaluates at most about ${options.maxHeight - 4} levels of alternating and/or groups. Simplify the filter.`,
     );
   }
   // Pass 3: emit a flat fragment list.
