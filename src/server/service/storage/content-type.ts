@@ -31,16 +31,25 @@ const byExtension: Record<string, string> = {
   wav: "audio/wav",
 };
 
-const MEDIA_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/;
+const TOKEN = "[A-Za-z0-9!#$%&'*+.^_`|~-]+";
+// type/subtype with optional parameters (token or quoted-string values); no CR, LF or other controls.
+const MEDIA_TYPE = new RegExp(`^${TOKEN}/${TOKEN}(\\s*;\\s*${TOKEN}=(${TOKEN}|"[^"\\\\\\u0000-\\u001f\\u007f]*"))*$`);
 
+/**
+ * `declared` is the part's Content-Type header as sent (undefined when it had none). It is kept
+ * as uploaded, parameters included (`text/plain;charset=utf-8` comes back so), with only the
+ * type/subtype lower-cased (so the active-content check below cannot be dodged by `Text/HTML`).
+ * Missing, malformed or `application/octet-stream`: a guess from the key's extension.
+ */
 export function contentTypeFor(declared: string | undefined, key: string): string {
-  const type = declared?.trim().toLowerCase();
+  const type = declared?.trim();
   const ext = /\.([a-z0-9]+)$/i.exec(key)?.[1]?.toLowerCase();
   const guess = ext ? byExtension[ext] : undefined;
-  if (!type || !MEDIA_TYPE.test(type) || type === "application/octet-stream" || type === "text/plain") {
-    return guess ?? (type && MEDIA_TYPE.test(type) ? type : "application/octet-stream");
+  if (!type || type.length > 255 || !MEDIA_TYPE.test(type) || type.toLowerCase() === "application/octet-stream") {
+    return guess ?? "application/octet-stream";
   }
-  return type;
+  const semi = type.indexOf(";");
+  return semi < 0 ? type.toLowerCase() : type.slice(0, semi).toLowerCase() + type.slice(semi);
 }
 
 /** Types a browser would run script in if opened directly: served sandboxed. */

@@ -12,12 +12,14 @@ import { pipeline } from "node:stream/promises";
 import busboy from "busboy";
 import type { Failure } from "../../../shared/errors";
 import { HttpError, badRequest } from "../../http-error";
+import { SNIFF_BYTES, boundaryOf, partContentType } from "./part-headers";
 
 export interface ReceivedFile {
   key: string;
   tmp: string;
   size: number;
   sha256: string;
+  /** The file part's Content-Type header as sent; undefined when it had none. */
   declaredType: string | undefined;
 }
 
@@ -47,10 +49,28 @@ export function receiveUpload(req: IncomingMessage, opts: ReceiveOptions): Promi
       reject(badRequest("Send the upload as multipart/form-data (with a boundary) with a part named key and a part named file."));
       return;
     }
+    // The start of the body, to read the file part's own Content-Type header (see part-headers.ts).
+    // Registered before the pipe, so the chunk that makes busboy emit the part is already here.
+    const boundary = boundaryOf(req.headers["content-type"]);
+    const head: Buffer[] = [];
+    let headBytes = 0;
+    const keepHead = (chunk: Buffer) => {
+      head.push(chunk.subarray(0, SNIFF_BYTES - headBytes));
+      headBytes += head[head.length - 1].length;
+      if (headBytes >= SNIFF_BYTES) req.off("data", keepHead);
+    };
+    if (boundary) req.on("data", keepHead);
+    const declared = (busboyType: string): string | undefined => {
+      const sent = boundary ? partContentType(Buffer.concat(head), boundary, "file") : undefined;
+      if (sent !== undefined) return sent ?? undefined;
+      // Not found in the kept start: busboy's type, whose text/plain may mean "none was sent".
+      return busboyType === "text/plain" ? undefined : busboyType;
+    };
+
     let key: string | undefined;
     let fileSeen = false;
     let tmp: string | undefined;
-    let written: Promise<{ size: number; sha256: string; declaredType: string }> | undefined;
+    let written: Promise<{ size: number; sha256: string; declaredType: string | undefined }> | undefined;
     let fileStream: NodeJS.ReadableStream & { destroy?(err?: Error): void } | undefined;
     let settled = false;
 
@@ -69,7 +89,7 @@ export function receiveUpload(req: IncomingMessage, opts: ReceiveOptions): Promi
       );
     };
 
-    const write = (source: AsyncIterable<Buffer> | NodeJS.ReadableStream, declaredType: string, truncated: () => boolean) => {
+    const write = (source: AsyncIterable<Buffer> | NodeJS.ReadableStream, declaredType: string | undefined, truncated: () => boolean) => {
       tmp = opts.tmpPath();
       const hash = createHash("sha256");
       let size = 0;
@@ -109,7 +129,7 @@ export function receiveUpload(req: IncomingMessage, opts: ReceiveOptions): Promi
         if (info.valueTruncated) {
           return fail(new HttpError("payload_too_large", "A file sent as a plain form field is limited to 1 MiB: send it as a file part (with a filename)."));
         }
-        write([Buffer.from(value, "utf8")] as unknown as AsyncIterable<Buffer>, info.mimeType, () => false);
+        write([Buffer.from(value, "utf8")] as unknown as AsyncIterable<Buffer>, declared(info.mimeType), () => false);
       }
     });
 
@@ -137,7 +157,7 @@ export function receiveUpload(req: IncomingMessage, opts: ReceiveOptions): Promi
         limited = true;
         fail(tooLarge(opts.maxBytes));
       });
-      write(stream, info.mimeType, () => limited);
+      write(stream, declared(info.mimeType), () => limited);
     });
 
     for (const event of ["partsLimit", "filesLimit", "fieldsLimit"] as const) {
