@@ -2,8 +2,8 @@
  * Who may talk to the proxy (decisions §8). A page on another site can make the browser send
  * requests here, and a rebinding DNS name can even make them look same-origin; the key must
  * never be attached for such a request. So: the Host must be one of our own names, and a
- * request that changes anything must come from our own origin with our own header, which a
- * cross-site form or a no-cors fetch cannot add.
+ * browser's request that changes anything must come from our own origin with our own header,
+ * which a cross-site form or a no-cors fetch cannot add.
  */
 import os from "node:os";
 import type { IncomingHttpHeaders } from "node:http";
@@ -54,7 +54,8 @@ const single = (v: string | string[] | undefined) => (Array.isArray(v) ? undefin
 
 /**
  * Why a request under /api must be refused, or undefined when it may pass. `safe` is true for
- * GET and HEAD, which change nothing; everything else needs our origin and our header.
+ * GET and HEAD, which change nothing; everything else from a browser needs our origin and our
+ * header.
  */
 export function apiRequestRefusal(headers: IncomingHttpHeaders, host: string, safe: boolean, publicOrigin?: string): string | undefined {
   const site = single(headers["sec-fetch-site"]);
@@ -62,6 +63,10 @@ export function apiRequestRefusal(headers: IncomingHttpHeaders, host: string, sa
     return "Requests from other sites are refused: open Baseboard itself.";
   }
   if (safe) return undefined;
+  // Neither Origin nor Sec-Fetch-Site: not a browser (every current browser sends Origin on a
+  // request that is not GET/HEAD, and Sec-Fetch-Site on all), so it cannot be a cross-site
+  // request (decisions §8 refuses those): a script or curl on this machine may use the API.
+  if (headers.origin === undefined && site === undefined) return undefined;
   const origin = single(headers.origin);
   if (!origin || !ownOrigins(host, publicOrigin).includes(origin)) {
     return "This request did not come from Baseboard's own page (its Origin is missing or another site's), so it was refused.";
