@@ -159,6 +159,9 @@ export function RecordsGrid(p: Props) {
 
   const onKeyDown = (e: React.KeyboardEvent) => {
     if (editing || isTypingTarget(e.target)) return;
+    // Only keys pressed on a body cell: Enter or Space on a header button (sort) or the
+    // select-all box must do what those controls do, not edit or select the active row.
+    if (!(e.target instanceof HTMLElement && e.target.dataset.cell)) return;
     const { row, col } = active;
     const keys: Record<string, () => void> = {
       ArrowDown: () => moveTo(row + 1, col),
