@@ -1,12 +1,12 @@
-import { useEffect, useRef } from "react";
+import { useEffect } from "react";
+import { Dialog } from "../ui/Dialog";
 import { shortcuts } from "./shortcuts";
 
 export function HelpOverlay({ onClose }: { onClose(): void }) {
-  const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
-    ref.current?.focus();
+    // Escape is the dialog's own cancel; "?" toggles, as it opened it.
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === "Escape" || e.key === "?") {
+      if (e.key === "?") {
         e.preventDefault();
         onClose();
       }
@@ -15,30 +15,28 @@ export function HelpOverlay({ onClose }: { onClose(): void }) {
     return () => window.removeEventListener("keydown", onKey);
   }, [onClose]);
   return (
-    <div className="overlay" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div ref={ref} className="dialog help" role="dialog" aria-modal="true" aria-labelledby="help-title" tabIndex={-1}>
-        <header className="dialog-head">
-          <h2 id="help-title">Keyboard shortcuts</h2>
-          <button type="button" className="btn-icon" aria-label="Close help" onClick={onClose}>
-            ×
-          </button>
-        </header>
-        <table className="shortcut-table">
-          <tbody>
-            {shortcuts.map((s) => (
-              <tr key={s.keys.join("+") + s.where}>
-                <td className="keys">
-                  {s.keys.map((k) => (
-                    <kbd key={k}>{k}</kbd>
-                  ))}
-                </td>
-                <td>{s.what}</td>
-                <td className="muted">{s.where}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-    </div>
+    <Dialog labelledBy="help-title" className="help" onClose={onClose}>
+      <header className="dialog-head">
+        <h2 id="help-title">Keyboard shortcuts</h2>
+        <button type="button" className="btn-icon" aria-label="Close help" onClick={onClose}>
+          ×
+        </button>
+      </header>
+      <table className="shortcut-table">
+        <tbody>
+          {shortcuts.map((s) => (
+            <tr key={s.keys.join("+") + s.where}>
+              <td className="keys">
+                {s.keys.map((k) => (
+                  <kbd key={k}>{k}</kbd>
+                ))}
+              </td>
+              <td>{s.what}</td>
+              <td className="muted">{s.where}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </Dialog>
   );
 }

@@ -8,6 +8,7 @@ import { useEffect, useRef, useState } from "react";
 import type { FilterGroup } from "../../../shared/filter";
 import type { FieldInfo, RecordValue } from "../../../shared/records";
 import { toastError } from "../../app/query-client";
+import { Dialog } from "../../ui/Dialog";
 import { toast } from "../../ui/toast";
 import { pkFilter } from "../grid/edit.utils";
 import { formatValue } from "../grid/values.utils";
@@ -31,6 +32,7 @@ interface Props {
 }
 
 const fmt = fmtInt;
+const activeGridCell = () => document.querySelector<HTMLElement>("[role=grid] .cell.active");
 
 export function BulkUpdateDialog({ db, table, pkField, fields, target, onClose, onDone }: Props) {
   const qc = useQueryClient();
@@ -43,7 +45,7 @@ export function BulkUpdateDialog({ db, table, pkField, fields, target, onClose, 
   const filter: FilterGroup = target.kind === "rows" ? pkFilter(pkField, target.pks) : (target.filter ?? { and: [] });
 
   useEffect(() => {
-    ref.current?.querySelector<HTMLElement>("select, input, button")?.focus();
+    ref.current?.querySelector<HTMLElement>(".bulk-rows select")?.focus();
   }, []);
 
   const toReview = async () => {
@@ -99,22 +101,15 @@ export function BulkUpdateDialog({ db, table, pkField, fields, target, onClose, 
 
   const describe = (v: { key: string; value: RecordValue }) => {
     const f = fields.find((x) => x.key === v.key);
-    return `${v.key} = ${v.value === null ? "NULL" : v.value === "" ? '""' : f ? formatValue(f.type, v.value) : JSON.stringify(v.value)}`;
+    // Text is quoted, so a stray space or an empty string is visible before it is written.
+    const text = typeof v.value === "string" && (!f || ["text", "image", "attachment"].includes(f.type));
+    return `${v.key} = ${v.value === null ? "NULL" : text || !f ? JSON.stringify(v.value) : formatValue(f.type, v.value)}`;
   };
 
   return (
-    <div className="overlay" onMouseDown={(e) => e.target === e.currentTarget && !busy && onClose()}>
-      <div
-        ref={ref}
-        className="dialog bulk"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby="bulk-title"
-        onKeyDown={(e) => {
-          e.stopPropagation();
-          if (e.key === "Escape" && !busy) onClose();
-        }}
-      >
+    <Dialog labelledBy="bulk-title" className="bulk" canClose={!busy} onClose={onClose} fallbackFocus={activeGridCell}>
+      {/* Keys typed here are not the grid's or the app's shortcuts. */}
+      <div ref={ref} onKeyDown={(e) => e.stopPropagation()}>
         <header className="dialog-head">
           <h2 id="bulk-title">
             {target.kind === "rows" ? `Update ${fmt(target.pks.length)} selected Record${target.pks.length === 1 ? "" : "s"}` : "Update every Record matching the filter"}
@@ -193,6 +188,6 @@ export function BulkUpdateDialog({ db, table, pkField, fields, target, onClose, 
           </>
         )}
       </div>
-    </div>
+    </Dialog>
   );
 }
