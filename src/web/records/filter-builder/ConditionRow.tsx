@@ -63,6 +63,7 @@ export function ConditionRow({ node, label, ...p }: EditProps & { node: CondNode
           value={node.value}
           disabled={locked}
           allowNull={node.operator === "equal" || node.operator === "notEqual"}
+          textSearch={["contains", "notContains", "startsWith"].includes(node.operator)}
           label={`${name} value`}
           onChange={(value) => set({ value })}
         />

@@ -1,4 +1,5 @@
 /** A value input that fits the field's type: number, date picker, boolean, text, or NULL. */
+import { useEffect, useState } from "react";
 import type { FilterValue } from "../../../shared/filter";
 import type { FieldType } from "../../../shared/records";
 
@@ -7,11 +8,13 @@ interface Props {
   value: FilterValue | undefined;
   disabled: boolean;
   allowNull: boolean;
+  /** contains / startsWith look for text, whatever the field's type. */
+  textSearch?: boolean;
   label: string;
   onChange(v: FilterValue): void;
 }
 
-export function ValueInput({ type, value, disabled, allowNull, label, onChange }: Props) {
+export function ValueInput({ type, value, disabled, allowNull, textSearch, label, onChange }: Props) {
   const isNull = value === null;
   const nullToggle = allowNull && (
     <button
@@ -19,7 +22,7 @@ export function ValueInput({ type, value, disabled, allowNull, label, onChange }
       className={`btn-chip ${isNull ? "on" : ""}`}
       aria-pressed={isNull}
       aria-label={`${label}: null`}
-      title="Compare with NULL (no value)"
+      title={isNull ? "Comparing with NULL: click to enter a value instead" : "Compare with NULL (no value)"}
       disabled={disabled}
       onClick={() => onChange(isNull ? (type === "boolean" ? true : "") : null)}
     >
@@ -29,29 +32,15 @@ export function ValueInput({ type, value, disabled, allowNull, label, onChange }
   if (isNull) {
     return (
       <span className="value-input">
-        <span className="null-pill">NULL</span>
+        <span className="null-pill">no value</span>
         {nullToggle}
       </span>
     );
   }
   let input: React.ReactNode;
-  switch (type) {
+  switch (textSearch ? "text" : type) {
     case "number":
-      input = (
-        <input
-          type="number"
-          step="any"
-          className="input input-num"
-          aria-label={label}
-          disabled={disabled}
-          value={value === undefined ? "" : String(value)}
-          onChange={(e) => {
-            const t = e.target.value;
-            const n = Number(t);
-            onChange(t.trim() !== "" && Number.isFinite(n) ? n : t);
-          }}
-        />
-      );
+      input = <NumberInput label={label} disabled={disabled} value={value} onChange={onChange} />;
       break;
     case "boolean":
       input = (
@@ -97,5 +86,38 @@ export function ValueInput({ type, value, disabled, allowNull, label, onChange }
       {input}
       {nullToggle}
     </span>
+  );
+}
+
+/** A plain number literal ("42", "-3.5", "1e3") becomes a number; anything else stays text. */
+function parseNumber(t: string): FilterValue {
+  return /^\s*[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?\s*$/i.test(t) ? Number(t) : t;
+}
+
+/**
+ * A text box, not type="number": that one reports "" for "4e" or "abc", so the user would see an
+ * empty box beside a message about what they typed. It keeps its own text so that "4." or "1e"
+ * can be typed on the way to "4.5" or "1e3".
+ */
+function NumberInput({ label, disabled, value, onChange }: { label: string; disabled: boolean; value: FilterValue | undefined; onChange(v: FilterValue): void }) {
+  const [text, setText] = useState(value === undefined ? "" : String(value));
+  // A change from outside (loaded JSON, another field chosen) replaces the text.
+  useEffect(() => {
+    setText((t) => (parseNumber(t) === value ? t : value === undefined ? "" : String(value)));
+  }, [value]);
+  return (
+    <input
+      type="text"
+      inputMode="decimal"
+      className="input input-num"
+      aria-label={label}
+      disabled={disabled}
+      placeholder="number"
+      value={text}
+      onChange={(e) => {
+        setText(e.target.value);
+        onChange(parseNumber(e.target.value));
+      }}
+    />
   );
 }

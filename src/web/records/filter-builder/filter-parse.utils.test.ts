@@ -48,6 +48,9 @@ describe("draftProblems", () => {
   it.each([
     [newCondition("age", "equal", 12), undefined],
     [newCondition("age", "equal", "12"), /needs a number/],
+    [newCondition("age", "equal", ""), /^Enter a number \(e\.g\. 42 or 3\.5\) for age\.$/],
+    [newCondition("hire_date", "greaterThan", ""), /^Enter a complete date for hire_date\.$/],
+    [newCondition("employee_id", "equal", ""), undefined],
     [newCondition("age", "greaterThan", null), /null only works with equals/],
     [newCondition("age", "equal", null), undefined],
     [newCondition("hire_date", "lessThan", "2020-02-30"), /YYYY-MM-DD/],

@@ -94,6 +94,12 @@ export function draftProblems(root: GroupNode, fields: readonly FieldInfo[]): Ma
   return out;
 }
 
+const emptyHints: Partial<Record<FieldInfo["type"], string>> = {
+  number: "a number (e.g. 42 or 3.5)",
+  date: "a complete date",
+  datetime: "a date and time with a zone (e.g. 2024-03-01T09:30:00Z)",
+};
+
 function conditionValueProblem(field: FieldInfo, operator: string, value: FilterValue | undefined): string | undefined {
   if (value === null || value === undefined) {
     return operator === "equal" || operator === "notEqual" ? undefined : "Choose a value (null only works with equals).";
@@ -102,6 +108,9 @@ function conditionValueProblem(field: FieldInfo, operator: string, value: Filter
     return typeof value === "string" ? undefined : "Enter text to look for.";
   }
   if (field.type === "json") return "A json field can only be compared with NULL (or use is empty / is not empty).";
+  // A number or date input that holds an incomplete entry ("4e", "03/15/yyyy") reports "": say
+  // what to enter rather than quoting an empty string the user never typed.
+  if (value === "" && emptyHints[field.type]) return `Enter ${emptyHints[field.type]} for ${field.key}.`;
   const r = checkValue(field, value);
   return r.ok ? undefined : r.error.message;
 }
