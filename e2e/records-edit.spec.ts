@@ -83,7 +83,7 @@ test("bulk update of selected rows (shift-click range) and of every Record match
   await d2.getByLabel("Field 1", { exact: true }).selectOption("city");
   await d2.getByLabel("Value 1", { exact: true }).fill("Bulkville");
   await d2.getByRole("button", { name: "Review" }).click();
-  await expect(d2.getByTestId("bulk-confirm")).toContainText(`This will change ${count} Records, setting city = Bulkville.`);
+  await expect(d2.getByTestId("bulk-confirm")).toContainText(`This will change ${count} Records, setting city = "Bulkville".`);
   await d2.getByRole("button", { name: `Update ${count} Records` }).click();
   await expect(d2).toBeHidden();
   const changed = await apiQuery("employees", { filter: { and: [...filter.and, { key: "city", operator: "equal", value: "Bulkville" }] }, limit: 0 });
@@ -113,7 +113,7 @@ test("undo and redo survive a reload and leave values changed since alone", asyn
   expect((await apiRecord("E00302")).city).toBe("Elsewhere");
 
   await page.keyboard.press("Control+Shift+Z");
-  await expect(page.getByRole("status").filter({ hasText: /^Redone: restored 1 value; 1 value had changed since/ })).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: /^Redone: wrote again 1 value; 1 value had changed since/ })).toBeVisible();
   expect((await apiRecord("E00301")).city).toBe("UndoTown");
   expect((await apiRecord("E00302")).city).toBe("Elsewhere");
   await expect(cell(page, 2, "city")).toHaveText("UndoTown");

@@ -26,11 +26,11 @@ export function UndoButtons() {
   const next = future[future.length - 1];
   return (
     <span className="btn-group">
-      <button type="button" className="btn" onClick={undo} disabled={!last || busy} title={last ? `Undo: ${last.label} (Ctrl+Z)` : "Nothing to undo"} aria-label="Undo">
-        ↶ Undo
+      <button type="button" className="btn" onClick={undo} disabled={!last || busy} title={last ? `Undo: ${last.label} in ${last.db}.${last.table} (Ctrl+Z)` : "Nothing to undo"} aria-label="Undo">
+        ↶<span className="btn-label"> Undo</span>
       </button>
-      <button type="button" className="btn" onClick={redo} disabled={!next || busy} title={next ? `Redo: ${next.label} (Ctrl+Shift+Z)` : "Nothing to redo"} aria-label="Redo">
-        ↷ Redo
+      <button type="button" className="btn" onClick={redo} disabled={!next || busy} title={next ? `Redo: ${next.label} in ${next.db}.${next.table} (Ctrl+Shift+Z)` : "Nothing to redo"} aria-label="Redo">
+        ↷<span className="btn-label"> Redo</span>
       </button>
     </span>
   );

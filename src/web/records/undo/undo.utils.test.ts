@@ -73,7 +73,7 @@ describe("summaries", () => {
     ]);
     expect(s).toEqual({ restored: 2, changedSince: 1 });
     expect(summaryText("undo", s)).toBe("Undone: restored 2 values; 1 value had changed since and was left as it is.");
-    expect(summaryText("redo", { restored: 1, changedSince: 0 })).toBe("Redone: restored 1 value.");
+    expect(summaryText("redo", { restored: 1, changedSince: 0 })).toBe("Redone: wrote again 1 value.");
   });
 });
 

@@ -83,10 +83,11 @@ export function summarize(results: readonly { expected: number; matched: number 
 }
 
 export function summaryText(direction: "undo" | "redo", s: RestoreSummary): string {
-  const verb = direction === "undo" ? "Undone" : "Redone";
+  // Undo restores the old values; redo writes the new ones again.
+  const verb = direction === "undo" ? "Undone: restored" : "Redone: wrote again";
   const cells = (n: number) => `${fmtInt(n)} value${n === 1 ? "" : "s"}`;
-  if (s.changedSince === 0) return `${verb}: restored ${cells(s.restored)}.`;
-  return `${verb}: restored ${cells(s.restored)}; ${cells(s.changedSince)} had changed since and ${s.changedSince === 1 ? "was left as it is" : "were left as they are"}.`;
+  if (s.changedSince === 0) return `${verb} ${cells(s.restored)}.`;
+  return `${verb} ${cells(s.restored)}; ${cells(s.changedSince)} had changed since and ${s.changedSince === 1 ? "was left as it is" : "were left as they are"}.`;
 }
 
 export const MAX_ENTRIES = 50;

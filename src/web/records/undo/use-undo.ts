@@ -49,7 +49,7 @@ export function useUndoRedo() {
         if (direction === "undo") undoActions.movedBack();
         else undoActions.movedForward();
         const s = summarize(results);
-        toast(summaryText(direction, s), { kind: s.changedSince ? "info" : "success", detail: entry.label, ttlMs: s.changedSince ? 10_000 : 5000 });
+        toast(summaryText(direction, s), { kind: s.changedSince ? "info" : "success", detail: `${entry.label} (${entry.db}.${entry.table})`, ttlMs: s.changedSince ? 10_000 : 5000 });
       } catch (e) {
         toastError(e, direction === "undo" ? "Undo failed" : "Redo failed");
       } finally {
