@@ -143,8 +143,14 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
           targetFields={siblings.fieldsOf}
           onChange={(j: JoinUnit | undefined) => setSearch({ join: formatJoin(j), cols: undefined })}
         />
-        <button type="button" className="btn" onClick={() => setBulk({ kind: "filter", filter: view.filter })} disabled={!editableFields.length}>
-          Update matching…
+        <button
+          type="button"
+          className="btn"
+          onClick={() => setBulk({ kind: "filter", filter: view.filter })}
+          disabled={!editableFields.length}
+          title={view.filter ? "Set fields on every Record the applied filter matches" : "No filter applied: set fields on every Record of the table"}
+        >
+          {view.filter ? "Update matching…" : "Update all…"}
         </button>
         <UndoButtons />
         <button type="button" className="btn btn-icon-text" onClick={() => records.refetch()} aria-label="Refresh" title="Refresh">
@@ -189,7 +195,15 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
             ) : view.filter ? (
               <>
                 <p>No Records match this filter.</p>
-                <button type="button" className="btn" onClick={() => setFilterOpen(true)}>
+                <button
+                  type="button"
+                  className="btn"
+                  onClick={() => {
+                    setFilterOpen(true);
+                    // Straight to the first condition that can be changed.
+                    requestAnimationFrame(() => document.querySelector<HTMLElement>(".filter-builder .cond :is(input, select):enabled")?.focus());
+                  }}
+                >
                   Edit the filter
                 </button>
               </>

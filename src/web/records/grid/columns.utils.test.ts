@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { FieldInfo } from "../../../shared/records";
-import { allColumns, moveColumn, toggleColumn, unknownColumns, visibleColumns } from "./columns.utils";
+import { allColumns, columnWidth, moveColumn, toggleColumn, unknownColumns, visibleColumns } from "./columns.utils";
 
 const base: FieldInfo[] = [
   { key: "id", type: "text", nullable: false, primaryKey: true },
@@ -34,5 +34,17 @@ describe("columns", () => {
   it("visible and unknown", () => {
     expect(visibleColumns(all, ["dept", "nope", "id"]).map((c) => c.key)).toEqual(["dept", "id"]);
     expect(unknownColumns(all, ["dept", "nope"])).toEqual(["nope"]);
+  });
+});
+
+describe("columnWidth", () => {
+  it.each([
+    ["age", "number", false, 120],
+    ["employee_id", "text", true, 153],
+    ["annual_salary", "number", false, 168],
+    ["departments.department", "text", false, 235],
+    ["a_very_long_field_name_that_goes_on_and_on_and_on", "text", false, 320],
+  ] as const)("%s (%s) → %i", (key, type, pk, width) => {
+    expect(columnWidth(key, type, pk)).toBe(width);
   });
 });

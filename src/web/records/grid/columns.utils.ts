@@ -23,20 +23,25 @@ const widthByType: Record<FieldType, number> = {
   attachment: 200,
 };
 
+/** Wide enough for the header's name and type tag (12px bold ≈ 7.5px a character), within reason. */
+export function columnWidth(key: string, type: FieldType, primaryKey = false): number {
+  return Math.max(primaryKey ? 140 : widthByType[type], Math.min(320, Math.round(key.length * 7.5) + 70));
+}
+
 export function allColumns(base: readonly FieldInfo[], join?: { table: string; fields: readonly FieldInfo[] }): GridColumn[] {
   const cols: GridColumn[] = base
     .filter((f) => !f.key.includes("."))
-    .map((f) => ({ key: f.key, field: f, joined: false, readOnly: f.primaryKey, width: f.primaryKey ? 140 : widthByType[f.type] }));
+    .map((f) => ({ key: f.key, field: f, joined: false, readOnly: f.primaryKey, width: columnWidth(f.key, f.type, f.primaryKey) }));
   if (join) {
     for (const f of join.fields) {
       const key = `${join.table}.${f.key}`;
-      cols.push({ key, field: { ...f, key, primaryKey: false }, joined: true, readOnly: true, width: widthByType[f.type] });
+      cols.push({ key, field: { ...f, key, primaryKey: false }, joined: true, readOnly: true, width: columnWidth(key, f.type) });
     }
   }
   // Inferred fields (no fields endpoint) already carry joined keys as "table.field".
   for (const f of base) {
     if (f.key.includes(".") && !cols.some((c) => c.key === f.key)) {
-      cols.push({ key: f.key, field: f, joined: true, readOnly: true, width: widthByType[f.type] });
+      cols.push({ key: f.key, field: f, joined: true, readOnly: true, width: columnWidth(f.key, f.type) });
     }
   }
   return cols;
