@@ -74,7 +74,11 @@ function describe(v: unknown): string {
   return typeof v === "object" ? "an object" : `${typeof v} ${JSON.stringify(v)}`;
 }
 
-function parseCondition(raw: Record<string, unknown>, path: string): Result<ParsedCondition> {
+function parseCondition(raw: Record<string, unknown>, pathFn: () => string): Result<ParsedCondition> {
+  // Built on demand: walking up to the root for every condition would cost depth × conditions.
+  let cachedPath: string | undefined;
+  const lazyPath = () => (cachedPath ??= pathFn());
+  const path = { toString: lazyPath } as unknown as string;
   for (const k of Object.keys(raw)) {
     if (!conditionKeys.has(k)) {
       return fail("validation_error", `${path}: unknown property "${k}"; a condition has key, operator, value and isFixed.`);
@@ -90,7 +94,9 @@ function parseCondition(raw: Record<string, unknown>, path: string): Result<Pars
     return fail("validation_error", `${path}.value must be a string, number, boolean or null, not ${describe(value)}.`);
   }
   if (isFixed !== undefined && typeof isFixed !== "boolean") return fail("validation_error", `${path}.isFixed must be a boolean.`);
-  return ok({ kind: "condition", key, operator: operator as Operator, value: value as FilterValue | undefined, path });
+  const condition = { kind: "condition", key, operator: operator as Operator, value: value as FilterValue | undefined } as ParsedCondition;
+  Object.defineProperty(condition, "path", { get: lazyPath, enumerable: true });
+  return ok(condition);
 }
 
 /**
@@ -105,12 +111,12 @@ export function parseFilter(raw: unknown, rootName = "filter"): Result<ParsedFil
   const stack: Frame[] = [{ raw, parent: null, seg: "", level: 1, out: top }];
   let rawDepth = 0;
   let conditions = 0;
-  const depthOf = new Map<ParsedNode, number>();
+  const info = new Map<ParsedNode, GroupInfo>();
   while (stack.length > 0) {
     const frame = stack[stack.length - 1];
     if (frame.group) {
       stack.pop();
-      finishGroup(frame.group, frame.out, depthOf);
+      finishGroup(frame.group, frame.out, info);
       continue;
     }
     const node = frame.raw;
@@ -122,10 +128,9 @@ export function parseFilter(raw: unknown, rootName = "filter"): Result<ParsedFil
     const hasOr = "or" in node;
     if (!hasAnd && !hasOr) {
       stack.pop();
-      const parsed = parseCondition(node, pathOf(frame, rootName));
+      const parsed = parseCondition(node, () => pathOf(frame, rootName));
       if (!parsed.ok) return parsed;
       conditions++;
-      depthOf.set(parsed.value, 0);
       frame.out.push(parsed.value);
       continue;
     }
@@ -143,26 +148,69 @@ export function parseFilter(raw: unknown, rootName = "filter"): Result<ParsedFil
     }
   }
   const root = top[0];
-  return ok({ root, depth: depthOf.get(root) ?? 0, rawDepth, conditions });
+  materialize(root);
+  return ok({ root, depth: info.get(root)?.depth ?? 0, rawDepth, conditions });
 }
 
-/** Flattens a finished group into `out`: same-kind children merge, a single child replaces it. */
-function finishGroup(group: ParsedGroup, out: ParsedNode[], depthOf: Map<ParsedNode, number>): void {
-  const children: ParsedNode[] = [];
+/**
+ * Normalizes a finished group into `out` in time linear in its direct children: a same-kind
+ * child is left in place and spliced in later by `materialize` (copying its children here would
+ * cost depth² on a long same-kind chain); a group left with a single child is replaced by it.
+ */
+function finishGroup(group: ParsedGroup, out: ParsedNode[], info: Map<ParsedNode, GroupInfo>): void {
   let depth = 0;
+  let count = 0;
+  let single: ParsedNode | undefined;
   for (const child of group.children) {
+    const ci = info.get(child);
     if (child.kind === "group" && child.op === group.op) {
-      for (const grandchild of child.children) children.push(grandchild);
+      // Spliced: its own children become ours, one level up.
+      count += ci?.count ?? 0;
+      depth = Math.max(depth, (ci?.depth ?? 1) - 1);
     } else {
-      children.push(child);
+      count += 1;
+      single = child;
+      depth = Math.max(depth, ci?.depth ?? 0);
     }
   }
-  for (const child of children) depth = Math.max(depth, depthOf.get(child) ?? 0);
-  if (children.length === 1) {
-    out.push(children[0]);
+  // A same-kind child always holds 0 or ≥ 2 children, so one child means one plain child.
+  if (count === 1 && single) {
+    out.push(single);
     return;
   }
-  group.children = children;
-  depthOf.set(group, depth + 1);
+  info.set(group, { depth: depth + 1, count });
   out.push(group);
+}
+
+interface GroupInfo {
+  /** Group levels after flattening. */
+  depth: number;
+  /** Children after flattening. */
+  count: number;
+}
+
+/** Splices same-kind children into their parents, each node visited once (explicit stacks). */
+function materialize(root: ParsedNode): void {
+  const groups: ParsedNode[] = [root];
+  while (groups.length > 0) {
+    const g = groups.pop()!;
+    if (g.kind !== "group") continue;
+    const flat: ParsedNode[] = [];
+    const work: [ParsedNode[], number][] = [[g.children, 0]];
+    while (work.length > 0) {
+      const top = work[work.length - 1];
+      if (top[1] >= top[0].length) {
+        work.pop();
+        continue;
+      }
+      const node = top[0][top[1]++];
+      if (node.kind === "group" && node.op === g.op) {
+        work.push([node.children, 0]);
+      } else {
+        flat.push(node);
+        if (node.kind === "group") groups.push(node);
+      }
+    }
+    g.children = flat;
+  }
 }
