@@ -13,6 +13,8 @@ describe("validateObjectKey (decisions §7)", () => {
     ["v12a/x"],
     ["folder.with.dots/..hidden"],
     ["100% sure.txt"],
+    ["Invoice%202024.pdf"],
+    ["a%41b%25c"],
     ["x/v123/y"],
   ])("accepts %j", (key) => {
     expect(validateObjectKey(key)).toEqual({ ok: true, value: key });
@@ -42,6 +44,7 @@ describe("validateObjectKey (decisions §7)", () => {
     ["a%2Fb", /percent-encoded/],
     ["a%252fb", /percent-encoded/],
     ["a%5cb", /percent-encoded/],
+    ["a%00b", /percent-encoded/],
     ["bad\ud800half", /lone surrogate/],
   ])("refuses %j", (key, message) => {
     const r = validateObjectKey(key);

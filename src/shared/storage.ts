@@ -20,9 +20,10 @@ const VERSION_PREFIX = /^v(\d+)\//;
 // C0 controls, DEL and C1 controls.
 // eslint-disable-next-line no-control-regex -- matching control characters is the point.
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
-// A %XX escape inside a key is refused: a layer in between (browser, proxy, router) could decode
-// it once more and turn `%2e%2e%2f` into `../`. Keys are always sent decoded.
-const PERCENT_ESCAPE = /%[0-9a-fA-F]{2}/;
+// An escaped ".", "/", "\" or NUL inside a key (also double-escaped, %252f) is refused: a layer in
+// between (browser, proxy, router) could decode it once more and turn `%2e%2e%2f` into `../`.
+// Other escapes are ordinary characters: a file may well be called `Invoice%202024.pdf`.
+const DANGEROUS_ESCAPE = /%(25)*(2e|2f|5c|00)/i;
 
 // In u-mode a proper surrogate pair is one code point, so only a lone half matches.
 const LONE_SURROGATE = /[\ud800-\udfff]/u;
@@ -41,7 +42,7 @@ export function validateObjectKey(key: string): Result<string> {
   if (CONTROL.test(key)) return fail("validation_error", "The object key contains a control character (such as NUL, tab or newline); remove it.");
   if (key.includes("\\")) return fail("validation_error", "The object key contains a backslash; use / to separate folders.");
   if (key.startsWith("/")) return fail("validation_error", "The object key starts with /; keys are relative to the bucket, so drop the leading slash.");
-  if (PERCENT_ESCAPE.test(key)) return fail("validation_error", "The object key contains a percent-encoded character (such as %2F); send the key decoded.");
+  if (DANGEROUS_ESCAPE.test(key)) return fail("validation_error", "The object key contains a percent-encoded . / \\ or NUL (such as %2F or %2e); send the key decoded.");
   if (VERSION_PREFIX.test(key)) return fail("validation_error", "The object key starts with v<digits>/, which is reserved for versions; rename its first folder.");
   for (const segment of key.split("/")) {
     if (segment === "") return fail("validation_error", "The object key has an empty folder name (// or a trailing /); remove it.");

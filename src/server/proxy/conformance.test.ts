@@ -99,8 +99,14 @@ describe("proxy in front of the local service", () => {
     const viaSigned = await raw(board.url, `${url.pathname}${url.search}`);
     expect(viaSigned.text).toBe("0123456789");
 
+    const odd = multipart([{ name: "key", value: "proxy-conf/Invoice%20 2024 é.txt" }, { name: "file", value: "odd", filename: "i.txt" }]);
+    const oddUp = await raw(board.url, "/api/v0/storage/object/public-assets", { method: "POST", headers: fromApp(board.url, { "content-type": odd.contentType }), body: odd.body });
+    expect(oddUp.status, oddUp.text).toBe(200);
+    const oddGet = await raw(board.url, `/api/v0/storage/public/public-assets/proxy-conf/${encodeURIComponent("Invoice%20 2024 é.txt")}`);
+    expect(oddGet.text).toBe("odd");
+
     const listed = await raw(board.url, "/api/v0/storage/list/public-assets?prefix=proxy-conf/", { headers: fromApp(board.url) });
-    expect((listed.json() as { items: { key: string }[] }).items.map((i) => i.key)).toEqual(["proxy-conf/a.txt"]);
+    expect((listed.json() as { items: { key: string }[] }).items.map((i) => i.key)).toEqual(["proxy-conf/Invoice%20 2024 é.txt", "proxy-conf/a.txt"]);
     const del = await raw(board.url, "/api/v0/storage/object/public-assets/proxy-conf/a.txt", { method: "DELETE", headers: fromApp(board.url) });
     expect(del.status).toBe(200);
   });
@@ -230,6 +236,23 @@ describe("proxy in front of a scripted upstream", () => {
     expect(seen.headers["x-api-key"]).toBe(KEY);
     expect(seen.headers.cookie).toBeUndefined();
     expect(seen.headers.authorization).toBeUndefined();
+  });
+
+  it("forwards path and query byte for byte, HEAD as HEAD, and never the browser's key", async () => {
+    upstream.seen.length = 0;
+    const paths: [string, string][] = [
+      ["GET", "/api/v0/storage/list/b?prefix=a%2Fb%20c&cursor=x&limit=5"],
+      ["GET", "/api/v0/storage/url/sign/b/f%C3%A9%20x.txt?expiresIn=60"],
+      ["HEAD", "/api/v0/storage/public/b/v1/a.txt?w=10"],
+      ["GET", "/api/v0/storage/sign/b/v1/a.txt?Expires=1&Key-Pair-Id=kp&Signature=abc"],
+      ["GET", "/api/v0/record/db_1/people/fields"],
+    ];
+    for (const [method, p] of paths) {
+      const res = await raw(board.url, p, { method, headers: fromApp(board.url, { "x-api-key": "browser" }) });
+      expect(res.status, p).toBe(200);
+    }
+    expect(upstream.seen.map((s) => `${s.method} ${s.url}`)).toEqual(paths.map(([m, p]) => `${m} ${p.slice("/api".length)}`));
+    for (const s of upstream.seen) expect([KEY, undefined]).toContain(s.headers["x-api-key"]);
   });
 
   it("forwards only the endpoints of the interface and the extensions, method by method", async () => {

@@ -113,7 +113,7 @@ describe("upload (interface §4.3, decisions §7)", () => {
     expect(filesUnder(svc.dataDir)).toEqual(before);
   });
 
-  const goodKeys = ["a".repeat(1024), "é".repeat(512), "v/a.txt", "V12/a.txt", "v12a/b.txt", "folder/sub/ünïcödé ✓.txt", "...hidden", "a.b/c..d"];
+  const goodKeys = ["a".repeat(1024), "é".repeat(512), "v/a.txt", "V12/a.txt", "v12a/b.txt", "folder/sub/ünïcödé ✓.txt", "...hidden", "a.b/c..d", "Invoice%202024.pdf", "100% #1? yes&no=+.txt"];
   it.each(goodKeys)("accepts the legal key %#", async (key) => {
     const versioned = await put("public-assets", key, "ok");
     expect(versioned).toBe(`${versioned.match(VERSIONED)![0]}${key}`);
