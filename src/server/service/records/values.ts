@@ -27,7 +27,11 @@ export function isValidDate(s: string): boolean {
 export function normalizeDatetime(s: string): string | undefined {
   if (!DATETIME.test(s) || !isValidDate(s.slice(0, 10))) return undefined;
   const t = Date.parse(s);
-  return Number.isFinite(t) ? new Date(t).toISOString() : undefined;
+  if (!Number.isFinite(t)) return undefined;
+  // An offset can carry 9999-12-31 into year 10000 (or 0000-01-01 into year -1), whose
+  // "+010000-…"/"-000001-…" forms would break text order = time order: refused.
+  const iso = new Date(t).toISOString();
+  return /^\d{4}-/.test(iso) ? iso : undefined;
 }
 
 export function parseNumeric(v: string | number): number | undefined {
