@@ -97,6 +97,9 @@ describe("signed URLs (interface §4.5, decisions §7)", () => {
     await expectError(await svc.call("/v0/storage/url/sign/public-assets/signed/none.txt"), 404, "not_found");
     await expectError(await svc.call("/v0/storage/url/sign/public-assets/v1/signed/doc.txt"), 404, "not_found");
     await expectError(await svc.call("/v0/storage/url/sign/no-bucket/a.txt"), 404, "not_found");
+    await expectError(await fetch(`${svc.url}/v0/storage/url/sign/no-bucket/a.txt`), 401, "auth_error");
+    await expectError(await fetch(`${svc.url}/v0/storage/list/no-bucket`), 401, "auth_error");
+    await expectError(await fetch(`${svc.url}/v0/storage/object/no-bucket/a.txt`, { method: "DELETE" }), 401, "auth_error");
     await expectError(await svc.call("/v0/storage/url/sign/vault/a.txt"), 403, "forbidden");
     const team = await put("team-files", "signed/who.txt", "x");
     await expectError(await fetch(`${svc.url}/v0/storage/url/sign/team-files/${team}`), 401, "auth_error");

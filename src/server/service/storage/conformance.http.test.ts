@@ -76,6 +76,7 @@ describe("upload (interface §4.3, decisions §7)", () => {
 
   it("refuses a missing bucket (404), a forbidden one and a disallowed address (403)", async () => {
     await expectError(await upload(svc, "no-such-bucket", "a.txt", "x"), 404, "not_found");
+    await expectError(await upload(svc, "no-such-bucket", "a.txt", "x", { apiKey: null }), 401, "auth_error");
     await expectError(await upload(svc, "vault", "a.txt", "x"), 403, "forbidden");
     const form = multipart([{ name: "key", value: "a.txt" }, { name: "file", value: "x", filename: "a.txt" }]);
     const far = await rawRequest(svc, {

@@ -1,6 +1,6 @@
 /** What the storage routes share: built once by index.ts, passed to each route file. */
 import type { FastifyRequest } from "fastify";
-import { HttpError, notFound } from "../../http-error";
+import { HttpError, notFound, unauthorized } from "../../http-error";
 import type { ServiceContext } from "../context";
 import { clientAddress } from "./address";
 import type { BlobStore } from "./blob-store";
@@ -26,6 +26,9 @@ export function findBucket(deps: StorageDeps, name: string): Bucket {
 
 /** Finds the bucket and checks the caller may do `op` in it (throws the 401/403/404). */
 export function allowed(deps: StorageDeps, request: FastifyRequest, bucketName: string, op: Operation): Bucket {
+  // Everything but reading a file needs a key whatever the bucket (interface §5.3), so a keyless
+  // caller learns that first, not which bucket names exist.
+  if (op !== "read" && !deps.buckets.has(bucketName) && request.apiKey.kind !== "valid") throw unauthorized();
   const bucket = findBucket(deps, bucketName);
   const address = clientAddress(request.socket.remoteAddress, request.headers["x-forwarded-for"], deps.ctx.config.trustProxy);
   const failure = authorize(bucket, op, { hasKey: request.apiKey.kind === "valid", address });
