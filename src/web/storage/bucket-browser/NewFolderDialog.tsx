@@ -30,7 +30,7 @@ export function NewFolderDialog({ folder, existing, onCreate, onClose }: NewFold
         <input
           id={id}
           value={name}
-          autoFocus
+          data-autofocus
           onChange={(e) => setName(e.target.value)}
           onBlur={() => setTouched(true)}
           aria-invalid={touched && !!problem}

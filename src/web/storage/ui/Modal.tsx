@@ -1,6 +1,8 @@
 /**
  * A modal on the native <dialog>: the browser gives focus trapping, Escape and the backdrop.
  * Mounted = open; closing (Escape, the close button) calls onClose and the parent unmounts it.
+ * The element marked `data-autofocus` gets the focus when it opens (React's autoFocus does not
+ * survive showModal(), which moves focus to the first focusable element: the close button).
  */
 import { type ReactNode, useEffect, useLayoutEffect, useRef } from "react";
 
@@ -27,6 +29,7 @@ export function Modal({ title, onClose, children, className, onKeyDown, footer }
     if (!d) return;
     const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     if (!d.open) d.showModal();
+    d.querySelector<HTMLElement>("[data-autofocus]")?.focus();
     const onCancel = (e: Event) => {
       e.preventDefault();
       closeRef.current();
@@ -82,10 +85,11 @@ export function ConfirmDialog({ title, children, confirmLabel, cancelLabel = "Ca
       className="st-confirm"
       footer={
         <>
-          <button type="button" className="st-btn" onClick={onCancel}>
+          {/* Enter does the safe thing where the action cannot be undone. */}
+          <button type="button" className="st-btn" onClick={onCancel} data-autofocus={danger ? "" : undefined}>
             {cancelLabel}
           </button>
-          <button type="button" className={`st-btn ${danger ? "st-btn-danger" : "st-btn-primary"}`} onClick={onConfirm} disabled={busy} autoFocus>
+          <button type="button" className={`st-btn ${danger ? "st-btn-danger" : "st-btn-primary"}`} onClick={onConfirm} disabled={busy} data-autofocus={danger ? undefined : ""}>
             {confirmLabel}
           </button>
         </>
