@@ -37,6 +37,15 @@ describe("dates and lifetimes", () => {
     expect(describeExpiry(7 * 86400, now)).toBe("Expires at 2026-11-28 14:05 (in 7 days)");
   });
 
+  it("believes the URL's Expires over the lifetime asked for", () => {
+    const now = new Date(2026, 10, 21, 14, 5).getTime();
+    // Same to within a minute (clock steps, rounding): the chosen label stands.
+    expect(describeExpiry(300, now, now + 299_000)).toBe("Expires at 2026-11-21 14:09 (in 5 minutes)");
+    // An upstream that ignored expiresIn and gave its default hour.
+    expect(describeExpiry(7 * 86400, now, now + 3600_000)).toBe("Expires at 2026-11-21 15:05 (in 1 hour)");
+    expect(describeExpiry(3600, now, now + 90 * 60_000)).toBe("Expires at 2026-11-21 15:35 (in 90 minutes)");
+  });
+
   it("reads Expires from a signed URL", () => {
     expect(expiresFromUrl("http://h/api/v0/storage/sign/b/v1/k?Expires=1700000000&Signature=x")).toBe(1_700_000_000_000);
     expect(expiresFromUrl("http://h/x")).toBeUndefined();

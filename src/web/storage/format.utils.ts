@@ -42,10 +42,15 @@ export const LIFETIMES: Lifetime[] = [
 ];
 export const DEFAULT_LIFETIME = 3600;
 
-/** "Expires at 2026-11-21 15:05 (in 1 hour)". */
-export function describeExpiry(seconds: number, now: number = Date.now()): string {
-  const label = LIFETIMES.find((l) => l.seconds === seconds)?.label ?? humanDuration(seconds);
-  return `Expires at ${formatDate(now + seconds * 1000)} (in ${label})`;
+/**
+ * "Expires at 2026-11-21 15:05 (in 1 hour)". `at` (epoch ms, from the URL's Expires) wins over
+ * the asked-for lifetime when they differ by more than a minute: it is what the service enforces.
+ */
+export function describeExpiry(seconds: number, now: number = Date.now(), at?: number): string {
+  let s = seconds;
+  if (at !== undefined && Math.abs(at - (now + seconds * 1000)) > 60_000) s = Math.max(60, Math.round((at - now) / 60_000) * 60);
+  const label = LIFETIMES.find((l) => l.seconds === s)?.label ?? humanDuration(s);
+  return `Expires at ${formatDate(at ?? now + s * 1000)} (in ${label})`;
 }
 
 export function humanDuration(seconds: number): string {

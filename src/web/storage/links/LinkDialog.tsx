@@ -5,7 +5,7 @@
 import { useId, useState } from "react";
 import type { ApiError } from "../../api-client";
 import { toast } from "../../ui/toast";
-import { DEFAULT_LIFETIME, LIFETIMES, describeExpiry } from "../format.utils";
+import { DEFAULT_LIFETIME, LIFETIMES, describeExpiry, expiresFromUrl } from "../format.utils";
 import { useSignUrlMutation } from "../storage-queries";
 import { publicUrl } from "../thumb.utils";
 import { Modal } from "../ui/Modal";
@@ -43,7 +43,9 @@ export function LinkDialog({ bucket, objectKey, name, isPublic, lifetimeChoice, 
       { key: objectKey, expiresIn: lifetimeChoice ? lifetime : undefined },
       {
         onSuccess: async (url) => {
-          const expires = describeExpiry(lifetimeChoice ? lifetime : DEFAULT_LIFETIME, issuedAt);
+          // The URL's own Expires is what the service will enforce; the chosen lifetime is only
+          // what was asked for (an upstream without expiresIn gives 1 hour whatever was chosen).
+          const expires = describeExpiry(lifetimeChoice ? lifetime : DEFAULT_LIFETIME, issuedAt, expiresFromUrl(url));
           setSigned({ url, expires });
           const copied = await copyText(url);
           toast(copied ? "Signed URL copied" : "Signed URL ready: copy it from the dialog", {
@@ -63,14 +65,18 @@ export function LinkDialog({ bucket, objectKey, name, isPublic, lifetimeChoice, 
         <p className="st-muted">Anyone with this link can download the file until it expires.</p>
         <div className="st-row">
           <label htmlFor={ids.lifetime}>Expires after</label>
-          <select id={ids.lifetime} value={lifetime} onChange={(e) => setLifetime(Number(e.target.value))} disabled={!lifetimeChoice}>
+          <select id={ids.lifetime} value={lifetime} onChange={(e) => {
+              setLifetime(Number(e.target.value));
+              // The URL on screen was signed for the old lifetime: do not let it pass for the new one.
+              setSigned(null);
+            }} disabled={!lifetimeChoice}>
             {(lifetimeChoice ? LIFETIMES : LIFETIMES.filter((l) => l.seconds === DEFAULT_LIFETIME)).map((l) => (
               <option key={l.seconds} value={l.seconds}>
                 {l.label}
               </option>
             ))}
           </select>
-          <button type="button" className="st-btn st-btn-primary" onClick={onSign} disabled={sign.isPending}>
+          <button type="button" className="st-btn st-btn-primary" onClick={onSign} disabled={sign.isPending} data-autofocus>
             <Icon name="copy" /> {sign.isPending ? "Signing…" : "Copy signed URL"}
           </button>
         </div>
