@@ -33,10 +33,12 @@ export const listQueryOptions = (bucket: string, folder: string) =>
     queryFn: ({ pageParam, signal }) => fetchListPage(bucket, folder, pageParam, signal),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.nextCursor || undefined,
+    // The browser shows the error in place of the listing, with a retry button.
+    meta: { handlesErrors: true },
   });
 
 export const localUploadsQueryOptions = (bucket: string) =>
-  queryOptions({ queryKey: storageKeys.local(bucket), queryFn: () => localUploads(bucket) });
+  queryOptions({ queryKey: storageKeys.local(bucket), queryFn: () => localUploads(bucket), meta: { handlesErrors: true } });
 
 /** The first bytes of a text file: enough for a preview without pulling a large log. */
 export const TEXT_PREVIEW_BYTES = 64 * 1024;
@@ -51,15 +53,22 @@ export const textPreviewQueryOptions = (bucket: string, key: string, etag?: stri
       return { text: new TextDecoder().decode(buf), truncated: res.status === 206 && total > buf.byteLength };
     },
     staleTime: 60_000,
+    meta: { handlesErrors: true },
   });
 
-/** Whether a key already has a version: HEAD on the file endpoint (hosted interface has it). */
+/**
+ * Whether a key already has a version. A GET of its first byte rather than a HEAD: an error
+ * then comes with the service's (or the proxy's) message, which a HEAD has no body to carry.
+ * 416 is an existing empty file.
+ */
 export async function objectExists(bucket: string, key: string): Promise<boolean> {
   try {
-    await apiFetch(objectUrl(bucket, key), { method: "HEAD", cache: "no-store" });
+    const res = await apiFetch(objectUrl(bucket, key), { headers: { range: "bytes=0-0" }, cache: "no-store" });
+    await res.body?.cancel();
     return true;
   } catch (e) {
     if (e instanceof ApiError && e.status === 404) return false;
+    if (e instanceof ApiError && e.status === 416) return true;
     throw e;
   }
 }
@@ -73,6 +82,7 @@ export async function signUrl(bucket: string, key: string, expiresIn?: number): 
 export function useSignUrlMutation(bucket: string) {
   return useMutation({
     mutationFn: ({ key, expiresIn }: { key: string; expiresIn?: number }) => signUrl(bucket, key, expiresIn),
+    meta: { handlesErrors: true },
   });
 }
 
@@ -84,5 +94,6 @@ export function useDeleteObjectMutation(bucket: string) {
       await forgetUpload(bucket, key).catch(() => undefined);
     },
     onSettled: () => qc.invalidateQueries({ queryKey: storageKeys.bucket(bucket) }),
+    meta: { handlesErrors: true },
   });
 }
