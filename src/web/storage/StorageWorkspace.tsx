@@ -13,6 +13,8 @@ import { onUploaded } from "./upload/upload-store";
 import { normalizeFolder } from "./paths.utils";
 import "./storage.css";
 
+const REFRESH_MS = 1000;
+
 export interface StorageWorkspaceProps {
   bucket: string;
   folder: string;
@@ -22,8 +24,32 @@ export interface StorageWorkspaceProps {
 
 export function StorageWorkspace({ bucket, folder, onFolderChange, config }: StorageWorkspaceProps) {
   const qc = useQueryClient();
-  // Refresh the bucket's listings after every upload, whichever folder is on screen by then.
-  useEffect(() => onUploaded((item) => void qc.invalidateQueries({ queryKey: storageKeys.bucket(item.bucket) })), [qc]);
+  // Refresh the bucket's listings after uploads, whichever folder is on screen by then: the first
+  // at once, then at most once a second while files keep arriving (100 files, not 100 listings).
+  useEffect(() => {
+    const due = new Set<string>();
+    let batch: ReturnType<typeof setTimeout> | undefined;
+    const refresh = (b: string) => void qc.invalidateQueries({ queryKey: storageKeys.bucket(b) });
+    const endWindow = () => {
+      batch = undefined;
+      if (due.size === 0) return;
+      for (const b of due) refresh(b);
+      due.clear();
+      batch = setTimeout(endWindow, REFRESH_MS);
+    };
+    const off = onUploaded((item) => {
+      if (batch) due.add(item.bucket);
+      else {
+        refresh(item.bucket);
+        batch = setTimeout(endWindow, REFRESH_MS);
+      }
+    });
+    return () => {
+      off();
+      clearTimeout(batch);
+      for (const b of due) refresh(b);
+    };
+  }, [qc]);
 
   const meta = config.buckets.find((b) => b.name === bucket);
   return (

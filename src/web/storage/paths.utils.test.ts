@@ -13,8 +13,25 @@ import {
   pendingChildren,
   stripVersion,
   uploadKeyFor,
+  uploadKeyProblem,
   versionOf,
 } from "./paths.utils";
+
+describe("names a file cannot be uploaded under", () => {
+  it.each<[string, RegExp | null]>([
+    ["docs/my report é ü 日本.txt", null],
+    ["docs/bad\\name.txt", /backslash.*Rename the file/],
+    ["docs/report%2Ffinal.txt", /“%” followed by two hex digits.*Rename the file/],
+    ["docs/report%20final.txt", null],
+    ["docs/100% done.txt", null],
+    ["docs/tab\there.txt", /control character.*Rename the file/],
+    [`docs/${"x".repeat(1100)}`, /at most 1024 bytes.*Rename the file/],
+  ])("%j", (key, problem) => {
+    const p = uploadKeyProblem(key);
+    if (problem === null) expect(p).toBeNull();
+    else expect(p).toMatch(problem);
+  });
+});
 
 describe("folders as strings", () => {
   it.each([

@@ -4,6 +4,8 @@
  * Folders travel without a trailing slash ("docs/2024"); "" is the bucket's root.
  */
 
+import { validateObjectKey } from "../../shared/storage";
+
 /** "v<digits>/" is the version prefix the service puts in front of an uploaded key. */
 const VERSION_PREFIX = /^v\d+\//;
 
@@ -115,6 +117,19 @@ export function uploadKeyFor(folder: string, fileName: string, relativePath?: st
   rel = rel.replace(/^\.?\/+/, "");
   if (!rel) rel = fileName;
   return joinKey(folder, rel);
+}
+
+/**
+ * Why a dropped or chosen file cannot be uploaded under `key` (the service's own rules, checked
+ * before anything is sent), said to someone who named a file rather than typed a key; or null.
+ */
+export function uploadKeyProblem(key: string): string | null {
+  const v = validateObjectKey(key);
+  if (v.ok) return null;
+  if (/%(25)*(2e|2f|5c|00)/i.test(key)) {
+    return "The name contains “%” followed by two hex digits that encode . / \\ or NUL (like %2F), which the service refuses: an intermediary could decode it into another name. Rename the file, then upload it again.";
+  }
+  return `${v.error.message.replace(/^The object key/, "The key")} Rename the file, then upload it again.`;
 }
 
 /**

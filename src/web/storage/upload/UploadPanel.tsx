@@ -1,11 +1,13 @@
 /**
  * The upload queue on screen: total progress, one row per file with its own bar, cancel and
- * retry, the service's message on failure and the new versioned key when done.
+ * retry, the service's message on failure and the new versioned key when done. Focus never
+ * falls to the page when the button under it goes away (cancel → retry, dismiss, clear).
  */
+import { useRef, useState } from "react";
 import { useShallow } from "zustand/react/shallow";
 import { formatBytes } from "../format.utils";
 import { Icon } from "../ui/icons";
-import { type UploadItem, queueTotals } from "./upload-queue.utils";
+import { type UploadItem, canRetry, isActive, queueTotals } from "./upload-queue.utils";
 import { cancelAllUploads, cancelUpload, clearFinishedUploads, dismissUpload, retryUpload, useUploadStore } from "./upload-store";
 
 const STATUS_TEXT: Record<UploadItem["status"], string> = {
@@ -19,23 +21,37 @@ const STATUS_TEXT: Record<UploadItem["status"], string> = {
   skipped: "Skipped (kept the existing file)",
 };
 
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
 export function UploadPanel() {
   const items = useUploadStore(useShallow((s) => s.items));
+  const [open, setOpen] = useState(true);
+  const panelRef = useRef<HTMLElement>(null);
   if (items.length === 0) return null;
   const t = queueTotals({ items });
   const pct = Math.round(t.fraction * 100);
-  const finished = [
-    t.counts.done && `${t.counts.done} uploaded`,
-    t.counts.error && `${t.counts.error} failed`,
-    t.counts.cancelled && `${t.counts.cancelled} cancelled`,
-    t.counts.skipped && `${t.counts.skipped} skipped`,
-  ].filter(Boolean);
-  const active = t.counts.uploading + t.counts.queued + t.counts.checking + t.counts.confirm;
-  const summary = t.busy ? `Uploading ${active} of ${items.length} file${items.length === 1 ? "" : "s"}` : finished.join(", ");
+  const c = t.counts;
+  const finished = [c.done && `${c.done} uploaded`, c.error && `${c.error} failed`, c.cancelled && `${c.cancelled} cancelled`, c.skipped && `${c.skipped} skipped`].filter(Boolean);
+  const moving = c.uploading + c.queued + c.checking;
+  const summary = c.confirm
+    ? `Waiting for your choice on ${plural(c.confirm, "file")}`
+    : t.busy
+      ? [`Uploading ${plural(moving, "file")}`, c.done && `${c.done} done`, c.error && `${c.error} failed`].filter(Boolean).join(" · ")
+      : finished.join(", ");
+  // After a button that held the focus goes away, keep the keyboard in the panel.
+  const refocus = (from?: HTMLElement) => {
+    const li = from?.closest("li");
+    const next = li?.nextElementSibling ?? li?.previousElementSibling;
+    requestAnimationFrame(() => {
+      const target = next?.isConnected ? next.querySelector<HTMLElement>("button") : null;
+      (target ?? panelRef.current)?.focus();
+    });
+  };
+  const listId = "st-upload-list";
   return (
-    <section className="st-uploads" aria-label="Uploads">
+    <section className="st-uploads" aria-label="Uploads" ref={panelRef} tabIndex={-1}>
       <header className="st-uploads-head">
-        <strong>{summary}</strong>
+        <strong aria-live="polite">{summary}</strong>
         {t.total > 0 && (
           <span className="st-muted">
             {formatBytes(t.loaded)} of {formatBytes(t.total)}
@@ -43,52 +59,90 @@ export function UploadPanel() {
         )}
         <div className="st-uploads-buttons">
           {t.busy && (
-            <button type="button" className="st-btn st-btn-small" onClick={cancelAllUploads}>
+            <button
+              type="button"
+              className="st-btn st-btn-small"
+              onClick={() => {
+                cancelAllUploads();
+                refocus();
+              }}
+            >
               Cancel all
             </button>
           )}
-          {t.counts.done + t.counts.cancelled + t.counts.skipped > 0 && (
-            <button type="button" className="st-btn st-btn-small" onClick={clearFinishedUploads}>
+          {c.done + c.cancelled + c.skipped > 0 && (
+            <button
+              type="button"
+              className="st-btn st-btn-small"
+              onClick={() => {
+                clearFinishedUploads();
+                refocus();
+              }}
+            >
               Clear finished
             </button>
           )}
+          <button type="button" className="st-btn st-btn-small" aria-expanded={open} aria-controls={listId} onClick={() => setOpen(!open)}>
+            {open ? "Hide files" : `Show ${plural(items.length, "file")}`}
+          </button>
         </div>
       </header>
       {t.total > 0 && <progress className="st-progress st-progress-total" max={100} value={pct} aria-label="Total upload progress" aria-valuetext={`${pct}%`} />}
-      <ul className="st-upload-list">
+      <ul className="st-upload-list" id={listId} hidden={!open}>
         {items.map((i) => (
-          <UploadRow key={i.id} item={i} />
+          <UploadRow key={i.id} item={i} onGone={refocus} />
         ))}
       </ul>
     </section>
   );
 }
 
-function UploadRow({ item }: { item: UploadItem }) {
+function UploadRow({ item, onGone }: { item: UploadItem; onGone(from: HTMLElement): void }) {
   const pct = item.size > 0 ? Math.round((item.loaded / item.size) * 100) : item.status === "done" ? 100 : 0;
-  const active = ["checking", "confirm", "queued", "uploading"].includes(item.status);
+  const active = isActive(item.status);
+  const retry = canRetry(item);
   return (
     <li className={`st-upload st-upload-${item.status}`} data-status={item.status} aria-label={`Upload of ${item.key}`}>
       <div className="st-upload-line">
         <span className="st-upload-key" title={`${item.bucket}/${item.key}`}>
           {item.key}
         </span>
+        <span className="st-muted st-upload-size">{formatBytes(item.size)}</span>
         <span className="st-upload-status">
           {STATUS_TEXT[item.status]}
           {item.status === "uploading" && ` ${pct}%`}
         </span>
-        {active && (
-          <button type="button" className="st-icon-btn" aria-label={`Cancel upload of ${item.key}`} onClick={() => cancelUpload(item.id)}>
-            <Icon name="x" />
-          </button>
-        )}
-        {(item.status === "error" || item.status === "cancelled") && (
-          <button type="button" className="st-icon-btn" aria-label={`Retry upload of ${item.key}`} onClick={() => retryUpload(item.id)}>
-            <Icon name="retry" />
+        {/* One slot for Cancel and Retry: the same button stays under the focus when one becomes the other. */}
+        {(active || retry) && (
+          <button
+            type="button"
+            className="st-btn st-btn-small"
+            aria-label={active ? `Cancel upload of ${item.key}` : `Retry upload of ${item.key}`}
+            onClick={() => {
+              if (active) cancelUpload(item.id);
+              else retryUpload(item.id);
+            }}
+          >
+            {active ? (
+              "Cancel"
+            ) : (
+              <>
+                <Icon name="retry" /> Retry
+              </>
+            )}
           </button>
         )}
         {!active && (
-          <button type="button" className="st-icon-btn" aria-label={`Dismiss ${item.key} from the list`} title="Remove from this list" onClick={() => dismissUpload(item.id)}>
+          <button
+            type="button"
+            className="st-icon-btn"
+            aria-label={`Dismiss ${item.key} from the list`}
+            title="Remove from this list"
+            onClick={(e) => {
+              onGone(e.currentTarget);
+              dismissUpload(item.id);
+            }}
+          >
             <Icon name="x" />
           </button>
         )}
@@ -101,7 +155,7 @@ function UploadRow({ item }: { item: UploadItem }) {
       )}
       {item.status === "done" && item.versionedKey && (
         <p className="st-muted st-small">
-          Stored as <code className="st-versioned-key">{item.versionedKey}</code> ({formatBytes(item.size)})
+          Stored as <code className="st-versioned-key">{item.versionedKey}</code>
         </p>
       )}
     </li>

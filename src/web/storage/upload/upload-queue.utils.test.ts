@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import {
   awaitingConfirmation,
+  canRetry,
   initialQueue,
+  isTransientStatus,
   itemsToStart,
   type QueueEvent,
   type QueueState,
@@ -46,6 +48,16 @@ describe("upload queue transitions", () => {
     ["start is ignored unless queued", [add("a"), { type: "start", id: "a" }], { a: "checking" }],
     ["success is ignored after cancel", [add("a"), { type: "cancel", id: "a" }, { type: "succeeded", id: "a", versionedKey: "v" }], { a: "cancelled" }],
     ["retry is ignored while active", [add("a"), { type: "retry", id: "a" }], { a: "checking" }],
+    [
+      "retry is ignored after a failure that cannot pass",
+      [add("a"), { type: "failed", id: "a", message: "bad name", retryable: false }, { type: "retry", id: "a" }],
+      { a: "error" },
+    ],
+    [
+      "a failure that may pass can be retried",
+      [add("a"), { type: "failed", id: "a", message: "offline" }, { type: "retry", id: "a" }],
+      { a: "checking" },
+    ],
     ["adding the same id twice keeps one", [add("a"), add("a")], { a: "checking" }],
   ])("%s", (_name, events, expected) => expect(status(run(events))).toEqual(expected));
 
@@ -96,6 +108,28 @@ describe("upload queue transitions", () => {
     ]);
     expect(status(s)).toEqual({ b: "error", d: "checking" });
   });
+});
+
+describe("what can be retried", () => {
+  it.each<[string, QueueEvent[], boolean]>([
+    ["cancelled", [add("a"), { type: "cancel", id: "a" }], true],
+    ["failed, may pass", [add("a"), { type: "failed", id: "a", message: "x" }], true],
+    ["failed for good", [add("a"), { type: "failed", id: "a", message: "x", retryable: false }], false],
+    ["still checking", [add("a")], false],
+    ["done", [add("a"), { type: "checked", id: "a", exists: false }, { type: "start", id: "a" }, { type: "succeeded", id: "a", versionedKey: "v" }], false],
+  ])("%s", (_n, events, expected) => expect(canRetry(run(events).items[0])).toBe(expected));
+
+  it.each([
+    [0, true],
+    [408, true],
+    [429, true],
+    [500, true],
+    [502, true],
+    [400, false],
+    [403, false],
+    [404, false],
+    [413, false],
+  ])("HTTP %i may pass by itself: %s", (status, expected) => expect(isTransientStatus(status)).toBe(expected));
 });
 
 describe("bounded concurrency", () => {

@@ -18,6 +18,8 @@ export interface UploadItem {
   /** The user agreed to upload a new version of an existing key. */
   replace?: boolean;
   error?: string;
+  /** False when trying again cannot help (a bad name, a file over the limit, no access). */
+  retryable?: boolean;
   versionedKey?: string;
 }
 
@@ -33,7 +35,7 @@ export type QueueEvent =
   | { type: "start"; id: string }
   | { type: "progress"; id: string; loaded: number }
   | { type: "succeeded"; id: string; versionedKey: string }
-  | { type: "failed"; id: string; message: string }
+  | { type: "failed"; id: string; message: string; retryable?: boolean }
   | { type: "cancel"; id: string }
   | { type: "retry"; id: string }
   | { type: "dismiss"; id: string }
@@ -79,11 +81,14 @@ export function queueReducer(state: QueueState, ev: QueueEvent): QueueState {
     case "succeeded":
       return update(state, ev.id, ["uploading"], (i) => ({ status: "done", loaded: i.size, versionedKey: ev.versionedKey }));
     case "failed":
-      return update(state, ev.id, ["checking", "uploading"], () => ({ status: "error", error: ev.message }));
+      return update(state, ev.id, ["checking", "uploading"], () => ({ status: "error", error: ev.message, retryable: ev.retryable ?? true }));
     case "cancel":
       return update(state, ev.id, ACTIVE, () => ({ status: "cancelled" }));
-    case "retry":
-      return update(state, ev.id, ["error", "cancelled"], () => ({ status: "checking", loaded: 0, error: undefined }));
+    case "retry": {
+      const item = state.items.find((i) => i.id === ev.id);
+      if (item?.status === "error" && item.retryable === false) return state;
+      return update(state, ev.id, ["error", "cancelled"], () => ({ status: "checking", loaded: 0, error: undefined, retryable: undefined }));
+    }
     case "dismiss": {
       const items = state.items.filter((i) => i.id !== ev.id || isActive(i.status));
       return items.length === state.items.length ? state : { items };
@@ -137,6 +142,15 @@ export function queueTotals(state: QueueState): QueueTotals {
   const busy = ACTIVE.some((s) => counts[s] > 0);
   return { total, loaded, fraction: total > 0 ? loaded / total : 1, counts, busy };
 }
+
+/** Whether the user can ask for this item again (after a cancel, or a failure that may pass). */
+export const canRetry = (i: UploadItem) => i.status === "cancelled" || (i.status === "error" && i.retryable !== false);
+
+/**
+ * Whether an HTTP failure may pass by itself: no answer at all, a timeout, too many requests, or
+ * the server's side. A 4xx says something about the request, which sending it again won't change.
+ */
+export const isTransientStatus = (status: number) => status === 0 || status === 408 || status === 429 || status >= 500;
 
 export function awaitingConfirmation(state: QueueState): UploadItem[] {
   return state.items.filter((i) => i.status === "confirm");

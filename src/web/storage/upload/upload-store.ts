@@ -7,7 +7,7 @@ import { create } from "zustand";
 import { ApiError } from "../../api-client";
 import { rememberUpload } from "../local-uploads";
 import { objectExists } from "../storage-queries";
-import { type QueueEvent, type QueueState, type UploadItem, initialQueue, itemsToStart, queueReducer } from "./upload-queue.utils";
+import { type QueueEvent, type QueueState, type UploadItem, initialQueue, isTransientStatus, itemsToStart, queueReducer } from "./upload-queue.utils";
 import { UploadAborted, uploadFile } from "./upload-xhr";
 
 export const UPLOAD_CONCURRENCY = 3;
@@ -55,7 +55,7 @@ export function enqueueUploads(bucket: string, uploads: NewUpload[], opts: { can
   }
   dispatch({ type: "add", items: added.map((u) => ({ id: u.id, bucket, key: u.key, size: u.file.size })) });
   for (const u of added) {
-    if (u.problem) dispatch({ type: "failed", id: u.id, message: u.problem });
+    if (u.problem) dispatch({ type: "failed", id: u.id, message: u.problem, retryable: false });
     else void check(u.id);
   }
 }
@@ -67,7 +67,7 @@ async function check(id: string): Promise<void> {
   try {
     exists = await objectExists(item.bucket, item.key);
   } catch (e) {
-    dispatch({ type: "failed", id, message: `Could not check whether “${item.key}” exists: ${(e as Error).message}` });
+    dispatch({ type: "failed", id, message: `Could not check whether “${item.key}” exists: ${(e as Error).message}`, retryable: mayPass(e) });
     return;
   }
   if (exists && noUpdate.has(id)) {
@@ -75,6 +75,7 @@ async function check(id: string): Promise<void> {
       type: "failed",
       id,
       message: `“${item.key}” already exists, and bucket “${item.bucket}” does not allow new versions (no update access). Rename the file to upload it.`,
+      retryable: false,
     });
     return;
   }
@@ -93,7 +94,7 @@ function start(id: string): void {
   const item = itemById(id);
   const file = files.get(id);
   if (!item || !file) {
-    dispatch({ type: "failed", id, message: "The file is no longer available; drop it again." });
+    dispatch({ type: "failed", id, message: "The file is no longer available; drop it again.", retryable: false });
     return;
   }
   const handle = uploadFile(item.bucket, item.key, file, (loaded) => useUploadStore.getState().dispatch({ type: "progress", id, loaded }));
@@ -117,9 +118,14 @@ function start(id: string): void {
       aborts.delete(id);
       if (e instanceof UploadAborted) return;
       const message = e instanceof ApiError ? e.message : String(e);
-      dispatch({ type: "failed", id, message });
+      dispatch({ type: "failed", id, message, retryable: mayPass(e) });
     },
   );
+}
+
+/** A failure worth a Retry button: no answer, a timeout, or the server's side. */
+function mayPass(e: unknown): boolean {
+  return !(e instanceof ApiError) || isTransientStatus(e.status);
 }
 
 export function cancelUpload(id: string): void {
