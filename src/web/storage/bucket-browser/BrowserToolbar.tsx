@@ -1,5 +1,5 @@
 /** Filter, view switch, new folder and upload: the controls above the folder's entries. */
-import { useId } from "react";
+import { type RefObject, useId } from "react";
 import type { ViewMode } from "../browser-state";
 import type { SortKey, SortSpec } from "../listing.utils";
 import { Icon } from "../ui/icons";
@@ -7,6 +7,7 @@ import { Icon } from "../ui/icons";
 export interface BrowserToolbarProps {
   filter: string;
   onFilter(text: string): void;
+  filterRef?: RefObject<HTMLInputElement | null>;
   view: ViewMode;
   onView(v: ViewMode): void;
   sort: SortSpec;
@@ -27,6 +28,7 @@ export function BrowserToolbar(p: BrowserToolbarProps) {
       </label>
       <input
         id={filterId}
+        ref={p.filterRef}
         type="search"
         className="st-filter"
         placeholder="Filter by name in this folder"

@@ -2,16 +2,15 @@
  * One folder of one bucket: breadcrumbs, toolbar, the entries (list or grid), paging, and the
  * dropzone that uploads into the folder on screen. Dialogs for previews, links and deletes.
  */
-import { useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { useDropzone } from "react-dropzone";
-import { validateObjectKey } from "../../../shared/storage";
 import type { Capabilities, MetaBucket } from "../../../shared/meta";
 import { toast } from "../../ui/toast";
 import { useBrowserPrefs, usePendingFolders } from "../browser-state";
 import { fileKind } from "../format.utils";
 import { LinkDialog } from "../links/LinkDialog";
 import { type Entry, filterEntries, nextSort, sortEntries } from "../listing.utils";
-import { folderPrefix, uploadKeyFor } from "../paths.utils";
+import { folderPrefix, uploadKeyFor, uploadKeyProblem } from "../paths.utils";
 import { FilePreview } from "../preview/FilePreview";
 import { Lightbox } from "../preview/Lightbox";
 import { useDeleteObjectMutation } from "../storage-queries";
@@ -32,6 +31,12 @@ export interface BucketBrowserProps {
   capabilities: Capabilities;
 }
 
+const PERMISSION_LABEL: Record<MetaBucket["permission"], string> = {
+  public: "public",
+  limitedPublic: "limited public",
+  forbidden: "forbidden",
+};
+
 const PERMISSION_TEXT: Record<MetaBucket["permission"], string> = {
   public: "Public: anyone can read files without a key",
   limitedPublic: "Limited public: key and an authorized IP address required",
@@ -46,6 +51,7 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: 
   const { view, sort, setView, setSort } = useBrowserPrefs();
   const addPending = usePendingFolders((s) => s.add);
   const [filterState, setFilterState] = useState({ folder, text: "" });
+  const filterRef = useRef<HTMLInputElement>(null);
   const filter = filterState.folder === folder ? filterState.text : "";
   const [preview, setPreview] = useState<FileEntry | null>(null);
   const [lightboxKey, setLightboxKey] = useState<string | null>(null);
@@ -66,13 +72,31 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: 
       files.map((file) => {
         const rel = (file as File & { relativePath?: string; path?: string }).relativePath ?? (file as File & { path?: string }).path;
         const key = uploadKeyFor(folder, file.name, rel);
-        const v = validateObjectKey(key);
-        return { key, file, problem: v.ok ? null : v.error.message };
+        return { key, file, problem: uploadKeyProblem(key) };
       }),
       { canUpdate: bucket.access.includes("update") },
     );
   };
   const dz = useDropzone({ onDrop, noClick: true, noKeyboard: true, disabled: !canCreate, multiple: true });
+
+  // Keyboard users keep their place: the folder button they pressed, or the row they deleted,
+  // is gone from the page afterwards, so the focus goes to the listing (or the row that took the
+  // deleted one's place) instead of falling back to the top of the page.
+  const prevFolder = useRef(folder);
+  useEffect(() => {
+    if (prevFolder.current === folder) return;
+    prevFolder.current = folder;
+    if (document.activeElement === document.body || document.activeElement === null) dz.rootRef.current?.focus();
+  }, [folder, dz.rootRef]);
+  const [focusAfterDelete, setFocusAfterDelete] = useState<{ key: string; index: number } | null>(null);
+  useEffect(() => {
+    const f = focusAfterDelete;
+    if (!f || shown.some((e) => e.kind === "file" && e.key === f.key)) return;
+    setFocusAfterDelete(null);
+    const rows = dz.rootRef.current?.querySelectorAll<HTMLElement>("[data-entry-main]");
+    const target = rows && rows.length > 0 ? rows[Math.min(f.index, rows.length - 1)] : dz.rootRef.current;
+    target?.focus();
+  }, [shown, focusAfterDelete, dz.rootRef]);
   const createBlockedReason = `The bucket “${name}” does not allow creating files.`;
 
   const openFile = (e: FileEntry) => (fileKind(e.contentType, e.key) === "image" ? setLightboxKey(e.key) : setPreview(e));
@@ -98,7 +122,7 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: 
         <div className="st-title">
           <h1>{name}</h1>
           <span className={`st-perm st-perm-${bucket.permission}`} title={PERMISSION_TEXT[bucket.permission]}>
-            {bucket.permission}
+            {PERMISSION_LABEL[bucket.permission]}
           </span>
           <span className="st-muted st-small">access: {bucket.access.join(", ") || "none"}</span>
         </div>
@@ -107,6 +131,7 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: 
       <BrowserToolbar
         filter={filter}
         onFilter={(text) => setFilterState({ folder, text })}
+        filterRef={filterRef}
         view={view}
         onView={setView}
         sort={sort}
@@ -121,7 +146,14 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: 
           The upstream cannot list buckets (listing is not part of the hosted interface), so only the files uploaded from this browser are shown.
         </p>
       )}
-      <div {...dz.getRootProps({ role: "region", className: `st-dropzone ${dz.isDragActive ? "st-drag" : ""}`, "aria-label": `Files in ${folderPrefix(folder) || "the bucket root"}` })}>
+      <div
+        {...dz.getRootProps({
+          role: "region",
+          tabIndex: -1,
+          className: `st-dropzone ${dz.isDragActive ? "st-drag" : ""}`,
+          "aria-label": `Files in ${folderPrefix(folder) || "the bucket root"}`,
+        })}
+      >
         <input {...dz.getInputProps({ "aria-label": "Choose files to upload" })} />
         {dz.isDragActive && (
           <div className="st-drop-overlay" aria-hidden="true">
@@ -143,7 +175,11 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: 
             </button>
           </div>
         ) : shown.length === 0 ? (
-          <EmptyState filtered={!!filter && data.entries.length > 0} canCreate={canCreate} folder={folder} />
+          <EmptyState filtered={!!filter && data.entries.length > 0} canCreate={canCreate} folder={folder} onClearFilter={() => {
+              setFilterState({ folder, text: "" });
+              filterRef.current?.focus();
+            }}
+          />
         ) : view === "list" ? (
           <EntryList {...viewProps} />
         ) : (
@@ -154,7 +190,7 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: 
         <span className="st-muted" aria-live="polite">
           {data.entries.length > 0 && countText(folderNames.length, fileCount)}
           {data.hasMore ? " loaded so far" : ""}
-          {filter ? ` · ${shown.length} match “${filter}”` : ""}
+          {filter ? ` · ${shown.length} match${shown.length === 1 ? "es" : ""} “${filter}”` : ""}
         </span>
         {data.hasMore && (
           <button type="button" className="st-btn" onClick={data.loadMore} disabled={data.loadingMore}>
@@ -208,6 +244,7 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: 
           onConfirm={() =>
             del.mutate(deleteFor.key, {
               onSuccess: () => {
+                setFocusAfterDelete({ key: deleteFor.key, index: Math.max(0, shown.findIndex((e) => e.kind === "file" && e.key === deleteFor.key)) });
                 toast(`Deleted ${deleteFor.key}`, { kind: "success" });
                 setDeleteFor(null);
                 setPreview(null);
@@ -234,8 +271,17 @@ function countText(folders: number, files: number): string {
   return parts.join(", ");
 }
 
-function EmptyState({ filtered, canCreate, folder }: { filtered: boolean; canCreate: boolean; folder: string }) {
-  if (filtered) return <p className="st-state st-muted">Nothing in this folder matches the filter.</p>;
+function EmptyState({ filtered, canCreate, folder, onClearFilter }: { filtered: boolean; canCreate: boolean; folder: string; onClearFilter(): void }) {
+  if (filtered) {
+    return (
+      <div className="st-state st-muted">
+        <p>Nothing in this folder matches the filter.</p>
+        <button type="button" className="st-btn" onClick={onClearFilter}>
+          Clear the filter
+        </button>
+      </div>
+    );
+  }
   return (
     <div className="st-state st-empty">
       <p>
@@ -244,7 +290,7 @@ function EmptyState({ filtered, canCreate, folder }: { filtered: boolean; canCre
       <p className="st-muted">
         {canCreate
           ? folder
-            ? "A folder exists through the files in it: drop files here or use Upload files, and it will be kept."
+            ? "Drop files here or use Upload files. A folder exists only through the files in it: until one is uploaded, others will not see it."
             : "Drop files here or use Upload files."
           : "This bucket does not allow uploads."}
       </p>

@@ -57,7 +57,7 @@ export function EntryList(p: EntryViewProps) {
           e.kind === "folder" ? (
             <tr key={`d:${e.name}`} className="st-row-folder">
               <td className="st-col-name">
-                <button type="button" className="st-name-btn" onClick={() => p.onOpenFolder(e.folder)} aria-label={`Open folder ${e.name}`}>
+                <button type="button" className="st-name-btn" data-entry-main onClick={() => p.onOpenFolder(e.folder)} aria-label={`Open folder ${e.name}`}>
                   <span className="st-thumb st-thumb-icon" style={{ width: LIST_THUMB, height: LIST_THUMB }}>
                     <FolderIcon size={24} />
                   </span>
@@ -73,7 +73,7 @@ export function EntryList(p: EntryViewProps) {
           ) : (
             <tr key={`f:${e.key}`}>
               <td className="st-col-name">
-                <button type="button" className="st-name-btn" onClick={() => p.onOpenFile(e)} aria-label={`Preview ${e.name}`}>
+                <button type="button" className="st-name-btn" data-entry-main onClick={() => p.onOpenFile(e)} aria-label={`Preview ${e.name}`}>
                   <Thumbnail bucket={p.bucket} name={e.name} objectKey={e.key} versionedKey={e.versionedKey} contentType={e.contentType} width={LIST_THUMB} height={LIST_THUMB} />
                   <span className="st-name">{e.name}</span>
                 </button>
@@ -98,7 +98,7 @@ export function EntryGrid(p: EntryViewProps) {
       {p.entries.map((e) =>
         e.kind === "folder" ? (
           <li key={`d:${e.name}`} className="st-card st-card-folder">
-            <button type="button" className="st-card-main" onClick={() => p.onOpenFolder(e.folder)} aria-label={`Open folder ${e.name}`}>
+            <button type="button" className="st-card-main" data-entry-main onClick={() => p.onOpenFolder(e.folder)} aria-label={`Open folder ${e.name}`}>
               <span className="st-thumb st-thumb-icon" style={GRID_THUMB}>
                 <FolderIcon size={64} />
               </span>
@@ -108,7 +108,7 @@ export function EntryGrid(p: EntryViewProps) {
           </li>
         ) : (
           <li key={`f:${e.key}`} className="st-card">
-            <button type="button" className="st-card-main" onClick={() => p.onOpenFile(e)} aria-label={`Preview ${e.name}`}>
+            <button type="button" className="st-card-main" data-entry-main onClick={() => p.onOpenFile(e)} aria-label={`Preview ${e.name}`}>
               <Thumbnail bucket={p.bucket} name={e.name} objectKey={e.key} versionedKey={e.versionedKey} contentType={e.contentType} {...GRID_THUMB} />
               <span className="st-card-name" title={e.name}>
                 {e.name}

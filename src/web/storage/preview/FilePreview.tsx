@@ -3,8 +3,6 @@
  * own viewer where it has one, and for everything else the icon and what is known about it.
  */
 import { useQuery } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
-import { apiFetch } from "../../api-client";
 import { FileActions } from "../bucket-browser/FileActions";
 import { fileKind, formatBytes, formatDate, typeLabel } from "../format.utils";
 import type { Entry } from "../listing.utils";
@@ -14,9 +12,6 @@ import { Modal } from "../ui/Modal";
 import { FileIcon } from "./FileIcon";
 
 type FileEntry = Extract<Entry, { kind: "file" }>;
-
-/** Larger PDFs are not pulled into the page just to look at them; download them instead. */
-const PDF_INLINE_MAX = 25 * 1024 * 1024;
 
 export interface FilePreviewProps {
   bucket: string;
@@ -89,31 +84,8 @@ function TextPreview({ bucket, entry }: { bucket: string; entry: FileEntry }) {
 function PdfPreview({ bucket, entry }: { bucket: string; entry: FileEntry }) {
   // navigator.pdfViewerEnabled is false in browsers (and headless runs) without a PDF viewer.
   const viewer = typeof navigator !== "undefined" && navigator.pdfViewerEnabled;
-  const tooBig = (entry.size ?? 0) > PDF_INLINE_MAX;
-  const [src, setSrc] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    if (!viewer || tooBig) return;
-    // A blob URL rather than the API URL: the proxy's framing rules then do not matter.
-    let url: string | null = null;
-    const ctrl = new AbortController();
-    apiFetch(objectUrl(bucket, entry.versionedKey ?? entry.key), { signal: ctrl.signal })
-      .then((r) => r.blob())
-      .then((b) => {
-        url = URL.createObjectURL(new Blob([b], { type: "application/pdf" }));
-        setSrc(url);
-      })
-      .catch((e: Error) => {
-        if (!ctrl.signal.aborted) setError(e.message);
-      });
-    return () => {
-      ctrl.abort();
-      if (url) URL.revokeObjectURL(url);
-    };
-  }, [bucket, entry.key, entry.versionedKey, viewer, tooBig]);
   if (!viewer) return <NoPreview entry={entry} reason="This browser has no built-in PDF viewer." />;
-  if (tooBig) return <NoPreview entry={entry} reason="This PDF is too large to preview here." />;
-  if (error) return <p role="alert">Could not load the PDF: {error}</p>;
-  if (!src) return <p className="st-muted">Loading PDF…</p>;
-  return <iframe className="st-pdf" src={src} title={`PDF preview of ${entry.name}`} />;
+  // The file's own URL, not a blob: the viewer then streams it by ranges, shows its real name,
+  // and its Save button saves "manual.pdf" rather than a random id. Versioned: what was listed.
+  return <iframe className="st-pdf" src={objectUrl(bucket, entry.versionedKey ?? entry.key)} title={`PDF preview of ${entry.name}`} />;
 }
