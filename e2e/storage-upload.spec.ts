@@ -132,7 +132,9 @@ test("a file over the upload limit shows the service's error and leaves nothing"
   const row = uploadRow(page, `${folder}/huge.bin`);
   await expect(row).toHaveAttribute("data-status", "error");
   await expect(row.getByRole("alert")).toContainText(/limit of 5242880 bytes.*nothing was stored/);
-  await expect(row.getByRole("button", { name: `Retry upload of ${folder}/huge.bin` })).toBeVisible();
+  // Sending the same file again cannot pass the limit: no Retry, only Dismiss.
+  await expect(row.getByRole("button", { name: `Retry upload of ${folder}/huge.bin` })).toHaveCount(0);
+  await expect(row.getByRole("button", { name: `Dismiss ${folder}/huge.bin from the list` })).toBeVisible();
   await page.screenshot({ path: `${SHOTS}/10-too-large.png` });
   expect(await listKeys("team-files", `${folder}/`)).toEqual([]);
 });

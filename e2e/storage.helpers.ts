@@ -2,7 +2,7 @@
 import { type JSHandle, type Locator, type Page, expect } from "@playwright/test";
 import { serviceCall } from "./support";
 
-export const SHOTS = "/tmp/shots-web-storage";
+export const SHOTS = process.env.E2E_SHOTS ?? "/tmp/shots-web-storage";
 
 export interface DropFile {
   name: string;
