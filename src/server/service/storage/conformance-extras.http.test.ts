@@ -188,6 +188,16 @@ describe("list extension (decisions §7)", () => {
     expect(seen).toEqual(["list/a.txt", "list/b.txt", "list/c.png"]);
   });
 
+  it("sorts by key in code point order, across pages", async () => {
+    for (const k of ["sort/é.txt", "sort/a.txt", "sort/B.txt", "sort/z.txt", "sort/a b.txt", "sort/a-b.txt"]) await put("public-assets", k, "x");
+    const expected = ["sort/B.txt", "sort/a b.txt", "sort/a-b.txt", "sort/a.txt", "sort/z.txt", "sort/é.txt"];
+    expect((await list("prefix=sort/")).items.map((i) => i.key)).toEqual(expected);
+    const first = await list("prefix=sort/&limit=4");
+    const second = await list(`prefix=sort/&limit=4&cursor=${encodeURIComponent(first.nextCursor!)}`);
+    expect([...first.items, ...second.items].map((i) => i.key)).toEqual(expected);
+    expect(second.nextCursor).toBeNull();
+  });
+
   it("the root lists top-level files and folders; a deeper prefix its own level", async () => {
     const root = await list("");
     expect(root.folders).toContain("list/");

@@ -375,6 +375,8 @@ describe("resizing (interface §4.4, decisions §7)", () => {
     expect(wrong.status).toBe(200);
     const right = await get(`/v0/storage/public/public-assets/${png}?w=50`, { "if-none-match": small.headers.get("etag")! });
     expect(right.status).toBe(304);
+    expect(small.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect((await get("/v0/storage/public/public-assets/img/pic.png?w=50")).headers.get("cache-control")).toBe("no-cache");
     const head = await fetch(`${svc.url}/v0/storage/public/public-assets/${png}?w=50`, { method: "HEAD" });
     expect(head.status).toBe(200);
     expect(head.headers.get("content-length")).toBe(String(bytes.length));
