@@ -7,7 +7,7 @@
  * and error paths are rebuilt from parent links only when an error is reported.
  */
 import { type Result, fail, ok } from "./errors";
-import { allOperators, type FilterValue, type Operator } from "./filter";
+import { allOperators, type FilterValue, type Operator, quoteName } from "./filter";
 
 export interface ParsedCondition {
   kind: "condition";
@@ -81,14 +81,14 @@ function parseCondition(raw: Record<string, unknown>, pathFn: () => string): Res
   const path = { toString: lazyPath } as unknown as string;
   for (const k of Object.keys(raw)) {
     if (!conditionKeys.has(k)) {
-      return fail("validation_error", `${path}: unknown property "${k}"; a condition has key, operator, value and isFixed.`);
+      return fail("validation_error", `${path}: unknown property ${quoteName(k)}; a condition has key, operator, value and isFixed.`);
     }
   }
   const { key, operator, value, isFixed } = raw;
   if (typeof key !== "string" || key === "") return fail("validation_error", `${path}.key must be a non-empty string (a Field name).`);
   if (typeof operator !== "string") return fail("validation_error", `${path}.operator must be a string, one of: ${allOperators.join(", ")}.`);
   if (!operatorSet.has(operator)) {
-    return fail("validation_error", `${path}: unknown operator "${operator}"; use one of: ${allOperators.join(", ")}.`);
+    return fail("validation_error", `${path}: unknown operator ${quoteName(operator)}; use one of: ${allOperators.join(", ")}.`);
   }
   if (value !== undefined && value !== null && !["string", "number", "boolean"].includes(typeof value)) {
     return fail("validation_error", `${path}.value must be a string, number, boolean or null, not ${describe(value)}.`);
@@ -137,7 +137,7 @@ export function parseFilter(raw: unknown, rootName = "filter"): Result<ParsedFil
     if (hasAnd && hasOr) return fail400(` has both "and" and "or"; a group has exactly one of them.`);
     const op = hasAnd ? "and" : "or";
     const extra = Object.keys(node).find((k) => k !== op);
-    if (extra !== undefined) return fail400(` has an unknown property "${extra}" beside "${op}"; a group has only "and" or "or".`);
+    if (extra !== undefined) return fail400(` has an unknown property ${quoteName(extra)} beside "${op}"; a group has only "and" or "or".`);
     const items = node[op];
     if (!Array.isArray(items)) return fail400(`.${op} must be an array of conditions and groups, not ${describe(items)}.`);
     rawDepth = Math.max(rawDepth, frame.level);

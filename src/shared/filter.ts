@@ -37,3 +37,8 @@ export type FilterNode = FilterGroup | FilterCondition;
 export function isGroup(node: FilterNode): node is FilterGroup {
   return typeof node === "object" && node !== null && ("and" in node || "or" in node);
 }
+
+/** A client-sent name quoted for a message, clipped so a 100 kB key does not make a 100 kB error. */
+export function quoteName(name: string, max = 80): string {
+  return `"${name.length > max ? `${name.slice(0, max - 1)}…` : name}"`;
+}

@@ -3,7 +3,7 @@
  * query and update bodies (interface §4.1, §4.2), and the meta/fields extensions.
  */
 import { z } from "zod";
-import type { FilterGroup } from "./filter";
+import { type FilterGroup, quoteName } from "./filter";
 
 export const fieldTypes = [
   "text",
@@ -135,7 +135,7 @@ export function describeSchemaError(error: z.ZodError, bodyName: string): string
   );
   if (issue.code === "unrecognized_keys") {
     const where = path ? `in ${path}` : `in the ${bodyName}`;
-    return `Unknown property ${issue.keys.map((k) => `"${k}"`).join(", ")} ${where}.`;
+    return `Unknown property ${issue.keys.map((k) => quoteName(k)).join(", ")} ${where}.`;
   }
   return path ? `${path}: ${issue.message}.` : `The ${bodyName} must be a JSON object (${issue.message}).`;
 }

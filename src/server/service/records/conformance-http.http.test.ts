@@ -175,6 +175,20 @@ describe("methods and paths", () => {
   });
 });
 
+describe("messages stay readable", () => {
+  it.each([
+    [{ select: ["x".repeat(200_000)] }],
+    [{ filter: { and: [cond("y".repeat(200_000), "equal", 1)] } }],
+    [{ filter: { and: [cond("name", "z".repeat(200_000), 1)] } }],
+    [{ filter: { and: [{ key: "name", operator: "equal", value: "a", ["w".repeat(200_000)]: 1 }] } }],
+    [{ ["v".repeat(200_000)]: 1 }],
+  ])("clips a huge client-sent name in the 400 message", async (body) => {
+    const r = await post(svc, `${CAT}/query`, body);
+    expectError(r, 400);
+    expect(r.body.message.length).toBeLessThan(1000);
+  });
+});
+
 describe("fuzz: odd JSON never gives a 500", () => {
   const deepArray = `${"[".repeat(100_000)}${"]".repeat(100_000)}`;
   const bodies: unknown[] = [

@@ -7,6 +7,7 @@
 import { type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool, sql } from "kysely";
 import { type Result, fail, ok } from "../../../shared/errors";
 import { type ParsedFilter, parseFilter } from "../../../shared/filter-parse";
+import { quoteName } from "../../../shared/filter";
 import { QUERY_LIMIT_DEFAULT, type QueryBodyInput } from "../../../shared/records";
 import { conditionSql, type ResolvedField, type SqlDialectOps } from "./filter-condition";
 import { andAll, type CompiledFilter, compileFilter } from "./filter-sql";
@@ -76,7 +77,7 @@ export class Scope {
     const hint = name.includes(".") && this.sources.length === 1 ? " (joined Fields need a join of that table)" : "";
     return fail(
       "validation_error",
-      `${where}: unknown Field "${name}" in table ${base.databaseId}/${base.slug}${hint}. Known Fields: ${this.all()
+      `${where}: unknown Field ${quoteName(name)} in table ${base.databaseId}/${base.slug}${hint}. Known Fields: ${this.all()
         .map((f) => f.name)
         .join(", ")}.`,
     );
@@ -146,7 +147,7 @@ export function planQuery(ctx: PlanContext, base: StoredTable, body: QueryBodyIn
   for (const [i, j] of (body.join ?? []).entries()) {
     const where = `join[${i}]`;
     const target = ctx.lookup(base.databaseId, j.targetTable);
-    if (!target) return fail("validation_error", `${where}: no table "${j.targetTable}" in database ${base.databaseId}.`);
+    if (!target) return fail("validation_error", `${where}: no table ${quoteName(j.targetTable)} in database ${base.databaseId}.`);
     if (joined.has(j.targetTable)) return fail("validation_error", `${where}: table "${j.targetTable}" is joined twice; join each table once.`);
     joined.add(j.targetTable);
     const left: ResolvedField[] = [];
@@ -162,7 +163,7 @@ export function planQuery(ctx: PlanContext, base: StoredTable, body: QueryBodyIn
       if (!right) {
         return fail(
           "validation_error",
-          `${where}.rules[${r}].targetTableKey: unknown Field "${rule.targetTableKey}" in table ${base.databaseId}/${target.slug}.`,
+          `${where}.rules[${r}].targetTableKey: unknown Field ${quoteName(rule.targetTableKey)} in table ${base.databaseId}/${target.slug}.`,
         );
       }
       on.push([left[r], scope.resolve(`${j.targetTable}.${right.key}`)!]);

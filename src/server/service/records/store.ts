@@ -7,6 +7,7 @@
 import type Database from "better-sqlite3";
 import { CompiledQuery, type Kysely, sql } from "kysely";
 import { type Result, fail, ok } from "../../../shared/errors";
+import { quoteName } from "../../../shared/filter";
 import { type FieldInfo, QUERY_LIMIT_DEFAULT, type QueryBodyInput, type QueryResult, type RecordRow, type UpdateBodyInput } from "../../../shared/records";
 import type { Sqlite } from "../db";
 import type { SqlDialectOps } from "./filter-condition";
@@ -130,7 +131,7 @@ export class SqliteRecordStore implements RecordStore {
         const hint = key.includes(".") ? " (joined Fields cannot be updated through this table)" : "";
         return fail(
           "validation_error",
-          `${where}.key: unknown Field "${key}" in table ${table.databaseId}/${table.slug}${hint}. Known Fields: ${table.fields.map((f) => f.key).join(", ")}.`,
+          `${where}.key: unknown Field ${quoteName(key)} in table ${table.databaseId}/${table.slug}${hint}. Known Fields: ${table.fields.map((f) => f.key).join(", ")}.`,
         );
       }
       if (key in set) return fail("validation_error", `${where}.key: Field "${key}" is set twice; set each Field once.`);
