@@ -135,7 +135,9 @@ export function describeSchemaError(error: z.ZodError, bodyName: string): string
   );
   if (issue.code === "unrecognized_keys") {
     const where = path ? `in ${path}` : `in the ${bodyName}`;
-    return `Unknown property ${issue.keys.map((k) => quoteName(k)).join(", ")} ${where}.`;
+    // The interface spells the second filter "addtionalFilter"; the natural spelling is a likely slip.
+    const hint = issue.keys.includes("additionalFilter") ? ' The second filter is spelled "addtionalFilter" (sic), as in the interface.' : "";
+    return `Unknown property ${issue.keys.map((k) => quoteName(k)).join(", ")} ${where}.${hint}`;
   }
   return path ? `${path}: ${issue.message}.` : `The ${bodyName} must be a JSON object (${issue.message}).`;
 }
