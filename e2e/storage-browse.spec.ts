@@ -23,6 +23,10 @@ test("team-files: upload by the button, text and PDF previews", async ({ page })
   const pdf = page.getByRole("dialog", { name: "manual.pdf" });
   // Chromium shows it in its own viewer; a browser without one gets an explanation instead.
   await expect(pdf.locator("iframe[title='PDF preview of manual.pdf'], .st-no-preview")).toBeVisible();
+  // The viewer gets the file's own URL (a blob: URL made it show and save a random id as the name).
+  if (await pdf.locator("iframe").count()) {
+    await expect(pdf.locator("iframe")).toHaveAttribute("src", /^\/api\/v0\/storage\/public\/team-files\/v\d+\/docs\/manual\.pdf$/);
+  }
   await page.waitForTimeout(500); // let the PDF viewer paint before the screenshot
   await page.screenshot({ path: `${SHOTS}/11-pdf-preview.png` });
   await page.keyboard.press("Escape");

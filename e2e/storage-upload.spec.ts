@@ -104,23 +104,31 @@ test("drop files into a new folder, see thumbnails, the lightbox and a signed UR
   const confirm = page.getByRole("dialog", { name: "Upload a new version?" });
   await expect(confirm).toContainText(`public-assets/${folder}/notes.txt`);
   await page.screenshot({ path: `${SHOTS}/08-confirm-version.png` });
-  await confirm.getByRole("button", { name: "Upload new version" }).click();
+  // Enter does what the highlighted button says (the focus used to sit on Close, which skipped).
+  await expect(confirm.getByRole("button", { name: "Upload new version" })).toBeFocused();
+  await page.keyboard.press("Enter");
   await expect(page.locator(".st-upload-done")).toHaveCount(3);
 
   // Back to the root by the breadcrumb: the folder is listed there and leads back in.
   await page.getByRole("navigation", { name: "Folder path" }).getByRole("button", { name: "public-assets" }).click();
   await page.getByRole("button", { name: "List view" }).click();
   await page.getByRole("searchbox", { name: "Filter by name" }).fill(folder);
-  await page.getByRole("button", { name: `Open folder ${folder}` }).click();
+  await page.getByRole("button", { name: `Open folder ${folder}` }).press("Enter");
   await expect(page).toHaveURL(new RegExp(`folder=${folder}`));
+  // The pressed button is gone with the old folder: the keyboard carries on in the new listing.
+  await expect(dropzone(page)).toBeFocused();
   await expect(page.getByRole("button", { name: "Preview notes.txt" })).toBeVisible();
 
   // Delete, after a confirmation.
   await page.getByRole("button", { name: "Delete wide.png" }).click();
   const del = page.getByRole("dialog", { name: "Delete wide.png?" });
   await page.screenshot({ path: `${SHOTS}/09-delete-confirm.png` });
+  // Nothing irreversible on a stray Enter.
+  await expect(del.getByRole("button", { name: "Cancel" })).toBeFocused();
   await del.getByRole("button", { name: "Delete" }).click();
   await expect(page.getByRole("button", { name: "Preview wide.png" })).toBeHidden();
+  // The focus moves to the row that took the deleted one's place, not to the top of the page.
+  await expect(page.getByRole("button", { name: "Preview notes.txt" })).toBeFocused();
   expect(await listKeys("public-assets", `${folder}/`)).toEqual([`${folder}/notes.txt`]);
 });
 
@@ -128,7 +136,15 @@ test("a file over the upload limit shows the service's error and leaves nothing"
   const folder = `big-${Date.now()}`;
   await page.goto(`/storage/team-files?folder=${folder}`);
   await expect(page.getByText("This folder is empty.")).toBeVisible();
-  await dropFiles(page, dropzone(page), [{ name: "huge.bin", type: "application/octet-stream", zeros: 6 * 1024 * 1024 }]);
+  await dropFiles(page, dropzone(page), [
+    { name: "huge.bin", type: "application/octet-stream", zeros: 6 * 1024 * 1024 },
+    { name: "back\\slash.txt", type: "text/plain", b64: Buffer.from("x").toString("base64") },
+  ]);
+  // A name the service would refuse is refused before anything is sent, with what to do.
+  const bad = uploadRow(page, `${folder}/back\\slash.txt`);
+  await expect(bad).toHaveAttribute("data-status", "error");
+  await expect(bad.getByRole("alert")).toContainText(/backslash.*Rename the file/);
+  await expect(bad.getByRole("button", { name: /^Retry/ })).toHaveCount(0);
   const row = uploadRow(page, `${folder}/huge.bin`);
   await expect(row).toHaveAttribute("data-status", "error");
   await expect(row.getByRole("alert")).toContainText(/limit of 5242880 bytes.*nothing was stored/);
@@ -154,8 +170,10 @@ test("cancel an upload in flight, then retry it", async ({ page }) => {
   await dropFiles(page, dropzone(page), [{ name: "slow.txt", type: "text/plain", b64: Buffer.from("slow").toString("base64") }]);
   const row = uploadRow(page, `${folder}/slow.txt`);
   await expect(row).toHaveAttribute("data-status", "uploading");
-  await row.getByRole("button", { name: `Cancel upload of ${folder}/slow.txt` }).click();
+  await row.getByRole("button", { name: `Cancel upload of ${folder}/slow.txt` }).press("Enter");
   await expect(row).toHaveAttribute("data-status", "cancelled");
+  // Cancel turns into Retry under the focus (it used to vanish and drop the focus to the page).
+  await expect(row.getByRole("button", { name: `Retry upload of ${folder}/slow.txt` })).toBeFocused();
   release();
   await page.unroute("**/api/v0/storage/object/**");
   expect(await listKeys("public-assets", `${folder}/`)).toEqual([]);
