@@ -153,10 +153,13 @@ describe("upload (interface §4.3, decisions §7)", () => {
       ["--x\r\ngarbage", "multipart/form-data; boundary=x"],
     ];
     const before = filesUnder(svc.dataDir);
+    cases.push(["x", "multipart/mixed; boundary=x"], ["x", "application/octet-stream"], ["x", "image/png"]);
     for (const [body, type] of cases) {
       const res = await send(body, type);
       expect(res.status, `${type}: ${String(body).slice(0, 60)}`).toBe(400);
-      expect(JSON.parse(res.body.toString()).error).toBe("validation_error");
+      const err = JSON.parse(res.body.toString());
+      expect(err.error).toBe("validation_error");
+      expect(err.message, type).not.toMatch(/application\/json/);
     }
     expect(filesUnder(svc.dataDir)).toEqual(before);
     const list = await svc.call("/v0/storage/list/public-assets?prefix=odd/");

@@ -47,6 +47,9 @@ export async function createStorageModule(ctx: ServiceContext): Promise<StorageM
         // Multipart bodies are left unread here and streamed by the upload route, so the 1 MiB
         // JSON body limit does not apply to them (SERVICE_MAX_UPLOAD_BYTES does).
         scope.addContentTypeParser("multipart/form-data", (_request, _payload, done) => done(null, undefined));
+        // Any other type (multipart/mixed, application/octet-stream…) reaches the upload route
+        // too, which says to send multipart/form-data, rather than Fastify's "send JSON".
+        scope.addContentTypeParser("*", (_request, _payload, done) => done(null, undefined));
         registerReadRoutes(scope, deps);
         registerWriteRoutes(scope, deps);
       });
