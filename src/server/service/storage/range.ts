@@ -9,18 +9,20 @@ export type RangeResult =
   | { kind: "partial"; start: number; end: number }
   | { kind: "unsatisfiable" };
 
-const SINGLE = /^bytes=(\d*)-(\d*)$/;
+const SINGLE = /^bytes=(\d*)-(\d*)$/i;
 
 export function parseRange(header: string | undefined, size: number): RangeResult {
   if (header === undefined) return { kind: "full" };
   const value = header.trim();
-  if (/^bytes=[^,]*,/.test(value)) return { kind: "full" };
+  // A unit other than bytes (RFC 9110 §14.2: MUST be ignored) or several ranges: the whole file.
+  if (!/^bytes=/i.test(value) || /^bytes=[^,]*,/i.test(value)) return { kind: "full" };
   const m = SINGLE.exec(value);
   if (!m || (m[1] === "" && m[2] === "")) return { kind: "unsatisfiable" };
   if (m[1] === "") {
     // Suffix: the last N bytes.
+    // A suffix longer than the file (however long) is the whole file.
     const n = Number(m[2]);
-    if (!Number.isSafeInteger(n) || n === 0 || size === 0) return { kind: "unsatisfiable" };
+    if (n === 0 || size === 0) return { kind: "unsatisfiable" };
     return { kind: "partial", start: Math.max(0, size - n), end: size - 1 };
   }
   const start = Number(m[1]);

@@ -72,7 +72,13 @@ describe("GET and HEAD", () => {
     expect(r.headers["content-length"]).toBe(String(body.length));
   });
 
-  it.each(["bytes=36-", "bytes=100-200", "bytes=5-2", "bytes=-0", "bytes=abc", "lines=1-2"])("Range %s: 416 with bytes */size", async (range) => {
+  it("ignores a Range in another unit (RFC 9110 §14.2): the whole file", async () => {
+    const r = await get("/v0/storage/public/public-assets/read/file.txt", { range: "lines=1-2" });
+    expect(r.status).toBe(200);
+    expect(r.headers["content-length"]).toBe("36");
+  });
+
+  it.each(["bytes=36-", "bytes=100-200", "bytes=5-2", "bytes=-0", "bytes=abc"])("Range %s: 416 with bytes */size", async (range) => {
     const r = await get("/v0/storage/public/public-assets/read/file.txt", { range });
     expect(r.status).toBe(416);
     expect(r.headers["content-range"]).toBe("bytes */36");
