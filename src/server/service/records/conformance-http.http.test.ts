@@ -87,6 +87,29 @@ describe("scoped keys and path 1a", () => {
   });
 });
 
+describe("fields and meta extensions (decisions §3)", () => {
+  it("lists every Field with its type, nullability and the one primary key", async () => {
+    const r = await send(svc, "GET", `${CAT}/fields`);
+    expect(r.status).toBe(200);
+    const items = r.body.items as { key: string; type: string; nullable: boolean; primaryKey: boolean }[];
+    expect(items.map((f) => [f.key, f.type])).toEqual([
+      ["sku", "text"], ["name", "text"], ["price", "number"], ["in_stock", "boolean"],
+      ["added_at", "datetime"], ["specs", "json"], ["image", "image"], ["manual", "attachment"],
+    ]);
+    expect(items.filter((f) => f.primaryKey).map((f) => [f.key, f.nullable])).toEqual([["sku", false]]);
+    expect(items.filter((f) => !f.primaryKey).every((f) => f.nullable)).toBe(true);
+  });
+
+  it("describes databases, tables and buckets in meta", async () => {
+    const r = await send(svc, "GET", "/v0/meta");
+    expect(r.status).toBe(200);
+    expect(r.body.databases[0].tables.map((t: { slug: string }) => t.slug).sort()).toEqual(["catalog", "departments", "employees"]);
+    expect(r.body.buckets.map((b: { name: string; permission: string }) => [b.name, b.permission])).toEqual([
+      ["public-assets", "public"], ["team-files", "limitedPublic"], ["vault", "forbidden"],
+    ]);
+  });
+});
+
 describe("content types and bodies", () => {
   it.each([
     ["application/json; charset=utf-8"],
