@@ -48,6 +48,7 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: 
   const canRead = bucket.access.includes("read");
   const canCreate = bucket.access.includes("create");
   const canDelete = capabilities.delete && bucket.access.includes("update");
+  const createBlockedReason = `The bucket “${name}” does not allow uploads: it does not grant create access.`;
   const { view, sort, setView, setSort } = useBrowserPrefs();
   const addPending = usePendingFolders((s) => s.add);
   const [filterState, setFilterState] = useState({ folder, text: "" });
@@ -67,6 +68,10 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: 
 
   const onDrop = (files: File[]) => {
     if (!files.length) return;
+    if (!canCreate) {
+      toast(`Nothing was uploaded to ${name}`, { kind: "error", detail: createBlockedReason });
+      return;
+    }
     enqueueUploads(
       name,
       files.map((file) => {
@@ -74,10 +79,12 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: 
         const key = uploadKeyFor(folder, file.name, rel);
         return { key, file, problem: uploadKeyProblem(key) };
       }),
-      { canUpdate: bucket.access.includes("update") },
+      { canRead, canUpdate: bucket.access.includes("update") },
     );
   };
-  const dz = useDropzone({ onDrop, noClick: true, noKeyboard: true, disabled: !canCreate, multiple: true });
+  // Enabled even where uploads are not allowed, so that a drop there says why nothing is uploaded
+  // (a disabled dropzone ignores it silently).
+  const dz = useDropzone({ onDrop, noClick: true, noKeyboard: true, multiple: true });
 
   // Keyboard users keep their place: the folder button they pressed, or the row they deleted,
   // is gone from the page afterwards, so the focus goes to the listing (or the row that took the
@@ -97,7 +104,6 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: 
     const target = rows && rows.length > 0 ? rows[Math.min(f.index, rows.length - 1)] : dz.rootRef.current;
     target?.focus();
   }, [shown, focusAfterDelete, dz.rootRef]);
-  const createBlockedReason = `The bucket “${name}” does not allow creating files.`;
 
   const openFile = (e: FileEntry) => (fileKind(e.contentType, e.key) === "image" ? setLightboxKey(e.key) : setPreview(e));
   const onDelete = (e: FileEntry) => setDeleteFor(e);
@@ -156,8 +162,8 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: 
       >
         <input {...dz.getInputProps({ "aria-label": "Choose files to upload" })} />
         {dz.isDragActive && (
-          <div className="st-drop-overlay" aria-hidden="true">
-            Drop to upload into {folder ? `“${folder}”` : `the root of ${name}`}
+          <div className={`st-drop-overlay ${canCreate ? "" : "st-drop-refused"}`} aria-hidden="true">
+            {canCreate ? `Drop to upload into ${folder ? `“${folder}”` : `the root of ${name}`}` : createBlockedReason}
           </div>
         )}
         {!canRead ? (

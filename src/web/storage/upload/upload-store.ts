@@ -24,6 +24,12 @@ export const useUploadStore = create<UploadSlice>()((set) => ({
 const files = new Map<string, File>();
 /** Items whose bucket does not grant `update`: an existing key fails at once instead of asking. */
 const noUpdate = new Set<string>();
+/**
+ * Items whose bucket does not grant `read`: whether the key exists cannot be asked (the check is a
+ * read), so they go straight to the upload; the service itself refuses an existing key there
+ * unless the bucket grants `update`, with a message that says so.
+ */
+const noRead = new Set<string>();
 const aborts = new Map<string, () => void>();
 const listeners = new Set<(item: UploadItem) => void>();
 let nextId = 1;
@@ -47,11 +53,17 @@ export interface NewUpload {
   problem?: string | null;
 }
 
-export function enqueueUploads(bucket: string, uploads: NewUpload[], opts: { canUpdate: boolean } = { canUpdate: true }): void {
+export interface BucketAccess {
+  canRead: boolean;
+  canUpdate: boolean;
+}
+
+export function enqueueUploads(bucket: string, uploads: NewUpload[], opts: BucketAccess = { canRead: true, canUpdate: true }): void {
   const added = uploads.map((u) => ({ id: `u${nextId++}`, ...u }));
   for (const u of added) {
     files.set(u.id, u.file);
     if (!opts.canUpdate) noUpdate.add(u.id);
+    if (!opts.canRead) noRead.add(u.id);
   }
   dispatch({ type: "add", items: added.map((u) => ({ id: u.id, bucket, key: u.key, size: u.file.size })) });
   for (const u of added) {
@@ -63,6 +75,10 @@ export function enqueueUploads(bucket: string, uploads: NewUpload[], opts: { can
 async function check(id: string): Promise<void> {
   const item = itemById(id);
   if (!item || item.status !== "checking") return;
+  if (noRead.has(id)) {
+    dispatch({ type: "checked", id, exists: false });
+    return;
+  }
   let exists: boolean;
   try {
     exists = await objectExists(item.bucket, item.key);
@@ -155,6 +171,7 @@ export function dismissUpload(id: string): void {
   dispatch({ type: "dismiss", id });
   files.delete(id);
   noUpdate.delete(id);
+  noRead.delete(id);
 }
 
 export function clearFinishedUploads(): void {
@@ -164,5 +181,6 @@ export function clearFinishedUploads(): void {
     if (live.has(id)) continue;
     files.delete(id);
     noUpdate.delete(id);
+    noRead.delete(id);
   }
 }
