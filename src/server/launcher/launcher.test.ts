@@ -5,6 +5,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
@@ -39,6 +40,18 @@ function launch(env: Record<string, string>, cwd = process.cwd()): Promise<Launc
     };
     child.stdout?.on("data", onData);
     exited.then((code) => reject(new Error(`exited with ${code}: ${out}`)));
+  });
+}
+
+/** Sends bytes as they are (no HTTP client would send a malformed request) and reads the answer. */
+function rawSocket(url: string, bytes: string): Promise<string> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(port), hostname, () => socket.write(bytes));
+    let answer = "";
+    socket.on("data", (d) => (answer += d));
+    socket.on("end", () => resolve(answer));
+    socket.on("error", reject);
   });
 }
 
@@ -82,6 +95,10 @@ describe("npm start", () => {
       const keyFile = path.join(dir, "data", "api-key");
       expect(fs.statSync(keyFile).mode & 0o777).toBe(0o600);
       const key = fs.readFileSync(keyFile, "utf8").trim();
+      // A request Node cannot parse still gets the one error shape.
+      const garbled = await rawSocket(app.url, "GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nBad Header\r\n\r\n");
+      expect(garbled).toMatch(/^HTTP\/1.1 400/);
+      expect(JSON.parse(garbled.slice(garbled.indexOf("\r\n\r\n") + 4))).toMatchObject({ error: "validation_error", subCode: 1 });
       app.child.kill("SIGINT");
       expect(await app.exited).toBe(0);
       expect(app.output()).not.toContain(key);

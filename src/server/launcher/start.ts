@@ -86,9 +86,17 @@ export async function startBaseboard(env: NodeJS.ProcessEnv, opts: StartOptions 
   let handler: http.RequestListener = (_req, res) =>
     sendJson(res, 503, errorBody("bad_gateway", "Baseboard is still starting; try again in a moment."), { "retry-after": "1" });
   server.on("request", (req, res) => handler(req, res));
-  server.on("clientError", (_err, socket) => {
-    if (socket.writable) socket.end("HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n");
-    else socket.destroy();
+  // A request Node cannot even parse (oversized header, bad request line) still gets the one
+  // error shape; 431 would be more precise but decisions §6 lists 400 for the client's fault.
+  server.on("clientError", (err: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) return socket.destroy();
+    const tooLarge = err.code === "HPE_HEADER_OVERFLOW";
+    const body = JSON.stringify(
+      errorBody("validation_error", tooLarge ? "The request's headers are too large." : "The request is not valid HTTP."),
+    );
+    socket.end(
+      `HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
   });
   const port = await listen(server, config.port, config.host, "The proxy (PORT)");
   const origin = config.publicOrigin ?? `http://${displayHost(config.host)}:${port}`;
