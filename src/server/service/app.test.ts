@@ -33,3 +33,34 @@ describe("service foundation", () => {
     expect(await res.json()).toMatchObject({ error: "not_found" });
   });
 });
+
+describe("request bodies the JSON parser refuses", () => {
+  let svc: TestService;
+  beforeAll(async () => {
+    svc = await startTestService();
+  });
+  afterAll(() => svc.close());
+
+  it("names a __proto__ key instead of calling the JSON invalid", async () => {
+    const res = await svc.call("/v0/record/demo/employees/query", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: '{"limit": 1, "__proto__": {"x": 1}}',
+    });
+    expect(res.status).toBe(400);
+    const body = await res.json();
+    expect(body).toMatchObject({ error: "validation_error" });
+    expect(body.message).toMatch(/__proto__/);
+    expect(body.message).not.toMatch(/not valid JSON/);
+  });
+
+  it("says what is wrong with JSON that does not parse", async () => {
+    const res = await svc.call("/v0/record/demo/employees/query", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: '{"limit": ',
+    });
+    expect(res.status).toBe(400);
+    expect((await res.json()).message).toMatch(/not valid JSON/);
+  });
+});
