@@ -44,9 +44,6 @@ function fromFastify(err: FastifyError): HttpError | undefined {
     case "FST_ERR_CTP_INVALID_JSON_BODY":
       return badRequest(`The request body is not valid JSON: ${err.message}`);
   }
-  // Fastify's JSON parser refuses prototype-poisoning keys with a SyntaxError of its own.
-  if (/forbidden prototype property|forbidden constructor property/i.test(err.message))
-    return badRequest("The request body uses a forbidden property name (__proto__ or constructor.prototype): rename it.");
   if (err instanceof SyntaxError || err.statusCode === 400) return badRequest(`The request body is not valid JSON: ${err.message}`);
   if (err.statusCode === 413) return new HttpError("payload_too_large", "The request body is too large.");
   if (err.statusCode === 415) return badRequest("Unsupported Content-Type.");

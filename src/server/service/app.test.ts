@@ -34,14 +34,14 @@ describe("service foundation", () => {
   });
 });
 
-describe("request bodies the JSON parser refuses", () => {
+describe("record bodies that do not parse or use odd keys", () => {
   let svc: TestService;
   beforeAll(async () => {
     svc = await startTestService();
   });
   afterAll(() => svc.close());
 
-  it("names a __proto__ key instead of calling the JSON invalid", async () => {
+  it("names a __proto__ key as an unknown property, not as invalid JSON", async () => {
     const res = await svc.call("/v0/record/demo/employees/query", {
       method: "POST",
       headers: { "content-type": "application/json" },
