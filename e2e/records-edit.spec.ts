@@ -68,6 +68,8 @@ test("bulk update of selected rows (shift-click range) and of every Record match
   await expect(dialog.getByTestId("bulk-confirm")).toContainText("This will change 3 Records, setting bonus = 777.");
   await dialog.getByRole("button", { name: "Update 3 Records" }).click();
   await expect(dialog).toBeHidden();
+  // The button that opened it left with the selection: focus comes back to the grid, not the body.
+  await expect(page.locator("[role=grid] .cell.active")).toBeFocused();
   const after = await apiQuery("employees", { filter: pkOr("E00201", "E00202", "E00203", "E00204", "E00205"), sort: [{ key: "employee_id", direction: "ascending" }] });
   expect(after.items.slice(0, 3).every((r) => r.bonus === 777)).toBe(true);
   expect(after.items.slice(3).some((r) => r.bonus === 777)).toBe(false);
@@ -86,6 +88,7 @@ test("bulk update of selected rows (shift-click range) and of every Record match
   await expect(d2.getByTestId("bulk-confirm")).toContainText(`This will change ${count} Records, setting city = "Bulkville".`);
   await d2.getByRole("button", { name: `Update ${count} Records` }).click();
   await expect(d2).toBeHidden();
+  await expect(page.getByRole("button", { name: "Update matching…" })).toBeFocused();
   const changed = await apiQuery("employees", { filter: { and: [...filter.and, { key: "city", operator: "equal", value: "Bulkville" }] }, limit: 0 });
   expect(changed.count).toBe(count);
   await expect(cell(page, 2, "city")).toHaveText("Bulkville");

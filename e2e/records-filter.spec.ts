@@ -130,3 +130,52 @@ test("reload keeps the view; a bad link falls back with a message", async ({ pag
   await expect(page.getByTestId("range")).toHaveText("1–50 of 1,000");
   await expect(page).toHaveURL(/\/records\/demo\/employees$/);
 });
+
+test("keyboard only: Enter and Shift+Enter on headers sort; focused buttons show a ring", async ({ page }) => {
+  await openView(page, "employees");
+  await page.getByRole("columnheader", { name: /department/ }).getByRole("button").focus();
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/sort=department(&|$)/);
+  await page.getByRole("columnheader", { name: /^age/ }).getByRole("button").focus();
+  await page.keyboard.press("Shift+Enter");
+  await expect(page).toHaveURL(/sort=department%2Cage|sort=department,age/);
+  // Nothing was opened for editing by those Enters.
+  await expect(page.locator(".cell-editor")).toHaveCount(0);
+
+  const ring = () => page.evaluate(() => getComputedStyle(document.activeElement!).boxShadow);
+  await page.getByRole("button", { name: "Filter", exact: true }).focus();
+  await page.keyboard.press("Enter");
+  const builder = page.getByRole("region", { name: "Filter builder" });
+  for (const name of ["Filter: add condition", "JSON"]) {
+    await builder.getByRole("button", { name, exact: true }).focus();
+    expect(await ring()).toContain("rgba(59, 99, 243");
+  }
+});
+
+test("value inputs: a number box shows what was typed; contains on a date takes text", async ({ page }) => {
+  await openView(page, "employees");
+  await page.getByRole("button", { name: "Filter", exact: true }).click();
+  const builder = page.getByRole("region", { name: "Filter builder" });
+  await builder.getByRole("button", { name: "Filter: add condition" }).click();
+  await builder.getByLabel("Condition 1 field").selectOption("age");
+  const value = builder.getByLabel("Condition 1 value", { exact: true });
+  await value.fill("4e");
+  await expect(value).toHaveValue("4e");
+  await expect(builder.getByRole("alert")).toHaveText('age needs a number, e.g. 42 or 3.5; "4e" is not one.');
+  await value.fill("4.5");
+  await expect(builder.getByRole("alert")).toHaveCount(0);
+  await value.fill("");
+  await expect(builder.getByRole("alert")).toHaveText("Enter a number (e.g. 42 or 3.5) for age.");
+
+  await builder.getByLabel("Condition 1 field").selectOption("hire_date");
+  await expect(value).toHaveAttribute("type", "date");
+
+  // The builder offers ordering operators on dates; a link or pasted JSON may use contains,
+  // which looks for text: a date picker could not show "2020".
+  const filter = { and: [{ key: "hire_date", operator: "contains", value: "2020" }] };
+  await openView(page, "employees", { filter });
+  await expect(value).toHaveAttribute("type", "text");
+  await expect(value).toHaveValue("2020");
+  const api = await apiQuery("employees", { filter, limit: 0 });
+  await expect(page.getByTestId("total-count")).toHaveText(`${fmt(api.count)} Records match`);
+});

@@ -7,6 +7,7 @@ import { useNavigate, useRouterState } from "@tanstack/react-router";
 import { useCallback, useEffect, useMemo, useState } from "react";
 import type { FilterGroup } from "../../shared/filter";
 import type { JoinUnit, RecordRow, RecordValue, SortUnit } from "../../shared/records";
+import { ApiError } from "../api-client";
 import { recordsRoute } from "../app/router";
 import { toast } from "../ui/toast";
 import { BulkUpdateDialog, type BulkTarget } from "./bulk-update/BulkUpdateDialog";
@@ -25,6 +26,14 @@ import { UndoButtons } from "./undo/UndoButtons";
 import { useSiblingFields, useTableFields } from "./use-table-fields";
 import { buildQueryBody, formatJoin, formatSort, lastPage, sanitizeSearch, toView, type ViewSearch } from "./view-search.utils";
 import { fmtInt } from "./grid/values.utils";
+
+/** Refused (4xx: something in the view to fix) is not the same as unreachable or broken. */
+function loadErrorTitle(e: Error): string {
+  const status = e instanceof ApiError ? e.status : -1;
+  if (status === 0) return "Records could not be loaded.";
+  if (status >= 400 && status < 500) return "The service refused this view.";
+  return "The service failed to answer.";
+}
 
 function clean(s: ViewSearch): ViewSearch {
   return Object.fromEntries(Object.entries(s).filter(([, v]) => v !== undefined)) as ViewSearch;
@@ -132,7 +141,13 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
           {count !== undefined ? `${fmtInt(count)} Record${count === 1 ? "" : "s"}${view.filter ? (count === 1 ? " matches" : " match") : ""}` : ""}
         </span>
         <span className="spacer" />
-        <button type="button" className={`btn ${filterOpen ? "pressed" : ""}`} aria-expanded={filterOpen} onClick={() => setFilterOpen((o) => !o)}>
+        <button
+          type="button"
+          className={`btn ${filterOpen ? "pressed" : ""}`}
+          aria-expanded={filterOpen}
+          onClick={() => setFilterOpen((o) => !o)}
+          aria-label={conds > 0 ? `Filter (${conds} condition${conds === 1 ? "" : "s"} applied)` : "Filter"}
+        >
           Filter{conds > 0 && <span className="badge">{conds}</span>}
         </button>
         <ColumnChooser all={columnsAll} cols={view.cols} onChange={(cols) => setSearch({ cols: cols?.join(",") }, true)} />
@@ -173,7 +188,7 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
         {records.isFetching && <div className="loading-bar" role="progressbar" aria-label="Loading records" />}
         {records.isError && (
           <div className="error-box" role="alert">
-            <strong>The service refused this view.</strong> {records.error.message}
+            <strong>{loadErrorTitle(records.error)}</strong> {records.error.message}
             <button type="button" className="btn btn-sm" onClick={() => records.refetch()}>
               Retry
             </button>

@@ -72,7 +72,6 @@ export function ConditionRow({ node, label, ...p }: EditProps & { node: CondNode
         <button
           type="button"
           className={`btn-icon lock ${locked ? "on" : ""}`}
-          aria-pressed={locked}
           aria-label={locked ? `Unlock ${name}` : `Lock ${name}`}
           title={locked ? "Locked (isFixed): click to unlock before editing" : "Lock (isFixed): protect from edits and removal"}
           onClick={() => set({ isFixed: !locked })}
