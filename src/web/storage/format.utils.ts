@@ -83,16 +83,20 @@ export function expiresFromUrl(url: string): number | undefined {
 export type FileKind = "image" | "pdf" | "text" | "video" | "audio" | "archive" | "other";
 
 const TEXT_EXT = new Set(["txt", "md", "csv", "tsv", "json", "log", "xml", "yaml", "yml", "html", "css", "js", "ts", "ini", "toml"]);
-const IMAGE_EXT = new Set(["png", "jpg", "jpeg", "gif", "webp", "avif", "tif", "tiff"]);
+const IMAGE_EXT = new Set(["png", "jpg", "jpeg", "gif", "webp", "avif", "tif", "tiff", "svg"]);
+
+/** SVG scales by itself: the service sends it unchanged whatever w/h say, so none are asked for. */
+export function isVectorImage(contentType: string | undefined, key: string): boolean {
+  return (contentType ?? "").toLowerCase().startsWith("image/svg") || extensionOf(key) === "svg";
+}
 const ARCHIVE_EXT = new Set(["zip", "gz", "tgz", "tar", "7z", "rar", "bz2", "xz"]);
 
 /** What a file is, from its content type first and its extension second. */
 export function fileKind(contentType: string | undefined, key: string): FileKind {
   const ct = (contentType ?? "").toLowerCase().split(";")[0].trim();
   const ext = extensionOf(key);
-  // SVG can carry script and the service does not resize it: show it as a plain file.
-  if (ct === "image/svg+xml" || ext === "svg") return "other";
-  if (ct.startsWith("image/")) return "image";
+  // SVG is an image too: drawn by <img>, its scripts never run (and the service sends it sandboxed).
+  if (ct.startsWith("image/") || ext === "svg") return "image";
   if (ct === "application/pdf") return "pdf";
   if (ct.startsWith("text/") || ct === "application/json" || ct === "application/xml") return "text";
   if (ct.startsWith("video/")) return "video";

@@ -5,7 +5,7 @@
 import type { Entry } from "../listing.utils";
 import { lightboxBox, objectUrl } from "../thumb.utils";
 import { FileActions } from "../bucket-browser/FileActions";
-import { formatBytes } from "../format.utils";
+import { formatBytes, isVectorImage } from "../format.utils";
 import { Modal } from "../ui/Modal";
 import { Icon } from "../ui/icons";
 
@@ -26,6 +26,7 @@ export function Lightbox({ bucket, images, index, onIndex, onClose, canDelete, o
   const img = images[index];
   if (!img) return null;
   const box = lightboxBox(window.innerWidth, window.innerHeight, window.devicePixelRatio);
+  const vector = isVectorImage(img.contentType, img.key);
   const go = (d: number) => onIndex((index + d + images.length) % images.length);
   return (
     <Modal
@@ -54,7 +55,13 @@ export function Lightbox({ bucket, images, index, onIndex, onClose, canDelete, o
         <button type="button" className="st-nav-btn" aria-label="Previous image" onClick={() => go(-1)} disabled={images.length < 2}>
           <Icon name="left" size={28} />
         </button>
-        <img key={img.key} className="st-lightbox-img" src={objectUrl(bucket, img.versionedKey ?? img.key, box)} alt={img.name} />
+        {/* A vector image is drawn at the full box (it stays sharp); a bitmap at most at its own size. */}
+        <img
+          key={img.key}
+          className={`st-lightbox-img ${vector ? "st-lightbox-vector" : ""}`}
+          src={objectUrl(bucket, img.versionedKey ?? img.key, vector ? undefined : box)}
+          alt={img.name}
+        />
         <button type="button" className="st-nav-btn" aria-label="Next image" onClick={() => go(1)} disabled={images.length < 2}>
           <Icon name="right" size={28} />
         </button>

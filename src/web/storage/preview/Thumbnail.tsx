@@ -3,7 +3,7 @@
  * ratio. The versioned key is used when known: its URL is immutable, so the browser cache holds.
  */
 import { useState } from "react";
-import { fileKind } from "../format.utils";
+import { fileKind, isVectorImage } from "../format.utils";
 import { pixelBox, objectUrl } from "../thumb.utils";
 import { FileIcon } from "./FileIcon";
 
@@ -27,7 +27,7 @@ export function Thumbnail({ bucket, name, objectKey, versionedKey, contentType, 
       </span>
     );
   }
-  const box = pixelBox(width, height, typeof window === "undefined" ? 1 : window.devicePixelRatio);
+  const box = isVectorImage(contentType, objectKey) ? undefined : pixelBox(width, height, typeof window === "undefined" ? 1 : window.devicePixelRatio);
   return (
     <span className="st-thumb" style={{ width, height }}>
       <img
@@ -35,8 +35,8 @@ export function Thumbnail({ bucket, name, objectKey, versionedKey, contentType, 
         alt={name}
         loading="lazy"
         decoding="async"
-        data-requested-width={box.w}
-        data-requested-height={box.h}
+        data-requested-width={box?.w}
+        data-requested-height={box?.h}
         onError={() => setFailed(true)}
       />
     </span>
