@@ -18,6 +18,7 @@ import { enqueueUploads } from "../upload/upload-store";
 import { ConfirmDialog } from "../ui/Modal";
 import { Breadcrumbs } from "./Breadcrumbs";
 import { BrowserToolbar } from "./BrowserToolbar";
+import { EmptyState, countText } from "./BrowserStates";
 import { EntryGrid, EntryList } from "./EntryViews";
 import { NewFolderDialog } from "./NewFolderDialog";
 import { useFolderEntries } from "./use-folder-entries";
@@ -149,7 +150,8 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: 
       />
       {!capabilities.list && (
         <p className="st-note" role="note">
-          The upstream cannot list buckets (listing is not part of the hosted interface), so only the files uploaded from this browser are shown.
+          This service cannot list the files in a bucket (listing is not part of the hosted interface), so only the files uploaded from this browser are
+          shown here. Other files in “{name}” exist but are not listed.
         </p>
       )}
       <div
@@ -181,7 +183,7 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: 
             </button>
           </div>
         ) : shown.length === 0 ? (
-          <EmptyState filtered={!!filter && data.entries.length > 0} canCreate={canCreate} folder={folder} onClearFilter={() => {
+          <EmptyState filtered={!!filter && data.entries.length > 0} listed={capabilities.list} canCreate={canCreate} folder={folder} onClearFilter={() => {
               setFilterState({ folder, text: "" });
               filterRef.current?.focus();
             }}
@@ -267,39 +269,5 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: 
         </ConfirmDialog>
       )}
     </section>
-  );
-}
-
-function countText(folders: number, files: number): string {
-  const parts = [];
-  if (folders) parts.push(`${folders} folder${folders === 1 ? "" : "s"}`);
-  if (files || !folders) parts.push(`${files} file${files === 1 ? "" : "s"}`);
-  return parts.join(", ");
-}
-
-function EmptyState({ filtered, canCreate, folder, onClearFilter }: { filtered: boolean; canCreate: boolean; folder: string; onClearFilter(): void }) {
-  if (filtered) {
-    return (
-      <div className="st-state st-muted">
-        <p>Nothing in this folder matches the filter.</p>
-        <button type="button" className="st-btn" onClick={onClearFilter}>
-          Clear the filter
-        </button>
-      </div>
-    );
-  }
-  return (
-    <div className="st-state st-empty">
-      <p>
-        <strong>{folder ? "This folder is empty." : "This bucket is empty."}</strong>
-      </p>
-      <p className="st-muted">
-        {canCreate
-          ? folder
-            ? "Drop files here or use Upload files. A folder exists only through the files in it: until one is uploaded, others will not see it."
-            : "Drop files here or use Upload files."
-          : "This bucket does not allow uploads."}
-      </p>
-    </div>
   );
 }

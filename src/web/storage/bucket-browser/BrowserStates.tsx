@@ -1,0 +1,44 @@
+/** What the listing says when there is nothing to list, and the footer's count. */
+
+export function countText(folders: number, files: number): string {
+  const parts = [];
+  if (folders) parts.push(`${folders} folder${folders === 1 ? "" : "s"}`);
+  if (files || !folders) parts.push(`${files} file${files === 1 ? "" : "s"}`);
+  return parts.join(", ");
+}
+
+export interface EmptyStateProps {
+  filtered: boolean;
+  /** False where the upstream cannot list: then "empty" only means nothing was uploaded from here. */
+  listed: boolean;
+  canCreate: boolean;
+  folder: string;
+  onClearFilter(): void;
+}
+
+export function EmptyState({ filtered, listed, canCreate, folder, onClearFilter }: EmptyStateProps) {
+  if (filtered) {
+    return (
+      <div className="st-state st-muted">
+        <p>Nothing in this folder matches the filter.</p>
+        <button type="button" className="st-btn" onClick={onClearFilter}>
+          Clear the filter
+        </button>
+      </div>
+    );
+  }
+  return (
+    <div className="st-state st-empty">
+      <p>
+        <strong>{!listed ? "No files uploaded from this browser here yet." : folder ? "This folder is empty." : "This bucket is empty."}</strong>
+      </p>
+      <p className="st-muted">
+        {canCreate
+          ? folder
+            ? "Drop files here or use Upload files. A folder exists only through the files in it: until one is uploaded, others will not see it."
+            : "Drop files here or use Upload files."
+          : "This bucket does not allow uploads."}
+      </p>
+    </div>
+  );
+}
