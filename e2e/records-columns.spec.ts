@@ -40,6 +40,17 @@ test("join departments: joined columns appear, read-only", async ({ page }) => {
   await expect(page.getByLabel("Edit departments.head")).toHaveCount(0);
 });
 
+test("joining keeps the columns the user chose and adds the joined ones", async ({ page }) => {
+  await openView(page, "employees", { cols: "employee_id,full_name,department" });
+  await page.getByRole("button", { name: "Join" }).click();
+  const panel = page.getByRole("dialog", { name: "Join" });
+  await panel.getByRole("combobox").first().selectOption("departments");
+  await panel.getByRole("button", { name: "Apply join" }).click();
+  await expect(page.getByRole("columnheader")).toHaveText([/^$/, /employee_id/, /full_name/, /^department/, /departments\.department/, /departments\.head/, /departments\.budget/, /departments\.location/]);
+  // Focus went back to the button that opened the panel.
+  await expect(page.getByRole("button", { name: /^Join/ })).toBeFocused();
+});
+
 test("catalog cells by type: thumbnails at cell size × device pixel ratio, attachment links, NULL vs empty, dates", async ({ page }) => {
   await openView(page, "catalog");
   const img = page.locator('[role=row][aria-rowindex="2"] [data-col="image"] img');

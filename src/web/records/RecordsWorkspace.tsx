@@ -24,7 +24,7 @@ import { ColumnChooser } from "./toolbar/ColumnChooser";
 import { JoinPicker } from "./toolbar/JoinPicker";
 import { UndoButtons } from "./undo/UndoButtons";
 import { useSiblingFields, useTableFields } from "./use-table-fields";
-import { buildQueryBody, formatJoin, formatSort, lastPage, sanitizeSearch, toView, type ViewSearch } from "./view-search.utils";
+import { buildQueryBody, colsAfterJoin, formatJoin, formatSort, lastPage, sanitizeSearch, toView, type ViewSearch } from "./view-search.utils";
 import { fmtInt } from "./grid/values.utils";
 
 /** Refused (4xx: something in the view to fix) is not the same as unreachable or broken. */
@@ -156,7 +156,7 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
           baseFields={editableFields.concat((fields ?? []).filter((f) => f.primaryKey))}
           join={view.join}
           targetFields={siblings.fieldsOf}
-          onChange={(j: JoinUnit | undefined) => setSearch({ join: formatJoin(j), cols: undefined })}
+          onChange={(j: JoinUnit | undefined) => setSearch({ join: formatJoin(j), cols: colsAfterJoin(view.cols, j, j && siblings.fieldsOf(j.targetTable)) })}
         />
         <button
           type="button"

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildQueryBody, formatJoin, rangeLabel, sanitizeSearch, toView } from "./view-search.utils";
+import { buildQueryBody, colsAfterJoin, formatJoin, rangeLabel, sanitizeSearch, toView } from "./view-search.utils";
 
 describe("sanitizeSearch", () => {
   it("keeps a valid view", () => {
@@ -61,4 +61,18 @@ it.each([
   [9, 50, 100, "none of 100"],
 ])("rangeLabel(%i, %i, %i) = %s", (page, size, count, label) => {
   expect(rangeLabel(page, size, count)).toBe(label);
+});
+
+describe("colsAfterJoin", () => {
+  const join = { targetTable: "departments", rules: [{ tableKey: "department", targetTableKey: "department" }] };
+  const dept = [{ key: "department" }, { key: "head" }];
+  it.each([
+    ["no choice stays no choice", undefined, join, dept, undefined],
+    ["own columns kept, joined ones added", ["full_name", "age"], join, dept, "full_name,age,departments.department,departments.head"],
+    ["old join's columns replaced", ["age", "teams.lead"], join, dept, "age,departments.department,departments.head"],
+    ["join removed: own columns kept", ["age", "departments.head"], undefined, undefined, "age"],
+    ["unknown target fields: show all", ["age"], join, undefined, undefined],
+  ] as const)("%s", (_, cols, j, fields, expected) => {
+    expect(colsAfterJoin(cols, j, fields)).toBe(expected);
+  });
 });

@@ -67,6 +67,19 @@ export function formatJoin(join: JoinUnit | undefined): string | undefined {
   return `${join.targetTable}:${join.rules.map((r) => `${r.tableKey}=${r.targetTableKey}`).join(",")}`;
 }
 
+/**
+ * The URL's `cols` after the join changes: the user's own columns stay as chosen, the old join's
+ * columns go, and the new join's columns are added at the end (all of them, as with no `cols`).
+ * Without a choice, or when the new table's fields are unknown, everything is shown.
+ */
+export function colsAfterJoin(cols: readonly string[] | undefined, join: JoinUnit | undefined, targetFields: readonly { key: string }[] | undefined): string | undefined {
+  if (!cols) return undefined;
+  const own = cols.filter((c) => !c.includes("."));
+  if (!join) return own.join(",");
+  if (!targetFields) return undefined;
+  return [...own, ...targetFields.map((f) => `${join.targetTable}.${f.key}`)].join(",");
+}
+
 function toInt(v: unknown): number | undefined {
   const n = typeof v === "string" && v.trim() !== "" ? Number(v) : v;
   return typeof n === "number" && Number.isInteger(n) ? n : undefined;
