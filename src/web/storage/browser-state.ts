@@ -4,7 +4,7 @@
  * keys in it, so until the first upload it lives here).
  */
 import { create } from "zustand";
-import { persist } from "zustand/middleware";
+import { createJSONStorage, persist } from "zustand/middleware";
 import type { SortSpec } from "./listing.utils";
 
 export type ViewMode = "list" | "grid";
@@ -34,12 +34,18 @@ interface PendingFolders {
   add(bucket: string, folder: string): void;
 }
 
-export const usePendingFolders = create<PendingFolders>()((set) => ({
-  byBucket: {},
-  add: (bucket, folder) =>
-    set((s) => {
-      const list = s.byBucket[bucket] ?? [];
-      return list.includes(folder) ? s : { byBucket: { ...s.byBucket, [bucket]: [...list, folder] } };
+// In sessionStorage: a reload keeps them (the folder may be in the URL), a new tab starts clean.
+export const usePendingFolders = create<PendingFolders>()(
+  persist(
+    (set) => ({
+      byBucket: {},
+      add: (bucket, folder) =>
+        set((s) => {
+          const list = s.byBucket[bucket] ?? [];
+          return list.includes(folder) ? s : { byBucket: { ...s.byBucket, [bucket]: [...list, folder] } };
+        }),
     }),
-}));
+    { name: "baseboard-storage-new-folders", storage: createJSONStorage(() => sessionStorage), partialize: (s) => ({ byBucket: s.byBucket }) },
+  ),
+);
 
