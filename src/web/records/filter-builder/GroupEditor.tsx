@@ -35,6 +35,16 @@ export function GroupEditor({ group, path, isRoot, ...p }: Props) {
               role="radio"
               aria-checked={group.op === op}
               className={group.op === op ? "on" : ""}
+              // A radio group is one Tab stop; the arrow keys switch, as with native radios.
+              tabIndex={group.op === op ? 0 : -1}
+              onKeyDown={(e) => {
+                if (!["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown"].includes(e.key)) return;
+                e.preventDefault();
+                const other = op === "and" ? "or" : "and";
+                p.edit((r) => setGroupOp(r, group.id, other));
+                (e.currentTarget.parentElement?.querySelector(`[data-op="${other}"]`) as HTMLElement | null)?.focus();
+              }}
+              data-op={op}
               onClick={() => p.edit((r) => setGroupOp(r, group.id, op))}
               title={op === "and" ? "All conditions must match" : "Any condition may match"}
             >
@@ -81,7 +91,11 @@ export function GroupEditor({ group, path, isRoot, ...p }: Props) {
         </span>
       </div>
       <div className="fgroup-body">
-        {group.children.length === 0 && <p className="muted small empty-group">{isRoot ? "No conditions: every Record matches." : "Empty group."}</p>}
+        {group.children.length === 0 && <p className="muted small empty-group">{isRoot
+              ? "No conditions: every Record matches."
+              : group.op === "and"
+                ? "Empty group: it matches every Record. Add a condition or remove it."
+                : "Empty group: it matches no Record at all. Add a condition or remove it."}</p>}
         {group.children.map((c, i) =>
           c.kind === "group" ? (
             <GroupEditor key={c.id} group={c} path={isRoot ? `${i + 1}` : `${path}.${i + 1}`} isRoot={false} {...p} />
