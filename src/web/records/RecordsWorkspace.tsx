@@ -234,6 +234,7 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
             pkField={pkField}
             sort={view.sort}
             rowOffset={(view.page - 1) * view.size}
+            totalRows={count}
             onSortChange={(sort: SortUnit[]) => setSearch({ sort: formatSort(sort) })}
             onCommit={onCommit}
             onPage={onPage}

@@ -25,6 +25,8 @@ interface Props {
   pkField: string;
   sort: SortUnit[];
   rowOffset: number;
+  /** All matching Records (every page), when known: screen readers announce "row 52 of 1,001". */
+  totalRows?: number;
   onSortChange(sort: SortUnit[]): void;
   onCommit(row: RecordRow, col: GridColumn, value: RecordValue): void;
   onPage(delta: -1 | 1): void;
@@ -198,7 +200,7 @@ export function RecordsGrid(p: Props) {
       className="grid"
       role="grid"
       aria-label={p.label}
-      aria-rowcount={-1}
+      aria-rowcount={p.totalRows === undefined ? -1 : p.totalRows + 1}
       aria-colcount={colCount}
       aria-multiselectable="true"
       onKeyDown={onKeyDown}
