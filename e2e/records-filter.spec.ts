@@ -77,6 +77,26 @@ test("pasted JSON goes into the builder; invalid JSON is refused with a message"
   expect(JSON.parse(new URL(page.url()).searchParams.get("filter")!)).toEqual(filter);
 });
 
+test("JSON pasted and applied straight away is what gets applied; invalid JSON blocks Apply", async ({ page }) => {
+  await openView(page, "employees");
+  await page.getByRole("button", { name: "Filter", exact: true }).click();
+  const builder = page.getByRole("region", { name: "Filter builder" });
+  await builder.getByRole("button", { name: "JSON" }).click();
+  const box = builder.getByLabel(/Filter JSON/);
+  await box.fill('{"and": [{"key": "country", "operator": "equal", "value": "Brazil"');
+  await page.keyboard.press("Control+Enter");
+  await expect(builder.getByRole("alert")).toContainText("not valid JSON");
+  await expect(page).toHaveURL(/\/records\/demo\/employees$/);
+
+  const filter = { and: [{ key: "country", operator: "equal", value: "Brazil" }] };
+  await box.fill(JSON.stringify(filter));
+  await builder.getByRole("button", { name: "Apply filter" }).click();
+  await expect.poll(() => new URL(page.url()).searchParams.get("filter")).toBe(JSON.stringify(filter));
+  await expect(builder.getByLabel("Condition 1 value", { exact: true })).toHaveValue("Brazil");
+  const api = await apiQuery("employees", { filter, limit: 0 });
+  await expect(builder.getByTestId("filter-count")).toHaveText(`${fmt(api.count)} matching Records`);
+});
+
 test("sort by two columns with shift-click, then page to the end", async ({ page }) => {
   await openView(page, "employees");
   await page.getByRole("columnheader", { name: /department/ }).getByRole("button").click();

@@ -10,7 +10,7 @@ import { countQueryOptions } from "../records-queries";
 import { useDraftStore, setDraft } from "./draft-store";
 import { draftProblems } from "./filter-parse.utils";
 import { countConditions, fromWire, type GroupNode, toWire } from "./filter-tree.utils";
-import { FilterJsonView } from "./FilterJsonView";
+import { FilterJsonView, takeJson, useJsonEdit } from "./FilterJsonView";
 import { GroupEditor } from "./GroupEditor";
 import { fmtInt } from "../grid/values.utils";
 
@@ -32,6 +32,7 @@ export function FilterBuilder({ db, table, fields, operators, applied, appliedCo
   const root = useMemo(() => (stored && stored.base === base ? stored.root : fromWire(applied)), [stored, base, applied]);
   const edit = (fn: (r: GroupNode) => GroupNode) => setDraft(tableKey, fn(root), base);
   const [showJson, setShowJson] = useState(false);
+  const json = useJsonEdit();
 
   const wire = useMemo(() => toWire(root), [root]);
   const problems = useMemo(() => draftProblems(root, fields), [root, fields]);
@@ -48,9 +49,19 @@ export function FilterBuilder({ db, table, fields, operators, applied, appliedCo
   const draftCount = useQuery({ ...countQueryOptions(db, table, debounced), enabled: dirty && problems.size === 0 });
 
   const apply = () => {
+    // JSON typed or pasted but not loaded yet is what the user means to apply.
+    const pending = showJson ? takeJson(json, wire, { fields, operators }) : undefined;
+    if (pending) {
+      if (!pending.ok) return;
+      const tree = fromWire(pending.value);
+      setDraft(tableKey, tree, base);
+      if (draftProblems(tree, fields).size === 0) onApply(countConditions(tree) === 0 && tree.children.length === 0 ? undefined : pending.value);
+      return;
+    }
     if (problems.size) return;
     onApply(toSend);
   };
+  const jsonPending = showJson && json.text !== null && json.text !== JSON.stringify(wire, null, 2);
 
   return (
     <section
@@ -64,13 +75,21 @@ export function FilterBuilder({ db, table, fields, operators, applied, appliedCo
       }}
     >
       <GroupEditor group={root} path="" isRoot fields={fields} operators={operators} problems={problems} edit={edit} />
-      {showJson && <FilterJsonView wire={wire} fields={fields} operators={operators} onLoad={(f) => setDraft(tableKey, fromWire(f), base)} />}
+      {showJson && <FilterJsonView wire={wire} fields={fields} operators={operators} edit={json} onLoad={(f) => setDraft(tableKey, fromWire(f), base)} />}
       <div className="filter-foot">
-        <button type="button" className="btn btn-primary" onClick={apply} disabled={problems.size > 0 || !dirty} title="Apply (Ctrl+Enter)">
+        <button type="button" className="btn btn-primary" onClick={apply} disabled={!jsonPending && (problems.size > 0 || !dirty)} title="Apply (Ctrl+Enter)">
           Apply filter
         </button>
         {dirty && (
-          <button type="button" className="btn btn-ghost" onClick={() => setDraft(tableKey, fromWire(applied), base)}>
+          <button
+            type="button"
+            className="btn btn-ghost"
+            onClick={() => {
+              setDraft(tableKey, fromWire(applied), base);
+              json.setText(null);
+              json.setError(null);
+            }}
+          >
             Discard changes
           </button>
         )}
@@ -79,17 +98,19 @@ export function FilterBuilder({ db, table, fields, operators, applied, appliedCo
         </button>
         <span className="spacer" />
         <span className="muted small" aria-live="polite" data-testid="filter-count">
-          {problems.size > 0
-            ? `${problems.size} condition${problems.size === 1 ? "" : "s"} to fix before applying`
-            : dirty
-              ? draftCount.data !== undefined && debounced === toSend
-                ? `Draft matches ${fmtInt(draftCount.data)} · not applied`
-                : draftCount.isError
-                  ? draftCount.error.message
-                  : "Not applied yet"
-              : appliedCount !== undefined
-                ? `${fmtInt(appliedCount)} matching Records`
-                : ""}
+          {jsonPending
+            ? "Edited JSON: Apply loads it and applies it"
+            : problems.size > 0
+              ? `${problems.size} condition${problems.size === 1 ? "" : "s"} to fix before applying`
+              : dirty
+                ? draftCount.data !== undefined && debounced === toSend
+                  ? `Draft matches ${fmtInt(draftCount.data)} · not applied`
+                  : draftCount.isError
+                    ? draftCount.error.message
+                    : "Not applied yet"
+                : appliedCount !== undefined
+                  ? `${fmtInt(appliedCount)} matching Records`
+                  : ""}
         </span>
       </div>
     </section>

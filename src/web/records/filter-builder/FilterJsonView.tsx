@@ -1,34 +1,57 @@
 /**
  * The exact filter that Apply will send, as JSON; edited or pasted JSON goes back into the
- * builder only when it is valid, otherwise a message says what and where to fix.
+ * builder only when it is valid, otherwise a message says what and where to fix. The text being
+ * edited lives in the builder (useJsonEdit), so that Apply can take pending JSON too.
  */
 import { useState } from "react";
 import type { FilterGroup } from "../../../shared/filter";
 import type { FieldInfo } from "../../../shared/records";
 import { parseFilterText } from "./filter-parse.utils";
 
+export interface JsonEdit {
+  text: string | null;
+  error: string | null;
+  setText(t: string | null): void;
+  setError(e: string | null): void;
+}
+
+export function useJsonEdit(): JsonEdit {
+  const [text, setText] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  return { text, error, setText, setError };
+}
+
+export const shownJson = (wire: FilterGroup) => JSON.stringify(wire, null, 2);
+
+/** Pending JSON edits that differ from the builder, parsed: undefined when there are none. */
+export function takeJson(edit: JsonEdit, wire: FilterGroup, ctx: { fields: readonly FieldInfo[]; operators: readonly string[] }): { ok: true; value: FilterGroup } | { ok: false } | undefined {
+  if (edit.text === null || edit.text === shownJson(wire)) return undefined;
+  const r = parseFilterText(edit.text, { operators: ctx.operators, fields: ctx.fields.length ? ctx.fields : undefined });
+  if (!r.ok) {
+    edit.setError(r.error.message);
+    return { ok: false };
+  }
+  edit.setError(null);
+  edit.setText(null);
+  return { ok: true, value: r.value };
+}
+
 interface Props {
   wire: FilterGroup;
   fields: readonly FieldInfo[];
   operators: readonly string[];
+  edit: JsonEdit;
   onLoad(filter: FilterGroup): void;
 }
 
-export function FilterJsonView({ wire, fields, operators, onLoad }: Props) {
-  const shown = JSON.stringify(wire, null, 2);
-  const [text, setText] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+export function FilterJsonView({ wire, fields, operators, edit, onLoad }: Props) {
+  const shown = shownJson(wire);
+  const { text, error, setText, setError } = edit;
   const value = text ?? shown;
   const dirty = text !== null && text !== shown;
   const load = () => {
-    const r = parseFilterText(value, { operators, fields: fields.length ? fields : undefined });
-    if (!r.ok) {
-      setError(r.error.message);
-      return;
-    }
-    setError(null);
-    setText(null);
-    onLoad(r.value);
+    const r = takeJson(edit, wire, { fields, operators });
+    if (r?.ok) onLoad(r.value);
   };
   return (
     <div className="json-view">
@@ -46,13 +69,6 @@ export function FilterJsonView({ wire, fields, operators, onLoad }: Props) {
         onChange={(e) => {
           setText(e.target.value);
           setError(null);
-        }}
-        onKeyDown={(e) => {
-          if (e.key === "Enter" && (e.ctrlKey || e.metaKey) && dirty) {
-            e.preventDefault();
-            e.stopPropagation();
-            load();
-          }
         }}
       />
       <div className="row gap">
