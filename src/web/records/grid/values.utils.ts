@@ -56,8 +56,10 @@ export function parseInput(field: FieldInfo, text: string): Result<RecordValue> 
   switch (field.type) {
     case "number": {
       if (t === "") return checkValue(field, null);
-      const n = Number(t.replace(/_/g, ""));
-      if (!Number.isFinite(n) || !/^[-+]?(\d[\d_]*\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(t)) {
+      // The grid shows 195,800: a value copied from a cell (US thousands commas) is accepted back.
+      const plain = /^[-+]?\d{1,3}(,\d{3})+(\.\d*)?$/.test(t) ? t.replace(/,/g, "") : t;
+      const n = Number(plain.replace(/_/g, ""));
+      if (!Number.isFinite(n) || !/^[-+]?(\d[\d_]*\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(plain)) {
         return fail("validation_error", `${field.key} needs a number, e.g. 42 or 3.5; "${text}" is not one.`);
       }
       return ok(n);
