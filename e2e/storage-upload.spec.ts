@@ -17,6 +17,8 @@ test("drop files into a new folder, see thumbnails, the lightbox and a signed UR
   await page.goto("/storage/public-assets");
   await expect(page.getByRole("heading", { name: "public-assets", level: 1 })).toBeVisible();
   await expect(page.getByRole("button", { name: "Open folder catalog" }).first()).toBeVisible();
+  // An SVG is an image too: a thumbnail, asked for without w/h (the service does not resize it).
+  await expect(page.getByRole("button", { name: "Preview logo.svg" }).locator("img")).toHaveAttribute("src", /\/logo\.svg$/);
   await page.screenshot({ path: `${SHOTS}/01-bucket-root.png` });
 
   // A new folder: pick a name, land in it, empty until a file arrives.
