@@ -38,6 +38,8 @@ test("join departments: joined columns appear, read-only", async ({ page }) => {
   await expect(head).toHaveAttribute("aria-readonly", "true");
   await head.dblclick();
   await expect(page.getByLabel("Edit departments.head")).toHaveCount(0);
+  // Nothing silently ignored: the user is told why.
+  await expect(page.getByRole("status").filter({ hasText: "departments.head is read-only" })).toContainText("joined table");
 });
 
 test("joining keeps the columns the user chose and adds the joined ones", async ({ page }) => {

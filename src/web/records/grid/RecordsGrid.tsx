@@ -7,6 +7,7 @@ import { useVirtualizer } from "@tanstack/react-virtual";
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef } from "react";
 import type { RecordRow, RecordValue, SortUnit } from "../../../shared/records";
 import { isTypingTarget } from "../../app/shortcuts";
+import { toast } from "../../ui/toast";
 import type { Move } from "./CellEditor";
 import type { GridColumn } from "./columns.utils";
 import { type Conflict, gridActions, pkId, useGridStore } from "./grid-store";
@@ -75,6 +76,7 @@ export function RecordsGrid(p: Props) {
   const { active, editing, selected, conflicts } = useGridStore();
   const initialText = useRef<string | undefined>(undefined);
   const wantFocus = useRef(false);
+  const readOnlyNoticeAt = useRef(0);
   const width = 40 + p.columns.reduce((n, c) => n + c.width, 0);
   const colCount = p.columns.length + 1;
   const pks = useMemo(() => rows.map((r) => r[p.pkField]), [rows, p.pkField]);
@@ -127,7 +129,15 @@ export function RecordsGrid(p: Props) {
   const startEdit = useCallback(
     (row: number, col: number, text?: string) => {
       const column = p.columns[col - 1];
-      if (!column || column.readOnly || !latest.current.rows[row]) return;
+      if (!column || !latest.current.rows[row]) return;
+      if (column.readOnly) {
+        // Say why nothing happens, once in a while rather than on every key.
+        if (Date.now() - readOnlyNoticeAt.current > 4000) {
+          readOnlyNoticeAt.current = Date.now();
+          toast(`${column.key} is read-only`, { detail: column.joined ? "It comes from the joined table: edit it there." : "Primary keys are not edited in the grid." });
+        }
+        return;
+      }
       initialText.current = text;
       gridActions.startEdit({ row, col });
     },
