@@ -154,6 +154,11 @@ test("a file over the upload limit shows the service's error and leaves nothing"
   await expect(row.getByRole("button", { name: `Retry upload of ${folder}/huge.bin` })).toHaveCount(0);
   await expect(row.getByRole("button", { name: `Dismiss ${folder}/huge.bin from the list` })).toBeVisible();
   await page.screenshot({ path: `${SHOTS}/10-too-large.png` });
+  // The list of uploads folds away to the summary, and comes back.
+  await page.getByRole("button", { name: "Hide files" }).click();
+  await expect(row).toBeHidden();
+  await page.getByRole("button", { name: "Show 2 files" }).click();
+  await expect(row).toBeVisible();
   expect(await listKeys("team-files", `${folder}/`)).toEqual([]);
 });
 
