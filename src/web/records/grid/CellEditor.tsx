@@ -69,7 +69,7 @@ export function CellEditor({ col, value, initialText, onCommit, onCancel }: Prop
   };
   const t = col.field.type;
   return (
-    <div className="cell-editor">
+    <div className={`cell-editor ${t === "date" || t === "datetime" || t === "json" ? `grow grow-${t}` : ""}`}>
       {t === "boolean" ? (
         <select {...common} className="input" value={text === "" ? "null" : text} onChange={(e) => setText(e.target.value)}>
           <option value="true">true</option>
