@@ -9,7 +9,8 @@ export function UndoButtons() {
   const { undo, redo } = useUndoRedo();
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (!(e.ctrlKey || e.metaKey) || isTypingTarget(e.target)) return;
+      // Not behind an open modal dialog: what it shows could change under it.
+      if (!(e.ctrlKey || e.metaKey) || isTypingTarget(e.target) || document.querySelector("dialog:modal")) return;
       const k = e.key.toLowerCase();
       if (k === "z" && !e.shiftKey) {
         e.preventDefault();
