@@ -37,12 +37,20 @@ test("sidebar lists tables and buckets with permissions; forbidden is locked; st
 test("? opens the keyboard shortcut help; Escape closes it", async ({ page }) => {
   await page.goto("/records/demo/employees");
   await expect(page.getByRole("grid")).toBeVisible();
+  const first = page.locator('[role=grid] [data-cell="0:1"]');
+  await first.click();
   await page.keyboard.press("?");
   const help = page.getByRole("dialog", { name: "Keyboard shortcuts" });
   await expect(help).toBeVisible();
   await expect(help).toContainText("Undo the last edit or bulk update");
+  // A real modal: focus inside it, and Tab does not wander into the page behind.
+  await expect(help.getByRole("button", { name: "Close help" })).toBeFocused();
+  await page.keyboard.press("Tab");
+  await expect(page.locator("[role=grid] :focus")).toHaveCount(0);
   await page.keyboard.press("Escape");
   await expect(help).toBeHidden();
+  // Focus is back where it was.
+  await expect(first).toBeFocused();
 });
 
 test("a toast raised while a modal dialog is open shows above its backdrop and can be dismissed", async ({ page, context }) => {
