@@ -70,3 +70,14 @@ test("a toast raised while a modal dialog is open shows above its backdrop and c
   await expect(note).toHaveCount(0);
   await expect(dialog).toBeVisible();
 });
+
+test("a table the config does not list is explained in place, without asking the service", async ({ page }) => {
+  const asked: string[] = [];
+  page.on("request", (r) => {
+    if (r.url().includes("/record/demo/nope")) asked.push(r.url());
+  });
+  await page.goto("/records/demo/nope");
+  await expect(page.getByRole("alert").filter({ hasText: "No table demo.nope" })).toBeVisible();
+  await expect(page.getByRole("alert").filter({ hasText: "Could not load" })).toHaveCount(0);
+  expect(asked).toEqual([]);
+});

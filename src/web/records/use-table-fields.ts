@@ -11,8 +11,10 @@ import { fieldsQueryOptions } from "./records-queries";
 
 export function useTableFields(config: AppConfig, db: string, table: string, rows: RecordRow[] | undefined) {
   const canAsk = config.capabilities.fields;
-  const pk = config.databases.find((d) => d.id === db)?.tables.find((t) => t.slug === table)?.primaryKey;
-  const q = useQuery(fieldsQueryOptions(db, table, canAsk));
+  const meta = config.databases.find((d) => d.id === db)?.tables.find((t) => t.slug === table);
+  const pk = meta?.primaryKey;
+  // A table the config does not list is explained in place; asking for it would only add a toast.
+  const q = useQuery(fieldsQueryOptions(db, table, canAsk && !!meta));
   const inferred = useMemo(() => (!canAsk && rows?.length ? inferFields(rows, pk) : undefined), [canAsk, rows, pk]);
   const fields: FieldInfo[] | undefined = canAsk ? q.data?.items : inferred;
   return { fields, pk: pk ?? fields?.find((f) => f.primaryKey)?.key, error: q.error };
