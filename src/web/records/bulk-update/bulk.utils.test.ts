@@ -15,6 +15,8 @@ describe("readBulkValues", () => {
     [[{ field: "city", text: "", isNull: true }], { ok: false, message: /city cannot be NULL/ }],
     [[{ field: "age", text: "1", isNull: false }, { field: "age", text: "2", isNull: false }], { ok: false, message: /set twice/ }],
     [[], { ok: false, message: /at least one/ }],
+    [[{ field: "age", text: " ", isNull: false }], { ok: false, message: /^Enter a value for age, or press NULL to clear it\.$/ }],
+    [[{ field: "city", text: "", isNull: false }], { ok: true, value: [{ key: "city", value: "" }] }],
   ])("%j", (rows, expected) => {
     const r = readBulkValues(rows, fields);
     expect(r.ok).toBe(expected.ok);

@@ -22,6 +22,11 @@ export function readBulkValues(rows: readonly BulkRow[], fields: readonly FieldI
       out.push({ key: f.key, value: null });
       continue;
     }
+    // In a cell an empty number or date means NULL; here it would blank many Records at once,
+    // so NULL must be asked for with its button.
+    if (r.text.trim() === "" && !["text", "image", "attachment"].includes(f.type)) {
+      return fail("validation_error", `Enter a value for ${f.key}${f.nullable ? ", or press NULL to clear it" : ""}.`);
+    }
     const v = parseInput(f, r.text);
     if (!v.ok) return v;
     out.push({ key: f.key, value: v.value });
