@@ -6,7 +6,7 @@ export function BulkValueInput({ field, row, label, onChange }: { field: FieldIn
   return (
     <span className="value-input grow">
       {row.isNull ? (
-        <span className="null-pill">NULL</span>
+        <span className="null-pill">becomes NULL</span>
       ) : t === "boolean" ? (
         <select className="input" aria-label={label} value={row.text || "true"} onChange={(e) => onChange({ text: e.target.value })}>
           <option value="true">true</option>
