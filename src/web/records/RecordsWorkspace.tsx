@@ -156,6 +156,7 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
           baseFields={editableFields.concat((fields ?? []).filter((f) => f.primaryKey))}
           join={view.join}
           targetFields={siblings.fieldsOf}
+          primaryKeyOf={(t) => config.databases.find((d) => d.id === db)?.tables.find((x) => x.slug === t)?.primaryKey}
           onChange={(j: JoinUnit | undefined) => setSearch({ join: formatJoin(j), cols: colsAfterJoin(view.cols, j, j && siblings.fieldsOf(j.targetTable)) })}
         />
         <button

@@ -8,37 +8,45 @@ interface Props {
   baseFields: readonly FieldInfo[];
   join: JoinUnit | undefined;
   targetFields(table: string): FieldInfo[] | undefined;
+  /** From the config: known even where the upstream cannot list a table's fields. */
+  primaryKeyOf(table: string): string | undefined;
   onChange(join: JoinUnit | undefined): void;
 }
 
-export function JoinPicker({ tables, baseFields, join, targetFields, onChange }: Props) {
+export function JoinPicker({ tables, baseFields, join, targetFields, primaryKeyOf, onChange }: Props) {
   return (
     <Popover label="Join" badge={join ? <span className="badge">{join.targetTable}</span> : null}>
-      {(close) => <JoinForm {...{ tables, baseFields, join, targetFields }} onChange={(j) => (onChange(j), close())} />}
+      {(close) => <JoinForm {...{ tables, baseFields, join, targetFields, primaryKeyOf }} onChange={(j) => (onChange(j), close())} />}
     </Popover>
   );
 }
 
-function JoinForm({ tables, baseFields, join, targetFields, onChange }: Props) {
+function JoinForm({ tables, baseFields, join, targetFields, primaryKeyOf, onChange }: Props) {
   const [target, setTarget] = useState(join?.targetTable ?? tables[0] ?? "");
   const tFields = targetFields(target);
-  const guess = baseFields.find((f) => tFields?.some((t) => t.key === f.key))?.key ?? baseFields[0]?.key ?? "";
+  const targetPk = primaryKeyOf(target);
+  // Guess the usual join: a field of this table named like one of the target's (its key first).
+  const guess =
+    baseFields.find((f) => f.key === targetPk)?.key ?? baseFields.find((f) => tFields?.some((t) => t.key === f.key))?.key ?? baseFields[0]?.key ?? "";
   const [tableKey, setTableKey] = useState(join?.rules[0]?.tableKey ?? "");
-  const [targetKey, setTargetKey] = useState(join?.rules[0]?.targetTableKey ?? "");
+  // null: not chosen yet, so the guess applies; "" is a field name being typed.
+  const [targetKey, setTargetKey] = useState<string | null>(join?.rules[0]?.targetTableKey ?? null);
+  const [problem, setProblem] = useState<string | null>(null);
   const tk = tableKey || guess;
-  const tgk = targetKey || (tFields?.some((t) => t.key === tk) ? tk : (tFields?.[0]?.key ?? ""));
+  const tgk = targetKey ?? (tFields ? (tFields.some((t) => t.key === tk) ? tk : (tFields[0]?.key ?? "")) : (targetPk ?? ""));
   if (!tables.length) return <p className="muted small">No other table in this database to join.</p>;
   return (
     <form
       className="join-form"
       onSubmit={(e) => {
         e.preventDefault();
-        if (target && tk && tgk) onChange({ targetTable: target, rules: [{ tableKey: tk, targetTableKey: tgk }] });
+        if (!tgk.trim()) return setProblem(`Name the field of ${target} that should equal ${tk}.`);
+        if (target && tk) onChange({ targetTable: target, rules: [{ tableKey: tk, targetTableKey: tgk.trim() }] });
       }}
     >
       <label>
         Table
-        <select className="input" value={target} onChange={(e) => (setTarget(e.target.value), setTargetKey(""))}>
+        <select className="input" value={target} onChange={(e) => (setTarget(e.target.value), setTargetKey(null), setProblem(null))}>
           {tables.map((t) => (
             <option key={t}>{t}</option>
           ))}
@@ -61,9 +69,21 @@ function JoinForm({ tables, baseFields, join, targetFields, onChange }: Props) {
             ))}
           </select>
         ) : (
-          <input className="input" value={targetKey} onChange={(e) => setTargetKey(e.target.value)} aria-label="Target field" />
+          <input
+            className="input"
+            value={tgk}
+            onChange={(e) => (setTargetKey(e.target.value), setProblem(null))}
+            aria-label="Target field"
+            aria-invalid={problem ? true : undefined}
+            placeholder="field name"
+          />
         )}
       </label>
+      {problem && (
+        <p className="error-text small" role="alert">
+          {problem}
+        </p>
+      )}
       <div className="row gap">
         <button type="submit" className="btn btn-primary btn-sm">
           Apply join
