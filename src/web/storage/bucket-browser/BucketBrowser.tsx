@@ -96,6 +96,17 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: 
     prevFolder.current = folder;
     if (document.activeElement === document.body || document.activeElement === null) dz.rootRef.current?.focus();
   }, [folder, dz.rootRef]);
+  // After "Load more", the keyboard carries on at the first row that was not there before.
+  const [focusRowAt, setFocusRowAt] = useState<{ folder: string; index: number } | null>(null);
+  useEffect(() => {
+    if (!focusRowAt) return;
+    if (focusRowAt.folder !== folder || data.error) return setFocusRowAt(null);
+    const rows = dz.rootRef.current?.querySelectorAll<HTMLElement>("[data-entry-main]");
+    if (rows && rows.length > focusRowAt.index) {
+      setFocusRowAt(null);
+      rows[focusRowAt.index].focus();
+    }
+  }, [focusRowAt, folder, data.error, shown, dz.rootRef]);
   const [focusAfterDelete, setFocusAfterDelete] = useState<{ key: string; index: number } | null>(null);
   useEffect(() => {
     const f = focusAfterDelete;
@@ -201,7 +212,16 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: 
           {filter ? ` · ${shown.length} match${shown.length === 1 ? "es" : ""} “${filter}”` : ""}
         </span>
         {data.hasMore && (
-          <button type="button" className="st-btn" onClick={data.loadMore} disabled={data.loadingMore}>
+          <button
+            type="button"
+            className="st-btn"
+            onClick={() => {
+              if (data.loadingMore) return;
+              setFocusRowAt({ folder, index: shown.length });
+              data.loadMore();
+            }}
+            aria-disabled={data.loadingMore}
+          >
             {data.loadingMore ? "Loading…" : "Load more"}
           </button>
         )}
