@@ -35,7 +35,8 @@ export function Pager({ page, size, count, onPage, onSize }: Props) {
           ‹
         </button>
         <span className="small muted page-of">
-          Page {fmtInt(page)} of {fmtInt(last)}
+          Page {fmtInt(page)}
+          {count === undefined ? "" : ` of ${fmtInt(last)}`}
         </span>
         <button type="button" className="btn-icon" aria-label="Next page" title="Next page (])" disabled={page >= last} onClick={() => onPage(page + 1)}>
           ›
