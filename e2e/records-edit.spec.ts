@@ -121,3 +121,24 @@ test("undo and redo survive a reload and leave values changed since alone", asyn
   expect((await apiRecord("E00302")).city).toBe("Elsewhere");
   await expect(cell(page, 2, "city")).toHaveText("UndoTown");
 });
+
+test("typing on a true/false cell picks the value; on a date cell it opens the picker on the current date", async ({ page }) => {
+  const sku = { and: [{ key: "sku", operator: "equal", value: "SKU-008" }] };
+  await openView(page, "catalog", { filter: sku });
+  const stock = page.locator('[role=row][aria-rowindex="2"] [data-col="in_stock"]');
+  const before = (await apiQuery("catalog", { filter: sku })).items[0].in_stock;
+  await stock.click();
+  await page.keyboard.press(before ? "f" : "t");
+  await expect(page.getByLabel("Edit in_stock")).toHaveValue(before ? "false" : "true");
+  await page.keyboard.press("Enter");
+  await expect.poll(async () => (await apiQuery("catalog", { filter: sku })).items[0].in_stock).toBe(!before);
+
+  await openView(page, "employees", { filter: byPk("E00105") });
+  const hire = cell(page, 2, "hire_date");
+  const { hire_date } = await apiRecord("E00105");
+  await hire.click();
+  await page.keyboard.press("2");
+  await expect(page.getByLabel("Edit hire_date")).toHaveValue(String(hire_date));
+  await page.keyboard.press("Escape");
+  expect((await apiRecord("E00105")).hire_date).toBe(hire_date);
+});

@@ -9,6 +9,19 @@ import { editText, parseInput } from "./values.utils";
 
 export type Move = "down" | "right" | "left" | "none";
 
+/**
+ * What the editor starts with. A key typed on the cell replaces the value, as in a spreadsheet,
+ * except where one character cannot be shown: a date picker would blank it, and a true/false
+ * menu takes t/y/1 or f/n/0 (anything else keeps the current value).
+ */
+function startText(col: GridColumn, value: RecordValue | undefined, typed: string | undefined): string {
+  const current = editText(col.field, value);
+  if (typed === undefined) return current;
+  if (col.field.type === "date") return current;
+  if (col.field.type === "boolean") return /^[ty1]$/i.test(typed) ? "true" : /^[fn0]$/i.test(typed) ? "false" : current;
+  return typed;
+}
+
 interface Props {
   col: GridColumn;
   value: RecordValue | undefined;
@@ -18,7 +31,7 @@ interface Props {
 }
 
 export function CellEditor({ col, value, initialText, onCommit, onCancel }: Props) {
-  const [text, setText] = useState(initialText ?? editText(col.field, value));
+  const [text, setText] = useState(() => startText(col, value, initialText));
   const [error, setError] = useState<string | null>(null);
   const ref = useRef<HTMLInputElement & HTMLSelectElement>(null);
   const done = useRef(false);
