@@ -174,8 +174,17 @@ test("cancel an upload in flight, then retry it", async ({ page }) => {
     await held;
     await route.fallback().catch(() => undefined);
   });
+  // A real click first: Chrome asks before unloading only a page the user has interacted with.
+  await page.getByRole("button", { name: "List view" }).click();
   await dropFiles(page, dropzone(page), [{ name: "slow.txt", type: "text/plain", b64: Buffer.from("slow").toString("base64") }]);
   const row = uploadRow(page, `${folder}/slow.txt`);
+  await expect(row).toHaveAttribute("data-status", "uploading");
+  // Reloading while a file is on its way asks first; staying keeps the upload going.
+  const asked = page.waitForEvent("dialog");
+  void page.evaluate(() => location.reload()).catch(() => undefined);
+  const leave = await asked;
+  expect(leave.type()).toBe("beforeunload");
+  await leave.dismiss();
   await expect(row).toHaveAttribute("data-status", "uploading");
   await row.getByRole("button", { name: `Cancel upload of ${folder}/slow.txt` }).press("Enter");
   await expect(row).toHaveAttribute("data-status", "cancelled");

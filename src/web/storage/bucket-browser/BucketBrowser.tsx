@@ -10,7 +10,7 @@ import { useBrowserPrefs, usePendingFolders } from "../browser-state";
 import { fileKind } from "../format.utils";
 import { LinkDialog } from "../links/LinkDialog";
 import { type Entry, filterEntries, nextSort, sortEntries } from "../listing.utils";
-import { folderPrefix, uploadKeyFor, uploadKeyProblem } from "../paths.utils";
+import { uploadKeyFor, uploadKeyProblem } from "../paths.utils";
 import { FilePreview } from "../preview/FilePreview";
 import { Lightbox } from "../preview/Lightbox";
 import { useDeleteObjectMutation } from "../storage-queries";
@@ -170,7 +170,7 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: 
           role: "region",
           tabIndex: -1,
           className: `st-dropzone ${dz.isDragActive ? "st-drag" : ""}`,
-          "aria-label": `Files in ${folderPrefix(folder) || "the bucket root"}`,
+          "aria-label": folder ? `Files in ${folder}` : `Files in the root of ${name}`,
         })}
       >
         <input {...dz.getInputProps({ "aria-label": "Choose files to upload" })} />

@@ -7,7 +7,7 @@ import { create } from "zustand";
 import { ApiError } from "../../api-client";
 import { rememberUpload } from "../local-uploads";
 import { objectExists } from "../storage-queries";
-import { type QueueEvent, type QueueState, type UploadItem, initialQueue, isTransientStatus, itemsToStart, queueReducer } from "./upload-queue.utils";
+import { type QueueEvent, type QueueState, type UploadItem, initialQueue, isActive, isTransientStatus, itemsToStart, queueReducer } from "./upload-queue.utils";
 import { UploadAborted, uploadFile } from "./upload-xhr";
 
 export const UPLOAD_CONCURRENCY = 3;
@@ -20,6 +20,20 @@ export const useUploadStore = create<UploadSlice>()((set) => ({
   ...initialQueue,
   dispatch: (ev) => set((s) => queueReducer(s, ev)),
 }));
+
+// Closing or reloading the tab would drop uploads in flight without a word: ask first.
+const warnBeforeLeaving = (e: BeforeUnloadEvent) => {
+  e.preventDefault();
+  e.returnValue = "";
+};
+let warning = false;
+useUploadStore.subscribe((s) => {
+  const busy = s.items.some((i) => isActive(i.status));
+  if (busy === warning || typeof window === "undefined") return;
+  warning = busy;
+  if (busy) window.addEventListener("beforeunload", warnBeforeLeaving);
+  else window.removeEventListener("beforeunload", warnBeforeLeaving);
+});
 
 const files = new Map<string, File>();
 /** Items whose bucket does not grant `update`: an existing key fails at once instead of asking. */
