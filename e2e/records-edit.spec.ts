@@ -59,7 +59,7 @@ test("bulk update of selected rows (shift-click range) and of every Record match
   await openView(page, "employees", { filter: pkOr("E00201", "E00202", "E00203", "E00204", "E00205") });
   await page.getByRole("checkbox", { name: "Select row E00201" }).click();
   await page.getByRole("checkbox", { name: "Select row E00203" }).click({ modifiers: ["Shift"] });
-  await expect(page.getByRole("region", { name: "Selection" })).toContainText("3 selected");
+  await expect(page.getByRole("region", { name: "Selection" })).toContainText("3 Records selected.");
   await page.getByRole("button", { name: "Update 3 selected…" }).click();
   const dialog = page.getByRole("dialog", { name: "Update 3 selected Records" });
   await dialog.getByLabel("Field 1", { exact: true }).selectOption("bonus");

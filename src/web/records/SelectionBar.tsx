@@ -14,7 +14,7 @@ export function SelectionBar({ count, pageSize, onBulk }: { count: number | unde
         </span>
       ) : (
         <span>
-          <strong>{fmt(selected.size)}</strong> selected.
+          <strong>{fmt(selected.size)}</strong> Record{selected.size === 1 ? "" : "s"} selected.
           {count !== undefined && count > selected.size && selected.size >= Math.min(pageSize, count) && (
             <button type="button" className="btn-link" onClick={() => gridActions.selectAllMatching(true)}>
               Select all {fmt(count)} Records matching this filter
