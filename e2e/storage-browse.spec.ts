@@ -4,7 +4,8 @@
  * lightbox by keyboard.
  */
 import { expect, test } from "@playwright/test";
-import { SHOTS, listKeys, uploadRow } from "./storage.helpers";
+import sharp from "sharp";
+import { SHOTS, dropFiles, dropzone, listKeys, uploadRow } from "./storage.helpers";
 import { serviceCall } from "./support";
 
 test("team-files: upload by the button, text and PDF previews", async ({ page }) => {
@@ -93,4 +94,18 @@ test("catalog images: keyboard into the lightbox, Left/Right between images, Esc
   await page.keyboard.press("Escape");
   await expect(page.getByRole("dialog")).toHaveCount(0);
   await expect(first).toBeFocused();
+});
+
+test("an image the browser cannot draw (TIFF) gets an icon and a message, not a broken image", async ({ page }) => {
+  const folder = `tiff-${Date.now()}`;
+  const tif = await sharp({ create: { width: 400, height: 300, channels: 3, background: { r: 10, g: 150, b: 90 } } }).tiff().toBuffer();
+  await page.goto(`/storage/public-assets?folder=${folder}`);
+  await dropFiles(page, dropzone(page), [{ name: "scan.tif", type: "image/tiff", b64: tif.toString("base64") }]);
+  const open = page.getByRole("button", { name: "Preview scan.tif" });
+  // The thumbnail falls back to the file icon once the browser fails to decode it.
+  await expect(open.locator("img")).toHaveCount(0);
+  await open.click();
+  const box = page.getByRole("dialog", { name: "scan.tif" });
+  await expect(box.getByRole("status")).toContainText("This browser cannot show this image (TIF image)");
+  await expect(box.getByRole("link", { name: "Download scan.tif" })).toBeVisible();
 });

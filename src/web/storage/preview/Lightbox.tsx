@@ -5,7 +5,9 @@
 import type { Entry } from "../listing.utils";
 import { lightboxBox, objectUrl } from "../thumb.utils";
 import { FileActions } from "../bucket-browser/FileActions";
-import { formatBytes, isVectorImage } from "../format.utils";
+import { useState } from "react";
+import { formatBytes, isVectorImage, typeLabel } from "../format.utils";
+import { FileIcon } from "./FileIcon";
 import { Modal } from "../ui/Modal";
 import { Icon } from "../ui/icons";
 
@@ -55,17 +57,26 @@ export function Lightbox({ bucket, images, index, onIndex, onClose, canDelete, o
         <button type="button" className="st-nav-btn" aria-label="Previous image" onClick={() => go(-1)} disabled={images.length < 2}>
           <Icon name="left" size={28} />
         </button>
-        {/* A vector image is drawn at the full box (it stays sharp); a bitmap at most at its own size. */}
-        <img
-          key={img.key}
-          className={`st-lightbox-img ${vector ? "st-lightbox-vector" : ""}`}
-          src={objectUrl(bucket, img.versionedKey ?? img.key, vector ? undefined : box)}
-          alt={img.name}
-        />
+        <LightboxImage key={img.key} entry={img} src={objectUrl(bucket, img.versionedKey ?? img.key, vector ? undefined : box)} vector={vector} />
         <button type="button" className="st-nav-btn" aria-label="Next image" onClick={() => go(1)} disabled={images.length < 2}>
           <Icon name="right" size={28} />
         </button>
       </div>
     </Modal>
   );
+}
+
+/** A vector image is drawn at the full box (it stays sharp); a bitmap at most at its own size. */
+function LightboxImage({ entry, src, vector }: { entry: FileEntry; src: string; vector: boolean }) {
+  const [failed, setFailed] = useState(false);
+  if (failed) {
+    // TIFF, for one: the service resizes it, but browsers cannot draw it.
+    return (
+      <div className="st-no-preview st-lightbox-failed" role="status">
+        <FileIcon name={entry.name} contentType={entry.contentType} size={96} />
+        <p>This browser cannot show this image ({typeLabel(entry.contentType, entry.key)}). Use Download to open it.</p>
+      </div>
+    );
+  }
+  return <img className={`st-lightbox-img ${vector ? "st-lightbox-vector" : ""}`} src={src} alt={entry.name} onError={() => setFailed(true)} />;
 }
