@@ -48,7 +48,10 @@ export function LinkDialog({ bucket, objectKey, name, isPublic, lifetimeChoice, 
           const expires = describeExpiry(lifetimeChoice ? lifetime : DEFAULT_LIFETIME, issuedAt, expiresFromUrl(url));
           setSigned({ url, expires });
           const copied = await copyText(url);
-          toast(copied ? "Signed URL copied" : "Signed URL ready: copy it from the dialog", {
+          // Without clipboard access (a page not served over https or localhost), the URL is
+          // selected in its box so that Ctrl/⌘+C copies it.
+          if (!copied) requestAnimationFrame(() => document.getElementById(ids.signed)?.focus());
+          toast(copied ? "Signed URL copied" : "Signed URL ready: press Ctrl/⌘+C to copy it", {
             kind: "success",
             detail: `${name}. ${expires}.`,
           });
@@ -100,7 +103,8 @@ export function LinkDialog({ bucket, objectKey, name, isPublic, lifetimeChoice, 
               className="st-btn"
               onClick={async () => {
                 const ok = await copyText(pub);
-                toast(ok ? "Public URL copied" : "Copy the public URL from the dialog", { kind: ok ? "success" : "info", detail: name });
+                if (!ok) document.getElementById(ids.pub)?.focus();
+                toast(ok ? "Public URL copied" : "Public URL selected: press Ctrl/⌘+C to copy it", { kind: ok ? "success" : "info", detail: name });
               }}
             >
               <Icon name="copy" /> Copy public URL
