@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describeExpiry, expiresFromUrl, fileKind, formatBytes, formatDate, humanDuration, typeLabel } from "./format.utils";
+import { describeExpiry, expiresFromUrl, fileKind, formatBytes, formatDate, humanDuration, isVectorImage, typeLabel } from "./format.utils";
 
 describe("formatBytes", () => {
   it.each([
@@ -51,6 +51,15 @@ describe("dates and lifetimes", () => {
     expect(expiresFromUrl("http://h/x")).toBeUndefined();
     expect(expiresFromUrl("not a url")).toBeUndefined();
   });
+});
+
+describe("vector images (sent unresized, so no w/h asked)", () => {
+  it.each<[string | undefined, string, boolean]>([
+    ["image/svg+xml", "logo", true],
+    [undefined, "a/LOGO.SVG", true],
+    ["image/png", "a.png", false],
+    [undefined, "a.svgz.png", false],
+  ])("isVectorImage(%j, %j) = %s", (ct, key, expected) => expect(isVectorImage(ct, key)).toBe(expected));
 });
 
 describe("file kinds", () => {
