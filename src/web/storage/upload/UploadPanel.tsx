@@ -51,7 +51,11 @@ export function UploadPanel() {
   return (
     <section className="st-uploads" aria-label="Uploads" ref={panelRef} tabIndex={-1}>
       <header className="st-uploads-head">
-        <strong aria-live="polite">{summary}</strong>
+        <strong>{summary}</strong>
+        {/* Announced once the queue settles, not at every file of a large drop. */}
+        <span className="st-sr-only" aria-live="polite">
+          {t.busy && !c.confirm ? "" : `Uploads: ${summary}`}
+        </span>
         {t.total > 0 && (
           <span className="st-muted">
             {formatBytes(t.loaded)} of {formatBytes(t.total)}
