@@ -9,6 +9,7 @@
  * connection too, so it sees a truncated response rather than a complete-looking one.
  */
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
+import { PassThrough } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { Pool } from "undici";
 import { errorBody } from "../../shared/errors";
@@ -50,6 +51,38 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
     "cache-control": "no-store",
   });
   res.end(text);
+}
+
+/** How long the rest of a body answered early may take to arrive before its socket is cut. */
+const LINGER_MS = 30_000;
+
+/**
+ * The upstream answered before the browser finished sending (a 413 on an oversized upload):
+ * nobody reads the rest any more, and a browser shows no answer until its body is sent, so
+ * without this the upload would freeze until a timer cut the connection. Read and drop the rest
+ * (like nginx's lingering close), and cut only a body that keeps coming for too long.
+ */
+function discardRest(req: IncomingMessage): void {
+  const cut = setTimeout(() => req.socket.destroy(), LINGER_MS);
+  cut.unref();
+  req.once("end", () => clearTimeout(cut));
+  req.once("close", () => clearTimeout(cut));
+  // Unpipe first: the pass-through, once undici drops it, would otherwise pause req again.
+  req.unpipe();
+  req.resume();
+}
+
+/**
+ * The browser's body as the upstream request's body, through a pass-through so that undici,
+ * when it is done with it early, destroys the pass-through and not the browser's request
+ * (whose rest discardRest must still be able to read). A browser that breaks off still
+ * breaks off the upstream request.
+ */
+function bodyOf(req: IncomingMessage): PassThrough {
+  const pass = new PassThrough();
+  req.once("error", (err) => pass.destroy(err));
+  req.once("aborted", () => pass.destroy(new Error("the browser broke off the request")));
+  return req.pipe(pass);
 }
 
 export function createUpstream(opts: UpstreamOptions): Upstream {
@@ -99,7 +132,7 @@ export function createUpstream(opts: UpstreamOptions): Upstream {
         path: basePath + path,
         method: req.method as "GET",
         headers: upstreamRequestHeaders(req.headers, fopts.withKey ? opts.apiKey : undefined),
-        body: hasBody ? req : undefined,
+        body: hasBody ? bodyOf(req) : undefined,
         signal: abort.signal,
       });
       answered = true;
@@ -107,6 +140,8 @@ export function createUpstream(opts: UpstreamOptions): Upstream {
       const headers = { ...browserResponseHeaders(up.headers), ...fopts.headers };
       // Chrome will not render a PDF under a sandbox CSP; its viewer cannot script our origin anyway.
       if (/^application\/pdf\b/i.test(String(headers["content-type"] ?? ""))) delete headers["content-security-policy"];
+      // The answer is complete but the browser is still sending (an early 413): drop the rest.
+      if (hasBody) res.once("finish", () => req.readableEnded || discardRest(req));
       res.writeHead(up.statusCode, headers);
       await pipeline(up.body, res);
     } catch (err) {
