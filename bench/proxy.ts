@@ -41,7 +41,7 @@ function bundleLauncher(): void {
 
 function launch(env: Record<string, string>): Promise<Child> {
   bundleLauncher();
-  const proc = spawn(process.execPath, ["--max-semi-space-size=1", "dist-server/main.js"], {
+  const proc = spawn(process.execPath, ["--max-semi-space-size=1", "dist-server/launcher/main.js"], {
     env: { ...process.env, PORT: "0", SERVICE_PORT: "0", SERVICE_LOG_LEVEL: "silent", API_KEY: KEY, ...env },
     stdio: ["ignore", "pipe", "inherit"],
   });
