@@ -4,7 +4,7 @@
  */
 import { rowSortingFeature, type SortingState, tableFeatures, useTable } from "@tanstack/react-table";
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef } from "react";
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef } from "react";
 import type { RecordRow, RecordValue, SortUnit } from "../../../shared/records";
 import { isTypingTarget } from "../../app/shortcuts";
 import { toast } from "../../ui/toast";
@@ -33,7 +33,8 @@ interface Props {
   onPage(delta: -1 | 1): void;
 }
 
-export function RecordsGrid(p: Props) {
+/** Memoized: a navigation that leaves rows, columns and sort alone does not re-render it. */
+export const RecordsGrid = memo(function RecordsGrid(p: Props) {
   const rows = p.rows ?? emptyRows;
   const sorting = useMemo<SortingState>(() => p.sort.map((s) => ({ id: s.key, desc: s.direction === "descending" })), [p.sort]);
   const columnDefs = useMemo(
@@ -63,11 +64,13 @@ export function RecordsGrid(p: Props) {
     state: { sorting },
     onSortingChange,
   });
-  const tableRows = table.getRowModel().rows;
+  // The table is only asked for its headers (sorting): the service sorts and pages, so the rows
+  // are shown as they came. Building its row model would cost an object per row (1,000 on a
+  // full page) every time new rows arrive.
 
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
-    count: tableRows.length,
+    count: rows.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_H,
     overscan: 8,
@@ -201,8 +204,13 @@ export function RecordsGrid(p: Props) {
     }
   };
 
-  const pageSelected = rows.length > 0 && pks.every((pk) => selected.has(pkId(pk)));
-  const someSelected = pks.some((pk) => selected.has(pkId(pk)));
+  // One pass over the page's keys, and none while nothing is selected (the usual case).
+  const { pageSelected, someSelected } = useMemo(() => {
+    if (selected.size === 0) return { pageSelected: false, someSelected: false };
+    let n = 0;
+    for (const pk of pks) if (selected.has(pkId(pk))) n++;
+    return { pageSelected: pks.length > 0 && n === pks.length, someSelected: n > 0 };
+  }, [pks, selected]);
 
   return (
     <div
@@ -231,7 +239,7 @@ export function RecordsGrid(p: Props) {
       />
       <div role="rowgroup" className="grid-body" style={{ height: virtualizer.getTotalSize(), width }}>
         {virtualizer.getVirtualItems().map((vi) => {
-          const row = tableRows[vi.index].original;
+          const row = rows[vi.index];
           const id = pkId(row[p.pkField]);
           return (
             <GridRow
@@ -259,4 +267,4 @@ export function RecordsGrid(p: Props) {
       </div>
     </div>
   );
-}
+});
