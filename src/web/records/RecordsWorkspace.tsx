@@ -4,7 +4,7 @@
  */
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useNavigate, useRouterState } from "@tanstack/react-router";
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import type { FilterGroup } from "../../shared/filter";
 import type { JoinUnit, RecordRow, RecordValue, SortUnit } from "../../shared/records";
 import { ApiError } from "../api-client";
@@ -24,7 +24,7 @@ import { ColumnChooser } from "./toolbar/ColumnChooser";
 import { JoinPicker } from "./toolbar/JoinPicker";
 import { UndoButtons } from "./undo/UndoButtons";
 import { useSiblingFields, useTableFields } from "./use-table-fields";
-import { buildQueryBody, colsAfterJoin, formatJoin, formatSort, lastPage, sanitizeSearch, toView, type ViewSearch } from "./view-search.utils";
+import { buildQueryBody, colsAfterJoin, formatJoin, formatSort, lastPage, reuseViewParts, sanitizeSearch, toView, type View, type ViewSearch } from "./view-search.utils";
 import { fmtInt } from "./grid/values.utils";
 
 /** Refused (4xx: something in the view to fix) is not the same as unreachable or broken. */
@@ -35,6 +35,18 @@ function loadErrorTitle(e: Error): string {
   return "The service failed to answer.";
 }
 
+/**
+ * A function of stable identity that always calls the latest `fn`: memoized children (the grid,
+ * the filter builder) are not re-rendered because a parent re-created a handler.
+ */
+function useStableCallback<A extends unknown[], R>(fn: (...args: A) => R): (...args: A) => R {
+  const ref = useRef(fn);
+  useLayoutEffect(() => {
+    ref.current = fn;
+  });
+  return useCallback((...args: A) => ref.current(...args), []);
+}
+
 function clean(s: ViewSearch): ViewSearch {
   return Object.fromEntries(Object.entries(s).filter(([, v]) => v !== undefined)) as ViewSearch;
 }
@@ -43,7 +55,12 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
   const config = useQuery(configQueryOptions()).data!;
   const search = recordsRoute.useSearch();
   const navigate = useNavigate({ from: recordsRoute.fullPath });
-  const view = useMemo(() => toView(search), [search]);
+  // Parts of the view that a navigation did not change keep their identity (see reuseViewParts).
+  const prevView = useRef<View | undefined>(undefined);
+  const view = useMemo(() => reuseViewParts(prevView.current, toView(search)), [search]);
+  useEffect(() => {
+    prevView.current = view;
+  }, [view]);
   const rawSearch = useRouterState({ select: (s) => s.location.search as Record<string, unknown> });
   const meta = config.databases.find((d) => d.id === db)?.tables.find((t) => t.slug === table);
 
@@ -111,10 +128,12 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
 
   const count = records.data?.count;
   const last = count === undefined ? view.page : lastPage(count, view.size);
-  const onPage = useCallback((delta: -1 | 1) => {
+  const onPage = useStableCallback((delta: -1 | 1) => {
     const p = view.page + delta;
     if (p >= 1 && p <= last) setSearch({ page: p === 1 ? undefined : p }, true);
-  }, [view.page, last, setSearch]);
+  });
+  const onApply = useStableCallback((f: FilterGroup | undefined) => setSearch({ filter: f }));
+  const onSortChange = useStableCallback((sort: SortUnit[]) => setSearch({ sort: formatSort(sort) }));
 
   if (!meta) {
     return (
@@ -181,7 +200,7 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
           operators={config.capabilities.operators}
           applied={view.filter}
           appliedCount={count}
-          onApply={(f: FilterGroup | undefined) => setSearch({ filter: f })}
+          onApply={onApply}
         />
       )}
       <SelectionBar count={count} pageSize={rowsShown?.length ?? view.size} onBulk={(kind) => setBulk(kind === "rows" ? { kind, pks: [...selected.values()] } : { kind, filter: view.filter })} />
@@ -236,7 +255,7 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
             sort={view.sort}
             rowOffset={(view.page - 1) * view.size}
             totalRows={count}
-            onSortChange={(sort: SortUnit[]) => setSearch({ sort: formatSort(sort) })}
+            onSortChange={onSortChange}
             onCommit={onCommit}
             onPage={onPage}
           />

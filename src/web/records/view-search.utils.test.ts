@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildQueryBody, colsAfterJoin, formatJoin, rangeLabel, sanitizeSearch, toView } from "./view-search.utils";
+import { buildQueryBody, colsAfterJoin, formatJoin, rangeLabel, reuseViewParts, sanitizeSearch, toView } from "./view-search.utils";
 
 describe("sanitizeSearch", () => {
   it("keeps a valid view", () => {
@@ -74,5 +74,32 @@ describe("colsAfterJoin", () => {
     ["unknown target fields: show all", ["age"], join, undefined, undefined],
   ] as const)("%s", (_, cols, j, fields, expected) => {
     expect(colsAfterJoin(cols, j, fields)).toBe(expected);
+  });
+});
+
+describe("reuseViewParts", () => {
+  const a = toView({ sort: "age,-full_name", cols: "full_name,age", join: "departments:department=department", filter: { and: [{ key: "age", operator: "greaterThan", value: 30 }] } });
+
+  it("keeps the objects of parts that did not change", () => {
+    const b = toView({ sort: "age,-full_name", cols: "full_name,age", join: "departments:department=department", filter: { and: [{ key: "age", operator: "greaterThan", value: 30 }] }, page: 2 });
+    const r = reuseViewParts(a, b);
+    expect(r.sort).toBe(a.sort);
+    expect(r.cols).toBe(a.cols);
+    expect(r.join).toBe(a.join);
+    expect(r.filter).toBe(a.filter);
+    expect(r.page).toBe(2);
+  });
+
+  it("takes the new objects of parts that changed", () => {
+    const b = toView({ sort: "-age", cols: "age", filter: { and: [{ key: "age", operator: "greaterThan", value: 31 }] } });
+    const r = reuseViewParts(a, b);
+    expect(r).toEqual(b);
+    expect(r.sort).toBe(b.sort);
+    expect(r.filter).toBe(b.filter);
+    expect(r.join).toBeUndefined();
+  });
+
+  it("returns the next view when there is no previous one", () => {
+    expect(reuseViewParts(undefined, a)).toBe(a);
   });
 });

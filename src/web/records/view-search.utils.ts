@@ -141,6 +141,23 @@ export function toView(search: ViewSearch): View {
   };
 }
 
+/**
+ * The next view, reusing the previous view's filter, sort, columns and join objects where they
+ * did not change, so that memoized parts of the page (the grid's rows, its header, the filter
+ * builder) are not re-rendered by a navigation that changed something else (the filter, a page).
+ */
+export function reuseViewParts(prev: View | undefined, next: View): View {
+  if (!prev) return next;
+  const same = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === JSON.stringify(b);
+  return {
+    ...next,
+    filter: same(prev.filter, next.filter) ? prev.filter : next.filter,
+    sort: same(prev.sort, next.sort) ? prev.sort : next.sort,
+    cols: same(prev.cols, next.cols) ? prev.cols : next.cols,
+    join: same(prev.join, next.join) ? prev.join : next.join,
+  };
+}
+
 /** The query body for one page of the view. The primary key is always fetched: edits need it. */
 export function buildQueryBody(view: View, primaryKey: string | undefined): QueryBody {
   const body: QueryBody = { limit: view.size, skip: (view.page - 1) * view.size, sort: view.sort };

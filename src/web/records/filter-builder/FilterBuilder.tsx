@@ -3,7 +3,7 @@
  * query). Shows how many Records the applied filter matches, and the draft's count as you go.
  */
 import { useQuery } from "@tanstack/react-query";
-import { useEffect, useMemo, useState } from "react";
+import { memo, useEffect, useMemo, useState } from "react";
 import type { FilterGroup } from "../../../shared/filter";
 import type { FieldInfo } from "../../../shared/records";
 import { countQueryOptions } from "../records-queries";
@@ -13,6 +13,11 @@ import { countConditions, fromWire, type GroupNode, toWire } from "./filter-tree
 import { FilterJsonView, takeJson, useJsonEdit } from "./FilterJsonView";
 import { GroupEditor } from "./GroupEditor";
 import { fmtInt } from "../grid/values.utils";
+
+/** The filter a tree sends: none when it is empty. */
+function toWireOrUndefined(root: GroupNode): FilterGroup | undefined {
+  return countConditions(root) === 0 && root.children.length === 0 ? undefined : toWire(root);
+}
 
 interface Props {
   db: string;
@@ -25,11 +30,17 @@ interface Props {
 }
 
 
-export function FilterBuilder({ db, table, fields, operators, applied, appliedCount, onApply }: Props) {
+/** Memoized: new rows arriving for the grid do not re-render the builder (props are stable). */
+export const FilterBuilder = memo(function FilterBuilder({ db, table, fields, operators, applied, appliedCount, onApply }: Props) {
   const tableKey = `${db}/${table}`;
   const base = JSON.stringify(applied ?? null);
   const stored = useDraftStore((s) => s.drafts[tableKey]);
-  const root = useMemo(() => (stored && stored.base === base ? stored.root : fromWire(applied)), [stored, base, applied]);
+  // A draft that is what the URL now applies (just applied) is kept as it is: rebuilding it from
+  // the URL would give its nodes new ids and re-mount every condition row.
+  const root = useMemo(
+    () => (stored && (stored.base === base || JSON.stringify(toWireOrUndefined(stored.root) ?? null) === base) ? stored.root : fromWire(applied)),
+    [stored, base, applied],
+  );
   const edit = (fn: (r: GroupNode) => GroupNode) => setDraft(tableKey, fn(root), base);
   const [showJson, setShowJson] = useState(false);
   const json = useJsonEdit();
@@ -115,4 +126,4 @@ export function FilterBuilder({ db, table, fields, operators, applied, appliedCo
       </div>
     </section>
   );
-}
+});
