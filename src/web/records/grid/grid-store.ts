@@ -89,6 +89,10 @@ export const gridActions = {
     useGridStore.setState({ conflicts: next });
   },
   reset() {
+    // Nothing to reset (the usual case after Apply): no new objects, so nothing re-renders.
+    const s = useGridStore.getState();
+    const clean = s.active.row === 0 && s.active.col === 1 && !s.editing && !s.selected.size && s.anchor === null && !s.allMatching && !s.conflicts.size;
+    if (clean) return;
     useGridStore.setState({
       active: { row: 0, col: 1 },
       editing: null,
