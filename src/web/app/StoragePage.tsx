@@ -18,14 +18,7 @@ export function StoragePage(props: { bucket: string; folder: string; onFolderCha
       </div>
     );
   }
-  if (bucket.permission === "forbidden") {
-    return (
-      <div className="center-state" role="alert">
-        <h1>{bucket.name} is forbidden</h1>
-        <p className="muted">Files in a forbidden bucket cannot be accessed through the API, so Baseboard does not request them.</p>
-      </div>
-    );
-  }
+  // A forbidden bucket is turned away by the workspace itself (BucketGate), before any request.
   return (
     <Suspense fallback={<p className="muted pad">Loading storage…</p>}>
       <StorageWorkspace bucket={props.bucket} folder={props.folder} onFolderChange={props.onFolderChange} config={config} />

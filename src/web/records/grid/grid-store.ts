@@ -26,14 +26,16 @@ interface GridState {
   conflicts: Map<string, Conflict>;
 }
 
-export const useGridStore = create<GridState>(() => ({
+const initialGridState = (): GridState => ({
   active: { row: 0, col: 1 },
   editing: null,
   selected: new Map(),
   anchor: null,
   allMatching: false,
   conflicts: new Map(),
-}));
+});
+
+export const useGridStore = create<GridState>(initialGridState);
 
 import { pkId } from "./edit.utils";
 
@@ -93,13 +95,6 @@ export const gridActions = {
     const s = useGridStore.getState();
     const clean = s.active.row === 0 && s.active.col === 1 && !s.editing && !s.selected.size && s.anchor === null && !s.allMatching && !s.conflicts.size;
     if (clean) return;
-    useGridStore.setState({
-      active: { row: 0, col: 1 },
-      editing: null,
-      selected: new Map(),
-      anchor: null,
-      allMatching: false,
-      conflicts: new Map(),
-    });
+    useGridStore.setState(initialGridState());
   },
 };
