@@ -14,10 +14,21 @@ export const shortcuts: { keys: string[]; what: string; where: string }[] = [
   { keys: ["Space"], what: "Select or unselect the row (with Shift: a range)", where: "Grid" },
   { keys: ["Shift", "click"], what: "Select a range of rows / add a sort column", where: "Grid" },
   { keys: ["[", "]"], what: "Previous / next page", where: "Grid" },
+  { keys: ["←", "→"], what: "Previous / next image", where: "Storage lightbox" },
+  { keys: ["Esc"], what: "Close the lightbox; clear the name filter", where: "Storage" },
 ];
 
-/** Typing in a field must never trigger a global shortcut. */
+/** Input types that take typed text; a checkbox, radio or button does not. */
+const TEXT_INPUT_TYPES = new Set(["", "text", "search", "email", "url", "tel", "password", "number", "date", "datetime-local", "time", "month", "week"]);
+
+/**
+ * Typing in a field must never trigger a global shortcut; a focused checkbox or button must not
+ * swallow one either (structural check, so it also works outside a browser).
+ */
 export function isTypingTarget(t: EventTarget | null): boolean {
-  if (!(t instanceof HTMLElement)) return false;
-  return t.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(t.tagName);
+  const el = t as { tagName?: unknown; type?: unknown; isContentEditable?: boolean } | null;
+  if (!el || typeof el.tagName !== "string") return false;
+  if (el.isContentEditable) return true;
+  if (el.tagName === "TEXTAREA" || el.tagName === "SELECT") return true;
+  return el.tagName === "INPUT" && TEXT_INPUT_TYPES.has(String(el.type ?? "").toLowerCase());
 }
