@@ -15,6 +15,7 @@ import { createUpstream, sendJson, type Upstream } from "../proxy/forward";
 import { HOSTED, RETRY_AFTER_S } from "../proxy/health";
 import { createProxyHandler, type Middleware } from "../proxy/server";
 import { createSessionGate } from "../proxy/session";
+import { loadSessionSecret } from "../proxy/session-secret";
 import { parseServiceConfig, resolveApiKeys } from "../service/config";
 import { errorBody } from "../../shared/errors";
 import { serviceCommand } from "./service-command";
@@ -89,6 +90,8 @@ export async function startBaseboard(env: NodeJS.ProcessEnv, opts: StartOptions 
     throw new Error("BASE_URL is set but API_KEY is not: set API_KEY to the key of that service's Data API.");
   }
   const file = loadConfigFile(config.configFile);
+  // Sessions exist only behind a password; their secret lives beside the data (or in the env).
+  const sessionSecret = config.password ? await loadSessionSecret(env.BASEBOARD_SESSION_SECRET, path.resolve(env.DATA_DIR ?? ".data")) : undefined;
 
   const server = http.createServer({ requestTimeout: 0, headersTimeout: 30_000, keepAliveTimeout: 5_000 });
   let handler: http.RequestListener = (_req, res) =>
@@ -146,7 +149,13 @@ export async function startBaseboard(env: NodeJS.ProcessEnv, opts: StartOptions 
       upstream,
       upstreamInfo: { kind, label, file, fileName: config.configFile },
       service: supervisor ?? HOSTED,
-      sessions: config.password ? createSessionGate({ password: config.password, publicOrigin: config.publicOrigin }) : undefined,
+      sessions: config.password
+        ? createSessionGate({
+            password: config.password,
+            secret: sessionSecret as string,
+            publicOrigin: config.publicOrigin,
+          })
+        : undefined,
       dev: vite?.middlewares,
       log,
     });

@@ -59,7 +59,7 @@ describe("login", () => {
     expect(res.status).toBe(303);
     expect(res.headers.location).toBe("/records");
     const set = res.headers["set-cookie"]?.[0] ?? "";
-    expect(set).toMatch(/^bb_session=[\w-]{40,};/);
+    expect(set).toMatch(/^bb_session=[\w.-]{40,};/);
     expect(set).toContain("HttpOnly");
     expect(set).toContain("SameSite=Strict");
     expect(set).toContain("Path=/");
