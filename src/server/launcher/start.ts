@@ -13,6 +13,7 @@ import { loadConfigFile } from "../proxy/app-config";
 import { parseProxyConfig, type ProxyConfig } from "../proxy/config";
 import { createUpstream, sendJson, type Upstream } from "../proxy/forward";
 import { HOSTED, RETRY_AFTER_S } from "../proxy/health";
+import { createProxyServer } from "../proxy/http-server";
 import { createProxyHandler, type Middleware } from "../proxy/server";
 import { createSessionGate } from "../proxy/session";
 import { loadSessionSecret } from "../proxy/session-secret";
@@ -93,22 +94,10 @@ export async function startBaseboard(env: NodeJS.ProcessEnv, opts: StartOptions 
   // Sessions exist only behind a password; their secret lives beside the data (or in the env).
   const sessionSecret = config.password ? await loadSessionSecret(env.BASEBOARD_SESSION_SECRET, path.resolve(env.DATA_DIR ?? ".data")) : undefined;
 
-  const server = http.createServer({ requestTimeout: 0, headersTimeout: 30_000, keepAliveTimeout: 5_000 });
+  const server = createProxyServer(config.limits);
   let handler: http.RequestListener = (_req, res) =>
     sendJson(res, 503, errorBody("unavailable", "Baseboard is still starting; try again in a moment."), { "retry-after": String(RETRY_AFTER_S) });
   server.on("request", (req, res) => handler(req, res));
-  // A request Node cannot even parse (oversized header, bad request line) still gets the one
-  // error shape; 431 would be more precise but decisions §6 lists 400 for the client's fault.
-  server.on("clientError", (err: NodeJS.ErrnoException, socket) => {
-    if (!socket.writable) return socket.destroy();
-    const tooLarge = err.code === "HPE_HEADER_OVERFLOW";
-    const body = JSON.stringify(
-      errorBody("validation_error", tooLarge ? "The request's headers are too large." : "The request is not valid HTTP."),
-    );
-    socket.end(
-      `HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
-    );
-  });
   const port = await listen(server, config.port, config.host, "The proxy (PORT)");
   const origin = config.publicOrigin ?? `http://${displayHost(config.host)}:${port}`;
 
@@ -138,7 +127,8 @@ export async function startBaseboard(env: NodeJS.ProcessEnv, opts: StartOptions 
     }
     const kind = config.baseUrl ? "hosted" : "local";
     const label = config.baseUrl ? new URL(config.baseUrl).host : `Local service (${path.relative(process.cwd(), dataDir as string) || "."})`;
-    upstream = createUpstream({ baseUrl, apiKey: apiKey as string, timeoutMs: config.timeoutMs, label: kind === "local" ? "The local service" : `The service at ${label}` });
+    upstream = createUpstream({ baseUrl, apiKey: apiKey as string, timeoutMs: config.timeoutMs, label: kind === "local" ? "The local service" : `The service at ${label}`,
+      connections: config.limits.connections, bodyIdleMs: config.limits.bodyIdleMs });
     if (opts.dev) {
       const { createServer } = await import("vite");
       vite = await createServer({ server: { middlewareMode: true, ws: { server } }, appType: "spa" });
