@@ -12,7 +12,7 @@ import path from "node:path";
 import { loadConfigFile } from "../proxy/app-config";
 import { parseProxyConfig, type ProxyConfig } from "../proxy/config";
 import { createUpstream, sendJson, type Upstream } from "../proxy/forward";
-import { HOSTED, RETRY_AFTER_S } from "../proxy/health";
+import { healthReport, HOSTED, RETRY_AFTER_S } from "../proxy/health";
 import { createProxyServer } from "../proxy/http-server";
 import { createProxyHandler, type Middleware } from "../proxy/server";
 import { createSessionGate } from "../proxy/session";
@@ -95,8 +95,12 @@ export async function startBaseboard(env: NodeJS.ProcessEnv, opts: StartOptions 
   const sessionSecret = config.password ? await loadSessionSecret(env.BASEBOARD_SESSION_SECRET, path.resolve(env.DATA_DIR ?? ".data")) : undefined;
 
   const server = createProxyServer(config.limits);
-  let handler: http.RequestListener = (_req, res) =>
-    sendJson(res, 503, errorBody("unavailable", "Baseboard is still starting; try again in a moment."), { "retry-after": String(RETRY_AFTER_S) });
+  // Until the service is up: /api/health in its own shape ("starting"), everything else a 503.
+  let handler: http.RequestListener = (req, res) => {
+    const retry = { "retry-after": String(RETRY_AFTER_S) };
+    if (req.url === "/api/health") return sendJson(res, 503, healthReport({ state: () => "starting", restarts: () => 0 }).body, retry);
+    sendJson(res, 503, errorBody("unavailable", "Baseboard is still starting; try again in a moment."), retry);
+  };
   server.on("request", (req, res) => handler(req, res));
   const port = await listen(server, config.port, config.host, "The proxy (PORT)");
   const origin = config.publicOrigin ?? `http://${displayHost(config.host)}:${port}`;
