@@ -13,15 +13,20 @@ const REASONS: Record<number, string> = {
   431: "Request Header Fields Too Large",
 };
 
+const LONG_REQUEST_LINE = 8 * 1024;
+
 /** The status, code and message for a parser error; pure. `rawPacket` is what had arrived. */
 export function clientErrorAnswer(err: NodeJS.ErrnoException & { rawPacket?: Buffer }): { code: ErrorCode; message: string } {
   if (err.code === "ERR_HTTP_REQUEST_TIMEOUT") {
     return { code: "request_timeout", message: "The request's headers did not arrive in time. Send the request again." };
   }
   if (err.code === "HPE_HEADER_OVERFLOW") {
-    // Node counts the request line within the header limit: no line end yet means the URL is the culprit.
+    // Node counts the request line within the header limit: a request line that alone takes
+    // half of it means the URL is the culprit.
     const packet = err.rawPacket;
-    if (packet && !packet.includes("\r\n") && !packet.includes("\n")) {
+    const lineEnd = packet ? packet.indexOf("\n") : -1;
+    const lineLength = packet ? (lineEnd < 0 ? packet.length : lineEnd) : 0;
+    if (lineLength >= LONG_REQUEST_LINE) {
       return { code: "uri_too_long", message: "The request's URL is too long (the request line and headers may take at most 16 KiB)." };
     }
     return { code: "headers_too_large", message: "The request's headers are too large (at most 16 KiB in all)." };
