@@ -8,6 +8,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   storage: () => import("./storage"),
   proxy: () => import("./proxy"),
   ui: () => import("./ui"),
+  soak: () => import("./soak"),
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith("-"));

@@ -13,6 +13,7 @@ import { discardRest, sendJson, type Upstream } from "./forward";
 import { readJsonBody } from "./json-body";
 import { apiRequestRefusal, checkHost, ownHosts } from "./guard";
 import { API_SECURITY_HEADERS, PAGE_SECURITY_HEADERS } from "./headers";
+import { healthReport, HOSTED, serviceUnavailable, type ServiceStatus } from "./health";
 import { type ApiRoute, matchApiRoute } from "./routes";
 import type { SessionGate } from "./session";
 import { createStaticHandler } from "./static";
@@ -27,6 +28,8 @@ export interface ProxyDeps {
   port: number;
   upstream: Upstream;
   upstreamInfo: { kind: "local" | "hosted"; label: string; file?: ConfigFile; fileName: string };
+  /** The embedded service's supervisor, for /api/health and 503 while it restarts (default: hosted). */
+  service?: ServiceStatus;
   /** Present when BASEBOARD_PASSWORD is set. */
   sessions?: SessionGate;
   /** Vite's middleware in dev mode; otherwise dist/ is served. */
@@ -43,12 +46,19 @@ export function createProxyHandler(deps: ProxyDeps) {
   const serveStatic = createStaticHandler(config.distDir, PAGE_SECURITY_HEADERS);
   const apiError = (res: ServerResponse, status: number, body: ReturnType<typeof errorBody>, headers = API_SECURITY_HEADERS) =>
     sendJson(res, status, body, headers);
+  const service = deps.service ?? HOSTED;
 
   const info = config.logLevel === "info" ? deps.log : () => {};
   const where = (req: IncomingMessage) => `${req.method} ${(req.url ?? "").split("?")[0].slice(0, 200)}`;
 
   /** Forwards, and notes a client that went away (info: it is the client's choice, not our fault). */
   async function forward(req: IncomingMessage, res: ServerResponse, route: ForwardRoute, withKey: boolean, headers: OutgoingHttpHeaders) {
+    // The embedded service is restarting (or down): say so now rather than send to a closed port.
+    const down = serviceUnavailable(service);
+    if (down) {
+      if (req.method !== "GET" && req.method !== "HEAD") res.once("finish", () => req.readableEnded || discardRest(req));
+      return sendJson(res, 503, down.body, { ...headers, ...down.headers });
+    }
     let body: Buffer | undefined;
     if (route.jsonBody) {
       const read = await readJsonBody(req, { idleMs: config.limits.bodyIdleMs, totalMs: config.limits.jsonBodyMs });
@@ -80,11 +90,16 @@ export function createProxyHandler(deps: ProxyDeps) {
     }
     const refusal = apiRequestRefusal(req.headers, host, safe, config.publicOrigin);
     if (refusal) return apiError(res, 403, errorBody("forbidden", refusal));
-    if (pathname === "/api/health" && safe) return apiError(res, 200, { ok: true } as never);
+    if (pathname === "/api/health" && safe) {
+      const health = healthReport(service);
+      return apiError(res, health.status, health.body as never);
+    }
     if (deps.sessions && !deps.sessions.isAuthenticated(req)) {
       return apiError(res, 401, errorBody("auth_error", "Log in to Baseboard first (open /login).", LOGIN_REQUIRED_SUBCODE));
     }
     if (pathname === "/api/config" && safe) {
+      const down = serviceUnavailable(service);
+      if (down) return apiError(res, 503, down.body, { ...API_SECURITY_HEADERS, ...down.headers });
       const result = await buildAppConfig(deps.upstream, deps.upstreamInfo);
       if (result.status >= 500) deps.log(`GET /api/config: ${(result.body as { message: string }).message}`);
       return apiError(res, result.status, result.body as never);
