@@ -33,6 +33,8 @@ export interface ServiceConfig {
   logLevel: "silent" | "error" | "warn" | "info" | "debug";
   /** Bounds on what one client may take (README "Limits and timeouts"); see timeouts.ts. */
   limits: ServiceLimits;
+  /** The embedded engine (DuckDB): memory_limit and worker threads (small-machine defaults). */
+  duckdb: { memoryLimit: string; threads: number };
 }
 
 export interface ServiceLimits {
@@ -95,7 +97,16 @@ export function parseServiceConfig(argv: string[], env: NodeJS.ProcessEnv): Serv
     seed: env.SERVICE_SEED !== "0",
     logLevel: (env.SERVICE_LOG_LEVEL as ServiceConfig["logLevel"]) ?? "warn",
     limits: parseServiceLimits(env),
+    duckdb: parseDuckDbConfig(env),
   };
+}
+
+function parseDuckDbConfig(env: NodeJS.ProcessEnv): ServiceConfig["duckdb"] {
+  const memoryLimit = env.DUCKDB_MEMORY_LIMIT ?? "512MB";
+  if (!/^\d+(\.\d+)?\s*(KB|MB|GB|KiB|MiB|GiB)$/i.test(memoryLimit)) throw new Error(`DUCKDB_MEMORY_LIMIT: a size such as 512MB or 2GB, not ${memoryLimit}`);
+  const threads = Number(env.DUCKDB_THREADS ?? 2);
+  if (!Number.isInteger(threads) || threads < 1 || threads > 64) throw new Error(`DUCKDB_THREADS: a whole number from 1 to 64, not ${env.DUCKDB_THREADS}`);
+  return { memoryLimit, threads };
 }
 
 export const API_KEY_FILE = "api-key";
