@@ -3,7 +3,7 @@
  * channel of child_process.fork. The key travels here, never in argv, the environment or a
  * file of ours, and neither side logs these messages.
  */
-import type { ApiKeyEntry } from "../service/config";
+import type { ApiKeyEntry } from "./service/config";
 
 /** Sent once, right after the fork: what the child's own environment cannot know. */
 export interface StartMessage {
