@@ -53,7 +53,7 @@ async function pgCommand(bin: string, tool: string, args: string[]): Promise<voi
     else await run(file, args, { cwd: "/" });
   } catch (e) {
     const err = e as { stderr?: string; stdout?: string; message: string };
-    throw new Error(`${tool} failed: ${(err.stderr || err.stdout || err.message).trim()}`);
+    throw new Error(`${tool} failed: ${(err.stderr || err.stdout || err.message).trim()}`, { cause: e });
   }
 }
 
@@ -98,7 +98,7 @@ export async function startScratchCluster(opts: ScratchOptions = {}): Promise<Sc
     const log = path.join(dir, "server.log");
     const tail = fs.existsSync(log) ? `\n${fs.readFileSync(log, "utf8").slice(-2000)}` : "";
     fs.rmSync(dir, { recursive: true, force: true });
-    throw new Error(`${(e as Error).message}${tail}`);
+    throw new Error(`${(e as Error).message}${tail}`, { cause: e });
   }
   const urlFor = (database: string) => `postgres://postgres@localhost:${port}/${encodeURIComponent(database)}?host=${encodeURIComponent(dir)}`;
   let stopped = false;
