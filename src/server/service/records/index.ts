@@ -4,24 +4,26 @@ import type { MetaDatabase } from "../../../shared/meta";
 import type { ServiceContext } from "../context";
 import { registerRecordRoutes } from "./routes";
 import { seedSampleData } from "./seed";
-import { SqliteRecordStore } from "./store";
+import { type RecordStore, SqlRecordStore } from "./store";
 
 export interface RecordsModule {
+  store: RecordStore;
   register(app: FastifyInstance): void;
-  databases(): MetaDatabase[];
+  databases(): Promise<MetaDatabase[]>;
   close(): Promise<void>;
 }
 
 export async function createRecordsModule(ctx: ServiceContext): Promise<RecordsModule> {
-  const store = new SqliteRecordStore(ctx.sqlite, ctx.kysely);
-  if (ctx.config.seed && seedSampleData(store, ctx.sqlite, ctx.kysely)) ctx.log.info("seeded the sample tables");
+  const store = await SqlRecordStore.open(ctx.engine);
+  if (ctx.config.seed && (await seedSampleData(store))) ctx.log.info("seeded the sample tables");
   return {
+    store,
     register(app) {
-      registerRecordRoutes(app, store);
+      registerRecordRoutes(app, store, { maxImportBytes: ctx.config.maxUploadBytes });
     },
-    databases() {
+    async databases() {
       const byDb = new Map<string, MetaDatabase>();
-      for (const t of store.tables()) {
+      for (const t of await store.tables()) {
         let db = byDb.get(t.databaseId);
         if (!db) byDb.set(t.databaseId, (db = { id: t.databaseId, tables: [] }));
         db.tables.push({ slug: t.slug, primaryKey: t.primaryKey });
