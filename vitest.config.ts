@@ -9,7 +9,7 @@ import { defineConfig } from "vitest/config";
 const bothEngines = [
   "src/server/service/records/**/*.http.test.ts",
   "src/server/service/storage/**/*.http.test.ts",
-  "src/server/service/storage/storage-*.test.ts",
+  "src/server/service/storage/**/storage-*.test.ts",
 ];
 const postgresOnly = ["src/**/*.pg.test.ts"];
 

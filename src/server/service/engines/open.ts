@@ -9,12 +9,19 @@ import type { ServiceConfig } from "../config";
 import { openDuckDbEngine } from "./duckdb/engine";
 import type { SqlEngine } from "./engine";
 import { migrateSqliteIfPresent } from "./migrate-sqlite";
+import { redactUrl } from "./postgres/connection";
+import { openPostgresEngine } from "./postgres/engine";
 
 export const DUCKDB_FILE = "baseboard.duckdb";
 
-export type EngineConfig = Pick<ServiceConfig, "dataDir" | "duckdb">;
+export type EngineConfig = Pick<ServiceConfig, "dataDir" | "duckdb" | "postgres">;
 
 export async function openEngine(config: EngineConfig, log: Pick<FastifyBaseLogger, "info" | "warn">): Promise<SqlEngine> {
+  if (config.postgres) {
+    const engine = await openPostgresEngine(config.postgres);
+    log.info(`records and storage metadata on PostgreSQL at ${redactUrl(config.postgres.url)}`);
+    return engine;
+  }
   const file = path.join(config.dataDir, DUCKDB_FILE);
   const engine = await openDuckDbEngine({ file, memoryLimit: config.duckdb.memoryLimit, threads: config.duckdb.threads });
   try {

@@ -4,7 +4,7 @@
  * there. Elsewhere (the `embedded` project, or a file run alone) this returns nothing to change.
  */
 import { inject } from "vitest";
-import { createTestDatabase } from "./test-database";
+import { createTestDatabase, type TestDatabase } from "./test-database";
 
 export type TestEngine = "embedded" | "postgres";
 
@@ -20,8 +20,30 @@ export interface EngineForTest {
   release(): Promise<void>;
 }
 
-export async function engineForTest(): Promise<EngineForTest> {
+/** Databases by data directory: a service restarted on the same DATA_DIR finds its data again. */
+const byDataDir = new Map<string, Promise<TestDatabase>>();
+
+/**
+ * The engine for a test service. With `dataDir`, the same directory always gets the same
+ * database (tests restart a service on its directory to check what persisted); `release`
+ * then drops it and forgets the pairing.
+ */
+export async function engineForTest(dataDir?: string): Promise<EngineForTest> {
   if (testEngine() !== "postgres") return { engine: "embedded", release: async () => undefined };
-  const db = await createTestDatabase(inject("pgAdminUrl"));
-  return { engine: "postgres", databaseUrl: db.url, release: db.drop };
+  if (!dataDir) {
+    const db = await createTestDatabase(inject("pgAdminUrl"));
+    return { engine: "postgres", databaseUrl: db.url, release: db.drop };
+  }
+  let pending = byDataDir.get(dataDir);
+  if (!pending) byDataDir.set(dataDir, (pending = createTestDatabase(inject("pgAdminUrl"))));
+  const db = await pending;
+  return {
+    engine: "postgres",
+    databaseUrl: db.url,
+    async release() {
+      if (byDataDir.get(dataDir) !== pending) return;
+      byDataDir.delete(dataDir);
+      await db.drop();
+    },
+  };
 }
