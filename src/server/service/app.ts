@@ -11,6 +11,7 @@ import { createKeyChecker, type KeyCheck, requireKey } from "./auth";
 import { resolveApiKeys, type ServiceConfig } from "./config";
 import type { ServiceContext } from "./context";
 import { openEngine } from "./engines/open";
+import { migrateFromSqlite } from "./migration/from-sqlite";
 import { createRecordsModule } from "./records/index";
 import { createStorageModule } from "./storage/index";
 
@@ -52,6 +53,17 @@ export async function createService(config: ServiceConfig): Promise<Service> {
     },
   });
   const engine = await openEngine(config, app.log);
+  try {
+    const migrated = await migrateFromSqlite(config.dataDir, engine);
+    if (migrated) {
+      app.log.warn(
+        `migrated ${migrated.tables} tables, ${migrated.records} Records and ${migrated.objects} stored object versions from the SQLite file of an older version; it is kept as ${migrated.keptAs} in the data directory`,
+      );
+    }
+  } catch (e) {
+    await engine.close();
+    throw e;
+  }
   let baseUrl = config.publicBaseUrl;
   const context: ServiceContext = {
     config,
@@ -87,7 +99,7 @@ export async function createService(config: ServiceConfig): Promise<Service> {
     return {
       databases,
       buckets: storage.buckets(),
-      capabilities: { operators: [...allOperators], fields: true, meta: true, list: true, delete: true, expiresIn: true },
+      capabilities: { operators: [...allOperators], fields: true, meta: true, list: true, delete: true, expiresIn: true, import: true },
     };
   });
 

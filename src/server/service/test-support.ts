@@ -30,6 +30,12 @@ export async function testEngineConfig(dataDir: string): Promise<Pick<ServiceCon
   return { postgres: engine.databaseUrl ? parsePostgresOptions(engine.databaseUrl, {}) : undefined };
 }
 
+/** The same, as environment variables for a service started as a child process. */
+export async function testEngineEnv(dataDir: string): Promise<{ DATABASE_URL?: string }> {
+  const engine = await engineForTest(dataDir);
+  return engine.databaseUrl ? { DATABASE_URL: engine.databaseUrl } : {};
+}
+
 export async function startTestService(overrides: Partial<ServiceConfig> = {}): Promise<TestService> {
   const dataDir = overrides.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "bb-svc-"));
   const key = "test-key-0123456789abcdef";

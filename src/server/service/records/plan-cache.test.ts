@@ -18,7 +18,7 @@ const cold = () => SqlRecordStore.open(engine);
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "bb-plan-"));
-  engine = await openEngine({ ...parseServiceConfig([], {}), dataDir: dir }, console);
+  engine = await openEngine({ ...parseServiceConfig([], {}), dataDir: dir });
   warm = await SqlRecordStore.open(engine);
   await seedSampleData(warm);
 });

@@ -14,6 +14,7 @@ import {
 import { badRequest, forbidden, HttpError, notFound } from "../../http-error";
 import { requireKey, scopeAllows } from "../auth";
 import type { StoredTable } from "./registry";
+import { IMPORT_PATH, registerImportRoute } from "./import/route";
 import type { RecordStore } from "./store";
 
 type TableParams = { database_id: string; table_slug: string };
@@ -73,14 +74,37 @@ function unwrap<T>(result: { ok: true; value: T } | { ok: false; error: Paramete
 export interface RecordRouteOptions {
   /** Largest CSV body for the import extension (413 beyond). */
   maxImportBytes: number;
+  /** Where import bodies are spooled. */
+  spoolDir: string;
 }
 
-export function registerRecordRoutes(root: FastifyInstance, store: RecordStore, _options: RecordRouteOptions): void {
+export function registerRecordRoutes(root: FastifyInstance, store: RecordStore, options: RecordRouteOptions): void {
   // An encapsulated scope, so that the body parser above applies to the Record routes only.
   void root.register(async (app) => {
     registerJsonBodyParser(app);
     registerRoutes(app, store);
   });
+  registerImportRoute(root, store, {
+    maxBytes: options.maxImportBytes,
+    spoolDir: options.spoolDir,
+    authorize: async (request, databaseId, slug) => {
+      await tableAccess(request, store, databaseId, slug, false);
+    },
+  });
+}
+
+/**
+ * The key must allow the table (403 before 404, so a scoped key learns nothing); the table
+ * must exist when `mustExist` (an import creates it).
+ */
+async function tableAccess(request: FastifyRequest, store: RecordStore, databaseId: string, slug: string, mustExist: boolean): Promise<StoredTable | undefined> {
+  const key = requireKey(request);
+  if (!scopeAllows(key.scope, databaseId, slug)) {
+    throw forbidden(`This API key is scoped to table ${key.scope?.databaseId}/${key.scope?.tableSlug}; it cannot reach ${databaseId}/${slug}.`);
+  }
+  const table = await store.table(databaseId, slug);
+  if (!table && mustExist) throw notFound(`No table "${slug}" in database "${databaseId}".`);
+  return table;
 }
 
 const QUERY_PATH = "/v0/record/:database_id/:table_slug/query";
@@ -90,19 +114,11 @@ const FIELDS_PATH = "/v0/record/:database_id/:table_slug/fields";
 
 function registerRoutes(app: FastifyInstance, store: RecordStore): void {
   const notPost: HTTPMethods[] = ["GET", "PUT", "PATCH", "DELETE", "OPTIONS"];
-  for (const url of [QUERY_PATH, UPDATE_PATH, SCOPED_QUERY_PATH]) wrongMethod(app, url, notPost, "POST");
+  for (const url of [QUERY_PATH, UPDATE_PATH, SCOPED_QUERY_PATH, IMPORT_PATH]) wrongMethod(app, url, notPost, "POST");
   wrongMethod(app, FIELDS_PATH, ["POST", "PUT", "PATCH", "DELETE", "OPTIONS"], "GET");
 
   /** The key must allow the table (403 before 404, so a scoped key learns nothing). */
-  async function tableFor(request: FastifyRequest, databaseId: string, slug: string): Promise<StoredTable> {
-    const key = requireKey(request);
-    if (!scopeAllows(key.scope, databaseId, slug)) {
-      throw forbidden(`This API key is scoped to table ${key.scope?.databaseId}/${key.scope?.tableSlug}; it cannot reach ${databaseId}/${slug}.`);
-    }
-    const table = await store.table(databaseId, slug);
-    if (!table) throw notFound(`No table "${slug}" in database "${databaseId}".`);
-    return table;
-  }
+  const tableFor = async (request: FastifyRequest, databaseId: string, slug: string) => (await tableAccess(request, store, databaseId, slug, true))!;
 
   const query = async (table: StoredTable, request: FastifyRequest): Promise<QueryResult> => {
     const body = parseBody(queryBodySchema, request, "query body");

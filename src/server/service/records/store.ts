@@ -29,6 +29,8 @@ export interface RecordStore {
   createTable(def: TableDef, tx?: SqlTx): Promise<StoredTable>;
   /** Inserts trusted rows (seed, benchmark) through the engine's bulk path, in `tx` or a transaction of its own. */
   insertRows(table: StoredTable, rows: Iterable<RecordRow>, tx?: SqlTx): Promise<number>;
+  /** Forgets a Table created in a transaction that was then rolled back. */
+  forgetTable(table: StoredTable): void;
   /** Marks a table changed by a write made outside `update` (import), so cached counts are dropped. */
   touched(table: StoredTable): void;
   readonly engine: SqlEngine;
@@ -68,6 +70,10 @@ export class SqlRecordStore implements RecordStore {
 
   fields(table: StoredTable): FieldInfo[] {
     return fieldInfo(table);
+  }
+
+  forgetTable(table: StoredTable): void {
+    this.registry.forget(table);
   }
 
   touched(table: StoredTable): void {

@@ -33,7 +33,7 @@ beforeAll(async () => {
   // to the same file, and the service restarted on it, as a user's data directory would be.
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bb-upd-"));
   await (await startTestService({ dataDir })).close();
-  const engine = await openEngine({ ...parseServiceConfig([], {}), dataDir, ...(await testEngineConfig(dataDir)) }, console);
+  const engine = await openEngine({ ...parseServiceConfig([], {}), dataDir, ...(await testEngineConfig(dataDir)) });
   const store = await SqlRecordStore.open(engine);
   const fields = Array.from({ length: WIDE_FIELDS }, (_, i) => ({ key: `f${i}`, type: "number" as const, nullable: true }));
   const wide = await store.createTable({ databaseId: "demo", slug: "wide", primaryKey: "id", fields: [{ key: "id", type: "text", nullable: false }, ...fields] });

@@ -41,11 +41,10 @@ export function registerWriteRoutes(app: FastifyInstance, deps: StorageDeps): vo
       received = await receiveUpload(request.raw, {
         maxBytes: max,
         tmpPath: blobs.tmpPath,
-        async checkKey(key) {
+        checkKey(key) {
           const valid = validateObjectKey(key);
           if (!valid.ok) return valid.error;
-          const exists = await metadata.exists(bucket.name, key);
-          return (exists ? allow.update : allow.create) ? undefined : accessMissing(bucket.name, exists, key);
+          return metadata.exists(bucket.name, key).then((exists) => ((exists ? allow.update : allow.create) ? undefined : accessMissing(bucket.name, exists, key)));
         },
       });
     } catch (e) {

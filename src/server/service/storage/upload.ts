@@ -121,10 +121,12 @@ export function receiveUpload(req: IncomingMessage, opts: ReceiveOptions): Promi
       if (name === "key") {
         if (key !== undefined) return fail(badRequest("The form has two key parts; send exactly one."));
         if (info.valueTruncated) return fail(badRequest("The key part is far too long; keys are at most 1024 bytes."));
+        const problem = opts.checkKey(value);
+        if (problem && !(problem instanceof Promise)) return fail(HttpError.from(problem));
         key = value;
-        // The metadata lookup is asynchronous: the answer is awaited before the upload resolves.
-        keyChecked = Promise.resolve(opts.checkKey(value)).then(
-          (problem) => problem && fail(HttpError.from(problem)),
+        // A metadata lookup is asynchronous: the file part waits for its answer before anything is stored.
+        keyChecked = Promise.resolve(problem).then(
+          (p) => p && fail(HttpError.from(p)),
           (e: Error) => fail(e),
         );
       } else if (name === "file") {
@@ -164,7 +166,10 @@ export function receiveUpload(req: IncomingMessage, opts: ReceiveOptions): Promi
         limited = true;
         fail(tooLarge(opts.maxBytes));
       });
-      write(stream, declared(info.mimeType), () => limited);
+      void keyChecked.then(() => {
+        if (settled) stream.resume();
+        else write(stream, declared(info.mimeType), () => limited);
+      });
     });
 
     for (const event of ["partsLimit", "filesLimit", "fieldsLimit"] as const) {
