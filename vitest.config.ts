@@ -2,7 +2,7 @@ import { defineConfig } from "vitest/config";
 
 /**
  * The HTTP suites of records and storage (conformance, property, paging, concurrency,
- * durability after SIGKILL) run twice: on the embedded engine with everything else, and on a
+ * durability after SIGKILL, import, migration from the SQLite data directory) run twice: on the embedded engine with everything else, and on a
  * real PostgreSQL (a scratch cluster started by the `postgres` project's globalSetup).
  * `*.pg.test.ts` files test what only PostgreSQL has (several instances on one database).
  */
@@ -10,6 +10,7 @@ const bothEngines = [
   "src/server/service/records/**/*.http.test.ts",
   "src/server/service/storage/**/*.http.test.ts",
   "src/server/service/storage/**/storage-*.test.ts",
+  "src/server/service/migration/**/*.http.test.ts",
 ];
 const postgresOnly = ["src/**/*.pg.test.ts"];
 

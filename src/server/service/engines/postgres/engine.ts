@@ -8,7 +8,8 @@
  *   by a transaction-scoped advisory lock. That is the embedded engine's single writer, made
  *   cluster-wide: code above the seam may check-then-write (create vs update access, the next
  *   storage version, the next table id) and two instances never interleave. Reads never wait
- *   for it. Versions stay unique by the tables' own constraints as well.
+ *   for it. Versions stay unique by the tables' own constraints as well. Each write also
+ *   notifies the other instances (foreign-writes.ts), which drop their cached counts.
  * - Every error that reaches the caller is an EngineError when it means something to a client
  *   (the dialect's classification), so no SQL text ever reaches a response.
  */
@@ -18,6 +19,7 @@ import { EngineError, type RunResult, type SqlEngine, type SqlTx } from "../engi
 import { appendRows } from "./append";
 import { type PostgresOptions, poolConfig } from "./connection";
 import { classifyPostgresError, postgresDialect } from "./dialect";
+import { foreignWrites } from "./foreign-writes";
 
 /** Key of the advisory lock that serializes writes ("bb-write" as a 64-bit number). */
 const WRITE_LOCK = "7089336410592612711";
@@ -84,6 +86,7 @@ export async function openPostgresEngine(options: PostgresOptions): Promise<SqlE
     throw translate(e);
   }
   const dialect = postgresDialect(collation);
+  const foreign = foreignWrites(options);
   let closed = false;
 
   async function connect(): Promise<pg.PoolClient> {
@@ -106,6 +109,7 @@ export async function openPostgresEngine(options: PostgresOptions): Promise<SqlE
     builder: compileOnlyKysely(),
 
     async read(queries) {
+      foreign.beforeRead();
       if (queries.length === 1) {
         if (closed) throw new EngineError("unavailable");
         try {
@@ -135,8 +139,9 @@ export async function openPostgresEngine(options: PostgresOptions): Promise<SqlE
       const client = await connect();
       let failure: unknown;
       try {
-        // One round trip: the transaction and the cluster-wide writer lock.
-        await client.query(`begin; select pg_advisory_xact_lock(${WRITE_LOCK})`);
+        // One round trip: the transaction, the cluster-wide writer lock and the notice to the
+        // other instances (delivered only if this commits).
+        await client.query(`begin; select pg_advisory_xact_lock(${WRITE_LOCK}); ${foreign.notifySql}`);
         const tx: SqlTx = {
           run: (q) => runOn(client, q),
           append: (table, columns, rows) => appendRows(client, table, columns, rows),
@@ -153,9 +158,12 @@ export async function openPostgresEngine(options: PostgresOptions): Promise<SqlE
       }
     },
 
+    onForeignWrite: (listener) => foreign.subscribe(listener),
+
     async close() {
       if (closed) return;
       closed = true;
+      await foreign.close();
       await pool.end();
     },
   };
