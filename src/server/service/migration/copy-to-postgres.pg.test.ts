@@ -58,7 +58,7 @@ describe("copying an embedded data directory into PostgreSQL", () => {
 
     db = await createTestDatabase(inject("pgAdminUrl"));
     const env = { ...process.env, DATABASE_URL: db.url, DATA_DIR: dataDir };
-    const copied = await run("npx", ["tsx", "src/server/service/migration/copy-cli.ts"], { cwd: ROOT, env });
+    const copied = await run(process.execPath, ["--import", "tsx", "src/server/service/migration/copy-cli.ts"], { cwd: ROOT, env });
     expect(copied.stdout).toMatch(/^Copied 4 Tables, 1,\d{3} Records and \d+ stored object versions/);
 
     const onPg = await startServiceProcess({ DATABASE_URL: db.url, DATA_DIR: dataDir });
@@ -72,7 +72,7 @@ describe("copying an embedded data directory into PostgreSQL", () => {
       await onPg.stop();
     }
 
-    const again = await run("npx", ["tsx", "src/server/service/migration/copy-cli.ts"], { cwd: ROOT, env }).catch((e: { code: number; stderr: string }) => e);
+    const again = await run(process.execPath, ["--import", "tsx", "src/server/service/migration/copy-cli.ts"], { cwd: ROOT, env }).catch((e: { code: number; stderr: string }) => e);
     expect(again).toMatchObject({ code: 1, stderr: expect.stringMatching(/already holds Tables/) });
   });
 });
