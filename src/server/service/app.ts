@@ -55,7 +55,7 @@ export async function createService(config: ServiceConfig): Promise<Service> {
       void (reply as FastifyReply).code(400).send(errorBody("validation_error", message));
     },
   });
-  const engine = await openEngine(config);
+  const engine = await openEngine(config, app.log);
   try {
     const migrated = await migrateFromSqlite(config.dataDir, engine);
     if (migrated) {

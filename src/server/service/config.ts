@@ -5,6 +5,7 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { isPostgresUrl, type PostgresOptions, parsePostgresOptions } from "./engines/postgres/connection";
 
 export interface ApiKeyScope {
   databaseId: string;
@@ -35,6 +36,8 @@ export interface ServiceConfig {
   limits: ServiceLimits;
   /** The embedded engine (DuckDB): memory_limit and worker threads (small-machine defaults). */
   duckdb: { memoryLimit: string; threads: number };
+  /** DATABASE_URL=postgres://…: Records, registry and storage metadata on PostgreSQL (unset: embedded). */
+  postgres?: PostgresOptions;
 }
 
 export interface ServiceLimits {
@@ -98,6 +101,7 @@ export function parseServiceConfig(argv: string[], env: NodeJS.ProcessEnv): Serv
     logLevel: (env.SERVICE_LOG_LEVEL as ServiceConfig["logLevel"]) ?? "warn",
     limits: parseServiceLimits(env),
     duckdb: parseDuckDbConfig(env),
+    postgres: parseDatabaseUrl(env),
   };
 }
 
@@ -107,6 +111,12 @@ function parseDuckDbConfig(env: NodeJS.ProcessEnv): ServiceConfig["duckdb"] {
   const threads = Number(env.DUCKDB_THREADS ?? 2);
   if (!Number.isInteger(threads) || threads < 1 || threads > 64) throw new Error(`DUCKDB_THREADS: a whole number from 1 to 64, not ${env.DUCKDB_THREADS}`);
   return { memoryLimit, threads };
+}
+
+function parseDatabaseUrl(env: NodeJS.ProcessEnv): PostgresOptions | undefined {
+  if (!env.DATABASE_URL) return undefined;
+  if (!isPostgresUrl(env.DATABASE_URL)) throw new Error("DATABASE_URL: only postgres:// (or postgresql://) URLs are supported; unset it for the embedded engine.");
+  return parsePostgresOptions(env.DATABASE_URL, env);
 }
 
 export const API_KEY_FILE = "api-key";

@@ -9,7 +9,7 @@ import http from "node:http";
 import path from "node:path";
 import { parseServiceConfig } from "../config";
 import { openEngine } from "../engines/open";
-import type { TestService } from "../test-support";
+import { type TestService, testEngineConfig } from "../test-support";
 import { OBJECTS } from "./metadata";
 
 export const sha256 = (data: Buffer | string) => createHash("sha256").update(data).digest("hex");
@@ -105,7 +105,7 @@ export function writeBuckets(dataDir: string, buckets: unknown[]): void {
 
 /** Every metadata row (file, size) of a bucket, read from the data directory's database once no service holds it. */
 export async function storageRows(dataDir: string, bucket: string): Promise<{ file: string; size: number }[]> {
-  const engine = await openEngine({ ...parseServiceConfig([], {}), dataDir });
+  const engine = await openEngine({ ...parseServiceConfig([], {}), dataDir, ...(await testEngineConfig(dataDir)) });
   try {
     const q = engine.builder.selectFrom(OBJECTS).select(["file", "size"]).where("bucket", "=", bucket).compile();
     const [{ rows }] = await engine.read([q]);
