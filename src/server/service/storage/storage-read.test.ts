@@ -3,7 +3,7 @@ import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import sharp from "sharp";
 import { type TestService, startTestService } from "../test-support";
-import { CATALOG_KEYS } from "./seed";
+import { CATALOG_KEYS } from "./domain/seed";
 import { rawRequest, sha256, upload } from "./storage-test-support";
 
 let svc: TestService;
