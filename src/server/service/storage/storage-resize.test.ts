@@ -91,17 +91,22 @@ describe("resizing", () => {
     expect((await get("/v0/storage/public/public-assets/img/photo.jpg")).headers.vary).toBe("w, h");
   });
 
-  it("caches variants on disk and answers 304 and ranges for them", async () => {
-    const first = await get("/v0/storage/public/public-assets/img/photo.jpg?w=77");
+  it("keeps ladder sizes in the variant cache and answers 304 and ranges for them; other sizes are not kept", async () => {
+    const first = await get("/v0/storage/public/public-assets/img/photo.jpg?w=128");
     const variants = path.join(svc.dataDir, "storage", "variants", "public-assets");
-    const cached = fs.readdirSync(variants).flatMap((d) => fs.readdirSync(path.join(variants, d)));
-    expect(cached).toContain("77x0");
-    const again = await get("/v0/storage/public/public-assets/img/photo.jpg?w=77");
+    const cached = () => fs.readdirSync(variants).flatMap((d) => fs.readdirSync(path.join(variants, d)));
+    expect(cached()).toContain("128x0.jpeg");
+    const again = await get("/v0/storage/public/public-assets/img/photo.jpg?w=128");
     expect(again.body.equals(first.body)).toBe(true);
-    expect((await get("/v0/storage/public/public-assets/img/photo.jpg?w=77", { "if-none-match": first.headers.etag as string })).status).toBe(304);
-    const part = await get("/v0/storage/public/public-assets/img/photo.jpg?w=77", { range: "bytes=0-1" });
+    expect((await get("/v0/storage/public/public-assets/img/photo.jpg?w=128", { "if-none-match": first.headers.etag as string })).status).toBe(304);
+    const part = await get("/v0/storage/public/public-assets/img/photo.jpg?w=128", { range: "bytes=0-1" });
     expect(part.status).toBe(206);
     expect([...part.body]).toEqual([0xff, 0xd8]);
+    // Off the ladder: resized for this answer (with ranges and 304 all the same), not kept.
+    const odd = await get("/v0/storage/public/public-assets/img/photo.jpg?w=77");
+    expect(await dims(odd.body)).toEqual([77, 51, "jpeg"]);
+    expect((await get("/v0/storage/public/public-assets/img/photo.jpg?w=77", { "if-none-match": odd.headers.etag as string })).status).toBe(304);
+    expect(cached().some((n) => n.startsWith("77x"))).toBe(false);
   });
 
   it("answers parallel requests for one new variant with identical images", async () => {

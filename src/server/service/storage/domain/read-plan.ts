@@ -45,7 +45,6 @@ export function planRead(file: FileFacts, c: Conditions): ReadPlan {
   // Uploaded HTML or SVG opened directly must not run script in the app's origin.
   if (isActiveContent(file.contentType)) headers["content-security-policy"] = "sandbox; default-src 'none'; style-src 'unsafe-inline'; img-src data:";
   if (notModified(c.ifNoneMatch, file.etag)) return { status: 304, headers };
-  headers["content-type"] = file.contentType;
   const { size } = file;
   const range = rangeStillValid(c.ifRange, file.etag) ? parseRange(c.range, size) : { kind: "full" as const };
   if (range.kind === "unsatisfiable") {
@@ -53,6 +52,7 @@ export function planRead(file: FileFacts, c: Conditions): ReadPlan {
     const error = new HttpError("range_not_satisfiable", `The range ${c.range} does not fit this ${size}-byte file: ask for one range inside bytes 0-${Math.max(0, size - 1)}.`);
     return { status: 416, headers, error };
   }
+  headers["content-type"] = file.contentType;
   const [start, end] = range.kind === "partial" ? [range.start, range.end] : [0, size - 1];
   if (range.kind === "partial") headers["content-range"] = contentRange(range, size);
   headers["content-length"] = String(Math.max(0, end - start + 1));

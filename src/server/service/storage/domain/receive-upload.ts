@@ -170,6 +170,8 @@ export function receiveUpload(req: IncomingMessage, opts: ReceiveOptions): Promi
       }
       fileSeen = true;
       fileStream = stream;
+      // fail() destroys the part with the reason; before the put pipes it, nobody else listens.
+      stream.on("error", () => undefined);
       let limited = false;
       stream.on("limit", () => {
         limited = true;

@@ -51,6 +51,6 @@ export function resizeBox(request: FastifyRequest): ResizeBox | undefined {
 export function sendRead(reply: FastifyReply, answer: ReadAnswer): FastifyReply {
   const { plan, body } = answer;
   reply.code(plan.status).headers(plan.headers);
-  if (plan.error) return reply.send(plan.error.toBody());
+  if (plan.error) return reply.type("application/json; charset=utf-8").send(plan.error.toBody());
   return reply.send(body);
 }
