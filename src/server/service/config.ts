@@ -42,6 +42,8 @@ export interface ServiceConfig {
   signingKeysFile: string;
   /** Start-up sweeps only leftovers older than this (STORAGE_SWEEP_GRACE_SECONDS; 0 on disk, 900 on S3). */
   sweepGraceSeconds: number;
+  /** The embedded engine (DuckDB): memory_limit and worker threads (small-machine defaults). */
+  duckdb: { memoryLimit: string; threads: number };
 }
 
 function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
@@ -94,7 +96,16 @@ export function parseServiceConfig(argv: string[], env: NodeJS.ProcessEnv): Serv
     resizeQueue: positiveInt(env, "SERVICE_RESIZE_QUEUE", 32),
     signingKeysFile: path.resolve(env.STORAGE_SIGNING_KEYS_FILE || path.join(dataDir, "storage-signing-keys.json")),
     sweepGraceSeconds: positiveInt(env, "STORAGE_SWEEP_GRACE_SECONDS", blobStore.kind === "s3" ? 900 : 0),
+    duckdb: parseDuckDbConfig(env),
   };
+}
+
+function parseDuckDbConfig(env: NodeJS.ProcessEnv): ServiceConfig["duckdb"] {
+  const memoryLimit = env.DUCKDB_MEMORY_LIMIT ?? "512MB";
+  if (!/^\d+(\.\d+)?\s*(KB|MB|GB|KiB|MiB|GiB)$/i.test(memoryLimit)) throw new Error(`DUCKDB_MEMORY_LIMIT: a size such as 512MB or 2GB, not ${memoryLimit}`);
+  const threads = Number(env.DUCKDB_THREADS ?? 2);
+  if (!Number.isInteger(threads) || threads < 1 || threads > 64) throw new Error(`DUCKDB_THREADS: a whole number from 1 to 64, not ${env.DUCKDB_THREADS}`);
+  return { memoryLimit, threads };
 }
 
 export const API_KEY_FILE = "api-key";

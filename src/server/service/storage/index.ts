@@ -37,7 +37,7 @@ export async function createStorageModule(ctx: ServiceContext): Promise<StorageM
   const { config } = ctx;
   const { buckets: list } = loadBuckets(config.dataDir);
   const buckets = new Map(list.map((b) => [b.name, b]));
-  const metadata = openMetadata(ctx.sqlite);
+  const metadata = await openMetadata(ctx.engine);
   const blobs = openBlobStore(config.blobStore, config.dataDir);
   const queue = createResizeQueue(RESIZE_CONCURRENCY, config.resizeQueue);
   const d: StorageDomain = {
