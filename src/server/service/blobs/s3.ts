@@ -22,6 +22,7 @@ import { Upload } from "@aws-sdk/lib-storage";
 import { NodeHttpHandler } from "@smithy/node-http-handler";
 import { type BlobEntry, BlobError, type BlobFailure, type BlobStore, BlobTooLarge, type ByteRange } from "./blob-store";
 import { createMeter } from "./meter";
+import { sliceStream } from "./slice";
 import type { BlobStoreConfig } from "./storage-url";
 
 type S3Config = Extract<BlobStoreConfig, { kind: "s3" }>;
@@ -115,7 +116,11 @@ export function openS3Store(config: S3Config): BlobStore {
     async get(name, range?: ByteRange): Promise<Readable> {
       try {
         const out = await client.send(new GetObjectCommand({ Bucket, Key: key(name), Range: range ? `bytes=${range.start}-${range.end}` : undefined }));
-        return out.Body as Readable;
+        const body = out.Body as Readable;
+        if (!range) return body;
+        // Exactly the range, even from a server that ignored it (whole object, no Content-Range).
+        const skip = out.ContentRange ? 0 : range.start;
+        return pipeline(body, sliceStream(skip, range.end - range.start + 1), () => undefined);
       } catch (e) {
         throw wrap(e, "reading");
       }

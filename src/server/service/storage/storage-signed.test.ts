@@ -1,19 +1,18 @@
 /** Signed URLs (endpoints 5 and 6) over real HTTP: issue 3 items 5 and 7. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import sharp from "sharp";
-import { type TestService, startTestService } from "../test-support";
 import { retireSigningKey, rotateSigningKey } from "./domain/signing";
-import { rawRequest, upload } from "./storage-test-support";
+import { rawRequest, upload, type StorageTestService, startStorageService } from "./storage-test-support";
 
 // Signed URLs are built on the configured public base (the launcher sets the proxy's /api),
 // never on the Host header; the tests map that base back onto the service.
 const BASE = "http://proxy.example:5173/api";
-let svc: TestService;
+let svc: StorageTestService;
 let versioned = "";
 let png: Buffer;
 
 beforeAll(async () => {
-  svc = await startTestService({ seed: false, publicBaseUrl: BASE });
+  svc = await startStorageService({ seed: false, publicBaseUrl: BASE });
   versioned = (await (await upload(svc, "team-files", "shared/report final.txt", "signed content", { type: "text/plain" })).json()).key;
   png = await sharp({ create: { width: 400, height: 200, channels: 3, background: "#3a6ea5" } }).png().toBuffer();
   await upload(svc, "team-files", "shared/pic.png", png, { type: "image/png" });
