@@ -37,6 +37,8 @@ const NETWORK_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ENOTFOUND", "EAI_A
 export function s3Failure(err: unknown): BlobFailure {
   const e = err as { name?: string; code?: string; $metadata?: { httpStatusCode?: number }; cause?: { code?: string } };
   const status = e.$metadata?.httpStatusCode;
+  // A missing bucket is a configuration the store refuses, not a missing object.
+  if (e.name === "NoSuchBucket") return "refused";
   if (e.name === "NoSuchKey" || e.name === "NotFound" || status === 404) return "not_found";
   if (NETWORK_CODES.has(e.code ?? "") || NETWORK_CODES.has(e.cause?.code ?? "") || e.name === "TimeoutError" || (status === undefined && !e.name?.match(/^[A-Z]/))) {
     return "unreachable";

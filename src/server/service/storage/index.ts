@@ -7,6 +7,7 @@
 import type { FastifyInstance } from "fastify";
 import type { MetaBucket } from "../../../shared/meta";
 import { HttpError } from "../../http-error";
+import { BlobError } from "../blobs/blob-store";
 import { openBlobStore } from "../blobs/open";
 import type { ServiceContext } from "../context";
 import { storageHttpError } from "./domain/blob-failures";
@@ -45,15 +46,27 @@ export async function createStorageModule(ctx: ServiceContext): Promise<StorageM
     metadata,
     blobs,
     keyring: await openKeyring(config.signingKeysFile),
-    variants: createVariantCache({ blobs, queue, budgetBytes: config.variantCacheBytes }),
+    variants: createVariantCache({
+      blobs,
+      queue,
+      budgetBytes: config.variantCacheBytes,
+      onKeepFailed: (err) => ctx.log.warn({ failure: err.failure }, `storage: a resized variant was answered but not kept: ${err.message}`),
+    }),
     maxUploadBytes: config.maxUploadBytes,
     trustProxy: config.trustProxy,
     log: ctx.log,
     publicBaseUrl: ctx.publicBaseUrl,
   };
 
-  const swept = await sweepStorage(d, config.sweepGraceSeconds);
-  if (swept.incomplete || swept.orphans || swept.missing) ctx.log.warn(swept, "storage: repaired after an unclean stop");
+  try {
+    const swept = await sweepStorage(d, config.sweepGraceSeconds);
+    if (swept.incomplete || swept.orphans || swept.missing) ctx.log.warn(swept, "storage: repaired after an unclean stop");
+  } catch (e) {
+    // An object store that is down or refusing at start-up: start anyway (storage requests answer
+    // 502/503 until it is back, records work); the sweep runs at the next start.
+    if (!(e instanceof BlobError) || (e.failure !== "unreachable" && e.failure !== "refused")) throw e;
+    ctx.log.warn({ failure: e.failure }, `storage: start-up sweep skipped: ${e.message}`);
+  }
   if (config.seed && (await metadata.state("seeded")) === undefined) {
     await seedSampleFiles(d);
     await metadata.setState("seeded", new Date().toISOString());

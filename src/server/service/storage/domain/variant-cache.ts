@@ -10,7 +10,7 @@
  * them evicted is simply made again by the other (see forget()).
  */
 import { Readable } from "node:stream";
-import type { BlobEntry, BlobStore } from "../../blobs/blob-store";
+import { type BlobEntry, BlobError, type BlobStore } from "../../blobs/blob-store";
 import { badRequest } from "../../../http-error";
 import { isCacheable } from "./resize-ladder";
 import type { ResizeBox } from "./resize-params";
@@ -46,6 +46,8 @@ export interface VariantCacheOptions {
   maxPixels?: number;
   /** Originals larger than this are not read into memory to be resized. */
   maxSourceBytes?: number;
+  /** A variant could not be kept (full or read-only store); it was answered all the same. */
+  onKeepFailed?(err: BlobError): void;
 }
 
 const NAME = /^variants\/([^/]+)\/([^/]+)\/(\d+)x(\d+)\.(jpeg|png|webp|gif|tiff|avif)$/;
@@ -111,7 +113,14 @@ export function createVariantCache(opts: VariantCacheOptions): VariantCache {
       const contentType = mimeOf[out.format];
       if (!isCacheable(box) || out.data.length > budgetBytes) return { kind: "bytes", data: out.data, contentType } as const;
       const name = `${variantPrefix(bucket, file)}${box.w}x${box.h}.${out.format}`;
-      await blobs.put(name, Readable.from([out.data]));
+      try {
+        await blobs.put(name, Readable.from([out.data]));
+      } catch (e) {
+        // A full or read-only store: the image is still answered, just not kept (the put left nothing).
+        if (!(e instanceof BlobError)) throw e;
+        opts.onKeepFailed?.(e);
+        return { kind: "bytes", data: out.data, contentType } as const;
+      }
       add(key, { name, size: out.data.length, format: out.format });
       await evict();
       return { kind: "bytes", data: out.data, contentType } as const;
