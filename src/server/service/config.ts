@@ -6,6 +6,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { isPostgresUrl, type PostgresOptions, parsePostgresOptions } from "./engines/postgres/connection";
+import { type BlobStoreConfig, parseStorageUrl } from "./blobs/storage-url";
 
 export interface ApiKeyScope {
   databaseId: string;
@@ -34,6 +35,16 @@ export interface ServiceConfig {
   logLevel: "silent" | "error" | "warn" | "info" | "debug";
   /** Bounds on what one client may take (README "Limits and timeouts"); see timeouts.ts. */
   limits: ServiceLimits;
+  /** Where stored files live: DATA_DIR (default) or S3 (STORAGE_URL). */
+  blobStore: BlobStoreConfig;
+  /** Byte budget of the resized-variant cache (SERVICE_VARIANT_CACHE_BYTES, default 1 GiB). */
+  variantCacheBytes: number;
+  /** Resizes that may wait for a slot; past it a 503 (SERVICE_RESIZE_QUEUE, default 32). */
+  resizeQueue: number;
+  /** The signing key pairs (STORAGE_SIGNING_KEYS_FILE, default DATA_DIR/storage-signing-keys.json). */
+  signingKeysFile: string;
+  /** Start-up sweeps only leftovers older than this (STORAGE_SWEEP_GRACE_SECONDS; 0 on disk, 900 on S3). */
+  sweepGraceSeconds: number;
   /** The embedded engine (DuckDB): memory_limit and worker threads (small-machine defaults). */
   duckdb: { memoryLimit: string; threads: number };
   /** DATABASE_URL=postgres://…: Records, registry and storage metadata on PostgreSQL (unset: embedded). */
@@ -64,6 +75,14 @@ export function parseServiceLimits(env: NodeJS.ProcessEnv): ServiceLimits {
   };
 }
 
+function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const n = Number(raw);
+  if (!Number.isSafeInteger(n) || n < min) throw new Error(`${name} must be a whole number ≥ ${min} (got ${JSON.stringify(raw)}).`);
+  return n;
+}
+
 export function parseApiKeys(raw: string | undefined): ApiKeyEntry[] {
   if (!raw) return [];
   return raw
@@ -89,10 +108,12 @@ function argValue(argv: string[], name: string): string | undefined {
 export function parseServiceConfig(argv: string[], env: NodeJS.ProcessEnv): ServiceConfig {
   const port = Number(argValue(argv, "--port") ?? env.SERVICE_PORT ?? 8787);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`Invalid port: ${port}`);
+  const dataDir = path.resolve(argValue(argv, "--data-dir") ?? env.DATA_DIR ?? ".data");
+  const blobStore = parseStorageUrl(env);
   return {
     port,
     host: env.SERVICE_HOST ?? "127.0.0.1",
-    dataDir: path.resolve(argValue(argv, "--data-dir") ?? env.DATA_DIR ?? ".data"),
+    dataDir,
     apiKeys: parseApiKeys(env.SERVICE_API_KEYS),
     publicBaseUrl: env.SERVICE_PUBLIC_URL || undefined,
     trustProxy: env.SERVICE_TRUST_PROXY === "1" || env.SERVICE_TRUST_PROXY === "true",
@@ -100,6 +121,11 @@ export function parseServiceConfig(argv: string[], env: NodeJS.ProcessEnv): Serv
     seed: env.SERVICE_SEED !== "0",
     logLevel: (env.SERVICE_LOG_LEVEL as ServiceConfig["logLevel"]) ?? "warn",
     limits: parseServiceLimits(env),
+    blobStore,
+    variantCacheBytes: positiveInt(env, "SERVICE_VARIANT_CACHE_BYTES", 1024 ** 3),
+    resizeQueue: positiveInt(env, "SERVICE_RESIZE_QUEUE", 32),
+    signingKeysFile: path.resolve(env.STORAGE_SIGNING_KEYS_FILE || path.join(dataDir, "storage-signing-keys.json")),
+    sweepGraceSeconds: positiveInt(env, "STORAGE_SWEEP_GRACE_SECONDS", blobStore.kind === "s3" ? 900 : 0),
     duckdb: parseDuckDbConfig(env),
     postgres: parseDatabaseUrl(env),
   };

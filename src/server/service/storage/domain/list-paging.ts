@@ -2,9 +2,9 @@
  * Listing one folder level (decisions §7 list extension), S3-style: keys under the prefix whose
  * remainder has no `/` are items, the others collapse into their first sub-folder. Paging walks
  * the sorted keys and jumps over a whole folder at once, so a page costs about `limit` lookups
- * however many files the folders hold. Pure: the key source is passed in.
+ * however many files the folders hold. Pure: the (async) key source is passed in.
  */
-import { type Result, fail, ok } from "../../../shared/errors";
+import { type Result, fail, ok } from "../../../../shared/errors";
 
 export type ListEntry = { kind: "item"; key: string } | { kind: "folder"; prefix: string };
 

@@ -3,7 +3,7 @@
  * public bucket never changes, so it is cached for a year; an unversioned one may change at any
  * upload, so it is revalidated every time (the strong ETag makes that a cheap 304).
  */
-import type { BucketPermission } from "../../../shared/meta";
+import type { BucketPermission } from "../../../../shared/meta";
 
 export const IMMUTABLE = "public, max-age=31536000, immutable";
 

@@ -1,27 +1,24 @@
 /**
  * Sample files for the sample buckets (decisions §2), stored through the same path as uploads
- * (temp file, rename, row). The catalog keys are the ones the records seed's `catalog` table
+ * (blob, then row). The catalog keys are the ones the records seed's `catalog` table
  * names in its image field.
  */
-import { createHash } from "node:crypto";
-import fs from "node:fs";
-import type { StorageDeps } from "./deps";
+import { randomUUID } from "node:crypto";
+import { Readable } from "node:stream";
+import { objectBlob, type StorageDomain } from "./storage-domain";
 import { banner, catalogPicture, logoSvg, samplePdf } from "./seed-content";
 
 export const CATALOG_KEYS = ["catalog/lamp.png", "catalog/chair.png", "catalog/desk.jpg", "catalog/shelf.jpg", "catalog/plant.png", "catalog/clock.jpg"];
 
-async function put(deps: StorageDeps, bucket: string, key: string, body: Buffer | string, contentType: string): Promise<void> {
+async function put(deps: StorageDomain, bucket: string, key: string, body: Buffer | string, contentType: string): Promise<void> {
   if (!deps.buckets.has(bucket)) return;
   const data = typeof body === "string" ? Buffer.from(body, "utf8") : body;
-  const tmp = deps.blobs.tmpPath();
-  await fs.promises.writeFile(tmp, data, { flag: "wx" });
-  const file = deps.blobs.newFileId();
-  await deps.blobs.commit(tmp, bucket, file);
-  const sha256 = createHash("sha256").update(data).digest("hex");
-  await deps.metadata.commit({ bucket, key, file, size: data.length, contentType, sha256 }, { create: true, update: true });
+  const file = randomUUID();
+  const { size, sha256 } = await deps.blobs.put(objectBlob(bucket, file), Readable.from([data]));
+  await deps.metadata.commit({ bucket, key, file, size, contentType, sha256 }, { create: true, update: true });
 }
 
-export async function seedSampleFiles(deps: StorageDeps): Promise<void> {
+export async function seedSampleFiles(deps: StorageDomain): Promise<void> {
   for (const key of CATALOG_KEYS) {
     const name = key.slice("catalog/".length, key.lastIndexOf("."));
     const png = key.endsWith(".png");

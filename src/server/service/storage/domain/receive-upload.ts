@@ -1,35 +1,40 @@
 /**
- * Receives a multipart upload (interface §4.3): parts `key` then `file`, streamed through a
- * sha256 into a temp file (never the whole file in memory; busboy pauses the socket when the
- * disk is slower). The key is checked as soon as its part arrives, before any byte of the file
- * touches the disk. On any failure, abort or size overrun the temp file is gone before the
- * promise rejects.
+ * Receives a multipart upload (interface §4.3): parts `key` then `file`, the file streamed into
+ * the blob store (never the whole file in memory; busboy pauses the socket when the store is
+ * slower). The key is checked as soon as its part arrives, before any byte of the file is
+ * stored. On any failure, abort or size overrun the blob is gone before the promise rejects.
+ * Works on Node's IncomingMessage, not on a framework's request.
  */
-import { createHash } from "node:crypto";
-import fs from "node:fs";
 import type { IncomingMessage } from "node:http";
-import { pipeline } from "node:stream/promises";
+import { Readable } from "node:stream";
 import busboy from "busboy";
-import type { Failure } from "../../../shared/errors";
-import { HttpError, badRequest } from "../../http-error";
+import { BlobTooLarge, type PutResult } from "../../blobs/blob-store";
+import type { Failure } from "../../../../shared/errors";
+import { HttpError, badRequest } from "../../../http-error";
 import { SNIFF_BYTES, boundaryOf, partContentType } from "./part-headers";
 
 export interface ReceivedFile {
   key: string;
-  tmp: string;
+  /** The blob the file was stored as. */
+  blob: string;
   size: number;
   sha256: string;
   /** The file part's Content-Type header as sent; undefined when it had none. */
   declaredType: string | undefined;
 }
 
+/** The client went away mid-upload: nothing to answer, logged at info (issue 9.7). */
+export class ClientAborted extends Error {}
+
 export interface ReceiveOptions {
   maxBytes: number;
-  tmpPath(): string;
-  /**
-   * Called with the key part's value; a returned failure stops the upload (the file part, if
-   * it started meanwhile, is dropped and its temp file removed).
-   */
+  /** A new blob name for the file. */
+  blobName(): string;
+  /** Stores a stream as the blob (the blob store's put); must leave nothing when it rejects. */
+  put(name: string, body: Readable, maxBytes: number): Promise<PutResult>;
+  /** Deletes a stored blob (the upload failed after the file was complete). */
+  remove(name: string): Promise<void>;
+  /** Called with the key part's value; a returned failure stops the upload. */
   checkKey(key: string): Failure | undefined | Promise<Failure | undefined>;
 }
 
@@ -72,20 +77,23 @@ export function receiveUpload(req: IncomingMessage, opts: ReceiveOptions): Promi
 
     let key: string | undefined;
     let fileSeen = false;
-    let tmp: string | undefined;
+    let blob: string | undefined;
+    let keyChecked: Promise<boolean> = Promise.resolve(true);
     let written: Promise<{ size: number; sha256: string; declaredType: string | undefined }> | undefined;
     let fileStream: NodeJS.ReadableStream & { destroy?(err?: Error): void } | undefined;
     let settled = false;
-    let keyChecked: Promise<unknown> = Promise.resolve();
 
-    const fail = (err: Error) => {
+    const fail = (reason: Error) => {
       if (settled) return;
       settled = true;
+      // Whatever broke first, a body cut off by the client is the client's doing.
+      const err = !(reason instanceof HttpError) && !req.complete && (req.destroyed || req.readableAborted) ? new ClientAborted("upload interrupted: the client went away") : reason;
       req.unpipe(bb);
       fileStream?.destroy?.(err);
       const cleanup = async () => {
-        await written?.catch(() => undefined);
-        if (tmp) await fs.promises.rm(tmp, { force: true });
+        // A put that failed left nothing; one that finished before the failure is removed here.
+        const done = await written?.catch(() => undefined);
+        if (done && blob) await opts.remove(blob);
       };
       cleanup().then(
         () => reject(err),
@@ -93,27 +101,22 @@ export function receiveUpload(req: IncomingMessage, opts: ReceiveOptions): Promi
       );
     };
 
-    const write = (source: AsyncIterable<Buffer> | NodeJS.ReadableStream, declaredType: string | undefined, truncated: () => boolean) => {
-      tmp = opts.tmpPath();
-      const hash = createHash("sha256");
-      let size = 0;
-      const target = tmp;
-      written = pipeline(
-        source,
-        async function* (chunks: AsyncIterable<Buffer>) {
-          for await (const chunk of chunks) {
-            hash.update(chunk);
-            size += chunk.length;
-            yield chunk;
-          }
-        },
-        // flush: fsync before close, so an acknowledged upload survives more than a process crash.
-        fs.createWriteStream(target, { flags: "wx", flush: true }),
-      ).then(() => {
+    const write = (source: Readable, declaredType: string | undefined, truncated: () => boolean) => {
+      const name = (blob = opts.blobName());
+      written = keyChecked.then((passed) => {
+        if (!passed || settled) {
+          source.resume();
+          throw new Error("upload refused before the file was stored");
+        }
+        return opts.put(name, source, opts.maxBytes);
+      }).then(({ size, sha256 }) => {
         if (truncated()) throw tooLarge(opts.maxBytes);
-        return { size, sha256: hash.digest("hex"), declaredType };
+        return { size, sha256, declaredType };
       });
-      written.catch((e) => fail(e instanceof HttpError ? e : new Error(`upload interrupted: ${(e as Error).message}`)));
+      written.catch((e) => {
+        if (e instanceof BlobTooLarge) return fail(tooLarge(opts.maxBytes));
+        fail(e instanceof Error ? e : new Error(String(e)));
+      });
     };
 
     bb.on("field", (name, value, info) => {
@@ -121,14 +124,20 @@ export function receiveUpload(req: IncomingMessage, opts: ReceiveOptions): Promi
       if (name === "key") {
         if (key !== undefined) return fail(badRequest("The form has two key parts; send exactly one."));
         if (info.valueTruncated) return fail(badRequest("The key part is far too long; keys are at most 1024 bytes."));
-        const problem = opts.checkKey(value);
-        if (problem && !(problem instanceof Promise)) return fail(HttpError.from(problem));
         key = value;
-        // A metadata lookup is asynchronous: the file part waits for its answer before anything is stored.
-        keyChecked = Promise.resolve(problem).then(
-          (p) => p && fail(HttpError.from(p)),
-          (e: Error) => fail(e),
-        );
+        // The file part waits for this (write below): nothing is stored before the key passed.
+        keyChecked = Promise.resolve()
+          .then(() => opts.checkKey(value))
+          .then(
+            (problem) => {
+              if (problem) fail(HttpError.from(problem));
+              return !problem;
+            },
+            (e) => {
+              fail(e as Error);
+              return false;
+            },
+          );
       } else if (name === "file") {
         // A file sent as a plain field (no filename): accepted, within the field size limit.
         if (key === undefined) return fail(badRequest("Send the key part before the file part."));
@@ -138,7 +147,7 @@ export function receiveUpload(req: IncomingMessage, opts: ReceiveOptions): Promi
         if (info.valueTruncated) {
           return fail(new HttpError("payload_too_large", "A file sent as a plain form field is limited to 1 MiB: send it as a file part (with a filename)."));
         }
-        write([Buffer.from(value, "utf8")] as unknown as AsyncIterable<Buffer>, declared(info.mimeType), () => false);
+        write(Readable.from([Buffer.from(value, "utf8")]), declared(info.mimeType), () => false);
       }
     });
 
@@ -161,15 +170,14 @@ export function receiveUpload(req: IncomingMessage, opts: ReceiveOptions): Promi
       }
       fileSeen = true;
       fileStream = stream;
+      // fail() destroys the part with the reason; before the put pipes it, nobody else listens.
+      stream.on("error", () => undefined);
       let limited = false;
       stream.on("limit", () => {
         limited = true;
         fail(tooLarge(opts.maxBytes));
       });
-      void keyChecked.then(() => {
-        if (settled) stream.resume();
-        else write(stream, declared(info.mimeType), () => limited);
-      });
+      write(stream, declared(info.mimeType), () => limited);
     });
 
     for (const event of ["partsLimit", "filesLimit", "fieldsLimit"] as const) {
@@ -179,22 +187,21 @@ export function receiveUpload(req: IncomingMessage, opts: ReceiveOptions): Promi
     bb.on("close", async () => {
       if (settled) return;
       if (key === undefined) return fail(badRequest('The form has no key part: add a field named "key" with the object key.'));
-      if (!written || !tmp) return fail(badRequest('The form has no file part: add the file as a part named "file".'));
+      if (!written || !blob) return fail(badRequest('The form has no file part: add the file as a part named "file".'));
       try {
-        await keyChecked;
         const done = await written;
         if (settled) return;
         settled = true;
-        resolve({ key, tmp, ...done });
+        resolve({ key, blob: blob!, ...done });
       } catch {
         // fail() has already run through written's rejection.
       }
     });
 
     // Not stream.pipeline: on a parse error that would destroy the socket before the 400 is sent.
-    req.on("error", (e) => fail(new Error(`upload interrupted: ${e.message}`)));
+    req.on("error", (e) => fail(new ClientAborted(`upload interrupted: ${e.message}`)));
     req.on("close", () => {
-      if (!req.complete) fail(new Error("upload interrupted: the client went away"));
+      if (!req.complete) fail(new ClientAborted("upload interrupted: the client went away"));
     });
     req.pipe(bb);
   });

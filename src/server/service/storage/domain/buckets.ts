@@ -6,8 +6,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import type { Failure } from "../../../shared/errors";
-import type { BucketAccess, MetaBucket } from "../../../shared/meta";
+import type { Failure } from "../../../../shared/errors";
+import type { BucketAccess, MetaBucket } from "../../../../shared/meta";
 import { type AllowList, compileAllowList } from "./address";
 
 export const BUCKETS_FILE = "buckets.json";

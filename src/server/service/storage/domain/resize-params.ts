@@ -2,8 +2,8 @@
  * `w` and `h` for resizing (interface §4.4, decisions §7): query parameters or request headers
  * (a query parameter wins over a header of the same name), integers 1…4096.
  */
-import { type Result, fail, ok } from "../../../shared/errors";
-import { MAX_RESIZE, MIN_RESIZE } from "../../../shared/storage";
+import { type Result, fail, ok } from "../../../../shared/errors";
+import { MAX_RESIZE, MIN_RESIZE } from "../../../../shared/storage";
 
 export interface ResizeBox {
   /** 0 = not constrained. */

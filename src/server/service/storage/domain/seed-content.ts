@@ -2,7 +2,7 @@
  * Sample content generated at seed time (decisions §2), so no binary is committed: catalog
  * pictures drawn as SVG and rendered by sharp, and a small hand-built PDF.
  */
-import { loadSharp } from "./resize";
+import { loadSharp } from "./resizer";
 
 interface Picture {
   label: string;
