@@ -11,6 +11,7 @@ import { createKeyChecker, type KeyCheck } from "./auth";
 import { resolveApiKeys, type ServiceConfig } from "./config";
 import type { ServiceContext } from "./context";
 import { openDatabase } from "./db";
+import { registerServiceProfile } from "./profile";
 import { createRecordsModule } from "./records/index";
 import { createStorageModule } from "./storage/index";
 
@@ -68,6 +69,7 @@ export async function createService(config: ServiceConfig): Promise<Service> {
   };
 
   installErrorHandler(app);
+  registerServiceProfile(app, config.profile);
   app.decorateRequest("apiKey", undefined as never);
   app.addHook("onRequest", async (request) => {
     request.apiKey = context.checkKey(request.headers["x-api-key"]);

@@ -5,6 +5,7 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { parseServiceProfile, type ServiceProfile } from "./profile";
 
 export interface ApiKeyScope {
   databaseId: string;
@@ -31,6 +32,8 @@ export interface ServiceConfig {
   /** Seed the sample data on first start. */
   seed: boolean;
   logLevel: "silent" | "error" | "warn" | "info" | "debug";
+  /** SERVICE_PROFILE: "interface" answers as the hosted interface does (decisions §9). */
+  profile: ServiceProfile;
 }
 
 export function parseApiKeys(raw: string | undefined): ApiKeyEntry[] {
@@ -68,6 +71,7 @@ export function parseServiceConfig(argv: string[], env: NodeJS.ProcessEnv): Serv
     maxUploadBytes: Number(env.SERVICE_MAX_UPLOAD_BYTES ?? 5 * 1024 ** 3),
     seed: env.SERVICE_SEED !== "0",
     logLevel: (env.SERVICE_LOG_LEVEL as ServiceConfig["logLevel"]) ?? "warn",
+    profile: parseServiceProfile(env.SERVICE_PROFILE),
   };
 }
 
