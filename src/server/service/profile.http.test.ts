@@ -23,7 +23,7 @@ describe("SERVICE_PROFILE=interface", () => {
     ["GET", "/v0/storage/list/team-files?prefix=p/"],
     ["DELETE", "/v0/storage/object/team-files/p/note.txt"],
   ])("%s %s is 404 not_found, with or without a key", async (method, path) => {
-    for (const headers of [{}, { "x-api-key": "" }]) {
+    for (const headers of [{}, { "x-api-key": "" }] as Record<string, string>[]) {
       const res = await svc.call(path, { method, headers });
       expect(res.status).toBe(404);
       expect(await res.json()).toEqual({ error: "not_found", subCode: expect.any(Number), message: expect.stringContaining("No endpoint") });

@@ -6,7 +6,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Link, Outlet } from "@tanstack/react-router";
 import { useCallback, useEffect, useState } from "react";
 import type { AppConfig } from "../../shared/meta";
-import { configQueryOptions } from "../records/records-queries";
+import { configQueryOptions } from "./config-get-query";
 import { Toaster } from "../ui/toast";
 import { HelpOverlay } from "./HelpOverlay";
 import { isTypingTarget } from "./shortcuts";

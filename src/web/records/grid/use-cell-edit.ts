@@ -6,7 +6,9 @@
 import { type QueryKey, useMutation, useQueryClient } from "@tanstack/react-query";
 import type { QueryResult, RecordValue } from "../../../shared/records";
 import { toast } from "../../ui/toast";
-import { queryRecords, updateRecords } from "../records-queries";
+import { recordKeys } from "../records-keys";
+import { queryRecords } from "../records-list-query";
+import { updateRecords } from "../records-update-mutation";
 import { undoActions } from "../undo/undo-store";
 import { buildEditUpdate, equalCond } from "./edit.utils";
 import { conflictKey, gridActions, pkId } from "./grid-store";
@@ -88,6 +90,6 @@ export function useCellEdit(db: string, table: string, pkField: string, queryKey
         jsonFields: col.field.type === "json" ? [col.key] : undefined,
       });
     },
-    onSettled: () => qc.invalidateQueries({ queryKey: ["records", db, table] }),
+    onSettled: () => qc.invalidateQueries({ queryKey: recordKeys.table(db, table) }),
   });
 }
