@@ -24,6 +24,7 @@ import { SelectionBar } from "./SelectionBar";
 import { ColumnChooser } from "./toolbar/ColumnChooser";
 import { JoinPicker } from "./toolbar/JoinPicker";
 import { UndoButtons } from "./undo/UndoButtons";
+import { namesInView } from "./known-fields.utils";
 import { useSiblingFields, useTableFields } from "./use-table-fields";
 import { buildQueryBody, colsAfterJoin, formatJoin, formatSort, lastPage, reuseViewParts, sanitizeSearch, toView, type View, type ViewSearch } from "./view-search.utils";
 import { fmtInt } from "./grid/values.utils";
@@ -88,7 +89,8 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
 
   const body = useMemo(() => buildQueryBody(view, pkGuess), [view, pkGuess]);
   const records = useQuery({ ...recordsQueryOptions(db, table, body), enabled: !!meta });
-  const { fields, pk } = useTableFields(config, db, table, records.data?.items);
+  const mentioned = useMemo(() => namesInView(view.filter, view.sort, view.cols), [view.filter, view.sort, view.cols]);
+  const { fields, pk } = useTableFields(config, db, table, records.data?.items, mentioned);
   const siblings = useSiblingFields(config, db, table);
   const pkField = pk ?? "";
 

@@ -4,6 +4,7 @@
  * The rule that matters: a Field's type, once seen from a real value, never changes; a column
  * that was all null on one page is only a guess, which the first real value replaces.
  */
+import type { FilterGroup } from "../../shared/filter";
 import type { MetaField } from "../../shared/meta";
 import type { FieldInfo, FieldType, RecordRow, RecordValue } from "../../shared/records";
 import { isValidDate, isValidDateTime } from "./grid/values.utils";
@@ -122,4 +123,18 @@ export function readKnownFieldsMap(text: string | null): Record<string, KnownFie
   } catch {
     return {};
   }
+}
+
+/** Field names a view names: filter keys (iteratively: nesting is unlimited), sort keys, columns. */
+export function namesInView(filter: FilterGroup | undefined, sort: readonly { key: string }[], cols: readonly string[] | undefined): string[] {
+  const names: string[] = [];
+  const stack: unknown[] = filter ? [filter] : [];
+  while (stack.length) {
+    const node = stack.pop() as Record<string, unknown> | null;
+    if (!node || typeof node !== "object") continue;
+    if (typeof node.key === "string") names.push(node.key);
+    for (const k of ["and", "or"]) if (Array.isArray(node[k])) stack.push(...(node[k] as unknown[]).slice().reverse());
+  }
+  names.push(...sort.map((s) => s.key), ...(cols ?? []));
+  return [...new Set(names)];
 }

@@ -65,17 +65,26 @@ export function useTableFields(
 export function useSiblingFields(config: AppConfig, db: string, table: string) {
   const others = config.databases.find((d) => d.id === db)?.tables.filter((t) => t.slug !== table) ?? [];
   const canAsk = config.capabilities.fields;
-  const results = useQueries({ queries: others.map((t) => fieldsQueryOptions(db, t.slug, canAsk)) });
+  // combine keeps its answer's identity until an answer changes, so memoized columns hold.
+  const answers = useQueries({
+    queries: others.map((t) => fieldsQueryOptions(db, t.slug, canAsk)),
+    combine: (rs) => rs.map((r) => r.data?.items),
+  });
   const tables = useKnownFieldsStore((s) => s.tables);
+  const declared = config.databases.find((d) => d.id === db)?.tables;
+  const bySlug = useMemo(() => {
+    const m = new Map<string, FieldInfo[] | undefined>();
+    for (const [i, t] of (declared ?? []).filter((x) => x.slug !== table).entries()) {
+      if (canAsk) m.set(t.slug, answers[i]);
+      else {
+        const out = resolveFields(undefined, t.fields, tables[`${db}/${t.slug}`] ?? [], t.primaryKey);
+        m.set(t.slug, out.length ? out : undefined);
+      }
+    }
+    return m;
+  }, [declared, db, table, canAsk, tables, answers]);
   return {
     tables: others.map((t) => t.slug),
-    fieldsOf: (slug: string): FieldInfo[] | undefined => {
-      const i = others.findIndex((t) => t.slug === slug);
-      if (i < 0) return undefined;
-      if (canAsk) return results[i]?.data?.items;
-      const t = others[i]!;
-      const out = resolveFields(undefined, t.fields, tables[`${db}/${slug}`] ?? [], t.primaryKey);
-      return out.length ? out : undefined;
-    },
+    fieldsOf: (slug: string): FieldInfo[] | undefined => bySlug.get(slug),
   };
 }
