@@ -62,9 +62,11 @@ export function useCellEdit(db: string, table: string, pkField: string, queryKey
       qc.setQueryData<QueryResult>(queryKey, (d) => patchRow(d, pkField, pk, col.key, newValue));
       return { previous };
     },
-    onError: (err, { pk, col }, ctx) => {
+    onError: (err, { pk, col, oldValue, newValue }, ctx) => {
       if (ctx?.previous) qc.setQueryData(queryKey, ctx.previous);
-      toast(`Not saved: ${col.key} of ${String(pk)}`, { kind: "error", detail: err.message });
+      // The cell keeps what was typed, marked, with Retry: nothing typed is lost to an outage.
+      gridActions.setConflict(conflictKey(pk, col.key), { attempted: newValue, current: oldValue, failed: err.message });
+      toast(`Not saved: ${col.key} of ${String(pk)}`, { kind: "error", detail: `${err.message} The cell keeps your value: press Retry in it.` });
     },
     onSuccess: ({ matched, current }, { pk, col, oldValue, newValue }, ctx) => {
       const key = conflictKey(pk, col.key);
