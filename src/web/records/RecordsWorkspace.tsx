@@ -130,6 +130,7 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
   );
 
   const count = records.data?.count;
+  const pageOfData = useRef(new WeakMap<object, number>());
   const last = count === undefined ? view.page : lastPage(count, view.size);
   const onPage = useStableCallback((delta: -1 | 1) => {
     const p = view.page + delta;
@@ -150,7 +151,11 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
   }
 
   const conds = view.filter ? countConditions(fromWire(view.filter)) : 0;
-  const rowsShown = records.data?.items;
+  // Another page's rows, kept while this page loads (or fails to, in an outage), are never shown
+  // under this page's number: the pager shows only pages the grid has.
+  if (records.data && !records.isPlaceholderData) pageOfData.current.set(records.data, view.page);
+  const otherPage = !!records.data && records.isPlaceholderData && pageOfData.current.get(records.data) !== view.page;
+  const rowsShown = otherPage ? undefined : records.data?.items;
 
   return (
     <div className="workspace">
@@ -217,9 +222,9 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
             </button>
           </div>
         )}
-        {records.isPending && !records.isError ? (
+        {(records.isPending || otherPage) && !records.isError ? (
           <div className="center-state" role="status">
-            <p className="muted">Loading records…</p>
+            <p className="muted">{otherPage ? `Loading page ${fmtInt(view.page)}…` : "Loading records…"}</p>
           </div>
         ) : rowsShown && rowsShown.length === 0 ? (
           <div className="center-state" role="status">
