@@ -12,6 +12,7 @@ import type { ProxyConfig } from "./config";
 import { sendJson, type Upstream } from "./forward";
 import { apiRequestRefusal, checkHost, ownHosts } from "./guard";
 import { API_SECURITY_HEADERS, PAGE_SECURITY_HEADERS } from "./headers";
+import { EXISTS_PREFIX, objectExists } from "./object-exists";
 import { matchApiRoute } from "./routes";
 import type { SessionGate } from "./session";
 import { createStaticHandler } from "./static";
@@ -65,6 +66,10 @@ export function createProxyHandler(deps: ProxyDeps) {
       const result = await buildAppConfig(deps.upstream, deps.upstreamInfo);
       if (result.status >= 500) deps.log(`GET /api/config: ${(result.body as { message: string }).message}`);
       return apiError(res, result.status, result.body as never);
+    }
+    if (pathname.startsWith(EXISTS_PREFIX) && safe) {
+      const answer = await objectExists(deps.upstream, rawUrl);
+      return sendJson(res, answer.status, answer.body, API_SECURITY_HEADERS);
     }
     if (route.kind === "reject") return apiError(res, 404, errorBody("not_found", route.message));
     return deps.upstream.forward(req, res, route.upstreamPath, { withKey: true, headers: API_SECURITY_HEADERS });

@@ -13,7 +13,7 @@ import { type Entry, filterEntries, nextSort, sortEntries } from "../listing.uti
 import { uploadKeyFor, uploadKeyProblem } from "../paths.utils";
 import { FilePreview } from "../preview/FilePreview";
 import { Lightbox } from "../preview/Lightbox";
-import { useDeleteObjectMutation } from "../storage-queries";
+import { useDeleteObjectMutation } from "../object-delete-mutation";
 import { enqueueUploads } from "../upload/upload-store";
 import { ConfirmDialog } from "../ui/Modal";
 import { Breadcrumbs } from "./Breadcrumbs";

@@ -6,7 +6,7 @@ import { useId, useState } from "react";
 import type { ApiError } from "../../api-client";
 import { toast } from "../../ui/toast";
 import { DEFAULT_LIFETIME, LIFETIMES, describeExpiry, expiresFromUrl } from "../format.utils";
-import { useSignUrlMutation } from "../storage-queries";
+import { useSignUrlMutation } from "../object-sign-mutation";
 import { publicUrl } from "../thumb.utils";
 import { Modal } from "../ui/Modal";
 import { Icon } from "../ui/icons";

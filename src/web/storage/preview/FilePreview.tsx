@@ -6,7 +6,7 @@ import { useQuery } from "@tanstack/react-query";
 import { FileActions } from "../bucket-browser/FileActions";
 import { fileKind, formatBytes, formatDate, typeLabel } from "../format.utils";
 import type { Entry } from "../listing.utils";
-import { textPreviewQueryOptions } from "../storage-queries";
+import { textPreviewQueryOptions } from "../object-text-query";
 import { objectUrl } from "../thumb.utils";
 import { Modal } from "../ui/Modal";
 import { FileIcon } from "./FileIcon";
