@@ -2,7 +2,7 @@
 import { type RefObject, useId } from "react";
 import type { ViewMode } from "../browser-state";
 import type { SortKey, SortSpec } from "../listing.utils";
-import { Icon } from "../ui/icons";
+import { Icon } from "../../ui/icons";
 
 export interface BrowserToolbarProps {
   filter: string;
@@ -52,7 +52,7 @@ export function BrowserToolbar(p: BrowserToolbarProps) {
       </select>
       <button
         type="button"
-        className="st-btn st-btn-small"
+        className="btn btn-sm"
         onClick={() => p.onSort({ by: p.sort.by, dir: p.sort.dir === "asc" ? "desc" : "asc" })}
         aria-label={p.sort.dir === "asc" ? "Ascending order; switch to descending" : "Descending order; switch to ascending"}
         title="Reverse the order"
@@ -68,10 +68,10 @@ export function BrowserToolbar(p: BrowserToolbarProps) {
         </button>
       </div>
       <span className="st-toolbar-spacer" />
-      <button type="button" className="st-btn" onClick={p.onNewFolder} disabled={!p.canCreate} title={p.canCreate ? "Create a folder here" : p.createBlockedReason}>
+      <button type="button" className="btn" onClick={p.onNewFolder} disabled={!p.canCreate} title={p.canCreate ? "Create a folder here" : p.createBlockedReason}>
         <Icon name="folderPlus" /> New folder
       </button>
-      <button type="button" className="st-btn st-btn-primary" onClick={p.onUpload} disabled={!p.canCreate} title={p.canCreate ? "Upload files into this folder" : p.createBlockedReason}>
+      <button type="button" className="btn btn-primary" onClick={p.onUpload} disabled={!p.canCreate} title={p.canCreate ? "Upload files into this folder" : p.createBlockedReason}>
         <Icon name="upload" /> Upload files
       </button>
     </div>

@@ -15,7 +15,7 @@ import { FilePreview } from "../preview/FilePreview";
 import { Lightbox } from "../preview/Lightbox";
 import { useDeleteObjectMutation } from "../object-delete-mutation";
 import { enqueueUploads } from "../upload/upload-store";
-import { ConfirmDialog } from "../ui/Modal";
+import { ConfirmDialog } from "../../ui/Dialog";
 import { Breadcrumbs } from "./Breadcrumbs";
 import { BrowserToolbar } from "./BrowserToolbar";
 import { EmptyState, countText } from "./BrowserStates";
@@ -189,7 +189,7 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: 
         ) : data.error ? (
           <div className="st-state" role="alert">
             <p className="st-error-text">Could not list this folder: {data.error.message}</p>
-            <button type="button" className="st-btn" onClick={data.refetch}>
+            <button type="button" className="btn" onClick={data.refetch}>
               Try again
             </button>
           </div>
@@ -214,7 +214,7 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: 
         {data.hasMore && (
           <button
             type="button"
-            className="st-btn"
+            className="btn"
             onClick={() => {
               if (data.loadingMore) return;
               setFocusRowAt({ folder, index: shown.length });

@@ -8,7 +8,7 @@ import { fileKind, formatBytes, formatDate, typeLabel } from "../format.utils";
 import type { Entry } from "../listing.utils";
 import { textPreviewQueryOptions } from "../object-text-query";
 import { objectUrl } from "../thumb.utils";
-import { Modal } from "../ui/Modal";
+import { Modal } from "../../ui/Dialog";
 import { FileIcon } from "./FileIcon";
 
 type FileEntry = Extract<Entry, { kind: "file" }>;
