@@ -16,6 +16,8 @@ export interface BrowserToolbarProps {
   createBlockedReason: string;
   onNewFolder(): void;
   onUpload(): void;
+  /** Where the bucket cannot be listed: open a file by typing its key. */
+  onOpenKey?(): void;
 }
 
 export function BrowserToolbar(p: BrowserToolbarProps) {
@@ -68,6 +70,11 @@ export function BrowserToolbar(p: BrowserToolbarProps) {
         </button>
       </div>
       <span className="st-toolbar-spacer" />
+      {p.onOpenKey && (
+        <button type="button" className="btn" onClick={p.onOpenKey} title="Open a file by typing or pasting its key">
+          <Icon name="open" /> Open by key
+        </button>
+      )}
       <button type="button" className="btn" onClick={p.onNewFolder} disabled={!p.canCreate} title={p.canCreate ? "Create a folder here" : p.createBlockedReason}>
         <Icon name="folderPlus" /> New folder
       </button>

@@ -13,14 +13,15 @@ import { type Entry, filterEntries, nextSort, sortEntries } from "../listing.uti
 import { uploadKeyFor, uploadKeyProblem } from "../paths.utils";
 import { FilePreview } from "../preview/FilePreview";
 import { Lightbox } from "../preview/Lightbox";
-import { useDeleteObjectMutation } from "../object-delete-mutation";
 import { enqueueUploads } from "../upload/upload-store";
-import { ConfirmDialog } from "../../ui/Dialog";
+import { DeleteFileDialog } from "./DeleteFileDialog";
 import { Breadcrumbs } from "./Breadcrumbs";
 import { BrowserToolbar } from "./BrowserToolbar";
 import { EmptyState, countText } from "./BrowserStates";
 import { EntryGrid, EntryList } from "./EntryViews";
 import { NewFolderDialog } from "./NewFolderDialog";
+import { OpenKeyDialog } from "../open-key/OpenKeyDialog";
+import { baseName, parentFolder } from "../paths.utils";
 import { useFolderEntries } from "./use-folder-entries";
 
 type FileEntry = Extract<Entry, { kind: "file" }>;
@@ -60,7 +61,7 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: 
   const [linkFor, setLinkFor] = useState<FileEntry | null>(null);
   const [deleteFor, setDeleteFor] = useState<FileEntry | null>(null);
   const [newFolder, setNewFolder] = useState(false);
-  const del = useDeleteObjectMutation(name);
+  const [openKey, setOpenKey] = useState(false);
 
   const data = useFolderEntries(name, folder, capabilities.list, canRead);
   const shown = useMemo(() => sortEntries(filterEntries(data.entries, filter), sort), [data.entries, filter, sort]);
@@ -158,11 +159,12 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: 
         createBlockedReason={createBlockedReason}
         onNewFolder={() => setNewFolder(true)}
         onUpload={dz.open}
+        onOpenKey={!capabilities.list && canRead ? () => setOpenKey(true) : undefined}
       />
       {!capabilities.list && (
         <p className="st-note" role="note">
           This service cannot list the files in a bucket (listing is not part of the hosted interface), so only the files uploaded from this browser are
-          shown here. Other files in “{name}” exist but are not listed.
+          shown here, with those opened by key. Other files in “{name}” exist: use Open by key to open one.
         </p>
       )}
       <div
@@ -239,6 +241,18 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: 
           }}
         />
       )}
+      {openKey && (
+        <OpenKeyDialog
+          bucket={name}
+          folder={folder}
+          onClose={() => setOpenKey(false)}
+          onOpened={(item) => {
+            setOpenKey(false);
+            onFolderChange(parentFolder(item.key));
+            setPreview({ kind: "file", name: baseName(item.key), ...item });
+          }}
+        />
+      )}
       {lightboxIndex >= 0 && (
         <Lightbox
           bucket={name}
@@ -256,6 +270,7 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: 
         <LinkDialog
           bucket={name}
           objectKey={linkFor.key}
+          versionedKey={linkFor.versionedKey}
           name={linkFor.name}
           isPublic={bucket.permission === "public"}
           lifetimeChoice={capabilities.expiresIn}
@@ -263,30 +278,17 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: 
         />
       )}
       {deleteFor && (
-        <ConfirmDialog
-          title={`Delete ${deleteFor.name}?`}
-          confirmLabel={del.isPending ? "Deleting…" : "Delete"}
-          danger
-          busy={del.isPending}
+        <DeleteFileDialog
+          bucket={name}
+          entry={deleteFor}
           onCancel={() => setDeleteFor(null)}
-          onConfirm={() =>
-            del.mutate(deleteFor.key, {
-              onSuccess: () => {
-                setFocusAfterDelete({ key: deleteFor.key, index: Math.max(0, shown.findIndex((e) => e.kind === "file" && e.key === deleteFor.key)) });
-                toast(`Deleted ${deleteFor.key}`, { kind: "success" });
-                setDeleteFor(null);
-                setPreview(null);
-                setLightboxKey(null);
-              },
-              onError: (e) => toast(`Could not delete ${deleteFor.key}`, { kind: "error", detail: e.message }),
-            })
-          }
-        >
-          <p>
-            All versions of <code>{deleteFor.key}</code> will be removed from <strong>{name}</strong>. Signed links to it stop working. This cannot be
-            undone.
-          </p>
-        </ConfirmDialog>
+          onDeleted={() => {
+            setFocusAfterDelete({ key: deleteFor.key, index: Math.max(0, shown.findIndex((e) => e.kind === "file" && e.key === deleteFor.key)) });
+            setDeleteFor(null);
+            setPreview(null);
+            setLightboxKey(null);
+          }}
+        />
       )}
     </section>
   );

@@ -21,7 +21,7 @@ export function FileActions({ bucket, entry, canDelete, onLink, onDelete, compac
         <Icon name="link" />
         {!compact && " Link"}
       </button>
-      <a className="btn btn-sm" href={objectUrl(bucket, entry.key)} download={entry.name} aria-label={`Download ${entry.name}`} title="Download">
+      <a className="btn btn-sm" href={objectUrl(bucket, entry.versionedKey ?? entry.key)} download={entry.name} aria-label={`Download ${entry.name}`} title="Download">
         <Icon name="download" />
         {!compact && " Download"}
       </a>

@@ -14,6 +14,8 @@ import { Icon } from "../../ui/icons";
 export interface LinkDialogProps {
   bucket: string;
   objectKey: string;
+  /** The version on screen: what the signed URL names (the public URL always serves the latest). */
+  versionedKey?: string;
   name: string;
   isPublic: boolean;
   lifetimeChoice: boolean;
@@ -30,7 +32,7 @@ export async function copyText(text: string): Promise<boolean> {
   }
 }
 
-export function LinkDialog({ bucket, objectKey, name, isPublic, lifetimeChoice, onClose }: LinkDialogProps) {
+export function LinkDialog({ bucket, objectKey, versionedKey, name, isPublic, lifetimeChoice, onClose }: LinkDialogProps) {
   const [lifetime, setLifetime] = useState(DEFAULT_LIFETIME);
   const [signed, setSigned] = useState<{ url: string; expires: string } | null>(null);
   const sign = useSignUrlMutation(bucket);
@@ -40,7 +42,7 @@ export function LinkDialog({ bucket, objectKey, name, isPublic, lifetimeChoice, 
   const onSign = () => {
     const issuedAt = Date.now();
     sign.mutate(
-      { key: objectKey, expiresIn: lifetimeChoice ? lifetime : undefined },
+      { key: versionedKey ?? objectKey, expiresIn: lifetimeChoice ? lifetime : undefined },
       {
         onSuccess: async (url) => {
           // The URL's own Expires is what the service will enforce; the chosen lifetime is only
