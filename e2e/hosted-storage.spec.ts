@@ -5,6 +5,7 @@
  */
 import { expect, type Page, test } from "@playwright/test";
 import { HostedStack, hostedUrl } from "./hosted.helpers";
+import { SHOTS_UI, noSideways, oneLine } from "./layout.helpers";
 import { dropFiles, dropzone, uploadRow } from "./storage.helpers";
 
 const stack = new HostedStack();
@@ -128,4 +129,23 @@ test("uploads: one confirmation for every existing key of a batch, listing them;
   await expect(uploadRow(page, "batch/b.txt")).toHaveAttribute("data-status", "done");
   expect(await (await stack.call("/v0/storage/public/team-files/batch/b.txt")).text()).toBe("new b");
   expect(seen).toEqual([]);
+});
+
+test("hosted at 1024×768: both workspaces' headers and toolbars on one line, with Open by key", async ({ page }) => {
+  await page.setViewportSize({ width: 1024, height: 768 });
+  // Fields are learnt from a first page with all of them; then three shown, the rest counted.
+  await page.goto("/records/demo/employees");
+  await expect(page.getByRole("grid")).toBeVisible();
+  await page.goto("/records/demo/employees?cols=employee_id,full_name,department");
+  await expect(page.getByRole("grid")).toBeVisible();
+  await expect(page.getByRole("button", { name: /Columns/ })).toContainText("hidden");
+  await oneLine(page.locator(".ws-head"));
+  await noSideways(page);
+  await page.screenshot({ path: `${SHOTS_UI}/hosted-records-1024.png` });
+  await page.goto("/storage/team-files?folder=reports");
+  await expect(page.getByRole("button", { name: "Open by key" })).toBeVisible();
+  await oneLine(page.locator(".st-head"));
+  await oneLine(page.locator(".st-toolbar"));
+  await noSideways(page);
+  await page.screenshot({ path: `${SHOTS_UI}/hosted-storage-1024.png` });
 });

@@ -1,4 +1,7 @@
-/** Filter, view switch, new folder and upload: the controls above the folder's entries. */
+/**
+ * The controls of one folder: what is shown (filter, sort, view) in the toolbar above the
+ * entries, and what can be done (open by key, new folder, upload) in the header, as in records.
+ */
 import { type RefObject, useId } from "react";
 import type { ViewMode } from "../browser-state";
 import type { SortKey, SortSpec } from "../listing.utils";
@@ -12,6 +15,9 @@ export interface BrowserToolbarProps {
   onView(v: ViewMode): void;
   sort: SortSpec;
   onSort(sort: SortSpec): void;
+}
+
+export interface BrowserActionsProps {
   canCreate: boolean;
   createBlockedReason: string;
   onNewFolder(): void;
@@ -32,7 +38,7 @@ export function BrowserToolbar(p: BrowserToolbarProps) {
         id={filterId}
         ref={p.filterRef}
         type="search"
-        className="st-filter"
+        className="input st-filter"
         placeholder="Filter by name in this folder"
         value={p.filter}
         onChange={(e) => p.onFilter(e.target.value)}
@@ -46,7 +52,7 @@ export function BrowserToolbar(p: BrowserToolbarProps) {
       <label htmlFor={sortId} className="st-muted st-small">
         Sort
       </label>
-      <select id={sortId} className="st-select" value={p.sort.by} onChange={(e) => p.onSort({ by: e.target.value as SortKey, dir: p.sort.dir })}>
+      <select id={sortId} className="input st-select" value={p.sort.by} onChange={(e) => p.onSort({ by: e.target.value as SortKey, dir: p.sort.dir })}>
         <option value="name">Name</option>
         <option value="size">Size</option>
         <option value="type">Type</option>
@@ -69,7 +75,13 @@ export function BrowserToolbar(p: BrowserToolbarProps) {
           <Icon name="grid" />
         </button>
       </div>
-      <span className="st-toolbar-spacer" />
+    </div>
+  );
+}
+
+export function BrowserActions(p: BrowserActionsProps) {
+  return (
+    <>
       {p.onOpenKey && (
         <button type="button" className="btn" onClick={p.onOpenKey} title="Open a file by typing or pasting its key">
           <Icon name="open" /> Open by key
@@ -81,6 +93,6 @@ export function BrowserToolbar(p: BrowserToolbarProps) {
       <button type="button" className="btn btn-primary" onClick={p.onUpload} disabled={!p.canCreate} title={p.canCreate ? "Upload files into this folder" : p.createBlockedReason}>
         <Icon name="upload" /> Upload files
       </button>
-    </div>
+    </>
   );
 }

@@ -16,7 +16,7 @@ import { Lightbox } from "../preview/Lightbox";
 import { enqueueUploads } from "../upload/upload-store";
 import { DeleteFileDialog } from "./DeleteFileDialog";
 import { Breadcrumbs } from "./Breadcrumbs";
-import { BrowserToolbar } from "./BrowserToolbar";
+import { BrowserActions, BrowserToolbar } from "./BrowserToolbar";
 import { EmptyState, countText } from "./BrowserStates";
 import { EntryGrid, EntryList } from "./EntryViews";
 import { NewFolderDialog } from "./NewFolderDialog";
@@ -137,15 +137,19 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: 
 
   return (
     <section className="st-browser" aria-label={`Bucket ${name}`}>
-      <header className="st-head">
-        <div className="st-title">
-          <h1>{name}</h1>
-          <span className={`st-perm st-perm-${bucket.permission}`} title={PERMISSION_TEXT[bucket.permission]}>
-            {PERMISSION_LABEL[bucket.permission]}
-          </span>
-          <span className="st-muted st-small">access: {bucket.access.join(", ") || "none"}</span>
-        </div>
+      <header className="ws-head st-head">
         <Breadcrumbs bucket={name} folder={folder} onFolderChange={onFolderChange} />
+        <span className={`perm perm-${bucket.permission} st-perm`} title={`${PERMISSION_TEXT[bucket.permission]}. Access: ${bucket.access.join(", ") || "none"}.`}>
+          {PERMISSION_LABEL[bucket.permission]}
+        </span>
+        <span className="spacer" />
+        <BrowserActions
+          canCreate={canCreate}
+          createBlockedReason={createBlockedReason}
+          onNewFolder={() => setNewFolder(true)}
+          onUpload={dz.open}
+          onOpenKey={!capabilities.list && canRead ? () => setOpenKey(true) : undefined}
+        />
       </header>
       <BrowserToolbar
         filter={filter}
@@ -155,11 +159,6 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: 
         onView={setView}
         sort={sort}
         onSort={setSort}
-        canCreate={canCreate}
-        createBlockedReason={createBlockedReason}
-        onNewFolder={() => setNewFolder(true)}
-        onUpload={dz.open}
-        onOpenKey={!capabilities.list && canRead ? () => setOpenKey(true) : undefined}
       />
       {!capabilities.list && (
         <p className="st-note" role="note">
@@ -167,6 +166,7 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: 
           shown here, with those opened by key. Other files in “{name}” exist: use Open by key to open one.
         </p>
       )}
+      <div className="st-scroll">
       <div
         {...dz.getRootProps({
           role: "region",
@@ -228,6 +228,7 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: 
           </button>
         )}
       </footer>
+      </div>
 
       {newFolder && (
         <NewFolderDialog
