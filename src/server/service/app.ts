@@ -14,6 +14,7 @@ import type { ServiceContext } from "./context";
 import { installBodyTimeouts, serverOptions } from "./timeouts";
 import { openEngine } from "./engines/open";
 import { migrateFromSqlite } from "./migration/from-sqlite";
+import { registerServiceProfile } from "./profile";
 import { createRecordsModule } from "./records/index";
 import { createStorageModule } from "./storage/index";
 
@@ -81,6 +82,7 @@ export async function createService(config: ServiceConfig): Promise<Service> {
 
   installErrorHandler(app);
   installBodyTimeouts(app, config.limits);
+  registerServiceProfile(app, config.profile);
   app.decorateRequest("apiKey", undefined as never);
   app.addHook("onRequest", async (request) => {
     request.apiKey = context.checkKey(request.headers["x-api-key"]);

@@ -7,6 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { isPostgresUrl, type PostgresOptions, parsePostgresOptions } from "./engines/postgres/connection";
 import { type BlobStoreConfig, parseStorageUrl } from "./blobs/storage-url";
+import { parseServiceProfile, type ServiceProfile } from "./profile";
 
 export interface ApiKeyScope {
   databaseId: string;
@@ -33,6 +34,8 @@ export interface ServiceConfig {
   /** Seed the sample data on first start. */
   seed: boolean;
   logLevel: "silent" | "error" | "warn" | "info" | "debug";
+  /** SERVICE_PROFILE: "interface" answers as the hosted interface does (decisions §9). */
+  profile: ServiceProfile;
   /** Bounds on what one client may take (README "Limits and timeouts"); see timeouts.ts. */
   limits: ServiceLimits;
   /** Where stored files live: DATA_DIR (default) or S3 (STORAGE_URL). */
@@ -128,6 +131,7 @@ export function parseServiceConfig(argv: string[], env: NodeJS.ProcessEnv): Serv
     sweepGraceSeconds: positiveInt(env, "STORAGE_SWEEP_GRACE_SECONDS", blobStore.kind === "s3" ? 900 : 0),
     duckdb: parseDuckDbConfig(env),
     postgres: parseDatabaseUrl(env),
+    profile: parseServiceProfile(env.SERVICE_PROFILE),
   };
 }
 

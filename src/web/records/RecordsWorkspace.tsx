@@ -17,11 +17,13 @@ import { gridActions, useGridStore } from "./grid/grid-store";
 import { Pager } from "./grid/Pager";
 import { RecordsGrid } from "./grid/RecordsGrid";
 import { useCellEdit } from "./grid/use-cell-edit";
-import { configQueryOptions, recordsQueryOptions } from "./records-queries";
+import { configQueryOptions } from "../app/config-get-query";
+import { recordsQueryOptions } from "./records-list-query";
 import { SelectionBar } from "./SelectionBar";
 import { ColumnChooser } from "./toolbar/ColumnChooser";
 import { JoinPicker } from "./toolbar/JoinPicker";
 import { UndoButtons } from "./undo/UndoButtons";
+import { namesInView } from "./known-fields.utils";
 import { useSiblingFields, useTableFields } from "./use-table-fields";
 import { buildQueryBody, colsAfterJoin, formatJoin, formatSort, lastPage, reuseViewParts, sanitizeSearch, toView, type View, type ViewSearch } from "./view-search.utils";
 import { fmtInt } from "./grid/values.utils";
@@ -87,7 +89,8 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
 
   const body = useMemo(() => buildQueryBody(view, pkGuess), [view, pkGuess]);
   const records = useQuery({ ...recordsQueryOptions(db, table, body), enabled: !!meta });
-  const { fields, pk } = useTableFields(config, db, table, records.data?.items);
+  const mentioned = useMemo(() => namesInView(view.filter, view.sort, view.cols), [view.filter, view.sort, view.cols]);
+  const { fields, pk } = useTableFields(config, db, table, records.data?.items, mentioned);
   const siblings = useSiblingFields(config, db, table);
   const pkField = pk ?? "";
 
@@ -127,6 +130,7 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
   );
 
   const count = records.data?.count;
+  const pageOfData = useRef(new WeakMap<object, number>());
   const last = count === undefined ? view.page : lastPage(count, view.size);
   const onPage = useStableCallback((delta: -1 | 1) => {
     const p = view.page + delta;
@@ -147,7 +151,11 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
   }
 
   const conds = view.filter ? countConditions(fromWire(view.filter)) : 0;
-  const rowsShown = records.data?.items;
+  // Another page's rows, kept while this page loads (or fails to, in an outage), are never shown
+  // under this page's number: the pager shows only pages the grid has.
+  if (records.data && !records.isPlaceholderData) pageOfData.current.set(records.data, view.page);
+  const otherPage = !!records.data && records.isPlaceholderData && pageOfData.current.get(records.data) !== view.page;
+  const rowsShown = otherPage ? undefined : records.data?.items;
 
   return (
     <div className="workspace">
@@ -214,9 +222,9 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
             </button>
           </div>
         )}
-        {records.isPending && !records.isError ? (
+        {(records.isPending || otherPage) && !records.isError ? (
           <div className="center-state" role="status">
-            <p className="muted">Loading records…</p>
+            <p className="muted">{otherPage ? `Loading page ${fmtInt(view.page)}…` : "Loading records…"}</p>
           </div>
         ) : rowsShown && rowsShown.length === 0 ? (
           <div className="center-state" role="status">

@@ -12,7 +12,8 @@ import { Dialog } from "../../ui/Dialog";
 import { toast } from "../../ui/toast";
 import { pkFilter } from "../grid/edit.utils";
 import { formatValue } from "../grid/values.utils";
-import { queryRecords, updateRecords } from "../records-queries";
+import { queryRecords } from "../records-list-query";
+import { invalidateTableRecords, updateRecords } from "../records-update-mutation";
 import { undoActions } from "../undo/undo-store";
 import { QUERY_LIMIT_MAX } from "../../../shared/records";
 import { type BulkRow, changesFromSnapshot, readBulkValues } from "./bulk.utils";
@@ -90,8 +91,7 @@ export function BulkUpdateDialog({ db, table, pkField, fields, target, onClose, 
         kind: "success",
         detail: snapshot ? undefined : `More than ${fmt(QUERY_LIMIT_MAX)} Records: this update cannot be undone.`,
       });
-      await qc.invalidateQueries({ queryKey: ["records", db, table] });
-      await qc.invalidateQueries({ queryKey: ["count", db, table] });
+      await invalidateTableRecords(qc, db, table);
       onDone();
     } catch (e) {
       toastError(e, "Bulk update failed; nothing was changed");
