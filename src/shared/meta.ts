@@ -45,6 +45,8 @@ export interface Capabilities {
   delete: boolean;
   /** ?expiresIn= on GET /v0/storage/url/sign/... */
   expiresIn: boolean;
+  /** POST /v0/record/{db}/{table}/import (CSV, extension); absent = no. */
+  import?: boolean;
 }
 
 export interface MetaResponse {

@@ -18,6 +18,7 @@ export const PLAIN_CAPABILITIES: Capabilities = {
   list: false,
   delete: false,
   expiresIn: false,
+  import: false,
 };
 
 const name = z.string().min(1);
@@ -38,6 +39,7 @@ const capabilitiesSchema = z
     list: z.boolean(),
     delete: z.boolean(),
     expiresIn: z.boolean(),
+    import: z.boolean(),
   })
   .strict();
 
