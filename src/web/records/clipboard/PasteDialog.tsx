@@ -65,7 +65,7 @@ export default function PasteDialog(p: Props) {
         ...d,
         items: d.items.map((r) => {
           const u = applied.get(pkId(r[p.pkField]));
-          return u ? { ...r, ...Object.fromEntries(u.changes.map((c) => [c.field.key, c.after])) } : r;
+          return u ? { ...r, ...Object.fromEntries(u.changes.map((c) => [c.field.key, c.after ?? null])) } : r;
         }),
       },
     );

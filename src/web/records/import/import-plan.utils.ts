@@ -19,7 +19,7 @@ export type ReadResult = { ok: true; keys: string[]; rows: ImportRow[]; errors: 
 export function readCsv(text: string, fields: readonly FieldInfo[]): ReadResult {
   let records: { record: string[]; info: { lines: number } }[];
   try {
-    records = parse(text, { bom: true, skip_empty_lines: true, info: true, relax_column_count: false });
+    records = parse(text, { bom: true, skip_empty_lines: true, info: true, relax_column_count: false }) as unknown as typeof records;
   } catch (e) {
     return { ok: false, message: `The file is not valid CSV: ${(e as Error).message}` };
   }
