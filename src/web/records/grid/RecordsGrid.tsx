@@ -15,8 +15,7 @@ import { GridHeader } from "./GridHeader";
 import { GridRow, ROW_H, SEL_W } from "./GridRow";
 import { sameValue } from "./values.utils";
 import { rectOf } from "../clipboard/copy";
-import { handleGridKey, menuAtElement } from "./grid-keys";
-import { overlayActions } from "../overlays/overlay-store";
+import { handleGridKey, headerMenuKey, onGridContextMenu, onGridPaste } from "./grid-keys";
 
 const features = tableFeatures({ rowSortingFeature });
 const emptyRows: RecordRow[] = [];
@@ -185,6 +184,7 @@ export const RecordsGrid = memo(function RecordsGrid(p: Props) {
     if (editing || isTypingTarget(e.target)) return;
     // Only keys pressed on a body cell: Enter or Space on a header button (sort) or the
     // select-all box must do what those controls do, not edit or select the active row.
+    if (headerMenuKey(e)) return;
     if (!(e.target instanceof HTMLElement && e.target.dataset.cell)) return;
     const { row, col } = active;
     if (handleGridKey(e, { active, rows, columns: p.columns, rangeAnchor, moveTo, openRecord: onOpen })) return;
@@ -236,19 +236,8 @@ export const RecordsGrid = memo(function RecordsGrid(p: Props) {
       aria-colcount={colCount}
       aria-multiselectable="true"
       onKeyDown={onKeyDown}
-      onPaste={(e) => {
-        if (editing || isTypingTarget(e.target) || !(e.target instanceof HTMLElement && e.target.dataset.cell)) return;
-        e.preventDefault();
-        overlayActions.paste(e.clipboardData.getData("text/plain"), { row: active.row, col: Math.max(1, active.col) });
-      }}
-      onContextMenu={(e) => {
-        if (editing || !(e.target instanceof Element)) return;
-        const target = menuAtElement(e.target);
-        if (!target) return;
-        e.preventDefault();
-        if (target.kind === "cell") gridActions.setActive({ row: target.row, col: target.col });
-        overlayActions.openMenu({ ...target, x: e.clientX, y: e.clientY });
-      }}
+      onPaste={(e) => !editing && !isTypingTarget(e.target) && onGridPaste(e, active)}
+      onContextMenu={(e) => !editing && onGridContextMenu(e)}
       onFocus={(e) => {
         // Tabbing into the grid lands on the active cell.
         if (e.target === scrollRef.current) moveTo(active.row, active.col);

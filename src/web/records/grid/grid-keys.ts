@@ -78,3 +78,31 @@ export function menuAtElement(el: Element): MenuTarget | null {
   const idx = Number(head?.getAttribute("aria-colindex"));
   return idx > 1 ? { kind: "header", col: idx - 1 } : null;
 }
+
+/** Shift+F10 or the ContextMenu key on a column header: its menu (sort, hide, filter on it). */
+export function headerMenuKey(e: React.KeyboardEvent): boolean {
+  if (!(e.target instanceof HTMLElement) || !((e.key === "F10" && e.shiftKey) || e.key === "ContextMenu")) return false;
+  const head = e.target.closest("[role=columnheader]") ? menuAtElement(e.target) : null;
+  if (!head) return false;
+  e.preventDefault();
+  const r = e.target.getBoundingClientRect();
+  overlayActions.openMenu({ ...head, x: r.left + 8, y: r.bottom });
+  return true;
+}
+
+/** Ctrl/⌘+V on a cell: the clipboard's text goes to the paste preview, top-left at the cursor. */
+export function onGridPaste(e: React.ClipboardEvent, active: CellPos): void {
+  if (!(e.target instanceof HTMLElement && e.target.dataset.cell)) return;
+  e.preventDefault();
+  overlayActions.paste(e.clipboardData.getData("text/plain"), { row: active.row, col: Math.max(1, active.col) });
+}
+
+/** A right-click on a cell or a header: that cell becomes the cursor, and its menu opens. */
+export function onGridContextMenu(e: React.MouseEvent): void {
+  if (!(e.target instanceof Element)) return;
+  const target = menuAtElement(e.target);
+  if (!target) return;
+  e.preventDefault();
+  if (target.kind === "cell") gridActions.setActive({ row: target.row, col: target.col });
+  overlayActions.openMenu({ ...target, x: e.clientX, y: e.clientY });
+}
