@@ -16,6 +16,9 @@ export const errorStatus = {
   internal_error: 500,
   bad_gateway: 502,
   gateway_timeout: 504,
+  request_timeout: 408,
+  unavailable: 503,
+  insufficient_storage: 507,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;
@@ -32,6 +35,9 @@ export const defaultSubCode: Record<ErrorCode, number> = {
   internal_error: 0,
   bad_gateway: 8,
   gateway_timeout: 9,
+  request_timeout: 11,
+  unavailable: 12,
+  insufficient_storage: 13,
 };
 
 export const errorBodySchema = z.object({

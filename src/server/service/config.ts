@@ -31,6 +31,8 @@ export interface ServiceConfig {
   /** Seed the sample data on first start. */
   seed: boolean;
   logLevel: "silent" | "error" | "warn" | "info" | "debug";
+  /** The embedded engine (DuckDB): memory_limit and worker threads (small-machine defaults). */
+  duckdb: { memoryLimit: string; threads: number };
 }
 
 export function parseApiKeys(raw: string | undefined): ApiKeyEntry[] {
@@ -68,7 +70,16 @@ export function parseServiceConfig(argv: string[], env: NodeJS.ProcessEnv): Serv
     maxUploadBytes: Number(env.SERVICE_MAX_UPLOAD_BYTES ?? 5 * 1024 ** 3),
     seed: env.SERVICE_SEED !== "0",
     logLevel: (env.SERVICE_LOG_LEVEL as ServiceConfig["logLevel"]) ?? "warn",
+    duckdb: parseDuckDbConfig(env),
   };
+}
+
+function parseDuckDbConfig(env: NodeJS.ProcessEnv): ServiceConfig["duckdb"] {
+  const memoryLimit = env.DUCKDB_MEMORY_LIMIT ?? "512MB";
+  if (!/^\d+(\.\d+)?\s*(KB|MB|GB|KiB|MiB|GiB)$/i.test(memoryLimit)) throw new Error(`DUCKDB_MEMORY_LIMIT: a size such as 512MB or 2GB, not ${memoryLimit}`);
+  const threads = Number(env.DUCKDB_THREADS ?? 2);
+  if (!Number.isInteger(threads) || threads < 1 || threads > 64) throw new Error(`DUCKDB_THREADS: a whole number from 1 to 64, not ${env.DUCKDB_THREADS}`);
+  return { memoryLimit, threads };
 }
 
 export const API_KEY_FILE = "api-key";

@@ -10,16 +10,10 @@ import { type RawBuilder, sql } from "kysely";
 import { type Result, fail, ok } from "../../../shared/errors";
 import type { FilterValue, Operator } from "../../../shared/filter";
 import type { FieldType } from "../../../shared/records";
+import type { Dialect } from "../engines/engine";
 import type { FieldDef } from "./registry";
 import { describeType, isValidDate, normalizeDatetime, parseNumeric } from "./values";
 
-/** The few places where SQL differs between backends (SQLite now, PostgreSQL later). */
-export interface SqlDialectOps {
-  /** Unicode lower-casing of a text expression (case-insensitive contains/startsWith). */
-  fold(expr: RawBuilder<unknown>): RawBuilder<unknown>;
-  /** How a boolean is bound. */
-  bool(value: boolean): unknown;
-}
 
 export interface ResolvedField {
   /** The column expression, e.g. "t0"."age". */
@@ -74,7 +68,7 @@ const ordering: Partial<Record<Operator, string>> = {
 const showValue = (v: unknown) => (typeof v === "number" && !Number.isFinite(v) ? "a number too large for a double" : JSON.stringify(v));
 
 /** Coerces a comparison value to what the column holds, or explains what is expected. */
-function coerce(f: ResolvedField, c: ConditionInput, dialect: SqlDialectOps): Result<unknown> {
+function coerce(f: ResolvedField, c: ConditionInput, dialect: Dialect): Result<unknown> {
   const v = c.value;
   const type = f.field.type;
   const bad = (expected: string) =>
@@ -115,7 +109,7 @@ export interface ConditionSql {
   height: number;
 }
 
-export function conditionSql(f: ResolvedField, c: ConditionInput, dialect: SqlDialectOps): Result<ConditionSql> {
+export function conditionSql(f: ResolvedField, c: ConditionInput, dialect: Dialect): Result<ConditionSql> {
   const type = f.field.type;
   const allowed = operatorsByType[type];
   if (!allowed.includes(c.operator)) {
@@ -141,8 +135,9 @@ export function conditionSql(f: ResolvedField, c: ConditionInput, dialect: SqlDi
     if (typeof c.value !== "string") {
       return fail("validation_error", `${c.path}: operator ${c.operator} needs a string value, not ${JSON.stringify(c.value)}.`);
     }
-    const needle = c.value.toLowerCase();
-    const found = sql`instr(${dialect.fold(col)}, ${needle})`;
+    // The engine folds both sides with the same Unicode lower-casing.
+    const needle = c.value;
+    const found = dialect.foldedPosition(col, needle);
     if (c.operator === "contains") return ok({ sql: sql`${found} > 0`, params: [needle], height: 3 });
     if (c.operator === "startsWith") return ok({ sql: sql`${found} = 1`, params: [needle], height: 3 });
     return ok({ sql: sql`(${col} is null or ${found} = 0)`, params: [needle], height: 4 });

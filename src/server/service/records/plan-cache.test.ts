@@ -4,27 +4,26 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { QueryBodyInput } from "../../../shared/records";
-import { openDatabase, type Sqlite } from "../db";
+import { parseServiceConfig } from "../config";
+import type { SqlEngine } from "../engines/engine";
+import { openEngine } from "../engines/open";
 import { seedSampleData } from "./seed";
-import { SqliteRecordStore } from "./store";
+import { SqlRecordStore } from "./store";
 
 let dir: string;
-let sqlite: Sqlite;
-let warm: SqliteRecordStore;
-const cold = () => {
-  const { kysely } = openDatabase(dir);
-  return new SqliteRecordStore(sqlite, kysely);
-};
+let engine: SqlEngine;
+let warm: SqlRecordStore;
+/** A second store over the same database: same data, empty caches. */
+const cold = () => SqlRecordStore.open(engine);
 
-beforeAll(() => {
+beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "bb-plan-"));
-  const db = openDatabase(dir);
-  sqlite = db.sqlite;
-  warm = new SqliteRecordStore(db.sqlite, db.kysely);
-  seedSampleData(warm, db.sqlite, db.kysely);
+  engine = await openEngine({ ...parseServiceConfig([], {}), dataDir: dir });
+  warm = await SqlRecordStore.open(engine);
+  await seedSampleData(warm);
 });
-afterAll(() => {
-  sqlite.close();
+afterAll(async () => {
+  await engine.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -39,21 +38,21 @@ const pairs: [string, QueryBodyInput, QueryBodyInput][] = [
   ["a refused value on a hit", { filter: { and: [c("age", "equal", 30)] } }, { filter: { and: [c("age", "equal", "thirty")] } }],
 ];
 
-it.each(pairs)("answers a repeated shape with %s as a cold store does", (_name, first, second) => {
-  const employees = warm.table("demo", "employees")!;
+it.each(pairs)("answers a repeated shape with %s as a cold store does", async (_name, first, second) => {
+  const employees = (await warm.table("demo", "employees"))!;
   const before = warm.cachedPlans;
-  warm.query(employees, first);
+  await warm.query(employees, first);
   expect(warm.cachedPlans).toBe(before + 1);
-  const hit = warm.query(employees, second);
+  const hit = await warm.query(employees, second);
   expect(warm.cachedPlans).toBe(before + 1);
-  const fresh = cold();
-  expect(hit).toEqual(fresh.query(fresh.table("demo", "employees")!, second));
+  const fresh = await cold();
+  expect(hit).toEqual(await fresh.query((await fresh.table("demo", "employees"))!, second));
 });
 
-it("tells null, absent and present values apart", () => {
-  const employees = warm.table("demo", "employees")!;
-  const a = warm.query(employees, { filter: { and: [c("exit_date", "equal", "2001-05-05")] }, limit: 0 });
-  const b = warm.query(employees, { filter: { and: [c("exit_date", "equal", null)] }, limit: 0 });
+it("tells null, absent and present values apart", async () => {
+  const employees = (await warm.table("demo", "employees"))!;
+  const a = await warm.query(employees, { filter: { and: [c("exit_date", "equal", "2001-05-05")] }, limit: 0 });
+  const b = await warm.query(employees, { filter: { and: [c("exit_date", "equal", null)] }, limit: 0 });
   expect(a.ok && b.ok && a.value.count !== b.value.count).toBe(true);
   expect(b.ok && b.value.count).toBeGreaterThan(0);
 });

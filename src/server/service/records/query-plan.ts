@@ -9,7 +9,8 @@ import { type Result, fail, ok } from "../../../shared/errors";
 import { type ParsedFilter, parseFilter } from "../../../shared/filter-parse";
 import { quoteName } from "../../../shared/filter";
 import { QUERY_LIMIT_DEFAULT, type QueryBodyInput } from "../../../shared/records";
-import { conditionSql, type ResolvedField, type SqlDialectOps } from "./filter-condition";
+import type { Dialect } from "../engines/engine";
+import { conditionSql, type ResolvedField } from "./filter-condition";
 import { andAll, type CompiledFilter, compileFilter } from "./filter-sql";
 import type { FieldDef, StoredTable } from "./registry";
 
@@ -29,7 +30,7 @@ export interface QueryPlan {
 
 export interface PlanContext {
   kysely: Kysely<any>;
-  dialect: SqlDialectOps;
+  dialect: Dialect;
   maxHeight: number;
   lookup(databaseId: string, slug: string): StoredTable | undefined;
 }
@@ -120,7 +121,7 @@ export function parseFilters(entries: [name: string, raw: unknown][]): Result<Na
 export function compileFilters(
   scope: Scope,
   filters: NamedFilter[],
-  dialect: SqlDialectOps,
+  dialect: Dialect,
   maxHeight: number,
 ): Result<{ where: RawBuilder<SqlBool> | undefined; params: unknown[] }> {
   const compiled: CompiledFilter[] = [];

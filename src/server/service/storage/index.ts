@@ -1,6 +1,6 @@
 /**
  * The Storage capability of the local service (issue 3): buckets from DATA_DIR/buckets.json,
- * object versions in SQLite, files under DATA_DIR/storage, signed URLs, resized variants.
+ * object versions in the engine's database (metadata.ts, above the engine seam), files under DATA_DIR/storage, signed URLs, resized variants.
  * Start-up repairs what a crash may have left: temp files, files without a row, rows without
  * a file.
  */
@@ -26,19 +26,19 @@ export interface StorageModule {
 export async function createStorageModule(ctx: ServiceContext): Promise<StorageModule> {
   const { buckets: list } = loadBuckets(ctx.config.dataDir);
   const buckets = new Map(list.map((b) => [b.name, b]));
-  const metadata = openMetadata(ctx.sqlite);
+  const metadata = await openMetadata(ctx.engine);
   const blobs = openBlobStore(ctx.config.dataDir, [...buckets.keys()]);
 
   for (const name of buckets.keys()) {
-    const { orphans, missing } = blobs.sweep(name, metadata.files(name));
-    for (const file of missing) metadata.removeFile(name, file);
+    const { orphans, missing } = blobs.sweep(name, await metadata.files(name));
+    for (const file of missing) await metadata.removeFile(name, file);
     if (orphans || missing.length) ctx.log.warn({ bucket: name, orphans, missing: missing.length }, "storage: repaired after an unclean stop");
   }
 
   const deps: StorageDeps = { ctx, buckets, metadata, blobs, keyring: openKeyring(ctx.config.dataDir), resizer: createResizer() };
-  if (ctx.config.seed && metadata.state("seeded") === undefined) {
+  if (ctx.config.seed && (await metadata.state("seeded")) === undefined) {
     await seedSampleFiles(deps);
-    metadata.setState("seeded", new Date().toISOString());
+    await metadata.setState("seeded", new Date().toISOString());
   }
 
   return {

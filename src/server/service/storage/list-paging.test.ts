@@ -25,7 +25,7 @@ function source(all: string[]): KeySource & { calls: number } {
   return fn;
 }
 
-const names = (entries: ReturnType<typeof listPage>["entries"]) => entries.map((e) => (e.kind === "item" ? e.key : e.prefix));
+const names = (entries: Awaited<ReturnType<typeof listPage>>["entries"]) => entries.map((e) => (e.kind === "item" ? e.key : e.prefix));
 
 describe("listPage", () => {
   it.each([
@@ -35,18 +35,18 @@ describe("listPage", () => {
     ["img/", ["img/1.png", "img/2.png", "img/sub/"]],
     ["doc", ["docs", "docs-x.txt", "docs/", "docs0.txt"]],
     ["nothing/", []],
-  ])("one level under %j", (prefix, expected) => {
-    const page = listPage(prefix, undefined, 100, source(keys));
+  ])("one level under %j", async (prefix, expected) => {
+    const page = await listPage(prefix, undefined, 100, source(keys));
     expect(names(page.entries)).toEqual(expected);
     expect(page.next).toBeUndefined();
   });
 
-  it.each([1, 2, 3, 5])("pages of %d visit every entry once, in order", (limit) => {
+  it.each([1, 2, 3, 5])("pages of %d visit every entry once, in order", async (limit) => {
     const src = source(keys);
     const seen: string[] = [];
     let cursor: { after: string } | undefined;
     for (let i = 0; i < 20; i++) {
-      const page = listPage("", cursor, limit, src);
+      const page = await listPage("", cursor, limit, src);
       expect(page.entries.length).toBeLessThanOrEqual(limit);
       seen.push(...names(page.entries));
       if (!page.next) break;
@@ -55,10 +55,10 @@ describe("listPage", () => {
     expect(seen).toEqual(["a.txt", "docs", "docs-x.txt", "docs/", "docs0.txt", "img/", "z.txt"]);
   });
 
-  it("skips a large folder in one lookup", () => {
+  it("skips a large folder in one lookup", async () => {
     const many = [...Array.from({ length: 5000 }, (_, i) => `big/${String(i).padStart(5, "0")}`), "small.txt"];
     const src = source(many);
-    const page = listPage("", undefined, 10, src);
+    const page = await listPage("", undefined, 10, src);
     expect(names(page.entries)).toEqual(["big/", "small.txt"]);
     expect(src.calls).toBeLessThanOrEqual(3);
   });

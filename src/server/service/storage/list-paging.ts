@@ -9,7 +9,7 @@ import { type Result, fail, ok } from "../../../shared/errors";
 export type ListEntry = { kind: "item"; key: string } | { kind: "folder"; prefix: string };
 
 /** Sorted distinct keys >= (or >) `from` and below `below`, at most `limit` of them. */
-export type KeySource = (from: string, inclusive: boolean, below: string | undefined, limit: number) => string[];
+export type KeySource = (from: string, inclusive: boolean, below: string | undefined, limit: number) => string[] | Promise<string[]>;
 
 /** The smallest string greater than every string starting with `prefix` (code-point order), if any. */
 export function prefixUpperBound(prefix: string): string | undefined {
@@ -41,7 +41,7 @@ export function decodeCursor(raw: string): Result<Cursor> {
   return fail("validation_error", "The cursor is not one this service returned: start again without a cursor.");
 }
 
-export function listPage(prefix: string, cursor: Cursor | undefined, limit: number, source: KeySource): { entries: ListEntry[]; next?: Cursor } {
+export async function listPage(prefix: string, cursor: Cursor | undefined, limit: number, source: KeySource): Promise<{ entries: ListEntry[]; next?: Cursor }> {
   const below = prefixUpperBound(prefix);
   let from = prefix;
   let inclusive = true;
@@ -59,7 +59,7 @@ export function listPage(prefix: string, cursor: Cursor | undefined, limit: numb
   const want = limit + 1;
   scan: while (entries.length < want) {
     const asked = want - entries.length;
-    const batch = source(from, inclusive, below, asked);
+    const batch = await source(from, inclusive, below, asked);
     for (const key of batch) {
       const slash = key.indexOf("/", prefix.length);
       if (slash >= 0) {

@@ -34,8 +34,8 @@ function parseKey(raw: string): ParsedObjectKey {
   return parsed.value;
 }
 
-function lookup(deps: StorageDeps, bucket: Bucket, key: ParsedObjectKey): ObjectRow {
-  const row = key.version === undefined ? deps.metadata.latest(bucket.name, key.key) : deps.metadata.version(bucket.name, key.key, key.version);
+async function lookup(deps: StorageDeps, bucket: Bucket, key: ParsedObjectKey): Promise<ObjectRow> {
+  const row = await (key.version === undefined ? deps.metadata.latest(bucket.name, key.key) : deps.metadata.version(bucket.name, key.key, key.version));
   if (!row) {
     const what = key.version === undefined ? `"${key.key}"` : `version v${key.version} of "${key.key}"`;
     throw notFound(`There is no object ${what} in bucket "${bucket.name}".`);
@@ -92,7 +92,7 @@ export function registerReadRoutes(app: FastifyInstance, deps: StorageDeps): voi
     handler: async (request, reply) => {
       const bucket = allowed(deps, request, bucketParam(request.params), "read");
       const key = parseKey(wildcard(request.params));
-      const row = lookup(deps, bucket, key);
+      const row = await lookup(deps, bucket, key);
       const cacheControl = cacheControlFor({ permission: bucket.permission, versioned: key.version !== undefined });
       return serveObject(deps, request, reply, bucket, row, cacheControl);
     },
@@ -100,7 +100,7 @@ export function registerReadRoutes(app: FastifyInstance, deps: StorageDeps): voi
 
   app.get("/v0/storage/url/sign/:bucket/*", async (request, reply): Promise<SignedUrlResponse> => {
     const bucket = allowed(deps, request, bucketParam(request.params), "sign");
-    const row = lookup(deps, bucket, parseKey(wildcard(request.params)));
+    const row = await lookup(deps, bucket, parseKey(wildcard(request.params)));
     const lifetime = intParam("expiresIn", (request.query as Query).expiresIn, 1, MAX_SIGNED_URL_SECONDS, DEFAULT_SIGNED_URL_SECONDS);
     const expires = Math.floor(Date.now() / 1000) + lifetime;
     const vkey = versionedKey(row.version, row.key);
@@ -125,7 +125,7 @@ export function registerReadRoutes(app: FastifyInstance, deps: StorageDeps): voi
       if (failure) throw HttpError.from(failure);
       const key = parseKey(rawKey);
       if (key.version === undefined) throw HttpError.from({ code: "forbidden", message: "A signed URL must name a versioned key." });
-      const row = lookup(deps, bucket, key);
+      const row = await lookup(deps, bucket, key);
       const cacheControl = cacheControlFor({ permission: bucket.permission, versioned: true, signedExpires: verified.value.expires });
       return serveObject(deps, request, reply, bucket, row, cacheControl);
     },
@@ -145,14 +145,14 @@ export function registerReadRoutes(app: FastifyInstance, deps: StorageDeps): voi
       if (!decoded.ok) throw HttpError.from(decoded.error);
       cursor = decoded.value;
     }
-    const page = listPage(prefix, cursor, limit, (from, inclusive, below, n) => deps.metadata.keys(bucket.name, from, inclusive, below, n));
+    const page = await listPage(prefix, cursor, limit, (from, inclusive, below, n) => deps.metadata.keys(bucket.name, from, inclusive, below, n));
     const response: StorageListResponse = { items: [], folders: [], nextCursor: page.next ? encodeCursor(page.next) : null };
     for (const entry of page.entries) {
       if (entry.kind === "folder") {
         response.folders.push(entry.prefix);
         continue;
       }
-      const row = deps.metadata.latest(bucket.name, entry.key);
+      const row = await deps.metadata.latest(bucket.name, entry.key);
       if (!row) continue; // deleted between the two reads
       response.items.push({
         key: row.key,

@@ -44,8 +44,7 @@ export function registerWriteRoutes(app: FastifyInstance, deps: StorageDeps): vo
         checkKey(key) {
           const valid = validateObjectKey(key);
           if (!valid.ok) return valid.error;
-          const exists = metadata.exists(bucket.name, key);
-          return (exists ? allow.update : allow.create) ? undefined : accessMissing(bucket.name, exists, key);
+          return metadata.exists(bucket.name, key).then((exists) => ((exists ? allow.update : allow.create) ? undefined : accessMissing(bucket.name, exists, key)));
         },
       });
     } catch (e) {
@@ -71,9 +70,9 @@ export function registerWriteRoutes(app: FastifyInstance, deps: StorageDeps): vo
       await fs.promises.rm(received.tmp, { force: true });
       throw e;
     }
-    let outcome: ReturnType<typeof metadata.commit>;
+    let outcome: Awaited<ReturnType<typeof metadata.commit>>;
     try {
-      outcome = metadata.commit(
+      outcome = await metadata.commit(
         { bucket: bucket.name, key: received.key, file, size: received.size, contentType: contentTypeFor(received.declaredType, received.key), sha256: received.sha256 },
         allow,
       );
@@ -96,7 +95,7 @@ export function registerWriteRoutes(app: FastifyInstance, deps: StorageDeps): vo
       throw badRequest(`DELETE removes every version of a key: send "${parsed.value.key}" without the v${parsed.value.version}/ prefix.`);
     }
     // Rows first, then files: a crash in between leaves orphan files (swept), never dangling rows.
-    const rows = metadata.deleteAll(bucket.name, parsed.value.key);
+    const rows = await metadata.deleteAll(bucket.name, parsed.value.key);
     if (rows.length === 0) throw notFound(`There is no object "${parsed.value.key}" in bucket "${bucket.name}".`);
     await Promise.all(rows.map((r) => blobs.remove(bucket.name, r.file)));
     return { key: parsed.value.key, deletedVersions: rows.length };

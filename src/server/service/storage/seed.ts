@@ -18,7 +18,7 @@ async function put(deps: StorageDeps, bucket: string, key: string, body: Buffer 
   const file = deps.blobs.newFileId();
   await deps.blobs.commit(tmp, bucket, file);
   const sha256 = createHash("sha256").update(data).digest("hex");
-  deps.metadata.commit({ bucket, key, file, size: data.length, contentType, sha256 }, { create: true, update: true });
+  await deps.metadata.commit({ bucket, key, file, size: data.length, contentType, sha256 }, { create: true, update: true });
 }
 
 export async function seedSampleFiles(deps: StorageDeps): Promise<void> {

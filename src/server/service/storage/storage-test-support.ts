@@ -7,7 +7,10 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
+import { parseServiceConfig } from "../config";
+import { openEngine } from "../engines/open";
 import type { TestService } from "../test-support";
+import { OBJECTS } from "./metadata";
 
 export const sha256 = (data: Buffer | string) => createHash("sha256").update(data).digest("hex");
 
@@ -68,14 +71,14 @@ export function multipart(parts: { name: string; value: Buffer | string; filenam
   return { body: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
-/** Every file under a directory, relative, sorted (the SQLite files excluded: they change on reads too). */
+/** Every file under a directory, relative, sorted (the database files excluded: they change on reads too). */
 export function filesUnder(dir: string): string[] {
   const out: string[] = [];
   const walk = (d: string) => {
     for (const e of fs.readdirSync(d, { withFileTypes: true })) {
       const p = path.join(d, e.name);
       if (e.isDirectory()) walk(p);
-      else if (!e.name.startsWith("baseboard.sqlite")) out.push(path.relative(dir, p));
+      else if (!e.name.startsWith("baseboard.")) out.push(path.relative(dir, p));
     }
   };
   walk(dir);
@@ -98,4 +101,16 @@ export const objectsDir = (svc: TestService, bucket: string) => path.join(svc.da
 export function writeBuckets(dataDir: string, buckets: unknown[]): void {
   fs.mkdirSync(dataDir, { recursive: true });
   fs.writeFileSync(path.join(dataDir, "buckets.json"), JSON.stringify({ buckets }));
+}
+
+/** Every metadata row (file, size) of a bucket, read from the data directory's database once no service holds it. */
+export async function storageRows(dataDir: string, bucket: string): Promise<{ file: string; size: number }[]> {
+  const engine = await openEngine({ ...parseServiceConfig([], {}), dataDir });
+  try {
+    const q = engine.builder.selectFrom(OBJECTS).select(["file", "size"]).where("bucket", "=", bucket).compile();
+    const [{ rows }] = await engine.read([q]);
+    return rows.map(([file, size]) => ({ file: String(file), size: Number(size) }));
+  } finally {
+    await engine.close();
+  }
 }

@@ -26,8 +26,11 @@ export interface ReceivedFile {
 export interface ReceiveOptions {
   maxBytes: number;
   tmpPath(): string;
-  /** Called with the key part's value; a returned failure stops the upload. */
-  checkKey(key: string): Failure | undefined;
+  /**
+   * Called with the key part's value; a returned failure stops the upload (the file part, if
+   * it started meanwhile, is dropped and its temp file removed).
+   */
+  checkKey(key: string): Failure | undefined | Promise<Failure | undefined>;
 }
 
 /** Plain fields (the key, or a small file sent without a filename) are held in memory: keep them small. */
@@ -73,6 +76,7 @@ export function receiveUpload(req: IncomingMessage, opts: ReceiveOptions): Promi
     let written: Promise<{ size: number; sha256: string; declaredType: string | undefined }> | undefined;
     let fileStream: NodeJS.ReadableStream & { destroy?(err?: Error): void } | undefined;
     let settled = false;
+    let keyChecked: Promise<unknown> = Promise.resolve();
 
     const fail = (err: Error) => {
       if (settled) return;
@@ -118,8 +122,13 @@ export function receiveUpload(req: IncomingMessage, opts: ReceiveOptions): Promi
         if (key !== undefined) return fail(badRequest("The form has two key parts; send exactly one."));
         if (info.valueTruncated) return fail(badRequest("The key part is far too long; keys are at most 1024 bytes."));
         const problem = opts.checkKey(value);
-        if (problem) return fail(HttpError.from(problem));
+        if (problem && !(problem instanceof Promise)) return fail(HttpError.from(problem));
         key = value;
+        // A metadata lookup is asynchronous: the file part waits for its answer before anything is stored.
+        keyChecked = Promise.resolve(problem).then(
+          (p) => p && fail(HttpError.from(p)),
+          (e: Error) => fail(e),
+        );
       } else if (name === "file") {
         // A file sent as a plain field (no filename): accepted, within the field size limit.
         if (key === undefined) return fail(badRequest("Send the key part before the file part."));
@@ -157,7 +166,10 @@ export function receiveUpload(req: IncomingMessage, opts: ReceiveOptions): Promi
         limited = true;
         fail(tooLarge(opts.maxBytes));
       });
-      write(stream, declared(info.mimeType), () => limited);
+      void keyChecked.then(() => {
+        if (settled) stream.resume();
+        else write(stream, declared(info.mimeType), () => limited);
+      });
     });
 
     for (const event of ["partsLimit", "filesLimit", "fieldsLimit"] as const) {
@@ -169,6 +181,7 @@ export function receiveUpload(req: IncomingMessage, opts: ReceiveOptions): Promi
       if (key === undefined) return fail(badRequest('The form has no key part: add a field named "key" with the object key.'));
       if (!written || !tmp) return fail(badRequest('The form has no file part: add the file as a part named "file".'));
       try {
+        await keyChecked;
         const done = await written;
         if (settled) return;
         settled = true;
