@@ -23,17 +23,22 @@ function load(): Record<string, Widths> {
 export const useWidthStore = create<{ byTable: Record<string, Widths> }>(() => ({ byTable: load() }));
 
 let saveTimer: ReturnType<typeof setTimeout> | undefined;
-function save() {
-  // A drag sets a width per pointer move: write once it settles.
+function flush() {
+  if (saveTimer === undefined) return;
   clearTimeout(saveTimer);
-  saveTimer = setTimeout(() => {
-    try {
-      localStorage.setItem(KEY, JSON.stringify(useWidthStore.getState().byTable));
-    } catch {
-      // Quota or private mode: widths last for this session.
-    }
-  }, 200);
+  saveTimer = undefined;
+  try {
+    localStorage.setItem(KEY, JSON.stringify(useWidthStore.getState().byTable));
+  } catch {
+    // Quota or private mode: widths last for this session.
+  }
 }
+function save() {
+  // A drag sets a width per pointer move: write once it settles (or as the page goes away).
+  clearTimeout(saveTimer);
+  saveTimer = setTimeout(flush, 200);
+}
+globalThis.addEventListener?.("pagehide", flush);
 
 export const widthActions = {
   set(tableKey: string, field: string, width: number) {
