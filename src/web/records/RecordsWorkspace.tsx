@@ -192,15 +192,16 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
   const otherPage = !!records.data && records.isPlaceholderData && pageOfData.current.get(records.data) !== view.page;
   const rowsShown = otherPage ? undefined : records.data?.items;
 
+  const countText = count !== undefined ? `${fmtInt(count)} Record${count === 1 ? "" : "s"}${view.filter ? (count === 1 ? " matches" : " match") : ""}` : "";
   return (
     <div className="workspace">
       <header className="ws-head">
-        <h1 className="ws-title">
+        <h1 className="ws-title" title={`${db}.${table}`}>
           <span className="muted">{db}.</span>
           {table}
         </h1>
-        <span className="muted small" data-testid="total-count">
-          {count !== undefined ? `${fmtInt(count)} Record${count === 1 ? "" : "s"}${view.filter ? (count === 1 ? " matches" : " match") : ""}` : ""}
+        <span className="muted small" data-testid="total-count" title={countText}>
+          {countText}
         </span>
         <span className="spacer" />
         <button
