@@ -68,6 +68,7 @@ export function createProxyHandler(deps: ProxyDeps) {
     }
     const outcome = await deps.upstream.forward(req, res, route.upstreamPath, { withKey, headers, lane: route.lane, body });
     if (outcome === "client-aborted") info(`client went away during ${where(req)}`);
+    else if (outcome === "client-stalled") info(`client stopped reading ${where(req)}: cut after ${config.limits.sendIdleMs / 1000} s`);
   }
 
   async function handleApi(req: IncomingMessage, res: ServerResponse, host: string, rawUrl: string, pathname: string) {
