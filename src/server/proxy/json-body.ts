@@ -10,7 +10,8 @@ import { JSON_BODY_LIMIT, JSON_BODY_TOO_LARGE } from "../../shared/limits";
 import { bodyTimeoutMessage, watchBody } from "../body-watch";
 
 export type JsonBodyRead =
-  | { kind: "ok"; body: Buffer }
+  /** release() gives the body's bytes back to the budget: call it once the body has been sent on. */
+  | { kind: "ok"; body: Buffer; release(): void }
   /** Answer with this; the rest of the body (if any) is still unread. */
   | { kind: "refused"; status: 408 | 413 | 503; body: ErrorBody }
   /** The client went away before its body was complete: nobody to answer. */
@@ -60,8 +61,8 @@ export function readJsonBody(req: IncomingMessage, limits: JsonBodyLimits): Prom
     const chunks: Buffer[] = [];
     let received = 0;
     const finish = (outcome: JsonBodyRead) => {
-      // The budget bounds bodies still arriving (the slow part); once whole, a body goes upstream at once.
-      limits.budget?.give(received);
+      // A whole body stays counted until it has gone upstream (it may wait for a free connection).
+      if (outcome.kind !== "ok") limits.budget?.give(received);
       stopWatch();
       req.off("data", onData);
       req.off("end", onEnd);
@@ -78,7 +79,14 @@ export function readJsonBody(req: IncomingMessage, limits: JsonBodyLimits): Prom
       received += chunk.length;
       chunks.push(chunk);
     };
-    const onEnd = () => finish({ kind: "ok", body: Buffer.concat(chunks, received) });
+    const onEnd = () => {
+      let held = received;
+      const release = () => {
+        limits.budget?.give(held);
+        held = 0;
+      };
+      finish({ kind: "ok", body: Buffer.concat(chunks, received), release });
+    };
     const onClose = () => finish({ kind: "aborted", received });
     const stopWatch = watchBody(req, {
       idleMs: limits.idleMs,

@@ -1,11 +1,12 @@
 /**
  * Many slow clients cannot make the proxy hold unbounded memory: record-call bodies still
- * arriving share one byte budget, past which a client gets 503 with Retry-After; bytes go back
- * to the budget when a body is done or its client leaves.
+ * arriving or waiting for an upstream connection share one byte budget, past which a client gets
+ * 503 with Retry-After; bytes go back to the budget when a body has gone upstream or its client leaves.
  */
+import type http from "node:http";
 import net from "node:net";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { fromApp, raw, startTestBaseboard, type TestBaseboard } from "./test-helpers";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fromApp, raw, type RawUpstream, startRawUpstream, startTestBaseboard, type TestBaseboard } from "./test-helpers";
 
 let board: TestBaseboard;
 
@@ -51,4 +52,54 @@ it("refuses a body past the shared budget with 503 and Retry-After, and frees th
     body: `{"limit":1}${" ".repeat(200_000)}`,
   });
   expect(ok.status).toBe(200);
+});
+
+describe("bodies waiting for an upstream connection", () => {
+  let upstream: RawUpstream;
+  let queued: TestBaseboard;
+  const held: http.ServerResponse[] = [];
+
+  beforeAll(async () => {
+    // Holds every query until told to answer: its one connection stays busy.
+    upstream = await startRawUpstream((req, res) => {
+      req.resume();
+      req.on("end", () => held.push(res));
+    });
+    queued = await startTestBaseboard({ BASE_URL: upstream.url, API_KEY: "budget-key-3c1d", UPSTREAM_CONNECTIONS: "1", BASEBOARD_JSON_BUFFER_BYTES: "300000" });
+  });
+  afterAll(async () => {
+    await queued?.stop();
+    await upstream?.close();
+  });
+
+  const post = (body: string) =>
+    raw(queued.url, "/api/v0/record/demo/employees/query", {
+      method: "POST",
+      headers: fromApp(queued.url, { "content-type": "application/json" }),
+      body,
+    });
+  const answerHeld = () => {
+    for (const res of held.splice(0)) res.end('{"items":[]}');
+  };
+
+  it("stay counted until they have gone upstream", async () => {
+    const first = post('{"limit":1}');
+    while (held.length === 0) await new Promise((r) => setTimeout(r, 20));
+    // Whole, but waiting for the one busy connection: its 200,000 bytes are still held.
+    const waiting = post(`{"limit":1}${" ".repeat(200_000)}`);
+    await new Promise((r) => setTimeout(r, 300));
+    const refused = await post(`{"limit":1}${" ".repeat(200_000)}`);
+    expect(refused.status).toBe(503);
+    expect(refused.headers["retry-after"]).toBe("1");
+    answerHeld();
+    expect((await first).status).toBe(200);
+    while (held.length === 0) await new Promise((r) => setTimeout(r, 20));
+    answerHeld();
+    expect((await waiting).status).toBe(200);
+    // Both are done: the budget is whole again.
+    const again = post(`{"limit":1}${" ".repeat(250_000)}`);
+    while (held.length === 0) await new Promise((r) => setTimeout(r, 20));
+    answerHeld();
+    expect((await again).status).toBe(200);
+  });
 });

@@ -51,6 +51,7 @@ export function createProxyHandler(deps: ProxyDeps) {
   /** Forwards, and notes a client that went away (info: it is the client's choice, not our fault). */
   async function forward(req: IncomingMessage, res: ServerResponse, route: ForwardRoute, withKey: boolean, headers: OutgoingHttpHeaders) {
     let body: Buffer | undefined;
+    let release = () => {};
     if (route.jsonBody) {
       const read = await readJsonBody(req, { idleMs: config.limits.bodyIdleMs, totalMs: config.limits.jsonBodyMs, budget: jsonBudget });
       if (read.kind === "aborted") return info(`client went away while sending ${where(req)} (after ${read.received} bytes)`);
@@ -65,8 +66,14 @@ export function createProxyHandler(deps: ProxyDeps) {
         return sendJson(res, read.status, read.body, { ...headers, ...retry, connection: "close" });
       }
       body = read.body;
+      release = read.release;
     }
-    const outcome = await deps.upstream.forward(req, res, route.upstreamPath, { withKey, headers, lane: route.lane, body });
+    let outcome;
+    try {
+      outcome = await deps.upstream.forward(req, res, route.upstreamPath, { withKey, headers, lane: route.lane, body });
+    } finally {
+      release();
+    }
     if (outcome === "client-aborted") info(`client went away during ${where(req)}`);
     else if (outcome === "client-stalled") info(`client stopped reading ${where(req)}: cut after ${config.limits.sendIdleMs / 1000} s`);
   }
