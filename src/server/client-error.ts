@@ -36,7 +36,9 @@ export function clientErrorAnswer(err: NodeJS.ErrnoException & { rawPacket?: Buf
 
 /** Writes the answer on the socket and closes it; a socket already unwritable is just destroyed. */
 export function answerClientError(err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex): void {
-  if (err.code === "ECONNRESET" || !socket.writable) {
+  // An answer already under way on this socket (a later pipelined request failed to parse): cut it.
+  const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (err.code === "ECONNRESET" || !socket.writable || inFlight?.headersSent) {
     socket.destroy();
     return;
   }

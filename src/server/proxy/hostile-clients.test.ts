@@ -83,3 +83,26 @@ it("survives 500 half-sent POSTs broken off at random moments", async () => {
   await new Promise((r) => setTimeout(r, 300));
   await stillServing();
 });
+
+it("survives 200 downloads and resizes broken off mid-answer", async () => {
+  const u = new URL(board.url);
+  const paths = ["/api/v0/storage/public/public-assets/banners/welcome.jpg", "/api/v0/storage/public/public-assets/catalog/desk.jpg?w=256"];
+  await Promise.all(
+    Array.from(
+      { length: 200 },
+      (_, i) =>
+        new Promise<void>((resolve) => {
+          const socket = net.connect(Number(u.port), u.hostname, () => {
+            socket.write(`GET ${paths[i % 2]} HTTP/1.1\r\nHost: ${u.host}\r\n\r\n`);
+          });
+          socket.on("error", () => {});
+          // Leave after the first bytes of the answer, or before any if it is slow to come.
+          socket.once("data", () => socket.resetAndDestroy());
+          setTimeout(() => socket.destroy(), 50 + (i % 7) * 30);
+          socket.once("close", () => resolve());
+        }),
+    ),
+  );
+  await new Promise((r) => setTimeout(r, 300));
+  await stillServing();
+});

@@ -5,12 +5,14 @@
 import Fastify, { type FastifyInstance, type FastifyReply } from "fastify";
 import { allOperators } from "../../shared/filter";
 import { errorBody } from "../../shared/errors";
+import { JSON_BODY_LIMIT } from "../../shared/limits";
 import type { MetaResponse } from "../../shared/meta";
 import { installErrorHandler, unauthorized } from "../http-error";
 import { createKeyChecker, type KeyCheck } from "./auth";
 import { resolveApiKeys, type ServiceConfig } from "./config";
 import type { ServiceContext } from "./context";
 import { openDatabase } from "./db";
+import { installBodyTimeouts, serverOptions } from "./timeouts";
 import { createRecordsModule } from "./records/index";
 import { createStorageModule } from "./storage/index";
 
@@ -29,7 +31,7 @@ export interface Service {
   close(): Promise<void>;
 }
 
-export const BODY_LIMIT = 1024 * 1024;
+export const BODY_LIMIT = JSON_BODY_LIMIT;
 
 export function requireKey(request: { apiKey: KeyCheck }): Extract<KeyCheck, { kind: "valid" }> {
   if (request.apiKey.kind !== "valid") throw unauthorized();
@@ -40,6 +42,7 @@ export async function createService(config: ServiceConfig): Promise<Service> {
   const apiKeys = resolveApiKeys(config);
   const { sqlite, kysely } = openDatabase(config.dataDir);
   const app = Fastify({
+    ...serverOptions(config.limits),
     bodyLimit: BODY_LIMIT,
     trustProxy: config.trustProxy,
     logger: config.logLevel === "silent" ? false : { level: config.logLevel },
@@ -68,6 +71,7 @@ export async function createService(config: ServiceConfig): Promise<Service> {
   };
 
   installErrorHandler(app);
+  installBodyTimeouts(app, config.limits);
   app.decorateRequest("apiKey", undefined as never);
   app.addHook("onRequest", async (request) => {
     request.apiKey = context.checkKey(request.headers["x-api-key"]);

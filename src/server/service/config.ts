@@ -31,6 +31,32 @@ export interface ServiceConfig {
   /** Seed the sample data on first start. */
   seed: boolean;
   logLevel: "silent" | "error" | "warn" | "info" | "debug";
+  /** Bounds on what one client may take (README "Limits and timeouts"); see timeouts.ts. */
+  limits: ServiceLimits;
+}
+
+export interface ServiceLimits {
+  /** The request line and headers must arrive within this (408 after). */
+  headersTimeoutMs: number;
+  /** A body that sends nothing for this long is cut (408). */
+  bodyIdleMs: number;
+  /** A JSON body must arrive whole within this (408 after); uploads and imports have no such deadline. */
+  jsonBodyMs: number;
+}
+
+function positiveMs(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  const n = raw === undefined || raw === "" ? fallback : Number(raw);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a positive number of milliseconds, not "${raw}".`);
+  return n;
+}
+
+export function parseServiceLimits(env: NodeJS.ProcessEnv): ServiceLimits {
+  return {
+    headersTimeoutMs: positiveMs(env, "SERVICE_HEADERS_TIMEOUT_MS", 20_000),
+    bodyIdleMs: positiveMs(env, "SERVICE_BODY_IDLE_TIMEOUT_MS", 30_000),
+    jsonBodyMs: positiveMs(env, "SERVICE_JSON_BODY_TIMEOUT_MS", 60_000),
+  };
 }
 
 export function parseApiKeys(raw: string | undefined): ApiKeyEntry[] {
@@ -68,6 +94,7 @@ export function parseServiceConfig(argv: string[], env: NodeJS.ProcessEnv): Serv
     maxUploadBytes: Number(env.SERVICE_MAX_UPLOAD_BYTES ?? 5 * 1024 ** 3),
     seed: env.SERVICE_SEED !== "0",
     logLevel: (env.SERVICE_LOG_LEVEL as ServiceConfig["logLevel"]) ?? "warn",
+    limits: parseServiceLimits(env),
   };
 }
 
