@@ -12,6 +12,8 @@ export class HttpError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly subCode?: number,
+    /** Seconds for a Retry-After header (503 unavailable: a full queue, a store that is down). */
+    readonly retryAfter?: number,
   ) {
     super(message);
   }
@@ -57,6 +59,7 @@ export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | HttpError, request, reply) => {
     const known = err instanceof HttpError ? err : fromFastify(err as FastifyError);
     if (known) {
+      if (known instanceof HttpError && known.retryAfter !== undefined) reply.header("retry-after", String(known.retryAfter));
       reply.code(known.status).send(known.toBody());
       return;
     }

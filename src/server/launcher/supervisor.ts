@@ -8,7 +8,7 @@
 import { type ChildProcess, fork } from "node:child_process";
 import type { ServiceState, ServiceStatus } from "../proxy/health";
 import { type BackoffPolicy, DEFAULT_BACKOFF, failuresAfterCrash, restartDelay } from "./backoff";
-import { isChildMessage, type StartMessage } from "./child-protocol";
+import { isChildMessage, type StartMessage } from "../child-protocol";
 
 export interface ChildCommand {
   /** The script to fork (dist-server/service/main.js, or service/main.ts under tsx). */

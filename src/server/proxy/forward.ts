@@ -46,8 +46,8 @@ export type ForwardOutcome = "answered" | "client-aborted" | "client-stalled" | 
 
 export interface Upstream {
   forward(req: IncomingMessage, res: ServerResponse, path: string, opts: ForwardOptions): Promise<ForwardOutcome>;
-  /** A GET of the upstream with the key, body read whole (small JSON only). */
-  getJson(path: string): Promise<{ status: number; body: unknown }>;
+  /** A GET (or HEAD) of the upstream with the key, body read whole (small JSON only). */
+  getJson(path: string, method?: "GET" | "HEAD"): Promise<{ status: number; body: unknown }>;
   close(): Promise<void>;
 }
 
@@ -233,7 +233,7 @@ export function createUpstream(opts: UpstreamOptions): Upstream {
     }
   }
 
-  async function getJson(path: string) {
+  async function getJson(path: string, method: "GET" | "HEAD" = "GET") {
     const abort = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -243,7 +243,7 @@ export function createUpstream(opts: UpstreamOptions): Upstream {
     try {
       const up = await pools.json.request({
         path: basePath + path,
-        method: "GET",
+        method,
         headers: { "x-api-key": opts.apiKey, accept: "application/json" },
         signal: abort.signal,
       });

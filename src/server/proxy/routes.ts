@@ -57,6 +57,7 @@ export const ENDPOINTS: Endpoint[] = [
   { name: "meta", methods: ["GET"], parts: ["v0", "meta"] },
   { name: "list", methods: ["GET"], parts: ["v0", "storage", "list", ANY] },
   { name: "delete", methods: ["DELETE"], parts: ["v0", "storage", "object", ANY, REST] },
+  { name: "import", methods: ["POST"], parts: ["v0", "record", ANY, ANY, "import"] },
 ];
 
 // Encoded ".", "/" and "\" (also double-encoded), NUL and other controls, raw backslashes.

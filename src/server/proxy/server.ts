@@ -15,6 +15,7 @@ import { apiRequestRefusal, checkHost, ownHosts } from "./guard";
 import { API_SECURITY_HEADERS, PAGE_SECURITY_HEADERS } from "./headers";
 import { healthReport, HOSTED, serviceUnavailable, type ServiceStatus } from "./health";
 import { type ApiRoute, matchApiRoute } from "./routes";
+import { EXISTS_PREFIX, objectExists } from "./object-exists";
 import type { SessionGate } from "./session";
 import { createStaticHandler } from "./static";
 
@@ -117,6 +118,10 @@ export function createProxyHandler(deps: ProxyDeps) {
       const result = await buildAppConfig(deps.upstream, deps.upstreamInfo);
       if (result.status >= 500) deps.log(`GET /api/config: ${(result.body as { message: string }).message}`);
       return apiError(res, result.status, result.body as never);
+    }
+    if (pathname.startsWith(EXISTS_PREFIX) && safe) {
+      const answer = await objectExists(deps.upstream, rawUrl);
+      return sendJson(res, answer.status, answer.body, API_SECURITY_HEADERS);
     }
     if (route.kind === "reject") return apiError(res, 404, errorBody("not_found", route.message));
     return forward(req, res, route, true, API_SECURITY_HEADERS);

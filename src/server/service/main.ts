@@ -4,7 +4,7 @@
  */
 import { parseServiceConfig } from "./config";
 import { createService } from "./app";
-import { runSupervisedChild } from "../launcher/supervised-child";
+import { runSupervisedChild } from "../supervised-child";
 
 if (process.send) {
   runSupervisedChild(async ({ port, dataDir, apiKeys, publicBaseUrl }) => {
