@@ -91,6 +91,41 @@ test("the config file's Field types give the catalog its thumbnails", async ({ p
   await expect(page.locator('[role=grid] [data-col="image"] img').first()).toBeVisible();
 });
 
+test("join without a fields endpoint: the target Field follows this table's by name, and the form reads departments’", async ({ page }) => {
+  await goView(page, "employees", { filter: eq("employee_id", "E00007") });
+  await expect(grid(page)).toBeVisible();
+  await page.getByRole("button", { name: "Join" }).click();
+  const panel = page.getByRole("dialog", { name: "Join" });
+  await panel.getByRole("combobox").first().selectOption("departments");
+  await expect(panel).toContainText("equals departments’");
+  await expect(panel).not.toContainText("departments's");
+  // The config file names departments' primary key: the usual join is guessed.
+  await expect(panel.getByRole("combobox").nth(1)).toHaveValue("department");
+  const target = panel.getByLabel("Target field");
+  await expect(target).toHaveValue("department");
+  // Another Field of this table: the target follows it by name.
+  await panel.getByRole("combobox").nth(1).selectOption("country");
+  await expect(target).toHaveValue("country");
+  await panel.getByRole("combobox").nth(1).selectOption("department");
+  await expect(target).toHaveValue("department");
+  await panel.getByRole("button", { name: "Apply join" }).click();
+  await expect(page).toHaveURL(/join=departments(%3A|:)department(%3D|=)department/);
+  await expect(page.locator('[role=columnheader]', { hasText: "departments.head" })).toBeVisible();
+});
+
+test("an emptied filter JSON view means no filter", async ({ page }) => {
+  await goView(page, "employees", { filter: eq("country", "Brazil") });
+  await expect(grid(page)).toBeVisible();
+  const builder = page.getByRole("region", { name: "Filter builder" });
+  if (!(await builder.isVisible())) await page.getByRole("button", { name: /^Filter/ }).click();
+  await builder.getByRole("button", { name: "JSON" }).click();
+  await page.getByLabel(/^Filter JSON/).fill("  ");
+  await builder.getByRole("button", { name: "Apply filter" }).click();
+  await expect(page).not.toHaveURL(/filter=/);
+  await expect(page.getByTestId("total-count")).toHaveText("1,000 Records");
+  await expect(page.getByRole("alert")).toHaveCount(0);
+});
+
 test("outage: red badge, no page shown that is not there, a failed edit keeps its value, all comes back by itself", async ({ page }) => {
   await goView(page, "employees", { filter: eq("department", "Engineering") });
   await expect(grid(page)).toBeVisible();
