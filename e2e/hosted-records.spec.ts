@@ -167,3 +167,21 @@ test("outage: red badge, no page shown that is not there, a failed edit keeps it
     })
     .toBe("Outage City");
 });
+
+test("a restarting upstream (503) turns the badge amber, then green again by itself", async ({ page }) => {
+  await goView(page, "employees", { filter: eq("employee_id", "E00003") });
+  await expect(grid(page)).toBeVisible();
+  const badge = page.getByTestId("upstream");
+  await expect(badge).toHaveAttribute("data-state", "up");
+  await stack.stopService();
+  const away = await stack.standInRestarting();
+  try {
+    await expect(badge).toHaveAttribute("data-state", "restarting", { timeout: 15_000 });
+    await expect(badge).toContainText("restarting");
+  } finally {
+    await away();
+  }
+  await stack.startService();
+  await expect(badge).toHaveAttribute("data-state", "up", { timeout: 20_000 });
+  await expect(badge).not.toContainText("restarting");
+});
