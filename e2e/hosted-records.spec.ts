@@ -30,7 +30,7 @@ const eq = (key: string, value: unknown) => ({ and: [{ key, operator: "equal", v
 test("the upstream is the interface profile: /api/config comes from the config file, only equal", async ({ page }) => {
   const res = await page.request.get("/api/config");
   const config = await res.json();
-  expect(config.capabilities).toEqual({ operators: ["equal"], fields: false, meta: false, list: false, delete: false, expiresIn: false });
+  expect(config.capabilities).toEqual({ operators: ["equal"], fields: false, meta: false, list: false, delete: false, expiresIn: false, import: false });
   expect(config.upstream).toMatchObject({ kind: "hosted", label: "Interface profile (e2e)" });
   expect((await stack.call("/v0/record/demo/employees/fields")).status).toBe(404);
   await page.goto("/");

@@ -60,6 +60,8 @@ export interface Capabilities {
   delete: boolean;
   /** ?expiresIn= on GET /v0/storage/url/sign/... */
   expiresIn: boolean;
+  /** POST /v0/record/{db}/{table}/import (CSV); absent means no. */
+  import?: boolean;
 }
 
 export interface MetaResponse {

@@ -19,6 +19,7 @@ export const PLAIN_CAPABILITIES: Capabilities = {
   list: false,
   delete: false,
   expiresIn: false,
+  import: false,
 };
 
 const name = z.string().min(1);
@@ -58,6 +59,7 @@ const capabilitiesSchema = z
     list: z.boolean(),
     delete: z.boolean(),
     expiresIn: z.boolean(),
+    import: z.boolean(),
   })
   .strict();
 

@@ -1,16 +1,19 @@
 /**
- * Builds the local service: one Fastify app, one SQLite file, the Record and Storage
+ * Builds the local service: one Fastify app, one database behind the engine seam, the Record and Storage
  * capabilities registered into it, and the meta extension that describes both.
  */
 import Fastify, { type FastifyInstance, type FastifyReply } from "fastify";
 import { allOperators } from "../../shared/filter";
 import { errorBody } from "../../shared/errors";
+import { JSON_BODY_LIMIT } from "../../shared/limits";
 import type { MetaResponse } from "../../shared/meta";
-import { installErrorHandler, unauthorized } from "../http-error";
-import { createKeyChecker, type KeyCheck } from "./auth";
+import { installErrorHandler } from "../http-error";
+import { createKeyChecker, type KeyCheck, requireKey } from "./auth";
 import { resolveApiKeys, type ServiceConfig } from "./config";
 import type { ServiceContext } from "./context";
-import { openDatabase } from "./db";
+import { installBodyTimeouts, serverOptions } from "./timeouts";
+import { openEngine } from "./engines/open";
+import { migrateFromSqlite } from "./migration/from-sqlite";
 import { registerServiceProfile } from "./profile";
 import { createRecordsModule } from "./records/index";
 import { createStorageModule } from "./storage/index";
@@ -30,17 +33,15 @@ export interface Service {
   close(): Promise<void>;
 }
 
-export const BODY_LIMIT = 1024 * 1024;
+export const BODY_LIMIT = JSON_BODY_LIMIT;
 
-export function requireKey(request: { apiKey: KeyCheck }): Extract<KeyCheck, { kind: "valid" }> {
-  if (request.apiKey.kind !== "valid") throw unauthorized();
-  return request.apiKey;
-}
+/** Kept here for callers that imported it from app.ts; it lives in auth.ts (no import cycle). */
+export { requireKey };
 
 export async function createService(config: ServiceConfig): Promise<Service> {
   const apiKeys = resolveApiKeys(config);
-  const { sqlite, kysely } = openDatabase(config.dataDir);
   const app = Fastify({
+    ...serverOptions(config.limits),
     bodyLimit: BODY_LIMIT,
     trustProxy: config.trustProxy,
     logger: config.logLevel === "silent" ? false : { level: config.logLevel },
@@ -55,11 +56,22 @@ export async function createService(config: ServiceConfig): Promise<Service> {
       void (reply as FastifyReply).code(400).send(errorBody("validation_error", message));
     },
   });
+  const engine = await openEngine(config, app.log);
+  try {
+    const migrated = await migrateFromSqlite(config.dataDir, engine);
+    if (migrated) {
+      app.log.warn(
+        `migrated ${migrated.tables} tables, ${migrated.records} Records and ${migrated.objects} stored object versions from the SQLite file of an older version; it is kept as ${migrated.keptAs} in the data directory`,
+      );
+    }
+  } catch (e) {
+    await engine.close();
+    throw e;
+  }
   let baseUrl = config.publicBaseUrl;
   const context: ServiceContext = {
     config,
-    sqlite,
-    kysely,
+    engine,
     checkKey: createKeyChecker(apiKeys),
     log: app.log,
     publicBaseUrl: () => {
@@ -69,6 +81,7 @@ export async function createService(config: ServiceConfig): Promise<Service> {
   };
 
   installErrorHandler(app);
+  installBodyTimeouts(app, config.limits);
   registerServiceProfile(app, config.profile);
   app.decorateRequest("apiKey", undefined as never);
   app.addHook("onRequest", async (request) => {
@@ -82,8 +95,7 @@ export async function createService(config: ServiceConfig): Promise<Service> {
 
   app.get("/v0/meta", async (request): Promise<MetaResponse> => {
     const key = requireKey(request);
-    const databases = records
-      .databases()
+    const databases = (await records.databases())
       .map((db) =>
         key.scope
           ? { ...db, tables: db.id === key.scope.databaseId ? db.tables.filter((t) => t.slug === key.scope?.tableSlug) : [] }
@@ -93,7 +105,7 @@ export async function createService(config: ServiceConfig): Promise<Service> {
     return {
       databases,
       buckets: storage.buckets(),
-      capabilities: { operators: [...allOperators], fields: true, meta: true, list: true, delete: true, expiresIn: true },
+      capabilities: { operators: [...allOperators], fields: true, meta: true, list: true, delete: true, expiresIn: true, import: true },
     };
   });
 
@@ -112,7 +124,7 @@ export async function createService(config: ServiceConfig): Promise<Service> {
       await app.close();
       await storage.close();
       await records.close();
-      sqlite.close();
+      await engine.close();
     },
   };
 }

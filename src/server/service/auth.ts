@@ -3,6 +3,7 @@
  * table. Every key is compared, hit or miss, so timing tells nothing about which one matched.
  */
 import { createHash, timingSafeEqual } from "node:crypto";
+import { unauthorized } from "../http-error";
 import type { ApiKeyEntry, ApiKeyScope } from "./config";
 
 export type KeyCheck = { kind: "missing" } | { kind: "invalid" } | { kind: "valid"; scope?: ApiKeyScope };
@@ -25,4 +26,10 @@ export type KeyChecker = ReturnType<typeof createKeyChecker>;
 /** Whether a key may touch this table: unscoped keys may touch every table. */
 export function scopeAllows(scope: ApiKeyScope | undefined, databaseId: string, tableSlug: string): boolean {
   return !scope || (scope.databaseId === databaseId && scope.tableSlug === tableSlug);
+}
+
+/** The request's key when valid, else the 401 (checked before any body is read). */
+export function requireKey(request: { apiKey: KeyCheck }): Extract<KeyCheck, { kind: "valid" }> {
+  if (request.apiKey.kind !== "valid") throw unauthorized();
+  return request.apiKey;
 }

@@ -9,17 +9,12 @@
 import { type RawBuilder, sql } from "kysely";
 import { type Result, fail, ok } from "../../../shared/errors";
 import type { FilterValue, Operator } from "../../../shared/filter";
+import { operatorProblem, operatorsByType } from "../../../shared/operators";
 import type { FieldType } from "../../../shared/records";
+import type { Dialect } from "../engines/engine";
 import type { FieldDef } from "./registry";
 import { describeType, isValidDate, normalizeDatetime, parseNumeric } from "./values";
 
-/** The few places where SQL differs between backends (SQLite now, PostgreSQL later). */
-export interface SqlDialectOps {
-  /** Unicode lower-casing of a text expression (case-insensitive contains/startsWith). */
-  fold(expr: RawBuilder<unknown>): RawBuilder<unknown>;
-  /** How a boolean is bound. */
-  bool(value: boolean): unknown;
-}
 
 export interface ResolvedField {
   /** The column expression, e.g. "t0"."age". */
@@ -47,21 +42,8 @@ const kindOf: Record<FieldType, Kind> = {
   json: "json",
 };
 
-/** Column type → allowed operators: one table, shared with the web app through FieldInfo. */
-export const operatorsByType: Record<FieldType, readonly Operator[]> = (() => {
-  const compare = ["equal", "notEqual", "greaterThan", "greaterThanOrEqual", "lessThan", "lessThanOrEqual"] as const;
-  const text = [...compare, "contains", "notContains", "startsWith", "isEmpty", "isNotEmpty"] as const;
-  return {
-    text,
-    image: text,
-    attachment: text,
-    date: text,
-    datetime: text,
-    number: [...compare, "isEmpty", "isNotEmpty"],
-    boolean: ["equal", "notEqual", "isEmpty", "isNotEmpty"],
-    json: ["equal", "notEqual", "isEmpty", "isNotEmpty"],
-  };
-})();
+/** The table lives in src/shared (one for the service and the app); re-exported for the tests. */
+export { operatorsByType };
 
 const ordering: Partial<Record<Operator, string>> = {
   greaterThan: ">",
@@ -74,7 +56,7 @@ const ordering: Partial<Record<Operator, string>> = {
 const showValue = (v: unknown) => (typeof v === "number" && !Number.isFinite(v) ? "a number too large for a double" : JSON.stringify(v));
 
 /** Coerces a comparison value to what the column holds, or explains what is expected. */
-function coerce(f: ResolvedField, c: ConditionInput, dialect: SqlDialectOps): Result<unknown> {
+function coerce(f: ResolvedField, c: ConditionInput, dialect: Dialect): Result<unknown> {
   const v = c.value;
   const type = f.field.type;
   const bad = (expected: string) =>
@@ -115,11 +97,14 @@ export interface ConditionSql {
   height: number;
 }
 
-export function conditionSql(f: ResolvedField, c: ConditionInput, dialect: SqlDialectOps): Result<ConditionSql> {
+export function conditionSql(f: ResolvedField, c: ConditionInput, dialect: Dialect): Result<ConditionSql> {
   const type = f.field.type;
-  const allowed = operatorsByType[type];
-  if (!allowed.includes(c.operator)) {
-    return fail("validation_error", `${c.path}: operator ${c.operator} does not apply to Field "${f.name}" (${type}); use one of: ${allowed.join(", ")}.`);
+  const refused = operatorProblem(c.path, { key: f.name, type }, c.operator);
+  if (refused) return fail("validation_error", refused);
+  // No engine stores U+0000 in text (PostgreSQL cannot), so no stored value can contain or
+  // equal one: refused as a 400 rather than answered differently by each engine.
+  if (typeof c.value === "string" && c.value.includes("\u0000")) {
+    return fail("validation_error", `${c.path}: the value contains the NUL character (U+0000), which text cannot hold; remove it.`);
   }
   const col = f.ref;
   const textual = kindOf[type] === "textual";
@@ -141,8 +126,9 @@ export function conditionSql(f: ResolvedField, c: ConditionInput, dialect: SqlDi
     if (typeof c.value !== "string") {
       return fail("validation_error", `${c.path}: operator ${c.operator} needs a string value, not ${JSON.stringify(c.value)}.`);
     }
-    const needle = c.value.toLowerCase();
-    const found = sql`instr(${dialect.fold(col)}, ${needle})`;
+    // The engine folds both sides with the same Unicode lower-casing.
+    const needle = c.value;
+    const found = dialect.foldedPosition(col, needle);
     if (c.operator === "contains") return ok({ sql: sql`${found} > 0`, params: [needle], height: 3 });
     if (c.operator === "startsWith") return ok({ sql: sql`${found} = 1`, params: [needle], height: 3 });
     return ok({ sql: sql`(${col} is null or ${found} = 0)`, params: [needle], height: 4 });

@@ -11,7 +11,8 @@
 import type { Result } from "../../../shared/errors";
 import type { ParsedCondition, ParsedNode } from "../../../shared/filter-parse";
 import type { QueryBodyInput } from "../../../shared/records";
-import { conditionSql, type SqlDialectOps } from "./filter-condition";
+import type { Dialect } from "../engines/engine";
+import { conditionSql } from "./filter-condition";
 import type { NamedFilter, OutputColumn, Scope } from "./query-plan";
 
 export interface CachedPlan {
@@ -19,6 +20,7 @@ export interface CachedPlan {
   countSql: string;
   columns: OutputColumn[];
   scope: Scope;
+  atMostOne: boolean;
 }
 
 /** Conditions depth-first, left to right: the order their values are bound in. */
@@ -54,7 +56,7 @@ export function queryShape(tableId: number, body: QueryBodyInput, filters: Named
 }
 
 /** Checks and coerces every condition's value again, in binding order. */
-export function bindFilterValues(scope: Scope, filters: NamedFilter[], dialect: SqlDialectOps): Result<unknown[]> {
+export function bindFilterValues(scope: Scope, filters: NamedFilter[], dialect: Dialect): Result<unknown[]> {
   const params: unknown[] = [];
   for (const { parsed } of filters) {
     for (const c of conditionsInOrder(parsed.root)) {
@@ -72,24 +74,48 @@ export function sameParams(a: readonly unknown[], b: readonly unknown[]): boolea
   return a.length === b.length && a.every((v, i) => Object.is(v, b[i]));
 }
 
-/** Least recently used eviction over a Map's insertion order. */
-export class LruCache<V> {
-  private readonly map = new Map<string, V>();
-  constructor(private readonly max: number) {}
+/**
+ * Least recently used eviction over a Map's insertion order, bounded both by entry count and by
+ * the bytes its values hold (issue 9 item 7: a few 5,000-condition plans must not take the
+ * process to hundreds of MB). A value larger than a quarter of the budget is not kept at all.
+ */
+export class SizedLruCache<V> {
+  private readonly map = new Map<string, { value: V; size: number }>();
+  private total = 0;
+  constructor(
+    private readonly maxEntries: number,
+    private readonly maxBytes: number,
+    private readonly sizeOf: (v: V) => number,
+  ) {}
   get(key: string): V | undefined {
-    const v = this.map.get(key);
-    if (v !== undefined) {
+    const e = this.map.get(key);
+    if (e !== undefined) {
       this.map.delete(key);
-      this.map.set(key, v);
+      this.map.set(key, e);
     }
-    return v;
+    return e?.value;
   }
   set(key: string, value: V): void {
+    this.delete(key);
+    // The key is held too (query shapes can be as long as the SQL).
+    const size = this.sizeOf(value) + key.length;
+    if (size > this.maxBytes / 4) return;
+    while (this.map.size > 0 && (this.map.size >= this.maxEntries || this.total + size > this.maxBytes)) {
+      this.delete(this.map.keys().next().value!);
+    }
+    this.map.set(key, { value, size });
+    this.total += size;
+  }
+  private delete(key: string): void {
+    const e = this.map.get(key);
+    if (!e) return;
     this.map.delete(key);
-    if (this.map.size >= this.max) this.map.delete(this.map.keys().next().value!);
-    this.map.set(key, value);
+    this.total -= e.size;
   }
   get size(): number {
     return this.map.size;
+  }
+  get bytes(): number {
+    return this.total;
   }
 }

@@ -1,11 +1,15 @@
 /**
  * The table registry: which Tables exist, their Fields (decisions §3), primary key and buckets.
- * Definitions live as JSON in one registry table of the service's SQLite file; each Table's
- * Records live in a real SQLite table (`rt_<id>`) with proper column types and indexes.
+ * Definitions live as JSON in one registry table (`bb_record_tables`) of the engine's database;
+ * each Table's Records live in a real table (`rt_<id>`) with proper column types. The registry
+ * is read once at start-up and kept in memory; `create` writes through. Definitions never change
+ * once made, so a Table another service instance created (several instances on one PostgreSQL)
+ * is simply looked up in the database on a miss (`find`). Engine-neutral: column types come
+ * from the dialect.
  */
-import { type Kysely, sql } from "kysely";
+import { sql } from "kysely";
 import type { FieldInfo, FieldType } from "../../../shared/records";
-import type { Sqlite } from "../db";
+import type { SqlEngine, SqlTx } from "../engines/engine";
 
 export interface FieldDef {
   key: string;
@@ -21,27 +25,20 @@ export interface TableDef {
   slug: string;
   primaryKey: string;
   fields: FieldDef[];
-  /** Fields to index besides the primary key (what the data is filtered and sorted by). */
+  /** Fields to index besides the primary key, on engines whose dialect wants indexes. */
   indexes?: string[];
 }
 
 export interface StoredTable extends TableDef {
   id: number;
-  /** Name of the SQLite table holding the Records. */
+  /** Name of the database table holding the Records. */
   physical: string;
   byKey: Map<string, FieldDef>;
 }
 
-const REGISTRY = "bb_record_tables";
+export const REGISTRY_TABLE = "bb_record_tables";
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 const SLUG = /^[A-Za-z0-9_-]{1,64}$/;
-
-/** SQLite storage class per Field type; text-like columns compare by code point (BINARY). */
-function columnType(type: FieldType): "text" | "real" | "integer" {
-  if (type === "number") return "real";
-  if (type === "boolean") return "integer";
-  return "text";
-}
 
 export function fieldInfo(table: TableDef): FieldInfo[] {
   return table.fields.map((f) => ({
@@ -53,62 +50,139 @@ export function fieldInfo(table: TableDef): FieldInfo[] {
   }));
 }
 
+export function physicalName(id: number): string {
+  return `rt_${id}`;
+}
+
 export class TableRegistry {
   private tables = new Map<string, StoredTable>();
 
-  constructor(
-    private readonly sqlite: Sqlite,
-    private readonly kysely: Kysely<any>,
-  ) {
-    sqlite.exec(
-      `create table if not exists ${REGISTRY} (id integer primary key, database_id text not null, slug text not null, definition text not null, unique (database_id, slug))`,
-    );
-    const rows = sqlite.prepare(`select id, definition from ${REGISTRY} order by id`).all() as { id: number; definition: string }[];
-    for (const row of rows) this.remember(row.id, JSON.parse(row.definition) as TableDef);
+  private constructor(private readonly engine: SqlEngine) {}
+
+  /** Creates the registry table when missing and loads every definition. */
+  static async open(engine: SqlEngine): Promise<TableRegistry> {
+    const registry = new TableRegistry(engine);
+    const b = engine.builder;
+    await engine.write(async (tx) => {
+      await tx.run(
+        b.schema
+          .createTable(REGISTRY_TABLE)
+          .ifNotExists()
+          .addColumn("id", "integer", (c) => c.primaryKey())
+          .addColumn("database_id", "varchar", (c) => c.notNull())
+          .addColumn("slug", "varchar", (c) => c.notNull())
+          .addColumn("definition", "varchar", (c) => c.notNull())
+          .addUniqueConstraint(`${REGISTRY_TABLE}_name`, ["database_id", "slug"])
+          .compile(),
+      );
+    });
+    await registry.reload();
+    return registry;
+  }
+
+  async reload(): Promise<void> {
+    const [{ rows }] = await this.engine.read([this.engine.builder.selectFrom(REGISTRY_TABLE).select(["id", "definition"]).orderBy("id").compile()]);
+    this.tables.clear();
+    for (const [id, definition] of rows) this.remember(Number(id), JSON.parse(String(definition)) as TableDef);
   }
 
   get(databaseId: string, slug: string): StoredTable | undefined {
     return this.tables.get(`${databaseId}/${slug}`);
   }
 
+  /** A Table by name: from memory, else from the database (created by another instance since). */
+  async find(databaseId: string, slug: string): Promise<StoredTable | undefined> {
+    const known = this.get(databaseId, slug);
+    if (known) return known;
+    const [{ rows }] = await this.engine.read([this.lookup(databaseId, slug)]);
+    return rows.length ? this.get(databaseId, slug) ?? this.remember(Number(rows[0][0]), JSON.parse(String(rows[0][1])) as TableDef) : undefined;
+  }
+
+  private lookup(databaseId: string, slug: string) {
+    return this.engine.builder.selectFrom(REGISTRY_TABLE).select(["id", "definition"]).where("database_id", "=", databaseId).where("slug", "=", slug).compile();
+  }
+
   list(): StoredTable[] {
     return [...this.tables.values()];
   }
 
-  /** Creates the registry entry, the SQLite table and its indexes, in one transaction. */
-  create(def: TableDef): StoredTable {
+  /** Every Table, including those another instance created since (definitions never change). */
+  async listAll(): Promise<StoredTable[]> {
+    const [{ rows }] = await this.engine.read([this.engine.builder.selectFrom(REGISTRY_TABLE).select(["id", "definition"]).orderBy("id").compile()]);
+    for (const [id, definition] of rows) {
+      const def = JSON.parse(String(definition)) as TableDef;
+      if (!this.get(def.databaseId, def.slug)) this.remember(Number(id), def);
+    }
+    return this.list();
+  }
+
+  /**
+   * Creates the registry entry, the table and its indexes inside the caller's transaction
+   * (or a new one), so a failure leaves no half-made Table. The id is the database's.
+   */
+  async create(def: TableDef, outer?: SqlTx): Promise<StoredTable> {
     validateDef(def);
-    if (this.get(def.databaseId, def.slug)) throw new Error(`Table ${def.databaseId}/${def.slug} already exists`);
-    return this.sqlite.transaction(() => {
-      const info = this.sqlite
-        .prepare(`insert into ${REGISTRY} (database_id, slug, definition) values (?, ?, ?)`)
-        .run(def.databaseId, def.slug, JSON.stringify(def));
-      const table = this.remember(Number(info.lastInsertRowid), def);
-      let create = this.kysely.schema.createTable(table.physical);
+    if (this.get(def.databaseId, def.slug)) throw new TableExistsError(def);
+    const b = this.engine.builder;
+    const dialect = this.engine.dialect;
+    const make = async (tx: SqlTx) => {
+      // Writes are serialized (across instances too), so this check holds until the commit.
+      if ((await tx.run(this.lookup(def.databaseId, def.slug))).rows.length) throw new TableExistsError(def);
+      const { rows } = await tx.run(
+        b
+          .insertInto(REGISTRY_TABLE)
+          .columns(["id", "database_id", "slug", "definition"])
+          .expression(
+            b
+              .selectFrom(REGISTRY_TABLE)
+              .select([
+                sql<number>`coalesce(max(id), 0) + 1`.as("id"),
+                sql.val(def.databaseId).as("database_id"),
+                sql.val(def.slug).as("slug"),
+                sql.val(JSON.stringify(def)).as("definition"),
+              ]),
+          )
+          .returning("id")
+          .compile(),
+      );
+      const id = Number(rows[0][0]);
+      const physical = physicalName(id);
+      let create = b.schema.createTable(physical);
       for (const f of def.fields) {
-        create = create.addColumn(f.key, columnType(f.type), (col) => {
-          let c = f.key === def.primaryKey ? col.primaryKey().notNull() : f.nullable ? col : col.notNull();
-          if (columnType(f.type) === "text") c = c.modifyEnd(sql`collate binary`);
-          return c;
-        });
+        create = create.addColumn(f.key, dialect.columnType(f.type), (col) =>
+          f.key === def.primaryKey ? col.primaryKey().notNull() : f.nullable ? col : col.notNull(),
+        );
       }
-      this.sqlite.exec(create.compile().sql);
-      for (const key of def.indexes ?? []) {
-        const ddl = this.kysely.schema.createIndex(`${table.physical}_${key}`).on(table.physical).column(key).compile();
-        this.sqlite.exec(ddl.sql);
+      await tx.run(create.compile());
+      if (dialect.secondaryIndexes) {
+        for (const key of def.indexes ?? []) await tx.run(b.schema.createIndex(`${physical}_${key}`).on(physical).column(key).compile());
       }
-      return table;
-    })();
+      return id;
+    };
+    const id = outer ? await make(outer) : await this.engine.write(make);
+    return this.remember(id, def);
+  }
+
+  /** Forgets a table created in a transaction that was then rolled back. */
+  forget(table: StoredTable): void {
+    if (this.tables.get(`${table.databaseId}/${table.slug}`) === table) this.tables.delete(`${table.databaseId}/${table.slug}`);
   }
 
   private remember(id: number, def: TableDef): StoredTable {
-    const table: StoredTable = { ...def, id, physical: `rt_${id}`, byKey: new Map(def.fields.map((f) => [f.key, f])) };
+    const table: StoredTable = { ...def, id, physical: physicalName(id), byKey: new Map(def.fields.map((f) => [f.key, f])) };
     this.tables.set(`${def.databaseId}/${def.slug}`, table);
     return table;
   }
 }
 
-function validateDef(def: TableDef): void {
+/** The Table was created meanwhile (by a concurrent request or another instance): use it instead. */
+export class TableExistsError extends Error {
+  constructor(def: TableDef) {
+    super(`Table ${def.databaseId}/${def.slug} already exists`);
+  }
+}
+
+export function validateDef(def: TableDef): void {
   if (!SLUG.test(def.databaseId) || !SLUG.test(def.slug)) throw new Error(`Bad database id or table slug: ${def.databaseId}/${def.slug}`);
   const keys = new Set<string>();
   for (const f of def.fields) {

@@ -12,9 +12,9 @@ import {
   updateBodySchema,
 } from "../../../shared/records";
 import { badRequest, forbidden, HttpError, notFound } from "../../http-error";
-import { requireKey } from "../app";
-import { scopeAllows } from "../auth";
+import { requireKey, scopeAllows } from "../auth";
 import type { StoredTable } from "./registry";
+import { IMPORT_PATH, registerImportRoute } from "./import/route";
 import type { RecordStore } from "./store";
 
 type TableParams = { database_id: string; table_slug: string };
@@ -71,12 +71,40 @@ function unwrap<T>(result: { ok: true; value: T } | { ok: false; error: Paramete
   return result.value;
 }
 
-export function registerRecordRoutes(root: FastifyInstance, store: RecordStore): void {
+export interface RecordRouteOptions {
+  /** Largest CSV body for the import extension (413 beyond). */
+  maxImportBytes: number;
+  /** Where import bodies are spooled. */
+  spoolDir: string;
+}
+
+export function registerRecordRoutes(root: FastifyInstance, store: RecordStore, options: RecordRouteOptions): void {
   // An encapsulated scope, so that the body parser above applies to the Record routes only.
   void root.register(async (app) => {
     registerJsonBodyParser(app);
     registerRoutes(app, store);
   });
+  registerImportRoute(root, store, {
+    maxBytes: options.maxImportBytes,
+    spoolDir: options.spoolDir,
+    authorize: async (request, databaseId, slug) => {
+      await tableAccess(request, store, databaseId, slug, false);
+    },
+  });
+}
+
+/**
+ * The key must allow the table (403 before 404, so a scoped key learns nothing); the table
+ * must exist when `mustExist` (an import creates it).
+ */
+async function tableAccess(request: FastifyRequest, store: RecordStore, databaseId: string, slug: string, mustExist: boolean): Promise<StoredTable | undefined> {
+  const key = requireKey(request);
+  if (!scopeAllows(key.scope, databaseId, slug)) {
+    throw forbidden(`This API key is scoped to table ${key.scope?.databaseId}/${key.scope?.tableSlug}; it cannot reach ${databaseId}/${slug}.`);
+  }
+  const table = await store.table(databaseId, slug);
+  if (!table && mustExist) throw notFound(`No table "${slug}" in database "${databaseId}".`);
+  return table;
 }
 
 const QUERY_PATH = "/v0/record/:database_id/:table_slug/query";
@@ -86,21 +114,13 @@ const FIELDS_PATH = "/v0/record/:database_id/:table_slug/fields";
 
 function registerRoutes(app: FastifyInstance, store: RecordStore): void {
   const notPost: HTTPMethods[] = ["GET", "PUT", "PATCH", "DELETE", "OPTIONS"];
-  for (const url of [QUERY_PATH, UPDATE_PATH, SCOPED_QUERY_PATH]) wrongMethod(app, url, notPost, "POST");
+  for (const url of [QUERY_PATH, UPDATE_PATH, SCOPED_QUERY_PATH, IMPORT_PATH]) wrongMethod(app, url, notPost, "POST");
   wrongMethod(app, FIELDS_PATH, ["POST", "PUT", "PATCH", "DELETE", "OPTIONS"], "GET");
 
   /** The key must allow the table (403 before 404, so a scoped key learns nothing). */
-  function tableFor(request: FastifyRequest, databaseId: string, slug: string): StoredTable {
-    const key = requireKey(request);
-    if (!scopeAllows(key.scope, databaseId, slug)) {
-      throw forbidden(`This API key is scoped to table ${key.scope?.databaseId}/${key.scope?.tableSlug}; it cannot reach ${databaseId}/${slug}.`);
-    }
-    const table = store.table(databaseId, slug);
-    if (!table) throw notFound(`No table "${slug}" in database "${databaseId}".`);
-    return table;
-  }
+  const tableFor = async (request: FastifyRequest, databaseId: string, slug: string) => (await tableAccess(request, store, databaseId, slug, true))!;
 
-  const query = (table: StoredTable, request: FastifyRequest): QueryResult => {
+  const query = async (table: StoredTable, request: FastifyRequest): Promise<QueryResult> => {
     const body = parseBody(queryBodySchema, request, "query body");
     // A join reads the target table: a scoped key may join only the table it is scoped to.
     const { scope } = requireKey(request);
@@ -109,11 +129,11 @@ function registerRoutes(app: FastifyInstance, store: RecordStore): void {
         throw forbidden(`join[${i}]: this API key is scoped to table ${scope?.databaseId}/${scope?.tableSlug}; it cannot join ${table.databaseId}/${j.targetTable}.`);
       }
     }
-    return unwrap(store.query(table, body));
+    return unwrap(await store.query(table, body));
   };
 
   app.post<{ Params: TableParams }>(QUERY_PATH, async (request) => {
-    const table = tableFor(request, request.params.database_id, request.params.table_slug);
+    const table = await tableFor(request, request.params.database_id, request.params.table_slug);
     return query(table, request);
   });
 
@@ -124,22 +144,22 @@ function registerRoutes(app: FastifyInstance, store: RecordStore): void {
         "This API key is not scoped to a table, so /v0/data-api/record/query cannot tell which table to query: use /v0/record/{database_id}/{table_slug}/query, or a key scoped as key@database_id/table_slug.",
       );
     }
-    return query(tableFor(request, key.scope.databaseId, key.scope.tableSlug), request);
+    return query(await tableFor(request, key.scope.databaseId, key.scope.tableSlug), request);
   });
 
   app.post<{ Params: TableParams }>(UPDATE_PATH, async (request, reply) => {
-    const table = tableFor(request, request.params.database_id, request.params.table_slug);
+    const table = await tableFor(request, request.params.database_id, request.params.table_slug);
     if (request.body === undefined || request.body === null) {
       throw badRequest('The update body is missing: send {"values": [{"key", "value"}], "filter": {...}}.');
     }
     const body = parseBody(updateBodySchema, request, "update body");
-    const { matched } = unwrap(store.update(table, body));
+    const { matched } = unwrap(await store.update(table, body));
     reply.header("x-matched-count", String(matched));
     return { message: "ok" };
   });
 
   app.get<{ Params: TableParams }>(FIELDS_PATH, async (request): Promise<FieldsResponse> => {
-    const table = tableFor(request, request.params.database_id, request.params.table_slug);
+    const table = await tableFor(request, request.params.database_id, request.params.table_slug);
     return { items: store.fields(table) };
   });
 }

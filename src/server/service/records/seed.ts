@@ -1,17 +1,28 @@
-/** Seeds the sample tables of decisions §2 into an empty registry (first start only). */
-import type { Kysely } from "kysely";
-import type { Sqlite } from "../db";
+/** Seeds the sample tables of decisions §2 into an empty registry (first start only), in one transaction. */
 import { catalogTable, departmentsTable, employeesTable, generateCatalog, generateDepartments, generateEmployees } from "./sample-data";
-import { insertRows, type SqliteRecordStore } from "./store";
+import { TableExistsError } from "./registry";
+import type { RecordStore } from "./store";
 
 export const SAMPLE_EMPLOYEES = 1000;
 
-export function seedSampleData(store: SqliteRecordStore, sqlite: Sqlite, kysely: Kysely<any>): boolean {
-  if (store.tables().length > 0) return false;
-  sqlite.transaction(() => {
-    insertRows(sqlite, kysely, store.createTable(employeesTable), generateEmployees(SAMPLE_EMPLOYEES));
-    insertRows(sqlite, kysely, store.createTable(departmentsTable), generateDepartments());
-    insertRows(sqlite, kysely, store.createTable(catalogTable), generateCatalog());
-  })();
-  return true;
+export async function seedSampleData(store: RecordStore): Promise<boolean> {
+  if ((await store.tables()).length > 0) return false;
+  // Another instance starting on the same database at the same moment may seed first.
+  const made = await store.engine.write(async (tx) => {
+    const tables = [];
+    for (const [def, rows] of [
+      [employeesTable, generateEmployees(SAMPLE_EMPLOYEES)],
+      [departmentsTable, generateDepartments()],
+      [catalogTable, generateCatalog()],
+    ] as const) {
+      const table = await store.createTable(def, tx);
+      tables.push(table);
+      await store.insertRows(table, rows, tx);
+    }
+    return tables;
+  }).catch((e: unknown) => {
+    if (e instanceof TableExistsError) return [];
+    throw e;
+  });
+  return made.length > 0;
 }

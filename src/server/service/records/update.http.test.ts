@@ -4,9 +4,10 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RecordRow } from "../../../shared/records";
-import { openDatabase } from "../db";
-import { startTestService, type TestService } from "../test-support";
-import { SqliteRecordStore } from "./store";
+import { parseServiceConfig } from "../config";
+import { openEngine } from "../engines/open";
+import { startTestService, testEngineConfig, type TestService } from "../test-support";
+import { SqlRecordStore } from "./store";
 import { EMP, post } from "./testing/http";
 
 let svc: TestService;
@@ -32,12 +33,12 @@ beforeAll(async () => {
   // to the same file, and the service restarted on it, as a user's data directory would be.
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bb-upd-"));
   await (await startTestService({ dataDir })).close();
-  const { sqlite, kysely } = openDatabase(dataDir);
-  const store = new SqliteRecordStore(sqlite, kysely);
+  const engine = await openEngine({ ...parseServiceConfig([], {}), dataDir, ...(await testEngineConfig(dataDir)) });
+  const store = await SqlRecordStore.open(engine);
   const fields = Array.from({ length: WIDE_FIELDS }, (_, i) => ({ key: `f${i}`, type: "number" as const, nullable: true }));
-  const wide = store.createTable({ databaseId: "demo", slug: "wide", primaryKey: "id", fields: [{ key: "id", type: "text", nullable: false }, ...fields] });
-  sqlite.prepare(`insert into ${wide.physical} (id) values ('r1')`).run();
-  sqlite.close();
+  const wide = await store.createTable({ databaseId: "demo", slug: "wide", primaryKey: "id", fields: [{ key: "id", type: "text", nullable: false }, ...fields] });
+  await store.insertRows(wide, [{ id: "r1" }]);
+  await engine.close();
   svc = await startTestService({ dataDir });
 });
 afterAll(async () => {

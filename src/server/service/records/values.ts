@@ -1,6 +1,6 @@
 /**
  * Field values between JSON and storage (decisions §3, §5): exact type checks for writes,
- * encoding for the store (booleans as 0/1, json as text, datetimes normalized to UTC so that
+ * encoding for the store (booleans as booleans, json as text, datetimes normalized to UTC so that
  * text order is time order) and decoding back to JSON values.
  */
 import { type Result, fail, ok } from "../../../shared/errors";
@@ -94,6 +94,8 @@ export function encodeWrite(field: FieldDef, value: unknown, where: string, prim
   switch (field.type) {
     case "text":
       if (typeof value !== "string") return bad();
+      // PostgreSQL text cannot hold U+0000; refused on every engine so both keep the same data.
+      if (value.includes("\u0000")) return fail("validation_error", `${where}: the text for "${field.key}" contains the NUL character (U+0000), which text cannot hold; remove it.`);
       // A primary key identifies its Record: null is refused above, and so is "".
       if (primaryKey && value === "") return fail("validation_error", `${where}: Field "${field.key}" is the primary key and cannot be empty.`);
       return ok(value);
@@ -107,7 +109,7 @@ export function encodeWrite(field: FieldDef, value: unknown, where: string, prim
     case "number":
       return typeof value === "number" && Number.isFinite(value) ? ok(value) : bad();
     case "boolean":
-      return typeof value === "boolean" ? ok(value ? 1 : 0) : bad();
+      return typeof value === "boolean" ? ok(value) : bad();
     case "date":
       return typeof value === "string" && isValidDate(value) ? ok(value) : bad();
     case "datetime": {
@@ -125,7 +127,7 @@ export function encodeWrite(field: FieldDef, value: unknown, where: string, prim
 /** Encodes a seed or generated value (already of the right type) for the store. */
 export function encodeTrusted(type: FieldType, value: RecordValue): unknown {
   if (value === null) return null;
-  if (type === "boolean") return value ? 1 : 0;
+  if (type === "boolean") return value === true;
   if (type === "json") return JSON.stringify(value);
   if (type === "datetime") return normalizeDatetime(String(value)) ?? value;
   return value;

@@ -1,9 +1,16 @@
 /**
- * Object metadata in the service's SQLite file (tables prefixed `_storage_`): one row per
- * version. Synchronous better-sqlite3 statements, so a check-then-write (create vs update access,
- * the version clock) runs as one uninterruptible step of the event loop.
+ * Object metadata (one row per version) in the engine's database, above the engine seam:
+ * tables `_storage_objects` and `_storage_state`, SQL built with Kysely, run asynchronously.
+ *
+ * Versions are issued by the database, not by an in-memory clock: inside the commit's write
+ * transaction the new version is max(now in ms, the largest version so far + 1), and a unique
+ * constraint on `version` makes two writers (two service instances on one PostgreSQL) that
+ * raced for the same one fail; the loser retries with the next. The check "create vs update
+ * access" runs in the same transaction as the insert.
  */
-import type { Sqlite } from "../db";
+import { sql } from "kysely";
+import type { SqlEngine } from "../engines/engine";
+import { kindOf } from "../engines/failures";
 
 export interface ObjectRow {
   bucket: string;
@@ -21,90 +28,160 @@ export interface ObjectRow {
 export type CommitOutcome = { ok: true; row: ObjectRow } | { ok: false; exists: boolean };
 
 export interface Metadata {
-  latest(bucket: string, key: string): ObjectRow | undefined;
-  version(bucket: string, key: string, version: number): ObjectRow | undefined;
-  exists(bucket: string, key: string): boolean;
+  latest(bucket: string, key: string): Promise<ObjectRow | undefined>;
+  version(bucket: string, key: string, version: number): Promise<ObjectRow | undefined>;
+  exists(bucket: string, key: string): Promise<boolean>;
   /**
-   * Records a finished upload as the newest version, if the caller may: `allowCreate` for a
-   * key with no version yet, `allowUpdate` for one that has. Versions are unique and increasing.
+   * Records a finished upload as the newest version, if the caller may: `allow.create` for a
+   * key with no version yet, `allow.update` for one that has. Versions are unique and increasing.
    */
-  commit(row: Omit<ObjectRow, "version" | "createdAt">, allow: { create: boolean; update: boolean }): CommitOutcome;
+  commit(row: Omit<ObjectRow, "version" | "createdAt">, allow: { create: boolean; update: boolean }): Promise<CommitOutcome>;
   /** Distinct keys in a bucket from a bound (inclusive or not) below an optional upper bound, sorted. */
-  keys(bucket: string, from: string, inclusive: boolean, below: string | undefined, limit: number): string[];
+  keys(bucket: string, from: string, inclusive: boolean, below: string | undefined, limit: number): Promise<string[]>;
   /** Removes every version of a key; returns the removed rows (their files are the caller's to unlink). */
-  deleteAll(bucket: string, key: string): ObjectRow[];
-  files(bucket: string): Set<string>;
-  removeFile(bucket: string, file: string): void;
-  state(name: string): string | undefined;
-  setState(name: string, value: string): void;
+  deleteAll(bucket: string, key: string): Promise<ObjectRow[]>;
+  files(bucket: string): Promise<Set<string>>;
+  removeFile(bucket: string, file: string): Promise<void>;
+  state(name: string): Promise<string | undefined>;
+  setState(name: string, value: string): Promise<void>;
 }
 
-const COLUMNS = "bucket, key, version, file, size, content_type AS contentType, sha256, created_at AS createdAt";
+export const OBJECTS = "_storage_objects";
+export const STATE = "_storage_state";
+const COLUMNS = ["bucket", "key", "version", "file", "size", "content_type", "sha256", "created_at"] as const;
 
-export function openMetadata(sqlite: Sqlite): Metadata {
-  sqlite.exec(`
-    CREATE TABLE IF NOT EXISTS _storage_objects (
-      bucket TEXT NOT NULL,
-      key TEXT NOT NULL,
-      version INTEGER NOT NULL,
-      file TEXT NOT NULL UNIQUE,
-      size INTEGER NOT NULL,
-      content_type TEXT NOT NULL,
-      sha256 TEXT NOT NULL,
-      created_at INTEGER NOT NULL,
-      PRIMARY KEY (bucket, key, version)
-    ) WITHOUT ROWID;
-    CREATE TABLE IF NOT EXISTS _storage_state (name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
-  `);
-  const latest = sqlite.prepare(`SELECT ${COLUMNS} FROM _storage_objects WHERE bucket = ? AND key = ? ORDER BY version DESC LIMIT 1`);
-  const byVersion = sqlite.prepare(`SELECT ${COLUMNS} FROM _storage_objects WHERE bucket = ? AND key = ? AND version = ?`);
-  const insert = sqlite.prepare(
-    "INSERT INTO _storage_objects (bucket, key, version, file, size, content_type, sha256, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-  );
-  const maxVersion = sqlite.prepare("SELECT max(version) AS v FROM _storage_objects");
-  const keysIncl = sqlite.prepare("SELECT DISTINCT key FROM _storage_objects WHERE bucket = ? AND key >= ? AND key < ? ORDER BY key LIMIT ?").pluck();
-  const keysExcl = sqlite.prepare("SELECT DISTINCT key FROM _storage_objects WHERE bucket = ? AND key > ? AND key < ? ORDER BY key LIMIT ?").pluck();
-  const keysInclOpen = sqlite.prepare("SELECT DISTINCT key FROM _storage_objects WHERE bucket = ? AND key >= ? ORDER BY key LIMIT ?").pluck();
-  const keysExclOpen = sqlite.prepare("SELECT DISTINCT key FROM _storage_objects WHERE bucket = ? AND key > ? ORDER BY key LIMIT ?").pluck();
-  const deleteKey = sqlite.prepare(`DELETE FROM _storage_objects WHERE bucket = ? AND key = ? RETURNING ${COLUMNS}`);
-  const filesOf = sqlite.prepare("SELECT file FROM _storage_objects WHERE bucket = ?").pluck();
-  const removeFile = sqlite.prepare("DELETE FROM _storage_objects WHERE bucket = ? AND file = ?");
-  const getState = sqlite.prepare("SELECT value FROM _storage_state WHERE name = ?").pluck();
-  const setState = sqlite.prepare("INSERT INTO _storage_state (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value");
-
-  // Versions are millisecond timestamps, bumped by one when two uploads finish in the same
-  // millisecond (or the clock went back), so no two uploads ever get the same versioned key.
-  let lastVersion = (maxVersion.get() as { v: number | null }).v ?? 0;
-  const nextVersion = () => {
-    lastVersion = Math.max(Date.now(), lastVersion + 1);
-    return lastVersion;
+function toRow(r: unknown[]): ObjectRow {
+  return {
+    bucket: String(r[0]),
+    key: String(r[1]),
+    version: Number(r[2]),
+    file: String(r[3]),
+    size: Number(r[4]),
+    contentType: String(r[5]),
+    sha256: String(r[6]),
+    createdAt: Number(r[7]),
   };
+}
 
-  const commit = sqlite.transaction((row: Omit<ObjectRow, "version" | "createdAt">, allow: { create: boolean; update: boolean }): CommitOutcome => {
-    const exists = latest.get(row.bucket, row.key) !== undefined;
-    if (exists ? !allow.update : !allow.create) return { ok: false, exists };
-    const full: ObjectRow = { ...row, version: nextVersion(), createdAt: Date.now() };
-    insert.run(full.bucket, full.key, full.version, full.file, full.size, full.contentType, full.sha256, full.createdAt);
-    return { ok: true, row: full };
+/** Creates the metadata tables when missing (also used by the migration). */
+export async function createMetadataTables(engine: SqlEngine): Promise<void> {
+  const b = engine.builder;
+  await engine.write(async (tx) => {
+    await tx.run(
+      b.schema
+        .createTable(OBJECTS)
+        .ifNotExists()
+        .addColumn("bucket", "varchar", (c) => c.notNull())
+        .addColumn("key", "varchar", (c) => c.notNull())
+        .addColumn("version", "bigint", (c) => c.notNull().unique())
+        .addColumn("file", "varchar", (c) => c.notNull().unique())
+        .addColumn("size", "bigint", (c) => c.notNull())
+        .addColumn("content_type", "varchar", (c) => c.notNull())
+        .addColumn("sha256", "varchar", (c) => c.notNull())
+        .addColumn("created_at", "bigint", (c) => c.notNull())
+        .addPrimaryKeyConstraint(`${OBJECTS}_pk`, ["bucket", "key", "version"])
+        .compile(),
+    );
+    await tx.run(
+      b.schema
+        .createTable(STATE)
+        .ifNotExists()
+        .addColumn("name", "varchar", (c) => c.primaryKey())
+        .addColumn("value", "varchar", (c) => c.notNull())
+        .compile(),
+    );
   });
+}
+
+export async function openMetadata(engine: SqlEngine): Promise<Metadata> {
+  await createMetadataTables(engine);
+  const b = engine.builder;
+  const one = async (q: Parameters<SqlEngine["read"]>[0][number]) => (await engine.read([q]))[0].rows;
+  const select = () => b.selectFrom(OBJECTS).select([...COLUMNS]);
+  const latest = async (bucket: string, key: string) => {
+    const rows = await one(select().where("bucket", "=", bucket).where("key", "=", key).orderBy("version", "desc").limit(1).compile());
+    return rows[0] ? toRow(rows[0]) : undefined;
+  };
 
   return {
-    latest: (bucket, key) => latest.get(bucket, key) as ObjectRow | undefined,
-    version: (bucket, key, version) => byVersion.get(bucket, key, version) as ObjectRow | undefined,
-    exists: (bucket, key) => latest.get(bucket, key) !== undefined,
-    commit: (row, allow) => commit.immediate(row, allow),
-    keys(bucket, from, inclusive, below, limit) {
-      if (below === undefined) return (inclusive ? keysInclOpen : keysExclOpen).all(bucket, from, limit) as string[];
-      return (inclusive ? keysIncl : keysExcl).all(bucket, from, below, limit) as string[];
+    latest,
+    async version(bucket, key, version) {
+      const rows = await one(select().where("bucket", "=", bucket).where("key", "=", key).where("version", "=", version).compile());
+      return rows[0] ? toRow(rows[0]) : undefined;
     },
-    deleteAll: sqlite.transaction((bucket: string, key: string) => deleteKey.all(bucket, key) as ObjectRow[]),
-    files: (bucket) => new Set(filesOf.all(bucket) as string[]),
-    removeFile: (bucket, file) => {
-      removeFile.run(bucket, file);
+    exists: async (bucket, key) => (await latest(bucket, key)) !== undefined,
+    async commit(row, allow) {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          return await engine.write(async (tx): Promise<CommitOutcome> => {
+            const found = await tx.run(b.selectFrom(OBJECTS).select("version").where("bucket", "=", row.bucket).where("key", "=", row.key).limit(1).compile());
+            const exists = found.rows.length > 0;
+            if (exists ? !allow.update : !allow.create) return { ok: false, exists };
+            const now = Date.now();
+            const { rows } = await tx.run(
+              b
+                .insertInto(OBJECTS)
+                .columns([...COLUMNS])
+                .expression(
+                  b
+                    .selectFrom(OBJECTS)
+                    .select([
+                      sql.val(row.bucket).as("bucket"),
+                      sql.val(row.key).as("key"),
+                      sql<number>`greatest(cast(${now} as bigint), coalesce(max(version), 0) + 1)`.as("version"),
+                      sql.val(row.file).as("file"),
+                      sql`cast(${row.size} as bigint)`.as("size"),
+                      sql.val(row.contentType).as("content_type"),
+                      sql.val(row.sha256).as("sha256"),
+                      sql`cast(${now} as bigint)`.as("created_at"),
+                    ]),
+                )
+                .returning("version")
+                .compile(),
+            );
+            return { ok: true, row: { ...row, version: Number(rows[0][0]), createdAt: now } };
+          });
+        } catch (e) {
+          // Another instance took that version first: take the next one.
+          if (kindOf(engine.dialect, e) === "unique" && attempt < 5) continue;
+          throw e;
+        }
+      }
     },
-    state: (name) => getState.get(name) as string | undefined,
-    setState: (name, value) => {
-      setState.run(name, value);
+    async keys(bucket, from, inclusive, below, limit) {
+      let q = b.selectFrom(OBJECTS).select("key").distinct().where("bucket", "=", bucket).where("key", inclusive ? ">=" : ">", from);
+      if (below !== undefined) q = q.where("key", "<", below);
+      const rows = await one(q.orderBy("key").limit(limit).compile());
+      return rows.map((r) => String(r[0]));
+    },
+    async deleteAll(bucket, key) {
+      return engine.write(async (tx) => {
+        const { rows } = await tx.run(b.deleteFrom(OBJECTS).where("bucket", "=", bucket).where("key", "=", key).returning([...COLUMNS]).compile());
+        return rows.map(toRow);
+      });
+    },
+    async files(bucket) {
+      const rows = await one(b.selectFrom(OBJECTS).select("file").where("bucket", "=", bucket).compile());
+      return new Set(rows.map((r) => String(r[0])));
+    },
+    async removeFile(bucket, file) {
+      await engine.write((tx) => tx.run(b.deleteFrom(OBJECTS).where("bucket", "=", bucket).where("file", "=", file).compile()));
+    },
+    async state(name) {
+      const rows = await one(b.selectFrom(STATE).select("value").where("name", "=", name).compile());
+      return rows[0] ? String(rows[0][0]) : undefined;
+    },
+    async setState(name, value) {
+      await engine.write((tx) =>
+        tx.run(
+          b
+            .insertInto(STATE)
+            .values({ name, value })
+            .onConflict((oc) => oc.column("name").doUpdateSet({ value }))
+            .compile(),
+        ),
+      );
     },
   };
 }
+

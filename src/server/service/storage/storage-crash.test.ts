@@ -8,9 +8,9 @@ import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
-import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
-import { multipart, sha256 } from "./storage-test-support";
+import { testEngineEnv } from "../test-support";
+import { multipart, sha256, storageRows } from "./storage-test-support";
 
 const KEY = "crash-test-key-0123456789";
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bb-svc-crash-"));
@@ -21,10 +21,10 @@ afterAll(() => {
 });
 
 /** Starts `src/server/service/main.ts` in its own node process and resolves with its URL. */
-function startChild(): Promise<{ child: ChildProcess; url: string }> {
+async function startChild(): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, ["--import", "tsx", "src/server/service/main.ts", "--port", "0", "--data-dir", dataDir], {
     cwd: path.resolve(__dirname, "../../../.."),
-    env: { ...process.env, SERVICE_API_KEYS: KEY, SERVICE_SEED: "0", SERVICE_LOG_LEVEL: "warn" },
+    env: { ...process.env, ...(await testEngineEnv(dataDir)), SERVICE_API_KEYS: KEY, SERVICE_SEED: "0", SERVICE_LOG_LEVEL: "warn" },
     stdio: ["ignore", "pipe", "pipe"],
   });
   children.push(child);
@@ -122,15 +122,6 @@ describe("SIGKILL in the middle of uploads and updates", () => {
         expect(sha256(Buffer.from(await res.arrayBuffer()))).toBe(hash);
       }
 
-      const db = new Database(path.join(dataDir, "baseboard.sqlite"), { readonly: true });
-      const rows = db.prepare("SELECT file, size, sha256 FROM _storage_objects WHERE bucket = 'public-assets'").all() as { file: string; size: number }[];
-      db.close();
-      const files = new Set(fs.readdirSync(objects));
-      for (const row of rows) {
-        expect(files.has(row.file), `row points at missing ${row.file}`).toBe(true);
-        expect(fs.statSync(path.join(objects, row.file)).size).toBe(row.size);
-      }
-      expect(files.size).toBe(rows.length);
       const slow = await (await fetch(`${second.url}/v0/storage/list/public-assets?prefix=slow/`, { headers: { "x-api-key": KEY } })).json();
       expect(slow.items).toEqual([]);
       // And the service takes writes again.
@@ -139,5 +130,13 @@ describe("SIGKILL in the middle of uploads and updates", () => {
       second.child.kill("SIGTERM");
       await new Promise((r) => second.child.once("exit", r));
     }
+    // Rows and files agree (read once the service let go of the database file).
+    const rows = await storageRows(dataDir, "public-assets");
+    const files = new Set(fs.readdirSync(objects));
+    for (const row of rows) {
+      expect(files.has(row.file), `row points at missing ${row.file}`).toBe(true);
+      expect(fs.statSync(path.join(objects, row.file)).size).toBe(row.size);
+    }
+    expect(files.size).toBe(rows.length);
   });
 });

@@ -92,6 +92,8 @@ export function useCellEdit(db: string, table: string, pkField: string, queryKey
         jsonFields: col.field.type === "json" ? [col.key] : undefined,
       });
     },
-    onSettled: () => qc.invalidateQueries({ queryKey: recordKeys.table(db, table) }),
+    // Stale, but not fetched again now: under a sort the edited row would jump away and "save and
+    // move down" would land past the Record that was below. Refresh or re-sort shows the new order.
+    onSettled: () => qc.invalidateQueries({ queryKey: recordKeys.table(db, table), refetchType: "none" }),
   });
 }

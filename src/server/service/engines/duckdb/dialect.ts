@@ -1,0 +1,41 @@
+/**
+ * DuckDB's side of the seam: functions, types, collation and error mapping (pure, no I/O).
+ *
+ * - Text columns are VARCHAR with DuckDB's default binary collation: UTF-8 byte order, which is
+ *   code-point order (decisions §4).
+ * - Case folding is DuckDB's Unicode `lower()`, applied to both the column and the needle, so
+ *   the two are always folded alike.
+ * - DuckDB's default null order is NULLS LAST for both directions; the planner always writes
+ *   NULLS FIRST / NULLS LAST explicitly, so nothing here depends on it.
+ */
+import { sql } from "kysely";
+import type { FieldType } from "../../../../shared/records";
+import type { Dialect, EngineErrorKind } from "../engine";
+
+const message = (e: unknown) => String((e as Error)?.message ?? e);
+
+export function classifyDuckDbError(error: unknown): EngineErrorKind | undefined {
+  const m = message(error);
+  if (/Constraint Error: (Duplicate key|PRIMARY KEY or UNIQUE)/i.test(m)) return "unique";
+  if (/NOT NULL constraint failed/i.test(m)) return "notNull";
+  if (/No space left on device|disk quota exceeded|out of disk/i.test(m)) return "diskFull";
+  if (/read-only file system|read-only mode|Permission denied|cannot be opened in read-only/i.test(m)) return "readOnly";
+  if (/stack overflow|max_expression_depth|expression depth|too many parameters/i.test(m)) return "tooComplex";
+  if (/database has been invalidated|FATAL Error/i.test(m)) return "unavailable";
+  return undefined;
+}
+
+export const duckDbDialect: Dialect = {
+  name: "duckdb",
+  // DuckDB's max_expression_depth defaults to 1000; keep a margin for the surrounding statement.
+  maxHeight: 800,
+  foldedPosition: (haystack, needle) => sql<number>`strpos(lower(${haystack}), lower(${needle}))`,
+  bool: (v) => v,
+  columnType(type: FieldType) {
+    if (type === "number") return sql`double`;
+    if (type === "boolean") return sql`boolean`;
+    return sql`varchar`;
+  },
+  secondaryIndexes: false,
+  classifyError: classifyDuckDbError,
+};

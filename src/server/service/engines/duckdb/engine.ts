@@ -1,0 +1,201 @@
+/**
+ * The embedded default engine: one DuckDB file under DATA_DIR holding Records, the table
+ * registry and storage metadata. `@duckdb/node-api` runs every statement on DuckDB's own
+ * threads, so the event loop never waits for a query.
+ *
+ * - Reads take a connection from a small pool and run their statements in one read
+ *   transaction (one snapshot: items and count agree); a heavy query holds one connection,
+ *   and a primary-key lookup takes another.
+ * - Writes go through one writer connection, one transaction at a time: DuckDB's optimistic
+ *   concurrency would otherwise abort one of two transactions touching the same row, and a
+ *   serialized writer applies them all.
+ * - Durability: a commit is in DuckDB's write-ahead log before the promise resolves; a
+ *   SIGKILL afterwards loses nothing (the WAL is replayed on the next open).
+ * - An instance DuckDB invalidated (a failed write to a full disk, say) is closed and opened
+ *   again on the next call, rather than left answering errors.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { DOUBLE, type DuckDBConnection, DuckDBInstance, type DuckDBType, type DuckDBValue } from "@duckdb/node-api";
+import { type CompiledQuery, DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from "kysely";
+import { EngineError, type RunResult, type SqlEngine, type SqlTx } from "../engine";
+import { appendRows } from "./append";
+import { duckDbDialect } from "./dialect";
+
+export interface DuckDbOptions {
+  file: string;
+  /** DuckDB memory_limit, e.g. "512MB". */
+  memoryLimit: string;
+  /** DuckDB worker threads. */
+  threads: number;
+  /** Read connections (concurrent reads). */
+  readers?: number;
+}
+
+/** A Kysely that only compiles (PostgreSQL syntax, `$n` parameters, which DuckDB accepts). */
+export function compileOnlyKysely(): Kysely<any> {
+  return new Kysely<any>({
+    dialect: {
+      createAdapter: () => new PostgresAdapter(),
+      createDriver: () => new DummyDriver(),
+      createIntrospector: (db) => new PostgresIntrospector(db),
+      createQueryCompiler: () => new PostgresQueryCompiler(),
+    },
+  });
+}
+
+/** DuckDB values → plain JS (BIGINT counts as numbers). */
+function plain(v: DuckDBValue): unknown {
+  if (typeof v === "bigint") return Number(v);
+  return v;
+}
+
+/**
+ * JS numbers are bound as DOUBLE: left to itself the binding would take a whole number for a
+ * BIGINT and fail on 1e308. Other values keep their inferred type.
+ */
+function typesOf(values: readonly unknown[]): DuckDBType[] {
+  return values.map((v) => (typeof v === "number" ? DOUBLE : undefined)) as DuckDBType[];
+}
+
+async function runOn(conn: DuckDBConnection, query: CompiledQuery): Promise<RunResult> {
+  const reader = await conn.runAndReadAll(query.sql, query.parameters as DuckDBValue[], typesOf(query.parameters));
+  const raw = reader.getRows();
+  const rows = raw.map((r) => r.map(plain));
+  return { rows, changes: reader.rowsChanged };
+}
+
+interface Opened {
+  instance: DuckDBInstance;
+  writer: DuckDBConnection;
+  readers: DuckDBConnection[];
+}
+
+export async function openDuckDbEngine(options: DuckDbOptions): Promise<SqlEngine> {
+  fs.mkdirSync(path.dirname(options.file), { recursive: true });
+  const readerCount = options.readers ?? 3;
+
+  async function open(): Promise<Opened> {
+    const instance = await DuckDBInstance.create(options.file, {
+      memory_limit: options.memoryLimit,
+      threads: String(options.threads),
+      // Statements never reach out: no extension downloads, no reads of other files by SQL.
+      autoinstall_known_extensions: "false",
+      autoload_known_extensions: "false",
+    });
+    const writer = await instance.connect();
+    const readers: DuckDBConnection[] = [];
+    for (let i = 0; i < readerCount; i++) readers.push(await instance.connect());
+    return { instance, writer, readers };
+  }
+
+  let db: Opened | undefined = await open();
+  let reopening: Promise<Opened> | undefined;
+  const idle: DuckDBConnection[] = [...db.readers];
+  const waiting: ((c: DuckDBConnection) => void)[] = [];
+  let writeChain: Promise<unknown> = Promise.resolve();
+  let closed = false;
+
+  async function current(): Promise<Opened> {
+    if (closed) throw new EngineError("unavailable");
+    if (db) return db;
+    reopening ??= open().then((o) => {
+      db = o;
+      reopening = undefined;
+      idle.length = 0;
+      idle.push(...o.readers);
+      return o;
+    });
+    return reopening;
+  }
+
+  /** After a fatal error DuckDB refuses every statement until reopened. */
+  function invalidateOn(error: unknown): void {
+    if (duckDbDialect.classifyError(error) !== "unavailable" || !db) return;
+    const old = db;
+    db = undefined;
+    try {
+      old.instance.closeSync();
+    } catch {
+      // Already unusable; the next call opens a fresh instance.
+    }
+  }
+
+  async function acquire(): Promise<DuckDBConnection> {
+    const { readers } = await current();
+    const c = idle.pop();
+    if (c && readers.includes(c)) return c;
+    return new Promise((resolve) => waiting.push(resolve));
+  }
+
+  function release(c: DuckDBConnection): void {
+    if (!db || !db.readers.includes(c)) return;
+    const next = waiting.shift();
+    if (next) next(c);
+    else idle.push(c);
+  }
+
+  const engine: SqlEngine = {
+    dialect: duckDbDialect,
+    builder: compileOnlyKysely(),
+
+    async read(queries) {
+      const conn = await acquire();
+      try {
+        if (queries.length === 1) return [await runOn(conn, queries[0])];
+        await conn.run("begin transaction read only");
+        try {
+          const out: RunResult[] = [];
+          for (const q of queries) out.push(await runOn(conn, q));
+          return out;
+        } finally {
+          await conn.run("commit").catch(() => undefined);
+        }
+      } catch (e) {
+        invalidateOn(e);
+        throw e;
+      } finally {
+        release(conn);
+      }
+    },
+
+    write(fn) {
+      const run = async () => {
+        const { writer } = await current();
+        await writer.run("begin transaction");
+        const tx: SqlTx = {
+          run: (q) => runOn(writer, q),
+          append: (table, columns, rows) => appendRows(writer, table, columns, rows),
+        };
+        try {
+          const result = await fn(tx);
+          await writer.run("commit");
+          return result;
+        } catch (e) {
+          await writer.run("rollback").catch(() => undefined);
+          invalidateOn(e);
+          throw e;
+        }
+      };
+      const result = writeChain.then(run, run);
+      writeChain = result.catch(() => undefined);
+      return result;
+    },
+
+    async close() {
+      await writeChain;
+      closed = true;
+      if (!db) return;
+      try {
+        // Folds the WAL into the file, so the next open replays nothing.
+        await db.writer.run("checkpoint");
+      } catch {
+        // A read-only or full disk: the WAL stays and is replayed next time.
+      }
+      for (const c of [db.writer, ...db.readers]) c.closeSync();
+      db.instance.closeSync();
+      db = undefined;
+    },
+  };
+  return engine;
+}

@@ -1,0 +1,94 @@
+/**
+ * The engine seam: everything above it (the records compiler and store, the table registry,
+ * storage metadata, the seed, the import, the migration) builds SQL with one Kysely builder
+ * (PostgreSQL syntax, `$n` parameters) and runs it through `SqlEngine`; everything that differs
+ * between databases lives below it, in one dialect module per engine (engines/duckdb/…,
+ * engines/postgres/…). Nothing above the seam asks which engine is in use.
+ *
+ * Every call is asynchronous and runs off the event loop (DuckDB's own threads, or the
+ * PostgreSQL server), so no request waits behind another's query.
+ */
+import type { CompiledQuery, Kysely, RawBuilder } from "kysely";
+import type { FieldType } from "../../../shared/records";
+
+/** Engine failures that mean something to a client; anything else is a 500. */
+export type EngineErrorKind =
+  /** A primary-key or unique constraint was violated (409 for updates). */
+  | "unique"
+  /** A NOT NULL constraint was violated. */
+  | "notNull"
+  /** The statement is too deep or has too many parameters for the engine (400). */
+  | "tooComplex"
+  /** The disk is full (507 insufficient_storage). */
+  | "diskFull"
+  /** The database cannot be written (read-only file system, permissions: 503 unavailable). */
+  | "readOnly"
+  /** The engine is restarting or unreachable (503 unavailable). */
+  | "unavailable";
+
+/** What differs in SQL between engines. Pure: no I/O. */
+export interface Dialect {
+  /** For logs and the benchmark only; code above the seam must not branch on it. */
+  readonly name: string;
+  /** Largest filter-expression height the engine evaluates (the compiler refuses deeper ones with a 400). */
+  readonly maxHeight: number;
+  /**
+   * 1-based position of `needle` in `haystack`, both folded by the same Unicode lower-casing
+   * (0 = absent, null when the haystack is null): contains / notContains / startsWith.
+   */
+  foldedPosition(haystack: RawBuilder<unknown>, needle: string): RawBuilder<number>;
+  /** How a boolean is bound as a parameter. */
+  bool(value: boolean): unknown;
+  /** Column type for a Field type in CREATE TABLE, text-like ones ordered by code point. */
+  columnType(type: FieldType): RawBuilder<unknown>;
+  /** Whether secondary indexes (TableDef.indexes) help this engine; DuckDB's zone maps do without. */
+  readonly secondaryIndexes: boolean;
+  /** Classifies an engine error thrown by `run`, or undefined when it means nothing to a client. */
+  classifyError(error: unknown): EngineErrorKind | undefined;
+}
+
+export interface RunResult {
+  /** Result rows, each an array in select order; numbers as JS numbers, booleans as booleans. */
+  rows: unknown[][];
+  /** Rows inserted / updated / deleted by the statement. */
+  changes: number;
+}
+
+/** One transaction (or one snapshot, for reads). */
+export interface SqlTx {
+  run(query: CompiledQuery): Promise<RunResult>;
+  /**
+   * Bulk-appends rows (values already encoded for the store, in `columns` order) to a table:
+   * DuckDB's appender, PostgreSQL's COPY. Returns how many rows were appended.
+   */
+  append(table: string, columns: string[], rows: AsyncIterable<unknown[][]>): Promise<number>;
+}
+
+export interface SqlEngine {
+  readonly dialect: Dialect;
+  /** Builds and compiles SQL only (PostgreSQL query compiler; never executes). */
+  readonly builder: Kysely<any>;
+  /** Runs read-only statements on one consistent snapshot, concurrently with other reads. */
+  read(queries: CompiledQuery[]): Promise<RunResult[]>;
+  /**
+   * Runs `fn` in one write transaction, serialized with every other write of this process:
+   * committed when it resolves, rolled back (nothing written) when it throws.
+   */
+  write<T>(fn: (tx: SqlTx) => Promise<T>): Promise<T>;
+  /**
+   * Engines that other processes may write too (several service instances on one PostgreSQL)
+   * call `listener` after such a write: whatever is cached about the data (counts) is stale.
+   */
+  onForeignWrite?(listener: () => void): void;
+  close(): Promise<void>;
+}
+
+/** An engine error mapped to a client-facing kind; messages never carry SQL or paths. */
+export class EngineError extends Error {
+  constructor(
+    readonly kind: EngineErrorKind,
+    override readonly cause?: unknown,
+  ) {
+    super(`engine error: ${kind}`);
+  }
+}

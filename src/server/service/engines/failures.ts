@@ -1,0 +1,30 @@
+/**
+ * Engine failures → the one error shape (decisions §6, §9), for the kinds that are not about
+ * one request's content: never with SQL, a path or a stack in the message.
+ */
+import { type Failure, fail, type Result } from "../../../shared/errors";
+import type { Dialect, EngineErrorKind } from "./engine";
+import { EngineError } from "./engine";
+
+export function kindOf(dialect: Dialect, error: unknown): EngineErrorKind | undefined {
+  if (error instanceof EngineError) return error.kind;
+  return dialect.classifyError(error);
+}
+
+/** The failure for an engine error that is about the database's state, or undefined. */
+export function stateFailure(kind: EngineErrorKind | undefined): Result<never> | undefined {
+  switch (kind) {
+    case "diskFull":
+      return fail("insufficient_storage", "The disk holding the database is full; nothing was written. Free some space and retry.");
+    case "readOnly":
+      return fail("unavailable", "The database cannot be written at the moment (read-only storage); nothing was written. Retry later.");
+    case "unavailable":
+      return fail("unavailable", "The database is restarting; nothing was written. Retry in a moment.");
+    default:
+      return undefined;
+  }
+}
+
+export function isFailure(v: unknown): v is Failure {
+  return typeof v === "object" && v !== null && "code" in v && "message" in v;
+}

@@ -1,0 +1,86 @@
+/**
+ * CSV cells → Field values (pure). An empty cell is null. Types are inferred from the values
+ * of a new Table: number, boolean, date, datetime, else text (decisions §9, issue 10 item 5).
+ */
+import { type Result, fail, ok } from "../../../../shared/errors";
+import type { FieldType } from "../../../../shared/records";
+import { parseObjectKey } from "../../../../shared/storage";
+import type { FieldDef } from "../registry";
+import { isValidDate, jsonDepth, MAX_JSON_DEPTH, normalizeDatetime, parseNumeric } from "../values";
+
+const BOOLEAN = /^(true|false)$/i;
+
+/** What a CSV cell of each type must look like (no JSON here: cells are text). */
+const expected: Record<FieldType, string> = {
+  text: "text",
+  number: 'a number such as 42 or -4.2e1',
+  boolean: "true or false",
+  date: "a date YYYY-MM-DD",
+  datetime: "an ISO 8601 date-time with a zone, e.g. 2024-05-01T10:00:00Z",
+  json: "a JSON value",
+  image: "an object key",
+  attachment: "an object key",
+};
+const DATE_SHAPE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** Candidate types of a column, narrowed by every non-empty cell (most specific first). */
+export type Candidates = { number: boolean; boolean: boolean; date: boolean; datetime: boolean };
+
+export const allCandidates = (): Candidates => ({ number: true, boolean: true, date: true, datetime: true });
+
+export function narrow(c: Candidates, cell: string): void {
+  if (c.number && parseNumeric(cell) === undefined) c.number = false;
+  if (c.boolean && !BOOLEAN.test(cell)) c.boolean = false;
+  if (c.date && !(DATE_SHAPE.test(cell) && isValidDate(cell))) c.date = false;
+  if (c.datetime && normalizeDatetime(cell) === undefined) c.datetime = false;
+}
+
+/** The inferred type; a column with no value at all is text. */
+export function inferred(c: Candidates, sawValue: boolean): FieldType {
+  if (!sawValue) return "text";
+  if (c.number) return "number";
+  if (c.boolean) return "boolean";
+  if (c.date) return "date";
+  if (c.datetime) return "datetime";
+  return "text";
+}
+
+/** One cell → the value stored for the Field, or why not (without the line: the caller adds it). */
+export function cellValue(field: FieldDef, cell: string, primaryKey: boolean): Result<unknown> {
+  if (cell === "") {
+    if (primaryKey) return fail("validation_error", `"${field.key}" is the primary key and cannot be empty.`);
+    return field.nullable ? ok(null) : fail("validation_error", `"${field.key}" cannot be empty.`);
+  }
+  const bad = () => fail("validation_error", `"${field.key}" is ${field.type} and takes ${expected[field.type]}, not ${JSON.stringify(cell.length > 60 ? `${cell.slice(0, 57)}...` : cell)}.`);
+  switch (field.type) {
+    case "number": {
+      const n = parseNumeric(cell);
+      return n === undefined ? bad() : ok(n);
+    }
+    case "boolean":
+      return BOOLEAN.test(cell) ? ok(cell.toLowerCase() === "true") : bad();
+    case "date":
+      return DATE_SHAPE.test(cell) && isValidDate(cell) ? ok(cell) : bad();
+    case "datetime": {
+      const n = normalizeDatetime(cell);
+      return n ? ok(n) : bad();
+    }
+    case "json": {
+      let v: unknown;
+      try {
+        v = JSON.parse(cell);
+      } catch {
+        return bad();
+      }
+      if (jsonDepth(v) > MAX_JSON_DEPTH) return fail("validation_error", `the json value of "${field.key}" is nested more than ${MAX_JSON_DEPTH} levels deep.`);
+      return ok(JSON.stringify(v));
+    }
+    case "image":
+    case "attachment": {
+      const key = parseObjectKey(cell);
+      return key.ok ? ok(cell) : fail("validation_error", `"${field.key}" takes an object key: ${key.error.message}`);
+    }
+    default:
+      return ok(cell);
+  }
+}

@@ -1,0 +1,227 @@
+/**
+ * CSV import (issue 10 item 5, contract C), shared by `npm run import` and the HTTP extension:
+ * creates the Table when missing (types inferred in a first pass over the file, or given) or
+ * updates-or-inserts by primary key, all or nothing, in one write transaction. Rows stream
+ * (csv-parse) into a staging table through the engine's bulk path (DuckDB's appender), then
+ * one statement moves them: memory stays bounded whatever the file size. A bad row stops the
+ * import with its line number (the header is line 1) and nothing is written.
+ */
+import fs from "node:fs";
+import { parse } from "csv-parse";
+import { sql } from "kysely";
+import { type Result, fail, ok } from "../../../../shared/errors";
+import type { FieldType } from "../../../../shared/records";
+import type { SqlTx } from "../../engines/engine";
+import { kindOf, stateFailure } from "../../engines/failures";
+import { type FieldDef, type StoredTable, type TableDef, TableExistsError, validateDef } from "../registry";
+import type { RecordStore } from "../store";
+import { allCandidates, type Candidates, cellValue, inferred, narrow } from "./cells";
+
+export interface ImportOptions {
+  databaseId: string;
+  slug: string;
+  /** Used only when the Table does not exist yet; default: the first column. */
+  primaryKey?: string;
+  /** Types for a new Table, overriding inference. */
+  types?: Record<string, FieldType>;
+  /** Called every `PROGRESS_EVERY` rows and at the end. */
+  onProgress?(rows: number): void;
+}
+
+export interface ImportResult {
+  inserted: number;
+  updated: number;
+  created: boolean;
+}
+
+const BATCH = 2048;
+export const PROGRESS_EVERY = 100_000;
+
+class LineError extends Error {
+  constructor(
+    readonly line: number,
+    message: string,
+  ) {
+    super(`line ${line}: ${message}`);
+  }
+}
+
+type Row = { line: number; cells: string[] };
+
+/**
+ * Rows of a CSV file with their 1-based line numbers (the header row is line 1). Lines are
+ * counted here (1 + the line breaks inside quoted cells) rather than by csv-parse's `info`
+ * option, which builds an object per record and costs a quarter of the parse.
+ */
+async function* csvRows(file: string): AsyncIterable<Row> {
+  const parser = fs.createReadStream(file).pipe(parse({ bom: true, relax_column_count: true, skip_empty_lines: false }));
+  let line = 1;
+  try {
+    for await (const cells of parser as AsyncIterable<string[]>) {
+      const at = line;
+      line++;
+      for (const cell of cells) for (let i = cell.indexOf("\n"); i >= 0; i = cell.indexOf("\n", i + 1)) line++;
+      if (cells.length === 1 && cells[0] === "") continue; // an empty line
+      yield { line: at, cells };
+    }
+  } catch (e) {
+    const err = e as { code?: string; lines?: number; message?: string };
+    if (err.code?.startsWith("CSV_")) throw new LineError(err.lines ?? line, `the CSV is malformed (${err.message?.replace(/^Invalid [^:]*: /, "")})`);
+    throw e;
+  }
+}
+
+async function header(file: string): Promise<{ names: string[]; line: number }> {
+  for await (const row of csvRows(file)) return { names: row.cells.map((c) => c.trim()), line: row.line };
+  throw new LineError(1, "the file is empty: the first row must name the Fields.");
+}
+
+/** Pass 1 for a new Table: infers each column's type from its values. */
+async function inferTypes(file: string, names: string[]): Promise<FieldType[]> {
+  const candidates: Candidates[] = names.map(() => allCandidates());
+  const seen = names.map(() => false);
+  let first = true;
+  for await (const { cells } of csvRows(file)) {
+    if (first) {
+      first = false;
+      continue;
+    }
+    for (let i = 0; i < names.length; i++) {
+      const cell = cells[i] ?? "";
+      if (cell === "") continue;
+      seen[i] = true;
+      narrow(candidates[i], cell);
+    }
+  }
+  return names.map((_, i) => inferred(candidates[i], seen[i]));
+}
+
+function newTableDef(options: ImportOptions, names: string[], types: FieldType[]): TableDef {
+  const primaryKey = options.primaryKey ?? names[0];
+  if (!names.includes(primaryKey)) throw new LineError(1, `the primary key "${primaryKey}" is not a column of the file (columns: ${names.join(", ")}).`);
+  for (const key of Object.keys(options.types ?? {})) {
+    if (!names.includes(key)) throw new LineError(1, `type given for "${key}", which is not a column of the file.`);
+  }
+  const fields: FieldDef[] = names.map((key, i) => ({ key, type: options.types?.[key] ?? types[i], nullable: key !== primaryKey }));
+  const def: TableDef = { databaseId: options.databaseId, slug: options.slug, primaryKey, fields };
+  try {
+    validateDef(def);
+  } catch (e) {
+    throw new LineError(1, (e as Error).message);
+  }
+  return def;
+}
+
+/** Pass 2: checked, encoded rows in batches (line number first). */
+async function* encodedBatches(file: string, table: StoredTable, fields: FieldDef[], progress: (n: number) => void): AsyncIterable<unknown[][]> {
+  let batch: unknown[][] = [];
+  let n = 0;
+  let first = true;
+  for await (const { line, cells } of csvRows(file)) {
+    if (first) {
+      first = false;
+      continue;
+    }
+    if (cells.length !== fields.length) throw new LineError(line, `${cells.length} values for ${fields.length} columns.`);
+    const row: unknown[] = [line];
+    for (let i = 0; i < fields.length; i++) {
+      const v = cellValue(fields[i], cells[i], fields[i].key === table.primaryKey);
+      if (!v.ok) throw new LineError(line, v.error.message);
+      row.push(v.value);
+    }
+    batch.push(row);
+    if (++n % PROGRESS_EVERY === 0) progress(n);
+    if (batch.length === BATCH) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length) yield batch;
+}
+
+/** Imports a CSV file; a Result so that callers (CLI, HTTP) report failures in the one error shape. */
+export async function importCsv(store: RecordStore, file: string, options: ImportOptions): Promise<Result<ImportResult>> {
+  const engine = store.engine;
+  const b = engine.builder;
+  let created: StoredTable | undefined;
+  try {
+    const { names } = await header(file);
+    const existing = await store.table(options.databaseId, options.slug);
+    let def: TableDef | undefined;
+    if (existing) {
+      for (const name of names) {
+        if (!existing.byKey.has(name)) throw new LineError(1, `"${name}" is not a Field of ${existing.databaseId}/${existing.slug} (Fields: ${existing.fields.map((f) => f.key).join(", ")}).`);
+      }
+      if (new Set(names).size !== names.length) throw new LineError(1, "a column is named twice.");
+      if (!names.includes(existing.primaryKey)) throw new LineError(1, `the primary key "${existing.primaryKey}" must be a column to update or insert by it.`);
+      for (const f of existing.fields) {
+        if (!f.nullable && !names.includes(f.key)) throw new LineError(1, `"${f.key}" cannot be null, so it must be a column.`);
+      }
+    } else {
+      def = newTableDef(options, names, await inferTypes(file, names));
+    }
+
+    const progress = (n: number) => options.onProgress?.(n);
+    const result = await engine.write(async (tx: SqlTx): Promise<ImportResult> => {
+      const table = existing ?? (created = await store.createTable(def!, tx));
+      const fields = names.map((n) => table.byKey.get(n)!);
+      const pk = table.primaryKey;
+      // A staging table inside the transaction: rolled back with everything else on failure.
+      const staging = `bb_import_${table.id}`;
+      let create = b.schema.createTable(staging).addColumn("bb_line", "bigint");
+      for (const f of fields) create = create.addColumn(f.key, engine.dialect.columnType(f.type));
+      await tx.run(create.compile());
+      const appended = await tx.append(staging, ["bb_line", ...names], encodedBatches(file, table, fields, progress));
+      progress(appended);
+      // A key given twice in the file: its last line wins, as if the rows were applied in order.
+      // (Sorting a million rows for that costs seconds, so only when a key repeats.)
+      const repeated = await tx.run(b.selectFrom(staging).select(sql.ref(pk).as(pk)).groupBy(pk).having(sql`count(*)`, ">", 1).limit(1).compile());
+      const latest =
+        repeated.rows.length > 0
+          ? b.selectFrom(staging).select(names.map((n) => sql.ref(n).as(n))).distinctOn(pk).orderBy(pk).orderBy("bb_line", "desc")
+          : b.selectFrom(staging).select(names.map((n) => sql.ref(n).as(n)));
+      const rows = b.selectFrom(latest.as("s")).select(names.map((n) => sql.ref(`s.${n}`).as(n)));
+      if (!existing) {
+        // A new Table has no Record to update.
+        const { changes } = await tx.run(b.insertInto(table.physical).columns(names).expression(rows).compile());
+        await tx.run(b.schema.dropTable(staging).compile());
+        return { inserted: changes, updated: 0, created: true };
+      }
+      const matched = await tx.run(
+        b
+          .selectFrom(latest.as("s"))
+          .innerJoin(`${table.physical} as t`, `t.${pk}`, `s.${pk}`)
+          .select(sql<number>`count(*)`.as("n"))
+          .compile(),
+      );
+      const updated = Number(matched.rows[0][0]);
+      const others = names.filter((n) => n !== pk);
+      const { changes } = await tx.run(
+        b
+          .insertInto(table.physical)
+          .columns(names)
+          .expression(rows)
+          .onConflict((oc) =>
+            others.length === 0 ? oc.column(pk).doNothing() : oc.column(pk).doUpdateSet(Object.fromEntries(others.map((n) => [n, sql.ref(`excluded.${n}`)]))),
+          )
+          .compile(),
+      );
+      await tx.run(b.schema.dropTable(staging).compile());
+      // DuckDB counts an upserted row once; with others empty, conflicting rows are not counted.
+      return { inserted: others.length === 0 ? changes : changes - updated, updated, created: false };
+    });
+    const table = await store.table(options.databaseId, options.slug);
+    if (table) store.touched(table);
+    return ok(result);
+  } catch (e) {
+    if (created) store.forgetTable(created);
+    // Another import (here or on another instance) created the Table first: import into it.
+    if (e instanceof TableExistsError && !created) return importCsv(store, file, options);
+    if (e instanceof LineError) return fail("validation_error", e.message);
+    const kind = kindOf(engine.dialect, e);
+    const state = stateFailure(kind);
+    if (state) return state;
+    if (kind === "notNull") return fail("validation_error", "A Field that cannot be null would become null; nothing was imported.");
+    throw e;
+  }
+}

@@ -1,0 +1,134 @@
+/**
+ * CSV import over HTTP (contract C) and the shared import code: types inferred or given,
+ * update-or-insert by primary key, a bad row named by its line with nothing written, the
+ * upload limit, and 100,000 rows.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestService, type TestService } from "../../test-support";
+
+let svc: TestService;
+beforeAll(async () => {
+  svc = await startTestService({ maxUploadBytes: 8 * 1024 * 1024 });
+});
+afterAll(() => svc.close());
+
+const csv = (text: string, query = "", table = "demo/people") =>
+  svc.call(`/v0/record/${table}/import${query}`, { method: "POST", headers: { "content-type": "text/csv" }, body: text });
+const all = async (table: string) => (await (await svc.call(`/v0/record/${table}/query`, { json: { limit: 10_000 } })).json()) as { items: Record<string, unknown>[]; count: number };
+const fields = async (table: string) =>
+  ((await (await svc.call(`/v0/record/${table}/fields`)).json()) as { items: { key: string; type: string; primaryKey: boolean }[] }).items.map(
+    (f) => `${f.key}:${f.type}${f.primaryKey ? ":pk" : ""}`,
+  );
+
+describe("import creates a Table with inferred types", () => {
+  it("infers number, boolean, date, datetime and text; empty cells are null", async () => {
+    const res = await csv(
+      [
+        "id,name,age,active,born,seen,code",
+        '1,Ann,30,true,1990-01-02,2024-05-01T10:00:00+02:00,007',
+        "2,Bob,,FALSE,,,x1",
+        '3,"Cé, ""quoted""",41.5,true,2000-02-29,2024-05-01T10:00:00Z,',
+      ].join("\n"),
+    );
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ message: "ok", inserted: 3, updated: 0, created: true });
+    expect(await fields("demo/people")).toEqual(["id:number:pk", "name:text", "age:number", "active:boolean", "born:date", "seen:datetime", "code:text"]);
+    expect((await all("demo/people")).items).toEqual([
+      { id: 1, name: "Ann", age: 30, active: true, born: "1990-01-02", seen: "2024-05-01T08:00:00.000Z", code: "007" },
+      { id: 2, name: "Bob", age: null, active: false, born: null, seen: null, code: "x1" },
+      { id: 3, name: 'Cé, "quoted"', age: 41.5, active: true, born: "2000-02-29", seen: "2024-05-01T10:00:00.000Z", code: null },
+    ]);
+  });
+
+  it("takes the primary key and types from the query", async () => {
+    const res = await csv("sku,zip,price\nA,01234,1\nB,99999,2\n", "?primaryKey=sku&type=zip:text&type=price:text", "demo/skus");
+    expect(res.status).toBe(200);
+    expect(await fields("demo/skus")).toEqual(["sku:text:pk", "zip:text", "price:text"]);
+    expect((await all("demo/skus")).items[0]).toEqual({ sku: "A", zip: "01234", price: "1" });
+  });
+});
+
+describe("import into an existing Table", () => {
+  it("updates by primary key, inserts the rest, leaves unnamed Fields alone; a key twice: the last line wins", async () => {
+    await csv("k,v,w\na,1,keep\nb,2,keep\n", "", "demo/kv");
+    const res = await csv("k,v\nb,20\nc,30\nc,31\n", "", "demo/kv");
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ message: "ok", inserted: 1, updated: 1, created: false });
+    expect((await all("demo/kv")).items).toEqual([
+      { k: "a", v: 1, w: "keep" },
+      { k: "b", v: 20, w: "keep" },
+      { k: "c", v: 31, w: null },
+    ]);
+  });
+
+  it("is seen by the count of a query repeated after it (the cached count is dropped)", async () => {
+    const before = (await all("demo/kv")).count;
+    await csv("k,v\nz1,1\nz2,2\n", "", "demo/kv");
+    expect((await all("demo/kv")).count).toBe(before + 2);
+  });
+});
+
+describe("bad input: nothing is imported", () => {
+  it("names the line of a bad value and writes nothing (existing Table)", async () => {
+    const before = await all("demo/kv");
+    const res = await csv("k,v\nnew1,1\nb,99\nnew2,oops\n", "", "demo/kv");
+    expect(res.status).toBe(400);
+    const body = await res.json();
+    expect(body.error).toBe("validation_error");
+    expect(body.message).toMatch(/^line 4: "v" is number/);
+    expect(await all("demo/kv")).toEqual(before);
+  });
+
+  it("creates no Table when a row of a new one is bad", async () => {
+    const res = await csv("id,x\n1,a\n,b\n", "", "demo/never");
+    expect(res.status).toBe(400);
+    expect((await res.json()).message).toMatch(/^line 3: "id" is the primary key and cannot be empty/);
+    expect((await svc.call("/v0/record/demo/never/query", { json: {} })).status).toBe(404);
+    // …and the name stays free for a good import.
+    expect((await csv("id,x\n1,a\n", "", "demo/never")).status).toBe(200);
+  });
+
+  it.each([
+    ["an unknown column", "k,nope\na,1\n", /^line 1: "nope" is not a Field/],
+    ["no primary key column", "v\n1\n", /^line 1: the primary key "k" must be a column/],
+    ["a short row", "k,v\na\n", /^line 2: 1 values for 2 columns/],
+    ["an empty file", "", /^line 1: the file is empty/],
+  ])("refuses %s with the line", async (_name, text, message) => {
+    const res = await csv(text, "", "demo/kv");
+    expect(res.status).toBe(400);
+    expect((await res.json()).message).toMatch(message);
+  });
+
+  it("refuses another content type, and a body past the upload limit (413)", async () => {
+    const wrong = await svc.call("/v0/record/demo/kv/import", { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    expect(wrong.status).toBe(400);
+    expect((await wrong.json()).message).toMatch(/text\/csv/);
+    const big = `k,v\n${"x,1\n".repeat(3 * 1024 * 1024)}`;
+    const res = await csv(big, "", "demo/big");
+    expect(res.status).toBe(413);
+    expect((await res.json()).error).toBe("payload_too_large");
+    expect((await svc.call("/v0/record/demo/big/query", { json: {} })).status).toBe(404);
+  });
+
+  it("needs a key, and a scoped key reaches only its table", async () => {
+    const res = await svc.call("/v0/record/demo/kv/import", { method: "POST", headers: { "content-type": "text/csv", "x-api-key": "wrong" }, body: "k,v\n" });
+    expect(res.status).toBe(401);
+  });
+});
+
+describe("volume", () => {
+  it("imports 100,000 rows", async () => {
+    const lines = ["id,name,score,ok,day"];
+    for (let i = 0; i < 100_000; i++) lines.push(`R${i},name ${i % 977},${(i * 7) % 1000},${i % 2 === 0},2024-01-${String(1 + (i % 28)).padStart(2, "0")}`);
+    const res = await csv(`${lines.join("\n")}\n`, "", "demo/volume");
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ message: "ok", inserted: 100_000, updated: 0, created: true });
+    const q = await (
+      await svc.call("/v0/record/demo/volume/query", {
+        json: { filter: { and: [{ key: "ok", operator: "equal", value: true }, { key: "score", operator: "lessThan", value: 10 }] }, limit: 2, sort: [{ key: "id" }] },
+      })
+    ).json();
+    expect(q.count).toBe(Array.from({ length: 100_000 }, (_, i) => i).filter((i) => i % 2 === 0 && (i * 7) % 1000 < 10).length);
+    expect(q.items[0]).toEqual({ id: "R0", name: "name 0", score: 0, ok: true, day: "2024-01-01" });
+  }, 60_000);
+});
