@@ -126,6 +126,28 @@ test("an emptied filter JSON view means no filter", async ({ page }) => {
   await expect(page.getByRole("alert")).toHaveCount(0);
 });
 
+test("the filter JSON view refuses what this upstream cannot do, as the builder does", async ({ page }) => {
+  await goView(page, "employees", { filter: eq("country", "Brazil") });
+  await expect(grid(page)).toBeVisible();
+  const builder = page.getByRole("region", { name: "Filter builder" });
+  if (!(await builder.isVisible())) await page.getByRole("button", { name: /^Filter/ }).click();
+  await builder.getByRole("button", { name: "JSON" }).click();
+  const json = page.getByLabel(/^Filter JSON/);
+  const apply = builder.getByRole("button", { name: "Apply filter" });
+  await json.fill(JSON.stringify({ and: [{ key: "country", operator: "contains", value: "raz" }] }));
+  await apply.click();
+  await expect(builder.getByRole("alert")).toContainText('"contains" is not offered by this upstream; use one of equal');
+  await json.fill(JSON.stringify({ and: [{ key: "planet", operator: "equal", value: "Mars" }] }));
+  await apply.click();
+  await expect(builder.getByRole("alert")).toContainText('there is no field "planet"');
+  // Nothing was sent: the view is still Brazil's.
+  await expect(page).toHaveURL(/Brazil/);
+  await json.fill(JSON.stringify({ and: [{ key: "country", operator: "equal", value: "China" }] }));
+  await apply.click();
+  await expect(page).toHaveURL(/China/);
+  await expect(page.locator('[role=grid] [data-col="country"]').first()).toHaveText("China");
+});
+
 test("outage: red badge, no page shown that is not there, a failed edit keeps its value, all comes back by itself", async ({ page }) => {
   await goView(page, "employees", { filter: eq("department", "Engineering") });
   await expect(grid(page)).toBeVisible();
