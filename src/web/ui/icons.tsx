@@ -30,6 +30,24 @@ export function CopyIcon() {
   );
 }
 
+/** Opens a Record in its panel (the grid's row button, the panel's own fields). */
+export function ExpandIcon() {
+  return (
+    <svg {...base}>
+      <path d="M9.5 2.5h4v4M13.5 2.5 9 7M6.5 13.5h-4v-4M2.5 13.5 7 9" />
+    </svg>
+  );
+}
+
+/** A saved view of a table. */
+export function ViewIcon() {
+  return (
+    <svg {...base}>
+      <path d="M2.5 4h11M2.5 8h11M2.5 12h7" />
+    </svg>
+  );
+}
+
 /** 24-unit stroke paths, drawn by Icon. */
 const PATHS = {
   link: "M10 14a4 4 0 0 0 5.7 0l3-3a4 4 0 0 0-5.7-5.7l-1 1M14 10a4 4 0 0 0-5.7 0l-3 3a4 4 0 0 0 5.7 5.7l1-1",
