@@ -5,6 +5,7 @@
  */
 import { expect, type Page, test } from "@playwright/test";
 import { HostedStack, hostedUrl } from "./hosted.helpers";
+import { SHOTS_UI } from "./layout.helpers";
 
 const stack = new HostedStack();
 test.describe.configure({ mode: "serial" });
@@ -166,6 +167,7 @@ test("outage: red badge, no page shown that is not there, a failed edit keeps it
   await expect(city).toHaveText(/Outage City/, { timeout: 15_000 });
   const retry = city.getByRole("button", { name: "Retry saving city" });
   await expect(retry).toBeVisible();
+  await page.screenshot({ path: `${SHOTS_UI}/hosted-outage-edit.png` });
 
   // Page 2 cannot load: page 1's rows are never shown under "Page 2".
   await page.getByRole("button", { name: "Next page" }).click();
@@ -200,6 +202,7 @@ test("a restarting upstream (503) turns the badge amber, then green again by its
   try {
     await expect(badge).toHaveAttribute("data-state", "restarting", { timeout: 15_000 });
     await expect(badge).toContainText("restarting");
+    await page.screenshot({ path: `${SHOTS_UI}/hosted-restarting.png`, clip: { x: 0, y: 0, width: 1400, height: 120 } });
   } finally {
     await away();
   }
