@@ -101,6 +101,11 @@ export function conditionSql(f: ResolvedField, c: ConditionInput, dialect: Diale
   const type = f.field.type;
   const refused = operatorProblem(c.path, { key: f.name, type }, c.operator);
   if (refused) return fail("validation_error", refused);
+  // No engine stores U+0000 in text (PostgreSQL cannot), so no stored value can contain or
+  // equal one: refused as a 400 rather than answered differently by each engine.
+  if (typeof c.value === "string" && c.value.includes("\u0000")) {
+    return fail("validation_error", `${c.path}: the value contains the NUL character (U+0000), which text cannot hold; remove it.`);
+  }
   const col = f.ref;
   const textual = kindOf[type] === "textual";
   switch (c.operator) {

@@ -5,7 +5,8 @@
  *
  * Two caches, both bounded: compiled SQL by query shape (plan-cache.ts, bounded by the bytes
  * it holds), and counts by filter, reused across pages until one of the tables read changes
- * (a per-table version counter bumped by every write of this process).
+ * (a per-table version counter bumped by every write of this process, and an epoch bumped
+ * when the engine reports another process's write).
  */
 import { CompiledQuery } from "kysely";
 import { type Result, fail, ok } from "../../../shared/errors";
@@ -57,22 +58,26 @@ export class SqlRecordStore implements RecordStore {
   private plans = new SizedLruCache<CachedPlan>(PLAN_CACHE_ENTRIES, PLAN_CACHE_BYTES, (p) => p.itemsSql.length + p.countSql.length);
   private counts = new SizedLruCache<number>(COUNT_CACHE_ENTRIES, COUNT_CACHE_BYTES, () => 0);
   private versions = new Map<number, number>();
+  /** Bumped when another instance wrote (engine.onForeignWrite): every cached count is stale. */
+  private epoch = 0;
 
   private constructor(
     readonly engine: SqlEngine,
     readonly registry: TableRegistry,
-  ) {}
+  ) {
+    engine.onForeignWrite?.(() => this.epoch++);
+  }
 
   static async open(engine: SqlEngine): Promise<SqlRecordStore> {
     return new SqlRecordStore(engine, await TableRegistry.open(engine));
   }
 
   async table(databaseId: string, slug: string) {
-    return this.registry.get(databaseId, slug);
+    return this.registry.find(databaseId, slug);
   }
 
   async tables() {
-    return this.registry.list();
+    return this.registry.listAll();
   }
 
   createTable(def: TableDef, tx?: SqlTx): Promise<StoredTable> {
@@ -169,7 +174,7 @@ export class SqlRecordStore implements RecordStore {
   }
 
   private countKey(tables: number[], count: CompiledQuery): string {
-    return `${tables.map((id) => `${id}@${this.versions.get(id) ?? 0}`).join(",")}|${count.sql}|${JSON.stringify(count.parameters)}`;
+    return `${this.epoch}|${tables.map((id) => `${id}@${this.versions.get(id) ?? 0}`).join(",")}|${count.sql}|${JSON.stringify(count.parameters)}`;
   }
 
   async query(table: StoredTable, body: QueryBodyInput): Promise<Result<QueryResult>> {

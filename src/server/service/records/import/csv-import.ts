@@ -13,7 +13,7 @@ import { type Result, fail, ok } from "../../../../shared/errors";
 import type { FieldType } from "../../../../shared/records";
 import type { SqlTx } from "../../engines/engine";
 import { kindOf, stateFailure } from "../../engines/failures";
-import { type FieldDef, type StoredTable, type TableDef, validateDef } from "../registry";
+import { type FieldDef, type StoredTable, type TableDef, TableExistsError, validateDef } from "../registry";
 import type { RecordStore } from "../store";
 import { allCandidates, type Candidates, cellValue, inferred, narrow } from "./cells";
 
@@ -215,6 +215,8 @@ export async function importCsv(store: RecordStore, file: string, options: Impor
     return ok(result);
   } catch (e) {
     if (created) store.forgetTable(created);
+    // Another import (here or on another instance) created the Table first: import into it.
+    if (e instanceof TableExistsError && !created) return importCsv(store, file, options);
     if (e instanceof LineError) return fail("validation_error", e.message);
     const kind = kindOf(engine.dialect, e);
     const state = stateFailure(kind);
