@@ -25,6 +25,22 @@ export function stateFailure(kind: EngineErrorKind | undefined): Result<never> |
   }
 }
 
+/** A file-system error of a write (spooling an import, say) as an engine kind, or undefined. */
+export function fsKind(error: unknown): EngineErrorKind | undefined {
+  switch ((error as NodeJS.ErrnoException)?.code) {
+    case "ENOSPC":
+    case "EDQUOT":
+    case "EFBIG":
+      return "diskFull";
+    case "EROFS":
+    case "EACCES":
+    case "EPERM":
+      return "readOnly";
+    default:
+      return undefined;
+  }
+}
+
 export function isFailure(v: unknown): v is Failure {
   return typeof v === "object" && v !== null && "code" in v && "message" in v;
 }
