@@ -2,7 +2,8 @@
  * Record writes on a full or read-only disk (issue 9 item 5, for records): an update or an
  * import answers 507 / 503 in the error shape (no path, no SQL), writes nothing, and the engine
  * serves again once space is back. Real failures: DATA_DIR on a small tmpfs filled up by a
- * filler file (skipped with a printed reason where mounting is not allowed). Embedded engine
+ * filler file, and a data directory bind-mounted read-only (skipped with a printed reason
+ * where mounting is not allowed). Embedded engine
  * only: on PostgreSQL the database's disk is the server's.
  */
 import { execFileSync } from "node:child_process";
@@ -96,4 +97,41 @@ describe("record writes on a full disk (a real tmpfs)", () => {
     expect(again.status).toBe(200);
     expect((await post(svc, "/v0/record/demo/imported/query", { limit: 0 })).body.count).toBe(20_000);
   }, 120_000);
+});
+
+describe("a data directory on read-only storage", () => {
+  const roDir = fs.mkdtempSync(path.join(os.tmpdir(), "bb-rec-ro-"));
+  let readOnly = false;
+  let ro: TestService;
+
+  beforeAll(async () => {
+    const first = await startTestService({ dataDir: roDir, seed: true });
+    await first.close();
+    try {
+      execFileSync("mount", ["--bind", roDir, roDir], { stdio: "pipe" });
+      execFileSync("mount", ["-o", "remount,bind,ro", roDir], { stdio: "pipe" });
+      readOnly = true;
+    } catch (e) {
+      console.warn(`write-faults: read-only case skipped, cannot mount here (${String((e as Error).message).split("\n")[0]})`);
+      return;
+    }
+    ro = await startTestService({ dataDir: roDir, seed: true, logLevel: "error" });
+  }, 60_000);
+  afterAll(async () => {
+    await ro?.close();
+    if (readOnly) execFileSync("umount", [roDir]);
+    fs.rmSync(roDir, { recursive: true, force: true });
+  });
+
+  it("serves reads; an update and an import answer 503 and write nothing", async (ctx) => {
+    if (!readOnly) return ctx.skip();
+    svc = ro;
+    const before = await salaryOf("E00042");
+    const update = { values: [{ key: "annual_salary", value: before + 1 }], filter: { and: [{ key: "employee_id", operator: "equal", value: "E00042" }] } };
+    expectRefusal(await post(ro, "/v0/record/demo/employees/update", update), 503, "unavailable", /read-only.*nothing was written/);
+    const imported = await ro.call("/v0/record/demo/imported/import?primaryKey=id", { method: "POST", headers: { "content-type": "text/csv" }, body: "id,n\nk1,1\n" });
+    expectRefusal({ status: imported.status, body: await imported.json() }, 503, "unavailable", /read-only/);
+    expect(await salaryOf("E00042")).toBe(before);
+    expect((await post(ro, "/v0/record/demo/imported/query", {})).status).toBe(404);
+  });
 });

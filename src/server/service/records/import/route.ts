@@ -57,7 +57,6 @@ export function registerImportRoute(root: FastifyInstance, store: RecordStore, o
         request.raw.resume();
         throw new HttpError("payload_too_large", `The CSV is ${declared} bytes, over this service's limit of ${options.maxBytes} bytes; nothing was imported.`);
       }
-      fs.mkdirSync(options.spoolDir, { recursive: true });
       const spool = path.join(options.spoolDir, `${randomUUID()}.csv`);
       try {
         await spoolBody(request.raw, spool, options.maxBytes);

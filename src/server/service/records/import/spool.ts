@@ -5,6 +5,7 @@
  * of a reset; the message never names the path.
  */
 import fs from "node:fs";
+import path from "node:path";
 import { Transform, type Readable, Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { HttpError } from "../../../http-error";
@@ -13,19 +14,30 @@ import { fsKind, stateFailure } from "../../engines/failures";
 export async function spoolBody(body: Readable, file: string, maxBytes: number): Promise<void> {
   let size = 0;
   let refused: unknown;
-  const out = fs.createWriteStream(file, { flags: "wx" });
-  out.on("error", (e) => (refused ??= e));
+  let out: fs.WriteStream | undefined;
+  try {
+    // Not recursive: DATA_DIR exists, and a recursive mkdir reports a read-only disk as ENOENT.
+    try {
+      fs.mkdirSync(path.dirname(file));
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+    }
+    out = fs.createWriteStream(file, { flags: "wx" });
+    out.on("error", (e) => (refused ??= e));
+  } catch (e) {
+    refused = e;
+  }
   const sink = new Writable({
     write(chunk: Buffer, _enc, done) {
-      if (refused) return done();
+      if (refused || !out) return done();
       out.write(chunk, (e) => {
         if (e) refused ??= e;
         done();
       });
     },
     final(done) {
-      if (refused) {
-        out.destroy();
+      if (refused || !out) {
+        out?.destroy();
         return done();
       }
       out.end(() => done());
