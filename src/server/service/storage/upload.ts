@@ -161,6 +161,9 @@ export function receiveUpload(req: IncomingMessage, opts: ReceiveOptions): Promi
       }
       fileSeen = true;
       fileStream = stream;
+      // fail() destroys the part with its error, maybe before write() piped it anywhere (the key
+      // check is still pending): without a listener that error would be an uncaught exception.
+      stream.on("error", () => undefined);
       let limited = false;
       stream.on("limit", () => {
         limited = true;
