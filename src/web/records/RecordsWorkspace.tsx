@@ -3,12 +3,11 @@
  * URL (see view-search.utils.ts); rows come from TanStack Query; UI state from small stores.
  */
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useNavigate, useRouterState } from "@tanstack/react-router";
+import { useNavigate, useRouterState, useSearch } from "@tanstack/react-router";
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import type { FilterGroup } from "../../shared/filter";
 import type { JoinUnit, RecordRow, RecordValue, SortUnit } from "../../shared/records";
 import { ApiError } from "../api-client";
-import { recordsRoute } from "../app/router";
 import { toast } from "../ui/toast";
 import { BulkUpdateDialog, type BulkTarget } from "./bulk-update/BulkUpdateDialog";
 import { FilterBuilder } from "./filter-builder/FilterBuilder";
@@ -53,8 +52,9 @@ function clean(s: ViewSearch): ViewSearch {
 
 export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
   const config = useQuery(configQueryOptions()).data!;
-  const search = recordsRoute.useSearch();
-  const navigate = useNavigate({ from: recordsRoute.fullPath });
+  // By path, not by importing the route object: router.tsx imports this file (no cycle).
+  const search = useSearch({ from: "/records/$db/$table" });
+  const navigate = useNavigate({ from: "/records/$db/$table" });
   // Parts of the view that a navigation did not change keep their identity (see reuseViewParts).
   const prevView = useRef<View | undefined>(undefined);
   const view = useMemo(() => reuseViewParts(prevView.current, toView(search)), [search]);
