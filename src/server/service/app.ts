@@ -7,6 +7,7 @@ import { allOperators } from "../../shared/filter";
 import { errorBody } from "../../shared/errors";
 import type { MetaResponse } from "../../shared/meta";
 import { installErrorHandler } from "../http-error";
+import { engineHttpError } from "./engines/http-failure";
 import { createKeyChecker, type KeyCheck, requireKey } from "./auth";
 import { resolveApiKeys, type ServiceConfig } from "./config";
 import type { ServiceContext } from "./context";
@@ -76,7 +77,7 @@ export async function createService(config: ServiceConfig): Promise<Service> {
     },
   };
 
-  installErrorHandler(app);
+  installErrorHandler(app, engineHttpError);
   app.decorateRequest("apiKey", undefined as never);
   app.addHook("onRequest", async (request) => {
     request.apiKey = context.checkKey(request.headers["x-api-key"]);
