@@ -5,11 +5,15 @@
  * server is back, without a restart. (A Table's Fields are answered from the registry in
  * memory, so they stay available.)
  */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type TestService, startTestService } from "../../test-support";
 import { upload } from "../../storage/storage-test-support";
 import { parsePostgresOptions } from "./connection";
 import { type ScratchCluster, startScratchCluster } from "./scratch-cluster";
+import { startServiceProcess } from "./testing/service-process";
 
 let cluster: ScratchCluster;
 let svc: TestService;
@@ -68,5 +72,25 @@ describe("a service whose PostgreSQL goes away", () => {
     expect(await kept.text()).toBe("kept");
     const lost = await fetch(`${svc.url}/v0/storage/public/public-assets/during.txt`);
     expect(lost.status).toBe(404);
+  });
+});
+
+describe("a service started while its PostgreSQL is unreachable", () => {
+  it("exits with one line naming the database without its password, no stack", async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bb-unreach-"));
+    try {
+      // Port 1 on loopback: refused at once.
+      const started = startServiceProcess({ DATABASE_URL: "postgres://baseboard:s3cret-pw@127.0.0.1:1/app", DATA_DIR: dataDir });
+      const err = (await started.then(
+        (p) => p.stop().then(() => new Error("it started")),
+        (e: unknown) => e,
+      )) as Error;
+      expect(err.message).toMatch(/exited \(1\)/);
+      expect(err.message).toContain("The service cannot start: the PostgreSQL database at postgres://baseboard:***@127.0.0.1:1/app is unreachable: connect ECONNREFUSED");
+      expect(err.message).not.toContain("s3cret-pw");
+      expect(err.message).not.toMatch(/\n\s+at /);
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
