@@ -8,6 +8,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   storage: () => import("./storage"),
   proxy: () => import("./proxy"),
   ui: () => import("./ui"),
+  soak: () => import("./soak"),
 };
 
 // Names only: options and their values (`--engine postgres`) are the benchmarks' own.
