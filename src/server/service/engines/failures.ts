@@ -19,7 +19,7 @@ export function stateFailure(kind: EngineErrorKind | undefined): Result<never> |
     case "readOnly":
       return fail("unavailable", "The database cannot be written at the moment (read-only storage); nothing was written. Retry later.");
     case "unavailable":
-      return fail("unavailable", "The database is restarting; nothing was written. Retry in a moment.");
+      return fail("unavailable", "The database is unreachable (down or restarting); nothing was written. Retry in a moment.");
     default:
       return undefined;
   }
