@@ -74,9 +74,13 @@ export function fromDiskError(err: unknown): HttpError | undefined {
   }
 }
 
-export function installErrorHandler(app: FastifyInstance): void {
+/**
+ * `translate` maps the errors of one server's own back ends (the service's database engine)
+ * that no route caught, so they too answer in the one shape rather than as a 500.
+ */
+export function installErrorHandler(app: FastifyInstance, translate?: (err: unknown) => HttpError | undefined): void {
   app.setErrorHandler((err: FastifyError | HttpError, request, reply) => {
-    const known = err instanceof HttpError ? err : (fromFastify(err as FastifyError) ?? fromDiskError(err));
+    const known = err instanceof HttpError ? err : (translate?.(err) ?? fromFastify(err as FastifyError) ?? fromDiskError(err));
     if (known) {
       if (known instanceof HttpError && known.retryAfter !== undefined) reply.header("retry-after", String(known.retryAfter));
       reply.code(known.status).send(known.toBody());

