@@ -10,7 +10,9 @@ const benches: Record<string, () => Promise<unknown>> = {
   ui: () => import("./ui"),
 };
 
-const wanted = process.argv.slice(2).filter((a) => !a.startsWith("-"));
+// Names only: options (`--backend s3`, `--engine=duckdb`) and their values are the benches' own.
+const args = process.argv.slice(2);
+const wanted = args.filter((a, i) => !a.startsWith("-") && !(i > 0 && args[i - 1].startsWith("--") && !args[i - 1].includes("=")));
 const names = wanted.length ? wanted : Object.keys(benches);
 for (const name of names) {
   const load = benches[name];
