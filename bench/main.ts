@@ -8,11 +8,11 @@ const benches: Record<string, () => Promise<unknown>> = {
   storage: () => import("./storage"),
   proxy: () => import("./proxy"),
   ui: () => import("./ui"),
+  soak: () => import("./soak"),
 };
 
-// Names only: options (`--backend s3`, `--engine=duckdb`) and their values are the benches' own.
-const args = process.argv.slice(2);
-const wanted = args.filter((a, i) => !a.startsWith("-") && !(i > 0 && args[i - 1].startsWith("--") && !args[i - 1].includes("=")));
+// Names only: options and their values (`--engine postgres`) are the benchmarks' own.
+const wanted = process.argv.slice(2).filter((a, i, all) => !a.startsWith("-") && !(all[i - 1]?.startsWith("--") && !all[i - 1].includes("=")));
 const names = wanted.length ? wanted : Object.keys(benches);
 for (const name of names) {
   const load = benches[name];

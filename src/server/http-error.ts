@@ -5,6 +5,7 @@
  */
 import type { FastifyError, FastifyInstance } from "fastify";
 import { type ErrorCode, type Failure, errorBody, errorStatus } from "../shared/errors";
+import { JSON_BODY_TOO_LARGE } from "../shared/limits";
 
 export class HttpError extends Error {
   constructor(
@@ -38,7 +39,9 @@ export const conflict = (message: string) => new HttpError("conflict", message);
 function fromFastify(err: FastifyError): HttpError | undefined {
   switch (err.code) {
     case "FST_ERR_CTP_BODY_TOO_LARGE":
-      return new HttpError("payload_too_large", "The request body is larger than the 1 MiB limit.");
+      return new HttpError("payload_too_large", JSON_BODY_TOO_LARGE);
+    case "FST_ERR_CTP_INVALID_CONTENT_LENGTH":
+      return badRequest("The request body is not as long as its Content-Length says.");
     case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
       return badRequest("Send the body as application/json.");
     case "FST_ERR_CTP_EMPTY_JSON_BODY":

@@ -5,7 +5,9 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { isPostgresUrl, type PostgresOptions, parsePostgresOptions } from "./engines/postgres/connection";
 import { type BlobStoreConfig, parseStorageUrl } from "./blobs/storage-url";
+import { parseServiceProfile, type ServiceProfile } from "./profile";
 
 export interface ApiKeyScope {
   databaseId: string;
@@ -32,6 +34,10 @@ export interface ServiceConfig {
   /** Seed the sample data on first start. */
   seed: boolean;
   logLevel: "silent" | "error" | "warn" | "info" | "debug";
+  /** SERVICE_PROFILE: "interface" answers as the hosted interface does (decisions §9). */
+  profile: ServiceProfile;
+  /** Bounds on what one client may take (README "Limits and timeouts"); see timeouts.ts. */
+  limits: ServiceLimits;
   /** Where stored files live: DATA_DIR (default) or S3 (STORAGE_URL). */
   blobStore: BlobStoreConfig;
   /** Byte budget of the resized-variant cache (SERVICE_VARIANT_CACHE_BYTES, default 1 GiB). */
@@ -44,6 +50,32 @@ export interface ServiceConfig {
   sweepGraceSeconds: number;
   /** The embedded engine (DuckDB): memory_limit and worker threads (small-machine defaults). */
   duckdb: { memoryLimit: string; threads: number };
+  /** DATABASE_URL=postgres://…: Records, registry and storage metadata on PostgreSQL (unset: embedded). */
+  postgres?: PostgresOptions;
+}
+
+export interface ServiceLimits {
+  /** The request line and headers must arrive within this (408 after). */
+  headersTimeoutMs: number;
+  /** A body that sends nothing for this long is cut (408). */
+  bodyIdleMs: number;
+  /** A JSON body must arrive whole within this (408 after); uploads and imports have no such deadline. */
+  jsonBodyMs: number;
+}
+
+function positiveMs(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  const n = raw === undefined || raw === "" ? fallback : Number(raw);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a positive number of milliseconds, not "${raw}".`);
+  return n;
+}
+
+export function parseServiceLimits(env: NodeJS.ProcessEnv): ServiceLimits {
+  return {
+    headersTimeoutMs: positiveMs(env, "SERVICE_HEADERS_TIMEOUT_MS", 20_000),
+    bodyIdleMs: positiveMs(env, "SERVICE_BODY_IDLE_TIMEOUT_MS", 30_000),
+    jsonBodyMs: positiveMs(env, "SERVICE_JSON_BODY_TIMEOUT_MS", 60_000),
+  };
 }
 
 function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
@@ -91,12 +123,15 @@ export function parseServiceConfig(argv: string[], env: NodeJS.ProcessEnv): Serv
     maxUploadBytes: Number(env.SERVICE_MAX_UPLOAD_BYTES ?? 5 * 1024 ** 3),
     seed: env.SERVICE_SEED !== "0",
     logLevel: (env.SERVICE_LOG_LEVEL as ServiceConfig["logLevel"]) ?? "warn",
+    limits: parseServiceLimits(env),
     blobStore,
     variantCacheBytes: positiveInt(env, "SERVICE_VARIANT_CACHE_BYTES", 1024 ** 3),
     resizeQueue: positiveInt(env, "SERVICE_RESIZE_QUEUE", 32),
     signingKeysFile: path.resolve(env.STORAGE_SIGNING_KEYS_FILE || path.join(dataDir, "storage-signing-keys.json")),
     sweepGraceSeconds: positiveInt(env, "STORAGE_SWEEP_GRACE_SECONDS", blobStore.kind === "s3" ? 900 : 0),
     duckdb: parseDuckDbConfig(env),
+    postgres: parseDatabaseUrl(env),
+    profile: parseServiceProfile(env.SERVICE_PROFILE),
   };
 }
 
@@ -106,6 +141,12 @@ function parseDuckDbConfig(env: NodeJS.ProcessEnv): ServiceConfig["duckdb"] {
   const threads = Number(env.DUCKDB_THREADS ?? 2);
   if (!Number.isInteger(threads) || threads < 1 || threads > 64) throw new Error(`DUCKDB_THREADS: a whole number from 1 to 64, not ${env.DUCKDB_THREADS}`);
   return { memoryLimit, threads };
+}
+
+function parseDatabaseUrl(env: NodeJS.ProcessEnv): PostgresOptions | undefined {
+  if (!env.DATABASE_URL) return undefined;
+  if (!isPostgresUrl(env.DATABASE_URL)) throw new Error("DATABASE_URL: only postgres:// (or postgresql://) URLs are supported; unset it for the embedded engine.");
+  return parsePostgresOptions(env.DATABASE_URL, env);
 }
 
 export const API_KEY_FILE = "api-key";

@@ -2,6 +2,7 @@
 import { Link } from "@tanstack/react-router";
 import type { AppConfig, BucketPermission } from "../../shared/meta";
 import { LockIcon } from "../ui/icons";
+import { SavedViewLinks } from "../records/saved-views/SavedViewLinks";
 
 const permissionLabel: Record<BucketPermission, string> = {
   public: "public",
@@ -37,6 +38,7 @@ export function Sidebar({ config }: { config: AppConfig }) {
                   </span>
                   {t.slug}
                 </Link>
+                <SavedViewLinks db={db.id} table={t.slug} />
               </li>
             ))}
             {db.tables.length === 0 && <li className="nav-empty">No tables</li>}

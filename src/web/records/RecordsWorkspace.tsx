@@ -3,12 +3,11 @@
  * URL (see view-search.utils.ts); rows come from TanStack Query; UI state from small stores.
  */
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useNavigate, useRouterState } from "@tanstack/react-router";
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { useNavigate, useRouterState, useSearch } from "@tanstack/react-router";
+import { lazy, Suspense, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import type { FilterGroup } from "../../shared/filter";
 import type { JoinUnit, RecordRow, RecordValue, SortUnit } from "../../shared/records";
 import { ApiError } from "../api-client";
-import { recordsRoute } from "../app/router";
 import { toast } from "../ui/toast";
 import { BulkUpdateDialog, type BulkTarget } from "./bulk-update/BulkUpdateDialog";
 import { FilterBuilder } from "./filter-builder/FilterBuilder";
@@ -18,14 +17,27 @@ import { gridActions, useGridStore } from "./grid/grid-store";
 import { Pager } from "./grid/Pager";
 import { RecordsGrid } from "./grid/RecordsGrid";
 import { useCellEdit } from "./grid/use-cell-edit";
-import { configQueryOptions, recordsQueryOptions } from "./records-queries";
+import { configQueryOptions } from "../app/config-get-query";
+import { recordsQueryOptions } from "./records-list-query";
 import { SelectionBar } from "./SelectionBar";
 import { ColumnChooser } from "./toolbar/ColumnChooser";
 import { JoinPicker } from "./toolbar/JoinPicker";
 import { UndoButtons } from "./undo/UndoButtons";
+import { namesInView } from "./known-fields.utils";
 import { useSiblingFields, useTableFields } from "./use-table-fields";
 import { buildQueryBody, colsAfterJoin, formatJoin, formatSort, lastPage, reuseViewParts, sanitizeSearch, toView, type View, type ViewSearch } from "./view-search.utils";
 import { fmtInt } from "./grid/values.utils";
+import { useWidthStore, widthActions, withWidths } from "./grid/column-widths-store";
+import { anyOverlay, overlayActions, useOverlayStore } from "./overlays/overlay-store";
+import { WorkspaceTools } from "./overlays/WorkspaceTools";
+import { csvDropHandlers } from "./import/csv-drop";
+import { useSavedViews } from "./saved-views/saved-views-store";
+import { setDraft, useDraftStore } from "./filter-builder/draft-store";
+import { addChild, newCondition } from "./filter-builder/filter-tree.utils";
+import { toggleColumn } from "./grid/columns.utils";
+
+const RecordsOverlays = lazy(() => import("./overlays/RecordsOverlays"));
+const RecordPanel = lazy(() => import("./record-panel/RecordPanel"));
 
 /** Refused (4xx: something in the view to fix) is not the same as unreachable or broken. */
 function loadErrorTitle(e: Error): string {
@@ -53,8 +65,9 @@ function clean(s: ViewSearch): ViewSearch {
 
 export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
   const config = useQuery(configQueryOptions()).data!;
-  const search = recordsRoute.useSearch();
-  const navigate = useNavigate({ from: recordsRoute.fullPath });
+  // By path, not by importing the route object: router.tsx imports this file (no cycle).
+  const search = useSearch({ from: "/records/$db/$table" });
+  const navigate = useNavigate({ from: "/records/$db/$table" });
   // Parts of the view that a navigation did not change keep their identity (see reuseViewParts).
   const prevView = useRef<View | undefined>(undefined);
   const view = useMemo(() => reuseViewParts(prevView.current, toView(search)), [search]);
@@ -87,7 +100,8 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
 
   const body = useMemo(() => buildQueryBody(view, pkGuess), [view, pkGuess]);
   const records = useQuery({ ...recordsQueryOptions(db, table, body), enabled: !!meta });
-  const { fields, pk } = useTableFields(config, db, table, records.data?.items);
+  const mentioned = useMemo(() => namesInView(view.filter, view.sort, view.cols), [view.filter, view.sort, view.cols]);
+  const { fields, pk } = useTableFields(config, db, table, records.data?.items, mentioned);
   const siblings = useSiblingFields(config, db, table);
   const pkField = pk ?? "";
 
@@ -96,7 +110,10 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
     () => (fields ? allColumns(fields, view.join && joinFields ? { table: view.join.targetTable, fields: joinFields } : undefined) : []),
     [fields, view.join, joinFields],
   );
-  const columns = useMemo(() => visibleColumns(columnsAll, view.cols), [columnsAll, view.cols]);
+  const tableKey = `${db}/${table}`;
+  const widths = useWidthStore((s) => s.byTable[tableKey]);
+  const columns = useMemo(() => withWidths(visibleColumns(columnsAll, view.cols), widths), [columnsAll, view.cols, widths]);
+  const panelColumns = useMemo(() => withWidths(columnsAll, widths), [columnsAll, widths]);
   const filterFields = useMemo(() => columnsAll.map((c) => c.field), [columnsAll]);
   const editableFields = useMemo(() => (fields ?? []).filter((f) => !f.primaryKey && !f.key.includes(".")), [fields]);
 
@@ -127,6 +144,7 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
   );
 
   const count = records.data?.count;
+  const pageOfData = useRef(new WeakMap<object, number>());
   const last = count === undefined ? view.page : lastPage(count, view.size);
   const onPage = useStableCallback((delta: -1 | 1) => {
     const p = view.page + delta;
@@ -134,6 +152,27 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
   });
   const onApply = useStableCallback((f: FilterGroup | undefined) => setSearch({ filter: f }));
   const onSortChange = useStableCallback((sort: SortUnit[]) => setSearch({ sort: formatSort(sort) }));
+  const onResize = useStableCallback((key: string, w: number) => widthActions.set(tableKey, key, w));
+  const onOpenRecord = useStableCallback((row: number) => {
+    const r = records.data?.items[row];
+    if (r) setSearch({ record: String(r[pkField]) }, true);
+  });
+  const overlayOpen = useOverlayStore(anyOverlay);
+  const hasViews = useSavedViews((s) => s.views.some((v) => v.db === db && v.table === table));
+  // Overlays belong to this table: none is left open for the next one.
+  useEffect(() => () => overlayActions.reset(), []);
+  const filterOn = useStableCallback((key: string) => {
+    // A new condition on this Field in the draft, the builder open, its value focused.
+    const stored = useDraftStore.getState().drafts[tableKey];
+    const base = JSON.stringify(view.filter ?? null);
+    const root = stored && stored.base === base ? stored.root : fromWire(view.filter);
+    setDraft(tableKey, addChild(root, root.id, newCondition(key)), base);
+    setFilterOpen(true);
+    setTimeout(() => {
+      const values = document.querySelectorAll<HTMLElement>(".filter-builder .cond :is(input, select):enabled");
+      values[values.length - 1]?.focus();
+    }, 50);
+  });
 
   if (!meta) {
     return (
@@ -147,17 +186,22 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
   }
 
   const conds = view.filter ? countConditions(fromWire(view.filter)) : 0;
-  const rowsShown = records.data?.items;
+  // Another page's rows, kept while this page loads (or fails to, in an outage), are never shown
+  // under this page's number: the pager shows only pages the grid has.
+  if (records.data && !records.isPlaceholderData) pageOfData.current.set(records.data, view.page);
+  const otherPage = !!records.data && records.isPlaceholderData && pageOfData.current.get(records.data) !== view.page;
+  const rowsShown = otherPage ? undefined : records.data?.items;
 
+  const countText = count !== undefined ? `${fmtInt(count)} Record${count === 1 ? "" : "s"}${view.filter ? (count === 1 ? " matches" : " match") : ""}` : "";
   return (
     <div className="workspace">
       <header className="ws-head">
-        <h1 className="ws-title">
+        <h1 className="ws-title" title={`${db}.${table}`}>
           <span className="muted">{db}.</span>
           {table}
         </h1>
-        <span className="muted small" data-testid="total-count">
-          {count !== undefined ? `${fmtInt(count)} Record${count === 1 ? "" : "s"}${view.filter ? (count === 1 ? " matches" : " match") : ""}` : ""}
+        <span className="muted small" data-testid="total-count" title={countText}>
+          {countText}
         </span>
         <span className="spacer" />
         <button
@@ -187,6 +231,7 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
         >
           {view.filter ? "Update matching…" : "Update all…"}
         </button>
+        <WorkspaceTools canImport={!!config.capabilities.import && !!fields} hasViews={hasViews} />
         <UndoButtons />
         <button type="button" className="btn btn-icon-text" onClick={() => records.refetch()} aria-label="Refresh" title="Refresh">
           ⟳
@@ -204,7 +249,7 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
         />
       )}
       <SelectionBar count={count} pageSize={rowsShown?.length ?? view.size} onBulk={(kind) => setBulk(kind === "rows" ? { kind, pks: [...selected.values()] } : { kind, filter: view.filter })} />
-      <div className="grid-area">
+      <div className="grid-area" {...csvDropHandlers(!!config.capabilities.import && !!fields)}>
         {records.isFetching && <div className="loading-bar" role="progressbar" aria-label="Loading records" />}
         {records.isError && (
           <div className="error-box" role="alert">
@@ -214,9 +259,9 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
             </button>
           </div>
         )}
-        {records.isPending && !records.isError ? (
+        {(records.isPending || otherPage) && !records.isError ? (
           <div className="center-state" role="status">
-            <p className="muted">Loading records…</p>
+            <p className="muted">{otherPage ? `Loading page ${fmtInt(view.page)}…` : "Loading records…"}</p>
           </div>
         ) : rowsShown && rowsShown.length === 0 ? (
           <div className="center-state" role="status">
@@ -258,6 +303,8 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
             onSortChange={onSortChange}
             onCommit={onCommit}
             onPage={onPage}
+            onOpenRecord={onOpenRecord}
+            onResize={onResize}
           />
         ) : null}
       </div>
@@ -268,6 +315,47 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
         onPage={(p) => setSearch({ page: p === 1 ? undefined : p }, true)}
         onSize={(s) => setSearch({ size: s === 50 ? undefined : s })}
       />
+      <Suspense fallback={null}>
+        {search.record && fields && (
+          <RecordPanel
+            db={db}
+            table={table}
+            recordText={search.record}
+            rows={rowsShown ?? []}
+            columns={panelColumns}
+            pkField={pkField}
+            join={view.join}
+            onCommit={onCommit}
+            onNavigate={(record) => {
+              setSearch({ record }, true);
+              if (!record) requestAnimationFrame(() => document.querySelector<HTMLElement>("[role=grid] .cell.active")?.focus());
+            }}
+          />
+        )}
+        {overlayOpen && fields && (
+          <RecordsOverlays
+            ctx={{
+              db,
+              table,
+              config,
+              view,
+              search,
+              rows: rowsShown ?? [],
+              columns,
+              fields,
+              pkField,
+              count,
+              queryKey: recordsQueryOptions(db, table, body).queryKey,
+              widths,
+              applyFilter: onApply,
+              setSort: onSortChange,
+              hideColumn: (key) => setSearch({ cols: toggleColumn(columnsAll, view.cols, key).join(",") }, true),
+              filterOn,
+              openRecord: onOpenRecord,
+            }}
+          />
+        )}
+      </Suspense>
       {bulk && (
         <BulkUpdateDialog
           db={db}

@@ -20,6 +20,8 @@ export interface ViewSearch {
   join?: string;
   page?: number;
   size?: number;
+  /** The Record open in the side panel: its primary key as text. */
+  record?: string;
 }
 
 export interface View {
@@ -127,6 +129,8 @@ export function sanitizeSearch(raw: Record<string, unknown>): { search: ViewSear
     if (s !== undefined && (pageSizes as readonly number[]).includes(s)) search.size = s;
     else problems.push(`Page size "${String(raw.size)}" is not offered; using ${DEFAULT_PAGE_SIZE} (choose ${pageSizes.join(", ")}).`);
   }
+  if (typeof raw.record === "string" && raw.record !== "") search.record = raw.record;
+  else if (typeof raw.record === "number") search.record = String(raw.record);
   return { search, problems };
 }
 

@@ -12,7 +12,7 @@ import { openBlobStore } from "../blobs/open";
 import { freshS3Bucket } from "../blobs/testing/s3-test-bucket";
 import { type ServiceConfig, parseServiceConfig } from "../config";
 import { openEngine } from "../engines/open";
-import { type TestService, startTestService } from "../test-support";
+import { type TestService, startTestService, testEngineConfig } from "../test-support";
 import { OBJECTS } from "./metadata";
 
 export const sha256 = (data: Buffer | string) => createHash("sha256").update(data).digest("hex");
@@ -108,7 +108,7 @@ export function writeBuckets(dataDir: string, buckets: unknown[]): void {
 
 /** Every metadata row (file, size) of a bucket, read from the data directory's database once no service holds it. */
 export async function storageRows(dataDir: string, bucket: string): Promise<{ file: string; size: number }[]> {
-  const engine = await openEngine({ ...parseServiceConfig([], {}), dataDir });
+  const engine = await openEngine({ ...parseServiceConfig([], {}), dataDir, ...(await testEngineConfig(dataDir)) });
   try {
     const q = engine.builder.selectFrom(OBJECTS).select(["file", "size"]).where("bucket", "=", bucket).compile();
     const [{ rows }] = await engine.read([q]);

@@ -1,7 +1,8 @@
 /**
  * Bulk update: set one or more fields on the selected Records or on every Record matching the
- * filter. A count query first says how many will change; then one update call; undo is recorded
- * from a snapshot of the old values taken just before.
+ * filter. The review reads the matching Records (the confirmed set); the update carries that set
+ * (bulk-apply.ts), so Records that start matching in between are not changed, and the undo covers
+ * exactly what changed.
  */
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
@@ -12,10 +13,11 @@ import { Dialog } from "../../ui/Dialog";
 import { toast } from "../../ui/toast";
 import { pkFilter } from "../grid/edit.utils";
 import { formatValue } from "../grid/values.utils";
-import { queryRecords, updateRecords } from "../records-queries";
+import { invalidateTableRecords } from "../records-update-mutation";
 import { undoActions } from "../undo/undo-store";
 import { QUERY_LIMIT_MAX } from "../../../shared/records";
-import { type BulkRow, changesFromSnapshot, readBulkValues } from "./bulk.utils";
+import { type BulkRow, readBulkValues } from "./bulk.utils";
+import { applyConfirmed, type Confirmed, readConfirmed } from "./bulk-apply";
 import { BulkValueInput } from "./BulkValueInput";
 import { fmtInt } from "../grid/values.utils";
 
@@ -39,7 +41,7 @@ export function BulkUpdateDialog({ db, table, pkField, fields, target, onClose, 
   const blank = (key: string): BulkRow => ({ field: key, text: fields.find((f) => f.key === key)?.type === "boolean" ? "true" : "", isNull: false });
   const [rows, setRows] = useState<BulkRow[]>([blank(fields[0]?.key ?? "")]);
   const [error, setError] = useState<string | null>(null);
-  const [review, setReview] = useState<{ count: number; values: { key: string; value: RecordValue }[] } | null>(null);
+  const [review, setReview] = useState<{ count: number; values: { key: string; value: RecordValue }[]; confirmed: Confirmed; moved?: number } | null>(null);
   const [busy, setBusy] = useState(false);
   const ref = useRef<HTMLDivElement>(null);
   const filter: FilterGroup = target.kind === "rows" ? pkFilter(pkField, target.pks) : (target.filter ?? { and: [] });
@@ -53,9 +55,10 @@ export function BulkUpdateDialog({ db, table, pkField, fields, target, onClose, 
     if (!values.ok) return setError(values.error.message);
     setBusy(true);
     try {
-      const { count } = await queryRecords(db, table, { filter, limit: 0 });
+      // The Records matching now are the ones the user confirms; the update touches no others.
+      const confirmed = await readConfirmed(db, table, filter, pkField, values.value);
       setError(null);
-      setReview({ count, values: values.value });
+      setReview({ count: confirmed.count, values: values.value, confirmed });
     } catch (e) {
       setError((e as Error).message);
     } finally {
@@ -68,30 +71,34 @@ export function BulkUpdateDialog({ db, table, pkField, fields, target, onClose, 
     setBusy(true);
     try {
       const keys = review.values.map((v) => v.key);
-      const snapshot =
-        review.count <= QUERY_LIMIT_MAX
-          ? (await queryRecords(db, table, { filter, select: [pkField, ...keys.filter((k) => k !== pkField)], limit: QUERY_LIMIT_MAX })).items
-          : null;
-      const out = await updateRecords(db, table, { values: review.values, filter });
-      if (snapshot) {
+      const out = await applyConfirmed(db, table, filter, pkField, review.values, review.confirmed);
+      if (!out.ok) {
+        setReview({ ...review, count: out.count, confirmed: { count: out.count, snapshot: null }, moved: review.count });
+        setBusy(false);
+        return;
+      }
+      if (out.changes) {
         undoActions.record({
           id: `${Date.now()}-bulk`,
-          label: `Bulk set ${keys.join(", ")} on ${fmt(snapshot.length)} Records`,
+          label: `Bulk set ${keys.join(", ")} on ${fmt(out.matched)} Records`,
           db,
           table,
           pkField,
           at: Date.now(),
-          changes: changesFromSnapshot(snapshot, pkField, review.values),
+          changes: out.changes,
           jsonFields: fields.filter((f) => f.type === "json" && keys.includes(f.key)).map((f) => f.key),
         });
       }
-      const n = out.matched ?? review.count;
+      const n = out.matched;
       toast(`Updated ${fmt(n)} Record${n === 1 ? "" : "s"}`, {
         kind: "success",
-        detail: snapshot ? undefined : `More than ${fmt(QUERY_LIMIT_MAX)} Records: this update cannot be undone.`,
+        detail: out.changes
+          ? n < review.count
+            ? `${fmt(review.count - n)} of the ${fmt(review.count)} confirmed no longer matched and were left alone.`
+            : undefined
+          : `More than ${fmt(QUERY_LIMIT_MAX)} Records: this update cannot be undone.`,
       });
-      await qc.invalidateQueries({ queryKey: ["records", db, table] });
-      await qc.invalidateQueries({ queryKey: ["count", db, table] });
+      await invalidateTableRecords(qc, db, table);
       onDone();
     } catch (e) {
       toastError(e, "Bulk update failed; nothing was changed");
@@ -176,6 +183,11 @@ export function BulkUpdateDialog({ db, table, pkField, fields, target, onClose, 
               This will change <strong>{fmt(review.count)}</strong> Record{review.count === 1 ? "" : "s"}
               {target.kind === "filter" && !target.filter ? " (every Record in the table)" : ""}, setting {review.values.map(describe).join(", ")}.
             </p>
+            {review.moved !== undefined && (
+              <p className="warn-text" role="alert">
+                The count changed from {fmt(review.moved)} to {fmt(review.count)} since you reviewed it; nothing was changed. Confirm the new count or go back.
+              </p>
+            )}
             {review.count > QUERY_LIMIT_MAX && <p className="warn-text">More than {fmt(QUERY_LIMIT_MAX)} Records: this update cannot be undone.</p>}
             <footer className="dialog-foot">
               <button type="button" className="btn" onClick={() => setReview(null)} disabled={busy}>

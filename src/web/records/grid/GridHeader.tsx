@@ -3,6 +3,7 @@ import { memo } from "react";
 import type { RecordValue, SortUnit } from "../../../shared/records";
 import type { GridColumn } from "./columns.utils";
 import { gridActions } from "./grid-store";
+import { ResizeHandle } from "./ResizeHandle";
 
 /** What the header needs of a TanStack Table header (sorting feature registered). */
 export interface SortableHeader {
@@ -22,9 +23,10 @@ interface Props {
   pageSelected: boolean;
   someSelected: boolean;
   pks: RecordValue[];
+  onResize?(key: string, width: number): void;
 }
 
-export const GridHeader = memo(function GridHeader({ width, columns, sort, headers, pageSelected, someSelected, pks }: Props) {
+export const GridHeader = memo(function GridHeader({ width, columns, sort, headers, pageSelected, someSelected, pks, onResize }: Props) {
   return (
       <div role="rowgroup" className="grid-head" style={{ width }}>
         <div role="row" aria-rowindex={1} className="grid-row head">
@@ -49,7 +51,7 @@ export const GridHeader = memo(function GridHeader({ width, columns, sort, heade
                 role="columnheader"
                 aria-colindex={i + 2}
                 aria-sort={dir === "asc" ? "ascending" : dir === "desc" ? "descending" : "none"}
-                className={`cell t-${col.field.type} ${col.joined ? "joined" : ""}`}
+                className={`cell t-${col.field.type} ${col.joined ? "joined" : ""}${col.field.primaryKey && !col.joined ? " frozen" : ""}`}
                 style={{ width: col.width }}
               >
                 <button
@@ -67,6 +69,7 @@ export const GridHeader = memo(function GridHeader({ width, columns, sort, heade
                     </span>
                   )}
                 </button>
+                {onResize && <ResizeHandle col={col} onResize={onResize} />}
               </div>
             );
           })}

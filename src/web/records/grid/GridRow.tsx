@@ -5,8 +5,11 @@ import { CellEditor, type Move } from "./CellEditor";
 import { CellValue } from "./CellValue";
 import type { GridColumn } from "./columns.utils";
 import type { Conflict } from "./grid-store";
+import { ExpandIcon } from "./grid-icons";
 
 export const ROW_H = 34;
+/** The checkbox column (select and open buttons); the frozen primary key sticks right of it. */
+export const SEL_W = 60;
 
 interface Props {
   row: RecordRow;
@@ -22,8 +25,12 @@ interface Props {
   editingCol: number;
   initialText: string | undefined;
   conflicts: Map<string, Conflict> | undefined;
+  /** Columns of this row inside the selected cell range, else -1. */
+  rangeFrom: number;
+  rangeTo: number;
   onSelect(index: number, shift: boolean): void;
-  onCellClick(row: number, col: number): void;
+  onCellClick(row: number, col: number, shift?: boolean): void;
+  onOpen?(row: number): void;
   onCellDoubleClick(row: number, col: number): void;
   onCommit(row: number, col: number, value: RecordValue, move: Move): void;
   onCancel(): void;
@@ -76,27 +83,50 @@ export const GridRow = memo(function GridRow(p: Props) {
             p.onSelect(p.index, e.shiftKey);
           }}
         />
+        {p.onOpen && (
+          <button
+            type="button"
+            className="row-open"
+            tabIndex={-1}
+            aria-label={`Open Record ${String(pk)}`}
+            title="Open the Record (Space or Shift+Enter)"
+            onClick={(e) => {
+              e.stopPropagation();
+              p.onOpen?.(p.index);
+            }}
+          >
+            <ExpandIcon />
+          </button>
+        )}
       </div>
       {p.columns.map((col, i) => {
         const c = i + 1;
         const active = p.activeCol === c;
         const editing = p.editingCol === c;
         const conflict = p.conflicts?.get(col.key);
-        const value = p.row[col.key];
+        // A failed save shows what was typed (with Retry), not the value it failed to replace.
+        const value = conflict?.failed !== undefined ? conflict.attempted : p.row[col.key];
         const t = col.field.type;
+        const ranged = c >= p.rangeFrom && c <= p.rangeTo && p.rangeFrom > 0;
         return (
           <div
             key={col.key}
             role="gridcell"
             aria-colindex={c + 1}
             aria-readonly={col.readOnly || undefined}
-            className={`cell t-${t} ${active ? "active" : ""} ${editing ? "editing" : ""} ${col.readOnly ? "ro" : ""} ${conflict ? "conflict" : ""}`}
+            className={`cell t-${t} ${active ? "active" : ""} ${editing ? "editing" : ""} ${col.readOnly ? "ro" : ""} ${conflict ? (conflict.failed !== undefined ? "failed" : "conflict") : ""}${ranged ? " in-range" : ""}${col.field.primaryKey && !col.joined ? " frozen" : ""}`}
             style={{ width: col.width }}
             tabIndex={active && !editing ? 0 : -1}
             data-cell={`${p.index}:${c}`}
             data-col={col.key}
-            title={conflict ? `Changed elsewhere; your value ${JSON.stringify(conflict.attempted)} was not saved` : undefined}
-            onClick={() => p.onCellClick(p.index, c)}
+            title={
+              conflict?.failed !== undefined
+                ? `Not saved: ${conflict.failed}`
+                : conflict
+                  ? `Changed elsewhere; your value ${JSON.stringify(conflict.attempted)} was not saved`
+                  : undefined
+            }
+            onClick={(e) => p.onCellClick(p.index, c, e.shiftKey)}
             onDoubleClick={() => p.onCellDoubleClick(p.index, c)}
           >
             {editing ? (
@@ -108,7 +138,22 @@ export const GridRow = memo(function GridRow(p: Props) {
                 onCancel={p.onCancel}
               />
             ) : (
-              <CellValue col={col} value={value} />
+              <>
+                <CellValue col={col} value={value} />
+                {conflict?.failed !== undefined && (
+                  <button
+                    type="button"
+                    className="cell-retry"
+                    aria-label={`Retry saving ${col.key}`}
+                    onClick={(e) => {
+                      e.stopPropagation();
+                      p.onCommit(p.index, c, conflict.attempted, "none");
+                    }}
+                  >
+                    Retry
+                  </button>
+                )}
+              </>
             )}
           </div>
         );

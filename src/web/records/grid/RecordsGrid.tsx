@@ -12,8 +12,10 @@ import type { Move } from "./CellEditor";
 import type { GridColumn } from "./columns.utils";
 import { type Conflict, gridActions, pkId, useGridStore } from "./grid-store";
 import { GridHeader } from "./GridHeader";
-import { GridRow, ROW_H } from "./GridRow";
+import { GridRow, ROW_H, SEL_W } from "./GridRow";
 import { sameValue } from "./values.utils";
+import { rectOf } from "../clipboard/copy";
+import { handleGridKey, headerMenuKey, onGridContextMenu, onGridPaste } from "./grid-keys";
 
 const features = tableFeatures({ rowSortingFeature });
 const emptyRows: RecordRow[] = [];
@@ -31,6 +33,10 @@ interface Props {
   onSortChange(sort: SortUnit[]): void;
   onCommit(row: RecordRow, col: GridColumn, value: RecordValue): void;
   onPage(delta: -1 | 1): void;
+  /** Open a Record in the side panel (row index on this page). */
+  onOpenRecord?(row: number): void;
+  /** A column's new width (drag or keyboard on its header's edge). */
+  onResize?(key: string, width: number): void;
 }
 
 /** Memoized: a navigation that leaves rows, columns and sort alone does not re-render it. */
@@ -76,11 +82,11 @@ export const RecordsGrid = memo(function RecordsGrid(p: Props) {
     overscan: 8,
   });
 
-  const { active, editing, selected, conflicts } = useGridStore();
+  const { active, editing, selected, conflicts, rangeAnchor } = useGridStore();
   const initialText = useRef<string | undefined>(undefined);
   const wantFocus = useRef(false);
   const readOnlyNoticeAt = useRef(0);
-  const width = 40 + p.columns.reduce((n, c) => n + c.width, 0);
+  const width = SEL_W + p.columns.reduce((n, c) => n + c.width, 0);
   const colCount = p.columns.length + 1;
   const pks = useMemo(() => rows.map((r) => r[p.pkField]), [rows, p.pkField]);
   // Latest rows for the row callbacks, so new data does not give every row new callbacks.
@@ -166,18 +172,22 @@ export const RecordsGrid = memo(function RecordsGrid(p: Props) {
     gridActions.stopEdit();
   }, []);
   const onSelect = useCallback((index: number, shift: boolean) => gridActions.toggleRow(index, latest.current.pks, shift), []);
-  const onCellClick = useCallback((row: number, col: number) => {
+  const onCellClick = useCallback((row: number, col: number, shift = false) => {
     if (useGridStore.getState().editing) return;
-    gridActions.setActive({ row, col });
+    gridActions.setActive({ row, col }, shift && col > 0);
   }, []);
+  const { onOpenRecord } = p;
+  const onOpen = useCallback((row: number) => onOpenRecord?.(row), [onOpenRecord]);
   const onCellDoubleClick = useCallback((row: number, col: number) => startEdit(row, col), [startEdit]);
 
   const onKeyDown = (e: React.KeyboardEvent) => {
     if (editing || isTypingTarget(e.target)) return;
     // Only keys pressed on a body cell: Enter or Space on a header button (sort) or the
     // select-all box must do what those controls do, not edit or select the active row.
+    if (headerMenuKey(e)) return;
     if (!(e.target instanceof HTMLElement && e.target.dataset.cell)) return;
     const { row, col } = active;
+    if (handleGridKey(e, { active, rows, columns: p.columns, rangeAnchor, moveTo, openRecord: onOpen })) return;
     const keys: Record<string, () => void> = {
       ArrowDown: () => moveTo(row + 1, col),
       ArrowUp: () => moveTo(row - 1, col),
@@ -189,7 +199,8 @@ export const RecordsGrid = memo(function RecordsGrid(p: Props) {
       PageUp: () => moveTo(row - 15, col),
       Enter: () => (col === 0 ? gridActions.toggleRow(row, pks, e.shiftKey) : startEdit(row, col)),
       F2: () => startEdit(row, col),
-      " ": () => gridActions.toggleRow(row, pks, e.shiftKey),
+      // Space on a data cell opens the Record (as in Airtable); on the checkbox, or with Shift, it selects.
+      " ": () => (col > 0 && !e.shiftKey && p.onOpenRecord ? p.onOpenRecord(row) : gridActions.toggleRow(row, pks, e.shiftKey)),
       "[": () => p.onPage(-1),
       "]": () => p.onPage(1),
     };
@@ -203,6 +214,9 @@ export const RecordsGrid = memo(function RecordsGrid(p: Props) {
       startEdit(row, col, e.key);
     }
   };
+
+  const rangeRect = rangeAnchor ? rectOf(active, rangeAnchor) : null;
+  const inRange = (i: number) => !!rangeRect && i >= rangeRect.top && i <= rangeRect.bottom;
 
   // One pass over the page's keys, and none while nothing is selected (the usual case).
   const { pageSelected, someSelected } = useMemo(() => {
@@ -222,6 +236,8 @@ export const RecordsGrid = memo(function RecordsGrid(p: Props) {
       aria-colcount={colCount}
       aria-multiselectable="true"
       onKeyDown={onKeyDown}
+      onPaste={(e) => !editing && !isTypingTarget(e.target) && onGridPaste(e, active)}
+      onContextMenu={(e) => !editing && onGridContextMenu(e)}
       onFocus={(e) => {
         // Tabbing into the grid lands on the active cell.
         if (e.target === scrollRef.current) moveTo(active.row, active.col);
@@ -236,6 +252,7 @@ export const RecordsGrid = memo(function RecordsGrid(p: Props) {
         pageSelected={pageSelected}
         someSelected={someSelected}
         pks={pks}
+        onResize={p.onResize}
       />
       <div role="rowgroup" className="grid-body" style={{ height: virtualizer.getTotalSize(), width }}>
         {virtualizer.getVirtualItems().map((vi) => {
@@ -256,6 +273,9 @@ export const RecordsGrid = memo(function RecordsGrid(p: Props) {
               editingCol={editing && editing.row === vi.index ? editing.col : -1}
               initialText={editing && editing.row === vi.index ? initialText.current : undefined}
               conflicts={conflictsByRow.get(id)}
+              rangeFrom={inRange(vi.index) ? rangeRect!.left : -1}
+              rangeTo={inRange(vi.index) ? rangeRect!.right : -1}
+              onOpen={p.onOpenRecord ? onOpen : undefined}
               onSelect={onSelect}
               onCellClick={onCellClick}
               onCellDoubleClick={onCellDoubleClick}

@@ -13,6 +13,8 @@ export interface CellPos {
 export interface Conflict {
   attempted: RecordValue;
   current: RecordValue | undefined;
+  /** Set when the save failed (no answer, 5xx): the cell keeps the typed value and offers Retry. */
+  failed?: string;
 }
 
 interface GridState {
@@ -24,6 +26,8 @@ interface GridState {
   /** "All Records matching the filter", beyond the page. */
   allMatching: boolean;
   conflicts: Map<string, Conflict>;
+  /** The other corner of a cell range (shift+arrows, shift+click); the active cell is one corner. */
+  rangeAnchor: CellPos | null;
 }
 
 const initialGridState = (): GridState => ({
@@ -33,6 +37,7 @@ const initialGridState = (): GridState => ({
   anchor: null,
   allMatching: false,
   conflicts: new Map(),
+  rangeAnchor: null,
 });
 
 export const useGridStore = create<GridState>(initialGridState);
@@ -43,8 +48,15 @@ export { pkId };
 export const conflictKey = (pk: RecordValue | undefined, field: string) => `${pkId(pk)}|${field}`;
 
 export const gridActions = {
-  setActive(active: CellPos) {
-    useGridStore.setState({ active });
+  /** Moves the active cell; `extend` grows a range from where it was (else the range ends). */
+  setActive(active: CellPos, extend = false) {
+    const s = useGridStore.getState();
+    const rangeAnchor = extend ? (s.rangeAnchor ?? s.active) : null;
+    if (!extend && s.rangeAnchor === null) useGridStore.setState({ active });
+    else useGridStore.setState({ active, rangeAnchor });
+  },
+  setRangeAnchor(rangeAnchor: CellPos | null) {
+    useGridStore.setState({ rangeAnchor });
   },
   startEdit(pos: CellPos) {
     useGridStore.setState({ active: pos, editing: pos });
@@ -93,7 +105,7 @@ export const gridActions = {
   reset() {
     // Nothing to reset (the usual case after Apply): no new objects, so nothing re-renders.
     const s = useGridStore.getState();
-    const clean = s.active.row === 0 && s.active.col === 1 && !s.editing && !s.selected.size && s.anchor === null && !s.allMatching && !s.conflicts.size;
+    const clean = s.active.row === 0 && s.active.col === 1 && !s.editing && !s.selected.size && s.anchor === null && !s.allMatching && !s.conflicts.size && !s.rangeAnchor;
     if (clean) return;
     useGridStore.setState(initialGridState());
   },

@@ -1,0 +1,371 @@
+/**
+ * The grid's daily tools (issue 14): record panel, copy, paste, export, context menus, column
+ * widths and the frozen key, edits under a sort, saved views, bulk update of the confirmed set,
+ * CSV import. Each test works on its own Records (E007xx–E009xx) and checks through the API.
+ */
+import { readFile } from "node:fs/promises";
+import { expect, type Page, test } from "@playwright/test";
+import { apiQuery, apiRecord, apiUpdate, byPk, cell, openView } from "./records.helpers";
+
+const pkOr = (...pks: string[]) => ({ or: pks.map((value) => ({ key: "employee_id", operator: "equal", value })) });
+const bySort = (key: string) => [{ key, direction: "ascending" }];
+
+test.beforeEach(async ({ context }) => {
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+});
+
+async function clipboard(page: Page): Promise<string> {
+  return page.evaluate(() => navigator.clipboard.readText());
+}
+/** Ctrl/⌘+V as the browser delivers it: a paste event carrying the text, on the focused cell. */
+async function paste(page: Page, text: string): Promise<void> {
+  await page.evaluate((t) => {
+    const dt = new DataTransfer();
+    dt.setData("text/plain", t);
+    document.activeElement?.dispatchEvent(new ClipboardEvent("paste", { clipboardData: dt, bubbles: true, cancelable: true }));
+  }, text);
+}
+
+test("record panel: open by button, Space and Shift+Enter; edit saved with a conflict check; next; in the URL", async ({ page }) => {
+  await openView(page, "employees", { filter: pkOr("E00701", "E00702"), sort: "employee_id" });
+  const before = await apiRecord("E00701");
+  await page.getByRole("button", { name: "Open Record E00701" }).click();
+  await expect(page).toHaveURL(/record=E00701/);
+  const panel = page.getByRole("complementary").filter({ hasText: "Record E00701" });
+  await expect(panel).toBeVisible();
+  await panel.locator("#rp-city").fill("PanelTown");
+  await panel.getByRole("button", { name: "Save" }).click();
+  await expect.poll(async () => (await apiRecord("E00701")).city).toBe("PanelTown");
+  const after = await apiRecord("E00701");
+  expect({ ...after, city: before.city }).toEqual(before); // nothing else changed
+
+  // Next Record, then the URL alone opens it (a reload).
+  await panel.getByRole("button", { name: "Next Record" }).click();
+  await expect(page).toHaveURL(/record=E00702/);
+  await page.reload();
+  await expect(page.getByRole("complementary").filter({ hasText: "Record E00702" })).toBeVisible();
+
+  // Escape closes it; Shift+Enter and Space on a cell open it.
+  await page.keyboard.press("Escape");
+  await expect(page).not.toHaveURL(/record=/);
+  await cell(page, 2, "city").click();
+  await page.keyboard.press("Shift+Enter");
+  await expect(page).toHaveURL(/record=E00701/);
+  await page.keyboard.press("Escape");
+  await cell(page, 3, "city").click();
+  await page.keyboard.press(" ");
+  await expect(page).toHaveURL(/record=E00702/);
+
+  // Changed elsewhere first: the panel's save is refused as a conflict, the other value kept.
+  const panel2 = page.getByRole("complementary").filter({ hasText: "Record E00702" });
+  await apiUpdate("employees", { values: [{ key: "city", value: "ElsewhereTown" }], filter: byPk("E00702") });
+  await panel2.locator("#rp-city").fill("MineTown");
+  await panel2.getByRole("button", { name: "Save" }).click();
+  await expect(panel2.getByRole("alert").first()).toContainText("Changed elsewhere");
+  expect((await apiRecord("E00702")).city).toBe("ElsewhereTown");
+});
+
+test("record panel: joined Fields are read-only", async ({ page }) => {
+  const join = "departments:department=department";
+  await openView(page, "employees", { filter: byPk("E00703"), join, record: "E00703" });
+  const panel = page.getByRole("complementary").filter({ hasText: "Record E00703" });
+  await expect(panel.getByText("joined, read-only").first()).toBeVisible();
+  await expect(panel.locator("#rp-departments_head")).not.toHaveJSProperty("tagName", "INPUT");
+});
+
+test("copy a range as TSV (numbers unformatted) and a row as JSON from the context menu", async ({ page }) => {
+  await openView(page, "employees", { filter: pkOr("E00711", "E00712"), sort: "employee_id" });
+  const [a, b] = (await apiQuery("employees", { filter: pkOr("E00711", "E00712"), sort: bySort("employee_id") })).items;
+  await cell(page, 2, "annual_salary").click();
+  await page.keyboard.press("Shift+ArrowRight");
+  await page.keyboard.press("Shift+ArrowDown");
+  await page.keyboard.press("Control+c");
+  await expect.poll(() => clipboard(page)).toBe(`${a.annual_salary}\t${a.bonus}\n${b.annual_salary}\t${b.bonus}`);
+
+  // Shift+click grows a range too.
+  await cell(page, 2, "city").click();
+  await cell(page, 3, "city").click({ modifiers: ["Shift"] });
+  await page.keyboard.press("Control+c");
+  await expect.poll(() => clipboard(page)).toBe(`${a.city}\n${b.city}`);
+
+  await cell(page, 3, "city").click({ button: "right" });
+  await page.getByRole("menuitem", { name: "Copy row as JSON" }).click();
+  await expect.poll(async () => JSON.parse(await clipboard(page)).employee_id).toBe("E00712");
+  expect(JSON.parse(await clipboard(page))).toMatchObject({ employee_id: "E00712", city: b.city, age: b.age });
+});
+
+test("paste TSV: preview with type checks, one conflict-checked update per Record, undo as one step, refusals", async ({ page }) => {
+  const pks = ["E00721", "E00722", "E00723"];
+  await openView(page, "employees", { filter: pkOr(...pks), sort: "employee_id" });
+  const before = (await apiQuery("employees", { filter: pkOr(...pks), sort: bySort("employee_id") })).items;
+
+  // A wrong type is shown and cannot be applied.
+  await cell(page, 2, "age").click();
+  await paste(page, "41\nforty");
+  const dialog = page.getByRole("dialog", { name: "Paste: review the changes" });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByTestId("paste-summary")).toContainText("1 cell cannot be written");
+  await expect(dialog.getByRole("button", { name: /^Update/ })).toBeDisabled();
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+
+  // Past the end of the page: refused with a message, nothing sent.
+  await paste(page, "1\n2\n3\n4");
+  await expect(page.getByRole("dialog").getByRole("alert")).toContainText("left on this page");
+  await page.getByRole("dialog").getByRole("button", { name: "Close" }).last().click();
+
+  // A good block: city and country of two Records; a third Record changed elsewhere is a conflict.
+  await cell(page, 2, "country").click();
+  await paste(page, "Pasteland\tPastetown\nPasteland\tPastetown\nPasteland\tPastetown\n");
+  await expect(dialog.getByTestId("paste-summary")).toContainText("6 values to change in 3 Records");
+  await expect(dialog).toContainText(`${before[0].city}`);
+  await apiUpdate("employees", { values: [{ key: "city", value: "Elsewhere" }], filter: byPk("E00723") });
+  await dialog.getByRole("button", { name: "Update 3 Records" }).click();
+  const outcome = page.getByTestId("paste-outcome");
+  await expect(outcome).toContainText("2 Records updated (4 values)");
+  await expect(outcome).toContainText("E00723");
+  const after = (await apiQuery("employees", { filter: pkOr(...pks), sort: bySort("employee_id") })).items;
+  expect(after.map((r) => [r.country, r.city])).toEqual([
+    ["Pasteland", "Pastetown"],
+    ["Pasteland", "Pastetown"],
+    [before[2].country, "Elsewhere"],
+  ]);
+  expect(after[0].age).toBe(before[0].age);
+  await page.getByRole("dialog").getByRole("button", { name: "Close" }).last().click();
+
+  // Undo takes back exactly the paste, as one step.
+  await page.keyboard.press("Control+z");
+  await expect.poll(async () => (await apiQuery("employees", { filter: pkOr(...pks), sort: bySort("employee_id") })).items.map((r) => [r.country, r.city])).toEqual([
+    [before[0].country, before[0].city],
+    [before[1].country, before[1].city],
+    [before[2].country, "Elsewhere"],
+  ]);
+
+  // The primary key column is read-only: refused.
+  await cell(page, 2, "employee_id").click();
+  await paste(page, "X1");
+  await expect(page.getByRole("dialog").getByRole("alert")).toContainText(/read-only/);
+});
+
+test("export the view to CSV and JSON, and the selection, compared with the API", async ({ page }) => {
+  // No file picker in a test browser: the Blob download path.
+  await page.addInitScript(() => {
+    delete (window as { showSaveFilePicker?: unknown }).showSaveFilePicker;
+  });
+  const filter = { and: [{ key: "department", operator: "equal", value: "Finance" }] };
+  await openView(page, "employees", { filter, sort: "employee_id", cols: "employee_id,full_name,age,annual_salary" });
+  const truth = await apiQuery("employees", { filter, sort: bySort("employee_id"), select: ["employee_id", "full_name", "age", "annual_salary"], limit: 10000 });
+  expect(truth.count).toBeGreaterThan(50);
+
+  await page.getByRole("button", { name: "Export…" }).click();
+  const dialog = page.getByRole("dialog", { name: "Export Records" });
+  await dialog.getByLabel("CSV").check();
+  const [csv] = await Promise.all([page.waitForEvent("download"), dialog.getByRole("button", { name: "Export" }).click()]);
+  expect(csv.suggestedFilename()).toMatch(/employees.*\.csv$/);
+  const lines = (await readFile(await csv.path(), "utf8")).trim().split(/\r?\n/);
+  expect(lines[0]).toBe("employee_id,full_name,age,annual_salary");
+  expect(lines.length - 1).toBe(truth.count);
+  expect(lines.slice(1).map((l) => l.split(",")[0])).toEqual(truth.items.map((r) => r.employee_id));
+
+  await page.getByRole("button", { name: "Export…" }).click();
+  await dialog.getByLabel("JSON").check();
+  const [json] = await Promise.all([page.waitForEvent("download"), dialog.getByRole("button", { name: "Export" }).click()]);
+  expect(JSON.parse(await readFile(await json.path(), "utf8"))).toEqual(truth.items);
+
+  // The selection only.
+  await page.getByRole("checkbox", { name: `Select row ${truth.items[1].employee_id}` }).click();
+  await page.getByRole("checkbox", { name: `Select row ${truth.items[3].employee_id}` }).click();
+  await page.getByRole("button", { name: "Export…" }).click();
+  await expect(dialog.getByLabel(/The selected Records \(2\)/)).toBeChecked();
+  await dialog.getByLabel("JSON").check();
+  const [sel] = await Promise.all([page.waitForEvent("download"), dialog.getByRole("button", { name: "Export" }).click()]);
+  expect(JSON.parse(await readFile(await sel.path(), "utf8"))).toEqual([truth.items[1], truth.items[3]]);
+});
+
+test("context menu: filter by / exclude this value, open the Record; header menu by keyboard sorts and hides", async ({ page }) => {
+  await openView(page, "employees", { sort: "employee_id" });
+  const dept = (await cell(page, 2, "department").textContent())!;
+  await cell(page, 2, "department").click({ button: "right" });
+  await page.getByRole("menuitem", { name: /^Filter by this value/ }).click();
+  await expect(page).toHaveURL(/filter=/);
+  const keep = { and: [{ key: "department", operator: "equal", value: dept }] };
+  const expected = (await apiQuery("employees", { filter: keep, limit: 0 })).count;
+  await expect(page.getByText(new RegExp(`${expected.toLocaleString("en-US")} Records?`)).first()).toBeVisible();
+
+  // Exclude on another column, by keyboard (Shift+F10), adds to the same filter.
+  const city = (await cell(page, 2, "city").textContent())!;
+  await cell(page, 2, "city").click();
+  await page.keyboard.press("Shift+F10");
+  await expect(page.getByRole("menu", { name: "Cell actions" })).toBeVisible();
+  await page.getByRole("menuitem", { name: /^Exclude this value/ }).focus();
+  await page.keyboard.press("Enter");
+  const both = { and: [...keep.and, { key: "city", operator: "notEqual", value: city }] };
+  const n = (await apiQuery("employees", { filter: both, limit: 0 })).count;
+  await expect(page.getByText(new RegExp(`${n.toLocaleString("en-US")} Records?`)).first()).toBeVisible();
+  for (const c of await page.locator('[role=grid] [data-col="city"][role=gridcell]').allTextContents()) expect(c).not.toBe(city);
+
+  // Open the Record from the menu.
+  const pk = (await cell(page, 2, "employee_id").textContent())!;
+  await cell(page, 2, "age").click({ button: "right" });
+  await page.getByRole("menuitem", { name: "Open the Record" }).click();
+  await expect(page).toHaveURL(new RegExp(`record=${pk}`));
+  await page.keyboard.press("Escape");
+
+  // Header menu from the keyboard: sort descending by age, then hide the column.
+  await page.getByRole("columnheader", { name: /^age/ }).getByRole("button").first().focus();
+  await page.keyboard.press("Shift+F10");
+  await page.getByRole("menuitem", { name: "Sort descending by age" }).click();
+  await expect(page).toHaveURL(/sort=-age/);
+  await page.getByRole("columnheader", { name: /^age/ }).click({ button: "right" });
+  await page.getByRole("menuitem", { name: "Hide this column" }).click();
+  await expect(page.getByRole("columnheader", { name: /^age/ })).toHaveCount(0);
+});
+
+test("columns resize by keyboard and drag, widths kept per table; the key column stays on the left", async ({ page }) => {
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await openView(page, "employees");
+  const head = page.getByRole("columnheader", { name: /^city/ });
+  const w0 = (await head.boundingBox())!.width;
+  await page.getByRole("separator", { name: "Resize column city" }).focus();
+  await page.keyboard.press("ArrowRight");
+  await page.keyboard.press("ArrowRight");
+  await expect.poll(async () => Math.round((await head.boundingBox())!.width)).toBe(Math.round(w0 + 20));
+  // Dragging the same edge 60 px further right.
+  const hb = (await page.getByRole("separator", { name: "Resize column city" }).boundingBox())!;
+  await page.mouse.move(hb.x + hb.width / 2, hb.y + hb.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(hb.x + hb.width / 2 + 60, hb.y + hb.height / 2, { steps: 5 });
+  await page.mouse.up();
+  await expect.poll(async () => Math.round((await head.boundingBox())!.width)).toBe(Math.round(w0 + 80));
+  await page.reload();
+  await expect.poll(async () => Math.round((await page.getByRole("columnheader", { name: /^city/ }).boundingBox())!.width)).toBe(Math.round(w0 + 80));
+  // Kept when coming back from another table.
+  await openView(page, "departments");
+  await openView(page, "employees");
+  await expect.poll(async () => Math.round((await page.getByRole("columnheader", { name: /^city/ }).boundingBox())!.width)).toBe(Math.round(w0 + 80));
+
+  // Sideways scroll: the primary key column does not move.
+  const pkCell = cell(page, 2, "employee_id");
+  const x0 = (await pkCell.boundingBox())!.x;
+  await page.locator("[role=grid]").evaluate((g) => {
+    g.scrollLeft = 600;
+  });
+  await expect.poll(async () => Math.round((await pkCell.boundingBox())!.x)).toBe(Math.round(x0));
+  expect(await page.locator("[role=grid]").evaluate((g) => g.scrollLeft)).toBeGreaterThan(0);
+});
+
+test("an edit under a sort keeps the row in place; save and move down lands on the Record that was below", async ({ page }) => {
+  const pks = ["E00731", "E00732", "E00733", "E00734"];
+  for (const [i, pk] of pks.entries()) await apiUpdate("employees", { values: [{ key: "age", value: 20 + i }], filter: byPk(pk) });
+  await openView(page, "employees", { filter: pkOr(...pks), sort: "age" });
+  await expect(cell(page, 2, "employee_id")).toHaveText("E00731");
+  await cell(page, 2, "age").dblclick();
+  await page.getByLabel("Edit age").fill("70");
+  await page.keyboard.press("Enter");
+  await expect.poll(async () => (await apiRecord("E00731")).age).toBe(70);
+  await expect(cell(page, 2, "employee_id")).toHaveText("E00731");
+  await expect(cell(page, 3, "age")).toBeFocused();
+  await expect(cell(page, 3, "employee_id")).toHaveText("E00732");
+  // A second edit there goes to the Record that was below it, as shown.
+  await page.keyboard.press("Enter");
+  await page.getByLabel("Edit age").fill("71");
+  await page.keyboard.press("Enter");
+  await expect.poll(async () => (await apiRecord("E00732")).age).toBe(71);
+  expect((await apiRecord("E00733")).age).toBe(22);
+  // Refresh re-sorts.
+  await page.getByRole("button", { name: "Refresh" }).click();
+  await expect(cell(page, 2, "employee_id")).toHaveText("E00733");
+});
+
+test("saved views: save, listed under the table, open, rename, share as URL, export/import JSON, delete", async ({ page }) => {
+  const filter = { and: [{ key: "department", operator: "equal", value: "Sales" }] };
+  await openView(page, "employees", { filter, sort: "age", size: 100 });
+  await page.getByRole("button", { name: "Views ▾" }).click();
+  await page.getByRole("menuitem", { name: "Save this view…" }).click();
+  await page.getByRole("dialog").getByLabel("Name", { exact: true }).fill("Sales by age");
+  await page.getByRole("button", { name: "Save view" }).click();
+  const link = page.getByRole("navigation").getByRole("link", { name: "Sales by age" });
+  await expect(link).toBeVisible();
+
+  await openView(page, "departments");
+  await link.click();
+  await expect(page).toHaveURL(/\/records\/demo\/employees\?.*filter=/);
+  await expect(page).toHaveURL(/size=100/);
+  const n = (await apiQuery("employees", { filter, limit: 0 })).count;
+  await expect(page.getByText(new RegExp(`${n.toLocaleString("en-US")} Records?`)).first()).toBeVisible();
+
+  // Still there after a reload (localStorage).
+  await page.reload();
+  await expect(link).toBeVisible();
+
+  await page.getByRole("button", { name: "Views ▾" }).click();
+  await page.getByRole("menuitem", { name: /Manage saved views/ }).click();
+  const dialog = page.getByRole("dialog", { name: "Saved views of employees" });
+  await dialog.getByLabel("Name of view Sales by age").fill("Sales, youngest first");
+  await dialog.getByLabel("Name of view Sales by age").press("Enter");
+  await expect(page.getByRole("navigation").getByRole("link", { name: "Sales, youngest first" })).toBeVisible();
+  await dialog.getByRole("button", { name: "Copy link" }).first().click();
+  const url = await clipboard(page);
+  expect(url).toMatch(/\/records\/demo\/employees\?.*filter=/);
+  const [file] = await Promise.all([page.waitForEvent("download"), dialog.getByRole("button", { name: /Export/ }).click()]);
+  const exported = JSON.parse(await readFile(await file.path(), "utf8"));
+  expect(exported.views.map((v: { name: string }) => v.name)).toEqual(["Sales, youngest first"]);
+  await dialog.getByRole("button", { name: "Delete view Sales, youngest first" }).click();
+  await expect(page.getByRole("navigation").getByRole("link", { name: "Sales, youngest first" })).toHaveCount(0);
+  await dialog.locator("input[type=file]").setInputFiles({ name: "views.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(exported)) });
+  await expect(page.getByRole("navigation").getByRole("link", { name: "Sales, youngest first" })).toBeVisible();
+
+  // The shared URL opens the same view.
+  await page.goto(url);
+  await expect(page.getByText(new RegExp(`${n.toLocaleString("en-US")} Records?`)).first()).toBeVisible();
+});
+
+test("bulk update changes only the confirmed Records, even if more match by then; undo covers exactly those", async ({ page }) => {
+  const pks = ["E00741", "E00742", "E00743"];
+  const before = Object.fromEntries(await Promise.all(pks.map(async (pk) => [pk, await apiRecord(pk)] as const)));
+  await apiUpdate("employees", { values: [{ key: "city", value: "BulkTown" }], filter: pkOr("E00741", "E00742") });
+  const filter = { and: [{ key: "city", operator: "equal", value: "BulkTown" }] };
+  await openView(page, "employees", { filter });
+  await page.getByRole("button", { name: "Update matching…" }).click();
+  const dialog = page.getByRole("dialog");
+  await dialog.getByLabel("Field 1", { exact: true }).selectOption("job_title");
+  await dialog.getByLabel("Value 1", { exact: true }).fill("Bulk Title");
+  await dialog.getByRole("button", { name: "Review" }).click();
+  await expect(dialog.getByTestId("bulk-confirm")).toContainText("This will change 2 Records");
+  // A third Record starts matching after the user confirmed the count.
+  await apiUpdate("employees", { values: [{ key: "city", value: "BulkTown" }], filter: byPk("E00743") });
+  await dialog.getByRole("button", { name: "Update 2 Records" }).click();
+  await expect.poll(async () => (await apiRecord("E00741")).job_title).toBe("Bulk Title");
+  expect((await apiRecord("E00742")).job_title).toBe("Bulk Title");
+  expect((await apiRecord("E00743")).job_title).toBe(before.E00743.job_title);
+
+  await page.getByRole("button", { name: /^Undo/ }).click();
+  // The undo writes Record by Record: wait for all of them, not just the first.
+  const titles = () => Promise.all(pks.map(async (pk) => (await apiRecord(pk)).job_title));
+  await expect.poll(titles).toEqual(pks.map((pk) => before[pk].job_title));
+});
+
+test("import a CSV: preview like paste, then update-or-insert by primary key, all or nothing", async ({ page }) => {
+  await openView(page, "employees", { filter: pkOr("E00751", "E00752", "X99901") });
+  const before = await apiRecord("E00752");
+  const csv = "employee_id,city,age\nE00751,ImportTown,33\nE00752,,\nX99901,NewTown,40\n";
+  await page.getByTestId("import-input").setInputFiles({ name: "people.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+  const dialog = page.getByRole("dialog", { name: "Import people.csv" });
+  await expect(dialog.getByTestId("import-summary")).toContainText("3 rows: 1 new Record, 2 Records to update");
+  await expect(dialog).toContainText("ImportTown");
+  await dialog.getByRole("button", { name: "Import 3 rows" }).click();
+  await expect(dialog.getByTestId("import-outcome")).toContainText("1 Record added, 2 Records updated");
+  const a = await apiRecord("E00751");
+  expect([a.city, a.age]).toEqual(["ImportTown", 33]);
+  const b = await apiRecord("E00752");
+  expect([b.city, b.age, b.full_name]).toEqual([null, null, before.full_name]);
+  const x = (await apiQuery("employees", { filter: { and: [{ key: "employee_id", operator: "equal", value: "X99901" }] } })).items[0];
+  expect([x.city, x.age]).toEqual(["NewTown", 40]);
+  await dialog.getByRole("button", { name: "Close" }).last().click();
+
+  // A bad cell: shown by line, nothing sent.
+  await page.getByTestId("import-input").setInputFiles({ name: "bad.csv", mimeType: "text/csv", buffer: Buffer.from("employee_id,age\nE00751,50\nE00752,old\n") });
+  const bad = page.getByRole("dialog", { name: "Import bad.csv" });
+  await expect(bad).toContainText("line 3:");
+  await expect(bad.getByRole("button", { name: /^Import/ })).toBeDisabled();
+  expect((await apiRecord("E00751")).age).toBe(33);
+});

@@ -1,0 +1,138 @@
+/**
+ * Ctrl/⌘+V on the grid: the preview of every change, then one guarded update per Record, then
+ * what happened (applied, conflicts, errors). What was applied is one undo step.
+ */
+import { useQueryClient } from "@tanstack/react-query";
+import { useMemo, useState } from "react";
+import type { QueryResult, RecordRow } from "../../../shared/records";
+import { Dialog } from "../../ui/Dialog";
+import { toast } from "../../ui/toast";
+import type { GridColumn } from "../grid/columns.utils";
+import type { CellPos } from "../grid/grid-store";
+import { pkId } from "../grid/edit.utils";
+import { fmtInt } from "../grid/values.utils";
+import { undoActions } from "../undo/undo-store";
+import { applyUpdates, type PasteOutcome, undoChanges } from "./apply-paste";
+import { ChangeTable } from "./ChangeTable";
+import { planPaste, planUpdates } from "./paste.utils";
+import { parseTsv } from "./tsv.utils";
+import "./clipboard.css";
+
+interface Props {
+  db: string;
+  table: string;
+  text: string;
+  at: CellPos;
+  rows: readonly RecordRow[];
+  columns: readonly GridColumn[];
+  pkField: string;
+  queryKey: readonly unknown[];
+  onClose(): void;
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${fmtInt(n)} ${n === 1 ? one : many}`;
+const activeGridCell = () => document.querySelector<HTMLElement>("[role=grid] .cell.active");
+
+export default function PasteDialog(p: Props) {
+  const qc = useQueryClient();
+  const planned = useMemo(() => planPaste(parseTsv(p.text), { row: p.at.row, col: p.at.col - 1 }, p.rows, p.columns, p.pkField), [p.text, p.at, p.rows, p.columns, p.pkField]);
+  const updates = useMemo(() => (planned.ok ? planUpdates(planned.plan.changes, p.pkField) : []), [planned, p.pkField]);
+  const [busy, setBusy] = useState<number | null>(null);
+  const [outcome, setOutcome] = useState<PasteOutcome | null>(null);
+
+  const confirm = async () => {
+    setBusy(0);
+    const out = await applyUpdates(p.db, p.table, p.pkField, updates, setBusy);
+    setBusy(null);
+    setOutcome(out);
+    const changes = undoChanges(out.applied);
+    if (changes.length) {
+      undoActions.record({
+        id: `${Date.now()}-paste`,
+        label: `Paste ${plural(changes.length, "value")} into ${plural(out.applied.length, "Record")}`,
+        db: p.db,
+        table: p.table,
+        pkField: p.pkField,
+        at: Date.now(),
+        changes,
+        jsonFields: [...new Set(out.applied.flatMap((u) => u.changes.filter((c) => c.field.type === "json").map((c) => c.field.key)))],
+      });
+    }
+    // Show the new values where the rows are, without re-sorting them away (as a cell edit does).
+    const applied = new Map(out.applied.map((u) => [pkId(u.pk), u]));
+    qc.setQueryData<QueryResult>(p.queryKey, (d) =>
+      d && {
+        ...d,
+        items: d.items.map((r) => {
+          const u = applied.get(pkId(r[p.pkField]));
+          return u ? { ...r, ...Object.fromEntries(u.changes.map((c) => [c.field.key, c.after ?? null])) } : r;
+        }),
+      },
+    );
+    void qc.invalidateQueries({ queryKey: ["records", p.db, p.table], refetchType: "none" });
+    if (out.conflicts.length) void qc.invalidateQueries({ queryKey: p.queryKey });
+    if (!out.conflicts.length && !out.errors.length) toast(`Pasted ${plural(changes.length, "value")} into ${plural(out.applied.length, "Record")}`, { kind: "success" });
+  };
+
+  const cells = planned.ok ? planned.plan.changes.length - planned.plan.invalid : 0;
+  return (
+    <Dialog labelledBy="paste-title" className="paste-dialog" canClose={busy === null} onClose={p.onClose} fallbackFocus={activeGridCell}>
+      <div onKeyDown={(e) => e.stopPropagation()}>
+        <header className="dialog-head">
+          <h2 id="paste-title">{outcome ? "Paste result" : "Paste: review the changes"}</h2>
+          <button type="button" className="btn-icon" aria-label="Close" onClick={p.onClose} disabled={busy !== null}>
+            ×
+          </button>
+        </header>
+        {!planned.ok ? (
+          <p className="error-text" role="alert">
+            {planned.message}
+          </p>
+        ) : outcome ? (
+          <div role="status" data-testid="paste-outcome">
+            <p>
+              <strong>{plural(outcome.applied.length, "Record")}</strong> updated ({plural(undoChanges(outcome.applied).length, "value")}).
+            </p>
+            {outcome.conflicts.length > 0 && (
+              <p className="warn-text">
+                {plural(outcome.conflicts.length, "Record")} changed elsewhere since they were shown and were left as they are: {outcome.conflicts.map((u) => String(u.pk)).join(", ")}.
+              </p>
+            )}
+            {outcome.errors.map((e) => (
+              <p key={pkId(e.update.pk)} className="error-text">
+                {String(e.update.pk)}: {e.message}
+              </p>
+            ))}
+          </div>
+        ) : (
+          <>
+            <p data-testid="paste-summary">
+              {plural(cells, "value")} to change in {plural(updates.length, "Record")}
+              {planned.plan.unchanged ? `; ${plural(planned.plan.unchanged, "cell")} already hold the pasted value` : ""}.
+              {planned.plan.invalid > 0 && (
+                <strong className="error-text"> {plural(planned.plan.invalid, "cell")} cannot be written (shown in red): fix the clipboard and paste again.</strong>
+              )}
+            </p>
+            <ChangeTable changes={planned.plan.changes} />
+          </>
+        )}
+        <footer className="dialog-foot">
+          {busy !== null && (
+            <span className="muted" role="status">
+              Saving {busy} of {updates.length}…
+            </span>
+          )}
+          <span className="spacer" />
+          <button type="button" className="btn" onClick={p.onClose} disabled={busy !== null}>
+            {outcome || !planned.ok ? "Close" : "Cancel"}
+          </button>
+          {planned.ok && !outcome && (
+            <button type="button" className="btn btn-primary" onClick={confirm} disabled={busy !== null || planned.plan.invalid > 0 || updates.length === 0}>
+              {`Update ${plural(updates.length, "Record")}`}
+            </button>
+          )}
+        </footer>
+      </div>
+    </Dialog>
+  );
+}

@@ -1,0 +1,21 @@
+import { parse } from "csv-parse/sync";
+import { describe, expect, it } from "vitest";
+import { csvHeader, csvRows, jsonClose, jsonOpen, jsonRows } from "./export-format.utils";
+
+const rows = [
+  { id: "a", n: 1234.5, s: 'say "hi", ok', j: { x: [1] }, z: null },
+  { id: "b", n: 0, s: "two\nlines", j: null, z: true },
+];
+const keys = ["id", "n", "s", "j", "z"];
+
+describe("export formats", () => {
+  it("CSV reads back cell for cell", () => {
+    const text = csvHeader(keys) + csvRows(rows, keys);
+    expect(parse(text)).toEqual([keys, ["a", "1234.5", 'say "hi", ok', '{"x":[1]}', ""], ["b", "0", "two\nlines", "", "true"]]);
+  });
+  it("JSON written in pages is one array", () => {
+    const text = jsonOpen + jsonRows(rows.slice(0, 1), keys, true) + jsonRows(rows.slice(1), keys, false) + jsonClose;
+    expect(JSON.parse(text)).toEqual(rows);
+    expect(JSON.parse(jsonOpen + jsonClose)).toEqual([]);
+  });
+});

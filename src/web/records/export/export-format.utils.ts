@@ -1,0 +1,47 @@
+/**
+ * Rows → text for an export file. CSV: RFC 4180 (a header of Field names, CRLF, quotes only
+ * where needed), NULL as an empty cell, numbers unformatted, json as JSON text. JSON: one array
+ * of objects, written a page at a time so the file never has to be held whole.
+ */
+import type { RecordRow, RecordValue } from "../../../shared/records";
+
+export type ExportFormat = "csv" | "json";
+
+function csvCell(v: RecordValue | undefined): string {
+  if (v === null || v === undefined) return "";
+  const s = typeof v === "object" ? JSON.stringify(v) : String(v);
+  return /[",\r\n]|^\s|\s$/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+export function csvHeader(keys: readonly string[]): string {
+  return `${keys.map((k) => csvCell(k)).join(",")}\r\n`;
+}
+
+export function csvRows(rows: readonly RecordRow[], keys: readonly string[]): string {
+  let out = "";
+  for (const r of rows) {
+    let line = "";
+    for (let i = 0; i < keys.length; i++) line += (i ? "," : "") + csvCell(r[keys[i]]);
+    out += `${line}\r\n`;
+  }
+  return out;
+}
+
+/** A page of a JSON array: `first` says whether a comma is needed before it. */
+export function jsonRows(rows: readonly RecordRow[], keys: readonly string[], first: boolean): string {
+  let out = "";
+  rows.forEach((r, i) => {
+    const o: Record<string, RecordValue> = {};
+    for (const k of keys) o[k] = r[k] ?? null;
+    out += `${first && i === 0 ? "" : ",\n"}${JSON.stringify(o)}`;
+  });
+  return out;
+}
+
+export const jsonOpen = "[\n";
+export const jsonClose = "\n]\n";
+
+export function exportFileName(table: string, format: ExportFormat, now = new Date()): string {
+  const stamp = now.toISOString().slice(0, 19).replace(/[:T]/g, "-");
+  return `${table}-${stamp}.${format}`;
+}

@@ -1,0 +1,35 @@
+import { describe, expect, it } from "vitest";
+import type { FieldInfo } from "../../../shared/records";
+import { planImport, readCsv } from "./import-plan.utils";
+
+const fields: FieldInfo[] = [
+  { key: "id", type: "text", nullable: false, primaryKey: true },
+  { key: "age", type: "number", nullable: true, primaryKey: false },
+  { key: "name", type: "text", nullable: true, primaryKey: false },
+];
+
+describe("import plan", () => {
+  it("reads a CSV, names bad cells by line", () => {
+    const r = readCsv("id,age,name\na,31,Ann\nb,old,Bob\n\nc,,\n", fields);
+    if (!r.ok) throw new Error(r.message);
+    expect(r.rows.map((x) => x.values)).toEqual([{ id: "a", age: 31, name: "Ann" }, { id: "b", name: "Bob" }, { id: "c", age: null, name: null }]);
+    expect(r.errors.map((e) => e.error)).toEqual([expect.stringMatching(/^line 3: age needs a number/)]);
+  });
+  it("refuses unknown columns and a header without the primary key", () => {
+    expect(readCsv("id,agee\n", fields)).toMatchObject({ ok: false, message: expect.stringContaining('"agee" is not a Field') });
+    expect(readCsv("age\n1\n", fields)).toMatchObject({ ok: false, message: expect.stringContaining("primary key") });
+  });
+  it("plans updates of changed cells and new Records", () => {
+    const r = readCsv("id,age,name\na,31,Ann\nb,40,Bob\nn,5,\n", fields);
+    if (!r.ok) throw new Error(r.message);
+    const p = planImport(r.rows, [{ id: "a", age: 30, name: "Ann" }, { id: "b", age: 40, name: "Bob" }], fields, "id");
+    expect(p.updated).toBe(1);
+    expect(p.unchanged).toBe(1);
+    expect([...p.newPks]).toEqual(['"n"']);
+    expect(p.changes.map((c) => [c.pk, c.field.key, c.before, c.after])).toEqual([
+      ["a", "age", 30, 31],
+      ["n", "id", undefined, "n"],
+      ["n", "age", undefined, 5],
+    ]);
+  });
+});

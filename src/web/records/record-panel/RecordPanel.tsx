@@ -1,0 +1,221 @@
+/**
+ * The record panel: every Field of one Record (joined ones read-only) beside the grid, in the
+ * URL as `?record=<primary key>`. Saving sends each changed Field as the grid's own cell edit
+ * does (primary key AND old value in the filter), so a change made elsewhere is a conflict,
+ * never overwritten. Alt+↑/↓ (or the arrows in its head) move to the previous/next Record.
+ */
+import { useQuery } from "@tanstack/react-query";
+import { useEffect, useMemo, useRef, useState } from "react";
+import type { JoinUnit, RecordRow, RecordValue } from "../../../shared/records";
+import { Dialog } from "../../ui/Dialog";
+import type { GridColumn } from "../grid/columns.utils";
+import { conflictKey, useGridStore } from "../grid/grid-store";
+import { formatValue, parseInput, sameValue } from "../grid/values.utils";
+import { panelText } from "./field-editor.utils";
+import { FieldEditor } from "./FieldEditor";
+import { pkFromText, recordGetQueryOptions } from "./record-get-query";
+import "./record-panel.css";
+
+interface Props {
+  db: string;
+  table: string;
+  recordText: string;
+  rows: readonly RecordRow[];
+  columns: readonly GridColumn[];
+  pkField: string;
+  join: JoinUnit | undefined;
+  onCommit(row: RecordRow, col: GridColumn, value: RecordValue): void;
+  onNavigate(record: string | undefined): void;
+}
+
+type Drafts = Record<string, string | null>;
+
+export default function RecordPanel(p: Props) {
+  const pkCol = p.columns.find((c) => c.key === p.pkField);
+  const index = p.rows.findIndex((r) => String(r[p.pkField]) === p.recordText);
+  const onPage = index >= 0 ? p.rows[index] : undefined;
+  const pk = pkFromText(p.recordText, pkCol?.field.type);
+  const fetched = useQuery({ ...recordGetQueryOptions(p.db, p.table, p.pkField, pk, p.join), enabled: !onPage });
+  const row = onPage ?? fetched.data ?? undefined;
+  const [drafts, setDrafts] = useState<Drafts>({});
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [large, setLarge] = useState<GridColumn | null>(null);
+  const conflicts = useGridStore((s) => s.conflicts);
+  const headRef = useRef<HTMLHeadingElement>(null);
+
+  // Another Record: start clean, and put focus where a keyboard user expects it.
+  useEffect(() => {
+    setDrafts({});
+    setErrors({});
+    headRef.current?.focus();
+  }, [p.recordText]);
+
+  const dirty = Object.keys(drafts).length > 0;
+  const go = (delta: -1 | 1) => {
+    const next = p.rows[index + delta];
+    if (next) p.onNavigate(String(next[p.pkField]));
+  };
+
+  const save = () => {
+    if (!row) return;
+    const bad: Record<string, string> = {};
+    const out: { col: GridColumn; value: RecordValue }[] = [];
+    for (const [key, text] of Object.entries(drafts)) {
+      const col = p.columns.find((c) => c.key === key);
+      if (!col) continue;
+      const v = text === null ? { ok: true as const, value: null } : parseInput(col.field, text);
+      if (!v.ok) bad[key] = v.error.message;
+      else if (!sameValue(row[key], v.value)) out.push({ col, value: v.value });
+    }
+    setErrors(bad);
+    if (Object.keys(bad).length) return;
+    for (const { col, value } of out) p.onCommit(row, col, value);
+    setDrafts({});
+  };
+
+  const fields = useMemo(() => {
+    // The primary key first, then the table's own Fields, then the joined ones.
+    const own = p.columns.filter((c) => !c.joined);
+    return [...own.filter((c) => c.field.primaryKey), ...own.filter((c) => !c.field.primaryKey), ...p.columns.filter((c) => c.joined)];
+  }, [p.columns]);
+
+  return (
+    <aside
+      className="record-panel"
+      aria-labelledby="rp-title"
+      onKeyDown={(e) => {
+        e.stopPropagation();
+        if (e.altKey && (e.key === "ArrowUp" || e.key === "ArrowDown")) {
+          e.preventDefault();
+          go(e.key === "ArrowUp" ? -1 : 1);
+        } else if (e.key === "Escape" && !large) {
+          e.preventDefault();
+          p.onNavigate(undefined);
+        } else if ((e.ctrlKey || e.metaKey) && e.key === "s") {
+          e.preventDefault();
+          save();
+        } else if ((e.ctrlKey || e.metaKey) && e.key === "Enter") {
+          e.preventDefault();
+          save();
+        }
+      }}
+    >
+      <header className="rp-head">
+        <h2 id="rp-title" tabIndex={-1} ref={headRef}>
+          <span className="muted">Record</span> {p.recordText}
+        </h2>
+        <span className="spacer" />
+        <button type="button" className="btn-icon" aria-label="Previous Record" title="Previous Record (Alt+↑)" disabled={index <= 0} onClick={() => go(-1)}>
+          ↑
+        </button>
+        <button type="button" className="btn-icon" aria-label="Next Record" title="Next Record (Alt+↓)" disabled={index < 0 || index >= p.rows.length - 1} onClick={() => go(1)}>
+          ↓
+        </button>
+        <button type="button" className="btn-icon" aria-label="Close the Record panel" title="Close (Esc)" onClick={() => p.onNavigate(undefined)}>
+          ×
+        </button>
+      </header>
+      <div className="rp-body">
+        {!row ? (
+          <p className="muted" role="status">
+            {fetched.isPending && !onPage ? "Loading the Record…" : fetched.isError ? `Could not load it: ${fetched.error.message}` : `No Record ${p.recordText} in this table.`}
+          </p>
+        ) : (
+          fields.map((col) => {
+            const value = row[col.key];
+            const draft = drafts[col.key];
+            const c = conflicts.get(conflictKey(row[p.pkField], col.key));
+            return (
+              <FieldEditor
+                key={col.key}
+                col={col}
+                value={value}
+                draft={draft}
+                text={draft === undefined ? panelText(col.field, value) : (draft ?? "")}
+                error={errors[col.key]}
+                conflict={c ? `Changed elsewhere: it is now ${c.current === undefined ? "unknown" : formatValue(col.field.type, c.current)}; your value was not saved.` : undefined}
+                onChange={(text) => setDrafts((d) => ({ ...d, [col.key]: text }))}
+                onLarge={() => setLarge(col)}
+              />
+            );
+          })
+        )}
+      </div>
+      <footer className="rp-foot">
+        <span className="muted small">{index >= 0 ? `${index + 1} of ${p.rows.length} on this page` : "Not on this page"}</span>
+        <span className="spacer" />
+        <button type="button" className="btn" disabled={!dirty} onClick={() => (setDrafts({}), setErrors({}))}>
+          Discard
+        </button>
+        <button type="button" className="btn btn-primary" disabled={!dirty || !row} onClick={save} title="Save (Ctrl/⌘+Enter)">
+          Save
+        </button>
+      </footer>
+      {large && (
+        <LargeEditor
+          col={large}
+          text={drafts[large.key] ?? (drafts[large.key] === null ? "" : panelText(large.field, row?.[large.key]))}
+          onDone={(text) => {
+            if (text !== undefined) setDrafts((d) => ({ ...d, [large.key]: text }));
+            setLarge(null);
+          }}
+        />
+      )}
+    </aside>
+  );
+}
+
+function LargeEditor({ col, text, onDone }: { col: GridColumn; text: string; onDone(text?: string): void }) {
+  const [value, setValue] = useState(text);
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <Dialog labelledBy="large-title" className="large-editor" onClose={() => onDone()}>
+      <div onKeyDown={(e) => e.stopPropagation()}>
+        <header className="dialog-head">
+          <h2 id="large-title">
+            {col.key} <span className="muted small">{col.field.type}</span>
+          </h2>
+        </header>
+        <textarea
+          className={`input ${col.field.type === "json" ? "mono" : ""}`}
+          aria-label={`${col.key} (large editor)`}
+          value={value}
+          autoFocus
+          onChange={(e) => {
+            setValue(e.target.value);
+            setError(null);
+          }}
+        />
+        {error && (
+          <p className="error-text" role="alert">
+            {error}
+          </p>
+        )}
+        <footer className="dialog-foot">
+          {col.field.type === "json" && (
+            <button
+              type="button"
+              className="btn"
+              onClick={() => {
+                try {
+                  setValue(JSON.stringify(JSON.parse(value), null, 2));
+                } catch (e) {
+                  setError(`Not valid JSON: ${(e as Error).message}`);
+                }
+              }}
+            >
+              Format JSON
+            </button>
+          )}
+          <span className="spacer" />
+          <button type="button" className="btn" onClick={() => onDone()}>
+            Cancel
+          </button>
+          <button type="button" className="btn btn-primary" onClick={() => onDone(value)}>
+            Keep
+          </button>
+        </footer>
+      </div>
+    </Dialog>
+  );
+}

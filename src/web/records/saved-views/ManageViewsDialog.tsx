@@ -1,0 +1,104 @@
+/** Rename, delete, share (copy the link), export and import the saved views. */
+import { useState } from "react";
+import { router } from "../../app/router";
+import { Dialog } from "../../ui/Dialog";
+import { toast } from "../../ui/toast";
+import { writeClipboard } from "../clipboard/copy";
+import { setViews, useSavedViews } from "./saved-views-store";
+import { mergeViews, readViews, type SavedView, toFile } from "./saved-views.utils";
+
+export function viewHref(v: SavedView): string {
+  const loc = router.buildLocation({ to: "/records/$db/$table", params: { db: v.db, table: v.table }, search: v.search });
+  return new URL(loc.href, window.location.origin).href;
+}
+
+export default function ManageViewsDialog({ db, table, onClose }: { db: string; table: string; onClose(): void }) {
+  const all = useSavedViews((s) => s.views);
+  const views = all.filter((v) => v.db === db && v.table === table);
+  const [names, setNames] = useState<Record<string, string>>({});
+
+  const rename = (v: SavedView) => {
+    const n = (names[v.id] ?? v.name).trim();
+    if (!n || n === v.name) return;
+    setViews(all.map((x) => (x.id === v.id ? { ...x, name: n } : x)));
+    toast(`Renamed to “${n}”`, { kind: "success" });
+  };
+  const exportAll = () => {
+    const blob = new Blob([JSON.stringify(toFile(all), null, 2)], { type: "application/json" });
+    const a = document.createElement("a");
+    a.href = URL.createObjectURL(blob);
+    a.download = "baseboard-views.json";
+    a.click();
+    setTimeout(() => URL.revokeObjectURL(a.href), 60_000);
+  };
+  const importFile = async (file: File) => {
+    let json: unknown;
+    try {
+      json = JSON.parse(await file.text());
+    } catch (e) {
+      toast("Not imported", { kind: "error", detail: `${file.name} is not JSON: ${(e as Error).message}` });
+      return;
+    }
+    const r = readViews(json);
+    if (!r.views.length) {
+      toast("Nothing imported", { kind: "error", detail: r.problems.join(" ") });
+      return;
+    }
+    setViews(mergeViews(all, r.views));
+    toast(`Imported ${r.views.length} view${r.views.length === 1 ? "" : "s"}`, { kind: "success", detail: r.problems.join(" ") || undefined, ttlMs: r.problems.length ? 12_000 : undefined });
+  };
+
+  return (
+    <Dialog labelledBy="views-title" className="views-dialog" onClose={onClose}>
+      <div onKeyDown={(e) => e.stopPropagation()}>
+        <header className="dialog-head">
+          <h2 id="views-title">Saved views of {table}</h2>
+          <button type="button" className="btn-icon" aria-label="Close" onClick={onClose}>
+            ×
+          </button>
+        </header>
+        {views.length === 0 ? (
+          <p className="muted">No saved views for this table yet.</p>
+        ) : (
+          <ul className="views-list">
+            {views.map((v) => (
+              <li key={v.id}>
+                <input
+                  className="input"
+                  aria-label={`Name of view ${v.name}`}
+                  value={names[v.id] ?? v.name}
+                  onChange={(e) => setNames({ ...names, [v.id]: e.target.value })}
+                  onKeyDown={(e) => e.key === "Enter" && rename(v)}
+                  onBlur={() => rename(v)}
+                />
+                <button
+                  type="button"
+                  className="btn btn-sm"
+                  onClick={() => writeClipboard(viewHref(v)).then(() => toast("Link copied", { kind: "success", detail: "Anyone with access to this Baseboard opens the same view." }))}
+                >
+                  Copy link
+                </button>
+                <button type="button" className="btn btn-sm btn-danger" aria-label={`Delete view ${v.name}`} onClick={() => setViews(all.filter((x) => x.id !== v.id))}>
+                  Delete
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+        <footer className="dialog-foot">
+          <label className="btn">
+            Import JSON…
+            <input type="file" accept="application/json,.json" hidden onChange={(e) => e.target.files?.[0] && importFile(e.target.files[0])} />
+          </label>
+          <button type="button" className="btn" onClick={exportAll} disabled={!all.length}>
+            Export all as JSON
+          </button>
+          <span className="spacer" />
+          <button type="button" className="btn btn-primary" onClick={onClose}>
+            Done
+          </button>
+        </footer>
+      </div>
+    </Dialog>
+  );
+}
