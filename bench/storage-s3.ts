@@ -59,6 +59,13 @@ export async function runS3(): Promise<void> {
     const pid = service.child.pid!;
     // s3rver's disk speed drifts on a shared machine: the SDK runs right before and right after.
     const before = await sdkBaseline(client, source, dir);
+    const fresh = await withPeakRss(pid, async () => undefined);
+    // One small file up and down first: the SDK's upload and download code is loaded on first
+    // use, a one-time cost; what the transfer itself adds is measured from there.
+    const warm = path.join(dir, "warm.bin");
+    await makeFile(warm, 1024 * 1024);
+    await uploadFile(service.url, "public-assets", "bench/warm.bin", warm);
+    await get(service.url, "/v0/storage/public/public-assets/bench/warm.bin");
     const idle = await withPeakRss(pid, async () => undefined);
     const up = await withPeakRss(pid, () => timed(() => uploadFile(service!.url, "public-assets", "bench/big.bin", source)));
     const downloaded = path.join(dir, "downloaded.bin");
@@ -75,7 +82,7 @@ export async function runS3(): Promise<void> {
     report("download throughput", `${fmt(downRate, 0)} MiB/s`, `${fmt(sdkDown, 0)} MiB/s`, downRate / sdkDown, "", true);
     const peak = Math.max(up.peak, down.peak);
     console.log(
-      `${"service peak RSS while transferring".padEnd(34)} ${`${mb(peak)} MB`.padStart(14)}  idle before ${mb(idle.peak)} MB; upload ${mb(up.peak)}, download ${mb(down.peak)}  target < 150 MB ${peak < 150 * 1024 * 1024 ? "met" : "NOT met"}`,
+      `${"service peak RSS while transferring".padEnd(34)} ${`${mb(peak)} MB`.padStart(14)}  fresh ${mb(fresh.peak)} MB, warmed up ${mb(idle.peak)} MB; the transfer adds ${mb(peak - idle.peak)} MB; upload ${mb(up.peak)}, download ${mb(down.peak)}  target < 150 MB ${peak < 150 * 1024 * 1024 ? "met" : "NOT met"}`,
     );
   } finally {
     if (service) await stopService(service.child);
