@@ -3,7 +3,7 @@
  * export progress, saved views in the sidebar), for a person to look at. Each also checks that
  * the overlay fits in the window. Run with SCREENSHOTS=1; the files go to test-results/screens/.
  */
-import { expect, type Page, test } from "@playwright/test";
+import { expect, type Locator, type Page, test } from "@playwright/test";
 import { cell, openView } from "./records.helpers";
 
 test.skip(!process.env.SCREENSHOTS, "screenshots only on request (SCREENSHOTS=1)");
@@ -13,8 +13,8 @@ const sizes = [
   { width: 1024, height: 768 },
 ];
 
-async function fits(page: Page, selector: string) {
-  const box = (await page.locator(selector).first().boundingBox())!;
+async function fits(page: Page, what: string | Locator) {
+  const box = (await (typeof what === "string" ? page.locator(what) : what).first().boundingBox())!;
   const vp = page.viewportSize()!;
   expect(box.x).toBeGreaterThanOrEqual(0);
   expect(box.y).toBeGreaterThanOrEqual(0);
@@ -35,21 +35,21 @@ for (const size of sizes) {
     await shot("panel");
     await page.keyboard.press("Escape");
 
-    // Products: image preview and json in the panel.
-    await openView(page, "products", { record: "SKU-001" });
+    // Catalog: image preview and json in the panel.
+    await openView(page, "catalog", { record: "SKU-001" });
     await page.waitForTimeout(500);
-    await shot("panel-products");
+    await shot("panel-catalog");
 
     // Cell menu and header menu.
     await openView(page, "employees", { sort: "employee_id" });
     await cell(page, 3, "department").click({ button: "right" });
     await expect(page.getByRole("menu")).toBeVisible();
-    await fits(page, "[role=menu]");
+    await fits(page, page.getByRole("menu"));
     await shot("menu-cell");
     await page.keyboard.press("Escape");
     await page.getByRole("columnheader", { name: /^city/ }).click({ button: "right" });
     await expect(page.getByRole("menu")).toBeVisible();
-    await fits(page, "[role=menu]");
+    await fits(page, page.getByRole("menu"));
     await shot("menu-header");
     await page.keyboard.press("Escape");
 
@@ -65,7 +65,7 @@ for (const size of sizes) {
       document.activeElement?.dispatchEvent(new ClipboardEvent("paste", { clipboardData: dt, bubbles: true, cancelable: true }));
     });
     await expect(page.getByRole("dialog")).toBeVisible();
-    await fits(page, "[role=dialog]");
+    await fits(page, page.getByRole("dialog"));
     await shot("paste-preview");
     await page.getByRole("dialog").getByRole("button", { name: "Cancel" }).click();
 
@@ -95,7 +95,7 @@ for (const size of sizes) {
     await shot("views-sidebar");
     await page.getByRole("button", { name: "Views ▾" }).click();
     await page.getByRole("menuitem", { name: /Manage saved views/ }).click();
-    await fits(page, "[role=dialog]");
+    await fits(page, page.getByRole("dialog"));
     await shot("views-manage");
   });
 }
