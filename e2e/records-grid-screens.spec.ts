@@ -70,7 +70,7 @@ for (const size of sizes) {
     await page.getByRole("dialog").getByRole("button", { name: "Cancel" }).click();
 
     // Export in progress (slowed so the progress shows).
-    await page.addInitScript(() => {
+    await page.evaluate(() => {
       delete (window as { showSaveFilePicker?: unknown }).showSaveFilePicker;
     });
     await page.route("**/api/v0/record/demo/employees/query", async (route) => {
@@ -79,13 +79,14 @@ for (const size of sizes) {
     });
     await page.getByRole("button", { name: "Export…" }).click();
     await page.getByRole("dialog").getByRole("button", { name: "Export" }).click();
-    await page.waitForTimeout(300);
+    await expect(page.getByRole("progressbar")).toBeVisible();
     await shot("export");
     await page.unrouteAll({ behavior: "ignoreErrors" });
 
     // Saved views in the sidebar.
-    await openView(page, "employees", { filter: { and: [{ key: "department", operator: "equal", value: "Sales" }] }, sort: "-annual_salary" });
-    for (const name of ["Sales, best paid", "Sales, youngest"]) {
+    const sales = { and: [{ key: "department", operator: "equal", value: "Sales" }] };
+    for (const [name, sort] of [["Sales, best paid", "-annual_salary"], ["Sales, youngest", "age"]]) {
+      await openView(page, "employees", { filter: sales, sort });
       await page.getByRole("button", { name: "Views ▾" }).click();
       await page.getByRole("menuitem", { name: "Save this view…" }).click();
       await page.getByRole("dialog").getByLabel("Name", { exact: true }).fill(name);
