@@ -181,6 +181,50 @@ test("export the view to CSV and JSON, and the selection, compared with the API"
   expect(JSON.parse(await readFile(await sel.path(), "utf8"))).toEqual([truth.items[1], truth.items[3]]);
 });
 
+test("export keeps the join; a cancelled export saves nothing", async ({ page }) => {
+  await page.addInitScript(() => {
+    delete (window as { showSaveFilePicker?: unknown }).showSaveFilePicker;
+  });
+  const join = "departments:department=department";
+  const filter = { and: [{ key: "department", operator: "equal", value: "Legal" }] };
+  await openView(page, "employees", { filter, sort: "employee_id", join });
+  const truth = await apiQuery("employees", {
+    filter,
+    sort: bySort("employee_id"),
+    join: [{ targetTable: "departments", rules: [{ tableKey: "department", targetTableKey: "department" }] }],
+    limit: 10000,
+  });
+  expect(truth.count).toBeGreaterThan(0);
+  const dialog = page.getByRole("dialog", { name: "Export Records" });
+  await page.getByRole("button", { name: "Export…" }).click();
+  await dialog.getByLabel("JSON").check();
+  const [json] = await Promise.all([page.waitForEvent("download"), dialog.getByRole("button", { name: "Export" }).click()]);
+  const rows = JSON.parse(await readFile(await json.path(), "utf8")) as Record<string, unknown>[];
+  expect(rows).toEqual(truth.items);
+  // The joined Fields are in the file (more keys than the employees table alone has).
+  expect(Object.keys(rows[0]).length).toBeGreaterThan(15);
+
+  // Cancel while the first page is on its way: no download, the dialog is usable again.
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  await page.route("**/api/v0/record/demo/employees/query", async (route) => {
+    if ((route.request().postData() ?? "").includes('"limit":5000')) await held;
+    await route.continue().catch(() => undefined);
+  });
+  let downloads = 0;
+  page.on("download", () => downloads++);
+  await page.getByRole("button", { name: "Export…" }).click();
+  await dialog.getByRole("button", { name: "Export" }).click();
+  await expect(dialog.getByTestId("export-progress")).toContainText(`0 of ${truth.count}`);
+  await dialog.getByRole("button", { name: "Cancel export" }).click();
+  await expect(page.getByText("Export cancelled")).toBeVisible();
+  await expect(dialog.getByRole("button", { name: "Export" })).toBeEnabled();
+  release();
+  await page.waitForTimeout(1000);
+  expect(downloads).toBe(0);
+  await page.unrouteAll({ behavior: "ignoreErrors" });
+});
+
 test("context menu: filter by / exclude this value, open the Record; header menu by keyboard sorts and hides", async ({ page }) => {
   await openView(page, "employees", { sort: "employee_id" });
   const dept = (await cell(page, 2, "department").textContent())!;
