@@ -73,6 +73,36 @@ test("record panel: joined Fields are read-only", async ({ page }) => {
   await expect(panel.locator("#rp-departments_head")).not.toHaveJSProperty("tagName", "INPUT");
 });
 
+test("record panel: editors by type (a bad number refused), the large editor for json, the image previewed", async ({ page }) => {
+  const bySku = { and: [{ key: "sku", operator: "equal", value: "SKU-007" }] };
+  const before = (await apiQuery("catalog", { filter: bySku })).items[0];
+  await openView(page, "catalog", { record: "SKU-007" });
+  const panel = page.getByRole("complementary").filter({ hasText: "Record SKU-007" });
+  await expect(panel).toBeVisible();
+  // The image Field shows its picture (a thumbnail that really loaded), the boolean a select.
+  const img = panel.getByRole("img", { name: String(before.image) });
+  await expect(img).toBeVisible();
+  await expect.poll(() => img.evaluate((el) => (el as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+  await expect(panel.locator("#rp-in_stock")).toHaveJSProperty("tagName", "SELECT");
+
+  // A number that is not one: shown on the Field, nothing sent.
+  await panel.locator("#rp-price").fill("cheap");
+  await panel.getByRole("button", { name: "Save" }).click();
+  await expect(panel.getByRole("alert").first()).toBeVisible();
+  expect((await apiQuery("catalog", { filter: bySku })).items[0]).toEqual(before);
+
+  // json in the large editor, then both saved.
+  await panel.locator("#rp-price").fill("81.5");
+  await panel.getByRole("button", { name: "Open specs in the large editor" }).click();
+  const editor = page.getByRole("dialog").getByLabel("specs (large editor)");
+  await editor.fill('{"material":"oak","legs":4}');
+  await page.getByRole("dialog").getByRole("button", { name: "Format JSON" }).click();
+  await expect(editor).toHaveValue(/\n {2}"material": "oak"/);
+  await page.getByRole("dialog").getByRole("button", { name: "Keep" }).click();
+  await panel.getByRole("button", { name: "Save" }).click();
+  await expect.poll(async () => (await apiQuery("catalog", { filter: bySku })).items[0]).toEqual({ ...before, price: 81.5, specs: { material: "oak", legs: 4 } });
+});
+
 test("copy a range as TSV (numbers unformatted) and a row as JSON from the context menu", async ({ page }) => {
   await openView(page, "employees", { filter: pkOr("E00711", "E00712"), sort: "employee_id" });
   const [a, b] = (await apiQuery("employees", { filter: pkOr("E00711", "E00712"), sort: bySort("employee_id") })).items;
