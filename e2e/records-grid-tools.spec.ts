@@ -442,4 +442,18 @@ test("import a CSV: preview like paste, then update-or-insert by primary key, al
   await expect(bad).toContainText("line 3:");
   await expect(bad.getByRole("button", { name: /^Import/ })).toBeDisabled();
   expect((await apiRecord("E00751")).age).toBe(33);
+  await bad.getByRole("button", { name: "Cancel" }).click();
+
+  // Dropped on the grid: the same preview; cancelled, nothing changes.
+  await page.evaluate(() => {
+    const dt = new DataTransfer();
+    dt.items.add(new File(["employee_id,city\nE00751,DropTown\n"], "dropped.csv", { type: "text/csv" }));
+    const area = document.querySelector(".grid-area")!;
+    for (const type of ["dragenter", "dragover", "drop"]) area.dispatchEvent(new DragEvent(type, { dataTransfer: dt, bubbles: true, cancelable: true }));
+  });
+  const dropped = page.getByRole("dialog", { name: "Import dropped.csv" });
+  await expect(dropped.getByTestId("import-summary")).toContainText("1 row: 1 Record to update");
+  await expect(dropped).toContainText("DropTown");
+  await dropped.getByRole("button", { name: "Cancel" }).click();
+  expect((await apiRecord("E00751")).city).toBe("ImportTown");
 });
