@@ -255,7 +255,7 @@ test("export keeps the join; a cancelled export saves nothing", async ({ page })
   await page.unrouteAll({ behavior: "ignoreErrors" });
 });
 
-test("context menu: filter by / exclude this value, open the Record; header menu by keyboard sorts and hides", async ({ page }) => {
+test("context menu: filter by / exclude this value, copy, open the Record; header menu by keyboard sorts, hides and filters on the Field", async ({ page }) => {
   await openView(page, "employees", { sort: "employee_id" });
   const dept = (await cell(page, 2, "department").textContent())!;
   await cell(page, 2, "department").click({ button: "right" });
@@ -292,6 +292,24 @@ test("context menu: filter by / exclude this value, open the Record; header menu
   await page.getByRole("columnheader", { name: /^age/ }).click({ button: "right" });
   await page.getByRole("menuitem", { name: "Hide this column" }).click();
   await expect(page.getByRole("columnheader", { name: /^age/ })).toHaveCount(0);
+
+  // Copy from the cell menu.
+  const title = (await cell(page, 2, "job_title").textContent())!;
+  await cell(page, 2, "job_title").click({ button: "right" });
+  await page.getByRole("menuitem", { name: "Copy", exact: true }).click();
+  await expect.poll(() => clipboard(page)).toBe(title);
+
+  // "Filter on this Field" from a header: a new condition on it, its value focused; Apply adds it.
+  await page.getByRole("columnheader", { name: /^job_title/ }).click({ button: "right" });
+  await page.getByRole("menuitem", { name: "Filter on job_title…" }).click();
+  const value = page.getByLabel("Condition 3 value", { exact: true });
+  await expect(value).toBeFocused();
+  await page.keyboard.type(title);
+  await page.getByRole("button", { name: "Apply filter" }).click();
+  const three = { and: [...both.and, { key: "job_title", operator: "equal", value: title }] };
+  const m = (await apiQuery("employees", { filter: three, limit: 0 })).count;
+  await expect(page.getByTestId("total-count")).toHaveText(new RegExp(`^${m.toLocaleString("en-US")} Records? match`));
+  for (const c of await page.locator('[role=grid] [data-col="job_title"][role=gridcell]').allTextContents()) expect(c).toBe(title);
 });
 
 test("columns resize by keyboard and drag, widths kept per table; the key column stays on the left", async ({ page }) => {
