@@ -368,7 +368,7 @@ test("an edit under a sort keeps the row in place; save and move down lands on t
   await expect(cell(page, 2, "employee_id")).toHaveText("E00733");
 });
 
-test("saved views: save, listed under the table, open, rename, share as URL, export/import JSON, delete", async ({ page }) => {
+test("saved views: save, listed under the table, open, rename, share as URL, export/import JSON, delete; columns, join and widths restored", async ({ page }) => {
   const filter = { and: [{ key: "department", operator: "equal", value: "Sales" }] };
   await openView(page, "employees", { filter, sort: "age", size: 100 });
   await page.getByRole("button", { name: "Views ▾" }).click();
@@ -409,6 +409,27 @@ test("saved views: save, listed under the table, open, rename, share as URL, exp
   // The shared URL opens the same view.
   await page.goto(url);
   await expect(page.getByText(new RegExp(`${n.toLocaleString("en-US")} Records?`)).first()).toBeVisible();
+
+  // Columns, join and widths are part of a view: saved, changed, restored when it is opened.
+  const join = "departments:department=department";
+  await openView(page, "employees", { cols: "employee_id,full_name,city", join });
+  const width = async () => Math.round((await page.getByRole("columnheader", { name: /^city/ }).boundingBox())!.width);
+  await page.getByRole("separator", { name: "Resize column city" }).focus();
+  for (let i = 0; i < 3; i++) await page.keyboard.press("ArrowRight");
+  const saved = await width();
+  await page.getByRole("button", { name: "Views ▾" }).click();
+  await page.getByRole("menuitem", { name: "Save this view…" }).click();
+  await page.getByRole("dialog").getByLabel("Name", { exact: true }).fill("Three columns");
+  await page.getByRole("button", { name: "Save view" }).click();
+  await page.getByRole("separator", { name: "Resize column city" }).focus();
+  for (let i = 0; i < 6; i++) await page.keyboard.press("ArrowLeft");
+  await expect.poll(width).toBe(saved - 60);
+  await openView(page, "departments");
+  await page.getByRole("navigation").getByRole("link", { name: "Three columns" }).click();
+  await expect(page).toHaveURL(/cols=employee_id%2Cfull_name%2Ccity/);
+  await expect(page).toHaveURL(/join=departments/);
+  await expect(page.getByRole("columnheader")).toHaveText([/^$/, /^employee_id/, /^full_name/, /^city/]);
+  await expect.poll(width).toBe(saved);
 });
 
 test("bulk update changes only the confirmed Records, even if more match by then; undo covers exactly those", async ({ page }) => {
