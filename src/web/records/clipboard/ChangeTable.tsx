@@ -16,6 +16,13 @@ export function ChangeTable({ changes, isNew }: { changes: readonly CellChange[]
   return (
     <div className="change-table-wrap">
       <table className="change-table">
+        {/* Fixed layout: column widths come from here, not from measuring every row first. */}
+        <colgroup>
+          <col style={{ width: "16%" }} />
+          <col style={{ width: "18%" }} />
+          <col style={{ width: "30%" }} />
+          <col style={{ width: "36%" }} />
+        </colgroup>
         <thead>
           <tr>
             <th scope="col">Record</th>
