@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { raw, type RawUpstream, startRawUpstream, startTestBaseboard } from "./test-helpers";
 
 const KEY = "proxy-key-config-2a7e";
-const PLAIN = { operators: ["equal"], fields: false, meta: false, list: false, delete: false, expiresIn: false };
+const PLAIN = { operators: ["equal"], fields: false, meta: false, list: false, delete: false, expiresIn: false, import: false };
 let hosted: RawUpstream;
 
 beforeAll(async () => {
