@@ -6,6 +6,12 @@ import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 import tseslint from "typescript-eslint";
 
+/** Files matching `files` must not import from the named top-level folders of src (or src/server). */
+function boundary(files, forbidden, message, ignores = []) {
+  const group = forbidden.flatMap((name) => [`**/${name}`, `**/${name}/**`]);
+  return { files, ignores, rules: { "no-restricted-imports": ["error", { patterns: [{ group, message }] }] } };
+}
+
 export default tseslint.config(
   { ignores: ["dist/", "node_modules/", "test-results/", ".data*/"] },
   js.configs.recommended,
@@ -19,6 +25,13 @@ export default tseslint.config(
       "@typescript-eslint/no-non-null-assertion": "off",
     },
   },
+  // Runtime boundaries (issue 10 item 1): the browser app never imports server code, the
+  // service and the proxy never import each other, and src/shared imports neither side. Only
+  // the launcher (which starts both) and tests of the proxy (which run a real service) cross.
+  boundary(["src/web/**/*.{ts,tsx}"], ["server"], "The web app runs in the browser: share code through src/shared, not src/server."),
+  boundary(["src/shared/**/*.ts"], ["server", "web"], "src/shared is imported by every runtime, so it imports none of them."),
+  boundary(["src/server/service/**/*.ts"], ["proxy", "launcher", "web"], "The service runs without the proxy (and behind another one): share code through src/shared or src/server/*.ts."),
+  boundary(["src/server/proxy/**/*.ts"], ["service", "launcher", "web"], "The proxy runs without the local service (BASE_URL): share code through src/shared or src/server/*.ts.", ["src/server/proxy/**/*.test.ts", "src/server/proxy/test-helpers.ts"]),
   {
     files: ["src/web/**/*.{ts,tsx}"],
     plugins: { "react-hooks": reactHooks },

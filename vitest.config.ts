@@ -1,11 +1,58 @@
 import { defineConfig } from "vitest/config";
 
+/**
+ * Every test runs in `embedded` (DuckDB, files on disk). The HTTP suites of records and storage
+ * (conformance, property, paging, concurrency, durability after SIGKILL, import, migration from
+ * the SQLite data directory) run again in `postgres`, on a real PostgreSQL (a scratch cluster
+ * started by that project's globalSetup); `*.pg.test.ts` files test what only PostgreSQL has
+ * (several instances on one database). The storage suites run again in `storage-s3`, against a
+ * real S3-compatible server (s3rver on loopback) started by its globalSetup.
+ */
+const bothEngines = [
+  "src/server/service/records/**/*.http.test.ts",
+  "src/server/service/storage/**/*.http.test.ts",
+  "src/server/service/storage/**/storage-*.test.ts",
+  "src/server/service/migration/**/*.http.test.ts",
+];
+const postgresOnly = ["src/**/*.pg.test.ts"];
+const bothBackends = [
+  "src/server/service/storage/*.http.test.ts",
+  "src/server/service/storage/storage-{access,read,resize,signed,upload,budget,faults}.test.ts",
+];
+
 export default defineConfig({
   test: {
-    include: ["src/**/*.test.ts", "src/**/*.test.tsx"],
     environment: "node",
     pool: "forks",
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "embedded",
+          include: ["src/**/*.test.ts", "src/**/*.test.tsx"],
+          exclude: postgresOnly,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "postgres",
+          include: [...bothEngines, ...postgresOnly],
+          env: { BB_TEST_ENGINE: "postgres" },
+          globalSetup: ["src/server/service/engines/postgres/testing/global-setup.ts"],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "storage-s3",
+          include: bothBackends,
+          env: { TEST_STORAGE_BACKEND: "s3" },
+          globalSetup: ["src/server/service/blobs/testing/s3rver-global-setup.ts"],
+        },
+      },
+    ],
   },
 });

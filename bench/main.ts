@@ -8,9 +8,11 @@ const benches: Record<string, () => Promise<unknown>> = {
   storage: () => import("./storage"),
   proxy: () => import("./proxy"),
   ui: () => import("./ui"),
+  soak: () => import("./soak"),
 };
 
-const wanted = process.argv.slice(2).filter((a) => !a.startsWith("-"));
+// Names only: options and their values (`--engine postgres`) are the benchmarks' own.
+const wanted = process.argv.slice(2).filter((a, i, all) => !a.startsWith("-") && !(all[i - 1]?.startsWith("--") && !all[i - 1].includes("=")));
 const names = wanted.length ? wanted : Object.keys(benches);
 for (const name of names) {
   const load = benches[name];

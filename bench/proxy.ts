@@ -1,7 +1,7 @@
 /**
  * Benchmark "proxy" (`npm run bench -- proxy`): what the key-holding proxy costs. Baseboard runs
  * as `npm start` runs it (the esbuild bundle of the launcher on plain node with a small young
- * generation, proxy and embedded service in one process);
+ * generation; the embedded service in its supervised child process);
  * the same query and the same 100 MB download are made straight to the service and through the
  * proxy, alternately, from this process. Then, against a bare upstream that discards what it
  * gets, a 1 GiB upload direct and through the proxy, with the proxy's peak RSS.

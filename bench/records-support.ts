@@ -7,6 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Pool } from "undici";
 import { DUCKDB_FILE } from "../src/server/service/engines/open";
+import { postgresBench } from "./records-postgres";
 import type { RecordRow } from "../src/shared/records";
 
 /**
@@ -16,8 +17,12 @@ import type { RecordRow } from "../src/shared/records";
  * a PostgreSQL entry would return the same database (DATABASE_URL) for both.
  */
 export interface BenchEngine {
+  /** Starts what the engine needs (a database server); resolves with how to stop it. */
+  prepare?(): Promise<() => Promise<void>>;
   env(dataDir: string): Record<string, string>;
   directDataDir(dataDir: string, scratch: string): string;
+  /** Largest HTTP ÷ direct ratio the issue allows on this engine (default 1.25). */
+  ratioTarget?: number;
 }
 
 export const benchEngines: Record<string, BenchEngine> = {
@@ -30,6 +35,7 @@ export const benchEngines: Record<string, BenchEngine> = {
       return dir;
     },
   },
+  postgres: postgresBench,
 };
 
 export function argValue(name: string): string | undefined {

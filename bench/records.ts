@@ -101,6 +101,8 @@ async function sampleRss<T>(fn: () => Promise<T>): Promise<{ value: T; peakMb: n
 export async function run(): Promise<void> {
   const engineOption = benchEngines[ENGINE];
   if (!engineOption) throw new Error(`--engine ${ENGINE}: choose from ${Object.keys(benchEngines).join(", ")}`);
+  const stopEngine = await engineOption.prepare?.();
+  const ratioTarget = engineOption.ratioTarget ?? 1.25;
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "bb-bench-records-"));
   const dataDir = path.join(scratch, "data");
   const env = engineOption.env(dataDir);
@@ -146,7 +148,8 @@ export async function run(): Promise<void> {
       const c = directStore.compileQuery(table, body);
       if (!c.ok) throw new Error(c.error.message);
       const started = performance.now();
-      await direct.read([c.value.items, c.value.count]);
+      // What the service runs: a first page of a primary-key lookup needs no count query.
+      await direct.read(c.value.atMostOne && !body.skip ? [c.value.items] : [c.value.items, c.value.count]);
       return performance.now() - started;
     };
 
@@ -169,7 +172,7 @@ export async function run(): Promise<void> {
       if (q.name.startsWith("nested")) nestedP50 = hs.p50;
       const r = hs.p50 / ds.p50;
       const target = q.target === undefined ? "" : `; p50 target ≤ ${q.target} ms: ${verdict(hs.p50 <= q.target)}`;
-      report(`  ${q.name} (n=${n}): HTTP p50 ${ms(hs.p50)} p99 ${ms(hs.p99)}; direct p50 ${ms(ds.p50)}; HTTP/direct ${r.toFixed(2)}× (≤ 1.25×: ${verdict(r <= 1.25)})${target}`);
+      report(`  ${q.name} (n=${n}): HTTP p50 ${ms(hs.p50)} p99 ${ms(hs.p99)}; direct p50 ${ms(ds.p50)}; HTTP/direct ${r.toFixed(2)}× (≤ ${ratioTarget}×: ${verdict(r <= ratioTarget)})${target}`);
       if (q.name.startsWith("nested") || q.name.startsWith("contains")) {
         const body = q.body();
         await viaHttp(body);
@@ -223,5 +226,6 @@ export async function run(): Promise<void> {
     for (const p of pools) await p.close();
     if (board) await stopBaseboard(board);
     fs.rmSync(scratch, { recursive: true, force: true });
+    await stopEngine?.();
   }
 }

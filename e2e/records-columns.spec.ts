@@ -56,7 +56,7 @@ test("joining keeps the columns the user chose and adds the joined ones", async 
 test("catalog cells by type: thumbnails at cell size × device pixel ratio, attachment links, NULL vs empty, dates", async ({ page }) => {
   await openView(page, "catalog");
   const img = page.locator('[role=row][aria-rowindex="2"] [data-col="image"] img');
-  await expect(img).toHaveAttribute("src", /\/api\/v0\/storage\/public\/public-assets\/.+\?w=44&h=24$/);
+  await expect(img).toHaveAttribute("src", /\/api\/v0\/storage\/public\/public-assets\/.+\?w=64&h=64$/);
   await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0)).toBe(true);
   const link = page.locator('[role=row][aria-rowindex="2"] [data-col="manual"] a');
   await expect(link).toHaveAttribute("href", /\/api\/v0\/storage\/public\/team-files\//);

@@ -452,9 +452,9 @@ test("bulk update changes only the confirmed Records, even if more match by then
   expect((await apiRecord("E00743")).job_title).toBe(before.E00743.job_title);
 
   await page.getByRole("button", { name: /^Undo/ }).click();
-  await expect.poll(async () => (await apiRecord("E00741")).job_title).toBe(before.E00741.job_title);
-  expect((await apiRecord("E00742")).job_title).toBe(before.E00742.job_title);
-  expect((await apiRecord("E00743")).job_title).toBe(before.E00743.job_title);
+  // The undo writes Record by Record: wait for all of them, not just the first.
+  const titles = () => Promise.all(pks.map(async (pk) => (await apiRecord(pk)).job_title));
+  await expect.poll(titles).toEqual(pks.map((pk) => before[pk].job_title));
 });
 
 test("import a CSV: preview like paste, then update-or-insert by primary key, all or nothing", async ({ page }) => {

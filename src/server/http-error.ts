@@ -5,12 +5,15 @@
  */
 import type { FastifyError, FastifyInstance } from "fastify";
 import { type ErrorCode, type Failure, errorBody, errorStatus } from "../shared/errors";
+import { JSON_BODY_TOO_LARGE } from "../shared/limits";
 
 export class HttpError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
     readonly subCode?: number,
+    /** Seconds for a Retry-After header (503 unavailable: a full queue, a store that is down). */
+    readonly retryAfter?: number,
   ) {
     super(message);
   }
@@ -36,7 +39,9 @@ export const conflict = (message: string) => new HttpError("conflict", message);
 function fromFastify(err: FastifyError): HttpError | undefined {
   switch (err.code) {
     case "FST_ERR_CTP_BODY_TOO_LARGE":
-      return new HttpError("payload_too_large", "The request body is larger than the 1 MiB limit.");
+      return new HttpError("payload_too_large", JSON_BODY_TOO_LARGE);
+    case "FST_ERR_CTP_INVALID_CONTENT_LENGTH":
+      return badRequest("The request body is not as long as its Content-Length says.");
     case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
       return badRequest("Send the body as application/json.");
     case "FST_ERR_CTP_EMPTY_JSON_BODY":
@@ -54,6 +59,7 @@ export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | HttpError, request, reply) => {
     const known = err instanceof HttpError ? err : fromFastify(err as FastifyError);
     if (known) {
+      if (known instanceof HttpError && known.retryAfter !== undefined) reply.header("retry-after", String(known.retryAfter));
       reply.code(known.status).send(known.toBody());
       return;
     }

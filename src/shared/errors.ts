@@ -10,33 +10,41 @@ export const errorStatus = {
   auth_error: 401,
   forbidden: 403,
   not_found: 404,
+  request_timeout: 408,
   conflict: 409,
   payload_too_large: 413,
+  uri_too_long: 414,
   range_not_satisfiable: 416,
+  headers_too_large: 431,
   internal_error: 500,
   bad_gateway: 502,
-  gateway_timeout: 504,
-  request_timeout: 408,
   unavailable: 503,
+  gateway_timeout: 504,
   insufficient_storage: 507,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;
 
-/** subCode 4 is the interface's "invalid or missing key"; the rest are ours, one per code. */
+/**
+ * subCode 4 is the interface's "invalid or missing key"; the rest are ours, one per code (10 is
+ * the proxy's "log in first", see meta.ts). 408/503/507 are decisions §9; 414/431 are what the
+ * HTTP servers refuse before any route runs, still in this shape.
+ */
 export const defaultSubCode: Record<ErrorCode, number> = {
   validation_error: 1,
   auth_error: 4,
   forbidden: 3,
   not_found: 2,
+  request_timeout: 11,
   conflict: 5,
   payload_too_large: 6,
+  uri_too_long: 14,
   range_not_satisfiable: 7,
+  headers_too_large: 15,
   internal_error: 0,
   bad_gateway: 8,
-  gateway_timeout: 9,
-  request_timeout: 11,
   unavailable: 12,
+  gateway_timeout: 9,
   insufficient_storage: 13,
 };
 

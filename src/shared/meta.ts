@@ -4,6 +4,7 @@
  * no meta; the proxy then fills the same shape from its config file and plain capabilities.
  */
 import type { Operator } from "./filter";
+import type { FieldType } from "./records";
 
 /**
  * The app's own request header (src/web/api-client.ts sends it): the proxy refuses any /api
@@ -17,9 +18,23 @@ export const LOGIN_REQUIRED_SUBCODE = 10;
 export type BucketPermission = "forbidden" | "public" | "limitedPublic";
 export type BucketAccess = "read" | "create" | "update";
 
+/**
+ * A Field declared in the proxy's config file, for an upstream without the `fields` endpoint:
+ * its type (and, for image/attachment, the bucket its object keys live in) is then known
+ * before any row shows it.
+ */
+export interface MetaField {
+  key: string;
+  type: FieldType;
+  bucket?: string;
+  nullable?: boolean;
+}
+
 export interface MetaTable {
   slug: string;
   primaryKey: string;
+  /** Declared Fields (config file only; the meta extension leaves it out). */
+  fields?: MetaField[];
 }
 
 export interface MetaDatabase {

@@ -9,6 +9,20 @@ export const MAX_KEY_BYTES = 1024;
 /** Resize bounds of decisions §7 (w and h). */
 export const MIN_RESIZE = 1;
 export const MAX_RESIZE = 4096;
+/**
+ * The sizes the service keeps resized variants of (issue 9.3): a box whose sides are on this
+ * ladder (or unset) is cached; any other size is resized each time. The web app snaps its
+ * thumbnail and preview sizes up to it.
+ */
+export const RESIZE_LADDER = [64, 128, 256, 512, 1024, 2048] as const;
+/**
+ * The rung a client should ask for to draw `px` device pixels: the smallest ladder size at least
+ * that large (the top one past it), so what it asks for is kept in the service's variant cache.
+ * The image is fitted inside the box, so a larger box never draws it smaller than asked.
+ */
+export function snapToLadder(px: number): number {
+  return RESIZE_LADDER.find((rung) => rung >= px) ?? RESIZE_LADDER[RESIZE_LADDER.length - 1];
+}
 /** Signed URL lifetime (interface §4.5) and the `expiresIn` extension's bounds. */
 export const DEFAULT_SIGNED_URL_SECONDS = 3600;
 export const MAX_SIGNED_URL_SECONDS = 604_800;

@@ -25,7 +25,7 @@ it("serves the app through Vite, with hot reload, and /api as in production", as
   const client = await raw(board.url, "/@vite/client");
   expect(client.status).toBe(200);
   expect(client.headers["content-type"]).toMatch(/javascript/);
-  expect((await raw(board.url, "/api/health")).json()).toEqual({ ok: true });
+  expect((await raw(board.url, "/api/health")).json()).toEqual({ ok: true, proxy: "up", service: "hosted", restarts: 0 });
   expect((await raw(board.url, "/api/config")).json()).toMatchObject({ upstream: { kind: "hosted" } });
   expect((await raw(board.url, "/api/v0/../admin")).status).toBe(404);
   expect((await raw(board.url, "/", { headers: { host: "evil.example" } })).status).toBe(421);

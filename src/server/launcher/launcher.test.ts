@@ -3,7 +3,7 @@
  * directory, the printed URL, refusal of unsafe settings, a clean stop on SIGTERM that finishes
  * requests in flight, and the proxy's memory during a 1 GiB upload.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
@@ -80,6 +80,28 @@ function resetPeak(pid: number): void {
   }
 }
 
+/** The pids of a process's children (the supervised service is the launcher's only one). */
+function childrenOf(pid: number): number[] {
+  try {
+    return execFileSync("ps", ["-o", "pid=", "--ppid", String(pid)], { encoding: "utf8" }).split("\n").filter(Boolean).map(Number);
+  } catch {
+    return []; // ps exits 1 when there are none
+  }
+}
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+async function gone(pid: number, ms = 10_000): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (alive(pid) && Date.now() < end) await new Promise((r) => setTimeout(r, 25));
+  return !alive(pid);
+}
+
 afterAll(() => {
   for (const c of children) if (c.exitCode === null) c.kill("SIGKILL");
 });
@@ -99,10 +121,31 @@ describe("npm start", () => {
       const garbled = await rawSocket(app.url, "GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nBad Header\r\n\r\n");
       expect(garbled).toMatch(/^HTTP\/1.1 400/);
       expect(JSON.parse(garbled.slice(garbled.indexOf("\r\n\r\n") + 4))).toMatchObject({ error: "validation_error", subCode: 1 });
+      const [service] = childrenOf(app.child.pid as number);
+      expect(service).toBeGreaterThan(0);
       app.child.kill("SIGINT");
       expect(await app.exited).toBe(0);
+      expect(await gone(service)).toBe(true);
       expect(app.output()).not.toContain(key);
       await expect(raw(app.url, "/api/health")).rejects.toThrow();
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("takes its service with it even when killed with SIGKILL", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bb-launch-"));
+    try {
+      const app = await launch({ DATA_DIR: path.join(dir, "data") });
+      const [service] = childrenOf(app.child.pid as number);
+      expect(alive(service)).toBe(true);
+      // The key reaches the service over IPC: not in its command line, not in its environment.
+      const key = fs.readFileSync(path.join(dir, "data", "api-key"), "utf8").trim();
+      expect(fs.readFileSync(`/proc/${service}/cmdline`, "utf8")).not.toContain(key);
+      expect(fs.readFileSync(`/proc/${service}/environ`, "utf8")).not.toContain(key);
+      app.child.kill("SIGKILL");
+      await app.exited;
+      expect(await gone(service)).toBe(true);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

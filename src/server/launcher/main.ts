@@ -3,13 +3,14 @@
  * proxy). Prints the URL to open; SIGINT/SIGTERM let requests in flight finish, then stop the
  * proxy and the embedded service. A second signal stops at once.
  */
+import { serviceCommand } from "./service-command";
 import { startBaseboard } from "./start";
 
 const dev = process.argv.includes("--dev");
 
 let app: Awaited<ReturnType<typeof startBaseboard>>;
 try {
-  app = await startBaseboard(process.env, { dev });
+  app = await startBaseboard(process.env, { dev, serviceCommand: serviceCommand(import.meta.url, process.env) });
 } catch (err) {
   console.error(`Baseboard could not start: ${(err as Error).message}`);
   process.exit(1);

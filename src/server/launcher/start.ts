@@ -1,20 +1,26 @@
 /**
  * What `npm start` runs, as a function the tests can call too: the proxy on HOST:PORT and,
- * unless BASE_URL is set, the embedded local service on loopback at SERVICE_PORT, whose
- * generated key is handed to the proxy in memory. The proxy binds first, so that the service's
- * signed URLs can name the proxy's own origin (they then go through it, under /api).
+ * unless BASE_URL is set, the embedded local service on loopback at SERVICE_PORT in a child
+ * process the launcher supervises (supervisor.ts: restarted when it dies, stopped with us). Its
+ * key is read or generated here and handed to the child over IPC. The proxy binds first, so
+ * that the service's signed URLs can name the proxy's own origin (they go through it, /api).
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import type { Service } from "../service/app";
 import { loadConfigFile } from "../proxy/app-config";
 import { parseProxyConfig, type ProxyConfig } from "../proxy/config";
 import { createUpstream, sendJson, type Upstream } from "../proxy/forward";
+import { healthReport, HOSTED, RETRY_AFTER_S } from "../proxy/health";
+import { createProxyServer } from "../proxy/http-server";
 import { createProxyHandler, type Middleware } from "../proxy/server";
 import { createSessionGate } from "../proxy/session";
+import { loadSessionSecret } from "../proxy/session-secret";
+import { parseServiceConfig, resolveApiKeys } from "../service/config";
 import { errorBody } from "../../shared/errors";
+import { serviceCommand } from "./service-command";
+import { createSupervisor, type ChildCommand, type Supervisor } from "./supervisor";
 
 export interface Baseboard {
   /** The URL to open. */
@@ -22,6 +28,8 @@ export interface Baseboard {
   config: ProxyConfig;
   /** The embedded service's own URL (undefined with BASE_URL). */
   serviceUrl?: string;
+  /** The embedded service's supervisor (undefined with BASE_URL). */
+  supervisor?: Supervisor;
   dataDir?: string;
   /** Stops accepting, lets requests in flight finish (up to graceMs), then stops the service. */
   close(graceMs?: number): Promise<void>;
@@ -30,6 +38,8 @@ export interface Baseboard {
 export interface StartOptions {
   dev?: boolean;
   log?: (line: string) => void;
+  /** How to run the embedded service; by default service/main.ts under tsx. */
+  serviceCommand?: ChildCommand;
 }
 
 function listen(server: http.Server, port: number, host: string, what: string): Promise<number> {
@@ -81,53 +91,48 @@ export async function startBaseboard(env: NodeJS.ProcessEnv, opts: StartOptions 
     throw new Error("BASE_URL is set but API_KEY is not: set API_KEY to the key of that service's Data API.");
   }
   const file = loadConfigFile(config.configFile);
+  // Sessions exist only behind a password; their secret lives beside the data (or in the env).
+  const sessionSecret = config.password ? await loadSessionSecret(env.BASEBOARD_SESSION_SECRET, path.resolve(env.DATA_DIR ?? ".data")) : undefined;
 
-  const server = http.createServer({ requestTimeout: 0, headersTimeout: 30_000, keepAliveTimeout: 5_000 });
-  let handler: http.RequestListener = (_req, res) =>
-    sendJson(res, 503, errorBody("bad_gateway", "Baseboard is still starting; try again in a moment."), { "retry-after": "1" });
+  const server = createProxyServer(config.limits);
+  // Until the service is up: /api/health in its own shape ("starting"), everything else a 503.
+  let handler: http.RequestListener = (req, res) => {
+    const retry = { "retry-after": String(RETRY_AFTER_S) };
+    if (req.url === "/api/health") return sendJson(res, 503, healthReport({ state: () => "starting", restarts: () => 0 }).body, retry);
+    sendJson(res, 503, errorBody("unavailable", "Baseboard is still starting; try again in a moment."), retry);
+  };
   server.on("request", (req, res) => handler(req, res));
-  // A request Node cannot even parse (oversized header, bad request line) still gets the one
-  // error shape; 431 would be more precise but decisions §6 lists 400 for the client's fault.
-  server.on("clientError", (err: NodeJS.ErrnoException, socket) => {
-    if (!socket.writable) return socket.destroy();
-    const tooLarge = err.code === "HPE_HEADER_OVERFLOW";
-    const body = JSON.stringify(
-      errorBody("validation_error", tooLarge ? "The request's headers are too large." : "The request is not valid HTTP."),
-    );
-    socket.end(
-      `HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
-    );
-  });
   const port = await listen(server, config.port, config.host, "The proxy (PORT)");
   const origin = config.publicOrigin ?? `http://${displayHost(config.host)}:${port}`;
 
-  let service: Service | undefined;
+  let supervisor: Supervisor | undefined;
   let serviceUrl: string | undefined;
   let dataDir: string | undefined;
-  let upstream: Upstream;
+  let upstream: Upstream | undefined;
   let vite: { close(): Promise<void>; middlewares: Middleware } | undefined;
   try {
     let baseUrl = config.baseUrl;
     let apiKey = config.apiKey;
     if (!baseUrl) {
-      // Loaded only when used: SQLite and sharp have no business in a proxy to a hosted service.
-      const { createService } = await import("../service/app");
-      const { parseServiceConfig, resolveApiKeys } = await import("../service/config");
-      const serviceConfig = { ...parseServiceConfig([], env), publicBaseUrl: `${origin}/api` };
+      const serviceConfig = parseServiceConfig([], env);
       // API_KEY with the embedded service: the service accepts that key (besides SERVICE_API_KEYS).
       if (apiKey && !serviceConfig.apiKeys.some((k) => k.key === apiKey)) serviceConfig.apiKeys.push({ key: apiKey });
-      service = await createService(serviceConfig);
-      serviceUrl = await service.listen();
+      // With no key configured, one is generated into DATA_DIR/api-key (mode 0600) on first start.
+      const apiKeys = resolveApiKeys(serviceConfig);
       dataDir = serviceConfig.dataDir;
-      if (!apiKey) {
-        const keys = resolveApiKeys(serviceConfig);
-        apiKey = (keys.find((k) => !k.scope) ?? keys[0]).key;
-      }
+      supervisor = createSupervisor({
+        command: opts.serviceCommand ?? serviceCommand(import.meta.url, env),
+        start: { port: serviceConfig.port, dataDir, apiKeys, publicBaseUrl: `${origin}/api` },
+        log,
+      });
+      serviceUrl = await supervisor.start();
+      if (!apiKey) apiKey = (apiKeys.find((k) => !k.scope) ?? apiKeys[0]).key;
       baseUrl = serviceUrl;
     }
     const kind = config.baseUrl ? "hosted" : "local";
     const label = config.baseUrl ? new URL(config.baseUrl).host : `Local service (${path.relative(process.cwd(), dataDir as string) || "."})`;
-    upstream = createUpstream({ baseUrl, apiKey: apiKey as string, timeoutMs: config.timeoutMs, label: kind === "local" ? "The local service" : `The service at ${label}` });
+    upstream = createUpstream({ baseUrl, apiKey: apiKey as string, timeoutMs: config.timeoutMs, label: kind === "local" ? "The local service" : `The service at ${label}`,
+      connections: config.limits.connections, bodyIdleMs: config.limits.bodyIdleMs });
     if (opts.dev) {
       const { createServer } = await import("vite");
       vite = await createServer({ server: { middlewareMode: true, ws: { server } }, appType: "spa" });
@@ -137,14 +142,22 @@ export async function startBaseboard(env: NodeJS.ProcessEnv, opts: StartOptions 
       port,
       upstream,
       upstreamInfo: { kind, label, file, fileName: config.configFile },
-      sessions: config.password ? createSessionGate({ password: config.password, publicOrigin: config.publicOrigin }) : undefined,
+      service: supervisor ?? HOSTED,
+      sessions: config.password
+        ? createSessionGate({
+            password: config.password,
+            secret: sessionSecret as string,
+            publicOrigin: config.publicOrigin,
+          })
+        : undefined,
       dev: vite?.middlewares,
       log,
     });
   } catch (err) {
     await closeServer(server, 0);
     await vite?.close();
-    await service?.close();
+    await upstream?.close();
+    await supervisor?.stop(2000);
     throw err;
   }
 
@@ -153,13 +166,14 @@ export async function startBaseboard(env: NodeJS.ProcessEnv, opts: StartOptions 
     url: origin,
     config,
     serviceUrl,
+    supervisor,
     dataDir,
     close(graceMs = 10_000) {
       closing ??= (async () => {
         await closeServer(server, graceMs);
         await vite?.close();
-        await upstream.close();
-        await service?.close();
+        await upstream?.close();
+        await supervisor?.stop();
       })();
       return closing;
     },

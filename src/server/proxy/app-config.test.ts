@@ -48,14 +48,46 @@ describe("/api/config for an upstream without meta", () => {
       file,
       JSON.stringify({
         label: "Acme production",
-        databases: [{ id: "hr", tables: [{ slug: "people", primaryKey: "id" }] }],
+        databases: [
+          { id: "hr", tables: [{ slug: "people", primaryKey: "id" }] },
+          {
+            id: "shop",
+            tables: [
+              {
+                slug: "catalog",
+                primaryKey: "sku",
+                fields: [
+                  { key: "sku", type: "text" },
+                  { key: "image", type: "image", bucket: "docs" },
+                  { key: "price", type: "number", nullable: false },
+                ],
+              },
+            ],
+          },
+        ],
         buckets: [{ name: "docs", permission: "limitedPublic", access: ["read", "create"] }],
         capabilities: { fields: true },
       }),
     );
     const { body } = await configOf({ API_KEY: KEY, BASEBOARD_CONFIG: file });
     expect(body).toEqual({
-      databases: [{ id: "hr", tables: [{ slug: "people", primaryKey: "id" }] }],
+      databases: [
+        { id: "hr", tables: [{ slug: "people", primaryKey: "id" }] },
+        {
+          id: "shop",
+          tables: [
+            {
+              slug: "catalog",
+              primaryKey: "sku",
+              fields: [
+                { key: "sku", type: "text" },
+                { key: "image", type: "image", bucket: "docs" },
+                { key: "price", type: "number", nullable: false },
+              ],
+            },
+          ],
+        },
+      ],
       buckets: [{ name: "docs", permission: "limitedPublic", access: ["read", "create"] }],
       capabilities: { ...PLAIN, fields: true },
       upstream: { kind: "hosted", label: "Acme production" },
@@ -68,6 +100,9 @@ describe("/api/config for an upstream without meta", () => {
     [{ buckets: [{ name: "b", permission: "open" }] }, /buckets\.0\.permission/],
     [{ capabilities: { operators: ["like"] } }, /capabilities\.operators\.0/],
     [{ tables: [] }, /tables/],
+    [{ databases: [{ id: "d", tables: [{ slug: "t", primaryKey: "id", fields: [{ key: "a", type: "money" }] }] }] }, /databases\.0\.tables\.0\.fields\.0\.type/],
+    [{ databases: [{ id: "d", tables: [{ slug: "t", primaryKey: "id", fields: [{ key: "pic", type: "image" }] }] }] }, /fields\.0\.bucket: an image or attachment Field needs its bucket/],
+    [{ databases: [{ id: "d", tables: [{ slug: "t", primaryKey: "id", fields: [{ key: "a", type: "text" }, { key: "a", type: "number" }] }] }] }, /fields: a Field is declared twice/],
   ])("refuses to start with an invalid config file %j, naming the field", async (content, message) => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bb-cfg-"));
     const file = path.join(dir, "bad.json");

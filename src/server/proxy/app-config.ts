@@ -8,6 +8,7 @@ import fs from "node:fs";
 import { z } from "zod";
 import { type ErrorBody, errorBodySchema } from "../../shared/errors";
 import { allOperators } from "../../shared/filter";
+import { fieldTypes } from "../../shared/records";
 import type { AppConfig, Capabilities, MetaResponse } from "../../shared/meta";
 import { UpstreamFailure, type Upstream } from "./forward";
 
@@ -22,7 +23,26 @@ export const PLAIN_CAPABILITIES: Capabilities = {
 };
 
 const name = z.string().min(1);
-const tableSchema = z.object({ slug: name, primaryKey: name }).strict();
+/** A declared Field: image and attachment Fields name the bucket their object keys live in. */
+const fieldSchema = z
+  .object({
+    key: name,
+    type: z.enum(fieldTypes),
+    bucket: name.optional(),
+    nullable: z.boolean().optional(),
+  })
+  .strict()
+  .refine((f) => (f.type === "image" || f.type === "attachment") === (f.bucket !== undefined), {
+    message: "an image or attachment Field needs its bucket, and only those take one",
+    path: ["bucket"],
+  });
+const tableSchema = z
+  .object({ slug: name, primaryKey: name, fields: z.array(fieldSchema).optional() })
+  .strict()
+  .refine((t) => new Set(t.fields?.map((f) => f.key)).size === (t.fields?.length ?? 0), {
+    message: "a Field is declared twice",
+    path: ["fields"],
+  });
 const databaseSchema = z.object({ id: name, tables: z.array(tableSchema) }).strict();
 const bucketSchema = z
   .object({

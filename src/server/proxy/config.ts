@@ -26,6 +26,42 @@ export interface ProxyConfig {
   configFile: string;
   /** The built app. */
   distDir: string;
+  /** Bounds on what a client may take from the proxy (README "Limits and timeouts"). */
+  limits: ProxyLimits;
+  /** "info" also logs client aborts (one line each); default "warn". */
+  logLevel: "warn" | "info";
+}
+
+export interface ProxyLimits {
+  /** The request line and headers must arrive within this (408 after). */
+  headersTimeoutMs: number;
+  /** A body that sends nothing for this long is cut (408). */
+  bodyIdleMs: number;
+  /** A JSON body must arrive whole within this (408 after). */
+  jsonBodyMs: number;
+  /** Upstream connections per lane: JSON calls, file reads, streamed uploads. */
+  connections: { json: number; files: number; uploads: number };
+}
+
+function positive(env: NodeJS.ProcessEnv, name: string, fallback: number, unit = "milliseconds"): number {
+  const raw = env[name];
+  const n = raw === undefined || raw === "" ? fallback : Number(raw);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a positive number of ${unit}, not "${raw}".`);
+  return n;
+}
+
+export function parseProxyLimits(env: NodeJS.ProcessEnv): ProxyLimits {
+  const count = (name: string, fallback: number) => Math.ceil(positive(env, name, fallback, "connections"));
+  return {
+    headersTimeoutMs: positive(env, "BASEBOARD_HEADERS_TIMEOUT_MS", 20_000),
+    bodyIdleMs: positive(env, "BASEBOARD_BODY_IDLE_TIMEOUT_MS", 30_000),
+    jsonBodyMs: positive(env, "BASEBOARD_JSON_BODY_TIMEOUT_MS", 60_000),
+    connections: {
+      json: count("UPSTREAM_CONNECTIONS", 64),
+      files: count("UPSTREAM_FILE_CONNECTIONS", 32),
+      uploads: count("UPSTREAM_UPLOAD_CONNECTIONS", 16),
+    },
+  };
 }
 
 export function isLoopbackHost(host: string): boolean {
@@ -96,5 +132,7 @@ export function parseProxyConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): P
     timeoutMs,
     configFile: path.resolve(cwd, env.BASEBOARD_CONFIG ?? "baseboard.config.json"),
     distDir: path.resolve(cwd, env.BASEBOARD_DIST ?? "dist"),
+    limits: parseProxyLimits(env),
+    logLevel: env.BASEBOARD_LOG_LEVEL === "info" || env.BASEBOARD_LOG_LEVEL === "debug" ? "info" : "warn",
   };
 }

@@ -13,7 +13,9 @@ import { PassThrough } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { Pool } from "undici";
 import { errorBody } from "../../shared/errors";
+import { type BodyTimeout, bodyTimeoutMessage, watchBody } from "../body-watch";
 import { browserResponseHeaders, upstreamRequestHeaders } from "./headers";
+import type { Lane } from "./routes";
 
 export interface UpstreamOptions {
   baseUrl: string;
@@ -21,12 +23,28 @@ export interface UpstreamOptions {
   timeoutMs: number;
   /** Shown in error messages; never contains the key. */
   label: string;
+  /** Upstream connections per lane (defaults: 64 JSON, 32 files, 16 uploads). */
+  connections?: Partial<Record<Lane, number>>;
+  /** A streamed body that sends nothing for this long is cut with a 408 (default 30 s). */
+  bodyIdleMs?: number;
 }
 
+export interface ForwardOptions {
+  withKey: boolean;
+  headers: OutgoingHttpHeaders;
+  /** Which pool of upstream connections to use (default "json"). */
+  lane?: Lane;
+  /** The body, already read whole (JSON calls); otherwise the browser's body is streamed. */
+  body?: Buffer;
+}
+
+/** How a forward ended, for the caller's log. */
+export type ForwardOutcome = "answered" | "client-aborted" | "failed";
+
 export interface Upstream {
-  forward(req: IncomingMessage, res: ServerResponse, path: string, opts: { withKey: boolean; headers: OutgoingHttpHeaders }): Promise<void>;
-  /** A GET of the upstream with the key, body read whole (small JSON only). */
-  getJson(path: string): Promise<{ status: number; body: unknown }>;
+  forward(req: IncomingMessage, res: ServerResponse, path: string, opts: ForwardOptions): Promise<ForwardOutcome>;
+  /** A GET (or HEAD) of the upstream with the key, body read whole (small JSON only). */
+  getJson(path: string, method?: "GET" | "HEAD"): Promise<{ status: number; body: unknown }>;
   close(): Promise<void>;
 }
 
@@ -62,7 +80,7 @@ const LINGER_MS = 30_000;
  * without this the upload would freeze until a timer cut the connection. Read and drop the rest
  * (like nginx's lingering close), and cut only a body that keeps coming for too long.
  */
-function discardRest(req: IncomingMessage): void {
+export function discardRest(req: IncomingMessage): void {
   const cut = setTimeout(() => req.socket.destroy(), LINGER_MS);
   cut.unref();
   req.once("end", () => clearTimeout(cut));
@@ -76,26 +94,42 @@ function discardRest(req: IncomingMessage): void {
  * The browser's body as the upstream request's body, through a pass-through so that undici,
  * when it is done with it early, destroys the pass-through and not the browser's request
  * (whose rest discardRest must still be able to read). A browser that breaks off still
- * breaks off the upstream request.
+ * breaks off the upstream request. The pass-through always has an error listener: while the
+ * request waits for a free upstream connection nobody else listens to it yet, and an
+ * unheard 'error' event would end the whole process.
  */
 function bodyOf(req: IncomingMessage): PassThrough {
   const pass = new PassThrough();
+  pass.on("error", () => {});
   req.once("error", (err) => pass.destroy(err));
   req.once("aborted", () => pass.destroy(new Error("the browser broke off the request")));
   return req.pipe(pass);
 }
 
+/** After a 408 the rest of the body will not be read: answer, then close the connection. */
+function closeAfterAnswer(req: IncomingMessage, res: ServerResponse): void {
+  res.once("finish", () => req.socket.destroySoon());
+}
+
 export function createUpstream(opts: UpstreamOptions): Upstream {
   const url = new URL(opts.baseUrl);
   const basePath = url.pathname === "/" ? "" : url.pathname;
-  const pool = new Pool(url.origin, {
-    connections: 128,
-    keepAliveTimeout: 10_000,
-    connectTimeout: Math.min(opts.timeoutMs, 10_000),
-    // Our own timer (below) replaces headersTimeout: undici's would run during a slow upload.
-    headersTimeout: 0,
-    bodyTimeout: opts.timeoutMs,
-  });
+  const bodyIdleMs = opts.bodyIdleMs ?? 30_000;
+  const poolOf = (connections: number) =>
+    new Pool(url.origin, {
+      connections,
+      keepAliveTimeout: 10_000,
+      connectTimeout: Math.min(opts.timeoutMs, 10_000),
+      // Our own timer (below) replaces headersTimeout: undici's would run during a slow upload.
+      headersTimeout: 0,
+      bodyTimeout: opts.timeoutMs,
+    });
+  // Separate pools, so that slow uploads or downloads can hold only their own lane's connections.
+  const pools: Record<Lane, Pool> = {
+    json: poolOf(opts.connections?.json ?? 64),
+    files: poolOf(opts.connections?.files ?? 32),
+    uploads: poolOf(opts.connections?.uploads ?? 16),
+  };
 
   function failure(err: unknown, timedOut: boolean): UpstreamFailure {
     if (timedOut) {
@@ -105,9 +139,11 @@ export function createUpstream(opts: UpstreamOptions): Upstream {
     return new UpstreamFailure(502, `${opts.label} could not be reached (${code}). Check that it is running and that BASE_URL is right.`);
   }
 
-  async function forward(req: IncomingMessage, res: ServerResponse, path: string, fopts: { withKey: boolean; headers: OutgoingHttpHeaders }) {
+  async function forward(req: IncomingMessage, res: ServerResponse, path: string, fopts: ForwardOptions): Promise<ForwardOutcome> {
     const abort = new AbortController();
     let timedOut = false;
+    let bodyStalled: BodyTimeout | undefined;
+    let clientGone = false;
     let timer: NodeJS.Timeout | undefined;
     let answered = false;
     const startTimer = () => {
@@ -119,45 +155,72 @@ export function createUpstream(opts: UpstreamOptions): Upstream {
       }, opts.timeoutMs);
     };
     const hasBody = req.method !== "GET" && req.method !== "HEAD";
+    const streamed = hasBody && !fopts.body;
     // The browser went away: stop the upstream too (an aborted upload then leaves nothing behind).
     const onClose = () => {
-      if (!res.writableFinished) abort.abort();
+      if (!res.writableFinished) {
+        clientGone = true;
+        abort.abort();
+      }
     };
     res.once("close", onClose);
     req.on("error", () => {});
-    if (hasBody) req.once("end", startTimer);
-    else startTimer();
+    let stopWatch = () => {};
+    if (streamed) {
+      req.once("end", startTimer);
+      stopWatch = watchBody(req, {
+        idleMs: bodyIdleMs,
+        onTimeout: (kind) => {
+          bodyStalled = kind;
+          abort.abort();
+        },
+      });
+    } else startTimer();
+    const headers = upstreamRequestHeaders(req.headers, fopts.withKey ? opts.apiKey : undefined);
+    if (fopts.body) headers["content-length"] = String(fopts.body.length);
     try {
-      const up = await pool.request({
+      const up = await pools[fopts.lane ?? "json"].request({
         path: basePath + path,
         method: req.method as "GET",
-        headers: upstreamRequestHeaders(req.headers, fopts.withKey ? opts.apiKey : undefined),
-        body: hasBody ? bodyOf(req) : undefined,
+        headers,
+        body: fopts.body ?? (hasBody ? bodyOf(req) : undefined),
         signal: abort.signal,
       });
       answered = true;
       clearTimeout(timer);
-      const headers = { ...browserResponseHeaders(up.headers), ...fopts.headers };
+      const headers2 = { ...browserResponseHeaders(up.headers), ...fopts.headers };
       // Chrome will not render a PDF under a sandbox CSP; its viewer cannot script our origin anyway.
-      if (/^application\/pdf\b/i.test(String(headers["content-type"] ?? ""))) delete headers["content-security-policy"];
+      if (/^application\/pdf\b/i.test(String(headers2["content-type"] ?? ""))) delete headers2["content-security-policy"];
       // The answer is complete but the browser is still sending (an early 413): drop the rest.
-      if (hasBody) res.once("finish", () => req.readableEnded || discardRest(req));
-      res.writeHead(up.statusCode, headers);
+      if (streamed) res.once("finish", () => req.readableEnded || bodyStalled || discardRest(req));
+      res.writeHead(up.statusCode, headers2);
       await pipeline(up.body, res);
+      return "answered";
     } catch (err) {
       clearTimeout(timer);
-      if (res.headersSent || res.destroyed) {
+      if (clientGone || res.destroyed) {
         res.destroy();
-        return;
+        return "client-aborted";
+      }
+      if (res.headersSent) {
+        res.destroy();
+        return "failed";
+      }
+      if (bodyStalled) {
+        closeAfterAnswer(req, res);
+        sendJson(res, 408, errorBody("request_timeout", bodyTimeoutMessage(bodyStalled, bodyIdleMs)), { ...fopts.headers, connection: "close" });
+        return "failed";
       }
       const f = failure(err, timedOut);
       sendJson(res, f.status, f.toBody(), fopts.headers);
+      return "failed";
     } finally {
+      stopWatch();
       res.off("close", onClose);
     }
   }
 
-  async function getJson(path: string) {
+  async function getJson(path: string, method: "GET" | "HEAD" = "GET") {
     const abort = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -165,9 +228,9 @@ export function createUpstream(opts: UpstreamOptions): Upstream {
       abort.abort();
     }, opts.timeoutMs);
     try {
-      const up = await pool.request({
+      const up = await pools.json.request({
         path: basePath + path,
-        method: "GET",
+        method,
         headers: { "x-api-key": opts.apiKey, accept: "application/json" },
         signal: abort.signal,
       });
@@ -186,5 +249,5 @@ export function createUpstream(opts: UpstreamOptions): Upstream {
     }
   }
 
-  return { forward, getJson, close: () => pool.close() };
+  return { forward, getJson, close: async () => void (await Promise.all(Object.values(pools).map((p) => p.close()))) };
 }

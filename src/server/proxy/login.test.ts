@@ -33,7 +33,7 @@ describe("login", () => {
     expect(api.json()).toMatchObject({ error: "auth_error", subCode: LOGIN_REQUIRED_SUBCODE });
     const post = await raw(board.url, "/api/v0/record/demo/employees/query", { method: "POST", headers: fromApp(board.url), body: "{}" });
     expect(post.status).toBe(401);
-    expect((await raw(board.url, "/api/health")).json()).toEqual({ ok: true });
+    expect((await raw(board.url, "/api/health")).json()).toEqual({ ok: true, proxy: "up", service: "up", restarts: 0 });
   });
 
   it("shows a login form", async () => {
@@ -59,7 +59,7 @@ describe("login", () => {
     expect(res.status).toBe(303);
     expect(res.headers.location).toBe("/records");
     const set = res.headers["set-cookie"]?.[0] ?? "";
-    expect(set).toMatch(/^bb_session=[\w-]{40,};/);
+    expect(set).toMatch(/^bb_session=[\w.-]{40,};/);
     expect(set).toContain("HttpOnly");
     expect(set).toContain("SameSite=Strict");
     expect(set).toContain("Path=/");

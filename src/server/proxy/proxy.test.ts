@@ -40,7 +40,7 @@ describe("the app's own requests", () => {
   it("answers /api/health", async () => {
     const res = await call("/api/health");
     expect(res.status).toBe(200);
-    expect(res.json()).toEqual({ ok: true });
+    expect(res.json()).toEqual({ ok: true, proxy: "up", service: "up", restarts: 0 });
   });
 
   it("describes the local upstream in /api/config from its meta", async () => {

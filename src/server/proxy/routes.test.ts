@@ -18,7 +18,20 @@ describe("matchApiRoute: the allow list", () => {
     ["GET", "/api/v0/storage/public/b/caf%C3%A9.txt", "/v0/storage/public/b/caf%C3%A9.txt", "get-file"],
   ];
   it.each(forwarded)("%s %s → %s", (method, url, upstreamPath, endpoint) => {
-    expect(matchApiRoute(method, url)).toEqual({ kind: "forward", upstreamPath, endpoint, signed: false });
+    expect(matchApiRoute(method, url)).toMatchObject({ kind: "forward", upstreamPath, endpoint, signed: false });
+  });
+
+  it("puts uploads, file reads and JSON calls in separate lanes, and reads only record bodies whole", () => {
+    const lane = (method: string, url: string) => {
+      const r = matchApiRoute(method, url);
+      return r.kind === "forward" ? [r.lane, r.jsonBody] : undefined;
+    };
+    expect(lane("POST", "/api/v0/record/demo/employees/query")).toEqual(["json", true]);
+    expect(lane("POST", "/api/v0/record/demo/employees/update")).toEqual(["json", true]);
+    expect(lane("GET", "/api/v0/meta")).toEqual(["json", false]);
+    expect(lane("GET", "/api/v0/storage/public/b/x.png?w=64")).toEqual(["files", false]);
+    expect(lane("GET", "/api/v0/storage/sign/b/v1/x.png?Expires=1")).toEqual(["files", false]);
+    expect(lane("POST", "/api/v0/storage/object/b")).toEqual(["uploads", false]);
   });
 
   it("marks signed URLs, which need no key", () => {

@@ -15,6 +15,10 @@ export type ApiRoute =
       endpoint: string;
       /** Signed URLs carry their own authorization: no key is attached, no session needed. */
       signed: boolean;
+      /** Which upstream connections it may use, so that uploads and downloads cannot starve queries. */
+      lane: Lane;
+      /** A JSON body (at most 1 MiB) the proxy reads whole before it takes an upstream connection. */
+      jsonBody: boolean;
     }
   | { kind: "reject"; message: string };
 
@@ -22,11 +26,22 @@ const ANY = Symbol("segment");
 const REST = Symbol("rest");
 type Part = string | typeof ANY | typeof REST;
 
+export type Lane = "json" | "files" | "uploads";
+
 interface Endpoint {
   name: string;
   methods: string[];
   parts: Part[];
   signed?: boolean;
+}
+
+/** Record calls carry small JSON bodies; files stream down; uploads (and anything else with a body) stream up. */
+const JSON_BODY_ENDPOINTS = new Set(["query", "query-data-api", "update"]);
+const FILE_ENDPOINTS = new Set(["get-file", "signed-file"]);
+function laneOf(endpoint: string, method: string): Lane {
+  if (FILE_ENDPOINTS.has(endpoint)) return "files";
+  if (JSON_BODY_ENDPOINTS.has(endpoint) || method === "GET" || method === "HEAD" || method === "DELETE") return "json";
+  return "uploads";
 }
 
 /** Interface endpoints 1–6 (with 1a), then the extensions of decisions §3 and §7. */
@@ -79,5 +94,12 @@ export function matchApiRoute(method: string, rawUrl: string): ApiRoute {
     const allowed = [...new Set(pathMatches.flatMap((e) => e.methods))].join(", ");
     return { kind: "reject", message: `${rawPath.slice(0, 200)} does not take ${method}; use ${allowed}.` };
   }
-  return { kind: "forward", upstreamPath: rawPath.slice("/api".length) + query, endpoint: endpoint.name, signed: !!endpoint.signed };
+  return {
+    kind: "forward",
+    upstreamPath: rawPath.slice("/api".length) + query,
+    endpoint: endpoint.name,
+    signed: !!endpoint.signed,
+    lane: laneOf(endpoint.name, method),
+    jsonBody: JSON_BODY_ENDPOINTS.has(endpoint.name),
+  };
 }

@@ -9,12 +9,17 @@ import { errorBody } from "../../shared/errors";
 import { LOGIN_REQUIRED_SUBCODE } from "../../shared/meta";
 import { buildAppConfig, type ConfigFile } from "./app-config";
 import type { ProxyConfig } from "./config";
-import { sendJson, type Upstream } from "./forward";
+import { discardRest, sendJson, type Upstream } from "./forward";
+import { readJsonBody } from "./json-body";
 import { apiRequestRefusal, checkHost, ownHosts } from "./guard";
 import { API_SECURITY_HEADERS, PAGE_SECURITY_HEADERS } from "./headers";
-import { matchApiRoute } from "./routes";
+import { healthReport, HOSTED, serviceUnavailable, type ServiceStatus } from "./health";
+import { type ApiRoute, matchApiRoute } from "./routes";
+import { EXISTS_PREFIX, objectExists } from "./object-exists";
 import type { SessionGate } from "./session";
 import { createStaticHandler } from "./static";
+
+type ForwardRoute = Extract<ApiRoute, { kind: "forward" }>;
 
 export type Middleware = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void;
 
@@ -24,6 +29,8 @@ export interface ProxyDeps {
   port: number;
   upstream: Upstream;
   upstreamInfo: { kind: "local" | "hosted"; label: string; file?: ConfigFile; fileName: string };
+  /** The embedded service's supervisor, for /api/health and 503 while it restarts (default: hosted). */
+  service?: ServiceStatus;
   /** Present when BASEBOARD_PASSWORD is set. */
   sessions?: SessionGate;
   /** Vite's middleware in dev mode; otherwise dist/ is served. */
@@ -40,34 +47,70 @@ export function createProxyHandler(deps: ProxyDeps) {
   const serveStatic = createStaticHandler(config.distDir, PAGE_SECURITY_HEADERS);
   const apiError = (res: ServerResponse, status: number, body: ReturnType<typeof errorBody>, headers = API_SECURITY_HEADERS) =>
     sendJson(res, status, body, headers);
+  const service = deps.service ?? HOSTED;
+
+  const info = config.logLevel === "info" ? deps.log : () => {};
+  const where = (req: IncomingMessage) => `${req.method} ${(req.url ?? "").split("?")[0].slice(0, 200)}`;
+
+  /** Forwards, and notes a client that went away (info: it is the client's choice, not our fault). */
+  async function forward(req: IncomingMessage, res: ServerResponse, route: ForwardRoute, withKey: boolean, headers: OutgoingHttpHeaders) {
+    // The embedded service is restarting (or down): say so now rather than send to a closed port.
+    const down = serviceUnavailable(service);
+    if (down) {
+      if (req.method !== "GET" && req.method !== "HEAD") res.once("finish", () => req.readableEnded || discardRest(req));
+      return sendJson(res, 503, down.body, { ...headers, ...down.headers });
+    }
+    let body: Buffer | undefined;
+    if (route.jsonBody) {
+      const read = await readJsonBody(req, { idleMs: config.limits.bodyIdleMs, totalMs: config.limits.jsonBodyMs });
+      if (read.kind === "aborted") return info(`client went away while sending ${where(req)} (after ${read.received} bytes)`);
+      if (read.kind === "refused") {
+        if (read.status === 413) discardRest(req);
+        else res.once("finish", () => req.socket.destroySoon());
+        return sendJson(res, read.status, read.body, read.status === 408 ? { ...headers, connection: "close" } : headers);
+      }
+      body = read.body;
+    }
+    const outcome = await deps.upstream.forward(req, res, route.upstreamPath, { withKey, headers, lane: route.lane, body });
+    if (outcome === "client-aborted") info(`client went away during ${where(req)}`);
+  }
 
   async function handleApi(req: IncomingMessage, res: ServerResponse, host: string, rawUrl: string, pathname: string) {
     const method = req.method ?? "GET";
     const route = matchApiRoute(method, rawUrl);
     if (route.kind === "forward" && route.signed) {
       // The signature is the authorization: no key, no session, no same-origin rule.
-      return deps.upstream.forward(req, res, route.upstreamPath, { withKey: false, headers: SIGNED_HEADERS });
+      return forward(req, res, route, false, SIGNED_HEADERS);
     }
     const safe = method === "GET" || method === "HEAD";
     const site = req.headers["sec-fetch-site"];
     if (route.kind === "forward" && route.endpoint === "get-file" && (site === "cross-site" || site === "same-site") && !deps.sessions) {
       // A file link opened from elsewhere (the app's "public URL"): forwarded without the key,
       // so the upstream serves it only if its bucket is public, as it would to anyone.
-      return deps.upstream.forward(req, res, route.upstreamPath, { withKey: false, headers: SIGNED_HEADERS });
+      return forward(req, res, route, false, SIGNED_HEADERS);
     }
     const refusal = apiRequestRefusal(req.headers, host, safe, config.publicOrigin);
     if (refusal) return apiError(res, 403, errorBody("forbidden", refusal));
-    if (pathname === "/api/health" && safe) return apiError(res, 200, { ok: true } as never);
+    if (pathname === "/api/health" && safe) {
+      const health = healthReport(service);
+      return apiError(res, health.status, health.body as never);
+    }
     if (deps.sessions && !deps.sessions.isAuthenticated(req)) {
       return apiError(res, 401, errorBody("auth_error", "Log in to Baseboard first (open /login).", LOGIN_REQUIRED_SUBCODE));
     }
     if (pathname === "/api/config" && safe) {
+      const down = serviceUnavailable(service);
+      if (down) return apiError(res, 503, down.body, { ...API_SECURITY_HEADERS, ...down.headers });
       const result = await buildAppConfig(deps.upstream, deps.upstreamInfo);
       if (result.status >= 500) deps.log(`GET /api/config: ${(result.body as { message: string }).message}`);
       return apiError(res, result.status, result.body as never);
     }
+    if (pathname.startsWith(EXISTS_PREFIX) && safe) {
+      const answer = await objectExists(deps.upstream, rawUrl);
+      return sendJson(res, answer.status, answer.body, API_SECURITY_HEADERS);
+    }
     if (route.kind === "reject") return apiError(res, 404, errorBody("not_found", route.message));
-    return deps.upstream.forward(req, res, route.upstreamPath, { withKey: true, headers: API_SECURITY_HEADERS });
+    return forward(req, res, route, true, API_SECURITY_HEADERS);
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -1,13 +1,19 @@
 /**
  * The login in front of the proxy when BASEBOARD_PASSWORD is set (required to bind anything but
- * loopback). Sessions are random tokens kept in memory (a restart logs everyone out) in an
- * HttpOnly, SameSite=Strict cookie; failed attempts are limited per client address.
+ * loopback). A session is a signed, expiring token (session-token.ts) in an HttpOnly,
+ * SameSite=Strict cookie: nothing is kept per session, a restart keeps everyone logged in, and
+ * every proxy with the same secret accepts it. Failed attempts are limited per client
+ * (login-limiter.ts, bounded).
  */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { ownOrigins } from "./guard";
 import { PAGE_SECURITY_HEADERS } from "./headers";
+import { clientKey, createAttemptLimiter } from "./login-limiter";
 import { loginPage } from "./login-page";
+import { createSessionSigner, SESSION_MS } from "./session-token";
+
+export { createAttemptLimiter, MAX_FAILURES } from "./login-limiter";
 
 export interface SessionGate {
   isAuthenticated(req: IncomingMessage): boolean;
@@ -16,9 +22,7 @@ export interface SessionGate {
 }
 
 export const COOKIE = "bb_session";
-const SESSION_MS = 12 * 3600 * 1000;
-export const MAX_FAILURES = 5;
-const FAILURE_WINDOW_MS = 15 * 60 * 1000;
+const MAX_LOGGED_OUT = 10_000;
 
 export function readCookie(header: string | undefined, name: string): string | undefined {
   for (const part of (header ?? "").split(";")) {
@@ -26,28 +30,6 @@ export function readCookie(header: string | undefined, name: string): string | u
     if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
   }
   return undefined;
-}
-
-/** Counts failures per address in a sliding window; pure apart from the clock passed in. */
-export function createAttemptLimiter(max = MAX_FAILURES, windowMs = FAILURE_WINDOW_MS) {
-  const failures = new Map<string, number[]>();
-  const recent = (who: string, now: number) => (failures.get(who) ?? []).filter((t) => now - t < windowMs);
-  return {
-    /** Seconds until the next attempt is allowed, or 0. */
-    retryAfter(who: string, now = Date.now()): number {
-      const list = recent(who, now);
-      return list.length >= max ? Math.ceil((list[0] + windowMs - now) / 1000) : 0;
-    },
-    fail(who: string, now = Date.now()) {
-      const list = recent(who, now);
-      list.push(now);
-      failures.set(who, list);
-      if (failures.size > 10_000) failures.delete(failures.keys().next().value as string);
-    },
-    succeed(who: string) {
-      failures.delete(who);
-    },
-  };
 }
 
 const digest = (s: string) => createHash("sha256").update(s, "utf8").digest();
@@ -68,21 +50,24 @@ export function safeNext(next: string | null | undefined): string {
   return next && next.startsWith("/") && !next.startsWith("//") && !next.includes("\\") ? next : "/";
 }
 
-export function createSessionGate(opts: { password: string; publicOrigin?: string }): SessionGate {
+export function createSessionGate(opts: { password: string; secret: string; publicOrigin?: string; lifetimeMs?: number }): SessionGate {
   const expected = digest(opts.password);
-  const sessions = new Map<string, number>();
+  const lifetimeMs = opts.lifetimeMs ?? SESSION_MS;
+  const signer = createSessionSigner(opts.secret, opts.password, lifetimeMs);
   const limiter = createAttemptLimiter();
   const secure = opts.publicOrigin?.startsWith("https:") ? "; Secure" : "";
 
+  // Tokens logged out on this proxy, until they expire anyway (bounded; oldest dropped first).
+  const loggedOut = new Map<string, number>();
   const isAuthenticated = (req: IncomingMessage) => {
     const token = readCookie(req.headers.cookie, COOKIE);
-    const expires = token ? sessions.get(token) : undefined;
-    if (!token || !expires) return false;
-    if (expires < Date.now()) {
-      sessions.delete(token);
-      return false;
-    }
-    return true;
+    return signer.verify(token, Date.now()) && !loggedOut.has(token as string);
+  };
+  const logOut = (token: string | undefined) => {
+    if (!token || !signer.verify(token, Date.now())) return;
+    loggedOut.set(token, Date.now() + lifetimeMs);
+    const now = Date.now();
+    for (const [t, until] of loggedOut) if (until < now || loggedOut.size > MAX_LOGGED_OUT) loggedOut.delete(t);
   };
 
   const html = (res: ServerResponse, status: number, body: string, extra: Record<string, string> = {}) => {
@@ -97,7 +82,7 @@ export function createSessionGate(opts: { password: string; publicOrigin?: strin
     typeof req.headers.origin === "string" && ownOrigins(host, opts.publicOrigin).includes(req.headers.origin);
 
   async function login(req: IncomingMessage, res: ServerResponse, host: string) {
-    const who = req.socket.remoteAddress ?? "unknown";
+    const who = clientKey(req.socket.remoteAddress);
     const wait = limiter.retryAfter(who);
     if (wait > 0) return html(res, 429, loginPage({ error: `Too many wrong passwords. Try again in ${Math.ceil(wait / 60)} min.` }), { "retry-after": String(wait) });
     if (!sameOrigin(req, host)) return html(res, 403, loginPage({ error: "This form was sent from another site. Open the login page directly." }));
@@ -108,11 +93,8 @@ export function createSessionGate(opts: { password: string; publicOrigin?: strin
       return html(res, 401, loginPage({ error: "Wrong password.", next: form?.get("next") ?? "/" }));
     }
     limiter.succeed(who);
-    const token = randomBytes(32).toString("base64url");
-    const now = Date.now();
-    if (sessions.size > 1000) for (const [t, expires] of sessions) if (expires < now) sessions.delete(t);
-    sessions.set(token, now + SESSION_MS);
-    const cookie = `${COOKIE}=${token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${SESSION_MS / 1000}${secure}`;
+    const token = signer.issue(Date.now(), randomBytes(16).toString("base64url"));
+    const cookie = `${COOKIE}=${token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${Math.floor(lifetimeMs / 1000)}${secure}`;
     return redirect(res, safeNext(form?.get("next")), { "set-cookie": cookie });
   }
 
@@ -127,8 +109,9 @@ export function createSessionGate(opts: { password: string; publicOrigin?: strin
         html(res, 403, loginPage({ error: "Log out from Baseboard's own page." }));
         return true;
       }
-      const token = readCookie(req.headers.cookie, COOKIE);
-      if (token) sessions.delete(token);
+      // The browser drops the cookie; this proxy also refuses the token from now on. Another
+      // proxy would still accept a copy until it expires: changing the secret ends them all.
+      logOut(readCookie(req.headers.cookie, COOKIE));
       redirect(res, "/login", { "set-cookie": `${COOKIE}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0${secure}` });
       return true;
     }

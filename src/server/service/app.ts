@@ -5,13 +5,16 @@
 import Fastify, { type FastifyInstance, type FastifyReply } from "fastify";
 import { allOperators } from "../../shared/filter";
 import { errorBody } from "../../shared/errors";
+import { JSON_BODY_LIMIT } from "../../shared/limits";
 import type { MetaResponse } from "../../shared/meta";
 import { installErrorHandler } from "../http-error";
 import { createKeyChecker, type KeyCheck, requireKey } from "./auth";
 import { resolveApiKeys, type ServiceConfig } from "./config";
 import type { ServiceContext } from "./context";
+import { installBodyTimeouts, serverOptions } from "./timeouts";
 import { openEngine } from "./engines/open";
 import { migrateFromSqlite } from "./migration/from-sqlite";
+import { registerServiceProfile } from "./profile";
 import { createRecordsModule } from "./records/index";
 import { createStorageModule } from "./storage/index";
 
@@ -30,7 +33,7 @@ export interface Service {
   close(): Promise<void>;
 }
 
-export const BODY_LIMIT = 1024 * 1024;
+export const BODY_LIMIT = JSON_BODY_LIMIT;
 
 /** Kept here for callers that imported it from app.ts; it lives in auth.ts (no import cycle). */
 export { requireKey };
@@ -38,6 +41,7 @@ export { requireKey };
 export async function createService(config: ServiceConfig): Promise<Service> {
   const apiKeys = resolveApiKeys(config);
   const app = Fastify({
+    ...serverOptions(config.limits),
     bodyLimit: BODY_LIMIT,
     trustProxy: config.trustProxy,
     logger: config.logLevel === "silent" ? false : { level: config.logLevel },
@@ -52,7 +56,7 @@ export async function createService(config: ServiceConfig): Promise<Service> {
       void (reply as FastifyReply).code(400).send(errorBody("validation_error", message));
     },
   });
-  const engine = await openEngine(config);
+  const engine = await openEngine(config, app.log);
   try {
     const migrated = await migrateFromSqlite(config.dataDir, engine);
     if (migrated) {
@@ -77,6 +81,8 @@ export async function createService(config: ServiceConfig): Promise<Service> {
   };
 
   installErrorHandler(app);
+  installBodyTimeouts(app, config.limits);
+  registerServiceProfile(app, config.profile);
   app.decorateRequest("apiKey", undefined as never);
   app.addHook("onRequest", async (request) => {
     request.apiKey = context.checkKey(request.headers["x-api-key"]);

@@ -5,6 +5,9 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { isPostgresUrl, type PostgresOptions, parsePostgresOptions } from "./engines/postgres/connection";
+import { type BlobStoreConfig, parseStorageUrl } from "./blobs/storage-url";
+import { parseServiceProfile, type ServiceProfile } from "./profile";
 
 export interface ApiKeyScope {
   databaseId: string;
@@ -31,8 +34,56 @@ export interface ServiceConfig {
   /** Seed the sample data on first start. */
   seed: boolean;
   logLevel: "silent" | "error" | "warn" | "info" | "debug";
+  /** SERVICE_PROFILE: "interface" answers as the hosted interface does (decisions §9). */
+  profile: ServiceProfile;
+  /** Bounds on what one client may take (README "Limits and timeouts"); see timeouts.ts. */
+  limits: ServiceLimits;
+  /** Where stored files live: DATA_DIR (default) or S3 (STORAGE_URL). */
+  blobStore: BlobStoreConfig;
+  /** Byte budget of the resized-variant cache (SERVICE_VARIANT_CACHE_BYTES, default 1 GiB). */
+  variantCacheBytes: number;
+  /** Resizes that may wait for a slot; past it a 503 (SERVICE_RESIZE_QUEUE, default 32). */
+  resizeQueue: number;
+  /** The signing key pairs (STORAGE_SIGNING_KEYS_FILE, default DATA_DIR/storage-signing-keys.json). */
+  signingKeysFile: string;
+  /** Start-up sweeps only leftovers older than this (STORAGE_SWEEP_GRACE_SECONDS; 0 on disk, 900 on S3). */
+  sweepGraceSeconds: number;
   /** The embedded engine (DuckDB): memory_limit and worker threads (small-machine defaults). */
   duckdb: { memoryLimit: string; threads: number };
+  /** DATABASE_URL=postgres://…: Records, registry and storage metadata on PostgreSQL (unset: embedded). */
+  postgres?: PostgresOptions;
+}
+
+export interface ServiceLimits {
+  /** The request line and headers must arrive within this (408 after). */
+  headersTimeoutMs: number;
+  /** A body that sends nothing for this long is cut (408). */
+  bodyIdleMs: number;
+  /** A JSON body must arrive whole within this (408 after); uploads and imports have no such deadline. */
+  jsonBodyMs: number;
+}
+
+function positiveMs(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  const n = raw === undefined || raw === "" ? fallback : Number(raw);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a positive number of milliseconds, not "${raw}".`);
+  return n;
+}
+
+export function parseServiceLimits(env: NodeJS.ProcessEnv): ServiceLimits {
+  return {
+    headersTimeoutMs: positiveMs(env, "SERVICE_HEADERS_TIMEOUT_MS", 20_000),
+    bodyIdleMs: positiveMs(env, "SERVICE_BODY_IDLE_TIMEOUT_MS", 30_000),
+    jsonBodyMs: positiveMs(env, "SERVICE_JSON_BODY_TIMEOUT_MS", 60_000),
+  };
+}
+
+function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const n = Number(raw);
+  if (!Number.isSafeInteger(n) || n < min) throw new Error(`${name} must be a whole number ≥ ${min} (got ${JSON.stringify(raw)}).`);
+  return n;
 }
 
 export function parseApiKeys(raw: string | undefined): ApiKeyEntry[] {
@@ -60,17 +111,27 @@ function argValue(argv: string[], name: string): string | undefined {
 export function parseServiceConfig(argv: string[], env: NodeJS.ProcessEnv): ServiceConfig {
   const port = Number(argValue(argv, "--port") ?? env.SERVICE_PORT ?? 8787);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`Invalid port: ${port}`);
+  const dataDir = path.resolve(argValue(argv, "--data-dir") ?? env.DATA_DIR ?? ".data");
+  const blobStore = parseStorageUrl(env);
   return {
     port,
     host: env.SERVICE_HOST ?? "127.0.0.1",
-    dataDir: path.resolve(argValue(argv, "--data-dir") ?? env.DATA_DIR ?? ".data"),
+    dataDir,
     apiKeys: parseApiKeys(env.SERVICE_API_KEYS),
     publicBaseUrl: env.SERVICE_PUBLIC_URL || undefined,
     trustProxy: env.SERVICE_TRUST_PROXY === "1" || env.SERVICE_TRUST_PROXY === "true",
     maxUploadBytes: Number(env.SERVICE_MAX_UPLOAD_BYTES ?? 5 * 1024 ** 3),
     seed: env.SERVICE_SEED !== "0",
     logLevel: (env.SERVICE_LOG_LEVEL as ServiceConfig["logLevel"]) ?? "warn",
+    limits: parseServiceLimits(env),
+    blobStore,
+    variantCacheBytes: positiveInt(env, "SERVICE_VARIANT_CACHE_BYTES", 1024 ** 3),
+    resizeQueue: positiveInt(env, "SERVICE_RESIZE_QUEUE", 32),
+    signingKeysFile: path.resolve(env.STORAGE_SIGNING_KEYS_FILE || path.join(dataDir, "storage-signing-keys.json")),
+    sweepGraceSeconds: positiveInt(env, "STORAGE_SWEEP_GRACE_SECONDS", blobStore.kind === "s3" ? 900 : 0),
     duckdb: parseDuckDbConfig(env),
+    postgres: parseDatabaseUrl(env),
+    profile: parseServiceProfile(env.SERVICE_PROFILE),
   };
 }
 
@@ -80,6 +141,12 @@ function parseDuckDbConfig(env: NodeJS.ProcessEnv): ServiceConfig["duckdb"] {
   const threads = Number(env.DUCKDB_THREADS ?? 2);
   if (!Number.isInteger(threads) || threads < 1 || threads > 64) throw new Error(`DUCKDB_THREADS: a whole number from 1 to 64, not ${env.DUCKDB_THREADS}`);
   return { memoryLimit, threads };
+}
+
+function parseDatabaseUrl(env: NodeJS.ProcessEnv): PostgresOptions | undefined {
+  if (!env.DATABASE_URL) return undefined;
+  if (!isPostgresUrl(env.DATABASE_URL)) throw new Error("DATABASE_URL: only postgres:// (or postgresql://) URLs are supported; unset it for the embedded engine.");
+  return parsePostgresOptions(env.DATABASE_URL, env);
 }
 
 export const API_KEY_FILE = "api-key";

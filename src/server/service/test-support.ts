@@ -7,6 +7,8 @@ import os from "node:os";
 import path from "node:path";
 import { createService, type Service } from "./app";
 import { type ServiceConfig, parseServiceConfig } from "./config";
+import { engineForTest } from "./engines/postgres/testing/test-engine";
+import { parsePostgresOptions } from "./engines/postgres/connection";
 
 export interface TestService {
   service: Service;
@@ -18,11 +20,31 @@ export interface TestService {
   close(): Promise<void>;
 }
 
+/**
+ * The engine part of a test service's configuration for a data directory: nothing on the
+ * embedded engine; in the `postgres` project, that directory's own database. For tests that
+ * open the engine themselves (to prepare data a service then starts on).
+ */
+export async function testEngineConfig(dataDir: string): Promise<Pick<ServiceConfig, "postgres">> {
+  const engine = await engineForTest(dataDir);
+  return { postgres: engine.databaseUrl ? parsePostgresOptions(engine.databaseUrl, {}) : undefined };
+}
+
+/** The same, as environment variables for a service started as a child process. */
+export async function testEngineEnv(dataDir: string): Promise<{ DATABASE_URL?: string }> {
+  const engine = await engineForTest(dataDir);
+  return engine.databaseUrl ? { DATABASE_URL: engine.databaseUrl } : {};
+}
+
 export async function startTestService(overrides: Partial<ServiceConfig> = {}): Promise<TestService> {
   const dataDir = overrides.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "bb-svc-"));
   const key = "test-key-0123456789abcdef";
+  // In the `postgres` test project every service gets a database of its own on the scratch cluster.
+  // A restart on the same directory (overrides.dataDir) finds the same database again.
+  const engine = "postgres" in overrides ? undefined : await engineForTest(dataDir);
   const config: ServiceConfig = {
     ...parseServiceConfig([], {}),
+    postgres: engine?.databaseUrl ? parsePostgresOptions(engine.databaseUrl, {}) : undefined,
     port: 0,
     host: "127.0.0.1",
     dataDir,
@@ -49,7 +71,10 @@ export async function startTestService(overrides: Partial<ServiceConfig> = {}): 
     },
     async close() {
       await service.close();
-      if (!overrides.dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+      if (!overrides.dataDir) {
+        await engine?.release();
+        fs.rmSync(dataDir, { recursive: true, force: true });
+      }
     },
   };
 }

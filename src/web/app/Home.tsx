@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
-import { configQueryOptions } from "../records/records-queries";
+import { configQueryOptions } from "./config-get-query";
 
 export function Home() {
   const { data } = useQuery(configQueryOptions());

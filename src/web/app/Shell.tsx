@@ -2,11 +2,13 @@
  * The frame around both workspaces: top bar (upstream indicator, help), sidebar, the routed
  * page, toasts and the shortcut overlay. Waits for /api/config, which everything else needs.
  */
-import { useQuery } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link, Outlet } from "@tanstack/react-router";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import type { AppConfig } from "../../shared/meta";
-import { configQueryOptions } from "../records/records-queries";
+import { configQueryOptions } from "./config-get-query";
+import { healthKeys, healthQueryOptions } from "./health-get-query";
+import type { UpstreamState } from "./health.utils";
 import { Toaster } from "../ui/toast";
 import { HelpOverlay } from "./HelpOverlay";
 import { isTypingTarget } from "./shortcuts";
@@ -15,6 +17,8 @@ import { Sidebar } from "./Sidebar";
 export function Shell() {
   const config = useQuery(configQueryOptions());
   const [help, setHelp] = useState(false);
+  const health = useQuery(healthQueryOptions()).data;
+  useRefetchWhenBack(health);
   const closeHelp = useCallback(() => setHelp(false), []);
 
   useEffect(() => {
@@ -36,7 +40,7 @@ export function Shell() {
           Baseboard
         </Link>
         <div className="topbar-right">
-          {config.data && <UpstreamBadge upstream={config.data.upstream} />}
+          {config.data && <UpstreamBadge upstream={config.data.upstream} state={health} />}
           <button type="button" className="btn btn-ghost" onClick={() => setHelp(true)} aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)">
             <kbd>?</kbd> Shortcuts
           </button>
@@ -68,17 +72,37 @@ export function Shell() {
   );
 }
 
-function UpstreamBadge({ upstream }: { upstream: AppConfig["upstream"] }) {
+/** When the upstream comes back, everything on screen is fetched again, without a click. */
+function useRefetchWhenBack(state: UpstreamState | undefined) {
+  const qc = useQueryClient();
+  const prev = useRef(state);
+  useEffect(() => {
+    const was = prev.current;
+    prev.current = state;
+    if (state === "up" && was !== undefined && was !== "up") {
+      void qc.invalidateQueries({ predicate: (q) => q.queryKey[0] !== healthKeys.health()[0] });
+    }
+  }, [state, qc]);
+}
+
+const stateText: Record<UpstreamState, string> = { up: "up", restarting: "restarting", down: "unreachable" };
+
+function UpstreamBadge({ upstream, state }: { upstream: AppConfig["upstream"]; state: UpstreamState | undefined }) {
   const local = upstream.kind === "local";
+  const s = state ?? "up";
   return (
     <span
-      className={`upstream ${local ? "upstream-local" : "upstream-hosted"}`}
-      title={`Upstream: ${upstream.label}`}
+      className={`upstream ${local ? "upstream-local" : "upstream-hosted"} upstream-${s}`}
+      title={`Upstream: ${upstream.label} (${stateText[s]})`}
       data-testid="upstream"
+      data-state={s}
+      role="status"
+      aria-label={`${local ? "Local service" : "Hosted service"} ${stateText[s]}`}
     >
       <span className="dot" aria-hidden="true" />
       {local ? "Local service" : "Hosted service"}
       {!local && <span className="upstream-label">{upstream.label}</span>}
+      {s !== "up" && <span className="upstream-state">{s === "down" ? "down" : "restarting"}</span>}
     </span>
   );
 }

@@ -1,7 +1,7 @@
 /** Route /storage/$bucket: the shell hands the bucket and folder to the storage workspace. */
 import { useQuery } from "@tanstack/react-query";
 import { lazy, Suspense } from "react";
-import { configQueryOptions } from "../records/records-queries";
+import { configQueryOptions } from "./config-get-query";
 
 // Lazy, so the first screen does not carry the storage workspace's code.
 const StorageWorkspace = lazy(() => import("../storage/StorageWorkspace").then((m) => ({ default: m.StorageWorkspace })));

@@ -5,6 +5,7 @@
 import { MutationCache, notifyManager, QueryCache, QueryClient } from "@tanstack/react-query";
 import { ApiError } from "../api-client";
 import { toast } from "../ui/toast";
+import { healthKeys } from "./health-get-query";
 
 declare module "@tanstack/react-query" {
   interface Register {
@@ -18,18 +19,26 @@ export function toastError(err: unknown, title = "Request failed"): void {
   else toast(title, { kind: "error", detail: err instanceof Error ? err.message : String(err) });
 }
 
+/** No answer, or the proxy saying the upstream is away: ask the badge to look again now. */
+const isOutage = (err: unknown) => err instanceof ApiError && (err.status === 0 || err.status === 502 || err.status === 503 || err.status === 504);
+
 export function createQueryClient(): QueryClient {
+  const recheckHealth = (err: unknown) => {
+    if (isOutage(err)) void client.invalidateQueries({ queryKey: healthKeys.health() });
+  };
   // Deliver query results to components in a microtask rather than a 0 ms timer (which costs
   // 1–4 ms before a fetched page can start rendering).
   notifyManager.setScheduler(queueMicrotask);
-  return new QueryClient({
+  const client: QueryClient = new QueryClient({
     queryCache: new QueryCache({
       onError: (err, query) => {
+        recheckHealth(err);
         if (!query.meta?.handlesErrors) toastError(err, "Could not load data");
       },
     }),
     mutationCache: new MutationCache({
       onError: (err, _vars, _ctx, mutation) => {
+        recheckHealth(err);
         if (!mutation.meta?.handlesErrors) toastError(err, "Could not save");
       },
     }),
@@ -42,4 +51,5 @@ export function createQueryClient(): QueryClient {
       },
     },
   });
+  return client;
 }

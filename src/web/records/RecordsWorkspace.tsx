@@ -3,12 +3,11 @@
  * URL (see view-search.utils.ts); rows come from TanStack Query; UI state from small stores.
  */
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useNavigate, useRouterState } from "@tanstack/react-router";
+import { useNavigate, useRouterState, useSearch } from "@tanstack/react-router";
 import { lazy, Suspense, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import type { FilterGroup } from "../../shared/filter";
 import type { JoinUnit, RecordRow, RecordValue, SortUnit } from "../../shared/records";
 import { ApiError } from "../api-client";
-import { recordsRoute } from "../app/router";
 import { toast } from "../ui/toast";
 import { BulkUpdateDialog, type BulkTarget } from "./bulk-update/BulkUpdateDialog";
 import { FilterBuilder } from "./filter-builder/FilterBuilder";
@@ -18,11 +17,13 @@ import { gridActions, useGridStore } from "./grid/grid-store";
 import { Pager } from "./grid/Pager";
 import { RecordsGrid } from "./grid/RecordsGrid";
 import { useCellEdit } from "./grid/use-cell-edit";
-import { configQueryOptions, recordsQueryOptions } from "./records-queries";
+import { configQueryOptions } from "../app/config-get-query";
+import { recordsQueryOptions } from "./records-list-query";
 import { SelectionBar } from "./SelectionBar";
 import { ColumnChooser } from "./toolbar/ColumnChooser";
 import { JoinPicker } from "./toolbar/JoinPicker";
 import { UndoButtons } from "./undo/UndoButtons";
+import { namesInView } from "./known-fields.utils";
 import { useSiblingFields, useTableFields } from "./use-table-fields";
 import { buildQueryBody, colsAfterJoin, formatJoin, formatSort, lastPage, reuseViewParts, sanitizeSearch, toView, type View, type ViewSearch } from "./view-search.utils";
 import { fmtInt } from "./grid/values.utils";
@@ -64,8 +65,9 @@ function clean(s: ViewSearch): ViewSearch {
 
 export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
   const config = useQuery(configQueryOptions()).data!;
-  const search = recordsRoute.useSearch();
-  const navigate = useNavigate({ from: recordsRoute.fullPath });
+  // By path, not by importing the route object: router.tsx imports this file (no cycle).
+  const search = useSearch({ from: "/records/$db/$table" });
+  const navigate = useNavigate({ from: "/records/$db/$table" });
   // Parts of the view that a navigation did not change keep their identity (see reuseViewParts).
   const prevView = useRef<View | undefined>(undefined);
   const view = useMemo(() => reuseViewParts(prevView.current, toView(search)), [search]);
@@ -98,7 +100,8 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
 
   const body = useMemo(() => buildQueryBody(view, pkGuess), [view, pkGuess]);
   const records = useQuery({ ...recordsQueryOptions(db, table, body), enabled: !!meta });
-  const { fields, pk } = useTableFields(config, db, table, records.data?.items);
+  const mentioned = useMemo(() => namesInView(view.filter, view.sort, view.cols), [view.filter, view.sort, view.cols]);
+  const { fields, pk } = useTableFields(config, db, table, records.data?.items, mentioned);
   const siblings = useSiblingFields(config, db, table);
   const pkField = pk ?? "";
 
@@ -141,6 +144,7 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
   );
 
   const count = records.data?.count;
+  const pageOfData = useRef(new WeakMap<object, number>());
   const last = count === undefined ? view.page : lastPage(count, view.size);
   const onPage = useStableCallback((delta: -1 | 1) => {
     const p = view.page + delta;
@@ -182,17 +186,22 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
   }
 
   const conds = view.filter ? countConditions(fromWire(view.filter)) : 0;
-  const rowsShown = records.data?.items;
+  // Another page's rows, kept while this page loads (or fails to, in an outage), are never shown
+  // under this page's number: the pager shows only pages the grid has.
+  if (records.data && !records.isPlaceholderData) pageOfData.current.set(records.data, view.page);
+  const otherPage = !!records.data && records.isPlaceholderData && pageOfData.current.get(records.data) !== view.page;
+  const rowsShown = otherPage ? undefined : records.data?.items;
 
+  const countText = count !== undefined ? `${fmtInt(count)} Record${count === 1 ? "" : "s"}${view.filter ? (count === 1 ? " matches" : " match") : ""}` : "";
   return (
     <div className="workspace">
       <header className="ws-head">
-        <h1 className="ws-title">
+        <h1 className="ws-title" title={`${db}.${table}`}>
           <span className="muted">{db}.</span>
           {table}
         </h1>
-        <span className="muted small" data-testid="total-count">
-          {count !== undefined ? `${fmtInt(count)} Record${count === 1 ? "" : "s"}${view.filter ? (count === 1 ? " matches" : " match") : ""}` : ""}
+        <span className="muted small" data-testid="total-count" title={countText}>
+          {countText}
         </span>
         <span className="spacer" />
         <button
@@ -250,9 +259,9 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
             </button>
           </div>
         )}
-        {records.isPending && !records.isError ? (
+        {(records.isPending || otherPage) && !records.isError ? (
           <div className="center-state" role="status">
-            <p className="muted">Loading records…</p>
+            <p className="muted">{otherPage ? `Loading page ${fmtInt(view.page)}…` : "Loading records…"}</p>
           </div>
         ) : rowsShown && rowsShown.length === 0 ? (
           <div className="center-state" role="status">

@@ -6,7 +6,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
 import type { AppConfig, MetaBucket } from "../../shared/meta";
 import { BucketBrowser } from "./bucket-browser/BucketBrowser";
-import { storageKeys } from "./storage-queries";
+import { storageKeys } from "./storage-keys";
 import { ReplaceConfirm } from "./upload/ReplaceConfirm";
 import { UploadPanel } from "./upload/UploadPanel";
 import { onUploaded } from "./upload/upload-store";

@@ -1,6 +1,7 @@
 /**
- * Files uploaded from this browser, kept in IndexedDB. Where the upstream has no list extension
- * (the hosted interface cannot list a bucket), these are the only files the app can know about.
+ * Files uploaded or opened by key from this browser, kept in IndexedDB. Where the upstream has no
+ * list extension (the hosted interface cannot list a bucket), these are the only files the app
+ * can know about.
  * Raw IndexedDB in a few lines rather than a dependency: one store, keyed by [bucket, key].
  */
 import type { StorageItem } from "./listing.utils";
@@ -11,7 +12,8 @@ const STORE = "uploads";
 export interface LocalUpload extends StorageItem {
   bucket: string;
   key: string;
-  versionedKey: string;
+  /** The version uploaded or opened here; none for a key opened without one (the latest). */
+  versionedKey?: string;
   size: number;
   contentType: string;
   lastModified: string;

@@ -1,21 +1,23 @@
 import { describe, expect, it } from "vitest";
 import { lightboxBox, objectUrl, pixelBox, publicUrl } from "./thumb.utils";
 
-describe("pixelBox", () => {
+describe("pixelBox (device pixels, snapped up to the service's cached sizes)", () => {
   it.each([
-    [160, 120, 1, { w: 160, h: 120 }],
-    [160, 120, 2, { w: 320, h: 240 }],
-    [160, 120, 1.5, { w: 240, h: 180 }],
-    [33, 33, 1.25, { w: 41, h: 41 }],
-    [3000, 10, 2, { w: 4096, h: 20 }],
-    [0.2, 0.2, 1, { w: 1, h: 1 }],
-    [100, 100, 0, { w: 100, h: 100 }],
-    [100, 100, Number.NaN, { w: 100, h: 100 }],
+    [160, 120, 1, { w: 256, h: 128 }],
+    [160, 120, 2, { w: 512, h: 256 }],
+    [160, 120, 1.5, { w: 256, h: 256 }],
+    [33, 33, 1.25, { w: 64, h: 64 }],
+    [64, 128, 1, { w: 64, h: 128 }],
+    [3000, 10, 2, { w: 2048, h: 64 }],
+    [0.2, 0.2, 1, { w: 64, h: 64 }],
+    [100, 100, 0, { w: 128, h: 128 }],
+    [100, 100, Number.NaN, { w: 128, h: 128 }],
   ])("%j×%j at dpr %j", (w, h, dpr, out) => expect(pixelBox(w, h, dpr)).toEqual(out));
 
-  it("sizes the lightbox image from the viewport", () => {
-    expect(lightboxBox(1000, 800, 2)).toEqual({ w: 1680, h: 1152 });
-    expect(lightboxBox(50, 50, 1)).toEqual({ w: 100, h: 100 });
+  it("sizes the lightbox image from the viewport, snapped up to the ladder", () => {
+    expect(lightboxBox(1000, 800, 2)).toEqual({ w: 2048, h: 2048 });
+    expect(lightboxBox(1000, 800, 1)).toEqual({ w: 1024, h: 1024 });
+    expect(lightboxBox(50, 50, 1)).toEqual({ w: 128, h: 128 });
   });
 });
 

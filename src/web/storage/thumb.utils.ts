@@ -1,8 +1,10 @@
 /**
  * Image sizes asked of the service. Thumbnails are requested at the size they are drawn times
  * the device pixel ratio, so they are sharp on high-density screens and no bigger than needed;
- * the service fits the image inside w × h and never enlarges it (decisions §7).
+ * the service fits the image inside w × h and never enlarges it (decisions §7). Each side is
+ * then snapped up to the service's size ladder (64…2048), the sizes it keeps cached (issue 9.3).
  */
+import { snapToLadder } from "../../shared/storage";
 import { encodeKeyPath } from "./paths.utils";
 
 export const MAX_SIDE = 4096;
@@ -14,7 +16,7 @@ export interface Box {
 
 export function pixelBox(cssWidth: number, cssHeight: number, dpr: number): Box {
   const ratio = Number.isFinite(dpr) && dpr > 0 ? dpr : 1;
-  const clamp = (n: number) => Math.min(MAX_SIDE, Math.max(1, Math.round(n * ratio)));
+  const clamp = (n: number) => snapToLadder(Math.min(MAX_SIDE, Math.max(1, Math.round(n * ratio))));
   return { w: clamp(cssWidth), h: clamp(cssHeight) };
 }
 

@@ -1,9 +1,12 @@
 /**
- * A modal on the native <dialog> (showModal): the browser traps Tab inside it, makes the page
- * behind inert, and puts it above everything. Mounted = open; Escape, the backdrop or a close
- * button call onClose and the parent unmounts it. Focus goes back to whatever opened it.
+ * The app's one dialog, for both workspaces: a modal on the native <dialog> (showModal): the
+ * browser traps Tab inside it, makes the page behind inert, and puts it above everything.
+ * Mounted = open; Escape, the backdrop or a close button call onClose and the parent unmounts
+ * it. Focus goes back to whatever opened it. The element marked `data-autofocus` gets the focus
+ * on open (React's autoFocus does not survive showModal()). `Modal` adds a titled frame with a
+ * close button and a footer; `ConfirmDialog` a question with two answers.
  */
-import { type ReactNode, useEffect, useLayoutEffect, useRef } from "react";
+import { type ReactNode, useEffect, useId, useLayoutEffect, useRef } from "react";
 
 interface Props {
   labelledBy: string;
@@ -13,10 +16,12 @@ interface Props {
   onClose(): void;
   /** Where focus goes when the opener is gone (a button that disappeared with what it acted on). */
   fallbackFocus?(): HTMLElement | null | undefined;
+  /** Extra keys handled while open (the lightbox's arrows). */
+  onKeyDown?(e: React.KeyboardEvent<HTMLDialogElement>): void;
   children: ReactNode;
 }
 
-export function Dialog({ labelledBy, className, canClose = true, onClose, fallbackFocus, children }: Props) {
+export function Dialog({ labelledBy, className, canClose = true, onClose, fallbackFocus, onKeyDown, children }: Props) {
   const ref = useRef<HTMLDialogElement>(null);
   const latest = useRef({ onClose, canClose, fallbackFocus });
   useEffect(() => {
@@ -29,6 +34,7 @@ export function Dialog({ labelledBy, className, canClose = true, onClose, fallba
     if (!d) return;
     const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     if (!d.open) d.showModal();
+    d.querySelector<HTMLElement>("[data-autofocus]")?.focus();
     const onCancel = (e: Event) => {
       e.preventDefault();
       if (latest.current.canClose) latest.current.onClose();
@@ -52,6 +58,7 @@ export function Dialog({ labelledBy, className, canClose = true, onClose, fallba
       ref={ref}
       className={`dialog ${className ?? ""}`}
       aria-labelledby={labelledBy}
+      onKeyDown={onKeyDown}
       onMouseDown={(e) => {
         // The backdrop belongs to the dialog element: a press outside its box is on the backdrop.
         if (e.target !== e.currentTarget || !canClose) return;
@@ -61,5 +68,66 @@ export function Dialog({ labelledBy, className, canClose = true, onClose, fallba
     >
       {children}
     </dialog>
+  );
+}
+
+export interface ModalProps {
+  title: string;
+  onClose(): void;
+  children: ReactNode;
+  className?: string;
+  onKeyDown?(e: React.KeyboardEvent<HTMLDialogElement>): void;
+  footer?: ReactNode;
+  canClose?: boolean;
+}
+
+/** A dialog with a title bar (title and close button), a scrolling body and a footer. */
+export function Modal({ title, onClose, children, className, onKeyDown, footer, canClose = true }: ModalProps) {
+  const id = useId();
+  return (
+    <Dialog labelledBy={id} className={`dialog-framed ${className ?? ""}`} onClose={onClose} onKeyDown={onKeyDown} canClose={canClose}>
+      <header className="dialog-head">
+        <h2 id={id}>{title}</h2>
+        <button type="button" className="btn-icon" aria-label="Close" onClick={onClose} disabled={!canClose}>
+          ×
+        </button>
+      </header>
+      <div className="dialog-body">{children}</div>
+      {footer && <footer className="dialog-foot">{footer}</footer>}
+    </Dialog>
+  );
+}
+
+export interface ConfirmProps {
+  title: string;
+  children: ReactNode;
+  confirmLabel: string;
+  cancelLabel?: string;
+  danger?: boolean;
+  busy?: boolean;
+  onConfirm(): void;
+  onCancel(): void;
+}
+
+export function ConfirmDialog({ title, children, confirmLabel, cancelLabel = "Cancel", danger, busy, onConfirm, onCancel }: ConfirmProps) {
+  return (
+    <Modal
+      title={title}
+      onClose={onCancel}
+      className="dialog-confirm"
+      footer={
+        <>
+          {/* Enter does the safe thing where the action cannot be undone. */}
+          <button type="button" className="btn" onClick={onCancel} data-autofocus={danger ? "" : undefined}>
+            {cancelLabel}
+          </button>
+          <button type="button" className={`btn ${danger ? "btn-danger" : "btn-primary"}`} onClick={onConfirm} disabled={busy} data-autofocus={danger ? undefined : ""}>
+            {confirmLabel}
+          </button>
+        </>
+      }
+    >
+      {children}
+    </Modal>
   );
 }

@@ -1,4 +1,7 @@
-/** Tiny inline icons (no emoji: not every system has an emoji font). */
+/**
+ * The app's one icon set: small stroke icons for both workspaces (no emoji: not every system has
+ * an emoji font). `Icon` draws one by name; the named components are kept for existing callers.
+ */
 const base = { width: 14, height: 14, viewBox: "0 0 16 16", fill: "none", stroke: "currentColor", strokeWidth: 1.6, "aria-hidden": true } as const;
 
 export function LockIcon({ open = false }: { open?: boolean }) {
@@ -23,6 +26,35 @@ export function CopyIcon() {
     <svg {...base}>
       <rect x="5.5" y="5.5" width="8" height="8" rx="1.5" />
       <path d="M10.5 3.5v-.5a1 1 0 0 0-1-1h-6a1 1 0 0 0-1 1v6a1 1 0 0 0 1 1h.5" />
+    </svg>
+  );
+}
+
+/** 24-unit stroke paths, drawn by Icon. */
+const PATHS = {
+  link: "M10 14a4 4 0 0 0 5.7 0l3-3a4 4 0 0 0-5.7-5.7l-1 1M14 10a4 4 0 0 0-5.7 0l-3 3a4 4 0 0 0 5.7 5.7l1-1",
+  download: "M12 4v11M7 10l5 5 5-5M5 20h14",
+  upload: "M12 20V9M7 14l5-5 5 5M5 4h14",
+  trash: "M4 7h16M9 7V4h6v3M6 7l1 13h10l1-13M10 11v6M14 11v6",
+  folderPlus: "M3 7a2 2 0 0 1 2-2h5l2 2h7a2 2 0 0 1 2 2v9a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2zM12 11v6M9 14h6",
+  list: "M8 6h12M8 12h12M8 18h12M4 6h.01M4 12h.01M4 18h.01",
+  grid: "M4 4h7v7H4zM13 4h7v7h-7zM4 13h7v7H4zM13 13h7v7h-7z",
+  left: "M15 5l-7 7 7 7",
+  right: "M9 5l7 7-7 7",
+  x: "M6 6l12 12M18 6L6 18",
+  retry: "M4 12a8 8 0 1 0 2.3-5.7M4 4v4h4",
+  lock: "M6 11h12v9H6zM8 11V8a4 4 0 0 1 8 0v3",
+  copy: "M9 9h11v11H9zM5 15H4V4h11v1",
+  open: "M14 4h6v6M20 4l-9 9M18 14v5a1 1 0 0 1-1 1H5a1 1 0 0 1-1-1V7a1 1 0 0 1 1-1h5",
+  home: "M4 11l8-7 8 7M6 9.5V20h12V9.5",
+} as const;
+
+export type IconName = keyof typeof PATHS;
+
+export function Icon({ name, size = 16 }: { name: IconName; size?: number }) {
+  return (
+    <svg className="icon" width={size} height={size} viewBox="0 0 24 24" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+      <path d={PATHS[name]} />
     </svg>
   );
 }

@@ -75,6 +75,11 @@ export interface SqlEngine {
    * committed when it resolves, rolled back (nothing written) when it throws.
    */
   write<T>(fn: (tx: SqlTx) => Promise<T>): Promise<T>;
+  /**
+   * Engines that other processes may write too (several service instances on one PostgreSQL)
+   * call `listener` after such a write: whatever is cached about the data (counts) is stale.
+   */
+  onForeignWrite?(listener: () => void): void;
   close(): Promise<void>;
 }
 

@@ -1,17 +1,24 @@
 /**
- * Opens the engine the configuration names: the embedded DuckDB file under DATA_DIR by
- * default. The one place that knows which engines exist; DATABASE_URL (PostgreSQL) is added here.
+ * Opens the engine the configuration names: PostgreSQL when DATABASE_URL is set, else the
+ * embedded DuckDB file under DATA_DIR. The one place that knows which engines exist.
  */
 import path from "node:path";
 import type { ServiceConfig } from "../config";
 import { openDuckDbEngine } from "./duckdb/engine";
 import type { SqlEngine } from "./engine";
+import { redactUrl } from "./postgres/connection";
+import { openPostgresEngine } from "./postgres/engine";
 
 export const DUCKDB_FILE = "baseboard.duckdb";
 
-export type EngineConfig = Pick<ServiceConfig, "dataDir" | "duckdb">;
+export type EngineConfig = Pick<ServiceConfig, "dataDir" | "duckdb" | "postgres">;
 
-export async function openEngine(config: EngineConfig): Promise<SqlEngine> {
+export async function openEngine(config: EngineConfig, log?: { info(message: string): void }): Promise<SqlEngine> {
+  if (config.postgres) {
+    const engine = await openPostgresEngine(config.postgres);
+    log?.info(`records and storage metadata on PostgreSQL at ${redactUrl(config.postgres.url)}`);
+    return engine;
+  }
   const file = path.join(config.dataDir, DUCKDB_FILE);
   return openDuckDbEngine({ file, memoryLimit: config.duckdb.memoryLimit, threads: config.duckdb.threads });
 }

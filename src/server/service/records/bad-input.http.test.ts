@@ -35,6 +35,8 @@ const cases: [string, string, string | undefined, Record<string, string>, number
   ["a huge skip", "query", JSON.stringify({ skip: 1e300 }), {}, 400, "validation_error", /skip must be a non-negative integer/],
   ["a deeply nested array in a filter", "query", `{"filter":{"and":[${deepArray}]}}`, {}, 400, "validation_error", /filter\.and\[0\] must be a condition/],
   ["a deeply nested json value", "update", `{"filter":{"and":[]},"values":[{"key":"city","value":${deepArray}}]}`, {}, 400, "validation_error", /"city" is text/],
+  ["a NUL character in a text value", "update", JSON.stringify({ values: [{ key: "city", value: "Lis\u0000bon" }], filter: { and: [] } }), {}, 400, "validation_error", /"city" contains the NUL character/],
+  ["a NUL character in a filter value", "query", JSON.stringify({ filter: { and: [{ key: "city", operator: "contains", value: "\u0000" }] } }), {}, 400, "validation_error", /NUL character/],
   ["a __proto__ key", "update", '{"__proto__":{"x":1},"values":[{"key":"age","value":1}],"filter":{"and":[]}}', {}, 400, "validation_error", /./],
 ];
 

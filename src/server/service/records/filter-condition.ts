@@ -9,6 +9,7 @@
 import { type RawBuilder, sql } from "kysely";
 import { type Result, fail, ok } from "../../../shared/errors";
 import type { FilterValue, Operator } from "../../../shared/filter";
+import { operatorProblem, operatorsByType } from "../../../shared/operators";
 import type { FieldType } from "../../../shared/records";
 import type { Dialect } from "../engines/engine";
 import type { FieldDef } from "./registry";
@@ -41,21 +42,8 @@ const kindOf: Record<FieldType, Kind> = {
   json: "json",
 };
 
-/** Column type → allowed operators: one table, shared with the web app through FieldInfo. */
-export const operatorsByType: Record<FieldType, readonly Operator[]> = (() => {
-  const compare = ["equal", "notEqual", "greaterThan", "greaterThanOrEqual", "lessThan", "lessThanOrEqual"] as const;
-  const text = [...compare, "contains", "notContains", "startsWith", "isEmpty", "isNotEmpty"] as const;
-  return {
-    text,
-    image: text,
-    attachment: text,
-    date: text,
-    datetime: text,
-    number: [...compare, "isEmpty", "isNotEmpty"],
-    boolean: ["equal", "notEqual", "isEmpty", "isNotEmpty"],
-    json: ["equal", "notEqual", "isEmpty", "isNotEmpty"],
-  };
-})();
+/** The table lives in src/shared (one for the service and the app); re-exported for the tests. */
+export { operatorsByType };
 
 const ordering: Partial<Record<Operator, string>> = {
   greaterThan: ">",
@@ -111,9 +99,12 @@ export interface ConditionSql {
 
 export function conditionSql(f: ResolvedField, c: ConditionInput, dialect: Dialect): Result<ConditionSql> {
   const type = f.field.type;
-  const allowed = operatorsByType[type];
-  if (!allowed.includes(c.operator)) {
-    return fail("validation_error", `${c.path}: operator ${c.operator} does not apply to Field "${f.name}" (${type}); use one of: ${allowed.join(", ")}.`);
+  const refused = operatorProblem(c.path, { key: f.name, type }, c.operator);
+  if (refused) return fail("validation_error", refused);
+  // No engine stores U+0000 in text (PostgreSQL cannot), so no stored value can contain or
+  // equal one: refused as a 400 rather than answered differently by each engine.
+  if (typeof c.value === "string" && c.value.includes("\u0000")) {
+    return fail("validation_error", `${c.path}: the value contains the NUL character (U+0000), which text cannot hold; remove it.`);
   }
   const col = f.ref;
   const textual = kindOf[type] === "textual";

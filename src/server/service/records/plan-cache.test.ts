@@ -2,13 +2,14 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { QueryBodyInput } from "../../../shared/records";
 import { parseServiceConfig } from "../config";
 import type { SqlEngine } from "../engines/engine";
 import { openEngine } from "../engines/open";
 import { seedSampleData } from "./seed";
-import { SqlRecordStore } from "./store";
+import { SizedLruCache } from "./plan-cache";
+import { PLAN_CACHE_BYTES, SqlRecordStore } from "./store";
 
 let dir: string;
 let engine: SqlEngine;
@@ -55,4 +56,60 @@ it("tells null, absent and present values apart", async () => {
   const b = await warm.query(employees, { filter: { and: [c("exit_date", "equal", null)] }, limit: 0 });
   expect(a.ok && b.ok && a.value.count !== b.value.count).toBe(true);
   expect(b.ok && b.value.count).toBeGreaterThan(0);
+});
+
+it("keeps the plans it caches within PLAN_CACHE_BYTES however large the filters", async () => {
+  const employees = (await warm.table("demo", "employees"))!;
+  // Twenty shapes of ~3,000 conditions: ~0.25 MB of SQL each, 5 MB in all unbounded.
+  for (let s = 0; s < 20; s++) {
+    const conditions = Array.from({ length: 3000 + s }, (_, i) => c("age", i % 2 ? "equal" : "notEqual", i));
+    const r = await warm.query(employees, { filter: { or: conditions }, limit: 1 });
+    expect(r.ok).toBe(true);
+    expect(warm.cachedPlanBytes).toBeLessThanOrEqual(PLAN_CACHE_BYTES);
+  }
+  expect(warm.cachedPlanBytes).toBeGreaterThan(PLAN_CACHE_BYTES / 2);
+  // Small shapes are still cached next to them.
+  const before = warm.cachedPlans;
+  await warm.query(employees, { filter: { and: [c("city", "equal", "Austin"), c("age", "lessThan", 33)] } });
+  expect(warm.cachedPlans).toBeGreaterThanOrEqual(before);
+  expect(warm.cachedPlanBytes).toBeLessThanOrEqual(PLAN_CACHE_BYTES);
+}, 60_000);
+
+it("counts a primary-key lookup from its page, and agrees with the count query", async () => {
+  const employees = (await warm.table("demo", "employees"))!;
+  const fresh = await cold();
+  const table = (await fresh.table("demo", "employees"))!;
+  for (const body of [
+    { filter: { and: [c("employee_id", "equal", "E00042")] } },
+    { filter: { and: [c("employee_id", "equal", "E99999")] } },
+    { filter: { and: [c("employee_id", "equal", "E00042"), c("age", "greaterThan", 200)] } },
+    { filter: { and: [c("employee_id", "equal", "E00042")] }, limit: 0 },
+    { filter: { and: [c("employee_id", "equal", "E00042")] }, skip: 1 },
+    { filter: { or: [c("employee_id", "equal", "E00007")] }, addtionalFilter: { and: [c("age", "greaterThan", 1)] } },
+  ] as QueryBodyInput[]) {
+    const r = await warm.query(employees, body);
+    const compiled = fresh.compileQuery(table, body);
+    if (!r.ok || !compiled.ok) throw new Error(JSON.stringify([r, compiled]));
+    expect(compiled.value.atMostOne).toBe(true);
+    const [counted] = await engine.read([compiled.value.count]);
+    expect(r.value.count).toBe(Number(counted.rows[0][0]));
+  }
+});
+
+describe("SizedLruCache", () => {
+  it("evicts the least recently used entry past its entry or byte budget, and skips oversized values", () => {
+    const cache = new SizedLruCache<string>(3, 100, (v) => v.length);
+    cache.set("a", "x".repeat(10));
+    cache.set("b", "x".repeat(10));
+    cache.set("c", "x".repeat(10));
+    cache.get("a");
+    cache.set("d", "x".repeat(10));
+    expect([cache.get("a"), cache.get("b")].map(Boolean)).toEqual([true, false]);
+    cache.set("e", "x".repeat(20));
+    cache.set("f", "x".repeat(20));
+    expect(cache.bytes).toBeLessThanOrEqual(100);
+    cache.set("g", "x".repeat(30));
+    expect(cache.get("g")).toBeUndefined();
+    expect(cache.bytes).toBeLessThanOrEqual(100);
+  });
 });

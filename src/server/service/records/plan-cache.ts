@@ -20,6 +20,7 @@ export interface CachedPlan {
   countSql: string;
   columns: OutputColumn[];
   scope: Scope;
+  atMostOne: boolean;
 }
 
 /** Conditions depth-first, left to right: the order their values are bound in. */

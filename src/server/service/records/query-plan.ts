@@ -6,7 +6,7 @@
  */
 import { type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool, sql } from "kysely";
 import { type Result, fail, ok } from "../../../shared/errors";
-import { type ParsedFilter, parseFilter } from "../../../shared/filter-parse";
+import { type ParsedFilter, type ParsedNode, parseFilter } from "../../../shared/filter-parse";
 import { quoteName } from "../../../shared/filter";
 import { QUERY_LIMIT_DEFAULT, type QueryBodyInput } from "../../../shared/records";
 import type { Dialect } from "../engines/engine";
@@ -26,6 +26,8 @@ export interface QueryPlan {
   scope: Scope;
   /** Values bound by the filters, in order (before limit and offset). */
   params: unknown[];
+  /** The filters pin the primary key of an unjoined table: at most one Record matches. */
+  atMostOne: boolean;
 }
 
 export interface PlanContext {
@@ -141,6 +143,17 @@ export function compileFilters(
   return ok(andAll(compiled));
 }
 
+/**
+ * Whether the ANDed filters require `primaryKey = value` (a condition at the top, or directly
+ * in a top-level `and`): then at most one Record matches, no order is needed (an ORDER BY would
+ * also keep engines such as DuckDB from using the primary-key index) and the count of a first
+ * page is the number of items.
+ */
+export function pinsPrimaryKey(filters: NamedFilter[], primaryKey: string): boolean {
+  const pins = (n: ParsedNode) => n.kind === "condition" && n.key === primaryKey && n.operator === "equal" && n.value !== null && n.value !== undefined;
+  return filters.some(({ parsed: { root } }) => pins(root) || (root.kind === "group" && root.op === "and" && root.children.some(pins)));
+}
+
 export function planQuery(ctx: PlanContext, base: StoredTable, body: QueryBodyInput, filters: NamedFilter[]): Result<QueryPlan> {
   const scope = new Scope(base, true);
   const joins: { source: Source; on: [ResolvedField, ResolvedField][] }[] = [];
@@ -218,11 +231,12 @@ export function planQuery(ctx: PlanContext, base: StoredTable, body: QueryBodyIn
     );
   }
   if (where.value.where) from = from.where(where.value.where);
+  const atMostOne = joins.length === 0 && pinsPrimaryKey(filters, base.primaryKey);
   let items = from.select(unique.map((c, i) => c.ref.as(`c${i}`)));
-  for (const o of order) items = items.orderBy(o);
+  if (!atMostOne) for (const o of order) items = items.orderBy(o);
   items = items
     .limit(body.limit ?? QUERY_LIMIT_DEFAULT)
     .offset(body.skip ?? 0);
   const count = from.select(sql<number>`count(*)`.as("n"));
-  return ok({ items, count, columns: unique.map(({ key, field }) => ({ key, field })), scope, params: where.value.params });
+  return ok({ items, count, columns: unique.map(({ key, field }) => ({ key, field })), scope, params: where.value.params, atMostOne });
 }

@@ -2,8 +2,10 @@
  * The table registry: which Tables exist, their Fields (decisions §3), primary key and buckets.
  * Definitions live as JSON in one registry table (`bb_record_tables`) of the engine's database;
  * each Table's Records live in a real table (`rt_<id>`) with proper column types. The registry
- * is read once at start-up and kept in memory; `create` writes through. Engine-neutral: column
- * types come from the dialect.
+ * is read once at start-up and kept in memory; `create` writes through. Definitions never change
+ * once made, so a Table another service instance created (several instances on one PostgreSQL)
+ * is simply looked up in the database on a miss (`find`). Engine-neutral: column types come
+ * from the dialect.
  */
 import { sql } from "kysely";
 import type { FieldInfo, FieldType } from "../../../shared/records";
@@ -88,8 +90,30 @@ export class TableRegistry {
     return this.tables.get(`${databaseId}/${slug}`);
   }
 
+  /** A Table by name: from memory, else from the database (created by another instance since). */
+  async find(databaseId: string, slug: string): Promise<StoredTable | undefined> {
+    const known = this.get(databaseId, slug);
+    if (known) return known;
+    const [{ rows }] = await this.engine.read([this.lookup(databaseId, slug)]);
+    return rows.length ? this.get(databaseId, slug) ?? this.remember(Number(rows[0][0]), JSON.parse(String(rows[0][1])) as TableDef) : undefined;
+  }
+
+  private lookup(databaseId: string, slug: string) {
+    return this.engine.builder.selectFrom(REGISTRY_TABLE).select(["id", "definition"]).where("database_id", "=", databaseId).where("slug", "=", slug).compile();
+  }
+
   list(): StoredTable[] {
     return [...this.tables.values()];
+  }
+
+  /** Every Table, including those another instance created since (definitions never change). */
+  async listAll(): Promise<StoredTable[]> {
+    const [{ rows }] = await this.engine.read([this.engine.builder.selectFrom(REGISTRY_TABLE).select(["id", "definition"]).orderBy("id").compile()]);
+    for (const [id, definition] of rows) {
+      const def = JSON.parse(String(definition)) as TableDef;
+      if (!this.get(def.databaseId, def.slug)) this.remember(Number(id), def);
+    }
+    return this.list();
   }
 
   /**
@@ -98,10 +122,12 @@ export class TableRegistry {
    */
   async create(def: TableDef, outer?: SqlTx): Promise<StoredTable> {
     validateDef(def);
-    if (this.get(def.databaseId, def.slug)) throw new Error(`Table ${def.databaseId}/${def.slug} already exists`);
+    if (this.get(def.databaseId, def.slug)) throw new TableExistsError(def);
     const b = this.engine.builder;
     const dialect = this.engine.dialect;
     const make = async (tx: SqlTx) => {
+      // Writes are serialized (across instances too), so this check holds until the commit.
+      if ((await tx.run(this.lookup(def.databaseId, def.slug))).rows.length) throw new TableExistsError(def);
       const { rows } = await tx.run(
         b
           .insertInto(REGISTRY_TABLE)
@@ -146,6 +172,13 @@ export class TableRegistry {
     const table: StoredTable = { ...def, id, physical: physicalName(id), byKey: new Map(def.fields.map((f) => [f.key, f])) };
     this.tables.set(`${def.databaseId}/${def.slug}`, table);
     return table;
+  }
+}
+
+/** The Table was created meanwhile (by a concurrent request or another instance): use it instead. */
+export class TableExistsError extends Error {
+  constructor(def: TableDef) {
+    super(`Table ${def.databaseId}/${def.slug} already exists`);
   }
 }
 

@@ -5,7 +5,8 @@
  *
  * Two caches, both bounded: compiled SQL by query shape (plan-cache.ts, bounded by the bytes
  * it holds), and counts by filter, reused across pages until one of the tables read changes
- * (a per-table version counter bumped by every write of this process).
+ * (a per-table version counter bumped by every write of this process, and an epoch bumped
+ * when the engine reports another process's write).
  */
 import { CompiledQuery } from "kysely";
 import { type Result, fail, ok } from "../../../shared/errors";
@@ -17,6 +18,17 @@ import { bindFilterValues, type CachedPlan, SizedLruCache, queryShape, sameParam
 import { compileFilters, type OutputColumn, parseFilters, planQuery, Scope } from "./query-plan";
 import { fieldInfo, type StoredTable, type TableDef, TableRegistry } from "./registry";
 import { decode, encodeTrusted, encodeWrite } from "./values";
+
+/** The SQL of one query, compiled (what `query` runs, and what the benchmark runs directly). */
+export interface CompiledRead {
+  items: CompiledQuery;
+  count: CompiledQuery;
+  columns: OutputColumn[];
+  /** Ids of the tables read (the count cache's versions). */
+  tables: number[];
+  /** At most one Record matches: a first page's length is its count. */
+  atMostOne: boolean;
+}
 
 export interface RecordStore {
   table(databaseId: string, slug: string): Promise<StoredTable | undefined>;
@@ -46,22 +58,26 @@ export class SqlRecordStore implements RecordStore {
   private plans = new SizedLruCache<CachedPlan>(PLAN_CACHE_ENTRIES, PLAN_CACHE_BYTES, (p) => p.itemsSql.length + p.countSql.length);
   private counts = new SizedLruCache<number>(COUNT_CACHE_ENTRIES, COUNT_CACHE_BYTES, () => 0);
   private versions = new Map<number, number>();
+  /** Bumped when another instance wrote (engine.onForeignWrite): every cached count is stale. */
+  private epoch = 0;
 
   private constructor(
     readonly engine: SqlEngine,
     readonly registry: TableRegistry,
-  ) {}
+  ) {
+    engine.onForeignWrite?.(() => this.epoch++);
+  }
 
   static async open(engine: SqlEngine): Promise<SqlRecordStore> {
     return new SqlRecordStore(engine, await TableRegistry.open(engine));
   }
 
   async table(databaseId: string, slug: string) {
-    return this.registry.get(databaseId, slug);
+    return this.registry.find(databaseId, slug);
   }
 
   async tables() {
-    return this.registry.list();
+    return this.registry.listAll();
   }
 
   createTable(def: TableDef, tx?: SqlTx): Promise<StoredTable> {
@@ -90,7 +106,7 @@ export class SqlRecordStore implements RecordStore {
   }
 
   /** The SQL a query runs (items and count); also what the benchmark runs directly. */
-  compileQuery(table: StoredTable, body: QueryBodyInput): Result<{ items: CompiledQuery; count: CompiledQuery; columns: OutputColumn[]; tables: number[] }> {
+  compileQuery(table: StoredTable, body: QueryBodyInput): Result<CompiledRead> {
     const dialect = this.engine.dialect;
     const filters = parseFilters([["filter", body.filter], ["addtionalFilter", body.addtionalFilter]]);
     if (!filters.ok) return filters;
@@ -106,6 +122,7 @@ export class SqlRecordStore implements RecordStore {
         count: CompiledQuery.raw(cached.countSql, params.value),
         columns: cached.columns,
         tables: tablesOf(cached.scope),
+        atMostOne: cached.atMostOne,
       });
     }
     const plan = planQuery(
@@ -115,13 +132,13 @@ export class SqlRecordStore implements RecordStore {
       filters.value,
     );
     if (!plan.ok) return plan;
-    const { columns, scope, params } = plan.value;
+    const { columns, scope, params, atMostOne } = plan.value;
     const items = plan.value.items.compile();
     const count = plan.value.count.compile();
     if (sameParams(items.parameters, [...params, ...tail]) && sameParams(count.parameters, params)) {
-      this.plans.set(shape, { itemsSql: items.sql, countSql: count.sql, columns, scope });
+      this.plans.set(shape, { itemsSql: items.sql, countSql: count.sql, columns, scope, atMostOne });
     }
-    return ok({ items, count, columns, tables: tablesOf(scope) });
+    return ok({ items, count, columns, tables: tablesOf(scope), atMostOne });
   }
 
   /** The SQL an update runs, after checking every value and the filter. */
@@ -157,20 +174,22 @@ export class SqlRecordStore implements RecordStore {
   }
 
   private countKey(tables: number[], count: CompiledQuery): string {
-    return `${tables.map((id) => `${id}@${this.versions.get(id) ?? 0}`).join(",")}|${count.sql}|${JSON.stringify(count.parameters)}`;
+    return `${this.epoch}|${tables.map((id) => `${id}@${this.versions.get(id) ?? 0}`).join(",")}|${count.sql}|${JSON.stringify(count.parameters)}`;
   }
 
   async query(table: StoredTable, body: QueryBodyInput): Promise<Result<QueryResult>> {
     const compiled = this.compileQuery(table, body);
     if (!compiled.ok) return compiled;
-    const { items: itemsQuery, count: countQuery, columns, tables } = compiled.value;
+    const { items: itemsQuery, count: countQuery, columns, tables, atMostOne } = compiled.value;
     const key = this.countKey(tables, countQuery);
     // Keys of huge filters are not worth keeping (and would crowd out the rest).
-    const cacheable = key.length < 64 * 1024;
-    const known = cacheable ? this.counts.get(key) : undefined;
+    const cacheable = key.length < 64 * 1024 && !atMostOne;
+    // A first page of a primary-key lookup holds every match: its length is the count.
+    const fromItems = atMostOne && (body.skip ?? 0) === 0 && (body.limit ?? QUERY_LIMIT_DEFAULT) > 0;
+    const known = fromItems ? -1 : cacheable ? this.counts.get(key) : undefined;
     try {
       const results = await this.engine.read(known === undefined ? [itemsQuery, countQuery] : [itemsQuery]);
-      const n = known ?? Number(results[1].rows[0]?.[0] ?? 0);
+      const n = fromItems ? results[0].rows.length : (known ?? Number(results[1].rows[0]?.[0] ?? 0));
       if (known === undefined && cacheable) this.counts.set(key, n);
       const out: RecordRow[] = results[0].rows.map((row) => {
         const record: RecordRow = {};

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RecordRow } from "../../../shared/records";
 import { parseServiceConfig } from "../config";
 import { openEngine } from "../engines/open";
-import { startTestService, type TestService } from "../test-support";
+import { startTestService, testEngineConfig, type TestService } from "../test-support";
 import { SqlRecordStore } from "./store";
 import { EMP, post } from "./testing/http";
 
@@ -33,7 +33,7 @@ beforeAll(async () => {
   // to the same file, and the service restarted on it, as a user's data directory would be.
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bb-upd-"));
   await (await startTestService({ dataDir })).close();
-  const engine = await openEngine({ ...parseServiceConfig([], {}), dataDir });
+  const engine = await openEngine({ ...parseServiceConfig([], {}), dataDir, ...(await testEngineConfig(dataDir)) });
   const store = await SqlRecordStore.open(engine);
   const fields = Array.from({ length: WIDE_FIELDS }, (_, i) => ({ key: `f${i}`, type: "number" as const, nullable: true }));
   const wide = await store.createTable({ databaseId: "demo", slug: "wide", primaryKey: "id", fields: [{ key: "id", type: "text", nullable: false }, ...fields] });

@@ -94,6 +94,8 @@ export function encodeWrite(field: FieldDef, value: unknown, where: string, prim
   switch (field.type) {
     case "text":
       if (typeof value !== "string") return bad();
+      // PostgreSQL text cannot hold U+0000; refused on every engine so both keep the same data.
+      if (value.includes("\u0000")) return fail("validation_error", `${where}: the text for "${field.key}" contains the NUL character (U+0000), which text cannot hold; remove it.`);
       // A primary key identifies its Record: null is refused above, and so is "".
       if (primaryKey && value === "") return fail("validation_error", `${where}: Field "${field.key}" is the primary key and cannot be empty.`);
       return ok(value);

@@ -4,10 +4,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { StorageListItem, StorageListResponse } from "../../../shared/storage";
-import { type TestService, startTestService } from "../test-support";
-import { rawRequest, upload } from "./storage-test-support";
+import { rawRequest, upload, type StorageTestService, startStorageService } from "./storage-test-support";
 
-let svc: TestService;
+let svc: StorageTestService;
 
 async function expectError(res: Response, status: number, error: string) {
   expect(res.status).toBe(status);
@@ -31,7 +30,7 @@ async function sign(bucket: string, key: string, query = ""): Promise<URL> {
 }
 
 beforeAll(async () => {
-  svc = await startTestService();
+  svc = await startStorageService();
 });
 afterAll(() => svc?.close());
 

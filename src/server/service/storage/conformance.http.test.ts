@@ -8,10 +8,9 @@ import os from "node:os";
 import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type TestService, startTestService } from "../test-support";
-import { filesUnder, multipart, rawRequest, upload, writeBuckets } from "./storage-test-support";
+import { multipart, rawRequest, upload, writeBuckets, type StorageTestService, startStorageService, stored } from "./storage-test-support";
 
-let svc: TestService;
+let svc: StorageTestService;
 const VERSIONED = /^v\d+\//;
 
 async function expectError(res: { status: number; json(): Promise<unknown> } | Response, status: number, error: string) {
@@ -41,7 +40,7 @@ beforeAll(async () => {
     { name: "create-only", permission: "public", access: ["read", "create"] },
     { name: "read-only", permission: "public", access: ["read"] },
   ]);
-  svc = await startTestService({ dataDir, seed: false });
+  svc = await startStorageService({ dataDir, seed: false });
 });
 afterAll(async () => {
   await svc?.close();
@@ -109,9 +108,9 @@ describe("upload (interface §4.3, decisions §7)", () => {
     ["1026 bytes of 2-byte characters", "é".repeat(513)],
   ];
   it.each(badKeys)("a key with %s is a 400 and nothing is stored", async (_what, key) => {
-    const before = filesUnder(svc.dataDir);
+    const before = await stored(svc);
     await expectError(await upload(svc, "public-assets", key, "bad"), 400, "validation_error");
-    expect(filesUnder(svc.dataDir)).toEqual(before);
+    expect(await stored(svc)).toEqual(before);
   });
 
   const goodKeys = ["a".repeat(1024), "é".repeat(512), "v/a.txt", "V12/a.txt", "v12a/b.txt", "folder/sub/ünïcödé ✓.txt", "...hidden", "a.b/c..d", "Invoice%202024.pdf", "100% #1? yes&no=+.txt"];
@@ -152,7 +151,7 @@ describe("upload (interface §4.3, decisions §7)", () => {
       ["", undefined],
       ["--x\r\ngarbage", "multipart/form-data; boundary=x"],
     ];
-    const before = filesUnder(svc.dataDir);
+    const before = await stored(svc);
     cases.push(["x", "multipart/mixed; boundary=x"], ["x", "application/octet-stream"], ["x", "image/png"]);
     for (const [body, type] of cases) {
       const res = await send(body, type);
@@ -161,7 +160,7 @@ describe("upload (interface §4.3, decisions §7)", () => {
       expect(err.error).toBe("validation_error");
       expect(err.message, type).not.toMatch(/application\/json/);
     }
-    expect(filesUnder(svc.dataDir)).toEqual(before);
+    expect(await stored(svc)).toEqual(before);
     const list = await svc.call("/v0/storage/list/public-assets?prefix=odd/");
     expect(((await list.json()) as { items: unknown[] }).items).toEqual([]);
   });

@@ -1,21 +1,29 @@
 /**
- * The Storage capability of the local service (issue 3): buckets from DATA_DIR/buckets.json,
- * object versions in the engine's database (metadata.ts, above the engine seam), files under DATA_DIR/storage, signed URLs, resized variants.
- * Start-up repairs what a crash may have left: temp files, files without a row, rows without
- * a file.
+ * The Storage capability of the local service (issues 3 and 12): buckets from
+ * DATA_DIR/buckets.json, object versions behind the metadata seam, bytes behind the blob seam
+ * (disk or S3), signed URLs, resized variants under a byte budget. Start-up repairs what a crash
+ * may have left. Routes (routes/) validate and reply; the domain (domain/) knows no HTTP.
  */
 import type { FastifyInstance } from "fastify";
 import type { MetaBucket } from "../../../shared/meta";
+import { HttpError } from "../../http-error";
+import { BlobError } from "../blobs/blob-store";
+import { openBlobStore } from "../blobs/open";
 import type { ServiceContext } from "../context";
-import { openBlobStore } from "./blob-store";
-import { loadBuckets, toMetaBucket } from "./buckets";
-import type { StorageDeps } from "./deps";
+import { storageHttpError } from "./domain/blob-failures";
+import { loadBuckets, toMetaBucket } from "./domain/buckets";
+import { createResizeQueue } from "./domain/resize-queue";
+import { seedSampleFiles } from "./domain/seed";
+import { openKeyring } from "./domain/signing";
+import type { StorageDomain } from "./domain/storage-domain";
+import { sweepStorage } from "./domain/sweep";
+import { createVariantCache } from "./domain/variant-cache";
 import { openMetadata } from "./metadata";
-import { createResizer } from "./resize";
-import { registerReadRoutes } from "./routes-read";
-import { registerWriteRoutes } from "./routes-write";
-import { seedSampleFiles } from "./seed";
-import { openKeyring } from "./signing";
+import { registerDeleteRoute } from "./routes/delete";
+import { registerListRoute } from "./routes/list";
+import { registerReadRoute } from "./routes/read";
+import { registerSignRoutes } from "./routes/sign";
+import { registerUploadRoute } from "./routes/upload";
 
 export interface StorageModule {
   register(app: FastifyInstance): void;
@@ -23,21 +31,44 @@ export interface StorageModule {
   close(): Promise<void>;
 }
 
+/** Resizes running at once: sharp uses several threads per resize already, on 2 cores. */
+const RESIZE_CONCURRENCY = 2;
+
 export async function createStorageModule(ctx: ServiceContext): Promise<StorageModule> {
-  const { buckets: list } = loadBuckets(ctx.config.dataDir);
+  const { config } = ctx;
+  const { buckets: list } = loadBuckets(config.dataDir);
   const buckets = new Map(list.map((b) => [b.name, b]));
   const metadata = await openMetadata(ctx.engine);
-  const blobs = openBlobStore(ctx.config.dataDir, [...buckets.keys()]);
+  const blobs = openBlobStore(config.blobStore, config.dataDir);
+  const queue = createResizeQueue(RESIZE_CONCURRENCY, config.resizeQueue);
+  const d: StorageDomain = {
+    buckets,
+    metadata,
+    blobs,
+    keyring: await openKeyring(config.signingKeysFile),
+    variants: createVariantCache({
+      blobs,
+      queue,
+      budgetBytes: config.variantCacheBytes,
+      onKeepFailed: (err) => ctx.log.warn({ failure: err.failure }, `storage: a resized variant was answered but not kept: ${err.message}`),
+    }),
+    maxUploadBytes: config.maxUploadBytes,
+    trustProxy: config.trustProxy,
+    log: ctx.log,
+    publicBaseUrl: ctx.publicBaseUrl,
+  };
 
-  for (const name of buckets.keys()) {
-    const { orphans, missing } = blobs.sweep(name, await metadata.files(name));
-    for (const file of missing) await metadata.removeFile(name, file);
-    if (orphans || missing.length) ctx.log.warn({ bucket: name, orphans, missing: missing.length }, "storage: repaired after an unclean stop");
+  try {
+    const swept = await sweepStorage(d, config.sweepGraceSeconds);
+    if (swept.incomplete || swept.orphans || swept.missing) ctx.log.warn(swept, "storage: repaired after an unclean stop");
+  } catch (e) {
+    // An object store that is down or refusing at start-up: start anyway (storage requests answer
+    // 502/503 until it is back, records work); the sweep runs at the next start.
+    if (!(e instanceof BlobError) || (e.failure !== "unreachable" && e.failure !== "refused")) throw e;
+    ctx.log.warn({ failure: e.failure }, `storage: start-up sweep skipped: ${e.message}`);
   }
-
-  const deps: StorageDeps = { ctx, buckets, metadata, blobs, keyring: openKeyring(ctx.config.dataDir), resizer: createResizer() };
-  if (ctx.config.seed && (await metadata.state("seeded")) === undefined) {
-    await seedSampleFiles(deps);
+  if (config.seed && (await metadata.state("seeded")) === undefined) {
+    await seedSampleFiles(d);
     await metadata.setState("seeded", new Date().toISOString());
   }
 
@@ -50,11 +81,26 @@ export async function createStorageModule(ctx: ServiceContext): Promise<StorageM
         // Any other type (multipart/mixed, application/octet-stream…) reaches the upload route
         // too, which says to send multipart/form-data, rather than Fastify's "send JSON".
         scope.addContentTypeParser("*", (_request, _payload, done) => done(null, undefined));
-        registerReadRoutes(scope, deps);
-        registerWriteRoutes(scope, deps);
+        // Full disk, read-only disk, object store down: one mapping for every storage route;
+        // anything else goes on to the service's own handler.
+        scope.setErrorHandler((err, request, reply) => {
+          const mapped = storageHttpError(err, blobs.kind, request.method === "POST");
+          if (!(mapped instanceof HttpError)) throw mapped;
+          if (mapped !== err) request.log.warn({ failure: mapped.code }, `storage: ${(err as Error).message}`);
+          if (mapped.retryAfter !== undefined) reply.header("retry-after", String(mapped.retryAfter));
+          return reply.code(mapped.status).send(mapped.toBody());
+        });
+        registerReadRoute(scope, d);
+        registerSignRoutes(scope, d);
+        registerListRoute(scope, d);
+        registerUploadRoute(scope, d);
+        registerDeleteRoute(scope, d);
       });
     },
     buckets: () => list.map(toMetaBucket),
-    close: async () => {},
+    close: async () => {
+      d.keyring.close();
+      await blobs.close();
+    },
   };
 }

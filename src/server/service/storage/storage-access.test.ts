@@ -3,17 +3,16 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type TestService, startTestService } from "../test-support";
-import { filesUnder, objectsDir, upload, writeBuckets } from "./storage-test-support";
+import { upload, writeBuckets, type StorageTestService, startStorageService, blobNames } from "./storage-test-support";
 
-let svc: TestService;
+let svc: StorageTestService;
 beforeAll(async () => {
-  svc = await startTestService({ seed: false });
+  svc = await startStorageService({ seed: false });
 });
 afterAll(() => svc.close());
 
 describe("create and update access", () => {
-  let custom: TestService;
+  let custom: StorageTestService;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bb-svc-access-"));
   beforeAll(async () => {
     writeBuckets(dir, [
@@ -21,7 +20,7 @@ describe("create and update access", () => {
       { name: "update-only", permission: "public", access: ["read", "update"] },
       { name: "read-only", permission: "public", access: ["read"] },
     ]);
-    custom = await startTestService({ seed: false, dataDir: dir });
+    custom = await startStorageService({ seed: false, dataDir: dir });
   });
   afterAll(async () => {
     await custom.close();
@@ -37,7 +36,7 @@ describe("create and update access", () => {
     expect(fresh.status).toBe(403);
     expect((await fresh.json()).message).toMatch(/new key.*create access/);
     expect((await upload(custom, "read-only", "c.txt", "1")).status).toBe(403);
-    expect(filesUnder(path.join(dir, "storage", "objects"))).toHaveLength(1);
+    expect(await blobNames(custom, "objects/")).toHaveLength(1);
   });
 
   it("delete needs update access", async () => {
@@ -49,11 +48,11 @@ describe("delete (extension)", () => {
   it("removes every version and its files", async () => {
     await upload(svc, "public-assets", "del/me.txt", "1");
     await upload(svc, "public-assets", "del/me.txt", "2");
-    const before = fs.readdirSync(objectsDir(svc, "public-assets")).length;
+    const before = (await blobNames(svc, "objects/public-assets/")).length;
     const res = await svc.call("/v0/storage/object/public-assets/del/me.txt", { method: "DELETE" });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ key: "del/me.txt", deletedVersions: 2 });
-    expect(fs.readdirSync(objectsDir(svc, "public-assets")).length).toBe(before - 2);
+    expect((await blobNames(svc, "objects/public-assets/")).length).toBe(before - 2);
     expect((await fetch(`${svc.url}/v0/storage/public/public-assets/del/me.txt`)).status).toBe(404);
     expect((await svc.call("/v0/storage/object/public-assets/del/me.txt", { method: "DELETE" })).status).toBe(404);
   });

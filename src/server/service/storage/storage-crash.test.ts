@@ -9,6 +9,7 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { testEngineEnv } from "../test-support";
 import { multipart, sha256, storageRows } from "./storage-test-support";
 
 const KEY = "crash-test-key-0123456789";
@@ -20,10 +21,10 @@ afterAll(() => {
 });
 
 /** Starts `src/server/service/main.ts` in its own node process and resolves with its URL. */
-function startChild(): Promise<{ child: ChildProcess; url: string }> {
+async function startChild(): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, ["--import", "tsx", "src/server/service/main.ts", "--port", "0", "--data-dir", dataDir], {
     cwd: path.resolve(__dirname, "../../../.."),
-    env: { ...process.env, SERVICE_API_KEYS: KEY, SERVICE_SEED: "0", SERVICE_LOG_LEVEL: "warn" },
+    env: { ...process.env, ...(await testEngineEnv(dataDir)), SERVICE_API_KEYS: KEY, SERVICE_SEED: "0", SERVICE_LOG_LEVEL: "warn" },
     stdio: ["ignore", "pipe", "pipe"],
   });
   children.push(child);

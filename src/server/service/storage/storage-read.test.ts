@@ -2,11 +2,10 @@
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import sharp from "sharp";
-import { type TestService, startTestService } from "../test-support";
-import { CATALOG_KEYS } from "./seed";
-import { rawRequest, sha256, upload } from "./storage-test-support";
+import { CATALOG_KEYS } from "./domain/seed";
+import { rawRequest, sha256, upload, type StorageTestService, startStorageService } from "./storage-test-support";
 
-let svc: TestService;
+let svc: StorageTestService;
 const content = Buffer.from("0123456789abcdefghijklmnopqrstuvwxyz");
 let versioned = "";
 
@@ -25,7 +24,7 @@ async function canUseSecondLoopback(url: string): Promise<boolean> {
 let secondLoopback = false;
 
 beforeAll(async () => {
-  svc = await startTestService({ seed: true });
+  svc = await startStorageService({ seed: true });
   versioned = (await (await upload(svc, "public-assets", "read/file.txt", content, { type: "text/plain" })).json()).key;
   await upload(svc, "team-files", "read/team.txt", "team only", { type: "text/plain" });
   secondLoopback = await canUseSecondLoopback(svc.url);
@@ -193,9 +192,9 @@ describe("permissions", () => {
   });
 
   describe("behind a trusted proxy", () => {
-    let proxied: TestService;
+    let proxied: StorageTestService;
     beforeAll(async () => {
-      proxied = await startTestService({ seed: false, trustProxy: true });
+      proxied = await startStorageService({ seed: false, trustProxy: true });
       await upload(proxied, "team-files", "t.txt", "t");
     });
     afterAll(() => proxied.close());

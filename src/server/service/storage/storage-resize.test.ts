@@ -1,13 +1,10 @@
 /** Resizing with real sharp (issue 3 item 4): dimensions decoded from the answers. */
-import fs from "node:fs";
-import path from "node:path";
 import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import sharp from "sharp";
-import { type TestService, startTestService } from "../test-support";
-import { rawRequest, upload } from "./storage-test-support";
+import { rawRequest, upload, type StorageTestService, startStorageService, blobNames } from "./storage-test-support";
 
-let svc: TestService;
+let svc: StorageTestService;
 
 /** A valid PNG claiming width×height, 1-bit grey: tiny on disk, `width*height` pixels once decoded. */
 function pngBomb(width: number, height: number): Promise<Buffer> {
@@ -42,7 +39,7 @@ const dims = async (body: Buffer) => {
 const get = (p: string, headers: Record<string, string> = {}) => rawRequest(svc, { path: p, headers });
 
 beforeAll(async () => {
-  svc = await startTestService({ seed: false });
+  svc = await startStorageService({ seed: false });
   const photo = await sharp({ create: { width: 1200, height: 800, channels: 3, background: "#c0392b" } }).jpeg().toBuffer();
   const drawing = await sharp({ create: { width: 300, height: 600, channels: 4, background: "#16a08580" } }).png().toBuffer();
   await upload(svc, "public-assets", "img/photo.jpg", photo, { type: "image/jpeg" });
@@ -91,17 +88,21 @@ describe("resizing", () => {
     expect((await get("/v0/storage/public/public-assets/img/photo.jpg")).headers.vary).toBe("w, h");
   });
 
-  it("caches variants on disk and answers 304 and ranges for them", async () => {
-    const first = await get("/v0/storage/public/public-assets/img/photo.jpg?w=77");
-    const variants = path.join(svc.dataDir, "storage", "variants", "public-assets");
-    const cached = fs.readdirSync(variants).flatMap((d) => fs.readdirSync(path.join(variants, d)));
-    expect(cached).toContain("77x0");
-    const again = await get("/v0/storage/public/public-assets/img/photo.jpg?w=77");
+  it("keeps ladder sizes in the variant cache and answers 304 and ranges for them; other sizes are not kept", async () => {
+    const first = await get("/v0/storage/public/public-assets/img/photo.jpg?w=128");
+    const cached = async () => (await blobNames(svc, "variants/public-assets/")).map((n) => n.split("/").pop());
+    expect(await cached()).toContain("128x0.jpeg");
+    const again = await get("/v0/storage/public/public-assets/img/photo.jpg?w=128");
     expect(again.body.equals(first.body)).toBe(true);
-    expect((await get("/v0/storage/public/public-assets/img/photo.jpg?w=77", { "if-none-match": first.headers.etag as string })).status).toBe(304);
-    const part = await get("/v0/storage/public/public-assets/img/photo.jpg?w=77", { range: "bytes=0-1" });
+    expect((await get("/v0/storage/public/public-assets/img/photo.jpg?w=128", { "if-none-match": first.headers.etag as string })).status).toBe(304);
+    const part = await get("/v0/storage/public/public-assets/img/photo.jpg?w=128", { range: "bytes=0-1" });
     expect(part.status).toBe(206);
     expect([...part.body]).toEqual([0xff, 0xd8]);
+    // Off the ladder: resized for this answer (with ranges and 304 all the same), not kept.
+    const odd = await get("/v0/storage/public/public-assets/img/photo.jpg?w=77");
+    expect(await dims(odd.body)).toEqual([77, 51, "jpeg"]);
+    expect((await get("/v0/storage/public/public-assets/img/photo.jpg?w=77", { "if-none-match": odd.headers.etag as string })).status).toBe(304);
+    expect((await cached()).some((n) => n?.startsWith("77x"))).toBe(false);
   });
 
   it("answers parallel requests for one new variant with identical images", async () => {

@@ -1,19 +1,18 @@
 /** Signed URLs (endpoints 5 and 6) over real HTTP: issue 3 items 5 and 7. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import sharp from "sharp";
-import { type TestService, startTestService } from "../test-support";
-import { retireSigningKey, rotateSigningKey } from "./signing";
-import { rawRequest, upload } from "./storage-test-support";
+import { retireSigningKey, rotateSigningKey } from "./domain/signing";
+import { rawRequest, upload, type StorageTestService, startStorageService } from "./storage-test-support";
 
 // Signed URLs are built on the configured public base (the launcher sets the proxy's /api),
 // never on the Host header; the tests map that base back onto the service.
 const BASE = "http://proxy.example:5173/api";
-let svc: TestService;
+let svc: StorageTestService;
 let versioned = "";
 let png: Buffer;
 
 beforeAll(async () => {
-  svc = await startTestService({ seed: false, publicBaseUrl: BASE });
+  svc = await startStorageService({ seed: false, publicBaseUrl: BASE });
   versioned = (await (await upload(svc, "team-files", "shared/report final.txt", "signed content", { type: "text/plain" })).json()).key;
   png = await sharp({ create: { width: 400, height: 200, channels: 3, background: "#3a6ea5" } }).png().toBuffer();
   await upload(svc, "team-files", "shared/pic.png", png, { type: "image/png" });
@@ -127,13 +126,23 @@ describe("endpoint 6: serve a signed URL", () => {
   it("rotation: an old pair keeps verifying until it is retired", async () => {
     const old = local(await sign("shared/pic.png"));
     const oldId = /Key-Pair-Id=([^&]+)/.exec(old)![1];
-    const newId = rotateSigningKey(svc.dataDir);
-    const fresh = local(await sign("shared/pic.png"));
+    const keysFile = svc.service.context.config.signingKeysFile;
+    const newId = rotateSigningKey(keysFile);
+    // A rotation is seen within a second (the file is re-read in the background, never on the request path).
+    let fresh = local(await sign("shared/pic.png"));
+    for (let i = 0; i < 40 && !fresh.includes(`Key-Pair-Id=${newId}`); i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      fresh = local(await sign("shared/pic.png"));
+    }
     expect(fresh).toContain(`Key-Pair-Id=${newId}`);
     expect((await fetchSigned(old)).status).toBe(200);
     expect((await fetchSigned(fresh)).status).toBe(200);
-    retireSigningKey(svc.dataDir, oldId);
-    const r = await fetchSigned(old);
+    retireSigningKey(keysFile, oldId);
+    let r = await fetchSigned(old);
+    for (let i = 0; i < 40 && r.status === 200; i++) {
+      await new Promise((res) => setTimeout(res, 50));
+      r = await fetchSigned(old);
+    }
     expect(r.status).toBe(403);
     expect(JSON.parse(r.body.toString()).message).toMatch(/unknown or retired/);
     expect((await fetchSigned(fresh)).status).toBe(200);

@@ -1,15 +1,18 @@
 /**
- * Helpers for the storage HTTP tests: multipart uploads with fetch, raw requests (for paths a
- * URL parser would normalise, for a chosen source address, and for cutting a body off), and a
- * look at what is on disk.
+ * Helpers for the storage HTTP tests: a service on the backend under test, multipart uploads
+ * with fetch, raw requests (for paths a URL parser would normalise, for a chosen source address,
+ * and for cutting a body off), and a look at what is stored, on disk or in the bucket.
  */
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
-import { parseServiceConfig } from "../config";
+import type { BlobStore } from "../blobs/blob-store";
+import { openBlobStore } from "../blobs/open";
+import { freshS3Bucket } from "../blobs/testing/s3-test-bucket";
+import { type ServiceConfig, parseServiceConfig } from "../config";
 import { openEngine } from "../engines/open";
-import type { TestService } from "../test-support";
+import { type TestService, startTestService, testEngineConfig } from "../test-support";
 import { OBJECTS } from "./metadata";
 
 export const sha256 = (data: Buffer | string) => createHash("sha256").update(data).digest("hex");
@@ -105,7 +108,7 @@ export function writeBuckets(dataDir: string, buckets: unknown[]): void {
 
 /** Every metadata row (file, size) of a bucket, read from the data directory's database once no service holds it. */
 export async function storageRows(dataDir: string, bucket: string): Promise<{ file: string; size: number }[]> {
-  const engine = await openEngine({ ...parseServiceConfig([], {}), dataDir });
+  const engine = await openEngine({ ...parseServiceConfig([], {}), dataDir, ...(await testEngineConfig(dataDir)) });
   try {
     const q = engine.builder.selectFrom(OBJECTS).select(["file", "size"]).where("bucket", "=", bucket).compile();
     const [{ rows }] = await engine.read([q]);
@@ -113,4 +116,57 @@ export async function storageRows(dataDir: string, bucket: string): Promise<{ fi
   } finally {
     await engine.close();
   }
+}
+
+/**
+ * The blob backend these suites run on: disk by default; S3 (a bucket of the run's s3rver) in
+ * the `storage-s3` vitest project, which sets TEST_STORAGE_BACKEND=s3 (vitest.config.ts).
+ */
+export const BACKEND: "disk" | "s3" = process.env.TEST_STORAGE_BACKEND === "s3" ? "s3" : "disk";
+
+export interface StorageTestService extends TestService {
+  backend: "disk" | "s3";
+  /** The service's blob store, opened a second time by the test to look at what is stored. */
+  blobs: BlobStore;
+}
+
+/** A real service on the backend under test (each on S3 gets a bucket of its own). */
+export async function startStorageService(overrides: Partial<ServiceConfig> = {}): Promise<StorageTestService> {
+  const blobStore = overrides.blobStore ?? (BACKEND === "s3" ? await freshS3Bucket() : { kind: "disk" as const });
+  const svc = await startTestService({ ...overrides, blobStore });
+  const blobs = openBlobStore(blobStore, svc.dataDir);
+  return {
+    ...svc,
+    backend: blobStore.kind,
+    blobs,
+    async close() {
+      await blobs.close();
+      await svc.close();
+    },
+  };
+}
+
+/** Names of the stored blobs under a prefix (`objects/<bucket>/`, `variants/…`), sorted. */
+export async function blobNames(svc: StorageTestService, prefix = ""): Promise<string[]> {
+  const names: string[] = [];
+  for await (const e of svc.blobs.list(prefix)) names.push(e.name);
+  return names.sort();
+}
+
+/** Everything stored: files in the data directory (database aside) and, on S3, the bucket's objects. */
+export async function stored(svc: StorageTestService): Promise<string[]> {
+  const files = filesUnder(svc.dataDir);
+  return svc.backend === "s3" ? [...files, ...(await blobNames(svc)).map((n) => `s3:${n}`)] : files;
+}
+
+/** Whether half-written blobs are around: temp files on disk (S3 shows an object only once it is whole). */
+export const partialWrites = (svc: StorageTestService): number => (svc.backend === "disk" ? fs.readdirSync(tmpDir(svc)).length : 0);
+
+export async function waitForAsync(check: () => Promise<boolean>, ms = 5000): Promise<boolean> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (await check()) return true;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  return check();
 }

@@ -3,12 +3,11 @@ import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type TestService, startTestService } from "../test-support";
-import { filesUnder, multipart, objectsDir, rawRequest, sha256, tmpDir, upload, waitFor } from "./storage-test-support";
+import { multipart, rawRequest, sha256, upload, waitFor, type StorageTestService, startStorageService, stored, partialWrites, waitForAsync } from "./storage-test-support";
 
-let svc: TestService;
+let svc: StorageTestService;
 beforeAll(async () => {
-  svc = await startTestService({ seed: false, maxUploadBytes: 12 * 1024 * 1024 });
+  svc = await startStorageService({ seed: false, maxUploadBytes: 12 * 1024 * 1024 });
 });
 afterAll(() => svc.close());
 
@@ -83,12 +82,12 @@ describe("upload", () => {
     ["two files", [{ name: "key", value: "a.txt" }, { name: "file", value: "x", filename: "a" }, { name: "file", value: "y", filename: "b" }], /two file parts|too many/],
     ["a wrongly named file part", [{ name: "key", value: "a.txt" }, { name: "upload", value: "x", filename: "a" }], /name the file part "file"/],
   ])("refuses a form with %s (400) and stores nothing", async (_what, parts, message) => {
-    const before = filesUnder(svc.dataDir);
+    const before = await stored(svc);
     const { body, contentType } = multipart(parts);
     const res = await rawRequest(svc, { method: "POST", path: "/v0/storage/object/public-assets", headers: { "x-api-key": svc.key, "content-type": contentType }, body });
     expect(res.status).toBe(400);
     expect(JSON.parse(res.body.toString()).message).toMatch(message);
-    expect(filesUnder(svc.dataDir)).toEqual(before);
+    expect(await stored(svc)).toEqual(before);
   });
 
   it("refuses a body that is not multipart", async () => {
@@ -136,26 +135,26 @@ describe("hostile keys (all 400, nothing written anywhere)", () => {
   it.each(hostile.map((k) => [JSON.stringify(k).slice(0, 60), k]))("%s", async (_label, key) => {
     const parent = path.dirname(svc.dataDir);
     const outsideBefore = fs.readdirSync(parent).filter((n) => n.includes("escape"));
-    const before = filesUnder(svc.dataDir);
+    const before = await stored(svc);
     const { body, contentType } = multipart([{ name: "key", value: key }, { name: "file", value: "pwned", filename: "x.txt" }]);
     const res = await rawRequest(svc, { method: "POST", path: "/v0/storage/object/public-assets", headers: { "x-api-key": svc.key, "content-type": contentType }, body });
     expect(res.status).toBe(400);
     expect(JSON.parse(res.body.toString())).toMatchObject({ error: "validation_error" });
-    expect(filesUnder(svc.dataDir)).toEqual(before);
+    expect(await stored(svc)).toEqual(before);
     expect(fs.readdirSync(parent).filter((n) => n.includes("escape"))).toEqual(outsideBefore);
     expect(fs.existsSync("/etc/passwd.tmp")).toBe(false);
   });
 
   it("stores file names only by random id: no key text reaches the file system", async () => {
     await upload(svc, "public-assets", "secret-name/file.txt", "x");
-    expect(filesUnder(svc.dataDir).some((f) => f.includes("secret-name"))).toBe(false);
+    expect((await stored(svc)).some((f) => f.includes("secret-name"))).toBe(false);
   });
 });
 
 describe("size limit", () => {
-  let small: TestService;
+  let small: StorageTestService;
   beforeAll(async () => {
-    small = await startTestService({ seed: false, maxUploadBytes: 100_000 });
+    small = await startStorageService({ seed: false, maxUploadBytes: 100_000 });
   });
   afterAll(() => small.close());
 
@@ -164,12 +163,12 @@ describe("size limit", () => {
   });
 
   it("refuses one byte more with a 413 and keeps no part of it", async () => {
-    const before = filesUnder(small.dataDir);
+    const before = await stored(small);
     const res = await upload(small, "public-assets", "over.bin", Buffer.alloc(100_001, 1));
     expect(res.status).toBe(413);
     expect((await res.json()).message).toMatch(/100000 bytes/);
-    expect(await waitFor(() => fs.readdirSync(tmpDir(small)).length === 0)).toBe(true);
-    expect(filesUnder(small.dataDir)).toEqual(before);
+    expect(await waitFor(() => partialWrites(small) === 0)).toBe(true);
+    expect(await stored(small)).toEqual(before);
     expect((await fetch(`${small.url}/v0/storage/public/public-assets/over.bin`)).status).toBe(404);
   });
 
@@ -222,7 +221,7 @@ describe("an upload cut off halfway", () => {
     const boundary = "cutoffboundary";
     const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="key"\r\n\r\ncut/big.bin\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`);
     const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-    const objectsBefore = fs.readdirSync(objectsDir(svc, "public-assets")).length;
+    const objectsBefore = await stored(svc);
     let sawPartial = false;
     await new Promise<void>((resolve) => {
       const req = http.request({
@@ -236,16 +235,18 @@ describe("an upload cut off halfway", () => {
       req.on("close", () => resolve());
       req.write(head);
       req.write(Buffer.alloc(size / 2, 7), () => {
-        // Once the server has part of it in its temp file, vanish.
-        waitFor(() => fs.readdirSync(tmpDir(svc)).length > 0, 3000).then((partial) => {
+        // Once the server has part of it in its temp file (on S3: in the multipart upload it
+        // started, which is invisible until complete), vanish.
+        const started = svc.backend === "disk" ? waitFor(() => partialWrites(svc) > 0, 3000) : new Promise<boolean>((r) => setTimeout(() => r(true), 500));
+        started.then((partial) => {
           sawPartial = partial;
           req.destroy();
         });
       });
     });
     expect(sawPartial).toBe(true);
-    expect(await waitFor(() => fs.readdirSync(tmpDir(svc)).length === 0)).toBe(true);
-    expect(fs.readdirSync(objectsDir(svc, "public-assets")).length).toBe(objectsBefore);
+    expect(await waitFor(() => partialWrites(svc) === 0)).toBe(true);
+    expect(await waitForAsync(async () => JSON.stringify(await stored(svc)) === JSON.stringify(objectsBefore))).toBe(true);
     expect((await fetch(`${svc.url}/v0/storage/public/public-assets/cut/big.bin`)).status).toBe(404);
     const list = await (await svc.call("/v0/storage/list/public-assets?prefix=cut/")).json();
     expect(list.items).toEqual([]);

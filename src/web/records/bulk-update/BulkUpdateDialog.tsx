@@ -13,6 +13,7 @@ import { Dialog } from "../../ui/Dialog";
 import { toast } from "../../ui/toast";
 import { pkFilter } from "../grid/edit.utils";
 import { formatValue } from "../grid/values.utils";
+import { invalidateTableRecords } from "../records-update-mutation";
 import { undoActions } from "../undo/undo-store";
 import { QUERY_LIMIT_MAX } from "../../../shared/records";
 import { type BulkRow, readBulkValues } from "./bulk.utils";
@@ -97,8 +98,7 @@ export function BulkUpdateDialog({ db, table, pkField, fields, target, onClose, 
             : undefined
           : `More than ${fmt(QUERY_LIMIT_MAX)} Records: this update cannot be undone.`,
       });
-      await qc.invalidateQueries({ queryKey: ["records", db, table] });
-      await qc.invalidateQueries({ queryKey: ["count", db, table] });
+      await invalidateTableRecords(qc, db, table);
       onDone();
     } catch (e) {
       toastError(e, "Bulk update failed; nothing was changed");

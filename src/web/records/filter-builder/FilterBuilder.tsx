@@ -6,7 +6,7 @@ import { useQuery } from "@tanstack/react-query";
 import { memo, useEffect, useMemo, useState } from "react";
 import type { FilterGroup } from "../../../shared/filter";
 import type { FieldInfo } from "../../../shared/records";
-import { countQueryOptions } from "../records-queries";
+import { countQueryOptions } from "../records-count-query";
 import { useDraftStore, setDraft } from "./draft-store";
 import { draftProblems } from "./filter-parse.utils";
 import { countConditions, fromWire, type GroupNode, toWire } from "./filter-tree.utils";

@@ -26,6 +26,12 @@ export const shownJson = (wire: FilterGroup) => JSON.stringify(wire, null, 2);
 /** Pending JSON edits that differ from the builder, parsed: undefined when there are none. */
 export function takeJson(edit: JsonEdit, wire: FilterGroup, ctx: { fields: readonly FieldInfo[]; operators: readonly string[] }): { ok: true; value: FilterGroup } | { ok: false } | undefined {
   if (edit.text === null || edit.text === shownJson(wire)) return undefined;
+  // An emptied JSON view means no filter (as an empty builder does), not a syntax error.
+  if (edit.text.trim() === "") {
+    edit.setError(null);
+    edit.setText(null);
+    return { ok: true, value: { and: [] } };
+  }
   const r = parseFilterText(edit.text, { operators: ctx.operators, fields: ctx.fields.length ? ctx.fields : undefined });
   if (!r.ok) {
     edit.setError(r.error.message);

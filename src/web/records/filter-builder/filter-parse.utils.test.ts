@@ -23,19 +23,26 @@ describe("parseFilterText", () => {
 
   it.each([
     ["{and:[]}", /not valid JSON/],
-    ["[]", /filter must be an object/],
-    ['{"key":"age","operator":"equal","value":1}', /filter must be a group/],
-    ['{"and":[],"or":[]}', /exactly one key/],
+    ["[]", /filter must be an object with exactly one of "and" or "or"/],
+    ['{"key":"age","operator":"equal","value":1}', /filter must be an object with exactly one of "and" or "or"/],
+    ['{"and":[],"or":[]}', /has both "and" and "or"/],
     ['{"and":{}}', /filter\.and must be an array/],
     ['{"and":[{"key":"nope","operator":"equal","value":1}]}', /filter\.and\[0\]\.key: there is no field "nope"/],
-    ['{"and":[{"or":[{"key":"age","operator":"gt","value":1}]}]}', /filter\.and\[0\]\.or\[0\]\.operator: "gt" is not offered/],
+    ['{"and":[{"or":[{"key":"age","operator":"gt","value":1}]}]}', /filter\.and\[0\]\.or\[0\]: unknown operator "gt"/],
+    ['{"and":[{"key":"age","operator":"contains","value":"4"}]}', /filter\.and\[0\]: operator contains does not apply to Field "age" \(number\); use one of: equal/],
+    ['{"and":[{"key":"active","operator":"greaterThan","value":true}]}', /greaterThan does not apply to Field "active" \(boolean\)/],
     ['{"and":[{"key":"age","operator":"equal","value":[1]}]}', /value must be a string, number, boolean or null/],
     ['{"and":[{"key":"age","operator":"equal","value":1,"x":2}]}', /unknown property "x"/],
-    ['{"and":[{"key":"age","operator":"equal","isFixed":"yes"}]}', /isFixed must be true or false/],
+    ['{"and":[{"key":"age","operator":"equal","isFixed":"yes"}]}', /isFixed must be a boolean/],
   ])("rejects %s", (text, message) => {
     const r = parseFilterText(text, ctx);
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.error.message).toMatch(message);
+  });
+
+  it("accepts what the service accepts, at any depth", () => {
+    const deep = '{"and":['.repeat(3000) + '{"key":"hire_date","operator":"contains","value":"2020"}' + "]}".repeat(3000);
+    expect(parseFilterText(deep, ctx).ok).toBe(true);
   });
 
   it("only offers the upstream's operators", () => {

@@ -3,15 +3,18 @@
  * against the table's fields. Messages name the place (`and[1].or[0].key`) and say what to fix,
  * because a user pasting JSON needs to find the mistake without reading our source.
  */
-import type { FilterGroup, FilterNode, FilterValue } from "../../../shared/filter";
+import { type FilterGroup, type FilterNode, type FilterValue, quoteName } from "../../../shared/filter";
+import { type ParsedCondition, type ParsedNode, parseFilter } from "../../../shared/filter-parse";
+import { operatorProblem } from "../../../shared/operators";
 import { type Result, fail, ok } from "../../../shared/errors";
 import type { FieldInfo } from "../../../shared/records";
 import { type BuilderNode, type GroupNode, valuelessOperators } from "./filter-tree.utils";
 import { checkValue } from "../grid/values.utils";
 
 export interface ParseContext {
+  /** What the upstream offers (capabilities.operators: only `equal` on the hosted interface). */
   operators: readonly string[];
-  /** When known, keys must name one of these fields. */
+  /** When known, keys must name one of these fields, with an operator that applies to its type. */
   fields?: readonly FieldInfo[];
 }
 
@@ -25,52 +28,34 @@ export function parseFilterText(text: string, ctx: ParseContext): Result<FilterG
   return parseFilterValue(data, ctx);
 }
 
+/**
+ * The service's own parser (src/shared/filter-parse.ts: shapes, operators, values, any depth),
+ * then what the app knows besides: the table's fields, the operators the upstream offers and
+ * which apply to each field's type (src/shared/operators.ts). The filter is kept as written.
+ */
 export function parseFilterValue(data: unknown, ctx: ParseContext, path = "filter"): Result<FilterGroup> {
-  const problem = checkNode(data, ctx, path, true);
-  return problem ? fail("validation_error", problem) : ok(data as FilterGroup);
-}
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
-function checkNode(data: unknown, ctx: ParseContext, path: string, mustBeGroup: boolean): string | undefined {
-  if (!isPlainObject(data)) return `${path} must be an object like {"and": [...]}, not ${JSON.stringify(data)}.`;
-  const keys = Object.keys(data);
-  if ("and" in data || "or" in data) {
-    if (keys.length !== 1) return `${path} must have exactly one key, "and" or "or"; it has ${keys.map((k) => `"${k}"`).join(", ")}.`;
-    const op = keys[0];
-    const list = data[op];
-    if (!Array.isArray(list)) return `${path}.${op} must be an array of conditions or groups.`;
-    for (let i = 0; i < list.length; i++) {
-      const p = checkNode(list[i], ctx, `${path}.${op}[${i}]`, false);
-      if (p) return p;
+  const parsed = parseFilter(data, path);
+  if (!parsed.ok) return parsed;
+  const stack: ParsedNode[] = [parsed.value.root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.kind === "group") {
+      for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]);
+      continue;
     }
-    return undefined;
+    const problem = conditionProblem(node, ctx);
+    if (problem) return fail("validation_error", problem);
   }
-  if (mustBeGroup) return `${path} must be a group: an object with one key, "and" or "or", holding an array.`;
-  return checkCondition(data, ctx, path);
+  return ok(data as FilterGroup);
 }
 
-const conditionKeys = new Set(["key", "operator", "value", "isFixed"]);
-
-function checkCondition(data: Record<string, unknown>, ctx: ParseContext, path: string): string | undefined {
-  const extra = Object.keys(data).filter((k) => !conditionKeys.has(k));
-  if (extra.length) return `${path} has unknown property "${extra[0]}"; a condition has key, operator, value and isFixed.`;
-  if (typeof data.key !== "string" || data.key === "") return `${path}.key must be a field name (a non-empty string).`;
-  if (ctx.fields && !ctx.fields.some((f) => f.key === data.key)) {
-    return `${path}.key: there is no field "${data.key}". Fields: ${ctx.fields.map((f) => f.key).join(", ")}.`;
+function conditionProblem(c: ParsedCondition, ctx: ParseContext): string | undefined {
+  const field = ctx.fields?.find((f) => f.key === c.key);
+  if (ctx.fields && !field) return `${c.path}.key: there is no field ${quoteName(c.key)}. Fields: ${ctx.fields.map((f) => f.key).join(", ")}.`;
+  if (!ctx.operators.includes(c.operator)) {
+    return `${c.path}.operator: "${c.operator}" is not offered by this upstream; use one of ${ctx.operators.join(", ")}.`;
   }
-  if (typeof data.operator !== "string") return `${path}.operator must be a string such as "equal".`;
-  if (!ctx.operators.includes(data.operator)) {
-    return `${path}.operator: "${data.operator}" is not offered by this upstream; use one of ${ctx.operators.join(", ")}.`;
-  }
-  const v = data.value;
-  if (v !== undefined && v !== null && !["string", "number", "boolean"].includes(typeof v)) {
-    return `${path}.value must be a string, number, boolean or null.`;
-  }
-  if (data.isFixed !== undefined && typeof data.isFixed !== "boolean") return `${path}.isFixed must be true or false.`;
-  return undefined;
+  return field ? operatorProblem(c.path, field, c.operator) : undefined;
 }
 
 /** Per-node problems of a draft, keyed by node id; an empty map means it can be applied. */
@@ -116,5 +101,5 @@ function conditionValueProblem(field: FieldInfo, operator: string, value: Filter
 }
 
 export function isFilterNode(v: unknown): v is FilterNode {
-  return isPlainObject(v);
+  return typeof v === "object" && v !== null && !Array.isArray(v);
 }

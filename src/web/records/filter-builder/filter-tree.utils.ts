@@ -3,6 +3,7 @@
  * every node, so React can key rows and edits can address a node. All edits are pure and return
  * a new tree; a locked (isFixed) condition refuses edits, removal and moves until unlocked.
  */
+import { valuelessOperators } from "../../../shared/operators";
 import type { FilterCondition, FilterGroup, FilterNode, FilterValue } from "../../../shared/filter";
 import { isGroup } from "../../../shared/filter";
 
@@ -80,7 +81,8 @@ function nodeToWire(node: BuilderNode): FilterNode {
   return out;
 }
 
-export const valuelessOperators = new Set(["isEmpty", "isNotEmpty"]);
+/** From the shared operator table (src/shared/operators.ts). */
+export { valuelessOperators };
 
 export function findNode(root: GroupNode, id: string): BuilderNode | undefined {
   if (root.id === id) return root;

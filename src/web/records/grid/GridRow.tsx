@@ -104,7 +104,8 @@ export const GridRow = memo(function GridRow(p: Props) {
         const active = p.activeCol === c;
         const editing = p.editingCol === c;
         const conflict = p.conflicts?.get(col.key);
-        const value = p.row[col.key];
+        // A failed save shows what was typed (with Retry), not the value it failed to replace.
+        const value = conflict?.failed !== undefined ? conflict.attempted : p.row[col.key];
         const t = col.field.type;
         const ranged = c >= p.rangeFrom && c <= p.rangeTo && p.rangeFrom > 0;
         return (
@@ -113,12 +114,18 @@ export const GridRow = memo(function GridRow(p: Props) {
             role="gridcell"
             aria-colindex={c + 1}
             aria-readonly={col.readOnly || undefined}
-            className={`cell t-${t} ${active ? "active" : ""} ${editing ? "editing" : ""} ${col.readOnly ? "ro" : ""} ${conflict ? "conflict" : ""}${ranged ? " in-range" : ""}${col.field.primaryKey && !col.joined ? " frozen" : ""}`}
+            className={`cell t-${t} ${active ? "active" : ""} ${editing ? "editing" : ""} ${col.readOnly ? "ro" : ""} ${conflict ? (conflict.failed !== undefined ? "failed" : "conflict") : ""}${ranged ? " in-range" : ""}${col.field.primaryKey && !col.joined ? " frozen" : ""}`}
             style={{ width: col.width }}
             tabIndex={active && !editing ? 0 : -1}
             data-cell={`${p.index}:${c}`}
             data-col={col.key}
-            title={conflict ? `Changed elsewhere; your value ${JSON.stringify(conflict.attempted)} was not saved` : undefined}
+            title={
+              conflict?.failed !== undefined
+                ? `Not saved: ${conflict.failed}`
+                : conflict
+                  ? `Changed elsewhere; your value ${JSON.stringify(conflict.attempted)} was not saved`
+                  : undefined
+            }
             onClick={(e) => p.onCellClick(p.index, c, e.shiftKey)}
             onDoubleClick={() => p.onCellDoubleClick(p.index, c)}
           >
@@ -131,7 +138,22 @@ export const GridRow = memo(function GridRow(p: Props) {
                 onCancel={p.onCancel}
               />
             ) : (
-              <CellValue col={col} value={value} />
+              <>
+                <CellValue col={col} value={value} />
+                {conflict?.failed !== undefined && (
+                  <button
+                    type="button"
+                    className="cell-retry"
+                    aria-label={`Retry saving ${col.key}`}
+                    onClick={(e) => {
+                      e.stopPropagation();
+                      p.onCommit(p.index, c, conflict.attempted, "none");
+                    }}
+                  >
+                    Retry
+                  </button>
+                )}
+              </>
             )}
           </div>
         );

@@ -13,6 +13,8 @@ export interface CellPos {
 export interface Conflict {
   attempted: RecordValue;
   current: RecordValue | undefined;
+  /** Set when the save failed (no answer, 5xx): the cell keeps the typed value and offers Retry. */
+  failed?: string;
 }
 
 interface GridState {

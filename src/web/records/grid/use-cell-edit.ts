@@ -6,7 +6,9 @@
 import { type QueryKey, useMutation, useQueryClient } from "@tanstack/react-query";
 import type { QueryResult, RecordValue } from "../../../shared/records";
 import { toast } from "../../ui/toast";
-import { queryRecords, updateRecords } from "../records-queries";
+import { recordKeys } from "../records-keys";
+import { queryRecords } from "../records-list-query";
+import { updateRecords } from "../records-update-mutation";
 import { undoActions } from "../undo/undo-store";
 import { buildEditUpdate, equalCond } from "./edit.utils";
 import { conflictKey, gridActions, pkId } from "./grid-store";
@@ -60,9 +62,11 @@ export function useCellEdit(db: string, table: string, pkField: string, queryKey
       qc.setQueryData<QueryResult>(queryKey, (d) => patchRow(d, pkField, pk, col.key, newValue));
       return { previous };
     },
-    onError: (err, { pk, col }, ctx) => {
+    onError: (err, { pk, col, oldValue, newValue }, ctx) => {
       if (ctx?.previous) qc.setQueryData(queryKey, ctx.previous);
-      toast(`Not saved: ${col.key} of ${String(pk)}`, { kind: "error", detail: err.message });
+      // The cell keeps what was typed, marked, with Retry: nothing typed is lost to an outage.
+      gridActions.setConflict(conflictKey(pk, col.key), { attempted: newValue, current: oldValue, failed: err.message });
+      toast(`Not saved: ${col.key} of ${String(pk)}`, { kind: "error", detail: `${err.message} The cell keeps your value: press Retry in it.` });
     },
     onSuccess: ({ matched, current }, { pk, col, oldValue, newValue }, ctx) => {
       const key = conflictKey(pk, col.key);
@@ -90,6 +94,6 @@ export function useCellEdit(db: string, table: string, pkField: string, queryKey
     },
     // Stale, but not fetched again now: under a sort the edited row would jump away and "save and
     // move down" would land past the Record that was below. Refresh or re-sort shows the new order.
-    onSettled: () => qc.invalidateQueries({ queryKey: ["records", db, table], refetchType: "none" }),
+    onSettled: () => qc.invalidateQueries({ queryKey: recordKeys.table(db, table), refetchType: "none" }),
   });
 }

@@ -82,8 +82,8 @@ describe("inferFields", () => {
   });
 });
 
-it("thumbnailUrl asks for the box times the pixel ratio and encodes the key by segment", () => {
-  expect(thumbnailUrl("public-assets", "img/a b.png", 40, 28, 2)).toBe("/api/v0/storage/public/public-assets/img/a%20b.png?w=80&h=56");
+it("thumbnailUrl asks for the box times the pixel ratio, snapped up to the cached sizes, and encodes the key by segment", () => {
+  expect(thumbnailUrl("public-assets", "img/a b.png", 40, 28, 2)).toBe("/api/v0/storage/public/public-assets/img/a%20b.png?w=128&h=64");
 });
 
 it("sameValue compares json structurally", () => {

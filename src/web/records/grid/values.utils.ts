@@ -5,6 +5,7 @@
  */
 import { type Result, fail, ok } from "../../../shared/errors";
 import type { FieldInfo, FieldType, RecordRow, RecordValue } from "../../../shared/records";
+import { snapToLadder } from "../../../shared/storage";
 
 const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
 const DATETIME_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
@@ -150,8 +151,9 @@ export function inferFields(rows: readonly RecordRow[], primaryKey: string | und
 /** Image URL through the proxy, resized to the box it is shown in, at the screen's density. */
 export function thumbnailUrl(bucket: string, key: string, cssW: number, cssH: number, dpr: number): string {
   const scale = Math.max(1, Math.min(4, dpr || 1));
-  const w = Math.round(cssW * scale);
-  const h = Math.round(cssH * scale);
+  // Snapped up to the sizes the service keeps cached (issue 9.3).
+  const w = snapToLadder(Math.round(cssW * scale));
+  const h = snapToLadder(Math.round(cssH * scale));
   return `${objectUrl(bucket, key)}?w=${w}&h=${h}`;
 }
 

@@ -3,6 +3,7 @@
  * the upstream has the import extension). Small and eager; what they open is lazy.
  */
 import { useRef, useState } from "react";
+import { Icon } from "../../ui/icons";
 import { useGridStore } from "../grid/grid-store";
 import { ContextMenu } from "../context-menu/ContextMenu";
 import { overlayActions } from "./overlay-store";
@@ -14,13 +15,28 @@ export function WorkspaceTools({ canImport, hasViews }: { canImport: boolean; ha
   const selected = useGridStore((s) => s.selected.size);
   return (
     <>
-      <button type="button" className="btn" onClick={() => overlayActions.exportView(selected ? "selection" : "view")} title="Export the view or the selection to CSV or JSON">
-        Export…
+      {/* Narrow windows show the icon only (styles.css .btn-label); the name stays in aria-label. */}
+      <button
+        type="button"
+        className="btn"
+        aria-label="Export…"
+        onClick={() => overlayActions.exportView(selected ? "selection" : "view")}
+        title="Export the view or the selection to CSV or JSON"
+      >
+        <Icon name="download" />
+        <span className="btn-label">Export…</span>
       </button>
       {canImport && (
         <>
-          <button type="button" className="btn" onClick={() => file.current?.click()} title="Update or insert Records from a CSV file (or drop one on the grid)">
-            Import CSV…
+          <button
+            type="button"
+            className="btn"
+            aria-label="Import CSV…"
+            onClick={() => file.current?.click()}
+            title="Update or insert Records from a CSV file (or drop one on the grid)"
+          >
+            <Icon name="upload" />
+            <span className="btn-label">Import CSV…</span>
           </button>
           <input
             ref={file}

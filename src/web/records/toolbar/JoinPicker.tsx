@@ -2,6 +2,7 @@
 import { useState } from "react";
 import type { FieldInfo, JoinUnit } from "../../../shared/records";
 import { Popover } from "./Popover";
+import { guessJoinKeys, possessive } from "./join-form.utils";
 
 interface Props {
   tables: string[];
@@ -24,16 +25,13 @@ export function JoinPicker({ tables, baseFields, join, targetFields, primaryKeyO
 function JoinForm({ tables, baseFields, join, targetFields, primaryKeyOf, onChange }: Props) {
   const [target, setTarget] = useState(join?.targetTable ?? tables[0] ?? "");
   const tFields = targetFields(target);
-  const targetPk = primaryKeyOf(target);
-  // Guess the usual join: a field of this table named like one of the target's (its key first).
-  const guess =
-    baseFields.find((f) => f.key === targetPk)?.key ?? baseFields.find((f) => tFields?.some((t) => t.key === f.key))?.key ?? baseFields[0]?.key ?? "";
   const [tableKey, setTableKey] = useState(join?.rules[0]?.tableKey ?? "");
   // null: not chosen yet, so the guess applies; "" is a field name being typed.
   const [targetKey, setTargetKey] = useState<string | null>(join?.rules[0]?.targetTableKey ?? null);
   const [problem, setProblem] = useState<string | null>(null);
-  const tk = tableKey || guess;
-  const tgk = targetKey ?? (tFields ? (tFields.some((t) => t.key === tk) ? tk : (tFields[0]?.key ?? "")) : (targetPk ?? ""));
+  const guess = guessJoinKeys({ baseFields, targetFields: tFields, targetPk: primaryKeyOf(target), chosenBase: tableKey });
+  const tk = guess.tableKey;
+  const tgk = targetKey ?? guess.targetKey;
   if (!tables.length) return <p className="muted small">No other table in this database to join.</p>;
   return (
     <form
@@ -53,15 +51,15 @@ function JoinForm({ tables, baseFields, join, targetFields, primaryKeyOf, onChan
         </select>
       </label>
       <label>
-        where this table's
-        <select className="input" value={tk} onChange={(e) => setTableKey(e.target.value)}>
+        where this table’s
+        <select className="input" value={tk} onChange={(e) => (setTableKey(e.target.value), setTargetKey(null))}>
           {baseFields.map((f) => (
             <option key={f.key}>{f.key}</option>
           ))}
         </select>
       </label>
       <label>
-        equals {target}'s
+        equals {possessive(target)}
         {tFields ? (
           <select className="input" value={tgk} onChange={(e) => setTargetKey(e.target.value)}>
             {tFields.map((f) => (

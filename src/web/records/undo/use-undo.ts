@@ -6,7 +6,8 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useCallback } from "react";
 import { toastError } from "../../app/query-client";
 import { toast } from "../../ui/toast";
-import { queryRecords, updateRecords } from "../records-queries";
+import { queryRecords } from "../records-list-query";
+import { invalidateTableRecords, updateRecords } from "../records-update-mutation";
 import { undoActions, useUndoStore } from "./undo-store";
 import { planRestore, type RestoreStep, summarize, summaryText } from "./undo.utils";
 import type { UpdateBody } from "../../../shared/records";
@@ -54,8 +55,7 @@ export function useUndoRedo() {
         toastError(e, direction === "undo" ? "Undo failed" : "Redo failed");
       } finally {
         undoActions.setBusy(false);
-        await qc.invalidateQueries({ queryKey: ["records", entry.db, entry.table] });
-        await qc.invalidateQueries({ queryKey: ["count", entry.db, entry.table] });
+        await invalidateTableRecords(qc, entry.db, entry.table);
       }
     },
     [qc],

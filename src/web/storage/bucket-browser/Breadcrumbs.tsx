@@ -1,3 +1,7 @@
+/**
+ * Where the browser is: the bucket (the page's heading, named once) and the folders down to the
+ * one on screen; each but the last leads back up.
+ */
 import { breadcrumbs } from "../paths.utils";
 
 export function Breadcrumbs({ bucket, folder, onFolderChange }: { bucket: string; folder: string; onFolderChange(f: string): void }) {
@@ -7,17 +11,14 @@ export function Breadcrumbs({ bucket, folder, onFolderChange }: { bucket: string
       <ol>
         {crumbs.map((c, i) => {
           const last = i === crumbs.length - 1;
-          return (
-            <li key={c.folder || "/"}>
-              {last ? (
-                <span aria-current="page">{c.label}</span>
-              ) : (
-                <button type="button" className="st-link-btn" onClick={() => onFolderChange(c.folder)}>
-                  {c.label}
-                </button>
-              )}
-            </li>
+          const crumb = last ? (
+            <span aria-current="page">{c.label}</span>
+          ) : (
+            <button type="button" className="st-link-btn" onClick={() => onFolderChange(c.folder)}>
+              {c.label}
+            </button>
           );
+          return <li key={c.folder || "/"}>{i === 0 ? <h1 className="ws-title">{crumb}</h1> : crumb}</li>;
         })}
       </ol>
     </nav>

@@ -21,7 +21,7 @@ export function EmptyState({ filtered, listed, canCreate, folder, onClearFilter 
     return (
       <div className="st-state st-muted">
         <p>Nothing in this folder matches the filter.</p>
-        <button type="button" className="st-btn" onClick={onClearFilter}>
+        <button type="button" className="btn" onClick={onClearFilter}>
           Clear the filter
         </button>
       </div>

@@ -1,8 +1,11 @@
-/** Filter, view switch, new folder and upload: the controls above the folder's entries. */
+/**
+ * The controls of one folder: what is shown (filter, sort, view) in the toolbar above the
+ * entries, and what can be done (open by key, new folder, upload) in the header, as in records.
+ */
 import { type RefObject, useId } from "react";
 import type { ViewMode } from "../browser-state";
 import type { SortKey, SortSpec } from "../listing.utils";
-import { Icon } from "../ui/icons";
+import { Icon } from "../../ui/icons";
 
 export interface BrowserToolbarProps {
   filter: string;
@@ -12,10 +15,15 @@ export interface BrowserToolbarProps {
   onView(v: ViewMode): void;
   sort: SortSpec;
   onSort(sort: SortSpec): void;
+}
+
+export interface BrowserActionsProps {
   canCreate: boolean;
   createBlockedReason: string;
   onNewFolder(): void;
   onUpload(): void;
+  /** Where the bucket cannot be listed: open a file by typing its key. */
+  onOpenKey?(): void;
 }
 
 export function BrowserToolbar(p: BrowserToolbarProps) {
@@ -30,7 +38,7 @@ export function BrowserToolbar(p: BrowserToolbarProps) {
         id={filterId}
         ref={p.filterRef}
         type="search"
-        className="st-filter"
+        className="input st-filter"
         placeholder="Filter by name in this folder"
         value={p.filter}
         onChange={(e) => p.onFilter(e.target.value)}
@@ -44,7 +52,7 @@ export function BrowserToolbar(p: BrowserToolbarProps) {
       <label htmlFor={sortId} className="st-muted st-small">
         Sort
       </label>
-      <select id={sortId} className="st-select" value={p.sort.by} onChange={(e) => p.onSort({ by: e.target.value as SortKey, dir: p.sort.dir })}>
+      <select id={sortId} className="input st-select" value={p.sort.by} onChange={(e) => p.onSort({ by: e.target.value as SortKey, dir: p.sort.dir })}>
         <option value="name">Name</option>
         <option value="size">Size</option>
         <option value="type">Type</option>
@@ -52,7 +60,7 @@ export function BrowserToolbar(p: BrowserToolbarProps) {
       </select>
       <button
         type="button"
-        className="st-btn st-btn-small"
+        className="btn btn-sm"
         onClick={() => p.onSort({ by: p.sort.by, dir: p.sort.dir === "asc" ? "desc" : "asc" })}
         aria-label={p.sort.dir === "asc" ? "Ascending order; switch to descending" : "Descending order; switch to ascending"}
         title="Reverse the order"
@@ -67,13 +75,24 @@ export function BrowserToolbar(p: BrowserToolbarProps) {
           <Icon name="grid" />
         </button>
       </div>
-      <span className="st-toolbar-spacer" />
-      <button type="button" className="st-btn" onClick={p.onNewFolder} disabled={!p.canCreate} title={p.canCreate ? "Create a folder here" : p.createBlockedReason}>
+    </div>
+  );
+}
+
+export function BrowserActions(p: BrowserActionsProps) {
+  return (
+    <>
+      {p.onOpenKey && (
+        <button type="button" className="btn" onClick={p.onOpenKey} title="Open a file by typing or pasting its key">
+          <Icon name="open" /> Open by key
+        </button>
+      )}
+      <button type="button" className="btn" onClick={p.onNewFolder} disabled={!p.canCreate} title={p.canCreate ? "Create a folder here" : p.createBlockedReason}>
         <Icon name="folderPlus" /> New folder
       </button>
-      <button type="button" className="st-btn st-btn-primary" onClick={p.onUpload} disabled={!p.canCreate} title={p.canCreate ? "Upload files into this folder" : p.createBlockedReason}>
+      <button type="button" className="btn btn-primary" onClick={p.onUpload} disabled={!p.canCreate} title={p.canCreate ? "Upload files into this folder" : p.createBlockedReason}>
         <Icon name="upload" /> Upload files
       </button>
-    </div>
+    </>
   );
 }

@@ -13,14 +13,15 @@ import { type Entry, filterEntries, nextSort, sortEntries } from "../listing.uti
 import { uploadKeyFor, uploadKeyProblem } from "../paths.utils";
 import { FilePreview } from "../preview/FilePreview";
 import { Lightbox } from "../preview/Lightbox";
-import { useDeleteObjectMutation } from "../storage-queries";
 import { enqueueUploads } from "../upload/upload-store";
-import { ConfirmDialog } from "../ui/Modal";
+import { DeleteFileDialog } from "./DeleteFileDialog";
 import { Breadcrumbs } from "./Breadcrumbs";
-import { BrowserToolbar } from "./BrowserToolbar";
+import { BrowserActions, BrowserToolbar } from "./BrowserToolbar";
 import { EmptyState, countText } from "./BrowserStates";
 import { EntryGrid, EntryList } from "./EntryViews";
 import { NewFolderDialog } from "./NewFolderDialog";
+import { OpenKeyDialog } from "../open-key/OpenKeyDialog";
+import { baseName, parentFolder } from "../paths.utils";
 import { useFolderEntries } from "./use-folder-entries";
 
 type FileEntry = Extract<Entry, { kind: "file" }>;
@@ -60,7 +61,7 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: 
   const [linkFor, setLinkFor] = useState<FileEntry | null>(null);
   const [deleteFor, setDeleteFor] = useState<FileEntry | null>(null);
   const [newFolder, setNewFolder] = useState(false);
-  const del = useDeleteObjectMutation(name);
+  const [openKey, setOpenKey] = useState(false);
 
   const data = useFolderEntries(name, folder, capabilities.list, canRead);
   const shown = useMemo(() => sortEntries(filterEntries(data.entries, filter), sort), [data.entries, filter, sort]);
@@ -136,15 +137,19 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: 
 
   return (
     <section className="st-browser" aria-label={`Bucket ${name}`}>
-      <header className="st-head">
-        <div className="st-title">
-          <h1>{name}</h1>
-          <span className={`st-perm st-perm-${bucket.permission}`} title={PERMISSION_TEXT[bucket.permission]}>
-            {PERMISSION_LABEL[bucket.permission]}
-          </span>
-          <span className="st-muted st-small">access: {bucket.access.join(", ") || "none"}</span>
-        </div>
+      <header className="ws-head st-head">
         <Breadcrumbs bucket={name} folder={folder} onFolderChange={onFolderChange} />
+        <span className={`perm perm-${bucket.permission} st-perm`} title={`${PERMISSION_TEXT[bucket.permission]}. Access: ${bucket.access.join(", ") || "none"}.`}>
+          {PERMISSION_LABEL[bucket.permission]}
+        </span>
+        <span className="spacer" />
+        <BrowserActions
+          canCreate={canCreate}
+          createBlockedReason={createBlockedReason}
+          onNewFolder={() => setNewFolder(true)}
+          onUpload={dz.open}
+          onOpenKey={!capabilities.list && canRead ? () => setOpenKey(true) : undefined}
+        />
       </header>
       <BrowserToolbar
         filter={filter}
@@ -154,17 +159,14 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: 
         onView={setView}
         sort={sort}
         onSort={setSort}
-        canCreate={canCreate}
-        createBlockedReason={createBlockedReason}
-        onNewFolder={() => setNewFolder(true)}
-        onUpload={dz.open}
       />
       {!capabilities.list && (
         <p className="st-note" role="note">
           This service cannot list the files in a bucket (listing is not part of the hosted interface), so only the files uploaded from this browser are
-          shown here. Other files in “{name}” exist but are not listed.
+          shown here, with those opened by key. Other files in “{name}” exist: use Open by key to open one.
         </p>
       )}
+      <div className="st-scroll">
       <div
         {...dz.getRootProps({
           role: "region",
@@ -189,7 +191,7 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: 
         ) : data.error ? (
           <div className="st-state" role="alert">
             <p className="st-error-text">Could not list this folder: {data.error.message}</p>
-            <button type="button" className="st-btn" onClick={data.refetch}>
+            <button type="button" className="btn" onClick={data.refetch}>
               Try again
             </button>
           </div>
@@ -214,7 +216,7 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: 
         {data.hasMore && (
           <button
             type="button"
-            className="st-btn"
+            className="btn"
             onClick={() => {
               if (data.loadingMore) return;
               setFocusRowAt({ folder, index: shown.length });
@@ -226,6 +228,7 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: 
           </button>
         )}
       </footer>
+      </div>
 
       {newFolder && (
         <NewFolderDialog
@@ -236,6 +239,18 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: 
             setNewFolder(false);
             addPending(name, full);
             onFolderChange(full);
+          }}
+        />
+      )}
+      {openKey && (
+        <OpenKeyDialog
+          bucket={name}
+          folder={folder}
+          onClose={() => setOpenKey(false)}
+          onOpened={(item) => {
+            setOpenKey(false);
+            onFolderChange(parentFolder(item.key));
+            setPreview({ kind: "file", name: baseName(item.key), ...item });
           }}
         />
       )}
@@ -256,6 +271,7 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: 
         <LinkDialog
           bucket={name}
           objectKey={linkFor.key}
+          versionedKey={linkFor.versionedKey}
           name={linkFor.name}
           isPublic={bucket.permission === "public"}
           lifetimeChoice={capabilities.expiresIn}
@@ -263,30 +279,17 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: 
         />
       )}
       {deleteFor && (
-        <ConfirmDialog
-          title={`Delete ${deleteFor.name}?`}
-          confirmLabel={del.isPending ? "Deleting…" : "Delete"}
-          danger
-          busy={del.isPending}
+        <DeleteFileDialog
+          bucket={name}
+          entry={deleteFor}
           onCancel={() => setDeleteFor(null)}
-          onConfirm={() =>
-            del.mutate(deleteFor.key, {
-              onSuccess: () => {
-                setFocusAfterDelete({ key: deleteFor.key, index: Math.max(0, shown.findIndex((e) => e.kind === "file" && e.key === deleteFor.key)) });
-                toast(`Deleted ${deleteFor.key}`, { kind: "success" });
-                setDeleteFor(null);
-                setPreview(null);
-                setLightboxKey(null);
-              },
-              onError: (e) => toast(`Could not delete ${deleteFor.key}`, { kind: "error", detail: e.message }),
-            })
-          }
-        >
-          <p>
-            All versions of <code>{deleteFor.key}</code> will be removed from <strong>{name}</strong>. Signed links to it stop working. This cannot be
-            undone.
-          </p>
-        </ConfirmDialog>
+          onDeleted={() => {
+            setFocusAfterDelete({ key: deleteFor.key, index: Math.max(0, shown.findIndex((e) => e.kind === "file" && e.key === deleteFor.key)) });
+            setDeleteFor(null);
+            setPreview(null);
+            setLightboxKey(null);
+          }}
+        />
       )}
     </section>
   );

@@ -1,7 +1,7 @@
 /** What one can do with a file: copy a link, download, delete. Used in rows, cards and previews. */
 import type { Entry } from "../listing.utils";
 import { objectUrl } from "../thumb.utils";
-import { Icon } from "../ui/icons";
+import { Icon } from "../../ui/icons";
 
 type FileEntry = Extract<Entry, { kind: "file" }>;
 
@@ -17,16 +17,16 @@ export interface FileActionsProps {
 export function FileActions({ bucket, entry, canDelete, onLink, onDelete, compact }: FileActionsProps) {
   return (
     <div className={`st-actions ${compact ? "st-actions-compact" : ""}`}>
-      <button type="button" className="st-btn st-btn-small" aria-label={`Copy a link to ${entry.name}`} title="Copy link" onClick={() => onLink(entry)}>
+      <button type="button" className="btn btn-sm" aria-label={`Copy a link to ${entry.name}`} title="Copy link" onClick={() => onLink(entry)}>
         <Icon name="link" />
         {!compact && " Link"}
       </button>
-      <a className="st-btn st-btn-small" href={objectUrl(bucket, entry.key)} download={entry.name} aria-label={`Download ${entry.name}`} title="Download">
+      <a className="btn btn-sm" href={objectUrl(bucket, entry.versionedKey ?? entry.key)} download={entry.name} aria-label={`Download ${entry.name}`} title="Download">
         <Icon name="download" />
         {!compact && " Download"}
       </a>
       {canDelete && (
-        <button type="button" className="st-btn st-btn-small st-btn-danger-quiet" aria-label={`Delete ${entry.name}`} title="Delete" onClick={() => onDelete(entry)}>
+        <button type="button" className="btn btn-sm btn-danger-quiet" aria-label={`Delete ${entry.name}`} title="Delete" onClick={() => onDelete(entry)}>
           <Icon name="trash" />
           {!compact && " Delete"}
         </button>

@@ -4,7 +4,7 @@
  */
 import { useId, useState } from "react";
 import { folderNameProblem, joinKey } from "../paths.utils";
-import { Modal } from "../ui/Modal";
+import { Modal } from "../../ui/Dialog";
 
 export interface NewFolderDialogProps {
   folder: string;
@@ -24,11 +24,12 @@ export function NewFolderDialog({ folder, existing, onCreate, onClose }: NewFold
     if (!problem) onCreate(joinKey(folder, name.trim()));
   };
   return (
-    <Modal title="New folder" onClose={onClose} className="st-confirm">
+    <Modal title="New folder" onClose={onClose} className="dialog-confirm">
       <form onSubmit={submit} noValidate>
         <label htmlFor={id}>Folder name</label>
         <input
           id={id}
+          className="input"
           value={name}
           data-autofocus
           onChange={(e) => setName(e.target.value)}
@@ -40,11 +41,11 @@ export function NewFolderDialog({ folder, existing, onCreate, onClose }: NewFold
         <p id={`${id}-help`} className={touched && problem ? "st-error-text" : "st-muted"}>
           {touched && problem ? problem : `Created in ${folder ? `“${folder}”` : "the bucket root"}. It appears for others once a file is uploaded into it.`}
         </p>
-        <div className="st-modal-foot st-inline-foot">
-          <button type="button" className="st-btn" onClick={onClose}>
+        <div className="dialog-foot">
+          <button type="button" className="btn" onClick={onClose}>
             Cancel
           </button>
-          <button type="submit" className="st-btn st-btn-primary">
+          <button type="submit" className="btn btn-primary">
             Create and open
           </button>
         </div>

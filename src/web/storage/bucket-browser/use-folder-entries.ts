@@ -7,7 +7,8 @@ import { useMemo } from "react";
 import { usePendingFolders } from "../browser-state";
 import { type Entry, type ListPage, entriesFromPages } from "../listing.utils";
 import { levelFromKeys, pendingChildren } from "../paths.utils";
-import { listQueryOptions, localUploadsQueryOptions } from "../storage-queries";
+import { localUploadsQueryOptions } from "../local-uploads-list-query";
+import { listQueryOptions } from "../objects-list-query";
 
 export interface FolderEntries {
   entries: Entry[];

@@ -6,14 +6,16 @@ import { useId, useState } from "react";
 import type { ApiError } from "../../api-client";
 import { toast } from "../../ui/toast";
 import { DEFAULT_LIFETIME, LIFETIMES, describeExpiry, expiresFromUrl } from "../format.utils";
-import { useSignUrlMutation } from "../storage-queries";
+import { useSignUrlMutation } from "../object-sign-mutation";
 import { publicUrl } from "../thumb.utils";
-import { Modal } from "../ui/Modal";
-import { Icon } from "../ui/icons";
+import { Modal } from "../../ui/Dialog";
+import { Icon } from "../../ui/icons";
 
 export interface LinkDialogProps {
   bucket: string;
   objectKey: string;
+  /** The version on screen: what the signed URL names (the public URL always serves the latest). */
+  versionedKey?: string;
   name: string;
   isPublic: boolean;
   lifetimeChoice: boolean;
@@ -30,7 +32,7 @@ export async function copyText(text: string): Promise<boolean> {
   }
 }
 
-export function LinkDialog({ bucket, objectKey, name, isPublic, lifetimeChoice, onClose }: LinkDialogProps) {
+export function LinkDialog({ bucket, objectKey, versionedKey, name, isPublic, lifetimeChoice, onClose }: LinkDialogProps) {
   const [lifetime, setLifetime] = useState(DEFAULT_LIFETIME);
   const [signed, setSigned] = useState<{ url: string; expires: string } | null>(null);
   const sign = useSignUrlMutation(bucket);
@@ -40,7 +42,7 @@ export function LinkDialog({ bucket, objectKey, name, isPublic, lifetimeChoice, 
   const onSign = () => {
     const issuedAt = Date.now();
     sign.mutate(
-      { key: objectKey, expiresIn: lifetimeChoice ? lifetime : undefined },
+      { key: versionedKey ?? objectKey, expiresIn: lifetimeChoice ? lifetime : undefined },
       {
         onSuccess: async (url) => {
           // The URL's own Expires is what the service will enforce; the chosen lifetime is only
@@ -68,7 +70,7 @@ export function LinkDialog({ bucket, objectKey, name, isPublic, lifetimeChoice, 
         <p className="st-muted">Anyone with this link can download the file until it expires.</p>
         <div className="st-row">
           <label htmlFor={ids.lifetime}>Expires after</label>
-          <select id={ids.lifetime} value={lifetime} onChange={(e) => {
+          <select id={ids.lifetime} className="input" value={lifetime} onChange={(e) => {
               setLifetime(Number(e.target.value));
               // The URL on screen was signed for the old lifetime: do not let it pass for the new one.
               setSigned(null);
@@ -79,7 +81,7 @@ export function LinkDialog({ bucket, objectKey, name, isPublic, lifetimeChoice, 
               </option>
             ))}
           </select>
-          <button type="button" className="st-btn st-btn-primary" onClick={onSign} disabled={sign.isPending} data-autofocus>
+          <button type="button" className="btn btn-primary" onClick={onSign} disabled={sign.isPending} data-autofocus>
             <Icon name="copy" /> {sign.isPending ? "Signing…" : "Copy signed URL"}
           </button>
         </div>
@@ -87,7 +89,7 @@ export function LinkDialog({ bucket, objectKey, name, isPublic, lifetimeChoice, 
         {signed && (
           <div className="st-url-box">
             <label htmlFor={ids.signed}>Signed URL</label>
-            <input id={ids.signed} readOnly value={signed.url} onFocus={(e) => e.currentTarget.select()} />
+            <input id={ids.signed} className="input" readOnly value={signed.url} onFocus={(e) => e.currentTarget.select()} />
             <p className="st-muted">{signed.expires}.</p>
           </div>
         )}
@@ -97,10 +99,10 @@ export function LinkDialog({ bucket, objectKey, name, isPublic, lifetimeChoice, 
           <h3>Public URL</h3>
           <p className="st-muted">This bucket is public: no key is needed, the link does not expire, and it always serves the latest version.</p>
           <div className="st-row">
-            <input id={ids.pub} readOnly value={pub} aria-label="Public URL" onFocus={(e) => e.currentTarget.select()} />
+            <input id={ids.pub} className="input" readOnly value={pub} aria-label="Public URL" onFocus={(e) => e.currentTarget.select()} />
             <button
               type="button"
-              className="st-btn"
+              className="btn"
               onClick={async () => {
                 const ok = await copyText(pub);
                 if (!ok) document.getElementById(ids.pub)?.focus();

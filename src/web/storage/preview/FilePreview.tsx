@@ -1,14 +1,15 @@
 /**
- * Preview of a file that is not an image: text inline (the first 64 KB), PDF in the browser's
- * own viewer where it has one, and for everything else the icon and what is known about it.
+ * Preview of one file: text inline (the first 64 KB), PDF in the browser's own viewer where it
+ * has one, an image (one opened by key, outside the folder's lightbox) at the size drawn, and for
+ * everything else the icon and what is known about it.
  */
 import { useQuery } from "@tanstack/react-query";
 import { FileActions } from "../bucket-browser/FileActions";
-import { fileKind, formatBytes, formatDate, typeLabel } from "../format.utils";
+import { fileKind, formatBytes, formatDate, isVectorImage, typeLabel } from "../format.utils";
 import type { Entry } from "../listing.utils";
-import { textPreviewQueryOptions } from "../storage-queries";
-import { objectUrl } from "../thumb.utils";
-import { Modal } from "../ui/Modal";
+import { textPreviewQueryOptions } from "../object-text-query";
+import { objectUrl, pixelBox } from "../thumb.utils";
+import { Modal } from "../../ui/Dialog";
 import { FileIcon } from "./FileIcon";
 
 type FileEntry = Extract<Entry, { kind: "file" }>;
@@ -40,6 +41,8 @@ export function FilePreview({ bucket, entry, canDelete, onLink, onDelete, onClos
     >
       {kind === "text" ? (
         <TextPreview bucket={bucket} entry={entry} />
+      ) : kind === "image" ? (
+        <img className="st-preview-img" src={objectUrl(bucket, entry.versionedKey ?? entry.key, isVectorImage(entry.contentType, entry.key) ? undefined : pixelBox(680, 480, window.devicePixelRatio))} alt={entry.name} />
       ) : kind === "pdf" ? (
         <PdfPreview bucket={bucket} entry={entry} />
       ) : (
@@ -68,7 +71,7 @@ function NoPreview({ entry, reason }: { entry: FileEntry; reason: string }) {
 }
 
 function TextPreview({ bucket, entry }: { bucket: string; entry: FileEntry }) {
-  const q = useQuery(textPreviewQueryOptions(bucket, entry.key, entry.etag));
+  const q = useQuery(textPreviewQueryOptions(bucket, entry.versionedKey ?? entry.key, entry.etag));
   if (q.isPending) return <p className="st-muted">Loading preview…</p>;
   if (q.isError) return <p role="alert">Could not load the preview: {q.error.message}</p>;
   return (

@@ -8,8 +8,8 @@ import { FileActions } from "../bucket-browser/FileActions";
 import { useState } from "react";
 import { formatBytes, isVectorImage, typeLabel } from "../format.utils";
 import { FileIcon } from "./FileIcon";
-import { Modal } from "../ui/Modal";
-import { Icon } from "../ui/icons";
+import { Modal } from "../../ui/Dialog";
+import { Icon } from "../../ui/icons";
 
 type FileEntry = Extract<Entry, { kind: "file" }>;
 

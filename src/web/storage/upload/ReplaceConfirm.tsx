@@ -1,6 +1,6 @@
 /** Asks once for every file whose key already has a version: upload a new version, or skip. */
 import { useShallow } from "zustand/react/shallow";
-import { ConfirmDialog } from "../ui/Modal";
+import { ConfirmDialog } from "../../ui/Dialog";
 import { awaitingConfirmation } from "./upload-queue.utils";
 import { confirmReplace, skipReplace, useUploadStore } from "./upload-store";
 

@@ -6,7 +6,7 @@
 import { useRef, useState } from "react";
 import { useShallow } from "zustand/react/shallow";
 import { formatBytes } from "../format.utils";
-import { Icon } from "../ui/icons";
+import { Icon } from "../../ui/icons";
 import { type UploadItem, canRetry, isActive, queueTotals } from "./upload-queue.utils";
 import { cancelAllUploads, cancelUpload, clearFinishedUploads, dismissUpload, retryUpload, useUploadStore } from "./upload-store";
 
@@ -65,7 +65,7 @@ export function UploadPanel() {
           {t.busy && (
             <button
               type="button"
-              className="st-btn st-btn-small"
+              className="btn btn-sm"
               onClick={() => {
                 cancelAllUploads();
                 refocus();
@@ -77,7 +77,7 @@ export function UploadPanel() {
           {c.done + c.cancelled + c.skipped > 0 && (
             <button
               type="button"
-              className="st-btn st-btn-small"
+              className="btn btn-sm"
               onClick={() => {
                 clearFinishedUploads();
                 refocus();
@@ -86,7 +86,7 @@ export function UploadPanel() {
               Clear finished
             </button>
           )}
-          <button type="button" className="st-btn st-btn-small" aria-expanded={open} aria-controls={listId} onClick={() => setOpen(!open)}>
+          <button type="button" className="btn btn-sm" aria-expanded={open} aria-controls={listId} onClick={() => setOpen(!open)}>
             {open ? "Hide files" : `Show ${plural(items.length, "file")}`}
           </button>
         </div>
@@ -120,7 +120,7 @@ function UploadRow({ item, onGone }: { item: UploadItem; onGone(from: HTMLElemen
         {(active || retry) && (
           <button
             type="button"
-            className="st-btn st-btn-small"
+            className="btn btn-sm"
             aria-label={active ? `Cancel upload of ${item.key}` : `Retry upload of ${item.key}`}
             onClick={() => {
               if (active) cancelUpload(item.id);
@@ -139,7 +139,7 @@ function UploadRow({ item, onGone }: { item: UploadItem; onGone(from: HTMLElemen
         {!active && (
           <button
             type="button"
-            className="st-icon-btn"
+            className="btn-icon"
             aria-label={`Dismiss ${item.key} from the list`}
             title="Remove from this list"
             onClick={(e) => {

@@ -132,6 +132,15 @@ describe("what can be retried", () => {
   ])("HTTP %i may pass by itself: %s", (status, expected) => expect(isTransientStatus(status)).toBe(expected));
 });
 
+describe("one confirmation for a batch", () => {
+  it("asks nothing while any check is out, then once for every existing file", () => {
+    const s = run([add("a", "b", "c"), { type: "checked", id: "a", exists: true }, { type: "checked", id: "b", exists: false }]);
+    expect(awaitingConfirmation(s)).toEqual([]);
+    const all = run([{ type: "checked", id: "c", exists: true }], s);
+    expect(awaitingConfirmation(all).map((i) => i.id)).toEqual(["a", "c"]);
+  });
+});
+
 describe("bounded concurrency", () => {
   it("starts at most N at once, oldest first", () => {
     const ids = ["a", "b", "c", "d", "e"];

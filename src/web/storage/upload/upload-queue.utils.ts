@@ -152,6 +152,12 @@ export const canRetry = (i: UploadItem) => i.status === "cancelled" || (i.status
  */
 export const isTransientStatus = (status: number) => status === 0 || status === 408 || status === 429 || status >= 500;
 
+/**
+ * The files to confirm as one batch: nothing until every existence check has answered, so a drop
+ * of several existing files asks once, listing them all, instead of once per file as the checks
+ * come back.
+ */
 export function awaitingConfirmation(state: QueueState): UploadItem[] {
+  if (state.items.some((i) => i.status === "checking")) return [];
   return state.items.filter((i) => i.status === "confirm");
 }

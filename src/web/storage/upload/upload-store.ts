@@ -6,7 +6,7 @@
 import { create } from "zustand";
 import { ApiError } from "../../api-client";
 import { rememberUpload } from "../local-uploads";
-import { objectExists } from "../storage-queries";
+import { objectExists } from "../object-head-query";
 import { type QueueEvent, type QueueState, type UploadItem, initialQueue, isActive, isTransientStatus, itemsToStart, queueReducer } from "./upload-queue.utils";
 import { UploadAborted, uploadFile } from "./upload-xhr";
 

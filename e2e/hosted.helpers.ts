@@ -1,0 +1,101 @@
+/**
+ * Hosted mode, for real: a local service started with SERVICE_PROFILE=interface (so it answers
+ * exactly as the hosted interface: no fields, meta, list, delete, import; only `equal`) and a
+ * second launcher with BASE_URL pointing at it and a config file (e2e/hosted.config.json). No
+ * faked /api/config. The spec controls the upstream process, so it can stop and restart it.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { E2E_PORT, E2E_SERVICE_PORT } from "../playwright.config";
+
+export const HOSTED_PORT = Number(process.env.E2E_HOSTED_PORT ?? E2E_PORT + 10);
+export const HOSTED_SERVICE_PORT = Number(process.env.E2E_HOSTED_SERVICE_PORT ?? E2E_SERVICE_PORT + 10);
+export const hostedUrl = `http://127.0.0.1:${HOSTED_PORT}`;
+export const upstreamUrl = `http://127.0.0.1:${HOSTED_SERVICE_PORT}`;
+const KEY = "e2e-hosted-key-7f3a9c1d";
+const TSX = path.resolve("node_modules/.bin/tsx");
+
+function start(script: string, env: Record<string, string>): ChildProcess {
+  // Its own process group, so that stopping it stops tsx's node child too.
+  const child = spawn(TSX, [script], { env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "pipe"], detached: true });
+  child.stderr?.on("data", (d: Buffer) => {
+    if (process.env.E2E_VERBOSE) process.stderr.write(d);
+  });
+  return child;
+}
+
+async function stop(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null || child.pid === undefined) return;
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  process.kill(-child.pid, "SIGTERM");
+  await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+  if (child.exitCode === null) process.kill(-child.pid, "SIGKILL");
+}
+
+async function waitFor(url: string, timeoutMs = 60_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (Date.now() < end) {
+    try {
+      const res = await fetch(url);
+      if (res.status < 500) return;
+    } catch {
+      // not yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+}
+
+export class HostedStack {
+  private service?: ChildProcess;
+  private launcher?: ChildProcess;
+  readonly dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bb-e2e-hosted-"));
+
+  async start(): Promise<void> {
+    await this.startService();
+    this.launcher = start("src/server/launcher/main.ts", {
+      PORT: String(HOSTED_PORT),
+      BASE_URL: upstreamUrl,
+      API_KEY: KEY,
+      BASEBOARD_CONFIG: path.resolve("e2e/hosted.config.json"),
+    });
+    await waitFor(`${hostedUrl}/api/health`);
+  }
+
+  /** The upstream alone (same data directory: a restart keeps its data). */
+  async startService(): Promise<void> {
+    this.service = start("src/server/service/main.ts", {
+      SERVICE_PROFILE: "interface",
+      SERVICE_PORT: String(HOSTED_SERVICE_PORT),
+      DATA_DIR: this.dataDir,
+      SERVICE_API_KEYS: KEY,
+    });
+    await waitFor(`${upstreamUrl}/v0/storage/public/public-assets/none`);
+  }
+
+  async stopService(): Promise<void> {
+    await stop(this.service);
+    this.service = undefined;
+  }
+
+  async stop(): Promise<void> {
+    await stop(this.launcher);
+    await stop(this.service);
+    fs.rmSync(this.dataDir, { recursive: true, force: true });
+  }
+
+  /** A call to the upstream with the key, to set up and check what the UI did. */
+  call(pathname: string, json?: unknown, init: RequestInit = {}): Promise<Response> {
+    const headers = new Headers(init.headers);
+    headers.set("x-api-key", KEY);
+    if (json !== undefined) headers.set("content-type", "application/json");
+    return fetch(upstreamUrl + pathname, {
+      ...init,
+      method: init.method ?? (json !== undefined ? "POST" : "GET"),
+      headers,
+      body: json !== undefined ? JSON.stringify(json) : init.body,
+    });
+  }
+}

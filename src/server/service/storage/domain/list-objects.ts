@@ -1,0 +1,38 @@
+/** The list extension (decisions §7): one folder level of latest versions, paged by cursor. */
+import { type StorageListResponse, versionedKey } from "../../../../shared/storage";
+import { HttpError, badRequest } from "../../../http-error";
+import type { Bucket } from "./buckets";
+import { decodeCursor, encodeCursor, listPage } from "./list-paging";
+import type { StorageDomain } from "./storage-domain";
+
+export async function listObjects(d: StorageDomain, bucket: Bucket, q: { prefix: unknown; cursor: unknown; limit: number }): Promise<StorageListResponse> {
+  const prefix = q.prefix ?? "";
+  if (typeof prefix !== "string" || prefix.startsWith("/") || prefix.includes("\\") || Buffer.byteLength(prefix) > 1024) {
+    throw badRequest("prefix must be one folder path such as docs/ (no leading /, no backslash, at most 1024 bytes).");
+  }
+  let cursor: { after: string } | undefined;
+  if (q.cursor !== undefined && q.cursor !== "") {
+    const decoded = typeof q.cursor === "string" ? decodeCursor(q.cursor) : decodeCursor("");
+    if (!decoded.ok) throw HttpError.from(decoded.error);
+    cursor = decoded.value;
+  }
+  const page = await listPage(prefix, cursor, q.limit, (from, inclusive, below, n) => d.metadata.keys(bucket.name, from, inclusive, below, n));
+  const response: StorageListResponse = { items: [], folders: [], nextCursor: page.next ? encodeCursor(page.next) : null };
+  for (const entry of page.entries) {
+    if (entry.kind === "folder") {
+      response.folders.push(entry.prefix);
+      continue;
+    }
+    const row = await d.metadata.latest(bucket.name, entry.key);
+    if (!row) continue; // deleted between the two reads
+    response.items.push({
+      key: row.key,
+      versionedKey: versionedKey(row.version, row.key),
+      size: row.size,
+      contentType: row.contentType,
+      etag: `"${row.sha256}"`,
+      lastModified: new Date(row.createdAt).toISOString(),
+    });
+  }
+  return response;
+}

@@ -1,0 +1,56 @@
+/**
+ * Uploading a file (interface §4.3, decisions §7): receive it into a new blob, then record it as
+ * the newest version. Blob first, then the row: a crash in between leaves an orphan blob (swept
+ * at start-up), never a row pointing at nothing; any failure removes the blob.
+ */
+import type { IncomingMessage } from "node:http";
+import { randomUUID } from "node:crypto";
+import type { Failure } from "../../../../shared/errors";
+import { validateObjectKey, versionedKey } from "../../../../shared/storage";
+import { HttpError } from "../../../http-error";
+import type { Bucket } from "./buckets";
+import { contentTypeFor } from "./content-type";
+import { receiveUpload } from "./receive-upload";
+import { objectBlob, type StorageDomain } from "./storage-domain";
+
+export const accessMissing = (bucket: string, exists: boolean, key: string): Failure => ({
+  code: "forbidden",
+  message: exists
+    ? `"${key}" already exists in bucket "${bucket}", and the bucket does not grant update access to overwrite it.`
+    : `"${key}" is a new key, and bucket "${bucket}" does not grant create access.`,
+});
+
+/** Which access an upload to this bucket is checked against before its key is known. */
+export const uploadOperation = (bucket: Bucket | undefined) => (bucket && !bucket.access.includes("create") ? "update" : "create");
+
+export async function storeUpload(d: StorageDomain, bucket: Bucket, body: IncomingMessage): Promise<{ key: string }> {
+  const allow = { create: bucket.access.includes("create"), update: bucket.access.includes("update") };
+  let file = "";
+  const received = await receiveUpload(body, {
+    maxBytes: d.maxUploadBytes,
+    blobName: () => objectBlob(bucket.name, (file = randomUUID())),
+    put: (name, stream, maxBytes) => d.blobs.put(name, stream, { maxBytes }),
+    remove: (name) => d.blobs.delete([name]),
+    async checkKey(key) {
+      const valid = validateObjectKey(key);
+      if (!valid.ok) return valid.error;
+      const exists = await d.metadata.exists(bucket.name, key);
+      return (exists ? allow.update : allow.create) ? undefined : accessMissing(bucket.name, exists, key);
+    },
+  });
+  let outcome: Awaited<ReturnType<typeof d.metadata.commit>>;
+  try {
+    outcome = await d.metadata.commit(
+      { bucket: bucket.name, key: received.key, file, size: received.size, contentType: contentTypeFor(received.declaredType, received.key), sha256: received.sha256 },
+      allow,
+    );
+  } catch (e) {
+    await d.blobs.delete([received.blob]).catch(() => undefined);
+    throw e;
+  }
+  if (!outcome.ok) {
+    await d.blobs.delete([received.blob]).catch(() => undefined);
+    throw HttpError.from(accessMissing(bucket.name, outcome.exists, received.key));
+  }
+  return { key: versionedKey(outcome.row.version, outcome.row.key) };
+}

@@ -1,0 +1,13 @@
+/** GET /api/config: the tables and buckets to show and what the upstream can do. */
+import { queryOptions } from "@tanstack/react-query";
+import type { AppConfig } from "../../shared/meta";
+import { api } from "../api-client";
+import { recordKeys } from "../records/records-keys";
+
+export const configQueryOptions = () =>
+  queryOptions({
+    queryKey: recordKeys.config(),
+    queryFn: ({ signal }) => api<AppConfig>("/api/config", { signal }),
+    staleTime: Number.POSITIVE_INFINITY,
+    meta: { handlesErrors: true },
+  });

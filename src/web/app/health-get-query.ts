@@ -1,0 +1,37 @@
+/**
+ * The upstream's state for the badge: the proxy's /api/health, and (since that may describe
+ * only the proxy) a probe of the upstream through /api/config. Polled often while something is
+ * wrong, and at once when any request fails for want of an upstream (query-client.ts).
+ */
+import { queryOptions } from "@tanstack/react-query";
+import { CLIENT_HEADER } from "../api-client";
+import { type Answer, healthState, probeState, type UpstreamState, worst } from "./health.utils";
+
+export const healthKeys = { health: () => ["health"] as const };
+
+async function ask(path: string, signal: AbortSignal): Promise<Answer> {
+  try {
+    const res = await fetch(path, { headers: { [CLIENT_HEADER]: "1" }, cache: "no-store", signal, credentials: "same-origin" });
+    const body = await res.json().catch(() => undefined);
+    return { status: res.status, body };
+  } catch {
+    return "network";
+  }
+}
+
+export async function fetchUpstreamState(signal: AbortSignal): Promise<UpstreamState> {
+  const health = healthState(await ask("/api/health", signal));
+  if (health === "down") return health;
+  return worst(health, probeState(await ask("/api/config", signal)));
+}
+
+export const healthQueryOptions = () =>
+  queryOptions({
+    queryKey: healthKeys.health(),
+    queryFn: ({ signal }) => fetchUpstreamState(signal),
+    refetchInterval: (q) => (q.state.data === "up" ? 5000 : 1500),
+    refetchIntervalInBackground: false,
+    staleTime: 0,
+    retry: false,
+    meta: { handlesErrors: true },
+  });

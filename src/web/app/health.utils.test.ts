@@ -1,0 +1,26 @@
+import { describe, expect, it } from "vitest";
+import { healthState, probeState, worst } from "./health.utils";
+
+describe("health", () => {
+  it.each([
+    [{ status: 200, body: { ok: true } }, "up"],
+    [{ status: 200, body: { service: "up", proxy: "up" } }, "up"],
+    [{ status: 200, body: { service: "restarting" } }, "restarting"],
+    [{ status: 503, body: { parts: { service: "restarting" } } }, "restarting"],
+    [{ status: 503, body: undefined }, "restarting"],
+    [{ status: 200, body: { parts: { service: "down" } } }, "down"],
+    [{ status: 200, body: { ok: false } }, "down"],
+    [{ status: 502, body: { error: "bad_gateway" } }, "down"],
+    ["network", "down"],
+  ] as const)("%j is %s", (answer, state) => {
+    expect(healthState(answer)).toBe(state);
+  });
+  it("counts any upstream answer as up, a gateway error as down", () => {
+    expect(probeState({ status: 404, body: {} })).toBe("up");
+    expect(probeState({ status: 502, body: {} })).toBe("down");
+    expect(probeState({ status: 504, body: {} })).toBe("down");
+    expect(probeState("network")).toBe("down");
+    expect(worst("up", "restarting", "up")).toBe("restarting");
+    expect(worst("restarting", "down")).toBe("down");
+  });
+});

@@ -1,0 +1,18 @@
+/**
+ * Query keys of the records capability, in one place (style.md: no literal key arrays in
+ * components). Every variable a fetch uses is in its key; the shorter keys are prefixes for
+ * invalidating everything of one table at once.
+ */
+import type { FilterGroup } from "../../shared/filter";
+import type { QueryBody } from "../../shared/records";
+
+export const recordKeys = {
+  config: () => ["config"] as const,
+  fields: (db: string, table: string) => ["fields", db, table] as const,
+  /** Prefix of every page of one table. */
+  table: (db: string, table: string) => ["records", db, table] as const,
+  page: (db: string, table: string, body: QueryBody) => ["records", db, table, body] as const,
+  /** Prefix of every count of one table. */
+  tableCounts: (db: string, table: string) => ["count", db, table] as const,
+  count: (db: string, table: string, filter: FilterGroup | undefined) => ["count", db, table, filter ?? null] as const,
+};

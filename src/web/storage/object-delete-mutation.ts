@@ -1,0 +1,18 @@
+/** DELETE /v0/storage/object (extension): every version of a key; the bucket's lists refetch. */
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { apiFetch } from "../api-client";
+import { forgetUpload } from "./local-uploads";
+import { encodeKeyPath } from "./paths.utils";
+import { bucketPath, storageKeys } from "./storage-keys";
+
+export function useDeleteObjectMutation(bucket: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: async (key: string) => {
+      await apiFetch(`/api/v0/storage/object/${bucketPath(bucket)}/${encodeKeyPath(key)}`, { method: "DELETE" });
+      await forgetUpload(bucket, key).catch(() => undefined);
+    },
+    onSettled: () => qc.invalidateQueries({ queryKey: storageKeys.bucket(bucket) }),
+    meta: { handlesErrors: true },
+  });
+}

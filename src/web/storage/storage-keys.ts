@@ -1,0 +1,12 @@
+/** Query keys of the storage capability, in one place; the shorter ones are prefixes for invalidation. */
+export const LIST_PAGE_SIZE = 200;
+
+export const storageKeys = {
+  all: ["storage"] as const,
+  bucket: (bucket: string) => ["storage", bucket] as const,
+  list: (bucket: string, folder: string) => ["storage", bucket, "list", folder, LIST_PAGE_SIZE] as const,
+  local: (bucket: string) => ["storage", bucket, "local"] as const,
+  text: (bucket: string, key: string, etag: string | undefined) => ["storage", bucket, "text", key, etag ?? ""] as const,
+};
+
+export const bucketPath = (bucket: string) => encodeURIComponent(bucket);
