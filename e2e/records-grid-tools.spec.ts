@@ -103,6 +103,18 @@ test("record panel: editors by type (a bad number refused), the large editor for
   await expect.poll(async () => (await apiQuery("catalog", { filter: bySku })).items[0]).toEqual({ ...before, price: 81.5, specs: { material: "oak", legs: 4 } });
 });
 
+test("the tools' chunk is not on the first screen; the first click in the grid fetches it, before any paste", async ({ page }) => {
+  const chunks: string[] = [];
+  page.on("request", (r) => {
+    if (/RecordsOverlays-[^/]*\.js$/.test(r.url())) chunks.push(r.url());
+  });
+  await openView(page, "employees");
+  await page.waitForLoadState("networkidle");
+  expect(chunks).toEqual([]);
+  await cell(page, 2, "city").click();
+  await expect.poll(() => chunks.length).toBe(1);
+});
+
 test("copy a range as TSV (numbers unformatted) and a row as JSON from the context menu", async ({ page }) => {
   await openView(page, "employees", { filter: pkOr("E00711", "E00712"), sort: "employee_id" });
   const [a, b] = (await apiQuery("employees", { filter: pkOr("E00711", "E00712"), sort: bySort("employee_id") })).items;
