@@ -96,17 +96,25 @@ export async function benchPaste(browser: Browser, base: string): Promise<void> 
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   await page.goto(`${base}/records/demo/employees?size=100&sort=employee_id&cols=employee_id,department,business_unit,country,city,job_title`);
   await page.getByRole("grid").waitFor();
-  await page.locator('[role=grid] [role=row][aria-rowindex="2"] [data-col="department"]').click();
-  const text = Array.from({ length: 100 }, (_, r) => Array.from({ length: 5 }, (_, c) => `P${r}-${c}`).join("\t")).join("\n");
-  const preview = await page.evaluate(async (t) => {
-    const dt = new DataTransfer();
-    dt.setData("text/plain", t);
-    const t0 = performance.now();
-    document.activeElement?.dispatchEvent(new ClipboardEvent("paste", { clipboardData: dt, bubbles: true, cancelable: true }));
-    while (!document.querySelector("[data-testid=paste-summary]")) await new Promise((r) => requestAnimationFrame(r));
-    return performance.now() - t0;
-  }, text);
+  const first = page.locator('[role=grid] [role=row][aria-rowindex="2"] [data-col="department"]');
+  await first.click();
+  // Paste a block and time it until the preview's summary is in the document.
+  const previewOf = (text: string) =>
+    page.evaluate(async (t) => {
+      const dt = new DataTransfer();
+      dt.setData("text/plain", t);
+      const t0 = performance.now();
+      document.activeElement?.dispatchEvent(new ClipboardEvent("paste", { clipboardData: dt, bubbles: true, cancelable: true }));
+      while (!document.querySelector("[data-testid=paste-summary]")) await new Promise((r) => requestAnimationFrame(r));
+      return performance.now() - t0;
+    }, text);
+  const block = (tag: string) => Array.from({ length: 100 }, (_, r) => Array.from({ length: 5 }, (_, c) => `${tag}${r}-${c}`).join("\t")).join("\n");
+  // Straight after the first click (the tools' chunk may still be on its way), then once more.
+  const preview = await previewOf(block("P"));
   const dialog = page.getByRole("dialog");
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await first.click();
+  const again = await previewOf(block("P"));
   await dialog.getByTestId("paste-summary").filter({ hasText: "500 values to change in 100 Records" }).waitFor();
   const t0 = Date.now();
   await dialog.getByRole("button", { name: "Update 100 Records" }).click();
@@ -125,6 +133,6 @@ export async function benchPaste(browser: Browser, base: string): Promise<void> 
     }
     return performance.now() - t;
   });
-  console.log(`paste of 500 cells (100 rows × 5 columns): preview in ${ms(preview)}; apply in ${ms(apply)} beside ${ms(bare)} for 100 bare updates → ratio ${(apply / bare).toFixed(2)}`);
+  console.log(`paste of 500 cells (100 rows × 5 columns): preview in ${ms(preview)} right after the first click, ${ms(again)} the second time; apply in ${ms(apply)} beside ${ms(bare)} for 100 bare updates → ratio ${(apply / bare).toFixed(2)}`);
   await page.close();
 }
