@@ -21,6 +21,8 @@ export function runSupervisedChild(start: (message: StartMessage) => Promise<Run
   const stop = () => {
     if (stopping) return;
     stopping = true;
+    // A close that hangs must not leave an orphan behind a launcher that is gone.
+    setTimeout(() => process.exit(1), 10_000).unref();
     const done = () => process.exit(0);
     (running?.close() ?? Promise.resolve()).then(done, done);
   };

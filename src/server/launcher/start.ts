@@ -132,7 +132,7 @@ export async function startBaseboard(env: NodeJS.ProcessEnv, opts: StartOptions 
     const kind = config.baseUrl ? "hosted" : "local";
     const label = config.baseUrl ? new URL(config.baseUrl).host : `Local service (${path.relative(process.cwd(), dataDir as string) || "."})`;
     upstream = createUpstream({ baseUrl, apiKey: apiKey as string, timeoutMs: config.timeoutMs, label: kind === "local" ? "The local service" : `The service at ${label}`,
-      connections: config.limits.connections, bodyIdleMs: config.limits.bodyIdleMs });
+      connections: config.limits.connections, bodyIdleMs: config.limits.bodyIdleMs, sendIdleMs: config.limits.sendIdleMs });
     if (opts.dev) {
       const { createServer } = await import("vite");
       vite = await createServer({ server: { middlewareMode: true, ws: { server } }, appType: "spa" });

@@ -39,6 +39,10 @@ export interface ProxyLimits {
   bodyIdleMs: number;
   /** A JSON body must arrive whole within this (408 after). */
   jsonBodyMs: number;
+  /** A browser that takes none of its answer for this long is cut (its upstream connection freed). */
+  sendIdleMs: number;
+  /** Bytes of record-call bodies the proxy holds while they arrive, all clients together (503 past it). */
+  jsonBufferBytes: number;
   /** Upstream connections per lane: JSON calls, file reads, streamed uploads. */
   connections: { json: number; files: number; uploads: number };
 }
@@ -56,6 +60,8 @@ export function parseProxyLimits(env: NodeJS.ProcessEnv): ProxyLimits {
     headersTimeoutMs: positive(env, "BASEBOARD_HEADERS_TIMEOUT_MS", 20_000),
     bodyIdleMs: positive(env, "BASEBOARD_BODY_IDLE_TIMEOUT_MS", 30_000),
     jsonBodyMs: positive(env, "BASEBOARD_JSON_BODY_TIMEOUT_MS", 60_000),
+    sendIdleMs: positive(env, "BASEBOARD_SEND_IDLE_TIMEOUT_MS", 60_000),
+    jsonBufferBytes: Math.ceil(positive(env, "BASEBOARD_JSON_BUFFER_BYTES", 64 * 1024 * 1024, "bytes")),
     connections: {
       json: count("UPSTREAM_CONNECTIONS", 64),
       files: count("UPSTREAM_FILE_CONNECTIONS", 32),

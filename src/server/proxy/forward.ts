@@ -14,6 +14,7 @@ import { pipeline } from "node:stream/promises";
 import { Pool } from "undici";
 import { errorBody } from "../../shared/errors";
 import { type BodyTimeout, bodyTimeoutMessage, watchBody } from "../body-watch";
+import { watchAnswer } from "./answer-watch";
 import { browserResponseHeaders, upstreamRequestHeaders } from "./headers";
 import type { Lane } from "./routes";
 
@@ -27,6 +28,8 @@ export interface UpstreamOptions {
   connections?: Partial<Record<Lane, number>>;
   /** A streamed body that sends nothing for this long is cut with a 408 (default 30 s). */
   bodyIdleMs?: number;
+  /** A browser that takes none of its answer for this long is cut (default 60 s). */
+  sendIdleMs?: number;
 }
 
 export interface ForwardOptions {
@@ -39,7 +42,7 @@ export interface ForwardOptions {
 }
 
 /** How a forward ended, for the caller's log. */
-export type ForwardOutcome = "answered" | "client-aborted" | "failed";
+export type ForwardOutcome = "answered" | "client-aborted" | "client-stalled" | "failed";
 
 export interface Upstream {
   forward(req: IncomingMessage, res: ServerResponse, path: string, opts: ForwardOptions): Promise<ForwardOutcome>;
@@ -115,6 +118,7 @@ export function createUpstream(opts: UpstreamOptions): Upstream {
   const url = new URL(opts.baseUrl);
   const basePath = url.pathname === "/" ? "" : url.pathname;
   const bodyIdleMs = opts.bodyIdleMs ?? 30_000;
+  const sendIdleMs = opts.sendIdleMs ?? 60_000;
   const poolOf = (connections: number) =>
     new Pool(url.origin, {
       connections,
@@ -144,6 +148,7 @@ export function createUpstream(opts: UpstreamOptions): Upstream {
     let timedOut = false;
     let bodyStalled: BodyTimeout | undefined;
     let clientGone = false;
+    let clientStalled = false;
     let timer: NodeJS.Timeout | undefined;
     let answered = false;
     const startTimer = () => {
@@ -166,6 +171,7 @@ export function createUpstream(opts: UpstreamOptions): Upstream {
     res.once("close", onClose);
     req.on("error", () => {});
     let stopWatch = () => {};
+    let stopAnswerWatch = () => {};
     if (streamed) {
       req.once("end", startTimer);
       stopWatch = watchBody(req, {
@@ -194,10 +200,16 @@ export function createUpstream(opts: UpstreamOptions): Upstream {
       // The answer is complete but the browser is still sending (an early 413): drop the rest.
       if (streamed) res.once("finish", () => req.readableEnded || bodyStalled || discardRest(req));
       res.writeHead(up.statusCode, headers2);
+      // A browser that stops reading would otherwise hold this upstream connection for ever.
+      stopAnswerWatch = watchAnswer(res, sendIdleMs, () => {
+        clientStalled = true;
+        res.destroy();
+      });
       await pipeline(up.body, res);
       return "answered";
     } catch (err) {
       clearTimeout(timer);
+      if (clientStalled) return "client-stalled";
       if (clientGone || res.destroyed) {
         res.destroy();
         return "client-aborted";
@@ -216,6 +228,7 @@ export function createUpstream(opts: UpstreamOptions): Upstream {
       return "failed";
     } finally {
       stopWatch();
+      stopAnswerWatch();
       res.off("close", onClose);
     }
   }

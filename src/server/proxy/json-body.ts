@@ -10,9 +10,10 @@ import { JSON_BODY_LIMIT, JSON_BODY_TOO_LARGE } from "../../shared/limits";
 import { bodyTimeoutMessage, watchBody } from "../body-watch";
 
 export type JsonBodyRead =
-  | { kind: "ok"; body: Buffer }
+  /** release() gives the body's bytes back to the budget: call it once the body has been sent on. */
+  | { kind: "ok"; body: Buffer; release(): void }
   /** Answer with this; the rest of the body (if any) is still unread. */
-  | { kind: "refused"; status: 408 | 413; body: ErrorBody }
+  | { kind: "refused"; status: 408 | 413 | 503; body: ErrorBody }
   /** The client went away before its body was complete: nobody to answer. */
   | { kind: "aborted"; received: number };
 
@@ -20,7 +21,35 @@ export interface JsonBodyLimits {
   idleMs: number;
   totalMs: number;
   limit?: number;
+  /** Shared by all requests: bytes of JSON bodies held at once, so many slow clients cannot exhaust memory. */
+  budget?: BufferBudget;
 }
+
+export interface BufferBudget {
+  /** Takes n bytes if they fit; false when they do not. */
+  take(n: number): boolean;
+  give(n: number): void;
+  readonly held: number;
+}
+
+export function createBufferBudget(maxBytes: number): BufferBudget {
+  let held = 0;
+  return {
+    take(n) {
+      if (held + n > maxBytes) return false;
+      held += n;
+      return true;
+    },
+    give(n) {
+      held -= n;
+    },
+    get held() {
+      return held;
+    },
+  };
+}
+
+const BUSY = "The proxy is holding too many request bodies at once; try again in a moment.";
 
 export function readJsonBody(req: IncomingMessage, limits: JsonBodyLimits): Promise<JsonBodyRead> {
   const limit = limits.limit ?? JSON_BODY_LIMIT;
@@ -32,6 +61,8 @@ export function readJsonBody(req: IncomingMessage, limits: JsonBodyLimits): Prom
     const chunks: Buffer[] = [];
     let received = 0;
     const finish = (outcome: JsonBodyRead) => {
+      // A whole body stays counted until it has gone upstream (it may wait for a free connection).
+      if (outcome.kind !== "ok") limits.budget?.give(received);
       stopWatch();
       req.off("data", onData);
       req.off("end", onEnd);
@@ -41,11 +72,21 @@ export function readJsonBody(req: IncomingMessage, limits: JsonBodyLimits): Prom
       resolve(outcome);
     };
     const onData = (chunk: Buffer) => {
+      if (received + chunk.length > limit) {
+        return finish({ kind: "refused", status: 413, body: errorBody("payload_too_large", JSON_BODY_TOO_LARGE) });
+      }
+      if (limits.budget && !limits.budget.take(chunk.length)) return finish({ kind: "refused", status: 503, body: errorBody("unavailable", BUSY) });
       received += chunk.length;
-      if (received > limit) return finish({ kind: "refused", status: 413, body: errorBody("payload_too_large", JSON_BODY_TOO_LARGE) });
       chunks.push(chunk);
     };
-    const onEnd = () => finish({ kind: "ok", body: Buffer.concat(chunks, received) });
+    const onEnd = () => {
+      let held = received;
+      const release = () => {
+        limits.budget?.give(held);
+        held = 0;
+      };
+      finish({ kind: "ok", body: Buffer.concat(chunks, received), release });
+    };
     const onClose = () => finish({ kind: "aborted", received });
     const stopWatch = watchBody(req, {
       idleMs: limits.idleMs,

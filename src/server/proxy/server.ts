@@ -10,7 +10,7 @@ import { LOGIN_REQUIRED_SUBCODE } from "../../shared/meta";
 import { buildAppConfig, type ConfigFile } from "./app-config";
 import type { ProxyConfig } from "./config";
 import { discardRest, sendJson, type Upstream } from "./forward";
-import { readJsonBody } from "./json-body";
+import { createBufferBudget, readJsonBody } from "./json-body";
 import { apiRequestRefusal, checkHost, ownHosts } from "./guard";
 import { API_SECURITY_HEADERS, PAGE_SECURITY_HEADERS } from "./headers";
 import { healthReport, HOSTED, serviceUnavailable, type ServiceStatus } from "./health";
@@ -49,6 +49,7 @@ export function createProxyHandler(deps: ProxyDeps) {
     sendJson(res, status, body, headers);
   const service = deps.service ?? HOSTED;
 
+  const jsonBudget = createBufferBudget(config.limits.jsonBufferBytes);
   const info = config.logLevel === "info" ? deps.log : () => {};
   const where = (req: IncomingMessage) => `${req.method} ${(req.url ?? "").split("?")[0].slice(0, 200)}`;
 
@@ -61,18 +62,31 @@ export function createProxyHandler(deps: ProxyDeps) {
       return sendJson(res, 503, down.body, { ...headers, ...down.headers });
     }
     let body: Buffer | undefined;
+    let release = () => {};
     if (route.jsonBody) {
-      const read = await readJsonBody(req, { idleMs: config.limits.bodyIdleMs, totalMs: config.limits.jsonBodyMs });
+      const read = await readJsonBody(req, { idleMs: config.limits.bodyIdleMs, totalMs: config.limits.jsonBodyMs, budget: jsonBudget });
       if (read.kind === "aborted") return info(`client went away while sending ${where(req)} (after ${read.received} bytes)`);
       if (read.kind === "refused") {
-        if (read.status === 413) discardRest(req);
-        else res.once("finish", () => req.socket.destroySoon());
-        return sendJson(res, read.status, read.body, read.status === 408 ? { ...headers, connection: "close" } : headers);
+        // A 413 lets the browser finish sending (it shows no answer before); the rest close the connection.
+        if (read.status === 413) {
+          discardRest(req);
+          return sendJson(res, 413, read.body, headers);
+        }
+        res.once("finish", () => req.socket.destroySoon());
+        const retry = read.status === 503 ? { "retry-after": "1" } : {};
+        return sendJson(res, read.status, read.body, { ...headers, ...retry, connection: "close" });
       }
       body = read.body;
+      release = read.release;
     }
-    const outcome = await deps.upstream.forward(req, res, route.upstreamPath, { withKey, headers, lane: route.lane, body });
+    let outcome;
+    try {
+      outcome = await deps.upstream.forward(req, res, route.upstreamPath, { withKey, headers, lane: route.lane, body });
+    } finally {
+      release();
+    }
     if (outcome === "client-aborted") info(`client went away during ${where(req)}`);
+    else if (outcome === "client-stalled") info(`client stopped reading ${where(req)}: cut after ${config.limits.sendIdleMs / 1000} s`);
   }
 
   async function handleApi(req: IncomingMessage, res: ServerResponse, host: string, rawUrl: string, pathname: string) {

@@ -29,3 +29,7 @@ it("refuses tampered, truncated and malformed tokens", () => {
   expect(signer.verify(`${token}.x`, 1)).toBe(false);
   for (const bad of [undefined, "", "...", "x".repeat(500)]) expect(signer.verify(bad, 1)).toBe(false);
 });
+
+it("tells when a token it issued expires", () => {
+  expect(signer.expiresAt(signer.issue(5000, "n"))).toBe(6000);
+});

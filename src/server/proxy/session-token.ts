@@ -15,6 +15,8 @@ export interface SessionSigner {
   issue(now: number, nonce: string): string;
   /** True for a token this secret and password issued that has not expired at `now`. */
   verify(token: string | undefined, now: number): boolean;
+  /** When a token verify() accepted expires (ms since epoch). */
+  expiresAt(token: string): number;
 }
 
 export function createSessionSigner(secret: string, password: string, lifetimeMs = SESSION_MS): SessionSigner {
@@ -35,5 +37,6 @@ export function createSessionSigner(secret: string, password: string, lifetimeMs
       const expires = parseInt(expiry, 36);
       return Number.isFinite(expires) && now < expires;
     },
+    expiresAt: (token) => parseInt(token.split(".")[0], 36),
   };
 }

@@ -11,6 +11,7 @@ import { ownOrigins } from "./guard";
 import { PAGE_SECURITY_HEADERS } from "./headers";
 import { clientKey, createAttemptLimiter } from "./login-limiter";
 import { loginPage } from "./login-page";
+import { createRevokedSessions } from "./revoked-sessions";
 import { createSessionSigner, SESSION_MS } from "./session-token";
 
 export { createAttemptLimiter, MAX_FAILURES } from "./login-limiter";
@@ -22,7 +23,6 @@ export interface SessionGate {
 }
 
 export const COOKIE = "bb_session";
-const MAX_LOGGED_OUT = 10_000;
 
 export function readCookie(header: string | undefined, name: string): string | undefined {
   for (const part of (header ?? "").split(";")) {
@@ -57,17 +57,16 @@ export function createSessionGate(opts: { password: string; secret: string; publ
   const limiter = createAttemptLimiter();
   const secure = opts.publicOrigin?.startsWith("https:") ? "; Secure" : "";
 
-  // Tokens logged out on this proxy, until they expire anyway (bounded; oldest dropped first).
-  const loggedOut = new Map<string, number>();
+  // Tokens logged out on this proxy, until they expire anyway (bounded: revoked-sessions.ts).
+  const loggedOut = createRevokedSessions();
   const isAuthenticated = (req: IncomingMessage) => {
     const token = readCookie(req.headers.cookie, COOKIE);
-    return signer.verify(token, Date.now()) && !loggedOut.has(token as string);
+    const now = Date.now();
+    return signer.verify(token, now) && !loggedOut.has(token as string, now);
   };
   const logOut = (token: string | undefined) => {
-    if (!token || !signer.verify(token, Date.now())) return;
-    loggedOut.set(token, Date.now() + lifetimeMs);
     const now = Date.now();
-    for (const [t, until] of loggedOut) if (until < now || loggedOut.size > MAX_LOGGED_OUT) loggedOut.delete(t);
+    if (token && signer.verify(token, now)) loggedOut.revoke(token, signer.expiresAt(token), now);
   };
 
   const html = (res: ServerResponse, status: number, body: string, extra: Record<string, string> = {}) => {
