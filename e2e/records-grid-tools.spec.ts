@@ -73,6 +73,48 @@ test("record panel: joined Fields are read-only", async ({ page }) => {
   await expect(panel.locator("#rp-departments_head")).not.toHaveJSProperty("tagName", "INPUT");
 });
 
+test("record panel: editors by type (a bad number refused), the large editor for json, the image previewed", async ({ page }) => {
+  const bySku = { and: [{ key: "sku", operator: "equal", value: "SKU-007" }] };
+  const before = (await apiQuery("catalog", { filter: bySku })).items[0];
+  await openView(page, "catalog", { record: "SKU-007" });
+  const panel = page.getByRole("complementary").filter({ hasText: "Record SKU-007" });
+  await expect(panel).toBeVisible();
+  // The image Field shows its picture (a thumbnail that really loaded), the boolean a select.
+  const img = panel.getByRole("img", { name: String(before.image) });
+  await expect(img).toBeVisible();
+  await expect.poll(() => img.evaluate((el) => (el as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+  await expect(panel.locator("#rp-in_stock")).toHaveJSProperty("tagName", "SELECT");
+
+  // A number that is not one: shown on the Field, nothing sent.
+  await panel.locator("#rp-price").fill("cheap");
+  await panel.getByRole("button", { name: "Save" }).click();
+  await expect(panel.getByRole("alert").first()).toBeVisible();
+  expect((await apiQuery("catalog", { filter: bySku })).items[0]).toEqual(before);
+
+  // json in the large editor, then both saved.
+  await panel.locator("#rp-price").fill("81.5");
+  await panel.getByRole("button", { name: "Open specs in the large editor" }).click();
+  const editor = page.getByRole("dialog").getByLabel("specs (large editor)");
+  await editor.fill('{"material":"oak","legs":4}');
+  await page.getByRole("dialog").getByRole("button", { name: "Format JSON" }).click();
+  await expect(editor).toHaveValue(/\n {2}"material": "oak"/);
+  await page.getByRole("dialog").getByRole("button", { name: "Keep" }).click();
+  await panel.getByRole("button", { name: "Save" }).click();
+  await expect.poll(async () => (await apiQuery("catalog", { filter: bySku })).items[0]).toEqual({ ...before, price: 81.5, specs: { material: "oak", legs: 4 } });
+});
+
+test("the tools' chunk is not on the first screen; the first click in the grid fetches it, before any paste", async ({ page }) => {
+  const chunks: string[] = [];
+  page.on("request", (r) => {
+    if (/RecordsOverlays-[^/]*\.js$/.test(r.url())) chunks.push(r.url());
+  });
+  await openView(page, "employees");
+  await page.waitForLoadState("networkidle");
+  expect(chunks).toEqual([]);
+  await cell(page, 2, "city").click();
+  await expect.poll(() => chunks.length).toBe(1);
+});
+
 test("copy a range as TSV (numbers unformatted) and a row as JSON from the context menu", async ({ page }) => {
   await openView(page, "employees", { filter: pkOr("E00711", "E00712"), sort: "employee_id" });
   const [a, b] = (await apiQuery("employees", { filter: pkOr("E00711", "E00712"), sort: bySort("employee_id") })).items;
@@ -181,7 +223,51 @@ test("export the view to CSV and JSON, and the selection, compared with the API"
   expect(JSON.parse(await readFile(await sel.path(), "utf8"))).toEqual([truth.items[1], truth.items[3]]);
 });
 
-test("context menu: filter by / exclude this value, open the Record; header menu by keyboard sorts and hides", async ({ page }) => {
+test("export keeps the join; a cancelled export saves nothing", async ({ page }) => {
+  await page.addInitScript(() => {
+    delete (window as { showSaveFilePicker?: unknown }).showSaveFilePicker;
+  });
+  const join = "departments:department=department";
+  const filter = { and: [{ key: "department", operator: "equal", value: "Legal" }] };
+  await openView(page, "employees", { filter, sort: "employee_id", join });
+  const truth = await apiQuery("employees", {
+    filter,
+    sort: bySort("employee_id"),
+    join: [{ targetTable: "departments", rules: [{ tableKey: "department", targetTableKey: "department" }] }],
+    limit: 10000,
+  });
+  expect(truth.count).toBeGreaterThan(0);
+  const dialog = page.getByRole("dialog", { name: "Export Records" });
+  await page.getByRole("button", { name: "Export…" }).click();
+  await dialog.getByLabel("JSON").check();
+  const [json] = await Promise.all([page.waitForEvent("download"), dialog.getByRole("button", { name: "Export" }).click()]);
+  const rows = JSON.parse(await readFile(await json.path(), "utf8")) as Record<string, unknown>[];
+  expect(rows).toEqual(truth.items);
+  // The joined Fields are in the file (more keys than the employees table alone has).
+  expect(Object.keys(rows[0]).length).toBeGreaterThan(15);
+
+  // Cancel while the first page is on its way: no download, the dialog is usable again.
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  await page.route("**/api/v0/record/demo/employees/query", async (route) => {
+    if ((route.request().postData() ?? "").includes('"limit":5000')) await held;
+    await route.continue().catch(() => undefined);
+  });
+  let downloads = 0;
+  page.on("download", () => downloads++);
+  await page.getByRole("button", { name: "Export…" }).click();
+  await dialog.getByRole("button", { name: "Export" }).click();
+  await expect(dialog.getByTestId("export-progress")).toContainText(`0 of ${truth.count}`);
+  await dialog.getByRole("button", { name: "Cancel export" }).click();
+  await expect(page.getByText("Export cancelled")).toBeVisible();
+  await expect(dialog.getByRole("button", { name: "Export" })).toBeEnabled();
+  release();
+  await page.waitForTimeout(1000);
+  expect(downloads).toBe(0);
+  await page.unrouteAll({ behavior: "ignoreErrors" });
+});
+
+test("context menu: filter by / exclude this value, copy, open the Record; header menu by keyboard sorts, hides and filters on the Field", async ({ page }) => {
   await openView(page, "employees", { sort: "employee_id" });
   const dept = (await cell(page, 2, "department").textContent())!;
   await cell(page, 2, "department").click({ button: "right" });
@@ -218,6 +304,24 @@ test("context menu: filter by / exclude this value, open the Record; header menu
   await page.getByRole("columnheader", { name: /^age/ }).click({ button: "right" });
   await page.getByRole("menuitem", { name: "Hide this column" }).click();
   await expect(page.getByRole("columnheader", { name: /^age/ })).toHaveCount(0);
+
+  // Copy from the cell menu.
+  const title = (await cell(page, 2, "job_title").textContent())!;
+  await cell(page, 2, "job_title").click({ button: "right" });
+  await page.getByRole("menuitem", { name: "Copy", exact: true }).click();
+  await expect.poll(() => clipboard(page)).toBe(title);
+
+  // "Filter on this Field" from a header: a new condition on it, its value focused; Apply adds it.
+  await page.getByRole("columnheader", { name: /^job_title/ }).click({ button: "right" });
+  await page.getByRole("menuitem", { name: "Filter on job_title…" }).click();
+  const value = page.getByLabel("Condition 3 value", { exact: true });
+  await expect(value).toBeFocused();
+  await page.keyboard.type(title);
+  await page.getByRole("button", { name: "Apply filter" }).click();
+  const three = { and: [...both.and, { key: "job_title", operator: "equal", value: title }] };
+  const m = (await apiQuery("employees", { filter: three, limit: 0 })).count;
+  await expect(page.getByTestId("total-count")).toHaveText(new RegExp(`^${m.toLocaleString("en-US")} Records? match`));
+  for (const c of await page.locator('[role=grid] [data-col="job_title"][role=gridcell]').allTextContents()) expect(c).toBe(title);
 });
 
 test("columns resize by keyboard and drag, widths kept per table; the key column stays on the left", async ({ page }) => {
@@ -276,7 +380,7 @@ test("an edit under a sort keeps the row in place; save and move down lands on t
   await expect(cell(page, 2, "employee_id")).toHaveText("E00733");
 });
 
-test("saved views: save, listed under the table, open, rename, share as URL, export/import JSON, delete", async ({ page }) => {
+test("saved views: save, listed under the table, open, rename, share as URL, export/import JSON, delete; columns, join and widths restored", async ({ page }) => {
   const filter = { and: [{ key: "department", operator: "equal", value: "Sales" }] };
   await openView(page, "employees", { filter, sort: "age", size: 100 });
   await page.getByRole("button", { name: "Views ▾" }).click();
@@ -317,6 +421,27 @@ test("saved views: save, listed under the table, open, rename, share as URL, exp
   // The shared URL opens the same view.
   await page.goto(url);
   await expect(page.getByText(new RegExp(`${n.toLocaleString("en-US")} Records?`)).first()).toBeVisible();
+
+  // Columns, join and widths are part of a view: saved, changed, restored when it is opened.
+  const join = "departments:department=department";
+  await openView(page, "employees", { cols: "employee_id,full_name,city", join });
+  const width = async () => Math.round((await page.getByRole("columnheader", { name: /^city/ }).boundingBox())!.width);
+  await page.getByRole("separator", { name: "Resize column city" }).focus();
+  for (let i = 0; i < 3; i++) await page.keyboard.press("ArrowRight");
+  const saved = await width();
+  await page.getByRole("button", { name: "Views ▾" }).click();
+  await page.getByRole("menuitem", { name: "Save this view…" }).click();
+  await page.getByRole("dialog").getByLabel("Name", { exact: true }).fill("Three columns");
+  await page.getByRole("button", { name: "Save view" }).click();
+  await page.getByRole("separator", { name: "Resize column city" }).focus();
+  for (let i = 0; i < 6; i++) await page.keyboard.press("ArrowLeft");
+  await expect.poll(width).toBe(saved - 60);
+  await openView(page, "departments");
+  await page.getByRole("navigation").getByRole("link", { name: "Three columns" }).click();
+  await expect(page).toHaveURL(/cols=employee_id%2Cfull_name%2Ccity/);
+  await expect(page).toHaveURL(/join=departments/);
+  await expect(page.getByRole("columnheader")).toHaveText([/^$/, /^employee_id/, /^full_name/, /^city/]);
+  await expect.poll(width).toBe(saved);
 });
 
 test("bulk update changes only the confirmed Records, even if more match by then; undo covers exactly those", async ({ page }) => {
@@ -368,4 +493,18 @@ test("import a CSV: preview like paste, then update-or-insert by primary key, al
   await expect(bad).toContainText("line 3:");
   await expect(bad.getByRole("button", { name: /^Import/ })).toBeDisabled();
   expect((await apiRecord("E00751")).age).toBe(33);
+  await bad.getByRole("button", { name: "Cancel" }).click();
+
+  // Dropped on the grid: the same preview; cancelled, nothing changes.
+  await page.evaluate(() => {
+    const dt = new DataTransfer();
+    dt.items.add(new File(["employee_id,city\nE00751,DropTown\n"], "dropped.csv", { type: "text/csv" }));
+    const area = document.querySelector(".grid-area")!;
+    for (const type of ["dragenter", "dragover", "drop"]) area.dispatchEvent(new DragEvent(type, { dataTransfer: dt, bubbles: true, cancelable: true }));
+  });
+  const dropped = page.getByRole("dialog", { name: "Import dropped.csv" });
+  await expect(dropped.getByTestId("import-summary")).toContainText("1 row: 1 Record to update");
+  await expect(dropped).toContainText("DropTown");
+  await dropped.getByRole("button", { name: "Cancel" }).click();
+  expect((await apiRecord("E00751")).city).toBe("ImportTown");
 });

@@ -48,7 +48,7 @@ describe("the app's own requests", () => {
     expect(res.status).toBe(200);
     const cfg = res.json() as { databases: { id: string; tables: { slug: string }[] }[]; capabilities: Record<string, unknown>; upstream: unknown };
     expect(cfg.upstream).toMatchObject({ kind: "local" });
-    expect(cfg.capabilities).toMatchObject({ meta: true, fields: true, list: true, delete: true, expiresIn: true });
+    expect(cfg.capabilities).toMatchObject({ meta: true, fields: true, list: true, delete: true, expiresIn: true, import: true });
     expect(cfg.capabilities.operators).toContain("contains");
     expect(cfg.databases.find((d) => d.id === "demo")?.tables.map((t) => t.slug)).toEqual(expect.arrayContaining(["employees", "departments"]));
   });

@@ -8,6 +8,7 @@ describe("matchApiRoute: the allow list", () => {
     ["POST", "/api/v0/record/demo/employees/update", "/v0/record/demo/employees/update", "update"],
     ["GET", "/api/v0/record/demo/employees/fields", "/v0/record/demo/employees/fields", "fields"],
     ["GET", "/api/v0/meta", "/v0/meta", "meta"],
+    ["POST", "/api/v0/record/demo/employees/import?primaryKey=id&type=age%3Anumber", "/v0/record/demo/employees/import?primaryKey=id&type=age%3Anumber", "import"],
     ["POST", "/api/v0/storage/object/public-assets", "/v0/storage/object/public-assets", "upload"],
     ["DELETE", "/api/v0/storage/object/public-assets/a/b.png", "/v0/storage/object/public-assets/a/b.png", "delete"],
     ["GET", "/api/v0/storage/public/public-assets/v1/a%20b.png?w=64", "/v0/storage/public/public-assets/v1/a%20b.png?w=64", "get-file"],

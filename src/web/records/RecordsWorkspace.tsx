@@ -29,6 +29,7 @@ import { buildQueryBody, colsAfterJoin, formatJoin, formatSort, lastPage, reuseV
 import { fmtInt } from "./grid/values.utils";
 import { useWidthStore, widthActions, withWidths } from "./grid/column-widths-store";
 import { anyOverlay, overlayActions, useOverlayStore } from "./overlays/overlay-store";
+import { preloadOverlays } from "./overlays/preload";
 import { WorkspaceTools } from "./overlays/WorkspaceTools";
 import { csvDropHandlers } from "./import/csv-drop";
 import { useSavedViews } from "./saved-views/saved-views-store";
@@ -250,7 +251,7 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
         />
       )}
       <SelectionBar count={count} pageSize={rowsShown?.length ?? view.size} onBulk={(kind) => setBulk(kind === "rows" ? { kind, pks: [...selected.values()] } : { kind, filter: view.filter })} />
-      <div className="grid-area" {...csvDropHandlers(!!config.capabilities.import && !!fields)}>
+      <div className="grid-area" onPointerDownCapture={preloadOverlays} onKeyDownCapture={preloadOverlays} {...csvDropHandlers(!!config.capabilities.import && !!fields)}>
         {records.isFetching && <div className="loading-bar" role="progressbar" aria-label="Loading records" />}
         {records.isError && (
           <div className="error-box" role="alert">

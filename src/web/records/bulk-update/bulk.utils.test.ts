@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+import type { FilterValue } from "../../../shared/filter";
 import type { FieldInfo } from "../../../shared/records";
+import { narrowed } from "./bulk-apply";
 import { changesFromSnapshot, readBulkValues } from "./bulk.utils";
 
 const fields: FieldInfo[] = [
@@ -31,4 +33,17 @@ it("changesFromSnapshot skips cells that already hold the value", () => {
     { id: "b", age: null },
   ];
   expect(changesFromSnapshot(snap, "id", [{ key: "age", value: 40 }])).toEqual([{ pk: "b", field: "age", before: null, after: 40 }]);
+});
+
+describe("narrowed (the confirmed set carried by the update)", () => {
+  const eq = (key: string, value: FilterValue) => ({ key, operator: "equal", value });
+  it("is the view's filter AND primary key in the set, with only equal conditions of its own", () => {
+    const view = { and: [eq("department", "Sales")] };
+    expect(narrowed(view, "id", ["a", "b"])).toEqual({ and: [eq("department", "Sales"), { or: [eq("id", "a"), eq("id", "b")] }] });
+  });
+  it("keeps an or-filter whole and drops an empty and", () => {
+    const or = { or: [eq("city", "Oslo"), eq("city", "Rome")] };
+    expect(narrowed(or, "id", [1])).toEqual({ and: [or, { or: [eq("id", 1)] }] });
+    expect(narrowed({ and: [] }, "id", [1])).toEqual({ and: [{ or: [eq("id", 1)] }] });
+  });
 });

@@ -13,7 +13,7 @@ import { ChangeTable } from "../clipboard/ChangeTable";
 import { pkFilter } from "../grid/edit.utils";
 import { fmtInt } from "../grid/values.utils";
 import { invalidateTableRecords, queryRecords } from "../records-queries";
-import { type ImportPlan, planImport, readCsv } from "./import-plan.utils";
+import { type ImportPlan, planImport, planSummary, readCsv } from "./import-plan.utils";
 import { importCsv } from "./record-import-mutation";
 import "../clipboard/clipboard.css";
 
@@ -97,7 +97,7 @@ export default function ImportDialog(p: Props) {
         {state.kind === "preview" && (
           <>
             <p data-testid="import-summary">
-              {plural(state.rows, "row")}: {plural(state.plan.newPks.size, "new Record")}, {plural(state.plan.updated, "Record")} to update, {plural(state.plan.unchanged, "Record")} unchanged. All or nothing; an import cannot be undone.
+              {plural(state.rows, "row")}: {planSummary(state.plan)}. All or nothing; an import cannot be undone.
               {state.errors.errors.length > 0 && <strong className="error-text"> {plural(state.errors.errors.length, "cell")} cannot be written (in red): fix the file and drop it again.</strong>}
             </p>
             <ChangeTable changes={[...state.errors.errors, ...state.plan.changes]} isNew={(pk) => state.plan.newPks.has(JSON.stringify(pk))} />

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { FieldInfo } from "../../../shared/records";
-import { planImport, readCsv } from "./import-plan.utils";
+import { planImport, planSummary, readCsv } from "./import-plan.utils";
 
 const fields: FieldInfo[] = [
   { key: "id", type: "text", nullable: false, primaryKey: true },
@@ -31,5 +31,10 @@ describe("import plan", () => {
       ["n", "id", undefined, "n"],
       ["n", "age", undefined, 5],
     ]);
+  });
+  it("summarizes only the parts that are not zero", () => {
+    expect(planSummary({ newPks: new Set(["a"]), updated: 2, unchanged: 0 })).toBe("1 new Record, 2 Records to update");
+    expect(planSummary({ newPks: new Set(), updated: 0, unchanged: 3 })).toBe("3 Records unchanged");
+    expect(planSummary({ newPks: new Set(), updated: 0, unchanged: 0 })).toBe("nothing to change");
   });
 });

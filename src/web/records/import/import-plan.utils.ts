@@ -6,7 +6,7 @@
 import { parse } from "csv-parse/browser/esm/sync";
 import type { FieldInfo, RecordRow, RecordValue } from "../../../shared/records";
 import type { CellChange } from "../clipboard/paste.utils";
-import { parseInput, sameValue } from "../grid/values.utils";
+import { fmtInt, parseInput, sameValue } from "../grid/values.utils";
 
 export interface ImportRow {
   line: number;
@@ -56,6 +56,18 @@ export interface ImportPlan {
   newPks: Set<string>;
   updated: number;
   unchanged: number;
+}
+
+const plural = (n: number, one: string) => `${fmtInt(n)} ${one}${n === 1 ? "" : "s"}`;
+
+/** "1 new Record, 2 Records to update": the parts that are not zero. */
+export function planSummary(plan: Pick<ImportPlan, "newPks" | "updated" | "unchanged">): string {
+  const parts = [
+    plan.newPks.size ? plural(plan.newPks.size, "new Record") : "",
+    plan.updated ? `${plural(plan.updated, "Record")} to update` : "",
+    plan.unchanged ? `${plural(plan.unchanged, "Record")} unchanged` : "",
+  ].filter(Boolean);
+  return parts.length ? parts.join(", ") : "nothing to change";
 }
 
 /** The cells each row changes, given the current Records of those keys (absent = a new Record). */
