@@ -146,6 +146,16 @@ test("paste TSV: preview with type checks, one conflict-checked update per Recor
   await expect(page.getByRole("dialog").getByRole("alert")).toContainText(/read-only/);
 });
 
+test("Ctrl+V after a mouse click on a cell opens the paste preview (the event lands on the cell's text)", async ({ page }) => {
+  await openView(page, "employees", { filter: pkOr("E00731"), sort: "employee_id" });
+  await page.evaluate(() => navigator.clipboard.writeText("77"));
+  await cell(page, 2, "age").click();
+  await page.keyboard.press("Control+v");
+  const dialog = page.getByRole("dialog", { name: "Paste: review the changes" });
+  await expect(dialog.getByTestId("paste-summary")).toContainText("1 value to change in 1 Record");
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+});
+
 test("export the view to CSV and JSON, and the selection, compared with the API", async ({ page }) => {
   // No file picker in a test browser: the Blob download path.
   await page.addInitScript(() => {
