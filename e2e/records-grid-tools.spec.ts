@@ -354,6 +354,26 @@ test("bulk update changes only the confirmed Records, even if more match by then
   await expect.poll(titles).toEqual(pks.map((pk) => before[pk].job_title));
 });
 
+test("a CSV dragged over the grid shows where to drop it, and dropping it opens the import preview", async ({ page }) => {
+  await openView(page, "employees", { filter: pkOr("E00761") });
+  const area = page.locator(".grid-area");
+  const dt = await page.evaluateHandle(() => {
+    const d = new DataTransfer();
+    d.items.add(new File(["employee_id,city\nE00761,DropTown\n"], "dropped.csv", { type: "text/csv" }));
+    return d;
+  });
+  const hint = () => area.evaluate((el) => getComputedStyle(el, "::after").content);
+  expect(await hint()).toBe("none");
+  await area.dispatchEvent("dragover", { dataTransfer: dt });
+  await expect.poll(hint).toContain("Drop the CSV");
+  await area.dispatchEvent("drop", { dataTransfer: dt });
+  await expect.poll(hint).toBe("none");
+  const dialog = page.getByRole("dialog", { name: "Import dropped.csv" });
+  await expect(dialog.getByTestId("import-summary")).toContainText("1 Record to update");
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  expect((await apiRecord("E00761")).city).not.toBe("DropTown");
+});
+
 test("import a CSV: preview like paste, then update-or-insert by primary key, all or nothing", async ({ page }) => {
   await openView(page, "employees", { filter: pkOr("E00751", "E00752", "X99901") });
   const before = await apiRecord("E00752");
