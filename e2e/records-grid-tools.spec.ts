@@ -65,6 +65,20 @@ test("record panel: open by button, Space and Shift+Enter; edit saved with a con
   expect((await apiRecord("E00702")).city).toBe("ElsewhereTown");
 });
 
+test("closing the record panel after Next puts the cursor on the Record last shown, not the one it was opened from", async ({ page }) => {
+  await openView(page, "employees", { filter: pkOr("E00703", "E00704", "E00705"), sort: "employee_id" });
+  await cell(page, 2, "city").click();
+  await page.keyboard.press("Space");
+  await expect(page).toHaveURL(/record=E00703/);
+  await page.getByRole("button", { name: "Next Record" }).click();
+  await page.getByRole("button", { name: "Next Record" }).click();
+  await expect(page).toHaveURL(/record=E00705/);
+  await page.keyboard.press("Escape");
+  await expect(page).not.toHaveURL(/record=/);
+  await expect(page.locator(":focus")).toHaveAttribute("data-col", "city");
+  await expect(page.locator('[role=row]:has(:focus) [data-col="employee_id"]')).toHaveText("E00705");
+});
+
 test("record panel: joined Fields are read-only", async ({ page }) => {
   const join = "departments:department=department";
   await openView(page, "employees", { filter: byPk("E00703"), join, record: "E00703" });
