@@ -5,6 +5,7 @@
  */
 import { expect, type Page, test } from "@playwright/test";
 import { HostedStack, hostedUrl } from "./hosted.helpers";
+import { SHOTS_UI } from "./layout.helpers";
 
 const stack = new HostedStack();
 test.describe.configure({ mode: "serial" });
@@ -91,6 +92,63 @@ test("the config file's Field types give the catalog its thumbnails", async ({ p
   await expect(page.locator('[role=grid] [data-col="image"] img').first()).toBeVisible();
 });
 
+test("join without a fields endpoint: the target Field follows this table's by name, and the form reads departments’", async ({ page }) => {
+  await goView(page, "employees", { filter: eq("employee_id", "E00007") });
+  await expect(grid(page)).toBeVisible();
+  await page.getByRole("button", { name: "Join" }).click();
+  const panel = page.getByRole("dialog", { name: "Join" });
+  await panel.getByRole("combobox").first().selectOption("departments");
+  await expect(panel).toContainText("equals departments’");
+  await expect(panel).not.toContainText("departments's");
+  // The config file names departments' primary key: the usual join is guessed.
+  await expect(panel.getByRole("combobox").nth(1)).toHaveValue("department");
+  const target = panel.getByLabel("Target field");
+  await expect(target).toHaveValue("department");
+  // Another Field of this table: the target follows it by name.
+  await panel.getByRole("combobox").nth(1).selectOption("country");
+  await expect(target).toHaveValue("country");
+  await panel.getByRole("combobox").nth(1).selectOption("department");
+  await expect(target).toHaveValue("department");
+  await panel.getByRole("button", { name: "Apply join" }).click();
+  await expect(page).toHaveURL(/join=departments(%3A|:)department(%3D|=)department/);
+  await expect(page.locator('[role=columnheader]', { hasText: "departments.head" })).toBeVisible();
+});
+
+test("an emptied filter JSON view means no filter", async ({ page }) => {
+  await goView(page, "employees", { filter: eq("country", "Brazil") });
+  await expect(grid(page)).toBeVisible();
+  const builder = page.getByRole("region", { name: "Filter builder" });
+  if (!(await builder.isVisible())) await page.getByRole("button", { name: /^Filter/ }).click();
+  await builder.getByRole("button", { name: "JSON" }).click();
+  await page.getByLabel(/^Filter JSON/).fill("  ");
+  await builder.getByRole("button", { name: "Apply filter" }).click();
+  await expect(page).not.toHaveURL(/filter=/);
+  await expect(page.getByTestId("total-count")).toHaveText("1,000 Records");
+  await expect(page.getByRole("alert")).toHaveCount(0);
+});
+
+test("the filter JSON view refuses what this upstream cannot do, as the builder does", async ({ page }) => {
+  await goView(page, "employees", { filter: eq("country", "Brazil") });
+  await expect(grid(page)).toBeVisible();
+  const builder = page.getByRole("region", { name: "Filter builder" });
+  if (!(await builder.isVisible())) await page.getByRole("button", { name: /^Filter/ }).click();
+  await builder.getByRole("button", { name: "JSON" }).click();
+  const json = page.getByLabel(/^Filter JSON/);
+  const apply = builder.getByRole("button", { name: "Apply filter" });
+  await json.fill(JSON.stringify({ and: [{ key: "country", operator: "contains", value: "raz" }] }));
+  await apply.click();
+  await expect(builder.getByRole("alert")).toContainText('"contains" is not offered by this upstream; use one of equal');
+  await json.fill(JSON.stringify({ and: [{ key: "planet", operator: "equal", value: "Mars" }] }));
+  await apply.click();
+  await expect(builder.getByRole("alert")).toContainText('there is no field "planet"');
+  // Nothing was sent: the view is still Brazil's.
+  await expect(page).toHaveURL(/Brazil/);
+  await json.fill(JSON.stringify({ and: [{ key: "country", operator: "equal", value: "China" }] }));
+  await apply.click();
+  await expect(page).toHaveURL(/China/);
+  await expect(page.locator('[role=grid] [data-col="country"]').first()).toHaveText("China");
+});
+
 test("outage: red badge, no page shown that is not there, a failed edit keeps its value, all comes back by itself", async ({ page }) => {
   await goView(page, "employees", { filter: eq("department", "Engineering") });
   await expect(grid(page)).toBeVisible();
@@ -109,6 +167,7 @@ test("outage: red badge, no page shown that is not there, a failed edit keeps it
   await expect(city).toHaveText(/Outage City/, { timeout: 15_000 });
   const retry = city.getByRole("button", { name: "Retry saving city" });
   await expect(retry).toBeVisible();
+  await page.screenshot({ path: `${SHOTS_UI}/hosted-outage-edit.png` });
 
   // Page 2 cannot load: page 1's rows are never shown under "Page 2".
   await page.getByRole("button", { name: "Next page" }).click();
@@ -131,4 +190,23 @@ test("outage: red badge, no page shown that is not there, a failed edit keeps it
       return (await r.json()).items[0]?.city;
     })
     .toBe("Outage City");
+});
+
+test("a restarting upstream (503) turns the badge amber, then green again by itself", async ({ page }) => {
+  await goView(page, "employees", { filter: eq("employee_id", "E00003") });
+  await expect(grid(page)).toBeVisible();
+  const badge = page.getByTestId("upstream");
+  await expect(badge).toHaveAttribute("data-state", "up");
+  await stack.stopService();
+  const away = await stack.standInRestarting();
+  try {
+    await expect(badge).toHaveAttribute("data-state", "restarting", { timeout: 15_000 });
+    await expect(badge).toContainText("restarting");
+    await page.screenshot({ path: `${SHOTS_UI}/hosted-restarting.png`, clip: { x: 0, y: 0, width: 1400, height: 120 } });
+  } finally {
+    await away();
+  }
+  await stack.startService();
+  await expect(badge).toHaveAttribute("data-state", "up", { timeout: 20_000 });
+  await expect(badge).not.toContainText("restarting");
 });

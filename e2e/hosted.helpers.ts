@@ -6,6 +6,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
+import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { E2E_PORT, E2E_SERVICE_PORT } from "../playwright.config";
@@ -78,6 +79,27 @@ export class HostedStack {
   async stopService(): Promise<void> {
     await stop(this.service);
     this.service = undefined;
+  }
+
+  /**
+   * In the service's place, a stand-in that answers every call 503 in the error shape with
+   * Retry-After, as a hosted service does while it restarts behind its load balancer. Returns
+   * the function that takes it away again.
+   */
+  async standInRestarting(): Promise<() => Promise<void>> {
+    const server = http.createServer((_req, res) => {
+      res.writeHead(503, { "content-type": "application/json", "retry-after": "2" });
+      res.end(JSON.stringify({ error: "unavailable", subCode: 0, message: "The service is restarting; try again in a moment." }));
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(HOSTED_SERVICE_PORT, "127.0.0.1", () => resolve());
+    });
+    return () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      });
   }
 
   async stop(): Promise<void> {

@@ -55,9 +55,13 @@ function fromFastify(err: FastifyError): HttpError | undefined {
   return undefined;
 }
 
-export function installErrorHandler(app: FastifyInstance): void {
+/**
+ * `translate` maps the errors of one server's own back ends (the service's database engine)
+ * that no route caught, so they too answer in the one shape rather than as a 500.
+ */
+export function installErrorHandler(app: FastifyInstance, translate?: (err: unknown) => HttpError | undefined): void {
   app.setErrorHandler((err: FastifyError | HttpError, request, reply) => {
-    const known = err instanceof HttpError ? err : fromFastify(err as FastifyError);
+    const known = err instanceof HttpError ? err : (translate?.(err) ?? fromFastify(err as FastifyError));
     if (known) {
       if (known instanceof HttpError && known.retryAfter !== undefined) reply.header("retry-after", String(known.retryAfter));
       reply.code(known.status).send(known.toBody());

@@ -1,6 +1,7 @@
 import { useEffect } from "react";
 import { Dialog } from "../ui/Dialog";
 import { shortcuts } from "./shortcuts";
+import { Icon } from "../ui/icons";
 
 export function HelpOverlay({ onClose }: { onClose(): void }) {
   useEffect(() => {
@@ -19,7 +20,7 @@ export function HelpOverlay({ onClose }: { onClose(): void }) {
       <header className="dialog-head">
         <h2 id="help-title">Keyboard shortcuts</h2>
         <button type="button" className="btn-icon" aria-label="Close help" onClick={onClose}>
-          ×
+          <Icon name="x" size={14} />
         </button>
       </header>
       <table className="shortcut-table">

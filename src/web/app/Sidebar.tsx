@@ -1,7 +1,7 @@
 /** Databases with their tables, and buckets with their permission, from /api/config. */
 import { Link } from "@tanstack/react-router";
 import type { AppConfig, BucketPermission } from "../../shared/meta";
-import { LockIcon } from "../ui/icons";
+import { Icon, LockIcon } from "../ui/icons";
 import { SavedViewLinks } from "../records/saved-views/SavedViewLinks";
 
 const permissionLabel: Record<BucketPermission, string> = {
@@ -34,7 +34,7 @@ export function Sidebar({ config }: { config: AppConfig }) {
                   activeProps={{ className: "nav-item active", "aria-current": "page" }}
                 >
                   <span className="nav-icon" aria-hidden="true">
-                    ▦
+                    <Icon name="table" size={14} />
                   </span>
                   {t.slug}
                 </Link>
@@ -74,7 +74,7 @@ export function Sidebar({ config }: { config: AppConfig }) {
                   title={`${permissionHelp[b.permission]} · access: ${b.access.join(", ") || "none"}`}
                 >
                   <span className="nav-icon" aria-hidden="true">
-                    ▤
+                    <Icon name="bucket" size={14} />
                   </span>
                   {b.name}
                   <span className={`perm perm-${b.permission}`} aria-label={`permission ${b.permission}`}>

@@ -12,6 +12,13 @@ describe("health", () => {
     [{ status: 200, body: { ok: false } }, "down"],
     [{ status: 502, body: { error: "bad_gateway" } }, "down"],
     ["network", "down"],
+    // The launcher's report (proxy/health.ts on the launcher branch), each state.
+    [{ status: 200, body: { ok: true, proxy: "up", service: "up", restarts: 0 } }, "up"],
+    [{ status: 200, body: { ok: true, proxy: "up", service: "hosted", restarts: 0 } }, "up"],
+    [{ status: 503, body: { ok: true, proxy: "up", service: "starting", restarts: 0 } }, "restarting"],
+    [{ status: 503, body: { ok: true, proxy: "up", service: "restarting", restarts: 1 } }, "restarting"],
+    [{ status: 503, body: { ok: false, proxy: "up", service: "down", restarts: 10 } }, "down"],
+    [{ status: 503, body: { ok: false, proxy: "up", service: "stopped", restarts: 0 } }, "down"],
   ] as const)("%j is %s", (answer, state) => {
     expect(healthState(answer)).toBe(state);
   });

@@ -35,6 +35,7 @@ import { useSavedViews } from "./saved-views/saved-views-store";
 import { setDraft, useDraftStore } from "./filter-builder/draft-store";
 import { addChild, newCondition } from "./filter-builder/filter-tree.utils";
 import { toggleColumn } from "./grid/columns.utils";
+import { Icon } from "../ui/icons";
 
 const RecordsOverlays = lazy(() => import("./overlays/RecordsOverlays"));
 const RecordPanel = lazy(() => import("./record-panel/RecordPanel"));
@@ -234,7 +235,7 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
         <WorkspaceTools canImport={!!config.capabilities.import && !!fields} hasViews={hasViews} />
         <UndoButtons />
         <button type="button" className="btn btn-icon-text" onClick={() => records.refetch()} aria-label="Refresh" title="Refresh">
-          ⟳
+          <Icon name="refresh" size={14} />
         </button>
       </header>
       {filterOpen && fields && (

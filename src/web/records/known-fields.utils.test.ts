@@ -11,6 +11,11 @@ describe("known Fields", () => {
     expect(page1.find((f) => f.key === "id")).toMatchObject({ primaryKey: true, nullable: false });
   });
 
+  it("takes a column of objects, or of mixed kinds of values, for json", () => {
+    const fields = fieldsFromRows([{ id: "1", meta: { a: 1 }, mixed: 3, s: "x" }, { id: "2", meta: "plain", mixed: "three", s: "2024-01-02" }], "id");
+    expect(fields.map((f) => [f.key, f.type])).toEqual([["id", "text"], ["meta", "json"], ["mixed", "json"], ["s", "text"]]);
+  });
+
   it("never downgrades a known type: a page of nulls after a page of dates keeps date", () => {
     const known = mergeKnownFields(page1, page2);
     expect(known).toBe(page1);

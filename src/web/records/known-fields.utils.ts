@@ -17,9 +17,11 @@ export interface KnownField extends FieldInfo {
 function typeOf(values: RecordValue[]): FieldType | undefined {
   const present = values.filter((v) => v !== null && v !== undefined);
   if (!present.length) return undefined;
+  // Only a json Field holds objects, or numbers and strings side by side.
+  if (present.some((v) => typeof v === "object")) return "json";
   if (present.every((v) => typeof v === "number")) return "number";
   if (present.every((v) => typeof v === "boolean")) return "boolean";
-  if (present.every((v) => typeof v === "object")) return "json";
+  if (!present.every((v) => typeof v === "string")) return "json";
   if (present.every((v) => typeof v === "string" && isValidDate(v))) return "date";
   if (present.every((v) => typeof v === "string" && isValidDateTime(v))) return "datetime";
   return "text";

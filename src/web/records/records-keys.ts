@@ -4,7 +4,7 @@
  * invalidating everything of one table at once.
  */
 import type { FilterGroup } from "../../shared/filter";
-import type { QueryBody } from "../../shared/records";
+import type { JoinUnit, QueryBody } from "../../shared/records";
 
 export const recordKeys = {
   config: () => ["config"] as const,
@@ -15,4 +15,7 @@ export const recordKeys = {
   /** Prefix of every count of one table. */
   tableCounts: (db: string, table: string) => ["count", db, table] as const,
   count: (db: string, table: string, filter: FilterGroup | undefined) => ["count", db, table, filter ?? null] as const,
+  /** One Record by primary key; under `table`, so whatever refreshes the table refreshes it. */
+  record: (db: string, table: string, pkField: string, pk: string | number, join: JoinUnit | undefined) =>
+    ["records", db, table, "record", pkField, pk, join ?? null] as const,
 };

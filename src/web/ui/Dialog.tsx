@@ -7,6 +7,7 @@
  * close button and a footer; `ConfirmDialog` a question with two answers.
  */
 import { type ReactNode, useEffect, useId, useLayoutEffect, useRef } from "react";
+import { Icon } from "./icons";
 
 interface Props {
   labelledBy: string;
@@ -89,7 +90,7 @@ export function Modal({ title, onClose, children, className, onKeyDown, footer, 
       <header className="dialog-head">
         <h2 id={id}>{title}</h2>
         <button type="button" className="btn-icon" aria-label="Close" onClick={onClose} disabled={!canClose}>
-          ×
+          <Icon name="x" size={14} />
         </button>
       </header>
       <div className="dialog-body">{children}</div>

@@ -30,6 +30,24 @@ export function CopyIcon() {
   );
 }
 
+/** Opens a Record in its panel (the grid's row button, the panel's own fields). */
+export function ExpandIcon() {
+  return (
+    <svg {...base}>
+      <path d="M9.5 2.5h4v4M13.5 2.5 9 7M6.5 13.5h-4v-4M2.5 13.5 7 9" />
+    </svg>
+  );
+}
+
+/** A saved view of a table. */
+export function ViewIcon() {
+  return (
+    <svg {...base}>
+      <path d="M2.5 4h11M2.5 8h11M2.5 12h7" />
+    </svg>
+  );
+}
+
 /** 24-unit stroke paths, drawn by Icon. */
 const PATHS = {
   link: "M10 14a4 4 0 0 0 5.7 0l3-3a4 4 0 0 0-5.7-5.7l-1 1M14 10a4 4 0 0 0-5.7 0l-3 3a4 4 0 0 0 5.7 5.7l1-1",
@@ -47,6 +65,13 @@ const PATHS = {
   copy: "M9 9h11v11H9zM5 15H4V4h11v1",
   open: "M14 4h6v6M20 4l-9 9M18 14v5a1 1 0 0 1-1 1H5a1 1 0 0 1-1-1V7a1 1 0 0 1 1-1h5",
   home: "M4 11l8-7 8 7M6 9.5V20h12V9.5",
+  undo: "M9 14L4 9l5-5M4 9h10.5a5.5 5.5 0 0 1 0 11H11",
+  redo: "M15 14l5-5-5-5M20 9H9.5a5.5 5.5 0 0 0 0 11H13",
+  refresh: "M20 11a8 8 0 1 0-2.3 5.7M20 4v7h-7",
+  first: "M17 6l-6 6 6 6M7 6v12",
+  last: "M7 6l6 6-6 6M17 6v12",
+  table: "M4 5h16v14H4zM4 10h16M4 15h16M10 10v9",
+  bucket: "M4 7h16l-1.5 12.5a1 1 0 0 1-1 .5h-11a1 1 0 0 1-1-.5zM4 7l1.5-3h13L20 7M9.5 11h5",
 } as const;
 
 export type IconName = keyof typeof PATHS;

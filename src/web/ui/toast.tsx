@@ -5,6 +5,7 @@
 import { useEffect, useState } from "react";
 import { createPortal } from "react-dom";
 import { create } from "zustand";
+import { Icon } from "./icons";
 
 export type ToastKind = "info" | "success" | "error";
 
@@ -76,7 +77,7 @@ export function Toaster() {
             {t.detail && <div className="toast-detail">{t.detail}</div>}
           </div>
           <button type="button" aria-label="Dismiss notification" onClick={() => dismiss(t.id)}>
-            ×
+            <Icon name="x" size={14} />
           </button>
         </div>
       ))}

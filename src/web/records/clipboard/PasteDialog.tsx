@@ -17,6 +17,7 @@ import { ChangeTable } from "./ChangeTable";
 import { planPaste, planUpdates } from "./paste.utils";
 import { parseTsv } from "./tsv.utils";
 import "./clipboard.css";
+import { recordKeys } from "../records-keys";
 
 interface Props {
   db: string;
@@ -69,7 +70,7 @@ export default function PasteDialog(p: Props) {
         }),
       },
     );
-    void qc.invalidateQueries({ queryKey: ["records", p.db, p.table], refetchType: "none" });
+    void qc.invalidateQueries({ queryKey: recordKeys.table(p.db, p.table), refetchType: "none" });
     if (out.conflicts.length) void qc.invalidateQueries({ queryKey: p.queryKey });
     if (!out.conflicts.length && !out.errors.length) toast(`Pasted ${plural(changes.length, "value")} into ${plural(out.applied.length, "Record")}`, { kind: "success" });
   };

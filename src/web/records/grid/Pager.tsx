@@ -1,5 +1,6 @@
 import { lastPage, pageSizes, rangeLabel } from "../view-search.utils";
 import { fmtInt } from "./values.utils";
+import { Icon } from "../../ui/icons";
 
 interface Props {
   page: number;
@@ -29,20 +30,20 @@ export function Pager({ page, size, count, onPage, onSize }: Props) {
       </span>
       <span className="pager-buttons">
         <button type="button" className="btn-icon" aria-label="First page" title="First page" disabled={page <= 1} onClick={() => onPage(1)}>
-          «
+          <Icon name="first" size={14} />
         </button>
         <button type="button" className="btn-icon" aria-label="Previous page" title="Previous page ([)" disabled={page <= 1} onClick={() => onPage(page - 1)}>
-          ‹
+          <Icon name="left" size={14} />
         </button>
         <span className="small muted page-of">
           Page {fmtInt(page)}
           {count === undefined ? "" : ` of ${fmtInt(last)}`}
         </span>
         <button type="button" className="btn-icon" aria-label="Next page" title="Next page (])" disabled={page >= last} onClick={() => onPage(page + 1)}>
-          ›
+          <Icon name="right" size={14} />
         </button>
         <button type="button" className="btn-icon" aria-label="Last page" title="Last page" disabled={page >= last} onClick={() => onPage(last)}>
-          »
+          <Icon name="last" size={14} />
         </button>
       </span>
     </nav>

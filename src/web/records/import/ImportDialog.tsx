@@ -12,7 +12,7 @@ import { toast } from "../../ui/toast";
 import { ChangeTable } from "../clipboard/ChangeTable";
 import { pkFilter } from "../grid/edit.utils";
 import { fmtInt } from "../grid/values.utils";
-import { queryRecords } from "../records-queries";
+import { invalidateTableRecords, queryRecords } from "../records-queries";
 import { type ImportPlan, planImport, readCsv } from "./import-plan.utils";
 import { importCsv } from "./record-import-mutation";
 import "../clipboard/clipboard.css";
@@ -68,8 +68,7 @@ export default function ImportDialog(p: Props) {
       const r = await importCsv(p.db, p.table, p.file);
       setState({ kind: "done", inserted: r.inserted, updated: r.updated });
       toast(`Imported ${p.file.name}`, { kind: "success", detail: `${plural(r.inserted, "Record")} added, ${plural(r.updated, "Record")} updated.` });
-      void qc.invalidateQueries({ queryKey: ["records", p.db, p.table] });
-      void qc.invalidateQueries({ queryKey: ["count", p.db, p.table] });
+      void invalidateTableRecords(qc, p.db, p.table);
     } catch (e) {
       const message = e instanceof ApiError ? e.message : (e as Error).message;
       setState({ kind: "refused", message: `Nothing was imported: ${message}` });

@@ -3,6 +3,7 @@ import { queryOptions } from "@tanstack/react-query";
 import type { FieldType, JoinUnit, RecordRow } from "../../../shared/records";
 import { equalCond } from "../grid/edit.utils";
 import { queryRecords } from "../records-queries";
+import { recordKeys } from "../records-keys";
 
 /** The URL holds the key as text; a number Field needs it back as a number. */
 export function pkFromText(text: string, type: FieldType | undefined): string | number {
@@ -12,7 +13,7 @@ export function pkFromText(text: string, type: FieldType | undefined): string | 
 
 export const recordGetQueryOptions = (db: string, table: string, pkField: string, pk: string | number, join: JoinUnit | undefined) =>
   queryOptions({
-    queryKey: ["record", db, table, pkField, pk, join ?? null],
+    queryKey: recordKeys.record(db, table, pkField, pk, join),
     queryFn: async ({ signal }): Promise<RecordRow | null> => {
       const r = await queryRecords(db, table, { filter: { and: [equalCond(pkField, pk)] }, ...(join ? { join: [join] } : {}), limit: 1 }, signal);
       return r.items[0] ?? null;

@@ -2,6 +2,7 @@ import { useEffect } from "react";
 import { isTypingTarget } from "../../app/shortcuts";
 import { useUndoStore } from "./undo-store";
 import { useUndoRedo } from "./use-undo";
+import { Icon } from "../../ui/icons";
 
 /** Undo/redo buttons and their Ctrl/⌘+Z, Ctrl/⌘+Shift+Z (and Ctrl+Y) shortcuts. */
 export function UndoButtons() {
@@ -28,10 +29,12 @@ export function UndoButtons() {
   return (
     <span className="btn-group">
       <button type="button" className="btn" onClick={undo} disabled={!last || busy} title={last ? `Undo: ${last.label} in ${last.db}.${last.table} (Ctrl+Z)` : "Nothing to undo"} aria-label="Undo">
-        ↶<span className="btn-label"> Undo</span>
+        <Icon name="undo" size={14} />
+        <span className="btn-label"> Undo</span>
       </button>
       <button type="button" className="btn" onClick={redo} disabled={!next || busy} title={next ? `Redo: ${next.label} in ${next.db}.${next.table} (Ctrl+Shift+Z)` : "Nothing to redo"} aria-label="Redo">
-        ↷<span className="btn-label"> Redo</span>
+        <Icon name="redo" size={14} />
+        <span className="btn-label"> Redo</span>
       </button>
     </span>
   );
