@@ -65,6 +65,20 @@ test("record panel: open by button, Space and Shift+Enter; edit saved with a con
   expect((await apiRecord("E00702")).city).toBe("ElsewhereTown");
 });
 
+test("closing the record panel after Next puts the cursor on the Record last shown, not the one it was opened from", async ({ page }) => {
+  await openView(page, "employees", { filter: pkOr("E00703", "E00704", "E00705"), sort: "employee_id" });
+  await cell(page, 2, "city").click();
+  await page.keyboard.press("Space");
+  await expect(page).toHaveURL(/record=E00703/);
+  await page.getByRole("button", { name: "Next Record" }).click();
+  await page.getByRole("button", { name: "Next Record" }).click();
+  await expect(page).toHaveURL(/record=E00705/);
+  await page.keyboard.press("Escape");
+  await expect(page).not.toHaveURL(/record=/);
+  await expect(page.locator(":focus")).toHaveAttribute("data-col", "city");
+  await expect(page.locator('[role=row]:has(:focus) [data-col="employee_id"]')).toHaveText("E00705");
+});
+
 test("record panel: joined Fields are read-only", async ({ page }) => {
   const join = "departments:department=department";
   await openView(page, "employees", { filter: byPk("E00703"), join, record: "E00703" });
@@ -186,6 +200,16 @@ test("paste TSV: preview with type checks, one conflict-checked update per Recor
   await cell(page, 2, "employee_id").click();
   await paste(page, "X1");
   await expect(page.getByRole("dialog").getByRole("alert")).toContainText(/read-only/);
+});
+
+test("Ctrl+V after a mouse click on a cell opens the paste preview (the event lands on the cell's text)", async ({ page }) => {
+  await openView(page, "employees", { filter: pkOr("E00731"), sort: "employee_id" });
+  await page.evaluate(() => navigator.clipboard.writeText("77"));
+  await cell(page, 2, "age").click();
+  await page.keyboard.press("Control+v");
+  const dialog = page.getByRole("dialog", { name: "Paste: review the changes" });
+  await expect(dialog.getByTestId("paste-summary")).toContainText("1 value to change in 1 Record");
+  await dialog.getByRole("button", { name: "Cancel" }).click();
 });
 
 test("export the view to CSV and JSON, and the selection, compared with the API", async ({ page }) => {
@@ -467,6 +491,26 @@ test("bulk update changes only the confirmed Records, even if more match by then
   // The undo writes Record by Record: wait for all of them, not just the first.
   const titles = () => Promise.all(pks.map(async (pk) => (await apiRecord(pk)).job_title));
   await expect.poll(titles).toEqual(pks.map((pk) => before[pk].job_title));
+});
+
+test("a CSV dragged over the grid shows where to drop it, and dropping it opens the import preview", async ({ page }) => {
+  await openView(page, "employees", { filter: pkOr("E00761") });
+  const area = page.locator(".grid-area");
+  const dt = await page.evaluateHandle(() => {
+    const d = new DataTransfer();
+    d.items.add(new File(["employee_id,city\nE00761,DropTown\n"], "dropped.csv", { type: "text/csv" }));
+    return d;
+  });
+  const hint = () => area.evaluate((el) => getComputedStyle(el, "::after").content);
+  expect(await hint()).toBe("none");
+  await area.dispatchEvent("dragover", { dataTransfer: dt });
+  await expect.poll(hint).toContain("Drop the CSV");
+  await area.dispatchEvent("drop", { dataTransfer: dt });
+  await expect.poll(hint).toBe("none");
+  const dialog = page.getByRole("dialog", { name: "Import dropped.csv" });
+  await expect(dialog.getByTestId("import-summary")).toContainText("1 Record to update");
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  expect((await apiRecord("E00761")).city).not.toBe("DropTown");
 });
 
 test("import a CSV: preview like paste, then update-or-insert by primary key, all or nothing", async ({ page }) => {

@@ -329,6 +329,12 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
             join={view.join}
             onCommit={onCommit}
             onNavigate={(record) => {
+              if (!record) {
+                // Closing lands on the row of the Record last shown: previous/next may have moved
+                // on from the cell it was opened from, or it was opened from a link.
+                const i = (rowsShown ?? []).findIndex((r) => String(r[pkField]) === search.record);
+                if (i >= 0) gridActions.setActive({ row: i, col: useGridStore.getState().active.col });
+              }
               setSearch({ record }, true);
               if (!record) requestAnimationFrame(() => document.querySelector<HTMLElement>("[role=grid] .cell.active")?.focus());
             }}

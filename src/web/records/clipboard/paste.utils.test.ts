@@ -29,8 +29,9 @@ describe("planPaste", () => {
     ]);
   });
   it("refuses past the end of the page, past the last column, and onto read-only columns", () => {
-    expect(planPaste([["x"], ["y"]], { row: 1, col: 1 }, rows, columns, "id")).toMatchObject({ ok: false, message: expect.stringContaining("only 1 are left") });
-    expect(planPaste([["x", "1", "{}", "z"]], { row: 0, col: 1 }, rows, columns, "id")).toMatchObject({ ok: false });
+    expect(planPaste([["x"], ["y"]], { row: 1, col: 1 }, rows, columns, "id")).toMatchObject({ ok: false, message: expect.stringContaining("2 rows but only 1 row is left on this page") });
+    expect(planPaste([["x"], ["y"], ["z"]], { row: 0, col: 1 }, rows, columns, "id")).toMatchObject({ ok: false, message: expect.stringContaining("only 2 rows are left") });
+    expect(planPaste([["x", "1", "{}", "z"]], { row: 0, col: 1 }, rows, columns, "id")).toMatchObject({ ok: false, message: expect.stringContaining("4 columns but only 3 columns are left") });
     expect(planPaste([["x"]], { row: 0, col: 0 }, rows, columns, "id")).toMatchObject({ ok: false, message: expect.stringContaining("read-only column id") });
   });
   it("reads an empty cell as NULL where allowed", () => {

@@ -38,6 +38,9 @@ export function pastedValue(field: FieldInfo, text: string) {
   return parseInput(field, text);
 }
 
+/** "1 row is left", "3 rows are left". */
+const leftOver = (n: number, noun: string) => (n === 1 ? `1 ${noun} is left` : `${n} ${noun}s are left`);
+
 /** Plans a TSV block pasted with its top-left cell at (row, col) of the page (col 0 = first data column). */
 export function planPaste(cells: readonly (readonly string[])[], at: { row: number; col: number }, rows: readonly RecordRow[], columns: readonly GridColumn[], pkField: string): PasteResult {
   const height = cells.length;
@@ -46,11 +49,11 @@ export function planPaste(cells: readonly (readonly string[])[], at: { row: numb
   if (at.row + height > rows.length) {
     return {
       ok: false,
-      message: `The paste has ${height} row${height === 1 ? "" : "s"} but only ${rows.length - at.row} are left on this page from the cursor: nothing was pasted. Use a larger page size or paste higher up.`,
+      message: `The paste has ${height} rows but only ${leftOver(rows.length - at.row, "row")} on this page from the cursor: nothing was pasted. Use a larger page size or paste higher up.`,
     };
   }
   if (at.col + width > columns.length) {
-    return { ok: false, message: `The paste has ${width} columns but only ${columns.length - at.col} are left from the cursor: nothing was pasted.` };
+    return { ok: false, message: `The paste has ${width} columns but only ${leftOver(columns.length - at.col, "column")} from the cursor: nothing was pasted.` };
   }
   const readOnly = columns.slice(at.col, at.col + width).filter((c) => c.readOnly);
   if (readOnly.length) {

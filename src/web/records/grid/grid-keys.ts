@@ -92,7 +92,9 @@ export function headerMenuKey(e: React.KeyboardEvent): boolean {
 
 /** Ctrl/⌘+V on a cell: the clipboard's text goes to the paste preview, top-left at the cursor. */
 export function onGridPaste(e: React.ClipboardEvent, active: CellPos): void {
-  if (!(e.target instanceof HTMLElement && e.target.dataset.cell)) return;
+  // The browser fires paste where the text selection is: after a click that is the cell's inner
+  // text node's element (a span), not the focused cell itself, so look for the enclosing cell.
+  if (!(e.target instanceof Element && e.target.closest("[data-cell]"))) return;
   e.preventDefault();
   overlayActions.paste(e.clipboardData.getData("text/plain"), { row: active.row, col: Math.max(1, active.col) });
 }
