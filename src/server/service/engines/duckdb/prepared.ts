@@ -63,6 +63,11 @@ export async function runPrepared(
   return { rows: reader.getRows(), changes: reader.rowsChanged };
 }
 
+/** How many statements a connection holds prepared (for tests and diagnostics). */
+export function preparedCount(conn: DuckDBConnection): number {
+  return caches.get(conn)?.size ?? 0;
+}
+
 /** Forgets a connection's statements (before it is closed, or after its database was invalidated). */
 export function forgetPrepared(conn: DuckDBConnection): void {
   caches.delete(conn);
