@@ -4,7 +4,8 @@
  * Why: on the small demo tables DuckDB spends most of a request parsing, binding and planning,
  * not executing. `conn.runAndReadAll(sql, values)` does all of that on every call, and with
  * values it parses the text twice (once to split it into statements, once to prepare it); it
- * also makes one trip through the thread pool per step. A statement prepared once and bound
+ * also makes one trip through the thread pool per step, each one then waiting its turn on a
+ * busy event loop: under load a serialized writer pays that wait several times per write. A statement prepared once and bound
  * anew each time skips the parse and the plan. The records compiler and storage metadata
  * produce a small set of SQL texts (values are always `$n` parameters), so a bounded cache
  * holds the working set.
@@ -59,8 +60,12 @@ export async function runPrepared(
     return { rows: reader.getRows(), changes: reader.rowsChanged };
   }
   if (values.length) statement.bind([...values], types as DuckDBType[]);
-  const reader = await statement.runAndReadAll();
-  return { rows: reader.getRows(), changes: reader.rowsChanged };
+  // One trip to DuckDB: `run` materializes the result, whose chunks are then read without
+  // waiting (a reader would fetch them one async call each, plus one to find the end).
+  const result = await statement.run();
+  const rows: DuckDBValue[][] = [];
+  for (let i = 0; i < result.chunkCount; i++) for (const row of result.getChunk(i).getRows()) rows.push(row);
+  return { rows, changes: result.rowsChanged };
 }
 
 /** How many statements a connection holds prepared (for tests and diagnostics). */
