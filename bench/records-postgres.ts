@@ -3,7 +3,8 @@
  * DATABASE_URL given (its database should be empty), or else a scratch cluster started for the
  * run. The scratch cluster keeps PostgreSQL's durable defaults (fsync, full-page writes,
  * synchronous commit on), unlike the tests' cluster, so the import figure is a real one.
- * The service child and the direct measurements use the same database.
+ * The service child and the direct measurements use the same database; "direct" is the same
+ * SQL through `pg` itself.
  */
 import pg from "pg";
 import { startScratchCluster } from "../src/server/service/engines/postgres/scratch-cluster";
@@ -32,4 +33,18 @@ export const postgresBench: BenchEngine = {
     return { DATA_DIR: dataDir, DATABASE_URL: url };
   },
   directDataDir: (dataDir) => dataDir,
+  // The issue's baseline: the same SQL through `pg` directly, statement after statement on one
+  // connection (the service runs them in one read-only snapshot transaction on a pooled one).
+  async directDriver() {
+    if (!url) throw new Error("postgresBench.prepare() first");
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    return {
+      label: "the same SQL through pg directly",
+      async run(queries) {
+        for (const q of queries) await client.query({ text: q.sql, values: q.parameters as unknown[], rowMode: "array" });
+      },
+      close: () => client.end(),
+    };
+  },
 };

@@ -5,6 +5,7 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import type { CompiledQuery } from "kysely";
 import type { Pool } from "undici";
 import { DUCKDB_FILE } from "../src/server/service/engines/open";
 import { postgresBench } from "./records-postgres";
@@ -23,6 +24,12 @@ export interface BenchEngine {
   directDataDir(dataDir: string, scratch: string): string;
   /** Largest HTTP ÷ direct ratio the issue allows on this engine (default 1.25). */
   ratioTarget?: number;
+  /**
+   * The direct baseline when it is not the engine itself: runs the same compiled statements
+   * straight through the database's driver (PostgreSQL: one `pg` client, no pool, no
+   * transaction). `label` names it in the report.
+   */
+  directDriver?(): Promise<{ label: string; run(queries: CompiledQuery[]): Promise<void>; close(): Promise<void> }>;
 }
 
 export const benchEngines: Record<string, BenchEngine> = {

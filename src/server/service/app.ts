@@ -8,6 +8,7 @@ import { errorBody } from "../../shared/errors";
 import { JSON_BODY_LIMIT } from "../../shared/limits";
 import type { MetaResponse } from "../../shared/meta";
 import { installErrorHandler } from "../http-error";
+import { engineHttpError } from "./engines/http-failure";
 import { createKeyChecker, type KeyCheck, requireKey } from "./auth";
 import { resolveApiKeys, type ServiceConfig } from "./config";
 import type { ServiceContext } from "./context";
@@ -80,7 +81,7 @@ export async function createService(config: ServiceConfig): Promise<Service> {
     },
   };
 
-  installErrorHandler(app);
+  installErrorHandler(app, engineHttpError);
   installBodyTimeouts(app, config.limits);
   registerServiceProfile(app, config.profile);
   app.decorateRequest("apiKey", undefined as never);

@@ -14,7 +14,11 @@ if (process.send) {
   });
 } else {
   const config = parseServiceConfig(process.argv.slice(2), process.env);
-  const service = await createService(config);
+  const service = await createService(config).catch((e: unknown) => {
+    // A start-up failure (the database unreachable, a locked data file) in one line, no stack.
+    console.error(`The service cannot start: ${(e as Error).message}`);
+    process.exit(1);
+  });
   const url = await service.listen();
   console.log(`Local Record and Storage Service listening on ${url} (data in ${config.dataDir})`);
 

@@ -3,7 +3,7 @@
  * one request's content: never with SQL, a path or a stack in the message.
  */
 import { type Failure, fail, type Result } from "../../../shared/errors";
-import type { Dialect, EngineErrorKind } from "./engine";
+import type { Dialect, EngineErrorKind, SqlEngine, SqlTx } from "./engine";
 import { EngineError } from "./engine";
 
 export function kindOf(dialect: Dialect, error: unknown): EngineErrorKind | undefined {
@@ -19,9 +19,37 @@ export function stateFailure(kind: EngineErrorKind | undefined): Result<never> |
     case "readOnly":
       return fail("unavailable", "The database cannot be written at the moment (read-only storage); nothing was written. Retry later.");
     case "unavailable":
-      return fail("unavailable", "The database is restarting; nothing was written. Retry in a moment.");
+      return fail("unavailable", "The database is unreachable (down or restarting); nothing was written. Retry in a moment.");
     default:
       return undefined;
+  }
+}
+
+/** A file-system error of a write (spooling an import, say) as an engine kind, or undefined. */
+export function fsKind(error: unknown): EngineErrorKind | undefined {
+  switch ((error as NodeJS.ErrnoException)?.code) {
+    case "ENOSPC":
+    case "EDQUOT":
+    case "EFBIG":
+      return "diskFull";
+    case "EROFS":
+    case "EACCES":
+    case "EPERM":
+      return "readOnly";
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Start-up DDL (`create table if not exists …`): on a database opened read-only the tables are
+ * already there (or reads will say otherwise), so a read-only refusal is not fatal.
+ */
+export async function ensureSchema(engine: SqlEngine, fn: (tx: SqlTx) => Promise<void>): Promise<void> {
+  try {
+    await engine.write(fn);
+  } catch (e) {
+    if (kindOf(engine.dialect, e) !== "readOnly") throw e;
   }
 }
 

@@ -10,6 +10,7 @@
 import { sql } from "kysely";
 import type { FieldInfo, FieldType } from "../../../shared/records";
 import type { SqlEngine, SqlTx } from "../engines/engine";
+import { ensureSchema } from "../engines/failures";
 
 export interface FieldDef {
   key: string;
@@ -63,7 +64,7 @@ export class TableRegistry {
   static async open(engine: SqlEngine): Promise<TableRegistry> {
     const registry = new TableRegistry(engine);
     const b = engine.builder;
-    await engine.write(async (tx) => {
+    await ensureSchema(engine, async (tx) => {
       await tx.run(
         b.schema
           .createTable(REGISTRY_TABLE)

@@ -58,6 +58,7 @@ export class SqlRecordStore implements RecordStore {
   private plans = new SizedLruCache<CachedPlan>(PLAN_CACHE_ENTRIES, PLAN_CACHE_BYTES, (p) => p.itemsSql.length + p.countSql.length);
   private counts = new SizedLruCache<number>(COUNT_CACHE_ENTRIES, COUNT_CACHE_BYTES, () => 0);
   private versions = new Map<number, number>();
+  private countQueries = 0;
   /** Bumped when another instance wrote (engine.onForeignWrite): every cached count is stale. */
   private epoch = 0;
 
@@ -103,6 +104,11 @@ export class SqlRecordStore implements RecordStore {
 
   get cachedPlanBytes(): number {
     return this.plans.bytes;
+  }
+
+  /** How many count queries this store has run (for tests of the count cache). */
+  get countsRun(): number {
+    return this.countQueries;
   }
 
   /** The SQL a query runs (items and count); also what the benchmark runs directly. */
@@ -188,6 +194,7 @@ export class SqlRecordStore implements RecordStore {
     const fromItems = atMostOne && (body.skip ?? 0) === 0 && (body.limit ?? QUERY_LIMIT_DEFAULT) > 0;
     const known = fromItems ? -1 : cacheable ? this.counts.get(key) : undefined;
     try {
+      if (known === undefined) this.countQueries++;
       const results = await this.engine.read(known === undefined ? [itemsQuery, countQuery] : [itemsQuery]);
       const n = fromItems ? results[0].rows.length : (known ?? Number(results[1].rows[0]?.[0] ?? 0));
       if (known === undefined && cacheable) this.counts.set(key, n);

@@ -10,7 +10,7 @@
  */
 import { sql } from "kysely";
 import type { SqlEngine } from "../engines/engine";
-import { kindOf } from "../engines/failures";
+import { ensureSchema, kindOf } from "../engines/failures";
 
 export interface ObjectRow {
   bucket: string;
@@ -66,7 +66,7 @@ function toRow(r: unknown[]): ObjectRow {
 /** Creates the metadata tables when missing (also used by the migration). */
 export async function createMetadataTables(engine: SqlEngine): Promise<void> {
   const b = engine.builder;
-  await engine.write(async (tx) => {
+  await ensureSchema(engine, async (tx) => {
     await tx.run(
       b.schema
         .createTable(OBJECTS)

@@ -13,6 +13,8 @@
  *   SIGKILL afterwards loses nothing (the WAL is replayed on the next open).
  * - An instance DuckDB invalidated (a failed write to a full disk, say) is closed and opened
  *   again on the next call, rather than left answering errors.
+ * - A database file on read-only storage is opened read-only: reads are served, writes are
+ *   refused (503) by DuckDB itself.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -77,14 +79,26 @@ export async function openDuckDbEngine(options: DuckDbOptions): Promise<SqlEngin
   fs.mkdirSync(path.dirname(options.file), { recursive: true });
   const readerCount = options.readers ?? 3;
 
-  async function open(): Promise<Opened> {
-    const instance = await DuckDBInstance.create(options.file, {
+  async function create(readOnly: boolean): Promise<DuckDBInstance> {
+    return DuckDBInstance.create(options.file, {
       memory_limit: options.memoryLimit,
       threads: String(options.threads),
       // Statements never reach out: no extension downloads, no reads of other files by SQL.
       autoinstall_known_extensions: "false",
       autoload_known_extensions: "false",
+      ...(readOnly ? { access_mode: "READ_ONLY" } : {}),
     });
+  }
+
+  async function open(): Promise<Opened> {
+    let instance: DuckDBInstance;
+    try {
+      instance = await create(false);
+    } catch (e) {
+      // A database on read-only storage still serves reads; every write answers 503.
+      if (duckDbDialect.classifyError(e) !== "readOnly" || !fs.existsSync(options.file)) throw e;
+      instance = await create(true);
+    }
     const writer = await instance.connect();
     const readers: DuckDBConnection[] = [];
     for (let i = 0; i < readerCount; i++) readers.push(await instance.connect());

@@ -24,6 +24,11 @@ export interface ScratchCluster {
   port: number;
   /** URL of another database of this cluster. */
   urlFor(database: string): string;
+  /** Stops the server (immediately, like a crash) but keeps its data, for `restart`. */
+  halt(): Promise<void>;
+  /** Starts a halted server again on the same data. */
+  restart(): Promise<void>;
+  /** Stops the server and deletes its directory. */
   stop(): Promise<void>;
 }
 
@@ -71,6 +76,9 @@ export async function startScratchCluster(opts: ScratchOptions = {}): Promise<Sc
   const port = opts.port ?? 55432;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bb-pg-"));
   const data = path.join(dir, "data");
+  let serverArgs = "";
+  const start = () => pgCommand(bin, "pg_ctl", ["-D", data, "-l", path.join(dir, "server.log"), "-w", "-t", "60", "-o", serverArgs, "start"]);
+  const halt = () => pgCommand(bin, "pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]);
   if (isRoot()) {
     // mkdtemp makes the directory 0700 for root; the server runs as `postgres`.
     const { stdout } = await run("id", ["-u", "postgres"]);
@@ -90,10 +98,10 @@ export async function startScratchCluster(opts: ScratchOptions = {}): Promise<Sc
       shared_buffers: "256MB",
       ...opts.settings,
     };
-    const serverArgs = Object.entries(settings)
+    serverArgs = Object.entries(settings)
       .map(([k, v]) => `-c ${k}=${v === "" ? "''" : v}`)
       .join(" ");
-    await pgCommand(bin, "pg_ctl", ["-D", data, "-l", path.join(dir, "server.log"), "-w", "-t", "60", "-o", serverArgs, "start"]);
+    await start();
   } catch (e) {
     const log = path.join(dir, "server.log");
     const tail = fs.existsSync(log) ? `\n${fs.readFileSync(log, "utf8").slice(-2000)}` : "";
@@ -107,11 +115,14 @@ export async function startScratchCluster(opts: ScratchOptions = {}): Promise<Sc
     socketDir: dir,
     port,
     urlFor,
+    halt,
+    restart: start,
     async stop() {
       if (stopped) return;
       stopped = true;
       try {
-        await pgCommand(bin, "pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]);
+        // Already halted (`halt` without `restart`): pg_ctl says so, and the directory goes anyway.
+        await halt().catch(() => undefined);
       } finally {
         fs.rmSync(dir, { recursive: true, force: true });
       }

@@ -7,13 +7,12 @@
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { Transform } from "node:stream";
-import { pipeline } from "node:stream/promises";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { fieldTypes, type FieldType } from "../../../../shared/records";
 import { badRequest, HttpError } from "../../../http-error";
 import type { RecordStore } from "../store";
 import { importCsv } from "./csv-import";
+import { spoolBody } from "./spool";
 
 export const IMPORT_PATH = "/v0/record/:database_id/:table_slug/import";
 const CSV_TYPE = /^text\/csv\b/i;
@@ -58,21 +57,9 @@ export function registerImportRoute(root: FastifyInstance, store: RecordStore, o
         request.raw.resume();
         throw new HttpError("payload_too_large", `The CSV is ${declared} bytes, over this service's limit of ${options.maxBytes} bytes; nothing was imported.`);
       }
-      fs.mkdirSync(options.spoolDir, { recursive: true });
       const spool = path.join(options.spoolDir, `${randomUUID()}.csv`);
       try {
-        let size = 0;
-        await pipeline(
-          request.raw,
-          new Transform({
-            transform(chunk: Buffer, _enc, done) {
-              size += chunk.length;
-              if (size > options.maxBytes) done(new HttpError("payload_too_large", `The CSV is over this service's limit of ${options.maxBytes} bytes; nothing was imported.`));
-              else done(null, chunk);
-            },
-          }),
-          fs.createWriteStream(spool, { flags: "wx" }),
-        );
+        await spoolBody(request.raw, spool, options.maxBytes);
         const result = await importCsv(store, spool, { databaseId, slug, primaryKey, types });
         if (!result.ok) throw HttpError.from(result.error);
         return { message: "ok", ...result.value };
