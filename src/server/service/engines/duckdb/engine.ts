@@ -23,6 +23,7 @@ import { type CompiledQuery, DummyDriver, Kysely, PostgresAdapter, PostgresIntro
 import { EngineError, type RunResult, type SqlEngine, type SqlTx } from "../engine";
 import { appendRows } from "./append";
 import { duckDbDialect } from "./dialect";
+import { forgetPrepared, runPrepared } from "./prepared";
 
 export interface DuckDbOptions {
   file: string;
@@ -61,11 +62,12 @@ function typesOf(values: readonly unknown[]): DuckDBType[] {
 }
 
 async function runOn(conn: DuckDBConnection, query: CompiledQuery): Promise<RunResult> {
-  const reader = await conn.runAndReadAll(query.sql, query.parameters as DuckDBValue[], typesOf(query.parameters));
-  const raw = reader.getRows();
-  const rows = raw.map((r) => r.map(plain));
-  return { rows, changes: reader.rowsChanged };
+  const { rows, changes } = await runPrepared(conn, query.sql, query.parameters as DuckDBValue[], typesOf(query.parameters));
+  return { rows: rows.map((r) => r.map(plain)), changes };
 }
+
+/** Transaction control, prepared once per connection like every other statement. */
+const control = (conn: DuckDBConnection, sql: string) => runPrepared(conn, sql);
 
 interface Opened {
   instance: DuckDBInstance;
@@ -128,6 +130,7 @@ export async function openDuckDbEngine(options: DuckDbOptions): Promise<SqlEngin
     if (duckDbDialect.classifyError(error) !== "unavailable" || !db) return;
     const old = db;
     db = undefined;
+    for (const c of [old.writer, ...old.readers]) forgetPrepared(c);
     try {
       old.instance.closeSync();
     } catch {
@@ -157,13 +160,13 @@ export async function openDuckDbEngine(options: DuckDbOptions): Promise<SqlEngin
       const conn = await acquire();
       try {
         if (queries.length === 1) return [await runOn(conn, queries[0])];
-        await conn.run("begin transaction read only");
+        await control(conn, "begin transaction read only");
         try {
           const out: RunResult[] = [];
           for (const q of queries) out.push(await runOn(conn, q));
           return out;
         } finally {
-          await conn.run("commit").catch(() => undefined);
+          await control(conn, "commit").catch(() => undefined);
         }
       } catch (e) {
         invalidateOn(e);
@@ -176,17 +179,17 @@ export async function openDuckDbEngine(options: DuckDbOptions): Promise<SqlEngin
     write(fn) {
       const run = async () => {
         const { writer } = await current();
-        await writer.run("begin transaction");
+        await control(writer, "begin transaction");
         const tx: SqlTx = {
           run: (q) => runOn(writer, q),
           append: (table, columns, rows) => appendRows(writer, table, columns, rows),
         };
         try {
           const result = await fn(tx);
-          await writer.run("commit");
+          await control(writer, "commit");
           return result;
         } catch (e) {
-          await writer.run("rollback").catch(() => undefined);
+          await control(writer, "rollback").catch(() => undefined);
           invalidateOn(e);
           throw e;
         }
@@ -206,7 +209,10 @@ export async function openDuckDbEngine(options: DuckDbOptions): Promise<SqlEngin
       } catch {
         // A read-only or full disk: the WAL stays and is replayed next time.
       }
-      for (const c of [db.writer, ...db.readers]) c.closeSync();
+      for (const c of [db.writer, ...db.readers]) {
+        forgetPrepared(c);
+        c.closeSync();
+      }
       db.instance.closeSync();
       db = undefined;
     },

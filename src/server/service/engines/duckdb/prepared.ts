@@ -1,0 +1,79 @@
+/**
+ * Prepared statements kept per connection, keyed by SQL text.
+ *
+ * Why: on the small demo tables DuckDB spends most of a request parsing, binding and planning,
+ * not executing. `conn.runAndReadAll(sql, values)` does all of that on every call, and with
+ * values it parses the text twice (once to split it into statements, once to prepare it); it
+ * also makes one trip through the thread pool per step, each one then waiting its turn on a
+ * busy event loop: under load a serialized writer pays that wait several times per write. A statement prepared once and bound
+ * anew each time skips the parse and the plan. The records compiler and storage metadata
+ * produce a small set of SQL texts (values are always `$n` parameters), so a bounded cache
+ * holds the working set.
+ *
+ * A prepared statement belongs to one connection and is used by one caller at a time: the
+ * engine hands a connection to one read or one write at once, so bind-then-run never
+ * interleaves. DuckDB rebinds a prepared statement by itself when the catalog changed since
+ * it was prepared (a table created, altered or dropped), so cached statements stay correct
+ * across DDL; DDL itself is not cached (run once, it would only take room).
+ */
+import type { DuckDBConnection, DuckDBPreparedStatement, DuckDBType, DuckDBValue } from "@duckdb/node-api";
+
+/** Statements kept per connection; the least recently used one is dropped beyond this. */
+export const PREPARED_PER_CONNECTION = 256;
+
+/** Statements worth keeping: queries and data changes, and transaction control. */
+const CACHEABLE = /^\s*(select|with|insert|update|delete|begin|commit|rollback)\b/i;
+
+const caches = new WeakMap<DuckDBConnection, Map<string, DuckDBPreparedStatement>>();
+
+async function preparedFor(conn: DuckDBConnection, sql: string): Promise<DuckDBPreparedStatement | undefined> {
+  if (!CACHEABLE.test(sql)) return undefined;
+  let cache = caches.get(conn);
+  if (!cache) caches.set(conn, (cache = new Map()));
+  const hit = cache.get(sql);
+  if (hit) {
+    // Map order is insertion order: re-inserting marks it most recently used.
+    cache.delete(sql);
+    cache.set(sql, hit);
+    return hit;
+  }
+  const made = await conn.prepare(sql);
+  cache.set(sql, made);
+  if (cache.size > PREPARED_PER_CONNECTION) {
+    const [oldest, statement] = cache.entries().next().value as [string, DuckDBPreparedStatement];
+    cache.delete(oldest);
+    statement.destroySync();
+  }
+  return made;
+}
+
+/** Rows (all chunks read) and rows changed of one statement, prepared once per connection. */
+export async function runPrepared(
+  conn: DuckDBConnection,
+  sql: string,
+  values: readonly DuckDBValue[] = [],
+  types: (DuckDBType | undefined)[] = [],
+): Promise<{ rows: DuckDBValue[][]; changes: number }> {
+  const statement = await preparedFor(conn, sql);
+  if (!statement) {
+    const reader = await conn.runAndReadAll(sql, values.length ? [...values] : undefined, types as DuckDBType[]);
+    return { rows: reader.getRows(), changes: reader.rowsChanged };
+  }
+  if (values.length) statement.bind([...values], types as DuckDBType[]);
+  // One trip to DuckDB: `run` materializes the result, whose chunks are then read without
+  // waiting (a reader would fetch them one async call each, plus one to find the end).
+  const result = await statement.run();
+  const rows: DuckDBValue[][] = [];
+  for (let i = 0; i < result.chunkCount; i++) for (const row of result.getChunk(i).getRows()) rows.push(row);
+  return { rows, changes: result.rowsChanged };
+}
+
+/** How many statements a connection holds prepared (for tests and diagnostics). */
+export function preparedCount(conn: DuckDBConnection): number {
+  return caches.get(conn)?.size ?? 0;
+}
+
+/** Forgets a connection's statements (before it is closed, or after its database was invalidated). */
+export function forgetPrepared(conn: DuckDBConnection): void {
+  caches.delete(conn);
+}
