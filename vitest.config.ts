@@ -19,7 +19,7 @@ const bothEngines = [
 const postgresOnly = ["src/**/*.pg.test.ts"];
 const bothBackends = [
   "src/server/service/storage/*.http.test.ts",
-  "src/server/service/storage/storage-{access,read,resize,signed,upload,budget,faults}.test.ts",
+  "src/server/service/storage/storage-{access,read,resize,signed,upload,budget,faults,sweep}.test.ts",
 ];
 
 export default defineConfig({

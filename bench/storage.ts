@@ -8,6 +8,7 @@
  *     alone holds ~45 MB);
  *  2. first resize of a 12-megapixel JPEG to 256 px beside sharp called directly (target ≤ 1.2);
  *  3. a cached variant served beside an original file of the same size served (target ≤ 1.1).
+ * With `--backend s3` it measures the S3 backend instead (storage-s3.ts).
  * Not a test: it prints what it measured and whether each target was met.
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
@@ -20,16 +21,16 @@ import { pipeline } from "node:stream/promises";
 import { fileURLToPath } from "node:url";
 import sharp from "sharp";
 
-const SIZE = Number(process.env.BENCH_STORAGE_BYTES ?? 1024 ** 3);
+export const SIZE = Number(process.env.BENCH_STORAGE_BYTES ?? 1024 ** 3);
 const RESIZE_RUNS = Number(process.env.BENCH_STORAGE_RESIZE_RUNS ?? 16);
 const SERVE_REQUESTS = Number(process.env.BENCH_STORAGE_SERVE_REQUESTS ?? 400);
 const KEY = "bench-storage-key";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
-const fmt = (n: number, digits = 2) => n.toFixed(digits);
-function report(name: string, value: string, baseline: string, ratio: number, target: string, met: boolean) {
+export const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
+export const fmt = (n: number, digits = 2) => n.toFixed(digits);
+export function report(name: string, value: string, baseline: string, ratio: number, target: string, met: boolean) {
   const verdict = target ? `target ${target.padEnd(7)} ${met ? "met" : "NOT met"}` : "(no target)";
   console.log(`${name.padEnd(34)} ${value.padStart(14)}  baseline ${baseline.padStart(14)}  ratio ${fmt(ratio).padStart(5)}  ${verdict}`);
 }
@@ -43,11 +44,11 @@ function bundleService(): string {
   return path.join(root, "dist-server", "service", "main.js");
 }
 
-function startService(dataDir: string, runtime: Runtime = "tsx"): Promise<{ child: ChildProcess; url: string }> {
+export function startService(dataDir: string, runtime: Runtime = "tsx", env: NodeJS.ProcessEnv = {}): Promise<{ child: ChildProcess; url: string }> {
   const entry = runtime === "tsx" ? ["--import", "tsx", "src/server/service/main.ts"] : ["--max-semi-space-size=1", bundleService()];
   const child = spawn(process.execPath, [...entry, "--port", "0", "--data-dir", dataDir], {
     cwd: root,
-    env: { ...process.env, SERVICE_API_KEYS: KEY, SERVICE_SEED: "0", SERVICE_LOG_LEVEL: "warn" },
+    env: { ...process.env, SERVICE_API_KEYS: KEY, SERVICE_SEED: "0", SERVICE_LOG_LEVEL: "warn", ...env },
     stdio: ["ignore", "pipe", "inherit"],
   });
   return new Promise((resolve, reject) => {
@@ -62,7 +63,7 @@ function startService(dataDir: string, runtime: Runtime = "tsx"): Promise<{ chil
 }
 
 /** Samples VmRSS of a process every 20 ms while `work` runs; returns its result and the peak. */
-async function withPeakRss<T>(pid: number, work: () => Promise<T>): Promise<{ result: T; peak: number }> {
+export async function withPeakRss<T>(pid: number, work: () => Promise<T>): Promise<{ result: T; peak: number }> {
   let peak = 0;
   const sample = () => {
     const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"));
@@ -79,7 +80,7 @@ async function withPeakRss<T>(pid: number, work: () => Promise<T>): Promise<{ re
   }
 }
 
-async function makeFile(file: string, size: number): Promise<void> {
+export async function makeFile(file: string, size: number): Promise<void> {
   const block = randomBytes(1024 * 1024);
   const out = fs.createWriteStream(file);
   for (let written = 0; written < size; written += block.length) {
@@ -88,13 +89,13 @@ async function makeFile(file: string, size: number): Promise<void> {
   await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
 }
 
-async function timed(fn: () => Promise<unknown>): Promise<number> {
+export async function timed(fn: () => Promise<unknown>): Promise<number> {
   const t = performance.now();
   await fn();
   return (performance.now() - t) / 1000;
 }
 
-function uploadFile(url: string, bucket: string, key: string, file: string): Promise<string> {
+export function uploadFile(url: string, bucket: string, key: string, file: string): Promise<string> {
   const boundary = `bench${Date.now()}`;
   const head = Buffer.from(
     `--${boundary}\r\nContent-Disposition: form-data; name="key"\r\n\r\n${key}\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="f"\r\nContent-Type: application/octet-stream\r\n\r\n`,
@@ -125,8 +126,8 @@ function uploadFile(url: string, bucket: string, key: string, file: string): Pro
   });
 }
 
-const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-function get(url: string, pathname: string, sink?: fs.WriteStream): Promise<number> {
+export const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+export function get(url: string, pathname: string, sink?: fs.WriteStream): Promise<number> {
   return new Promise((resolve, reject) => {
     http
       .get(url + pathname, { agent }, (res) => {
@@ -178,7 +179,7 @@ async function transfer(dir: string, source: string, runtime: Runtime) {
   }
 }
 
-async function stopService(child: ChildProcess) {
+export async function stopService(child: ChildProcess) {
   if (child.exitCode !== null) return;
   child.kill("SIGTERM");
   await new Promise((r) => child.once("exit", r));
@@ -244,6 +245,9 @@ async function resizing(dir: string, service: { url: string }) {
 }
 
 export async function run(): Promise<void> {
+  const backend = process.argv.find((a, i) => process.argv[i - 1] === "--backend" || a.startsWith("--backend="))?.replace("--backend=", "");
+  if (backend === "s3") return (await import("./storage-s3")).runS3();
+  if (backend && backend !== "disk") throw new Error(`--backend is disk or s3, not ${backend}`);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bb-bench-storage-"));
   try {
     const source = path.join(dir, "source.bin");

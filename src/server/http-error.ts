@@ -56,12 +56,31 @@ function fromFastify(err: FastifyError): HttpError | undefined {
 }
 
 /**
+ * A write the disk refused (issue 9.5), for any write that no module mapped itself (storage and
+ * the engines do, with their own wording): the problem named, never the file's path.
+ */
+export function fromDiskError(err: unknown): HttpError | undefined {
+  switch ((err as NodeJS.ErrnoException | undefined)?.code) {
+    case "ENOSPC":
+    case "EDQUOT":
+    case "EFBIG":
+      return new HttpError("insufficient_storage", "The service's disk is full; nothing was written. Free some space and retry.");
+    case "EROFS":
+    case "EACCES":
+    case "EPERM":
+      return new HttpError("unavailable", "The service's disk is read-only or not writable; nothing was written. Try again once it is fixed.", undefined, 60);
+    default:
+      return undefined;
+  }
+}
+
+/**
  * `translate` maps the errors of one server's own back ends (the service's database engine)
  * that no route caught, so they too answer in the one shape rather than as a 500.
  */
 export function installErrorHandler(app: FastifyInstance, translate?: (err: unknown) => HttpError | undefined): void {
   app.setErrorHandler((err: FastifyError | HttpError, request, reply) => {
-    const known = err instanceof HttpError ? err : (translate?.(err) ?? fromFastify(err as FastifyError));
+    const known = err instanceof HttpError ? err : (translate?.(err) ?? fromFastify(err as FastifyError) ?? fromDiskError(err));
     if (known) {
       if (known instanceof HttpError && known.retryAfter !== undefined) reply.header("retry-after", String(known.retryAfter));
       reply.code(known.status).send(known.toBody());

@@ -128,6 +128,20 @@ describe("resizing", () => {
     expect(JSON.parse(r.body.toString()).message).toMatch(message);
   });
 
+  it("a broken image (a JPEG cut off mid-way) is a 400 that names no file path", async () => {
+    const whole = await sharp({ create: { width: 800, height: 600, channels: 3, background: "#3a6" } }).jpeg({ quality: 95 }).toBuffer();
+    await upload(svc, "public-assets", "img/cut.jpg", whole.subarray(0, Math.floor(whole.length / 3)), { type: "image/jpeg" });
+    const variantsBefore = await blobNames(svc, "variants/");
+    const r = await get("/v0/storage/public/public-assets/img/cut.jpg?w=128");
+    expect(r.status).toBe(400);
+    const { error, message } = JSON.parse(r.body.toString()) as { error: string; message: string };
+    expect(error).toBe("validation_error");
+    expect(message).not.toContain(svc.dataDir);
+    expect(message).not.toMatch(/\/tmp\/|\/storage\/|\.part\b|\n\s+at /);
+    // Nothing half-made was kept as a variant of it.
+    expect(await blobNames(svc, "variants/")).toEqual(variantsBefore);
+  });
+
   it("refuses a decompression bomb (a 30000×30000 PNG) with a 400, without decoding it", async () => {
     const bomb = await pngBomb(30_000, 30_000);
     expect(bomb.length).toBeLessThan(1_000_000);

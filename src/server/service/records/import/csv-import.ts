@@ -55,7 +55,8 @@ type Row = { line: number; cells: string[] };
  * option, which builds an object per record and costs a quarter of the parse.
  */
 async function* csvRows(file: string): AsyncIterable<Row> {
-  const parser = fs.createReadStream(file).pipe(parse({ bom: true, relax_column_count: true, skip_empty_lines: false }));
+  const source = fs.createReadStream(file);
+  const parser = source.pipe(parse({ bom: true, relax_column_count: true, skip_empty_lines: false }));
   let line = 1;
   try {
     for await (const cells of parser as AsyncIterable<string[]>) {
@@ -69,6 +70,10 @@ async function* csvRows(file: string): AsyncIterable<Row> {
     const err = e as { code?: string; lines?: number; message?: string };
     if (err.code?.startsWith("CSV_")) throw new LineError(err.lines ?? line, `the CSV is malformed (${err.message?.replace(/^Invalid [^:]*: /, "")})`);
     throw e;
+  } finally {
+    // pipe() does not close the file when the reader stops early (header() reads one row): an
+    // open descriptor per import would pin the deleted spool's space until the service exits.
+    source.destroy();
   }
 }
 

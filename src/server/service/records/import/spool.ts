@@ -18,7 +18,7 @@ export async function spoolBody(body: Readable, file: string, maxBytes: number):
   try {
     // Not recursive: DATA_DIR exists, and a recursive mkdir reports a read-only disk as ENOENT.
     try {
-      fs.mkdirSync(path.dirname(file));
+      await fs.promises.mkdir(path.dirname(file));
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
     }
