@@ -8,7 +8,7 @@
  */
 import fs from "node:fs";
 import { parse } from "csv-parse";
-import { sql } from "kysely";
+import { CompiledQuery, sql } from "kysely";
 import { type Result, fail, ok } from "../../../../shared/errors";
 import type { FieldType } from "../../../../shared/records";
 import type { SqlTx } from "../../engines/engine";
@@ -16,6 +16,7 @@ import { kindOf, stateFailure } from "../../engines/failures";
 import { type FieldDef, type StoredTable, type TableDef, TableExistsError, validateDef } from "../registry";
 import type { RecordStore } from "../store";
 import { allCandidates, type Candidates, cellValue, inferred, narrow } from "./cells";
+import { readCsvFits, readCsvInsert } from "./read-csv";
 
 export interface ImportOptions {
   databaseId: string;
@@ -81,24 +82,41 @@ async function header(file: string): Promise<{ names: string[]; line: number }> 
   throw new LineError(1, "the file is empty: the first row must name the Fields.");
 }
 
-/** Pass 1 for a new Table: infers each column's type from its values. */
-async function inferTypes(file: string, names: string[]): Promise<FieldType[]> {
+/**
+ * Pass 1: checks every row (its cell count, a non-empty primary key, each cell of a column
+ * whose type is known: an existing Field or a type given) and infers the other columns' types.
+ * An inferred type holds for every cell by construction, so after this pass the whole file is
+ * known good and a loader that does not check (DuckDB's CSV reader) may take it.
+ */
+async function checkRows(file: string, names: string[], known: (FieldDef | undefined)[], primaryKey: string,
+  progress: (n: number) => void,
+): Promise<{ rows: number; types: FieldType[] }> {
   const candidates: Candidates[] = names.map(() => allCandidates());
   const seen = names.map(() => false);
+  let rows = 0;
   let first = true;
-  for await (const { cells } of csvRows(file)) {
+  for await (const { line, cells } of csvRows(file)) {
     if (first) {
       first = false;
       continue;
     }
+    if (cells.length !== names.length) throw new LineError(line, `${cells.length} values for ${names.length} columns.`);
     for (let i = 0; i < names.length; i++) {
-      const cell = cells[i] ?? "";
-      if (cell === "") continue;
-      seen[i] = true;
-      narrow(candidates[i], cell);
+      const cell = cells[i];
+      const field = known[i];
+      if (field) {
+        const v = cellValue(field, cell, names[i] === primaryKey);
+        if (!v.ok) throw new LineError(line, v.error.message);
+      } else if (cell === "") {
+        if (names[i] === primaryKey) throw new LineError(line, `"${primaryKey}" is the primary key and cannot be empty.`);
+      } else {
+        seen[i] = true;
+        narrow(candidates[i], cell);
+      }
     }
+    if (++rows % PROGRESS_EVERY === 0) progress(rows);
   }
-  return names.map((_, i) => inferred(candidates[i], seen[i]));
+  return { rows, types: names.map((_, i) => known[i]?.type ?? inferred(candidates[i], seen[i])) };
 }
 
 function newTableDef(options: ImportOptions, names: string[], types: FieldType[]): TableDef {
@@ -162,11 +180,19 @@ export async function importCsv(store: RecordStore, file: string, options: Impor
       for (const f of existing.fields) {
         if (!f.nullable && !names.includes(f.key)) throw new LineError(1, `"${f.key}" cannot be null, so it must be a column.`);
       }
-    } else {
-      def = newTableDef(options, names, await inferTypes(file, names));
     }
-
+    // Header errors first (line 1), before any row is read.
+    const primaryKey = existing?.primaryKey ?? newTableDef(options, names, names.map(() => "text")).primaryKey;
+    const known: (FieldDef | undefined)[] = existing
+      ? names.map((n) => existing.byKey.get(n))
+      : names.map((key) => (options.types?.[key] ? { key, type: options.types[key], nullable: key !== primaryKey } : undefined));
+    // A new Table needs pass 1 to infer its types. An existing Table's rows, on the appender
+    // path, are checked as they are appended: one pass.
+    const needsPass1 = !existing || readCsvFits(engine.dialect.name, existing.fields.map((f) => f.type));
     const progress = (n: number) => options.onProgress?.(n);
+    const checked = needsPass1 ? await checkRows(file, names, known, primaryKey, progress) : undefined;
+    if (!existing) def = newTableDef(options, names, checked!.types);
+
     const result = await engine.write(async (tx: SqlTx): Promise<ImportResult> => {
       const table = existing ?? (created = await store.createTable(def!, tx));
       const fields = names.map((n) => table.byKey.get(n)!);
@@ -176,7 +202,18 @@ export async function importCsv(store: RecordStore, file: string, options: Impor
       let create = b.schema.createTable(staging).addColumn("bb_line", "bigint");
       for (const f of fields) create = create.addColumn(f.key, engine.dialect.columnType(f.type));
       await tx.run(create.compile());
-      const appended = await tx.append(staging, ["bb_line", ...names], encodedBatches(file, table, fields, progress));
+      const types = fields.map((f) => f.type);
+      let appended = 0;
+      if (checked && readCsvFits(engine.dialect.name, types)) {
+        // Every row was checked by pass 1: DuckDB's own reader loads the file.
+        appended = (await tx.run(CompiledQuery.raw(readCsvInsert(staging, file, names, types)))).changes;
+        if (appended !== checked.rows) {
+          // The reader saw the file otherwise than csv-parse (it should not): the slow, sure path.
+          await tx.run(b.deleteFrom(staging).compile());
+          appended = 0;
+        }
+      }
+      if (appended === 0) appended = await tx.append(staging, ["bb_line", ...names], encodedBatches(file, table, fields, progress));
       progress(appended);
       // A key given twice in the file: its last line wins, as if the rows were applied in order.
       // (Sorting a million rows for that costs seconds, so only when a key repeats.)
