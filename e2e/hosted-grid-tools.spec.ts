@@ -6,19 +6,10 @@
  */
 import { readFile } from "node:fs/promises";
 import { expect, type Page, test } from "@playwright/test";
-import { HostedStack, hostedUrl } from "./hosted.helpers";
+import { useHostedStack } from "./hosted.helpers";
 import { cell } from "./records.helpers";
 
-const stack = new HostedStack();
-test.describe.configure({ mode: "serial" });
-test.use({ baseURL: hostedUrl });
-test.beforeAll(async () => {
-  test.setTimeout(120_000);
-  await stack.start();
-});
-test.afterAll(async () => {
-  await stack.stop();
-});
+const stack = useHostedStack();
 
 const eq = (key: string, value: unknown) => ({ key, operator: "equal", value });
 const pkOr = (...pks: string[]) => ({ or: pks.map((pk) => eq("employee_id", pk)) });

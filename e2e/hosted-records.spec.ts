@@ -4,19 +4,10 @@
  * interface: no fields endpoint, no meta, only `equal`.
  */
 import { expect, type Page, test } from "@playwright/test";
-import { HostedStack, hostedUrl } from "./hosted.helpers";
+import { useHostedStack } from "./hosted.helpers";
 import { SHOTS_UI } from "./layout.helpers";
 
-const stack = new HostedStack();
-test.describe.configure({ mode: "serial" });
-test.use({ baseURL: hostedUrl });
-test.beforeAll(async () => {
-  test.setTimeout(120_000);
-  await stack.start();
-});
-test.afterAll(async () => {
-  await stack.stop();
-});
+const stack = useHostedStack();
 
 async function goView(page: Page, table: string, search: Record<string, unknown> = {}) {
   const qs = Object.entries(search)

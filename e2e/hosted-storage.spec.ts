@@ -4,20 +4,11 @@
  * key (issue 13 item 3); one replace confirmation per batch and no 404 in the console (item 7).
  */
 import { expect, type Page, test } from "@playwright/test";
-import { HostedStack, hostedUrl } from "./hosted.helpers";
+import { hostedUrl, useHostedStack } from "./hosted.helpers";
 import { SHOTS_UI, noSideways, oneLine } from "./layout.helpers";
 import { dropFiles, dropzone, uploadRow } from "./storage.helpers";
 
-const stack = new HostedStack();
-test.describe.configure({ mode: "serial" });
-test.use({ baseURL: hostedUrl });
-test.beforeAll(async () => {
-  test.setTimeout(120_000);
-  await stack.start();
-});
-test.afterAll(async () => {
-  await stack.stop();
-});
+const stack = useHostedStack();
 
 /** Uploads straight to the upstream (as another client would): the app never saw these files. */
 async function putFile(bucket: string, key: string, text: string, type = "text/plain"): Promise<string> {

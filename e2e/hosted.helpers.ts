@@ -9,6 +9,7 @@ import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
+import { test } from "@playwright/test";
 import { E2E_PORT, E2E_SERVICE_PORT } from "../playwright.config";
 
 export const HOSTED_PORT = Number(process.env.E2E_HOSTED_PORT ?? E2E_PORT + 10);
@@ -120,4 +121,22 @@ export class HostedStack {
       body: json !== undefined ? JSON.stringify(json) : init.body,
     });
   }
+}
+
+/**
+ * For a spec file of hosted flows: one stack for the whole file (started before its first test,
+ * stopped after its last), the tests run in order against the hosted launcher.
+ */
+export function useHostedStack(): HostedStack {
+  const stack = new HostedStack();
+  test.describe.configure({ mode: "serial" });
+  test.use({ baseURL: hostedUrl });
+  test.beforeAll(async () => {
+    test.setTimeout(120_000);
+    await stack.start();
+  });
+  test.afterAll(async () => {
+    await stack.stop();
+  });
+  return stack;
 }
