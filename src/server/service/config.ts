@@ -46,7 +46,7 @@ export interface ServiceConfig {
   resizeQueue: number;
   /** The signing key pairs (STORAGE_SIGNING_KEYS_FILE, default DATA_DIR/storage-signing-keys.json). */
   signingKeysFile: string;
-  /** Start-up sweeps only leftovers older than this (STORAGE_SWEEP_GRACE_SECONDS; 900 on S3 or with DATABASE_URL, where other instances may be mid-upload; else 0). */
+  /** Start-up sweeps only leftovers older than this (STORAGE_SWEEP_GRACE_SECONDS; 0 on disk, 900 on S3; instances sharing a DATA_DIR set it). */
   sweepGraceSeconds: number;
   /** The embedded engine (DuckDB): memory_limit and worker threads (small-machine defaults). */
   duckdb: { memoryLimit: string; threads: number };
@@ -128,7 +128,7 @@ export function parseServiceConfig(argv: string[], env: NodeJS.ProcessEnv): Serv
     variantCacheBytes: positiveInt(env, "SERVICE_VARIANT_CACHE_BYTES", 1024 ** 3),
     resizeQueue: positiveInt(env, "SERVICE_RESIZE_QUEUE", 32),
     signingKeysFile: path.resolve(env.STORAGE_SIGNING_KEYS_FILE || path.join(dataDir, "storage-signing-keys.json")),
-    sweepGraceSeconds: positiveInt(env, "STORAGE_SWEEP_GRACE_SECONDS", blobStore.kind === "s3" || env.DATABASE_URL ? 900 : 0),
+    sweepGraceSeconds: positiveInt(env, "STORAGE_SWEEP_GRACE_SECONDS", blobStore.kind === "s3" ? 900 : 0),
     duckdb: parseDuckDbConfig(env),
     postgres: parseDatabaseUrl(env),
     profile: parseServiceProfile(env.SERVICE_PROFILE),

@@ -22,7 +22,8 @@ beforeAll(async () => {
   db = await createTestDatabase(inject("pgAdminUrl"));
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bb-two-"));
   // Both create the schema and seed the demo data at once: start-up itself must not race.
-  const env = { DATABASE_URL: db.url, DATA_DIR: dataDir, SERVICE_SEED: "1", DATABASE_POOL_MAX: "4" };
+  // Two instances share DATA_DIR: each one's start-up sweep must spare the other's uploads in flight.
+  const env = { DATABASE_URL: db.url, DATA_DIR: dataDir, SERVICE_SEED: "1", DATABASE_POOL_MAX: "4", STORAGE_SWEEP_GRACE_SECONDS: "900" };
   [a, b] = await Promise.all([startServiceProcess(env), startServiceProcess(env)]);
 }, 120_000);
 
