@@ -12,9 +12,22 @@ import { fromApp, raw, startTestBaseboard, type TestBaseboard } from "./test-hel
 const SIZE = 64 * 1024 * 1024;
 let board: TestBaseboard;
 let bigPath = "";
+/** The same stack with a longer idle bound, for the steady slow reader (timers run late under load). */
+let patient: TestBaseboard;
+let patientPath = "";
 
 beforeAll(async () => {
-  board = await startTestBaseboard({ UPSTREAM_FILE_CONNECTIONS: "2", BASEBOARD_SEND_IDLE_TIMEOUT_MS: "1500", BASEBOARD_LOG_LEVEL: "info" });
+  board = await startTestBaseboard({ UPSTREAM_FILE_CONNECTIONS: "2", BASEBOARD_SEND_IDLE_TIMEOUT_MS: "700", BASEBOARD_LOG_LEVEL: "info" });
+  bigPath = await uploadBig(board);
+  patient = await startTestBaseboard({ UPSTREAM_FILE_CONNECTIONS: "2", BASEBOARD_SEND_IDLE_TIMEOUT_MS: "1500", BASEBOARD_LOG_LEVEL: "info" });
+  patientPath = await uploadBig(patient);
+}, 120_000);
+afterAll(async () => {
+  await board?.stop();
+  await patient?.stop();
+});
+
+async function uploadBig(board: TestBaseboard): Promise<string> {
   // A file far larger than every socket buffer between the service and a browser.
   const boundary = "----bbslowread";
   const head = `--${boundary}\r\nContent-Disposition: form-data; name="key"\r\n\r\nbig/slow.bin\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="slow.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`;
@@ -31,11 +44,8 @@ beforeAll(async () => {
     body: Readable.from(parts()),
   });
   expect(up.status, up.text).toBe(200);
-  bigPath = `/api/v0/storage/public/public-assets/${(up.json() as { key: string }).key}`;
-}, 60_000);
-afterAll(async () => {
-  await board?.stop();
-});
+  return `/api/v0/storage/public/public-assets/${(up.json() as { key: string }).key}`;
+}
 
 /** A GET whose answer is never read: the socket is paused from the start. */
 function neverReads(path: string): Promise<{ socket: net.Socket; closed: Promise<void>; received(): number }> {
@@ -74,12 +84,12 @@ it("cuts browsers that stop reading, so a file GET still answers", async () => {
 }, 20_000);
 
 it("does not cut a browser that reads slowly but steadily", async () => {
-  const u = new URL(board.url);
+  const u = new URL(patient.url);
   let received = 0;
   let receivedWhileSlow = 0;
   let closedEarly = false;
   await new Promise<void>((resolve) => {
-    const socket = net.connect(Number(u.port), u.hostname, () => socket.write(`GET ${bigPath} HTTP/1.1\r\nHost: ${u.host}\r\n\r\n`));
+    const socket = net.connect(Number(u.port), u.hostname, () => socket.write(`GET ${patientPath} HTTP/1.1\r\nHost: ${u.host}\r\n\r\n`));
     socket.on("error", () => {});
     // Reads in short bursts every 300 ms (a fifth of the 1.5 s idle bound: timers late under load
     // still make it) for 4.5 s, then takes the rest.
