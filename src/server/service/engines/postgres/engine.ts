@@ -99,6 +99,24 @@ export async function openPostgresEngine(options: PostgresOptions): Promise<SqlE
   }
 
   /** Releases a client; one whose connection broke is destroyed, not returned to the pool. */
+  /** One transaction on a pooled client: `begin` opens it; on any failure it is rolled back and the error translated. */
+  async function transaction<T>(begin: string, body: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    const client = await connect();
+    let failure: unknown;
+    try {
+      await client.query(begin);
+      const result = await body(client);
+      await client.query("commit");
+      return result;
+    } catch (e) {
+      failure = e;
+      await client.query("rollback").catch(() => undefined);
+      throw translate(e);
+    } finally {
+      release(client, failure);
+    }
+  }
+
   function release(client: pg.PoolClient, error?: unknown): void {
     const broken = error !== undefined && classifyPostgresError(error) === "unavailable";
     client.release(broken ? (error as Error) : undefined);
@@ -118,44 +136,23 @@ export async function openPostgresEngine(options: PostgresOptions): Promise<SqlE
           throw translate(e);
         }
       }
-      const client = await connect();
-      let failure: unknown;
-      try {
-        await client.query("begin isolation level repeatable read read only");
+      return transaction("begin isolation level repeatable read read only", async (client) => {
         const out: RunResult[] = [];
         for (const q of queries) out.push(await runOn(client, q));
-        await client.query("commit");
         return out;
-      } catch (e) {
-        failure = e;
-        await client.query("rollback").catch(() => undefined);
-        throw translate(e);
-      } finally {
-        release(client, failure);
-      }
+      });
     },
 
     async write(fn) {
-      const client = await connect();
-      let failure: unknown;
-      try {
-        // One round trip: the transaction, the cluster-wide writer lock and the notice to the
-        // other instances (delivered only if this commits).
-        await client.query(`begin; select pg_advisory_xact_lock(${WRITE_LOCK}); ${foreign.notifySql}`);
+      // One round trip: the transaction, the cluster-wide writer lock and the notice to the
+      // other instances (delivered only if this commits).
+      return transaction(`begin; select pg_advisory_xact_lock(${WRITE_LOCK}); ${foreign.notifySql}`, (client) => {
         const tx: SqlTx = {
           run: (q) => runOn(client, q),
           append: (table, columns, rows) => appendRows(client, table, columns, rows),
         };
-        const result = await fn(tx);
-        await client.query("commit");
-        return result;
-      } catch (e) {
-        failure = e;
-        await client.query("rollback").catch(() => undefined);
-        throw translate(e);
-      } finally {
-        release(client, failure);
-      }
+        return fn(tx);
+      });
     },
 
     onForeignWrite: (listener) => foreign.subscribe(listener),
