@@ -11,6 +11,7 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { afterAll, describe, expect, it } from "vitest";
 import { fromApp, raw, startRawUpstream } from "../proxy/test-helpers";
+import { alive } from "./test-helpers";
 
 const MAIN = path.resolve(__dirname, "main.ts");
 const children: ChildProcess[] = [];
@@ -88,14 +89,6 @@ function childrenOf(pid: number): number[] {
     return []; // ps exits 1 when there are none
   }
 }
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 async function gone(pid: number, ms = 10_000): Promise<boolean> {
   const end = Date.now() + ms;
   while (alive(pid) && Date.now() < end) await new Promise((r) => setTimeout(r, 25));

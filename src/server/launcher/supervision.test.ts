@@ -5,16 +5,9 @@
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { fromApp, raw, startTestBaseboard, type TestBaseboard } from "../proxy/test-helpers";
+import { alive } from "./test-helpers";
 
 let board: TestBaseboard;
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 beforeAll(async () => {
   board = await startTestBaseboard();

@@ -8,6 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createSupervisor, type SupervisorOptions } from "./supervisor";
+import { alive } from "./test-helpers";
 
 let dir: string;
 let script: string;
@@ -51,14 +52,6 @@ function supervisor(mode: string, logs: string[], extra: Partial<SupervisorOptio
   });
 }
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 async function until(check: () => boolean, ms = 10_000) {
   const end = Date.now() + ms;
   while (!check()) {
