@@ -146,7 +146,7 @@ export async function run(): Promise<void> {
     const viaHttp = (body: QueryBodyInput) => timed(service, QUERY_PATH, body, { "x-api-key": KEY });
     const driver = await engineOption.directDriver?.();
     const viaEngine = async (body: QueryBodyInput) => {
-      const c = directStore.compileQuery(table, body);
+      const c = directStore.compiler.compileRead(table, body);
       if (!c.ok) throw new Error(c.error.message);
       // What the service runs: a first page of a primary-key lookup needs no count query.
       const statements = c.value.atMostOne && !body.skip ? [c.value.items] : [c.value.items, c.value.count];

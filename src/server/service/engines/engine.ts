@@ -24,7 +24,9 @@ export type EngineErrorKind =
   /** The database cannot be written (read-only file system, permissions: 503 unavailable). */
   | "readOnly"
   /** The engine is restarting or unreachable (503 unavailable). */
-  | "unavailable";
+  | "unavailable"
+  /** The engine ran out of the memory it may use (507, with the dialect's advice). */
+  | "outOfMemory";
 
 /** What differs in SQL between engines. Pure: no I/O. */
 export interface Dialect {
@@ -45,6 +47,18 @@ export interface Dialect {
   readonly secondaryIndexes: boolean;
   /** Classifies an engine error thrown by `run`, or undefined when it means nothing to a client. */
   classifyError(error: unknown): EngineErrorKind | undefined;
+  /** What a user changes when the engine runs out of memory (our words: a setting they can set). */
+  readonly memoryAdvice?: string;
+  /** The engine's own CSV reader, when it has one the import may use after checking every row. */
+  readonly csvLoad?: CsvLoad;
+}
+
+/** A native CSV load into the import's staging table (columns bb_line, then the file's). */
+export interface CsvLoad {
+  /** Whether columns of these types load natively with the same conversions as our own checks. */
+  fits(types: FieldType[]): boolean;
+  /** INSERT … SELECT from the file into `staging`; bb_line is the row's position in the file. */
+  insertSql(staging: string, file: string, names: string[], types: FieldType[]): string;
 }
 
 export interface RunResult {

@@ -12,8 +12,13 @@ export function kindOf(dialect: Dialect, error: unknown): EngineErrorKind | unde
 }
 
 /** The failure for an engine error that is about the database's state, or undefined. */
-export function stateFailure(kind: EngineErrorKind | undefined): Result<never> | undefined {
+export function stateFailure(kind: EngineErrorKind | undefined, dialect?: Dialect): Result<never> | undefined {
   switch (kind) {
+    case "outOfMemory":
+      return fail(
+        "insufficient_storage",
+        `The database ran out of memory for this request; nothing was written. ${dialect?.memoryAdvice ?? "Give the database more memory and retry."}`,
+      );
     case "diskFull":
       return fail("insufficient_storage", "The disk holding the database is full; nothing was written. Free some space and retry.");
     case "readOnly":

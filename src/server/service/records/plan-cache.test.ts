@@ -9,7 +9,8 @@ import type { SqlEngine } from "../engines/engine";
 import { openEngine } from "../engines/open";
 import { seedSampleData } from "./seed";
 import { SizedLruCache } from "./plan-cache";
-import { PLAN_CACHE_BYTES, SqlRecordStore } from "./store";
+import { PLAN_CACHE_BYTES } from "./compile-read";
+import { SqlRecordStore } from "./store";
 
 let dir: string;
 let engine: SqlEngine;
@@ -41,11 +42,11 @@ const pairs: [string, QueryBodyInput, QueryBodyInput][] = [
 
 it.each(pairs)("answers a repeated shape with %s as a cold store does", async (_name, first, second) => {
   const employees = (await warm.table("demo", "employees"))!;
-  const before = warm.cachedPlans;
+  const before = warm.compiler.cachedPlans;
   await warm.query(employees, first);
-  expect(warm.cachedPlans).toBe(before + 1);
+  expect(warm.compiler.cachedPlans).toBe(before + 1);
   const hit = await warm.query(employees, second);
-  expect(warm.cachedPlans).toBe(before + 1);
+  expect(warm.compiler.cachedPlans).toBe(before + 1);
   const fresh = await cold();
   expect(hit).toEqual(await fresh.query((await fresh.table("demo", "employees"))!, second));
 });
@@ -65,14 +66,14 @@ it("keeps the plans it caches within PLAN_CACHE_BYTES however large the filters"
     const conditions = Array.from({ length: 3000 + s }, (_, i) => c("age", i % 2 ? "equal" : "notEqual", i));
     const r = await warm.query(employees, { filter: { or: conditions }, limit: 1 });
     expect(r.ok).toBe(true);
-    expect(warm.cachedPlanBytes).toBeLessThanOrEqual(PLAN_CACHE_BYTES);
+    expect(warm.compiler.cachedPlanBytes).toBeLessThanOrEqual(PLAN_CACHE_BYTES);
   }
-  expect(warm.cachedPlanBytes).toBeGreaterThan(PLAN_CACHE_BYTES / 2);
+  expect(warm.compiler.cachedPlanBytes).toBeGreaterThan(PLAN_CACHE_BYTES / 2);
   // Small shapes are still cached next to them.
-  const before = warm.cachedPlans;
+  const before = warm.compiler.cachedPlans;
   await warm.query(employees, { filter: { and: [c("city", "equal", "Austin"), c("age", "lessThan", 33)] } });
-  expect(warm.cachedPlans).toBeGreaterThanOrEqual(before);
-  expect(warm.cachedPlanBytes).toBeLessThanOrEqual(PLAN_CACHE_BYTES);
+  expect(warm.compiler.cachedPlans).toBeGreaterThanOrEqual(before);
+  expect(warm.compiler.cachedPlanBytes).toBeLessThanOrEqual(PLAN_CACHE_BYTES);
 }, 60_000);
 
 it("counts a primary-key lookup from its page, and agrees with the count query", async () => {
@@ -88,7 +89,7 @@ it("counts a primary-key lookup from its page, and agrees with the count query",
     { filter: { or: [c("employee_id", "equal", "E00007")] }, addtionalFilter: { and: [c("age", "greaterThan", 1)] } },
   ] as QueryBodyInput[]) {
     const r = await warm.query(employees, body);
-    const compiled = fresh.compileQuery(table, body);
+    const compiled = fresh.compiler.compileRead(table, body);
     if (!r.ok || !compiled.ok) throw new Error(JSON.stringify([r, compiled]));
     expect(compiled.value.atMostOne).toBe(true);
     const [counted] = await engine.read([compiled.value.count]);

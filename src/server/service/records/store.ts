@@ -1,34 +1,22 @@
 /**
  * The Record store: query, update, field listing and bulk inserts over the table registry,
- * above the engine seam (engines/engine.ts). SQL is built with Kysely (query-plan.ts) and run
- * through the engine asynchronously; a query's items and count read one snapshot.
+ * above the engine seam (engines/engine.ts). SQL comes from the compiler's one door
+ * (compile-read.ts: parse, plan cache, plan); the store runs it through the engine
+ * asynchronously (a query's items and count read one snapshot) and caches counts.
  *
- * Two caches, both bounded: compiled SQL by query shape (plan-cache.ts, bounded by the bytes
- * it holds), and counts by filter, reused across pages until one of the tables read changes
+ * Counts are cached by filter, reused across pages until one of the tables read changes
  * (a per-table version counter bumped by every write of this process, and an epoch bumped
  * when the engine reports another process's write).
  */
-import { CompiledQuery } from "kysely";
+import type { CompiledQuery } from "kysely";
 import { type Result, fail, ok } from "../../../shared/errors";
-import { quoteName } from "../../../shared/filter";
 import { type FieldInfo, QUERY_LIMIT_DEFAULT, type QueryBodyInput, type QueryResult, type RecordRow, type UpdateBodyInput } from "../../../shared/records";
 import type { SqlEngine, SqlTx } from "../engines/engine";
 import { kindOf, stateFailure } from "../engines/failures";
-import { bindFilterValues, type CachedPlan, SizedLruCache, queryShape, sameParams } from "./plan-cache";
-import { compileFilters, type OutputColumn, parseFilters, planQuery, Scope } from "./query-plan";
+import { ReadCompiler } from "./compile-read";
+import { SizedLruCache } from "./plan-cache";
 import { fieldInfo, type StoredTable, type TableDef, TableRegistry } from "./registry";
-import { decode, encodeTrusted, encodeWrite } from "./values";
-
-/** The SQL of one query, compiled (what `query` runs, and what the benchmark runs directly). */
-export interface CompiledRead {
-  items: CompiledQuery;
-  count: CompiledQuery;
-  columns: OutputColumn[];
-  /** Ids of the tables read (the count cache's versions). */
-  tables: number[];
-  /** At most one Record matches: a first page's length is its count. */
-  atMostOne: boolean;
-}
+import { decode, encodeTrusted } from "./values";
 
 export interface RecordStore {
   table(databaseId: string, slug: string): Promise<StoredTable | undefined>;
@@ -48,17 +36,15 @@ export interface RecordStore {
   readonly engine: SqlEngine;
 }
 
-/** Compiled SQL kept at most (bytes of SQL text); a 5,000-condition plan is ~0.3 MB. */
-export const PLAN_CACHE_BYTES = 4 * 1024 * 1024;
-const PLAN_CACHE_ENTRIES = 256;
 const COUNT_CACHE_ENTRIES = 1024;
 const COUNT_CACHE_BYTES = 4 * 1024 * 1024;
 
 export class SqlRecordStore implements RecordStore {
-  private plans = new SizedLruCache<CachedPlan>(PLAN_CACHE_ENTRIES, PLAN_CACHE_BYTES, (p) => p.itemsSql.length + p.countSql.length);
   private counts = new SizedLruCache<number>(COUNT_CACHE_ENTRIES, COUNT_CACHE_BYTES, () => 0);
   private versions = new Map<number, number>();
   private countQueries = 0;
+  /** Parse, plan cache and plan: the compiler's one door (compile-read.ts). */
+  readonly compiler: ReadCompiler;
   /** Bumped when another instance wrote (engine.onForeignWrite): every cached count is stale. */
   private epoch = 0;
 
@@ -66,6 +52,7 @@ export class SqlRecordStore implements RecordStore {
     readonly engine: SqlEngine,
     readonly registry: TableRegistry,
   ) {
+    this.compiler = new ReadCompiler({ dialect: engine.dialect, builder: engine.builder, lookup: (db, slug) => registry.get(db, slug) });
     engine.onForeignWrite?.(() => this.epoch++);
   }
 
@@ -97,86 +84,9 @@ export class SqlRecordStore implements RecordStore {
     this.versions.set(table.id, (this.versions.get(table.id) ?? 0) + 1);
   }
 
-  /** How many query shapes have compiled SQL cached, and their bytes (for tests). */
-  get cachedPlans(): number {
-    return this.plans.size;
-  }
-
-  get cachedPlanBytes(): number {
-    return this.plans.bytes;
-  }
-
   /** How many count queries this store has run (for tests of the count cache). */
   get countsRun(): number {
     return this.countQueries;
-  }
-
-  /** The SQL a query runs (items and count); also what the benchmark runs directly. */
-  compileQuery(table: StoredTable, body: QueryBodyInput): Result<CompiledRead> {
-    const dialect = this.engine.dialect;
-    const filters = parseFilters([["filter", body.filter], ["addtionalFilter", body.addtionalFilter]]);
-    if (!filters.ok) return filters;
-    const tail = [body.limit ?? QUERY_LIMIT_DEFAULT, body.skip ?? 0];
-    const shape = queryShape(table.id, body, filters.value);
-    const cached = this.plans.get(shape);
-    const tablesOf = (scope: Scope) => scope.sources.map((s) => s.table.id);
-    if (cached) {
-      const params = bindFilterValues(cached.scope, filters.value, dialect);
-      if (!params.ok) return params;
-      return ok({
-        items: CompiledQuery.raw(cached.itemsSql, [...params.value, ...tail]),
-        count: CompiledQuery.raw(cached.countSql, params.value),
-        columns: cached.columns,
-        tables: tablesOf(cached.scope),
-        atMostOne: cached.atMostOne,
-      });
-    }
-    const plan = planQuery(
-      { kysely: this.engine.builder, dialect, maxHeight: dialect.maxHeight, lookup: (db, slug) => this.registry.get(db, slug) },
-      table,
-      body,
-      filters.value,
-    );
-    if (!plan.ok) return plan;
-    const { columns, scope, params, atMostOne } = plan.value;
-    const items = plan.value.items.compile();
-    const count = plan.value.count.compile();
-    if (sameParams(items.parameters, [...params, ...tail]) && sameParams(count.parameters, params)) {
-      this.plans.set(shape, { itemsSql: items.sql, countSql: count.sql, columns, scope, atMostOne });
-    }
-    return ok({ items, count, columns, tables: tablesOf(scope), atMostOne });
-  }
-
-  /** The SQL an update runs, after checking every value and the filter. */
-  compileUpdate(table: StoredTable, body: UpdateBodyInput): Result<{ update: CompiledQuery; set: Record<string, unknown> }> {
-    const dialect = this.engine.dialect;
-    const scope = new Scope(table, false);
-    const set: Record<string, unknown> = {};
-    for (const [i, { key, value }] of body.values.entries()) {
-      const where = `values[${i}]`;
-      const field = table.byKey.get(key);
-      if (!field) {
-        const hint = key.includes(".") ? " (joined Fields cannot be updated through this table)" : "";
-        return fail(
-          "validation_error",
-          `${where}.key: unknown Field ${quoteName(key)} in table ${table.databaseId}/${table.slug}${hint}. Known Fields: ${table.fields.map((f) => f.key).join(", ")}.`,
-        );
-      }
-      if (key in set) return fail("validation_error", `${where}.key: Field "${key}" is set twice; set each Field once.`);
-      const encoded = encodeWrite(field, value, where, key === table.primaryKey);
-      if (!encoded.ok) return encoded;
-      set[key] = encoded.value;
-    }
-    if (body.filter === undefined) {
-      return fail("validation_error", 'filter is required: send {"and": []} to update every Record on purpose.');
-    }
-    const filters = parseFilters([["filter", body.filter]]);
-    if (!filters.ok) return filters;
-    const where = compileFilters(scope, filters.value, dialect, dialect.maxHeight);
-    if (!where.ok) return where;
-    let q = this.engine.builder.updateTable(table.physical).set(set);
-    if (where.value.where) q = q.where(where.value.where);
-    return ok({ update: q.compile(), set });
   }
 
   private countKey(tables: number[], count: CompiledQuery): string {
@@ -184,7 +94,7 @@ export class SqlRecordStore implements RecordStore {
   }
 
   async query(table: StoredTable, body: QueryBodyInput): Promise<Result<QueryResult>> {
-    const compiled = this.compileQuery(table, body);
+    const compiled = this.compiler.compileRead(table, body);
     if (!compiled.ok) return compiled;
     const { items: itemsQuery, count: countQuery, columns, tables, atMostOne } = compiled.value;
     const key = this.countKey(tables, countQuery);
@@ -210,7 +120,7 @@ export class SqlRecordStore implements RecordStore {
   }
 
   async update(table: StoredTable, body: UpdateBodyInput): Promise<Result<{ matched: number }>> {
-    const compiled = this.compileUpdate(table, body);
+    const compiled = this.compiler.compileUpdate(table, body);
     if (!compiled.ok) return compiled;
     const { update, set } = compiled.value;
     try {
@@ -233,7 +143,7 @@ export class SqlRecordStore implements RecordStore {
     if (kind === "tooComplex") {
       return fail("validation_error", "The filter is nested too deeply or has too many conditions for the database. Flatten or simplify it.");
     }
-    const state = stateFailure(kind);
+    const state = stateFailure(kind, this.engine.dialect);
     if (state) return state;
     throw e;
   }

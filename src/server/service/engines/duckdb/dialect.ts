@@ -11,6 +11,7 @@
 import { sql } from "kysely";
 import type { FieldType } from "../../../../shared/records";
 import type { Dialect, EngineErrorKind } from "../engine";
+import { duckDbCsvLoad } from "./read-csv";
 
 const message = (e: unknown) => String((e as Error)?.message ?? e);
 
@@ -22,6 +23,9 @@ export function classifyDuckDbError(error: unknown): EngineErrorKind | undefined
   if (/read-only file system|read-only mode|Permission denied|cannot be opened in read-only/i.test(m)) return "readOnly";
   if (/stack overflow|max_expression_depth|expression depth|too many parameters/i.test(m)) return "tooComplex";
   if (/database has been invalidated|FATAL Error/i.test(m)) return "unavailable";
+  // "Out of Memory Error: failed to pin block …" / "could not allocate block …": its own advice
+  // speaks of SET commands a user cannot run; ours names the setting (memoryAdvice).
+  if (/^Out of Memory Error|failed to pin block|could not allocate block/i.test(m)) return "outOfMemory";
   return undefined;
 }
 
@@ -38,4 +42,5 @@ export const duckDbDialect: Dialect = {
   },
   secondaryIndexes: false,
   classifyError: classifyDuckDbError,
+  csvLoad: duckDbCsvLoad,
 };

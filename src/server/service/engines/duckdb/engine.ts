@@ -153,7 +153,10 @@ export async function openDuckDbEngine(options: DuckDbOptions): Promise<SqlEngin
   }
 
   const engine: SqlEngine = {
-    dialect: duckDbDialect,
+    dialect: {
+      ...duckDbDialect,
+      memoryAdvice: `Raise DUCKDB_MEMORY_LIMIT (now ${options.memoryLimit}, e.g. DUCKDB_MEMORY_LIMIT=2GB) and restart the service, or move to PostgreSQL (DATABASE_URL).`,
+    },
     builder: compileOnlyKysely(),
 
     async read(queries) {

@@ -16,7 +16,6 @@ import { kindOf, stateFailure } from "../../engines/failures";
 import { type FieldDef, type StoredTable, type TableDef, TableExistsError, validateDef } from "../registry";
 import type { RecordStore } from "../store";
 import { allCandidates, type Candidates, cellValue, inferred, narrow } from "./cells";
-import { readCsvFits, readCsvInsert } from "./read-csv";
 
 export interface ImportOptions {
   databaseId: string;
@@ -188,7 +187,8 @@ export async function importCsv(store: RecordStore, file: string, options: Impor
       : names.map((key) => (options.types?.[key] ? { key, type: options.types[key], nullable: key !== primaryKey } : undefined));
     // A new Table needs pass 1 to infer its types. An existing Table's rows, on the appender
     // path, are checked as they are appended: one pass.
-    const needsPass1 = !existing || readCsvFits(engine.dialect.name, existing.fields.map((f) => f.type));
+    const csvLoad = engine.dialect.csvLoad;
+    const needsPass1 = !existing || (csvLoad?.fits(existing.fields.map((f) => f.type)) ?? false);
     const progress = (n: number) => options.onProgress?.(n);
     const checked = needsPass1 ? await checkRows(file, names, known, primaryKey, progress) : undefined;
     if (!existing) def = newTableDef(options, names, checked!.types);
@@ -204,9 +204,9 @@ export async function importCsv(store: RecordStore, file: string, options: Impor
       await tx.run(create.compile());
       const types = fields.map((f) => f.type);
       let appended = 0;
-      if (checked && readCsvFits(engine.dialect.name, types)) {
-        // Every row was checked by pass 1: DuckDB's own reader loads the file.
-        appended = (await tx.run(CompiledQuery.raw(readCsvInsert(staging, file, names, types)))).changes;
+      if (checked && csvLoad?.fits(types)) {
+        // Every row was checked by pass 1: the engine's own reader loads the file.
+        appended = (await tx.run(CompiledQuery.raw(csvLoad.insertSql(staging, file, names, types)))).changes;
         if (appended !== checked.rows) {
           // The reader saw the file otherwise than csv-parse (it should not): the slow, sure path.
           await tx.run(b.deleteFrom(staging).compile());
@@ -261,7 +261,7 @@ export async function importCsv(store: RecordStore, file: string, options: Impor
     if (e instanceof TableExistsError && !created) return importCsv(store, file, options);
     if (e instanceof LineError) return fail("validation_error", e.message);
     const kind = kindOf(engine.dialect, e);
-    const state = stateFailure(kind);
+    const state = stateFailure(kind, engine.dialect);
     if (state) return state;
     if (kind === "notNull") return fail("validation_error", "A Field that cannot be null would become null; nothing was imported.");
     throw e;

@@ -5,15 +5,14 @@
  * from JavaScript. Columns are read as text and converted by the SQL below, the same way
  * `cellValue` converts them (empty cell = null; numbers may carry spaces; booleans any case).
  * Datetime cells need JavaScript's normalization to one UTC form, so a file with a datetime
- * column takes the appender path instead (see `readCsvFits`).
+ * column takes the appender path instead (see `fits` below).
  */
 import type { FieldType } from "../../../../shared/records";
+import type { CsvLoad } from "../engine";
 
 const quote = (s: string) => `'${s.replaceAll("'", "''")}'`;
 const ident = (s: string) => `"${s.replaceAll('"', '""')}"`;
 
-/** Whether the file's columns can be loaded by `readCsvInsert` (DuckDB only). */
-export const readCsvFits = (dialect: string, types: FieldType[]): boolean => dialect === "duckdb" && !types.includes("datetime");
 
 function converted(column: string, type: FieldType): string {
   const cell = `nullif(${ident(column)}, '')`;
@@ -37,3 +36,9 @@ export function readCsvInsert(staging: string, file: string, names: string[], ty
     `select row_number() over (), ${names.map((n, i) => converted(n, types[i])).join(", ")} from ${source}`
   );
 }
+
+/** DuckDB's native CSV load, offered to the import through the dialect. */
+export const duckDbCsvLoad: CsvLoad = {
+  fits: (types) => !types.includes("datetime"),
+  insertSql: readCsvInsert,
+};

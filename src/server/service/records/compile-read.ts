@@ -1,0 +1,122 @@
+/**
+ * The filter compiler's one door (issue 23 item 3): a query body → the SQL of its items and its
+ * count. `compileRead` owns the whole way there: parsing the filters, the plan cache by query
+ * shape (plan-cache.ts) and planning (query-plan.ts). `compileUpdate` is the same for an
+ * update's SET and WHERE. The store above only runs what comes out and caches counts.
+ *
+ * Engine-neutral: everything that differs between databases is asked of the dialect.
+ */
+import { CompiledQuery, type Kysely } from "kysely";
+import { type Result, fail, ok } from "../../../shared/errors";
+import { quoteName } from "../../../shared/filter";
+import { QUERY_LIMIT_DEFAULT, type QueryBodyInput, type UpdateBodyInput } from "../../../shared/records";
+import type { Dialect } from "../engines/engine";
+import { bindFilterValues, type CachedPlan, SizedLruCache, queryShape, sameParams } from "./plan-cache";
+import { compileFilters, type OutputColumn, parseFilters, planQuery, Scope } from "./query-plan";
+import type { StoredTable } from "./registry";
+import { encodeWrite } from "./values";
+
+/** The SQL of one query, compiled (what the store runs, and what the benchmark runs directly). */
+export interface CompiledRead {
+  items: CompiledQuery;
+  count: CompiledQuery;
+  columns: OutputColumn[];
+  /** Ids of the tables read (the count cache's versions). */
+  tables: number[];
+  /** At most one Record matches: a first page's length is its count. */
+  atMostOne: boolean;
+}
+
+/** Compiled SQL kept at most (bytes of SQL text); a 5,000-condition plan is ~0.3 MB. */
+export const PLAN_CACHE_BYTES = 4 * 1024 * 1024;
+const PLAN_CACHE_ENTRIES = 256;
+
+export interface CompilerContext {
+  dialect: Dialect;
+  /** Builds SQL only (never executes). */
+  builder: Kysely<any>;
+  /** A Table by name, for joins. */
+  lookup(databaseId: string, slug: string): StoredTable | undefined;
+}
+
+export class ReadCompiler {
+  private plans = new SizedLruCache<CachedPlan>(PLAN_CACHE_ENTRIES, PLAN_CACHE_BYTES, (p) => p.itemsSql.length + p.countSql.length);
+
+  constructor(private readonly ctx: CompilerContext) {}
+
+  /** How many query shapes have compiled SQL cached, and their bytes (for tests). */
+  get cachedPlans(): number {
+    return this.plans.size;
+  }
+
+  get cachedPlanBytes(): number {
+    return this.plans.bytes;
+  }
+
+  compileRead(table: StoredTable, body: QueryBodyInput): Result<CompiledRead> {
+    const { dialect } = this.ctx;
+    const filters = parseFilters([["filter", body.filter], ["addtionalFilter", body.addtionalFilter]]);
+    if (!filters.ok) return filters;
+    const tail = [body.limit ?? QUERY_LIMIT_DEFAULT, body.skip ?? 0];
+    const shape = queryShape(table.id, body, filters.value);
+    const cached = this.plans.get(shape);
+    const tablesOf = (scope: Scope) => scope.sources.map((s) => s.table.id);
+    if (cached) {
+      const params = bindFilterValues(cached.scope, filters.value, dialect);
+      if (!params.ok) return params;
+      return ok({
+        items: CompiledQuery.raw(cached.itemsSql, [...params.value, ...tail]),
+        count: CompiledQuery.raw(cached.countSql, params.value),
+        columns: cached.columns,
+        tables: tablesOf(cached.scope),
+        atMostOne: cached.atMostOne,
+      });
+    }
+    const plan = planQuery(
+      { kysely: this.ctx.builder, dialect, maxHeight: dialect.maxHeight, lookup: this.ctx.lookup },
+      table,
+      body,
+      filters.value,
+    );
+    if (!plan.ok) return plan;
+    const { columns, scope, params, atMostOne } = plan.value;
+    const items = plan.value.items.compile();
+    const count = plan.value.count.compile();
+    if (sameParams(items.parameters, [...params, ...tail]) && sameParams(count.parameters, params)) {
+      this.plans.set(shape, { itemsSql: items.sql, countSql: count.sql, columns, scope, atMostOne });
+    }
+    return ok({ items, count, columns, tables: tablesOf(scope), atMostOne });
+  }
+
+  /** The SQL an update runs, after checking every value and the filter. */
+  compileUpdate(table: StoredTable, body: UpdateBodyInput): Result<{ update: CompiledQuery; set: Record<string, unknown> }> {
+    const { dialect } = this.ctx;
+    const scope = new Scope(table, false);
+    const set: Record<string, unknown> = {};
+    for (const [i, { key, value }] of body.values.entries()) {
+      const where = `values[${i}]`;
+      const field = table.byKey.get(key);
+      if (!field) {
+        const hint = key.includes(".") ? " (joined Fields cannot be updated through this table)" : "";
+        return fail(
+          "validation_error",
+          `${where}.key: unknown Field ${quoteName(key)} in table ${table.databaseId}/${table.slug}${hint}. Known Fields: ${table.fields.map((f) => f.key).join(", ")}.`,
+        );
+      }
+      if (key in set) return fail("validation_error", `${where}.key: Field "${key}" is set twice; set each Field once.`);
+      const encoded = encodeWrite(field, value, where, key === table.primaryKey);
+      if (!encoded.ok) return encoded;
+      set[key] = encoded.value;
+    }
+    if (body.filter === undefined) {
+      return fail("validation_error", 'filter is required: send {"and": []} to update every Record on purpose.');
+    }
+    const filters = parseFilters([["filter", body.filter]]);
+    if (!filters.ok) return filters;
+    const where = compileFilters(scope, filters.value, dialect, dialect.maxHeight);
+    if (!where.ok) return where;
+    let q = this.ctx.builder.updateTable(table.physical).set(set);
+    if (where.value.where) q = q.where(where.value.where);
+    return ok({ update: q.compile(), set });
+  }
+}
