@@ -110,11 +110,12 @@ export async function openJobsStore(engine: SqlEngine): Promise<JobsStore> {
         .where("id", "=", job.id)
         .compile(),
     );
-  const range = (q: any, job: JobRow, s: Selection, last: string) => {
-    const r = inSelection(q, s);
-    return s.kind === "key" ? r : r.where("key", ">", job.cursor).where("key", "<=", last);
+  const range = (q: any, job: JobRow, s: Selection, last: string, column = "key") => {
+    const r = inSelection(q, s, column);
+    return s.kind === "key" ? r : r.where(column, ">", job.cursor).where(column, "<=", last);
   };
-  const dest = (from: string, to: string) => sql<string>`${to} || substr(key, ${[...from].length + 1})`;
+  /** The destination of column `col` (qualify it inside subqueries, where a bare "key" is the inner table's). */
+  const dest = (from: string, to: string, col = "key") => sql<string>`${to} || substr(${sql.ref(col)}, cast(${[...from].length + 1} as integer))`;
 
   return {
     async create(job) {
@@ -186,7 +187,7 @@ export async function openJobsStore(engine: SqlEngine): Promise<JobsStore> {
                 .selectFrom(`${OBJECTS} as t`)
                 .select("t.key")
                 .where("t.bucket", "=", bucket)
-                .whereRef("t.key", "=", sql`${to} || substr(s.key, ${[...from].length + 1})` as any),
+                .whereRef("t.key", "=", dest(from, to, "s.key") as any),
             ),
           )
           .orderBy("s.key")
@@ -200,8 +201,8 @@ export async function openJobsStore(engine: SqlEngine): Promise<JobsStore> {
         if (!(await stillMine(tx, job))) return { kind: "stopped" };
         // Destinations that exist already: refused, or replaced (every version) when asked.
         const clash = await tx.run(
-          range(b.selectFrom(`${OBJECTS}`).select(dest(job.from, job.to).as("d")).where("bucket", "=", job.bucket), job, s, last)
-            .where((eb: any) => eb.exists(eb.selectFrom(`${OBJECTS} as t`).select("t.key").where("t.bucket", "=", job.bucket).whereRef("t.key", "=", dest(job.from, job.to) as any)))
+          range(b.selectFrom(`${OBJECTS} as s`).select(dest(job.from, job.to, "s.key").as("d")).where("s.bucket", "=", job.bucket), job, s, last, "s.key")
+            .where((eb: any) => eb.exists(eb.selectFrom(`${OBJECTS} as t`).select("t.key").where("t.bucket", "=", job.bucket).whereRef("t.key", "=", dest(job.from, job.to, "s.key") as any)))
             .distinct()
             .orderBy("d")
             .compile(),
