@@ -12,12 +12,6 @@ function boundary(files, forbidden, message, ignores = []) {
   return { files, ignores, rules: { "no-restricted-imports": ["error", { patterns: [{ group, message }] }] } };
 }
 
-const serviceBoundary = boundary(
-  ["src/server/service/**/*.ts"],
-  ["proxy", "launcher", "web"],
-  "The service runs without the proxy (and behind another one): share code through src/shared or src/server/*.ts.",
-);
-
 export default tseslint.config(
   { ignores: ["dist/", "node_modules/", "test-results/", ".data*/"] },
   js.configs.recommended,
@@ -36,11 +30,12 @@ export default tseslint.config(
   // the launcher (which starts both) and tests of the proxy (which run a real service) cross.
   boundary(["src/web/**/*.{ts,tsx}"], ["server"], "The web app runs in the browser: share code through src/shared, not src/server."),
   boundary(["src/shared/**/*.ts"], ["server", "web"], "src/shared is imported by every runtime, so it imports none of them."),
-  serviceBoundary,
+  boundary(["src/server/service/**/*.ts"], ["proxy", "launcher", "web"], "The service runs without the proxy (and behind another one): share code through src/shared or src/server/*.ts."),
   boundary(["src/server/proxy/**/*.ts"], ["service", "launcher", "web"], "The proxy runs without the local service (BASE_URL): share code through src/shared or src/server/*.ts.", ["src/server/proxy/**/*.test.ts", "src/server/proxy/test-helpers.ts"]),
   // The records compiler and store stay engine-neutral (issue 23 item 3): what differs between
   // databases is asked of the dialect (engines/engine.ts), never imported from an engine's module.
-  // Tests and test helpers may start a particular engine.
+  // Tests and test helpers may start a particular engine. Repeats the service's groups, since a
+  // later no-restricted-imports setting replaces an earlier one for the same files.
   {
     files: ["src/server/service/records/**/*.ts"],
     ignores: ["src/server/service/records/**/*.test.ts", "src/server/service/records/testing/**"],
@@ -53,8 +48,29 @@ export default tseslint.config(
               group: ["**/engines/duckdb", "**/engines/duckdb/**", "**/engines/postgres", "**/engines/postgres/**"],
               message: "records/ is engine-neutral: ask the dialect (engines/engine.ts), or open an engine through engines/open.ts.",
             },
-            // A later rule replaces an earlier one: the service's own boundary, repeated.
-            ...serviceBoundary.rules["no-restricted-imports"][1].patterns,
+            { group: ["**/proxy", "**/proxy/**", "**/launcher", "**/launcher/**", "**/web", "**/web/**"], message: "The service runs without the proxy (and behind another one): share code through src/shared or src/server/*.ts." },
+          ],
+        },
+      ],
+    },
+  },
+  // The storage domain knows no HTTP (issue 23.2): it refuses with the shared failure codes and
+  // routes/ chooses statuses and parses requests. Repeats the service's groups, since a later
+  // no-restricted-imports setting replaces an earlier one for the same files.
+  {
+    files: ["src/server/service/storage/domain/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [
+            { name: "node:http", message: "The storage domain knows no HTTP: take plain values and streams; routes/ speaks HTTP." },
+            { name: "http", message: "The storage domain knows no HTTP: take plain values and streams; routes/ speaks HTTP." },
+          ],
+          patterns: [
+            { group: ["**/proxy", "**/proxy/**", "**/launcher", "**/launcher/**", "**/web", "**/web/**"], message: "The service runs without the proxy (and behind another one): share code through src/shared or src/server/*.ts." },
+            { group: ["fastify", "fastify/**", "@fastify/*", "busboy"], message: "The storage domain knows no Fastify or HTTP parsing: that belongs in storage/routes/." },
+            { group: ["**/http-error", "**/routes", "**/routes/**"], message: "The storage domain refuses with StorageFailure (domain/failure.ts); routes/http-failures.ts turns it into HTTP." },
           ],
         },
       ],

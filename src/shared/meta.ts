@@ -62,6 +62,8 @@ export interface Capabilities {
   expiresIn: boolean;
   /** POST /v0/record/{db}/{table}/import (CSV); absent means no. */
   import?: boolean;
+  /** POST/GET/DELETE /v0/storage/jobs/{bucket}[/{id}]: server-side move, copy, delete of keys and folders; absent means no. */
+  jobs?: boolean;
 }
 
 export interface MetaResponse {

@@ -6,12 +6,11 @@
  */
 import type { FastifyInstance } from "fastify";
 import type { MetaBucket } from "../../../shared/meta";
-import { HttpError } from "../../http-error";
 import { BlobError } from "../blobs/blob-store";
 import { openBlobStore } from "../blobs/open";
 import type { ServiceContext } from "../context";
-import { storageHttpError } from "./domain/blob-failures";
 import { loadBuckets, toMetaBucket } from "./domain/buckets";
+import { StorageFailure } from "./domain/failure";
 import { createResizeQueue } from "./domain/resize-queue";
 import { seedSampleFiles } from "./domain/seed";
 import { openKeyring } from "./domain/signing";
@@ -19,7 +18,11 @@ import type { StorageDomain } from "./domain/storage-domain";
 import { sweepStorage } from "./domain/sweep";
 import { createVariantCache } from "./domain/variant-cache";
 import { openMetadata } from "./metadata";
+import { openJobsStore } from "./metadata-jobs";
+import { createJobRunner } from "./domain/jobs/run-jobs";
+import { registerJobRoutes } from "./routes/jobs";
 import { registerDeleteRoute } from "./routes/delete";
+import { toHttpError } from "./routes/http-failures";
 import { registerListRoute } from "./routes/list";
 import { registerReadRoute } from "./routes/read";
 import { registerSignRoutes } from "./routes/sign";
@@ -67,6 +70,12 @@ export async function createStorageModule(ctx: ServiceContext): Promise<StorageM
     if (!(e instanceof BlobError) || (e.failure !== "unreachable" && e.failure !== "refused")) throw e;
     ctx.log.warn({ failure: e.failure }, `storage: start-up sweep skipped: ${e.message}`);
   }
+  // Jobs left running by a stop (even a SIGKILL) go on from their last committed step.
+  const jobs = await openJobsStore(ctx.engine);
+  // STORAGE_JOB_STEP (keys per committed step, default 200): smaller only to watch a job mid-way in tests.
+  const runner = createJobRunner(d, jobs, { step: Number(process.env.STORAGE_JOB_STEP) || undefined });
+  const resumed = await runner.resume();
+  if (resumed > 0) ctx.log.info({ jobs: resumed }, "storage: resumed jobs left running");
   if (config.seed && (await metadata.state("seeded")) === undefined) {
     await seedSampleFiles(d);
     await metadata.setState("seeded", new Date().toISOString());
@@ -84,9 +93,9 @@ export async function createStorageModule(ctx: ServiceContext): Promise<StorageM
         // Full disk, read-only disk, object store down: one mapping for every storage route;
         // anything else goes on to the service's own handler.
         scope.setErrorHandler((err, request, reply) => {
-          const mapped = storageHttpError(err, blobs.kind, request.method === "POST");
-          if (!(mapped instanceof HttpError)) throw mapped;
-          if (mapped !== err) request.log.warn({ failure: mapped.code }, `storage: ${(err as Error).message}`);
+          const mapped = toHttpError(err, { where: blobs.kind, nothingStored: request.method === "POST", engine: ctx.engine });
+          if (!mapped) throw err;
+          if (!(err instanceof StorageFailure) && mapped !== err) request.log.warn({ failure: mapped.code }, `storage: ${(err as Error).message}`);
           if (mapped.retryAfter !== undefined) reply.header("retry-after", String(mapped.retryAfter));
           return reply.code(mapped.status).send(mapped.toBody());
         });
@@ -95,10 +104,13 @@ export async function createStorageModule(ctx: ServiceContext): Promise<StorageM
         registerListRoute(scope, d);
         registerUploadRoute(scope, d);
         registerDeleteRoute(scope, d);
+        registerJobRoutes(scope, d, runner, jobs);
       });
     },
     buckets: () => list.map(toMetaBucket),
     close: async () => {
+      runner.stop();
+      await runner.idle();
       d.keyring.close();
       await blobs.close();
     },

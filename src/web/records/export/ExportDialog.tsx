@@ -7,7 +7,7 @@ import type { QueryBody, RecordValue } from "../../../shared/records";
 import { Dialog } from "../../ui/Dialog";
 import { toast } from "../../ui/toast";
 import { pkFilter } from "../grid/edit.utils";
-import { fmtInt } from "../grid/values.utils";
+import { fmtInt } from "../values/values.utils";
 import { exportFileName, type ExportFormat } from "./export-format.utils";
 import type { ExportJob, ExportMessage } from "./export.worker";
 import { type FileSink, openSink } from "./file-sink";
