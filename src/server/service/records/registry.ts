@@ -121,7 +121,7 @@ export class TableRegistry {
    * Creates the registry entry, the table and its indexes inside the caller's transaction
    * (or a new one), so a failure leaves no half-made Table. The id is the database's.
    */
-  async create(def: TableDef, outer?: SqlTx): Promise<StoredTable> {
+  async create(def: TableDef, outer?: SqlTx, options: CreateOptions = {}): Promise<StoredTable> {
     validateDef(def);
     if (this.get(def.databaseId, def.slug)) throw new TableExistsError(def);
     const b = this.engine.builder;
@@ -151,7 +151,7 @@ export class TableRegistry {
       let create = b.schema.createTable(physical);
       for (const f of def.fields) {
         create = create.addColumn(f.key, dialect.columnType(f.type), (col) =>
-          f.key === def.primaryKey ? col.primaryKey().notNull() : f.nullable ? col : col.notNull(),
+          f.key === def.primaryKey ? (options.primaryKeyLater ? col.notNull() : col.primaryKey().notNull()) : f.nullable ? col : col.notNull(),
         );
       }
       await tx.run(create.compile());
@@ -174,6 +174,19 @@ export class TableRegistry {
     this.tables.set(`${def.databaseId}/${def.slug}`, table);
     return table;
   }
+}
+
+export interface CreateOptions {
+  /**
+   * Leave the primary key's index out: the caller fills the table in the same transaction and
+   * then runs `primaryKeyIndex` (dialect.primaryKeyAfterLoad), before it commits.
+   */
+  primaryKeyLater?: boolean;
+}
+
+/** The unique index that stands for the primary key of a table created with `primaryKeyLater`. */
+export function primaryKeyIndex(engine: SqlEngine, table: StoredTable) {
+  return engine.builder.schema.createIndex(`bb_pk_${table.physical}`).unique().on(table.physical).column(table.primaryKey).compile();
 }
 
 /** The Table was created meanwhile (by a concurrent request or another instance): use it instead. */

@@ -15,7 +15,7 @@ import type { SqlEngine, SqlTx } from "../engines/engine";
 import { kindOf, stateFailure } from "../engines/failures";
 import { ReadCompiler } from "./compile-read";
 import { SizedLruCache } from "./plan-cache";
-import { fieldInfo, type StoredTable, type TableDef, TableRegistry } from "./registry";
+import { type CreateOptions, fieldInfo, type StoredTable, type TableDef, TableRegistry } from "./registry";
 import { decode, encodeTrusted } from "./values";
 
 export interface RecordStore {
@@ -26,7 +26,7 @@ export interface RecordStore {
   /** Returns how many Records matched (and were updated). */
   update(table: StoredTable, body: UpdateBodyInput): Promise<Result<{ matched: number }>>;
   /** Creates a Table (inside `tx` when given, so an import that fails leaves none). */
-  createTable(def: TableDef, tx?: SqlTx): Promise<StoredTable>;
+  createTable(def: TableDef, tx?: SqlTx, options?: CreateOptions): Promise<StoredTable>;
   /** Inserts trusted rows (seed, benchmark) through the engine's bulk path, in `tx` or a transaction of its own. */
   insertRows(table: StoredTable, rows: Iterable<RecordRow>, tx?: SqlTx): Promise<number>;
   /** Forgets a Table created in a transaction that was then rolled back. */
@@ -68,8 +68,8 @@ export class SqlRecordStore implements RecordStore {
     return this.registry.listAll();
   }
 
-  createTable(def: TableDef, tx?: SqlTx): Promise<StoredTable> {
-    return this.registry.create(def, tx);
+  createTable(def: TableDef, tx?: SqlTx, options?: CreateOptions): Promise<StoredTable> {
+    return this.registry.create(def, tx, options);
   }
 
   fields(table: StoredTable): FieldInfo[] {

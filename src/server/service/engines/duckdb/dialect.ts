@@ -43,4 +43,5 @@ export const duckDbDialect: Dialect = {
   secondaryIndexes: false,
   classifyError: classifyDuckDbError,
   csvLoad: duckDbCsvLoad,
+  primaryKeyAfterLoad: true,
 };

@@ -13,7 +13,7 @@ import { type Result, fail, ok } from "../../../../shared/errors";
 import type { FieldType } from "../../../../shared/records";
 import type { SqlTx } from "../../engines/engine";
 import { kindOf, stateFailure } from "../../engines/failures";
-import { type FieldDef, type StoredTable, type TableDef, TableExistsError, validateDef } from "../registry";
+import { type FieldDef, primaryKeyIndex, type StoredTable, type TableDef, TableExistsError, validateDef } from "../registry";
 import type { RecordStore } from "../store";
 import { allCandidates, type Candidates, cellValue, inferred, narrow } from "./cells";
 
@@ -194,7 +194,9 @@ export async function importCsv(store: RecordStore, file: string, options: Impor
     if (!existing) def = newTableDef(options, names, checked!.types);
 
     const result = await engine.write(async (tx: SqlTx): Promise<ImportResult> => {
-      const table = existing ?? (created = await store.createTable(def!, tx));
+      // A new Table's key index is built once its rows are in (dialect.primaryKeyAfterLoad).
+      const keyLater = !existing && engine.dialect.primaryKeyAfterLoad === true;
+      const table = existing ?? (created = await store.createTable(def!, tx, { primaryKeyLater: keyLater }));
       const fields = names.map((n) => table.byKey.get(n)!);
       const pk = table.primaryKey;
       // A staging table inside the transaction: rolled back with everything else on failure.
@@ -227,6 +229,7 @@ export async function importCsv(store: RecordStore, file: string, options: Impor
         // A new Table has no Record to update.
         const { changes } = await tx.run(b.insertInto(table.physical).columns(names).expression(rows).compile());
         await tx.run(b.schema.dropTable(staging).compile());
+        if (keyLater) await tx.run(primaryKeyIndex(engine, table));
         return { inserted: changes, updated: 0, created: true };
       }
       const matched = await tx.run(

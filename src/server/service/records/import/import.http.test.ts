@@ -48,6 +48,25 @@ describe("import creates a Table with inferred types", () => {
   });
 });
 
+describe("a Table the import created keeps its primary key unique (built after the load on DuckDB)", () => {
+  it("refuses an update to a taken key (409), and a later import updates by that key", async () => {
+    expect((await csv("code,label\nx1,one\nx2,two\nx2,two again\n", "", "demo/codes")).status).toBe(200);
+    const clash = await svc.call("/v0/record/demo/codes/update", {
+      json: { values: [{ key: "code", value: "x2" }], filter: { and: [{ key: "code", operator: "equal", value: "x1" }] } },
+    });
+    expect(clash.status).toBe(409);
+    const again = await csv("code,label\nx1,uno\nx3,tres\n", "", "demo/codes");
+    expect(await again.json()).toEqual({ message: "ok", inserted: 1, updated: 1, created: false });
+    expect((await all("demo/codes")).items).toEqual([
+      { code: "x1", label: "uno" },
+      { code: "x2", label: "two again" },
+      { code: "x3", label: "tres" },
+    ]);
+    const lookup = await svc.call("/v0/record/demo/codes/query", { json: { filter: { and: [{ key: "code", operator: "equal", value: "x2" }] } } });
+    expect(await lookup.json()).toEqual({ items: [{ code: "x2", label: "two again" }], count: 1 });
+  });
+});
+
 describe("import into an existing Table", () => {
   it("updates by primary key, inserts the rest, leaves unnamed Fields alone; a key twice: the last line wins", async () => {
     await csv("k,v,w\na,1,keep\nb,2,keep\n", "", "demo/kv");
