@@ -62,6 +62,12 @@ export interface Capabilities {
   expiresIn: boolean;
   /** POST /v0/record/{db}/{table}/import (CSV); absent means no. */
   import?: boolean;
+  /** POST /v0/record/{db}/{table}/insert (issue 24); absent means no. */
+  insert?: boolean;
+  /** POST /v0/record/{db}/{table}/delete with expectedCount (issue 24; `delete` is the storage one); absent means no. */
+  deleteRecords?: boolean;
+  /** POST /v0/record/{db}/{table}/distinct: value suggestions (issue 24); absent means no. */
+  distinct?: boolean;
 }
 
 export interface MetaResponse {
