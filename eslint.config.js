@@ -32,6 +32,28 @@ export default tseslint.config(
   boundary(["src/shared/**/*.ts"], ["server", "web"], "src/shared is imported by every runtime, so it imports none of them."),
   boundary(["src/server/service/**/*.ts"], ["proxy", "launcher", "web"], "The service runs without the proxy (and behind another one): share code through src/shared or src/server/*.ts."),
   boundary(["src/server/proxy/**/*.ts"], ["service", "launcher", "web"], "The proxy runs without the local service (BASE_URL): share code through src/shared or src/server/*.ts.", ["src/server/proxy/**/*.test.ts", "src/server/proxy/test-helpers.ts"]),
+  // The storage domain knows no HTTP (issue 23.2): it refuses with the shared failure codes and
+  // routes/ chooses statuses and parses requests. Repeats the service's groups, since a later
+  // no-restricted-imports setting replaces an earlier one for the same files.
+  {
+    files: ["src/server/service/storage/domain/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [
+            { name: "node:http", message: "The storage domain knows no HTTP: take plain values and streams; routes/ speaks HTTP." },
+            { name: "http", message: "The storage domain knows no HTTP: take plain values and streams; routes/ speaks HTTP." },
+          ],
+          patterns: [
+            { group: ["**/proxy", "**/proxy/**", "**/launcher", "**/launcher/**", "**/web", "**/web/**"], message: "The service runs without the proxy (and behind another one): share code through src/shared or src/server/*.ts." },
+            { group: ["fastify", "fastify/**", "@fastify/*", "busboy"], message: "The storage domain knows no Fastify or HTTP parsing: that belongs in storage/routes/." },
+            { group: ["**/http-error", "**/routes", "**/routes/**"], message: "The storage domain refuses with StorageFailure (domain/failure.ts); routes/http-failures.ts turns it into HTTP." },
+          ],
+        },
+      ],
+    },
+  },
   {
     files: ["src/web/**/*.{ts,tsx}"],
     plugins: { "react-hooks": reactHooks },

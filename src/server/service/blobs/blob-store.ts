@@ -50,7 +50,7 @@ export interface BlobStore {
 
 /**
  * What can go wrong below the seam, said without paths or endpoints: the storage domain turns
- * these into 404 / 502 / 503 / 507 answers (domain/blob-failures.ts).
+ * these into 404 / 502 / 503 / 507 answers (storage/routes/http-failures.ts).
  */
 export type BlobFailure =
   | "not_found"

@@ -6,12 +6,11 @@
  */
 import type { FastifyInstance } from "fastify";
 import type { MetaBucket } from "../../../shared/meta";
-import { HttpError } from "../../http-error";
 import { BlobError } from "../blobs/blob-store";
 import { openBlobStore } from "../blobs/open";
 import type { ServiceContext } from "../context";
-import { storageHttpError } from "./domain/blob-failures";
 import { loadBuckets, toMetaBucket } from "./domain/buckets";
+import { StorageFailure } from "./domain/failure";
 import { createResizeQueue } from "./domain/resize-queue";
 import { seedSampleFiles } from "./domain/seed";
 import { openKeyring } from "./domain/signing";
@@ -20,6 +19,7 @@ import { sweepStorage } from "./domain/sweep";
 import { createVariantCache } from "./domain/variant-cache";
 import { openMetadata } from "./metadata";
 import { registerDeleteRoute } from "./routes/delete";
+import { toHttpError } from "./routes/http-failures";
 import { registerListRoute } from "./routes/list";
 import { registerReadRoute } from "./routes/read";
 import { registerSignRoutes } from "./routes/sign";
@@ -84,9 +84,9 @@ export async function createStorageModule(ctx: ServiceContext): Promise<StorageM
         // Full disk, read-only disk, object store down: one mapping for every storage route;
         // anything else goes on to the service's own handler.
         scope.setErrorHandler((err, request, reply) => {
-          const mapped = storageHttpError(err, blobs.kind, request.method === "POST");
-          if (!(mapped instanceof HttpError)) throw mapped;
-          if (mapped !== err) request.log.warn({ failure: mapped.code }, `storage: ${(err as Error).message}`);
+          const mapped = toHttpError(err, { where: blobs.kind, nothingStored: request.method === "POST", engine: ctx.engine });
+          if (!mapped) throw err;
+          if (!(err instanceof StorageFailure) && mapped !== err) request.log.warn({ failure: mapped.code }, `storage: ${(err as Error).message}`);
           if (mapped.retryAfter !== undefined) reply.header("retry-after", String(mapped.retryAfter));
           return reply.code(mapped.status).send(mapped.toBody());
         });

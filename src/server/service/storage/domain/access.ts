@@ -1,5 +1,5 @@
 /** Who may do what in a bucket, from plain facts about the caller (no request object). */
-import { HttpError, notFound, unauthorized } from "../../../http-error";
+import { StorageFailure, missing, noKey } from "./failure";
 import { clientAddress } from "./address";
 import { type Bucket, type Operation, authorize } from "./buckets";
 import type { StorageDomain } from "./storage-domain";
@@ -15,7 +15,7 @@ export interface Requester {
 
 export function findBucket(d: StorageDomain, name: string): Bucket {
   const bucket = d.buckets.get(name);
-  if (!bucket) throw notFound(`There is no bucket "${name}"; buckets are configured in DATA_DIR/buckets.json.`);
+  if (!bucket) throw missing(`There is no bucket "${name}"; buckets are configured in DATA_DIR/buckets.json.`);
   return bucket;
 }
 
@@ -23,10 +23,10 @@ export function findBucket(d: StorageDomain, name: string): Bucket {
 export function allowed(d: StorageDomain, who: Requester, bucketName: string, op: Operation): Bucket {
   // Everything but reading a file needs a key whatever the bucket (interface §5.3), so a keyless
   // caller learns that first, not which bucket names exist.
-  if (op !== "read" && !d.buckets.has(bucketName) && !who.hasKey) throw unauthorized();
+  if (op !== "read" && !d.buckets.has(bucketName) && !who.hasKey) throw noKey();
   const bucket = findBucket(d, bucketName);
   const address = clientAddress(who.socketAddress, who.forwardedFor, d.trustProxy);
   const failure = authorize(bucket, op, { hasKey: who.hasKey, address });
-  if (failure) throw HttpError.from(failure);
+  if (failure) throw StorageFailure.from(failure);
   return bucket;
 }

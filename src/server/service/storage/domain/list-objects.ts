@@ -1,6 +1,6 @@
 /** The list extension (decisions §7): one folder level of latest versions, paged by cursor. */
 import { type StorageListResponse, versionedKey } from "../../../../shared/storage";
-import { HttpError, badRequest } from "../../../http-error";
+import { StorageFailure, invalid } from "./failure";
 import type { Bucket } from "./buckets";
 import { decodeCursor, encodeCursor, listPage } from "./list-paging";
 import type { StorageDomain } from "./storage-domain";
@@ -8,12 +8,12 @@ import type { StorageDomain } from "./storage-domain";
 export async function listObjects(d: StorageDomain, bucket: Bucket, q: { prefix: unknown; cursor: unknown; limit: number }): Promise<StorageListResponse> {
   const prefix = q.prefix ?? "";
   if (typeof prefix !== "string" || prefix.startsWith("/") || prefix.includes("\\") || Buffer.byteLength(prefix) > 1024) {
-    throw badRequest("prefix must be one folder path such as docs/ (no leading /, no backslash, at most 1024 bytes).");
+    throw invalid("prefix must be one folder path such as docs/ (no leading /, no backslash, at most 1024 bytes).");
   }
   let cursor: { after: string } | undefined;
   if (q.cursor !== undefined && q.cursor !== "") {
     const decoded = typeof q.cursor === "string" ? decodeCursor(q.cursor) : decodeCursor("");
-    if (!decoded.ok) throw HttpError.from(decoded.error);
+    if (!decoded.ok) throw StorageFailure.from(decoded.error);
     cursor = decoded.value;
   }
   const page = await listPage(prefix, cursor, q.limit, (from, inclusive, below, n) => d.metadata.keys(bucket.name, from, inclusive, below, n));

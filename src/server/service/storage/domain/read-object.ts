@@ -1,12 +1,12 @@
 /**
  * Reading a file (interface §4.4): the latest or a named version, whole or one range, as it was
- * uploaded or resized. Returns the plan (status and headers) and, when there are bytes to send,
+ * uploaded or resized. Returns the plan (outcome and headers) and, when there are bytes to send,
  * the stream, opened before anything is sent so a vanished blob is a clean 404.
  */
 import { Readable } from "node:stream";
 import { BlobError } from "../../blobs/blob-store";
 import type { ParsedObjectKey } from "../../../../shared/storage";
-import { badRequest, notFound } from "../../../http-error";
+import { invalid, missing } from "./failure";
 import type { Bucket } from "./buckets";
 import type { ObjectRow } from "../metadata";
 import { type Conditions, type FileFacts, type ReadPlan, planRead } from "./read-plan";
@@ -17,7 +17,7 @@ export async function lookup(d: StorageDomain, bucket: Bucket, key: ParsedObject
   const row = key.version === undefined ? await d.metadata.latest(bucket.name, key.key) : await d.metadata.version(bucket.name, key.key, key.version);
   if (!row) {
     const what = key.version === undefined ? `"${key.key}"` : `version v${key.version} of "${key.key}"`;
-    throw notFound(`There is no object ${what} in bucket "${bucket.name}".`);
+    throw missing(`There is no object ${what} in bucket "${bucket.name}".`);
   }
   return row;
 }
@@ -34,16 +34,13 @@ export async function readObject(d: StorageDomain, bucket: Bucket, row: ObjectRo
   const original = async (etag: string): Promise<ReadAnswer> => {
     const plan = planRead({ ...base, size: row.size, contentType: row.contentType, etag }, c);
     if (!plan.bytes) return { plan };
-    try {
-      return { plan, body: await d.blobs.get(objectBlob(bucket.name, row.file), plan.bytes) };
-    } catch (e) {
-      throw isGone(e) ? notFound("The file was deleted while it was being requested.") : e;
-    }
+    // A blob gone meanwhile is a BlobError("not_found"): a clean 404 from the one translator.
+    return { plan, body: await d.blobs.get(objectBlob(bucket.name, row.file), plan.bytes) };
   };
   // SVG is drawn at any size by whoever displays it: w and h give it back unchanged.
   if (!box || row.contentType === "image/svg+xml") return original(`"${row.sha256}"`);
   if (!row.contentType.startsWith("image/")) {
-    throw badRequest(`w and h resize images, and "${row.key}" is ${row.contentType}; fetch it without w and h.`);
+    throw invalid(`w and h resize images, and "${row.key}" is ${row.contentType}; fetch it without w and h.`);
   }
   const etag = `"${row.sha256}-${box.w}x${box.h}"`;
   for (let attempt = 0; ; attempt++) {

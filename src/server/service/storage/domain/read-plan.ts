@@ -1,9 +1,10 @@
 /**
  * What to answer for one stored file (or variant), decided before any byte is read: conditional
- * GET (304), one byte range (206/416), HEAD, and the headers of interface §4.4. Pure.
+ * GET, one byte range, HEAD, and the headers of interface §4.4. Pure. Which HTTP status each
+ * outcome is (200/206/304/416) is the routes' choice (routes/request.ts).
  */
 import type { ByteRange } from "../../blobs/blob-store";
-import { HttpError } from "../../../http-error";
+import type { Failure } from "../../../../shared/errors";
 import { notModified, rangeStillValid } from "./caching";
 import { isActiveContent } from "./content-type";
 import { contentRange, parseRange } from "./range";
@@ -23,13 +24,15 @@ export interface Conditions {
   head: boolean;
 }
 
+export type ReadOutcome = "whole" | "partial" | "not_modified" | "unsatisfiable";
+
 export interface ReadPlan {
-  status: 200 | 206 | 304 | 416;
+  outcome: ReadOutcome;
   headers: Record<string, string>;
   /** The bytes to send; undefined = no body (HEAD, 304, 416, an empty file). */
   bytes?: ByteRange;
-  /** For a 416: the error body to send. */
-  error?: HttpError;
+  /** For an unsatisfiable range: why, to send as the error body. */
+  refusal?: Failure;
 }
 
 export function planRead(file: FileFacts, c: Conditions): ReadPlan {
@@ -44,19 +47,19 @@ export function planRead(file: FileFacts, c: Conditions): ReadPlan {
   };
   // Uploaded HTML or SVG opened directly must not run script in the app's origin.
   if (isActiveContent(file.contentType)) headers["content-security-policy"] = "sandbox; default-src 'none'; style-src 'unsafe-inline'; img-src data:";
-  if (notModified(c.ifNoneMatch, file.etag)) return { status: 304, headers };
+  if (notModified(c.ifNoneMatch, file.etag)) return { outcome: "not_modified", headers };
   const { size } = file;
   const range = rangeStillValid(c.ifRange, file.etag) ? parseRange(c.range, size) : { kind: "full" as const };
   if (range.kind === "unsatisfiable") {
     headers["content-range"] = `bytes */${size}`;
-    const error = new HttpError("range_not_satisfiable", `The range ${c.range} does not fit this ${size}-byte file: ask for one range inside bytes 0-${Math.max(0, size - 1)}.`);
-    return { status: 416, headers, error };
+    const refusal: Failure = { code: "range_not_satisfiable", message: `The range ${c.range} does not fit this ${size}-byte file: ask for one range inside bytes 0-${Math.max(0, size - 1)}.` };
+    return { outcome: "unsatisfiable", headers, refusal };
   }
   headers["content-type"] = file.contentType;
   const [start, end] = range.kind === "partial" ? [range.start, range.end] : [0, size - 1];
   if (range.kind === "partial") headers["content-range"] = contentRange(range, size);
   headers["content-length"] = String(Math.max(0, end - start + 1));
-  const status = range.kind === "partial" ? 206 : 200;
-  if (c.head || size === 0) return { status, headers };
-  return { status, headers, bytes: { start, end } };
+  const outcome = range.kind === "partial" ? "partial" : "whole";
+  if (c.head || size === 0) return { outcome, headers };
+  return { outcome, headers, bytes: { start, end } };
 }

@@ -3,7 +3,7 @@
  * wait for a slot; past that the request is refused at once with a 503 and Retry-After, so a
  * flood of new sizes costs the flooder, not the memory of the service.
  */
-import { HttpError } from "../../../http-error";
+import { StorageFailure } from "./failure";
 
 export interface ResizeQueue {
   run<T>(job: () => Promise<T>): Promise<T>;
@@ -18,7 +18,7 @@ export function createResizeQueue(concurrency: number, queue: number): ResizeQue
     async run(job) {
       if (running >= concurrency) {
         if (waiting.length >= queue) {
-          throw new HttpError("unavailable", `The service is busy resizing images (${concurrency} running, ${queue} waiting); try again in a moment.`, undefined, 1);
+          throw new StorageFailure("unavailable", `The service is busy resizing images (${concurrency} running, ${queue} waiting); try again in a moment.`, undefined, 1);
         }
         await new Promise<void>((r) => waiting.push(r));
       }

@@ -6,7 +6,7 @@
  */
 import type sharpFn from "sharp";
 import type { Metadata } from "sharp";
-import { HttpError, badRequest } from "../../../http-error";
+import { StorageFailure, invalid } from "./failure";
 import { type ResizeBox, targetSize } from "./resize-params";
 
 /** 64 megapixels: every camera photo of today, while a 30000×30000 bomb (900 MP) is refused. */
@@ -65,14 +65,14 @@ export async function resizeImage(input: Buffer, box: ResizeBox, maxPixels = MAX
   try {
     meta = await header.metadata();
   } catch {
-    throw badRequest("w and h work only on images (JPEG, PNG, WebP, GIF, TIFF, AVIF), and this file is not one sharp can read.");
+    throw invalid("w and h work only on images (JPEG, PNG, WebP, GIF, TIFF, AVIF), and this file is not one sharp can read.");
   }
   const format = outFormat(meta);
-  if (!format) throw badRequest(`w and h do not work on ${meta.format ?? "this"} files; only JPEG, PNG, WebP, GIF, TIFF and AVIF can be resized.`);
+  if (!format) throw invalid(`w and h do not work on ${meta.format ?? "this"} files; only JPEG, PNG, WebP, GIF, TIFF and AVIF can be resized.`);
   const width = meta.width ?? 0;
   const height = meta.pageHeight && meta.pages ? meta.pageHeight * meta.pages : (meta.height ?? 0);
   if (width * height > maxPixels) {
-    throw badRequest(`The image is ${width}×${height} pixels, over the resizing limit of ${maxPixels / 1e6} megapixels; it was not decoded.`);
+    throw invalid(`The image is ${width}×${height} pixels, over the resizing limit of ${maxPixels / 1e6} megapixels; it was not decoded.`);
   }
   const upright = (meta.orientation ?? 1) === 1;
   const frameHeight = meta.pageHeight ?? meta.height ?? 0;
@@ -89,6 +89,6 @@ export async function resizeImage(input: Buffer, box: ResizeBox, maxPixels = MAX
       .toBuffer();
     return { kind: "resized", format, data };
   } catch (e) {
-    throw e instanceof HttpError ? e : badRequest(`The image could not be resized: ${withoutPaths((e as Error).message)}.`);
+    throw e instanceof StorageFailure ? e : invalid(`The image could not be resized: ${withoutPaths((e as Error).message)}.`);
   }
 }

@@ -1,6 +1,6 @@
 /** Signed URLs (interface §4.5, endpoints 5 and 6): make one for a version, check one. */
 import { encodeKeyPath, versionedKey } from "../../../../shared/storage";
-import { HttpError } from "../../../http-error";
+import { StorageFailure } from "./failure";
 import { findBucket } from "./access";
 import { type Bucket, authorize } from "./buckets";
 import type { ObjectRow } from "../metadata";
@@ -21,9 +21,9 @@ export async function signedUrl(d: StorageDomain, bucket: Bucket, row: ObjectRow
  */
 export async function verifySigned(d: StorageDomain, bucketName: string, rawKey: string, query: Record<string, unknown>): Promise<{ bucket: Bucket; expires: number }> {
   const verified = await d.keyring.verify(query, { bucket: bucketName, versionedKey: rawKey });
-  if (!verified.ok) throw HttpError.from(verified.error);
+  if (!verified.ok) throw StorageFailure.from(verified.error);
   const bucket = findBucket(d, bucketName);
   const failure = authorize(bucket, "read", { hasKey: false, address: undefined, signed: true });
-  if (failure) throw HttpError.from(failure);
+  if (failure) throw StorageFailure.from(failure);
   return { bucket, expires: verified.value.expires };
 }

@@ -3,14 +3,14 @@
  * the newest version. Blob first, then the row: a crash in between leaves an orphan blob (swept
  * at start-up), never a row pointing at nothing; any failure removes the blob.
  */
-import type { IncomingMessage } from "node:http";
 import { randomUUID } from "node:crypto";
 import type { Failure } from "../../../../shared/errors";
 import { validateObjectKey, versionedKey } from "../../../../shared/storage";
-import { HttpError } from "../../../http-error";
 import type { Bucket } from "./buckets";
 import { contentTypeFor } from "./content-type";
-import { receiveUpload } from "./receive-upload";
+import type { Readable } from "node:stream";
+import type { PutResult } from "../../blobs/blob-store";
+import { StorageFailure } from "./failure";
 import { objectBlob, type StorageDomain } from "./storage-domain";
 
 export const accessMissing = (bucket: string, exists: boolean, key: string): Failure => ({
@@ -23,10 +23,35 @@ export const accessMissing = (bucket: string, exists: boolean, key: string): Fai
 /** Which access an upload to this bucket is checked against before its key is known. */
 export const uploadOperation = (bucket: Bucket | undefined) => (bucket && !bucket.access.includes("create") ? "update" : "create");
 
-export async function storeUpload(d: StorageDomain, bucket: Bucket, body: IncomingMessage): Promise<{ key: string }> {
+export interface ReceivedFile {
+  key: string;
+  /** The blob the file was stored as. */
+  blob: string;
+  size: number;
+  sha256: string;
+  /** The file part's Content-Type header as sent; undefined when it had none. */
+  declaredType: string | undefined;
+}
+
+/** What the transport (routes/upload.ts parses multipart) is given to store one received file. */
+export interface ReceiveOptions {
+  maxBytes: number;
+  /** A new blob name for the file. */
+  blobName(): string;
+  /** Stores a stream as the blob (the blob store's put); must leave nothing when it rejects. */
+  put(name: string, body: Readable, maxBytes: number): Promise<PutResult>;
+  /** Deletes a stored blob (the upload failed after the file was complete). */
+  remove(name: string): Promise<void>;
+  /** Called with the key as soon as it is known; a returned failure stops the upload. */
+  checkKey(key: string): Failure | undefined | Promise<Failure | undefined>;
+}
+
+export type Receiver = (opts: ReceiveOptions) => Promise<ReceivedFile>;
+
+export async function storeUpload(d: StorageDomain, bucket: Bucket, receiveUpload: Receiver): Promise<{ key: string }> {
   const allow = { create: bucket.access.includes("create"), update: bucket.access.includes("update") };
   let file = "";
-  const received = await receiveUpload(body, {
+  const received = await receiveUpload({
     maxBytes: d.maxUploadBytes,
     blobName: () => objectBlob(bucket.name, (file = randomUUID())),
     put: (name, stream, maxBytes) => d.blobs.put(name, stream, { maxBytes }),
@@ -50,7 +75,7 @@ export async function storeUpload(d: StorageDomain, bucket: Bucket, body: Incomi
   }
   if (!outcome.ok) {
     await d.blobs.delete([received.blob]).catch(() => undefined);
-    throw HttpError.from(accessMissing(bucket.name, outcome.exists, received.key));
+    throw StorageFailure.from(accessMissing(bucket.name, outcome.exists, received.key));
   }
   return { key: versionedKey(outcome.row.version, outcome.row.key) };
 }

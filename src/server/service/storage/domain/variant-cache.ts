@@ -11,7 +11,7 @@
  */
 import { Readable } from "node:stream";
 import { type BlobEntry, BlobError, type BlobStore } from "../../blobs/blob-store";
-import { badRequest } from "../../../http-error";
+import { invalid } from "./failure";
 import { isCacheable } from "./resize-ladder";
 import type { ResizeBox } from "./resize-params";
 import type { ResizeQueue } from "./resize-queue";
@@ -101,7 +101,7 @@ export function createVariantCache(opts: VariantCacheOptions): VariantCache {
   async function make(bucket: string, file: string, originalSize: number, box: ResizeBox, key: string): Promise<VariantResult> {
     return queue.run(async () => {
       if (originalSize > maxSource) {
-        throw badRequest(`The image is ${originalSize} bytes, over the ${maxSource}-byte limit for resizing; fetch it without w and h.`);
+        throw invalid(`The image is ${originalSize} bytes, over the ${maxSource}-byte limit for resizing; fetch it without w and h.`);
       }
       const input = await readAll(await blobs.get(objectBlob(bucket, file)));
       const out = await resizeImage(input, box, maxPixels);

@@ -4,7 +4,7 @@ import { type ParsedObjectKey, parseObjectKey } from "../../../../shared/storage
 import { HttpError, badRequest } from "../../../http-error";
 import type { Requester } from "../domain/access";
 import type { ReadAnswer } from "../domain/read-object";
-import type { Conditions } from "../domain/read-plan";
+import type { Conditions, ReadOutcome } from "../domain/read-plan";
 import { type ResizeBox, parseResize } from "../domain/resize-params";
 
 export type Query = Record<string, unknown>;
@@ -48,9 +48,12 @@ export function resizeBox(request: FastifyRequest): ResizeBox | undefined {
   return resize.value;
 }
 
+/** The HTTP status of each read outcome: a choice of the transport, not of the domain. */
+const readStatus: Record<ReadOutcome, number> = { whole: 200, partial: 206, not_modified: 304, unsatisfiable: 416 };
+
 export function sendRead(reply: FastifyReply, answer: ReadAnswer): FastifyReply {
   const { plan, body } = answer;
-  reply.code(plan.status).headers(plan.headers);
-  if (plan.error) return reply.type("application/json; charset=utf-8").send(plan.error.toBody());
+  reply.code(readStatus[plan.outcome]).headers(plan.headers);
+  if (plan.refusal) return reply.type("application/json; charset=utf-8").send(HttpError.from(plan.refusal).toBody());
   return reply.send(body);
 }
