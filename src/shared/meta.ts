@@ -68,6 +68,8 @@ export interface Capabilities {
   deleteRecords?: boolean;
   /** POST /v0/record/{db}/{table}/distinct: value suggestions (issue 24); absent means no. */
   distinct?: boolean;
+  /** The `anyOf` filter operator (issue 24; not in `operators`, which older proxies check strictly); absent means no. */
+  anyOf?: boolean;
 }
 
 export interface MetaResponse {

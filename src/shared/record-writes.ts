@@ -29,3 +29,21 @@ export type DeleteBody = z.infer<typeof deleteBodySchema>;
 export interface WriteCount {
   count: number;
 }
+
+/** Value suggestions for the filter builder (issue 24 item 6): the most frequent values of a Field. */
+export const DISTINCT_MAX = 100;
+export const distinctBodySchema = z.strictObject({
+  key: z.string("key must name a Field").min(1, "key must name a Field"),
+  /** Only values starting with this text (case-insensitive). */
+  prefix: z.string("prefix must be a string").max(200, "prefix is longer than 200 characters").optional(),
+  limit: z
+    .number("limit must be a number")
+    .int("limit must be a whole number")
+    .min(1, "limit must be at least 1")
+    .max(DISTINCT_MAX, `limit must be at most ${DISTINCT_MAX}`)
+    .optional(),
+});
+export type DistinctBody = z.infer<typeof distinctBodySchema>;
+export interface DistinctResponse {
+  items: { value: string | number | boolean; count: number }[];
+}

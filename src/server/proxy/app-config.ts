@@ -63,6 +63,7 @@ const capabilitiesSchema = z
     insert: z.boolean().optional(),
     deleteRecords: z.boolean().optional(),
     distinct: z.boolean().optional(),
+    anyOf: z.boolean().optional(),
   })
   .strict();
 

@@ -157,7 +157,7 @@ describe("delete", () => {
 describe("capabilities", () => {
   it("/v0/meta advertises insert, deleteRecords and distinct", async () => {
     const meta = await get(svc, "/v0/meta");
-    expect(meta.body.capabilities).toMatchObject({ insert: true, deleteRecords: true });
+    expect(meta.body.capabilities).toMatchObject({ insert: true, deleteRecords: true, distinct: true, anyOf: true });
   });
 });
 
@@ -173,5 +173,37 @@ describe("SERVICE_PROFILE=interface", () => {
     } finally {
       await plain.close();
     }
+  });
+});
+
+describe("distinct values", () => {
+  it("lists the most frequent values first, filtered by a case-folded prefix, within the limit", async () => {
+    await post(svc, `${CAT}/insert`, { records: [{ sku: "D-1", name: "Zebra" }, { sku: "D-2", name: "Zebra" }, { sku: "D-3", name: "zoo" }, { sku: "D-4", name: "Apple" }] });
+    const res = await post(svc, `${CAT}/distinct`, { key: "name", prefix: "z", limit: 5 });
+    expect(res.status).toBe(200);
+    expect(res.body.items).toEqual([{ value: "Zebra", count: 2 }, { value: "zoo", count: 1 }]);
+    expect((await post(svc, `${CAT}/distinct`, { key: "name", limit: 1 })).body.items).toHaveLength(1);
+  });
+
+  it.each([
+    [{ key: "nope" }, /unknown Field/],
+    [{ key: "specs" }, /json/],
+    [{ key: "name", limit: 101 }, /at most 100/],
+    [{}, /key/],
+  ])("refuses %j", async (body, message) => {
+    const res = await post(svc, `${CAT}/distinct`, body);
+    expect(res.status).toBe(400);
+    expect(res.body.message).toMatch(message);
+  });
+});
+
+describe("anyOf", () => {
+  it("matches any of the listed values, and nothing for an empty list", async () => {
+    const q = (value: unknown) => post(svc, `${CAT}/query`, { filter: { and: [{ key: "sku", operator: "anyOf", value }] } });
+    expect((await q(["D-1", "D-4", "missing"])).body.items.map((r: RecordRow) => r.sku).sort()).toEqual(["D-1", "D-4"]);
+    expect((await q([])).body.count).toBe(0);
+    const bad = await post(svc, `${CAT}/query`, { filter: { and: [{ key: "price", operator: "anyOf", value: [1, "x"] }] } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toMatch(/value\[1\]/);
   });
 });
