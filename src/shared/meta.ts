@@ -64,6 +64,14 @@ export interface Capabilities {
   import?: boolean;
   /** POST/GET/DELETE /v0/storage/jobs/{bucket}[/{id}]: server-side move, copy, delete of keys and folders; absent means no. */
   jobs?: boolean;
+  /** POST /v0/record/{db}/{table}/insert (issue 24); absent means no. */
+  insert?: boolean;
+  /** POST /v0/record/{db}/{table}/delete with expectedCount (issue 24; `delete` is the storage one); absent means no. */
+  deleteRecords?: boolean;
+  /** POST /v0/record/{db}/{table}/distinct: value suggestions (issue 24); absent means no. */
+  distinct?: boolean;
+  /** The `anyOf` filter operator (issue 24; not in `operators`, which older proxies check strictly); absent means no. */
+  anyOf?: boolean;
 }
 
 export interface MetaResponse {
