@@ -64,6 +64,8 @@ export interface Capabilities {
   import?: boolean;
   /** POST/GET/DELETE /v0/storage/jobs/{bucket}[/{id}]: server-side move, copy, delete of keys and folders; absent means no. */
   jobs?: boolean;
+  /** GET /v0/storage/search/{bucket}?q=: whole-bucket name search; absent means no. */
+  search?: boolean;
 }
 
 export interface MetaResponse {

@@ -60,6 +60,7 @@ export const ENDPOINTS: Endpoint[] = [
   { name: "import", methods: ["POST"], parts: ["v0", "record", ANY, ANY, "import"] },
   { name: "storage-job-start", methods: ["POST"], parts: ["v0", "storage", "jobs", ANY] },
   { name: "storage-job", methods: ["GET", "DELETE"], parts: ["v0", "storage", "jobs", ANY, ANY] },
+  { name: "storage-search", methods: ["GET"], parts: ["v0", "storage", "search", ANY] },
 ];
 
 // Encoded ".", "/" and "\" (also double-encoded), NUL and other controls, raw backslashes.
