@@ -4,7 +4,11 @@ export {};
  * as ratios beside a baseline measured in the same run; none of them is a test.
  */
 const benches: Record<string, () => Promise<unknown>> = {
-  records: () => import("./records"),
+  records: async () => {
+    await (await import("./records")).run();
+    return import("./records-writes");
+  },
+  "records-writes": () => import("./records-writes"),
   storage: () => import("./storage"),
   proxy: () => import("./proxy"),
   ui: () => import("./ui"),

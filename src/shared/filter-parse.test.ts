@@ -81,3 +81,28 @@ describe("parseFilter refuses", () => {
     expect(!parsed.ok && parsed.error.message).toMatch(/^addtionalFilter must be/);
   });
 });
+
+describe("anyOf (issue 24 item 6)", () => {
+  it("reads as an or of equals, with each value's path", () => {
+    const r = parseFilter({ and: [{ key: "dept", operator: "anyOf", value: ["Sales", "Legal"] }, { key: "age", operator: "equal", value: 3 }] });
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    const root = r.value.root as { children: { kind: string; op?: string; children?: { operator: string; value: unknown; path: string }[] }[] };
+    const or = root.children[0];
+    expect(or.op).toBe("or");
+    expect(or.children!.map((c) => [c.operator, c.value, c.path])).toEqual([
+      ["equal", "Sales", "filter.and[0].value[0]"],
+      ["equal", "Legal", "filter.and[0].value[1]"],
+    ]);
+  });
+
+  it.each([
+    [{ key: "d", operator: "anyOf", value: "Sales" }, /value must be an array/],
+    [{ key: "d", operator: "anyOf", value: [{}] }, /value\[0\]\.value must be a string/],
+    [{ key: "d", operator: "anyOf", value: Array(1001).fill("x") }, /at most 1,000/],
+    [{ key: "d", operator: "anyOf", value: [], extra: 1 }, /unknown property "extra"/],
+  ])("refuses %j", (cond, message) => {
+    const r = parseFilter({ and: [cond] });
+    expect(!r.ok && r.error.message).toMatch(message);
+  });
+});

@@ -7,7 +7,7 @@
  * and error paths are rebuilt from parent links only when an error is reported.
  */
 import { type Result, fail, ok } from "./errors";
-import { allOperators, type FilterValue, type Operator, quoteName } from "./filter";
+import { allOperators, anyOfOperator, type FilterValue, type Operator, quoteName } from "./filter";
 
 export interface ParsedCondition {
   kind: "condition";
@@ -37,6 +37,8 @@ export interface ParsedFilter {
 }
 
 const operatorSet: ReadonlySet<string> = new Set(allOperators);
+/** Every operator the parse takes, for messages (anyOf is rewritten before the condition parse). */
+const spelled = [...allOperators, anyOfOperator].join(", ");
 const conditionKeys = new Set(["key", "operator", "value", "isFixed"]);
 
 interface Frame {
@@ -49,6 +51,26 @@ interface Frame {
   out: ParsedNode[];
   /** Set once the group's children were pushed: the frame is revisited to normalize. */
   group?: ParsedGroup;
+  /** An `anyOf` condition rewritten as an `or` of `equal`s: its children are at `.value[i]`. */
+  anyOf?: boolean;
+}
+
+/** Values an `anyOf` condition may list (each becomes one `equal`). */
+export const ANY_OF_MAX = 1000;
+
+/**
+ * `{"key", "operator": "anyOf", "value": [a, b]}` → `{"or": [{key, equal, a}, {key, equal, b}]}`,
+ * or why it is not a well-formed anyOf. The extension operator is a spelling of what the
+ * interface can already say, so everything behind the parse (type checks, SQL) sees only `equal`.
+ */
+function expandAnyOf(node: Record<string, unknown>): { or: unknown[] } | string {
+  const extra = Object.keys(node).find((k) => !conditionKeys.has(k));
+  if (extra !== undefined) return `: unknown property ${quoteName(extra)}; a condition has key, operator, value and isFixed.`;
+  const { key, value } = node;
+  if (typeof key !== "string" || key === "") return ".key must be a non-empty string (a Field name).";
+  if (!Array.isArray(value)) return `.value must be an array of values for anyOf, e.g. ["Sales", "Legal"], not ${describe(value)}.`;
+  if (value.length > ANY_OF_MAX) return `.value lists ${value.length.toLocaleString("en-US")} values; anyOf takes at most ${ANY_OF_MAX.toLocaleString("en-US")}.`;
+  return { or: value.map((v) => ({ key, operator: "equal", value: v })) };
 }
 
 const MAX_PATH_SEGMENTS = 8;
@@ -86,9 +108,9 @@ function parseCondition(raw: Record<string, unknown>, pathFn: () => string): Res
   }
   const { key, operator, value, isFixed } = raw;
   if (typeof key !== "string" || key === "") return fail("validation_error", `${path}.key must be a non-empty string (a Field name).`);
-  if (typeof operator !== "string") return fail("validation_error", `${path}.operator must be a string, one of: ${allOperators.join(", ")}.`);
+  if (typeof operator !== "string") return fail("validation_error", `${path}.operator must be a string, one of: ${spelled}.`);
   if (!operatorSet.has(operator)) {
-    return fail("validation_error", `${path}: unknown operator ${quoteName(operator)}; use one of: ${allOperators.join(", ")}.`);
+    return fail("validation_error", `${path}: unknown operator ${quoteName(operator)}; use one of: ${spelled}.`);
   }
   if (value !== undefined && value !== null && !["string", "number", "boolean"].includes(typeof value)) {
     return fail("validation_error", `${path}.value must be a string, number, boolean or null, not ${describe(value)}.`);
@@ -124,6 +146,13 @@ export function parseFilter(raw: unknown, rootName = "filter"): Result<ParsedFil
     if (!isPlainObject(node) || !("and" in node || "or" in node || "key" in node || "operator" in node)) {
       return fail400(` must be a condition {key, operator, value} or a group {"and": […]} / {"or": […]}, not ${describe(node)}.`);
     }
+    if (!("and" in node || "or" in node) && node.operator === "anyOf") {
+      const expanded = expandAnyOf(node);
+      if (typeof expanded === "string") return fail400(expanded);
+      frame.raw = expanded;
+      frame.anyOf = true;
+      continue;
+    }
     const hasAnd = "and" in node;
     const hasOr = "or" in node;
     if (!hasAnd && !hasOr) {
@@ -144,7 +173,7 @@ export function parseFilter(raw: unknown, rootName = "filter"): Result<ParsedFil
     frame.group = { kind: "group", op, children: [] };
     // Children are pushed in reverse so they are parsed, and appended, in order.
     for (let i = items.length - 1; i >= 0; i--) {
-      stack.push({ raw: items[i], parent: frame, seg: `.${op}[${i}]`, level: frame.level + 1, out: frame.group.children });
+      stack.push({ raw: items[i], parent: frame, seg: frame.anyOf ? `.value[${i}]` : `.${op}[${i}]`, level: frame.level + 1, out: frame.group.children });
     }
   }
   const root = top[0];

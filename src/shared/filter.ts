@@ -22,7 +22,22 @@ export const extensionOperators = [
 export const allOperators = [...interfaceOperators, ...extensionOperators] as const;
 export type Operator = (typeof allOperators)[number];
 
+/**
+ * "is any of" (issue 24 item 6): `value` is an array; the local service reads it as an `or` of
+ * `equal`s (filter-parse.ts) and the app sends that `or` itself to an upstream without it. Kept
+ * out of `Operator` on purpose: nothing behind the parse ever sees it.
+ */
+export const anyOfOperator = "anyOf";
+export type BuilderOperator = Operator | typeof anyOfOperator;
+
 export type FilterValue = string | number | boolean | null;
+
+/** The wire form of "is any of" (the local service's extension). */
+export interface AnyOfCondition {
+  key: string;
+  operator: typeof anyOfOperator;
+  value: FilterValue[];
+}
 
 export interface FilterCondition {
   key: string;

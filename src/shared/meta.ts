@@ -66,6 +66,14 @@ export interface Capabilities {
   jobs?: boolean;
   /** GET /v0/storage/search/{bucket}?q=: whole-bucket name search; absent means no. */
   search?: boolean;
+  /** POST /v0/record/{db}/{table}/insert (issue 24); absent means no. */
+  insert?: boolean;
+  /** POST /v0/record/{db}/{table}/delete with expectedCount (issue 24; `delete` is the storage one); absent means no. */
+  deleteRecords?: boolean;
+  /** POST /v0/record/{db}/{table}/distinct: value suggestions (issue 24); absent means no. */
+  distinct?: boolean;
+  /** The `anyOf` filter operator (issue 24; not in `operators`, which older proxies check strictly); absent means no. */
+  anyOf?: boolean;
 }
 
 export interface MetaResponse {

@@ -60,6 +60,10 @@ const capabilitiesSchema = z
     delete: z.boolean(),
     expiresIn: z.boolean(),
     import: z.boolean(),
+    insert: z.boolean().optional(),
+    deleteRecords: z.boolean().optional(),
+    distinct: z.boolean().optional(),
+    anyOf: z.boolean().optional(),
   })
   .strict();
 

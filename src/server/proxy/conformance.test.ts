@@ -259,7 +259,8 @@ describe("proxy in front of a scripted upstream", () => {
     upstream.seen.length = 0;
     const refused: [string, string][] = [
       ["GET", "/api/v0/record/db_1/people/query"],
-      ["POST", "/api/v0/record/db_1/people/delete"],
+      ["GET", "/api/v0/record/db_1/people/delete"],
+      ["POST", "/api/v0/record/db_1/people/drop"],
       ["DELETE", "/api/v0/storage/public/b/k.txt"],
       ["PUT", "/api/v0/storage/object/b"],
       ["POST", "/api/v0/storage/url/sign/b/k.txt"],

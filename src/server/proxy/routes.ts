@@ -36,7 +36,7 @@ interface Endpoint {
 }
 
 /** Record calls carry small JSON bodies; files stream down; uploads (and anything else with a body) stream up. */
-const JSON_BODY_ENDPOINTS = new Set(["query", "query-data-api", "update", "storage-job-start"]);
+const JSON_BODY_ENDPOINTS = new Set(["query", "query-data-api", "update", "storage-job-start", "insert", "delete-records", "distinct"]);
 const FILE_ENDPOINTS = new Set(["get-file", "signed-file"]);
 function laneOf(endpoint: string, method: string): Lane {
   if (FILE_ENDPOINTS.has(endpoint)) return "files";
@@ -61,6 +61,9 @@ export const ENDPOINTS: Endpoint[] = [
   { name: "storage-job-start", methods: ["POST"], parts: ["v0", "storage", "jobs", ANY] },
   { name: "storage-job", methods: ["GET", "DELETE"], parts: ["v0", "storage", "jobs", ANY, ANY] },
   { name: "storage-search", methods: ["GET"], parts: ["v0", "storage", "search", ANY] },
+  { name: "insert", methods: ["POST"], parts: ["v0", "record", ANY, ANY, "insert"] },
+  { name: "delete-records", methods: ["POST"], parts: ["v0", "record", ANY, ANY, "delete"] },
+  { name: "distinct", methods: ["POST"], parts: ["v0", "record", ANY, ANY, "distinct"] },
 ];
 
 // Encoded ".", "/" and "\" (also double-encoded), NUL and other controls, raw backslashes.

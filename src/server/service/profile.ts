@@ -19,7 +19,7 @@ export function parseServiceProfile(raw: string | undefined): ServiceProfile {
 /** The extension endpoints, matched on the path alone (the method does not matter: none exists). */
 const EXTENSION_PATHS: RegExp[] = [
   /^\/v0\/meta\/?$/,
-  /^\/v0\/record\/[^/]+\/[^/]+\/(fields|import)\/?$/,
+  /^\/v0\/record\/[^/]+\/[^/]+\/(fields|import|insert|delete|distinct)\/?$/,
   /^\/v0\/storage\/list(\/|$)/,
   /^\/v0\/storage\/jobs(\/|$)/,
   /^\/v0\/storage\/search(\/|$)/,

@@ -26,7 +26,7 @@ import { UndoButtons } from "./undo/UndoButtons";
 import { namesInView } from "./known-fields.utils";
 import { useSiblingFields, useTableFields } from "./use-table-fields";
 import { buildQueryBody, colsAfterJoin, formatJoin, formatSort, lastPage, reuseViewParts, sanitizeSearch, toView, type View, type ViewSearch } from "./view-search.utils";
-import { fmtInt } from "./grid/values.utils";
+import { fmtInt } from "./values/values.utils";
 import { useWidthStore, widthActions, withWidths } from "./grid/column-widths-store";
 import { anyOverlay, overlayActions, useOverlayStore } from "./overlays/overlay-store";
 import { preloadOverlays } from "./overlays/preload";

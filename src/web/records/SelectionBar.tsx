@@ -1,5 +1,5 @@
 import { useGridStore, gridActions } from "./grid/grid-store";
-import { fmtInt } from "./grid/values.utils";
+import { fmtInt } from "./values/values.utils";
 
 const fmt = fmtInt;
 

@@ -7,7 +7,7 @@
 import type { FilterGroup } from "../../shared/filter";
 import type { MetaField } from "../../shared/meta";
 import type { FieldInfo, FieldType, RecordRow, RecordValue } from "../../shared/records";
-import { isValidDate, isValidDateTime } from "./grid/values.utils";
+import { isValidDate, isValidDateTime } from "./values/values.utils";
 
 export interface KnownField extends FieldInfo {
   /** The type is a placeholder: every value seen so far was null (or the name came from a link). */

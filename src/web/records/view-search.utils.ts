@@ -6,7 +6,7 @@
 import { allOperators, type FilterGroup } from "../../shared/filter";
 import type { JoinUnit, QueryBody, SortUnit } from "../../shared/records";
 import { parseFilterValue } from "./filter-builder/filter-parse.utils";
-import { fmtInt } from "./grid/values.utils";
+import { fmtInt } from "./values/values.utils";
 
 export const pageSizes = [25, 50, 100, 500, 1000] as const;
 export type PageSize = (typeof pageSizes)[number];

@@ -12,7 +12,10 @@ import {
   updateBodySchema,
 } from "../../../shared/records";
 import { badRequest, forbidden, HttpError, notFound } from "../../http-error";
+import { deleteBodySchema, distinctBodySchema, type DistinctResponse, insertBodySchema, type WriteCount } from "../../../shared/record-writes";
 import { requireKey, scopeAllows } from "../auth";
+import { deleteRecords, insertRecords } from "./record-writes";
+import { distinctValues } from "./record-distinct";
 import type { StoredTable } from "./registry";
 import { IMPORT_PATH, registerImportRoute } from "./import/route";
 import type { RecordStore } from "./store";
@@ -111,10 +114,13 @@ const QUERY_PATH = "/v0/record/:database_id/:table_slug/query";
 const UPDATE_PATH = "/v0/record/:database_id/:table_slug/update";
 const SCOPED_QUERY_PATH = "/v0/data-api/record/query";
 const FIELDS_PATH = "/v0/record/:database_id/:table_slug/fields";
+const INSERT_PATH = "/v0/record/:database_id/:table_slug/insert";
+const DELETE_PATH = "/v0/record/:database_id/:table_slug/delete";
+const DISTINCT_PATH = "/v0/record/:database_id/:table_slug/distinct";
 
 function registerRoutes(app: FastifyInstance, store: RecordStore): void {
   const notPost: HTTPMethods[] = ["GET", "PUT", "PATCH", "DELETE", "OPTIONS"];
-  for (const url of [QUERY_PATH, UPDATE_PATH, SCOPED_QUERY_PATH, IMPORT_PATH]) wrongMethod(app, url, notPost, "POST");
+  for (const url of [QUERY_PATH, UPDATE_PATH, SCOPED_QUERY_PATH, IMPORT_PATH, INSERT_PATH, DELETE_PATH, DISTINCT_PATH]) wrongMethod(app, url, notPost, "POST");
   wrongMethod(app, FIELDS_PATH, ["POST", "PUT", "PATCH", "DELETE", "OPTIONS"], "GET");
 
   /** The key must allow the table (403 before 404, so a scoped key learns nothing). */
@@ -156,6 +162,26 @@ function registerRoutes(app: FastifyInstance, store: RecordStore): void {
     const { matched } = unwrap(await store.update(table, body));
     reply.header("x-matched-count", String(matched));
     return { message: "ok" };
+  });
+
+  app.post<{ Params: TableParams }>(INSERT_PATH, async (request): Promise<WriteCount> => {
+    const table = await tableFor(request, request.params.database_id, request.params.table_slug);
+    if (request.body === undefined || request.body === null) throw badRequest('The insert body is missing: send {"records": [{…}, …]}.');
+    const body = parseBody(insertBodySchema, request, "insert body");
+    return unwrap(await insertRecords(store, table, body.records));
+  });
+
+  app.post<{ Params: TableParams }>(DELETE_PATH, async (request): Promise<WriteCount> => {
+    const table = await tableFor(request, request.params.database_id, request.params.table_slug);
+    if (request.body === undefined || request.body === null) throw badRequest('The delete body is missing: send {"filter": {...}, "expectedCount": n}.');
+    const body = parseBody(deleteBodySchema, request, "delete body");
+    return unwrap(await deleteRecords(store, table, body.filter, body.expectedCount));
+  });
+
+  app.post<{ Params: TableParams }>(DISTINCT_PATH, async (request): Promise<DistinctResponse> => {
+    const table = await tableFor(request, request.params.database_id, request.params.table_slug);
+    const body = parseBody(distinctBodySchema, request, "distinct body");
+    return unwrap(await distinctValues(store, table, body));
   });
 
   app.get<{ Params: TableParams }>(FIELDS_PATH, async (request): Promise<FieldsResponse> => {

@@ -5,34 +5,10 @@
  */
 import { type Result, fail, ok } from "../../../shared/errors";
 import type { FieldType, RecordValue } from "../../../shared/records";
-import { parseObjectKey } from "../../../shared/storage";
+import { fieldValueProblem, isValidDate, jsonDepth, MAX_JSON_DEPTH, normalizeDatetime } from "../../../shared/values";
 import type { FieldDef } from "./registry";
 
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i;
-const NUMERIC = /^\s*[-+]?(\d+(\.\d*)?|\.\d+)(e[-+]?\d+)?\s*$/i;
-/** json values deeper than this are refused (and never walked recursively). */
-export const MAX_JSON_DEPTH = 64;
-
-export function isValidDate(s: string): boolean {
-  const m = DATE.exec(s);
-  if (!m) return false;
-  const d = new Date(0);
-  // setUTCFullYear, not Date.UTC: Date.UTC maps years 0–99 to 1900–1999.
-  d.setUTCFullYear(+m[1], +m[2] - 1, +m[3]);
-  return d.getUTCFullYear() === +m[1] && d.getUTCMonth() === +m[2] - 1 && d.getUTCDate() === +m[3];
-}
-
-/** ISO 8601 with a zone → canonical UTC form (`2024-05-01T10:00:00.000Z`), or undefined. */
-export function normalizeDatetime(s: string): string | undefined {
-  if (!DATETIME.test(s) || !isValidDate(s.slice(0, 10))) return undefined;
-  const t = Date.parse(s);
-  if (!Number.isFinite(t)) return undefined;
-  // An offset can carry 9999-12-31 into year 10000 (or 0000-01-01 into year -1), whose
-  // "+010000-…"/"-000001-…" forms would break text order = time order: refused.
-  const iso = new Date(t).toISOString();
-  return /^\d{4}-/.test(iso) ? iso : undefined;
-}
+export { isValidDate, jsonDepth, MAX_JSON_DEPTH, normalizeDatetime };
 
 export function parseNumeric(v: string | number): number | undefined {
   if (typeof v === "number") return Number.isFinite(v) ? v : undefined;
@@ -41,19 +17,7 @@ export function parseNumeric(v: string | number): number | undefined {
   return Number.isFinite(n) ? n : undefined;
 }
 
-/** Depth of a JSON value, measured with an explicit stack (the value came from JSON.parse). */
-export function jsonDepth(value: unknown, stopAt = MAX_JSON_DEPTH + 1): number {
-  let max = 0;
-  const stack: [unknown, number][] = [[value, 0]];
-  while (stack.length > 0) {
-    const [v, d] = stack.pop()!;
-    if (typeof v !== "object" || v === null) continue;
-    if (d + 1 > max) max = d + 1;
-    if (max >= stopAt) return max;
-    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, d + 1]);
-  }
-  return max;
-}
+const NUMERIC = /^\s*[-+]?(\d+(\.\d*)?|\.\d+)(e[-+]?\d+)?\s*$/i;
 
 const typeNames: Record<FieldType, string> = {
   text: "a string",
@@ -88,40 +52,30 @@ export function encodeWrite(field: FieldDef, value: unknown, where: string, prim
   const bad = () =>
     fail("validation_error", `${where}: Field "${field.key}" is ${field.type} and takes ${typeNames[field.type]}, not ${show(value)}.`);
   if (value === undefined) return fail("validation_error", `${where}: "value" is missing (send null to clear a nullable Field).`);
-  if (value === null) {
-    return field.nullable ? ok(null) : fail("validation_error", `${where}: Field "${field.key}" cannot be null.`);
-  }
-  switch (field.type) {
-    case "text":
-      if (typeof value !== "string") return bad();
-      // PostgreSQL text cannot hold U+0000; refused on every engine so both keep the same data.
-      if (value.includes("\u0000")) return fail("validation_error", `${where}: the text for "${field.key}" contains the NUL character (U+0000), which text cannot hold; remove it.`);
-      // A primary key identifies its Record: null is refused above, and so is "".
-      if (primaryKey && value === "") return fail("validation_error", `${where}: Field "${field.key}" is the primary key and cannot be empty.`);
-      return ok(value);
-    case "image":
-    case "attachment": {
-      if (typeof value !== "string") return bad();
-      // The value names an object in the Field's bucket (decisions §3, §7), versioned or not.
-      const key = parseObjectKey(value);
-      return key.ok ? ok(value) : fail("validation_error", `${where}: Field "${field.key}" takes an object key: ${key.error.message}`);
-    }
-    case "number":
-      return typeof value === "number" && Number.isFinite(value) ? ok(value) : bad();
-    case "boolean":
-      return typeof value === "boolean" ? ok(value) : bad();
-    case "date":
-      return typeof value === "string" && isValidDate(value) ? ok(value) : bad();
-    case "datetime": {
-      const n = typeof value === "string" ? normalizeDatetime(value) : undefined;
-      return n ? ok(n) : bad();
-    }
-    case "json":
-      if (jsonDepth(value) > MAX_JSON_DEPTH) {
+  if (value === null && !field.nullable) return fail("validation_error", `${where}: Field "${field.key}" cannot be null.`);
+  const problem = fieldValueProblem({ ...field, primaryKey }, value);
+  if (problem) {
+    switch (problem.kind) {
+      case "null":
+        return fail("validation_error", `${where}: Field "${field.key}" cannot be null.`);
+      case "nul":
+        return fail("validation_error", `${where}: the text for "${field.key}" contains the NUL character (U+0000), which text cannot hold; remove it.`);
+      case "emptyKey":
+        return fail("validation_error", `${where}: Field "${field.key}" is the primary key and cannot be empty.`);
+      case "objectKey":
+        return fail("validation_error", `${where}: Field "${field.key}" takes an object key: ${problem.detail}`);
+      case "number":
+        return fail("validation_error", `${where}: the number for "${field.key}" ${problem.detail}; it is refused rather than rounded.`);
+      case "depth":
         return fail("validation_error", `${where}: the json value of "${field.key}" is nested more than ${MAX_JSON_DEPTH} levels deep.`);
-      }
-      return ok(JSON.stringify(value));
+      case "type":
+        return bad();
+    }
   }
+  if (value === null) return ok(null);
+  if (field.type === "datetime") return ok(normalizeDatetime(value as string));
+  if (field.type === "json") return ok(JSON.stringify(value));
+  return ok(value);
 }
 
 /** Encodes a seed or generated value (already of the right type) for the store. */

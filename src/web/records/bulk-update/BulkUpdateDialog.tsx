@@ -12,14 +12,14 @@ import { toastError } from "../../app/query-client";
 import { Dialog } from "../../ui/Dialog";
 import { toast } from "../../ui/toast";
 import { pkFilter } from "../grid/edit.utils";
-import { formatValue } from "../grid/values.utils";
+import { formatValue } from "../values/values.utils";
 import { invalidateTableRecords } from "../records-update-mutation";
 import { undoActions } from "../undo/undo-store";
 import { QUERY_LIMIT_MAX } from "../../../shared/records";
 import { type BulkRow, readBulkValues } from "./bulk.utils";
 import { applyConfirmed, type Confirmed, readConfirmed } from "./bulk-apply";
 import { BulkValueInput } from "./BulkValueInput";
-import { fmtInt } from "../grid/values.utils";
+import { fmtInt } from "../values/values.utils";
 
 export type BulkTarget = { kind: "rows"; pks: RecordValue[] } | { kind: "filter"; filter: FilterGroup | undefined };
 

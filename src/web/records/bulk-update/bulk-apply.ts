@@ -12,7 +12,7 @@
 import type { FilterGroup } from "../../../shared/filter";
 import { QUERY_LIMIT_MAX, type RecordRow, type RecordValue } from "../../../shared/records";
 import { pkFilter, pkId } from "../grid/edit.utils";
-import { sameValue } from "../grid/values.utils";
+import { sameValue } from "../values/values.utils";
 import { queryRecords, updateRecords } from "../records-queries";
 import type { Change } from "../undo/undo.utils";
 import { changesFromSnapshot } from "./bulk.utils";

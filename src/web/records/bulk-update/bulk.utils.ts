@@ -1,7 +1,7 @@
 /** Pure parts of a bulk update: reading the form, and the undo changes from a snapshot. */
 import { type Result, fail, ok } from "../../../shared/errors";
 import type { FieldInfo, RecordRow, RecordValue } from "../../../shared/records";
-import { parseInput, sameValue } from "../grid/values.utils";
+import { parseInput, sameValue } from "../values/values.utils";
 import type { Change } from "../undo/undo.utils";
 
 export interface BulkRow {

@@ -1,7 +1,7 @@
 /** The preview of a paste or an import: Record, Field, old → new, and why a cell cannot be written. */
 import { memo } from "react";
 import type { RecordValue } from "../../../shared/records";
-import { formatValue } from "../grid/values.utils";
+import { formatValue } from "../values/values.utils";
 import type { CellChange } from "./paste.utils";
 
 const SHOWN = 1000;

@@ -10,7 +10,7 @@ import { toast } from "../../ui/toast";
 import type { GridColumn } from "../grid/columns.utils";
 import type { CellPos } from "../grid/grid-store";
 import { pkId } from "../grid/edit.utils";
-import { fmtInt } from "../grid/values.utils";
+import { fmtInt } from "../values/values.utils";
 import { undoActions } from "../undo/undo-store";
 import { applyUpdates, type PasteOutcome, undoChanges } from "./apply-paste";
 import { ChangeTable } from "./ChangeTable";

@@ -5,7 +5,7 @@
  */
 import type { RecordValue } from "../../../shared/records";
 import { equalCond } from "../grid/edit.utils";
-import { sameValue } from "../grid/values.utils";
+import { sameValue } from "../values/values.utils";
 import { queryRecords, updateRecords } from "../records-queries";
 import type { Change } from "../undo/undo.utils";
 import type { RecordUpdate } from "./paste.utils";

@@ -5,7 +5,7 @@
 import type { FieldInfo, RecordRow, RecordValue, UpdateBody } from "../../../shared/records";
 import type { GridColumn } from "../grid/columns.utils";
 import { equalCond } from "../grid/edit.utils";
-import { parseInput, sameValue } from "../grid/values.utils";
+import { parseInput, sameValue } from "../values/values.utils";
 
 export interface CellChange {
   pk: RecordValue;

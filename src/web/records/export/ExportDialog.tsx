@@ -7,7 +7,7 @@ import type { QueryBody, RecordValue } from "../../../shared/records";
 import { Dialog } from "../../ui/Dialog";
 import { toast } from "../../ui/toast";
 import { pkFilter } from "../grid/edit.utils";
-import { fmtInt } from "../grid/values.utils";
+import { fmtInt } from "../values/values.utils";
 import { exportFileName, type ExportFormat } from "./export-format.utils";
 import type { ExportJob, ExportMessage } from "./export.worker";
 import { type FileSink, openSink } from "./file-sink";
@@ -31,6 +31,8 @@ const PK_GROUP = 500;
 
 export default function ExportDialog(p: Props) {
   const [format, setFormat] = useState<ExportFormat>("csv");
+  // On by default: Excel reads a CSV without a byte-order mark as the local code page (Müller → MÃ¼ller).
+  const [bom, setBom] = useState(true);
   const [scope, setScope] = useState<"view" | "selection">(p.selection.length ? p.initialScope : "view");
   const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -56,6 +58,7 @@ export default function ExportDialog(p: Props) {
       body: p.body,
       keys: p.keys,
       format,
+      bom,
       pageSize: PAGE,
       pkGroups: pks ? Array.from({ length: Math.ceil(pks.length / PK_GROUP) }, (_, i) => pkFilter(p.pkField, pks.slice(i * PK_GROUP, (i + 1) * PK_GROUP))) : undefined,
     };
@@ -116,6 +119,11 @@ export default function ExportDialog(p: Props) {
           <label>
             <input type="radio" name="format" checked={format === "json"} onChange={() => setFormat("json")} /> JSON
           </label>
+          {format === "csv" && (
+            <label>
+              <input type="checkbox" checked={bom} onChange={(e) => setBom(e.target.checked)} /> Start with a UTF-8 byte-order mark (Excel then shows accented letters correctly)
+            </label>
+          )}
         </fieldset>
         <p className="muted small">Columns: {p.keys.join(", ")}. Filter, sort and join as shown.</p>
         {running && (

@@ -1,6 +1,6 @@
 import { parse } from "csv-parse/sync";
 import { describe, expect, it } from "vitest";
-import { csvHeader, csvRows, jsonClose, jsonOpen, jsonRows } from "./export-format.utils";
+import { csvHeader, csvRows, csvStart, jsonClose, jsonOpen, jsonRows } from "./export-format.utils";
 
 const rows = [
   { id: "a", n: 1234.5, s: 'say "hi", ok', j: { x: [1] }, z: null },
@@ -17,5 +17,13 @@ describe("export formats", () => {
     const text = jsonOpen + jsonRows(rows.slice(0, 1), keys, true) + jsonRows(rows.slice(1), keys, false) + jsonClose;
     expect(JSON.parse(text)).toEqual(rows);
     expect(JSON.parse(jsonOpen + jsonClose)).toEqual([]);
+  });
+});
+
+describe("csvStart", () => {
+  it("writes the UTF-8 byte-order mark before the header when asked, and only then", () => {
+    const withBom = new TextEncoder().encode(csvStart(["name"], true));
+    expect([...withBom.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    expect(csvStart(["name"], false)).toBe("name\r\n");
   });
 });

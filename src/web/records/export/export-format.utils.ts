@@ -17,6 +17,11 @@ export function csvHeader(keys: readonly string[]): string {
   return `${keys.map((k) => csvCell(k)).join(",")}\r\n`;
 }
 
+/** The first bytes of a CSV file: the BOM (U+FEFF, written as EF BB BF) when asked, then the header. */
+export function csvStart(keys: readonly string[], bom: boolean): string {
+  return (bom ? "\uFEFF" : "") + csvHeader(keys);
+}
+
 export function csvRows(rows: readonly RecordRow[], keys: readonly string[]): string {
   let out = "";
   for (const r of rows) {

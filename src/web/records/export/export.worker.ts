@@ -5,7 +5,7 @@
  */
 import type { FilterGroup } from "../../../shared/filter";
 import type { QueryBody, QueryResult } from "../../../shared/records";
-import { csvHeader, csvRows, type ExportFormat, jsonClose, jsonOpen, jsonRows } from "./export-format.utils";
+import { csvRows, csvStart, type ExportFormat, jsonClose, jsonOpen, jsonRows } from "./export-format.utils";
 
 export interface ExportJob {
   path: string;
@@ -15,6 +15,8 @@ export interface ExportJob {
   pageSize: number;
   /** Only these Records (a selection), sent in groups as `filter AND (pk = … OR …)`. */
   pkGroups?: FilterGroup[];
+  /** CSV: start with a UTF-8 byte-order mark, so Excel reads Müller and García as UTF-8. */
+  bom?: boolean;
 }
 
 export type ExportMessage = { kind: "chunk"; data: ArrayBuffer; done: number; total: number } | { kind: "end"; done: number } | { kind: "error"; message: string };
@@ -48,7 +50,7 @@ async function run(job: ExportJob) {
   let done = 0;
   let total = 0;
   let first = true;
-  send(job.format === "csv" ? csvHeader(job.keys) : jsonOpen, 0, 0);
+  send(job.format === "csv" ? csvStart(job.keys, job.bom === true) : jsonOpen, 0, 0);
   for (const body of bodies) {
     let skip = 0;
     for (;;) {

@@ -12,7 +12,7 @@ import { draftProblems } from "./filter-parse.utils";
 import { countConditions, fromWire, type GroupNode, toWire } from "./filter-tree.utils";
 import { FilterJsonView, takeJson, useJsonEdit } from "./FilterJsonView";
 import { GroupEditor } from "./GroupEditor";
-import { fmtInt } from "../grid/values.utils";
+import { fmtInt } from "../values/values.utils";
 
 /** The filter a tree sends: none when it is empty. */
 function toWireOrUndefined(root: GroupNode): FilterGroup | undefined {

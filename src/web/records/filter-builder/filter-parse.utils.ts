@@ -9,7 +9,7 @@ import { operatorProblem } from "../../../shared/operators";
 import { type Result, fail, ok } from "../../../shared/errors";
 import type { FieldInfo } from "../../../shared/records";
 import { type BuilderNode, type GroupNode, valuelessOperators } from "./filter-tree.utils";
-import { checkValue } from "../grid/values.utils";
+import { checkValue } from "../values/values.utils";
 
 export interface ParseContext {
   /** What the upstream offers (capabilities.operators: only `equal` on the hosted interface). */
@@ -96,7 +96,7 @@ function conditionValueProblem(field: FieldInfo, operator: string, value: Filter
   // A number or date input that holds an incomplete entry ("4e", "03/15/yyyy") reports "": say
   // what to enter rather than quoting an empty string the user never typed.
   if (value === "" && emptyHints[field.type]) return `Enter ${emptyHints[field.type]} for ${field.key}.`;
-  const r = checkValue(field, value);
+  const r = checkValue({ ...field, primaryKey: false, nullable: true }, value);
   return r.ok ? undefined : r.error.message;
 }
 

@@ -5,7 +5,7 @@
 import { useEffect, useRef, useState } from "react";
 import type { RecordValue } from "../../../shared/records";
 import type { GridColumn } from "./columns.utils";
-import { editText, parseInput } from "./values.utils";
+import { editText, parseInput } from "../values/values.utils";
 
 export type Move = "down" | "right" | "left" | "none";
 

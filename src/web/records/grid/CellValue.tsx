@@ -2,7 +2,7 @@
 import { memo } from "react";
 import type { RecordValue } from "../../../shared/records";
 import type { GridColumn } from "./columns.utils";
-import { formatValue, objectUrl, thumbnailUrl } from "./values.utils";
+import { formatValue, objectUrl, thumbnailUrl } from "../values/values.utils";
 import { PaperclipIcon } from "../../ui/icons";
 
 export const THUMB_W = 44;

@@ -1,5 +1,5 @@
 import { lastPage, pageSizes, rangeLabel } from "../view-search.utils";
-import { fmtInt } from "./values.utils";
+import { fmtInt } from "../values/values.utils";
 import { Icon } from "../../ui/icons";
 
 interface Props {

@@ -13,7 +13,7 @@ import type { GridColumn } from "./columns.utils";
 import { type Conflict, gridActions, pkId, useGridStore } from "./grid-store";
 import { GridHeader } from "./GridHeader";
 import { GridRow, ROW_H, SEL_W } from "./GridRow";
-import { sameValue } from "./values.utils";
+import { sameValue } from "../values/values.utils";
 import { rectOf } from "../clipboard/copy";
 import { handleGridKey, headerMenuKey, onGridContextMenu, onGridPaste } from "./grid-keys";
 

@@ -12,7 +12,7 @@ import { updateRecords } from "../records-update-mutation";
 import { undoActions } from "../undo/undo-store";
 import { buildEditUpdate, equalCond } from "./edit.utils";
 import { conflictKey, gridActions, pkId } from "./grid-store";
-import { formatValue, sameValue } from "./values.utils";
+import { formatValue, sameValue } from "../values/values.utils";
 import type { GridColumn } from "./columns.utils";
 
 export interface CellEditVars {

@@ -11,7 +11,7 @@ import { Dialog } from "../../ui/Dialog";
 import { toast } from "../../ui/toast";
 import { ChangeTable } from "../clipboard/ChangeTable";
 import { pkFilter } from "../grid/edit.utils";
-import { fmtInt } from "../grid/values.utils";
+import { fmtInt } from "../values/values.utils";
 import { invalidateTableRecords, queryRecords } from "../records-queries";
 import { type ImportPlan, planImport, planSummary, readCsv } from "./import-plan.utils";
 import { importCsv } from "./record-import-mutation";

@@ -6,7 +6,7 @@
 import { parse } from "csv-parse/browser/esm/sync";
 import type { FieldInfo, RecordRow, RecordValue } from "../../../shared/records";
 import type { CellChange } from "../clipboard/paste.utils";
-import { fmtInt, parseInput, sameValue } from "../grid/values.utils";
+import { fmtInt, parseInput, sameValue } from "../values/values.utils";
 
 export interface ImportRow {
   line: number;

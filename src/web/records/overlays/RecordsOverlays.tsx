@@ -14,7 +14,7 @@ import ExportDialog from "../export/ExportDialog";
 import type { GridColumn } from "../grid/columns.utils";
 import { copyRange } from "../grid/grid-keys";
 import { useGridStore } from "../grid/grid-store";
-import { formatValue } from "../grid/values.utils";
+import { formatValue } from "../values/values.utils";
 import ImportDialog from "../import/ImportDialog";
 import ManageViewsDialog from "../saved-views/ManageViewsDialog";
 import SaveViewDialog from "../saved-views/SaveViewDialog";

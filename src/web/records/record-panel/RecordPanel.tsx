@@ -10,7 +10,7 @@ import type { JoinUnit, RecordRow, RecordValue } from "../../../shared/records";
 import { Dialog } from "../../ui/Dialog";
 import type { GridColumn } from "../grid/columns.utils";
 import { conflictKey, useGridStore } from "../grid/grid-store";
-import { formatValue, parseInput, sameValue } from "../grid/values.utils";
+import { formatValue, parseInput, sameValue } from "../values/values.utils";
 import { panelText } from "./field-editor.utils";
 import { FieldEditor } from "./FieldEditor";
 import { pkFromText, recordGetQueryOptions } from "./record-get-query";

@@ -1,6 +1,6 @@
 /** Pure helpers of the record panel's editors. */
 import type { FieldInfo, RecordValue } from "../../../shared/records";
-import { editText } from "../grid/values.utils";
+import { editText } from "../values/values.utils";
 
 /** Long text and JSON get a text area (and the large editor) rather than a one-line input. */
 export function isLong(field: FieldInfo, value: RecordValue | undefined): boolean {

@@ -5,7 +5,7 @@
  */
 import type { RecordValue, UpdateBody } from "../../../shared/records";
 import { equalCond, pkFilter } from "../grid/edit.utils";
-import { fmtInt } from "../grid/values.utils";
+import { fmtInt } from "../values/values.utils";
 
 export interface Change {
   pk: RecordValue;

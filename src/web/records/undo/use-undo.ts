@@ -12,7 +12,7 @@ import { undoActions, useUndoStore } from "./undo-store";
 import { planRestore, type RestoreStep, summarize, summaryText } from "./undo.utils";
 import type { UpdateBody } from "../../../shared/records";
 import { pkFilter } from "../grid/edit.utils";
-import { sameValue } from "../grid/values.utils";
+import { sameValue } from "../values/values.utils";
 
 /** json Fields: read the Records, keep those still holding `from`, update only them. */
 async function restoreByReading(db: string, table: string, pkField: string, values: UpdateBody["values"], check: NonNullable<RestoreStep["check"]>): Promise<number> {

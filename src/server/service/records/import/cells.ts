@@ -6,6 +6,7 @@ import { type Result, fail, ok } from "../../../../shared/errors";
 import type { FieldType } from "../../../../shared/records";
 import { parseObjectKey } from "../../../../shared/storage";
 import type { FieldDef } from "../registry";
+import { parseNumberText } from "../../../../shared/values";
 import { isValidDate, jsonDepth, MAX_JSON_DEPTH, normalizeDatetime, parseNumeric } from "../values";
 
 const BOOLEAN = /^(true|false)$/i;
@@ -29,7 +30,7 @@ export type Candidates = { number: boolean; boolean: boolean; date: boolean; dat
 export const allCandidates = (): Candidates => ({ number: true, boolean: true, date: true, datetime: true });
 
 export function narrow(c: Candidates, cell: string): void {
-  if (c.number && parseNumeric(cell) === undefined) c.number = false;
+  if (c.number && (parseNumeric(cell) === undefined || !parseNumberText(cell).ok)) c.number = false;
   if (c.boolean && !BOOLEAN.test(cell)) c.boolean = false;
   if (c.date && !(DATE_SHAPE.test(cell) && isValidDate(cell))) c.date = false;
   if (c.datetime && normalizeDatetime(cell) === undefined) c.datetime = false;
@@ -54,8 +55,11 @@ export function cellValue(field: FieldDef, cell: string, primaryKey: boolean): R
   const bad = () => fail("validation_error", `"${field.key}" is ${field.type} and takes ${expected[field.type]}, not ${JSON.stringify(cell.length > 60 ? `${cell.slice(0, 57)}...` : cell)}.`);
   switch (field.type) {
     case "number": {
+      // Text read as the editor reads it: 1e3, -0 and digits a double drops are refused, never rounded.
       const n = parseNumeric(cell);
-      return n === undefined ? bad() : ok(n);
+      if (n === undefined) return bad();
+      const exact = parseNumberText(cell);
+      return exact.ok ? ok(exact.value) : fail("validation_error", `"${field.key}": ${exact.error.message}`);
     }
     case "boolean":
       return BOOLEAN.test(cell) ? ok(cell.toLowerCase() === "true") : bad();

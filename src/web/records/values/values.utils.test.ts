@@ -8,7 +8,12 @@ describe("parseInput", () => {
   it.each([
     ["number", "42", { ok: true, value: 42 }],
     ["number", " -3.5 ", { ok: true, value: -3.5 }],
-    ["number", "1e3", { ok: true, value: 1000 }],
+    ["number", "1e3", { ok: false }],
+    ["number", "99999999999999999999", { ok: false }],
+    ["number", "-0", { ok: false }],
+    ["datetime", "2024-02-30T10:00:00Z", { ok: false }],
+    ["datetime", "2024-03-01t09:30:00z", { ok: true, value: "2024-03-01t09:30:00z" }],
+    ["datetime", "2024-03-01T09:30:00.1234567890Z", { ok: false }],
     ["number", "", { ok: true, value: null }],
     ["number", "12abc", { ok: false }],
     ["number", "195,800", { ok: true, value: 195800 }],

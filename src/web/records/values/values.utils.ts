@@ -5,46 +5,40 @@
  */
 import { type Result, fail, ok } from "../../../shared/errors";
 import type { FieldInfo, FieldType, RecordRow, RecordValue } from "../../../shared/records";
-import { snapToLadder } from "../../../shared/storage";
+import { fieldValueProblem, isValidDate, isValidDateTime, MAX_JSON_DEPTH, objectUrl, parseNumberText, pixelBox } from "../../../shared/values";
 
-const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
-const DATETIME_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
-
-export function isValidDate(s: string): boolean {
-  if (!DATE_RE.test(s)) return false;
-  const d = new Date(`${s}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
-}
-
-export function isValidDateTime(s: string): boolean {
-  return DATETIME_RE.test(s) && !Number.isNaN(Date.parse(s));
-}
+export { isValidDate, isValidDateTime, objectUrl };
 
 /** Does `value` have the field's type exactly (decisions §5)? */
 export function checkValue(field: FieldInfo, value: RecordValue): Result<RecordValue> {
   const name = field.key;
-  if (value === null) {
-    return field.nullable && !field.primaryKey ? ok(null) : fail("validation_error", `${name} cannot be empty (null).`);
+  const problem = fieldValueProblem(field, value);
+  if (!problem) return ok(value);
+  switch (problem.kind) {
+    case "null":
+      return fail("validation_error", `${name} cannot be empty (null).`);
+    case "emptyKey":
+      return fail("validation_error", `${name} is the primary key and cannot be empty.`);
+    case "nul":
+      return fail("validation_error", `${name} contains the NUL character (U+0000), which text cannot hold.`);
+    case "objectKey":
+      return fail("validation_error", `${name} takes an object key: ${problem.detail}`);
+    case "depth":
+      return fail("validation_error", `${name} is nested more than ${MAX_JSON_DEPTH} levels deep.`);
+    case "number":
+      return fail("validation_error", `${name}: ${JSON.stringify(value)} ${problem.detail}; it is refused rather than rounded.`);
   }
   switch (field.type) {
     case "number":
-      return typeof value === "number" && Number.isFinite(value)
-        ? ok(value)
-        : fail("validation_error", `${name} needs a number, e.g. 42 or 3.5; ${JSON.stringify(value)} is not one.`);
+      return fail("validation_error", `${name} needs a number, e.g. 42 or 3.5; ${JSON.stringify(value)} is not one.`);
     case "boolean":
-      return typeof value === "boolean" ? ok(value) : fail("validation_error", `${name} needs true or false.`);
+      return fail("validation_error", `${name} needs true or false.`);
     case "date":
-      return typeof value === "string" && isValidDate(value)
-        ? ok(value)
-        : fail("validation_error", `${name} needs a date as YYYY-MM-DD, e.g. 2024-03-01; ${JSON.stringify(value)} is not one.`);
+      return fail("validation_error", `${name} needs a date as YYYY-MM-DD, e.g. 2024-03-01; ${JSON.stringify(value)} is not one.`);
     case "datetime":
-      return typeof value === "string" && isValidDateTime(value)
-        ? ok(value)
-        : fail("validation_error", `${name} needs a date and time with a zone, e.g. 2024-03-01T09:30:00Z.`);
-    case "json":
-      return ok(value);
+      return fail("validation_error", `${name} needs a date and time with a zone, e.g. 2024-03-01T09:30:00Z.`);
     default:
-      return typeof value === "string" ? ok(value) : fail("validation_error", `${name} needs text.`);
+      return fail("validation_error", `${name} needs text.`);
   }
 }
 
@@ -58,12 +52,11 @@ export function parseInput(field: FieldInfo, text: string): Result<RecordValue> 
     case "number": {
       if (t === "") return checkValue(field, null);
       // The grid shows 195,800: a value copied from a cell (US thousands commas) is accepted back.
-      const plain = /^[-+]?\d{1,3}(,\d{3})+(\.\d*)?$/.test(t) ? t.replace(/,/g, "") : t;
-      const n = Number(plain.replace(/_/g, ""));
-      if (!Number.isFinite(n) || !/^[-+]?(\d[\d_]*\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(plain)) {
-        return fail("validation_error", `${field.key} needs a number, e.g. 42 or 3.5; "${text}" is not one.`);
-      }
-      return ok(n);
+      const n = parseNumberText(text);
+      if (n.ok) return ok(n.value);
+      return /is not a number/.test(n.error.message)
+        ? fail("validation_error", `${field.key} needs a number, e.g. 42 or 3.5; "${text}" is not one.`)
+        : fail("validation_error", `${field.key}: ${n.error.message}`);
     }
     case "boolean":
       if (t === "") return checkValue(field, null);
@@ -77,12 +70,12 @@ export function parseInput(field: FieldInfo, text: string): Result<RecordValue> 
     case "json":
       if (t === "") return checkValue(field, null);
       try {
-        return ok(JSON.parse(t) as RecordValue);
+        return checkValue(field, JSON.parse(t) as RecordValue);
       } catch (e) {
         return fail("validation_error", `${field.key} needs valid JSON: ${(e as Error).message}`);
       }
     default:
-      return ok(text);
+      return checkValue(field, text);
   }
 }
 
@@ -150,15 +143,7 @@ export function inferFields(rows: readonly RecordRow[], primaryKey: string | und
 
 /** Image URL through the proxy, resized to the box it is shown in, at the screen's density. */
 export function thumbnailUrl(bucket: string, key: string, cssW: number, cssH: number, dpr: number): string {
-  const scale = Math.max(1, Math.min(4, dpr || 1));
-  // Snapped up to the sizes the service keeps cached (issue 9.3).
-  const w = snapToLadder(Math.round(cssW * scale));
-  const h = snapToLadder(Math.round(cssH * scale));
-  return `${objectUrl(bucket, key)}?w=${w}&h=${h}`;
-}
-
-export function objectUrl(bucket: string, key: string): string {
-  return `/api/v0/storage/public/${encodeURIComponent(bucket)}/${key.split("/").map(encodeURIComponent).join("/")}`;
+  return objectUrl(bucket, key, pixelBox(cssW, cssH, Math.min(4, dpr || 1)));
 }
 
 /** Value equality for detecting "still what we wrote" (json compared structurally). */

@@ -1,0 +1,209 @@
+/** Insert and delete Records over real HTTP (issue 24 items 1–2), on whichever engine the project runs. */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RecordRow } from "../../../shared/records";
+import { startTestService, type TestService } from "../test-support";
+import { EMP, get, post } from "./testing/http";
+
+let svc: TestService;
+const CAT = "/v0/record/demo/catalog";
+const eq = (key: string, value: unknown) => ({ key, operator: "equal", value });
+const inIds = (...ids: string[]) => ({ or: ids.map((id) => eq("sku", id)) });
+
+async function rows(filter: unknown, base = CAT): Promise<RecordRow[]> {
+  return (await post(svc, `${base}/query`, { filter, limit: 10_000 })).body.items;
+}
+async function total(base = CAT): Promise<number> {
+  return (await post(svc, `${base}/query`, { limit: 0 })).body.count;
+}
+
+beforeAll(async () => {
+  svc = await startTestService({});
+});
+afterAll(async () => {
+  await svc.close();
+});
+
+describe("insert", () => {
+  it("inserts Records of every type and answers the count; left-out Fields are null", async () => {
+    const res = await post(svc, `${CAT}/insert`, {
+      records: [
+        { sku: "NEW-1", name: "Lamp", price: 12.5, in_stock: true, added_at: "2024-03-01T10:00:00+01:00", specs: { w: [1, 2] }, image: "catalog/lamp.png" },
+        { sku: "NEW-2" },
+      ],
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ count: 2 });
+    const got = await rows(inIds("NEW-1", "NEW-2"));
+    expect(got.find((r) => r.sku === "NEW-1")).toMatchObject({ name: "Lamp", price: 12.5, in_stock: true, added_at: "2024-03-01T09:00:00.000Z", specs: { w: [1, 2] } });
+    expect(got.find((r) => r.sku === "NEW-2")).toMatchObject({ name: null, price: null, in_stock: null, specs: null });
+  });
+
+  it("all or nothing: one bad value writes none of the batch, with the path of the bad one", async () => {
+    const before = await total();
+    const res = await post(svc, `${CAT}/insert`, { records: [{ sku: "OK-1", price: 1 }, { sku: "OK-2", price: "1" }] });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe("validation_error");
+    expect(res.body.message).toMatch(/records\[1\]\.price.*number/);
+    expect(await total()).toBe(before);
+    expect(await rows(inIds("OK-1"))).toEqual([]);
+  });
+
+  it.each([
+    [{ sku: "N1", price: 1e20 }, /beyond/],
+    [{ sku: "N2", price: 2 ** 53 }, /beyond/],
+    [{ sku: "N3", in_stock: "yes" }, /in_stock.*true or false/],
+    [{ sku: "N4", added_at: "2024-02-30T10:00:00Z" }, /added_at/],
+    [{ sku: "N5", nope: 1 }, /unknown Field "nope"/],
+    [{ name: "no key" }, /primary key "sku" is missing/],
+    [{ sku: "" }, /primary key and cannot be empty/],
+    [{ sku: 5 }, /sku.*text/],
+    ["not an object", /must be an object/],
+  ])("refuses %j", async (record, message) => {
+    const res = await post(svc, `${CAT}/insert`, { records: [record] });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toMatch(message);
+  });
+
+  it("refuses -0 (JSON.stringify cannot send it: the raw body does)", async () => {
+    const res = await post(svc, `${CAT}/insert`, '{"records":[{"sku":"NEG0","price":-0}]}');
+    expect(res.status).toBe(400);
+    expect(res.body.message).toMatch(/-0/);
+  });
+
+  it("an existing primary key is 409 conflict naming it, and nothing of the batch is written", async () => {
+    const res = await post(svc, `${CAT}/insert`, { records: [{ sku: "FRESH-1" }, { sku: "NEW-1" }] });
+    expect(res.status).toBe(409);
+    expect(res.body.error).toBe("conflict");
+    expect(res.body.message).toContain('"NEW-1"');
+    expect(await rows(inIds("FRESH-1"))).toEqual([]);
+  });
+
+  it("a primary key given twice in one batch is 409 naming it", async () => {
+    const res = await post(svc, `${CAT}/insert`, { records: [{ sku: "TWICE" }, { sku: "TWICE" }] });
+    expect(res.status).toBe(409);
+    expect(res.body.message).toMatch(/"TWICE".*twice/);
+    expect(await rows(inIds("TWICE"))).toEqual([]);
+  });
+
+  it("takes 1,000 Records and refuses 1,001", async () => {
+    const batch = (n: number, p: string) => ({ records: Array.from({ length: n }, (_, i) => ({ employee_id: `${p}${i}`, age: i })) });
+    expect((await post(svc, `${EMP}/insert`, batch(1001, "X"))).status).toBe(400);
+    const res = await post(svc, `${EMP}/insert`, batch(1000, "BULK-"));
+    expect(res.body).toEqual({ count: 1000 });
+    expect((await post(svc, `${EMP}/query`, { filter: { and: [{ key: "employee_id", operator: "startsWith", value: "BULK-" }] }, limit: 0 })).body.count).toBe(1000);
+  });
+
+  it("refuses a body without records, and an unknown property", async () => {
+    expect((await post(svc, `${CAT}/insert`, {})).status).toBe(400);
+    expect((await post(svc, `${CAT}/insert`, { records: [], extra: 1 })).body.message).toMatch(/Unknown property "extra"/);
+    expect((await post(svc, `${CAT}/insert`, { records: [] })).body).toEqual({ count: 0 });
+  });
+
+  it("an unknown table is 404; GET on the path says it takes POST", async () => {
+    expect((await post(svc, "/v0/record/demo/nope/insert", { records: [] })).status).toBe(404);
+    expect((await svc.call(`${CAT}/insert`)).status).toBe(404);
+  });
+});
+
+describe("delete", () => {
+  const del = (filter: unknown, expectedCount: unknown) => post(svc, `${CAT}/delete`, { filter, expectedCount });
+
+  it("deletes exactly the matched Records when the count is the expected one", async () => {
+    await post(svc, `${CAT}/insert`, { records: [{ sku: "DEL-1" }, { sku: "DEL-2" }, { sku: "DEL-3" }] });
+    const before = await total();
+    const res = await del(inIds("DEL-1", "DEL-2"), 2);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ count: 2 });
+    expect(await total()).toBe(before - 2);
+    expect((await rows(inIds("DEL-1", "DEL-2", "DEL-3"))).map((r) => r.sku)).toEqual(["DEL-3"]);
+  });
+
+  it("a count other than expectedCount is 409 and deletes nothing", async () => {
+    const before = await total();
+    for (const expected of [0, 1, 3]) {
+      const res = await del({ and: [{ key: "sku", operator: "startsWith", value: "NEW-" }] }, expected);
+      expect(res.status).toBe(409);
+      expect(res.body.error).toBe("conflict");
+      expect(res.body.message).toMatch(/matches 2 Records, not the \d expected; nothing was deleted/);
+    }
+    expect(await total()).toBe(before);
+  });
+
+  it("no match with expectedCount 0 answers 0", async () => {
+    expect((await del(inIds("NOT-THERE"), 0)).body).toEqual({ count: 0 });
+  });
+
+  it.each([
+    [{ expectedCount: 1 }, /filter is required/],
+    [{ filter: { and: [] } }, /expectedCount/],
+    [{ filter: { and: [] }, expectedCount: -1 }, /negative/],
+    [{ filter: { and: [] }, expectedCount: 1.5 }, /whole number/],
+    [{ filter: { and: [eq("nope", 1)] }, expectedCount: 1 }, /nope/],
+    [{ filter: { and: [eq("price", "abc")] }, expectedCount: 1 }, /price/],
+  ])("refuses %j", async (body, message) => {
+    const res = await post(svc, `${CAT}/delete`, body);
+    expect(res.status).toBe(400);
+    expect(res.body.message).toMatch(message);
+  });
+
+  it("deletes every Record on purpose with {and: []} and the whole count", async () => {
+    const n = await total(EMP);
+    expect((await post(svc, `${EMP}/delete`, { filter: { and: [] }, expectedCount: n - 1 })).status).toBe(409);
+    expect((await post(svc, `${EMP}/delete`, { filter: { and: [] }, expectedCount: n })).body).toEqual({ count: n });
+    expect(await total(EMP)).toBe(0);
+  });
+});
+
+describe("capabilities", () => {
+  it("/v0/meta advertises insert, deleteRecords and distinct", async () => {
+    const meta = await get(svc, "/v0/meta");
+    expect(meta.body.capabilities).toMatchObject({ insert: true, deleteRecords: true, distinct: true, anyOf: true });
+  });
+});
+
+describe("SERVICE_PROFILE=interface", () => {
+  it("has no insert, delete or distinct (404, as an upstream that never had them)", async () => {
+    const plain = await startTestService({ profile: "interface" });
+    try {
+      for (const op of ["insert", "delete", "distinct"]) {
+        const res = await post(plain, `${CAT}/${op}`, { records: [], filter: { and: [] }, expectedCount: 0 });
+        expect(res.status).toBe(404);
+      }
+      expect((await post(plain, `${CAT}/query`, { limit: 0 })).status).toBe(200);
+    } finally {
+      await plain.close();
+    }
+  });
+});
+
+describe("distinct values", () => {
+  it("lists the most frequent values first, filtered by a case-folded prefix, within the limit", async () => {
+    await post(svc, `${CAT}/insert`, { records: [{ sku: "D-1", name: "Zebra" }, { sku: "D-2", name: "Zebra" }, { sku: "D-3", name: "zoo" }, { sku: "D-4", name: "Apple" }] });
+    const res = await post(svc, `${CAT}/distinct`, { key: "name", prefix: "z", limit: 5 });
+    expect(res.status).toBe(200);
+    expect(res.body.items).toEqual([{ value: "Zebra", count: 2 }, { value: "zoo", count: 1 }]);
+    expect((await post(svc, `${CAT}/distinct`, { key: "name", limit: 1 })).body.items).toHaveLength(1);
+  });
+
+  it.each([
+    [{ key: "nope" }, /unknown Field/],
+    [{ key: "specs" }, /json/],
+    [{ key: "name", limit: 101 }, /at most 100/],
+    [{}, /key/],
+  ])("refuses %j", async (body, message) => {
+    const res = await post(svc, `${CAT}/distinct`, body);
+    expect(res.status).toBe(400);
+    expect(res.body.message).toMatch(message);
+  });
+});
+
+describe("anyOf", () => {
+  it("matches any of the listed values, and nothing for an empty list", async () => {
+    const q = (value: unknown) => post(svc, `${CAT}/query`, { filter: { and: [{ key: "sku", operator: "anyOf", value }] } });
+    expect((await q(["D-1", "D-4", "missing"])).body.items.map((r: RecordRow) => r.sku).sort()).toEqual(["D-1", "D-4"]);
+    expect((await q([])).body.count).toBe(0);
+    const bad = await post(svc, `${CAT}/query`, { filter: { and: [{ key: "price", operator: "anyOf", value: [1, "x"] }] } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toMatch(/value\[1\]/);
+  });
+});

@@ -1,0 +1,49 @@
+/**
+ * Bodies and answers of the insert and delete extensions (issue 24 items 1–2), checked at the
+ * service's edge and used by the app. Records themselves are checked against their Fields by the
+ * service (values are unknown here).
+ */
+import { z } from "zod";
+
+export const INSERT_MAX_RECORDS = 1000;
+
+export const insertBodySchema = z.strictObject({
+  records: z
+    .array(z.unknown(), 'records must be an array of Records, e.g. {"records": [{"id": "a1", …}]}')
+    .max(INSERT_MAX_RECORDS, `records holds more than ${INSERT_MAX_RECORDS.toLocaleString("en-US")} Records; send at most ${INSERT_MAX_RECORDS.toLocaleString("en-US")} per request`),
+});
+
+export const deleteBodySchema = z.strictObject({
+  /** Required, but checked by the service so that its message can say how to delete everything. */
+  filter: z.unknown().optional(),
+  expectedCount: z
+    .number("expectedCount must be the number of Records you expect the filter to match")
+    .int("expectedCount must be a whole number")
+    .min(0, "expectedCount cannot be negative"),
+});
+
+export type InsertBody = z.infer<typeof insertBodySchema>;
+export type DeleteBody = z.infer<typeof deleteBodySchema>;
+
+/** Answer of both: how many Records were inserted or deleted. */
+export interface WriteCount {
+  count: number;
+}
+
+/** Value suggestions for the filter builder (issue 24 item 6): the most frequent values of a Field. */
+export const DISTINCT_MAX = 100;
+export const distinctBodySchema = z.strictObject({
+  key: z.string("key must name a Field").min(1, "key must name a Field"),
+  /** Only values starting with this text (case-insensitive). */
+  prefix: z.string("prefix must be a string").max(200, "prefix is longer than 200 characters").optional(),
+  limit: z
+    .number("limit must be a number")
+    .int("limit must be a whole number")
+    .min(1, "limit must be at least 1")
+    .max(DISTINCT_MAX, `limit must be at most ${DISTINCT_MAX}`)
+    .optional(),
+});
+export type DistinctBody = z.infer<typeof distinctBodySchema>;
+export interface DistinctResponse {
+  items: { value: string | number | boolean; count: number }[];
+}

@@ -1,0 +1,35 @@
+/**
+ * Dates and date-times as the service stores them and the app checks them (issue 23 item 1):
+ * one rule for both. A date is YYYY-MM-DD and a real calendar day; a date-time is ISO 8601 with
+ * a zone (`Z` or ±hh:mm, `T`/`Z` in either case), seconds optional, 1–9 fraction digits, whose
+ * date part is a real day (2024-02-30T10:00:00Z is refused, never rolled over to March).
+ */
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i;
+
+export function isValidDate(s: string): boolean {
+  const m = DATE.exec(s);
+  if (!m) return false;
+  const d = new Date(0);
+  // setUTCFullYear, not Date.UTC: Date.UTC maps years 0–99 to 1900–1999.
+  d.setUTCFullYear(+m[1], +m[2] - 1, +m[3]);
+  return d.getUTCFullYear() === +m[1] && d.getUTCMonth() === +m[2] - 1 && d.getUTCDate() === +m[3];
+}
+
+/** ISO 8601 with a zone → canonical UTC form (`2024-05-01T10:00:00.000Z`), or undefined. */
+export function normalizeDatetime(s: string): string | undefined {
+  if (!DATETIME.test(s) || !isValidDate(s.slice(0, 10))) return undefined;
+  // Hours 24+ and minutes/seconds 60+ would roll over silently in Date.parse.
+  const [hh, mm, ss] = [s.slice(11, 13), s.slice(14, 16), s.length > 17 && s[16] === ":" ? s.slice(17, 19) : "00"].map(Number);
+  if (hh > 23 || mm > 59 || ss > 59) return undefined;
+  const t = Date.parse(s.toUpperCase());
+  if (!Number.isFinite(t)) return undefined;
+  // An offset can carry 9999-12-31 into year 10000 (or 0000-01-01 into year -1), whose
+  // "+010000-…"/"-000001-…" forms would break text order = time order: refused.
+  const iso = new Date(t).toISOString();
+  return /^\d{4}-/.test(iso) ? iso : undefined;
+}
+
+export function isValidDateTime(s: string): boolean {
+  return normalizeDatetime(s) !== undefined;
+}

@@ -1,0 +1,65 @@
+/**
+ * Numbers a JSON number keeps exactly (issue 24 item 4): never rounded, never silently changed.
+ *
+ * Two layers, so the service and the app agree on every value either can see:
+ * - `numberValueProblem` judges a number value (what the service receives after JSON.parse and
+ *   what the app sends): finite, not -0 (JSON and most clients print it as 0), and no larger in
+ *   magnitude than 2^53 − 1 (beyond it neighbouring integers share one double, so 99999999999999999999
+ *   would be stored as 1e20). The service refuses exactly these.
+ * - `parseNumberText` reads what a person typed or pasted (the editor, paste, CSV import): on top
+ *   of the value rules it refuses exponent forms (`1e3`, say 1000) and text with more digits
+ *   than a double keeps (it would be stored as a different number). Only text can show these, so
+ *   only readers of text refuse them; the service receives numbers, not text.
+ */
+import { type Result, fail, ok } from "../errors";
+
+export const MAX_EXACT = Number.MAX_SAFE_INTEGER;
+const fmt = new Intl.NumberFormat("en-US");
+
+/** Why a number value cannot be stored exactly, or undefined when it can. */
+export function numberValueProblem(n: number): string | undefined {
+  if (!Number.isFinite(n)) return "is not a finite number";
+  if (Object.is(n, -0)) return "is -0, which JSON does not keep apart from 0; use 0";
+  if (Math.abs(n) > MAX_EXACT) return `is beyond ±${fmt.format(MAX_EXACT)} (2^53 − 1), where a JSON number no longer keeps every digit`;
+  return undefined;
+}
+
+export function isExactNumber(v: unknown): v is number {
+  return typeof v === "number" && numberValueProblem(v) === undefined;
+}
+
+const PLAIN = /^[-+]?(\d+\.?\d*|\.\d+)$/;
+const GROUPED = /^[-+]?\d{1,3}(,\d{3})+(\.\d*)?$/;
+const UNDERSCORED = /^[-+]?\d+(_\d+)+(\.\d*)?$/;
+
+/** Digits of a plain decimal without sign, leading zeros or trailing fraction zeros ("-012.50" → "12.5"). */
+function canonical(plain: string): string {
+  const unsigned = plain.replace(/^[-+]/, "");
+  let [int, frac = ""] = unsigned.split(".");
+  int = int.replace(/^0+(?=\d)/, "") || "0";
+  frac = frac.replace(/0+$/, "");
+  return frac ? `${int}.${frac}` : int;
+}
+
+/**
+ * Text → a number kept exactly, or a message saying why not. Accepts 42, -3.5, .5, 195,800 (as
+ * the grid shows it) and 1_000; refuses 1e3, -0, 12abc, and digits a double cannot hold.
+ */
+export function parseNumberText(text: string): Result<number> {
+  const t = text.trim();
+  const bad = (why: string) => fail("validation_error", `"${text}" ${why}`);
+  if (/^[-+]?(\d+\.?\d*|\.\d+)e[-+]?\d+$/i.test(t)) return bad(`is in exponent form; write the number out in full (e.g. 1000, not 1e3).`);
+  const plain = GROUPED.test(t) || UNDERSCORED.test(t) ? t.replace(/[,_]/g, "") : t;
+  if (!PLAIN.test(plain)) return bad("is not a number (e.g. 42 or 3.5).");
+  const n = Number(plain);
+  const problem = numberValueProblem(n);
+  if (problem) return bad(problem.replace(/^is -0/, "is negative zero"));
+  const want = canonical(plain);
+  // Up to 15 significant digits always survive a double; beyond, compare with what would be stored.
+  const significant = want.replace(".", "").replace(/^0+/, "").length;
+  if (significant > 15) {
+    const stored = String(Math.abs(n));
+    if (stored !== want) return bad(`has more digits than a number keeps; it would be stored as ${n < 0 ? "-" : ""}${stored}.`);
+  }
+  return ok(n);
+}
