@@ -15,6 +15,8 @@ import { FilePreview } from "../preview/FilePreview";
 import { Lightbox } from "../preview/Lightbox";
 import { enqueueUploads } from "../upload/upload-store";
 import { DeleteFileDialog } from "./DeleteFileDialog";
+import { DeleteFolderDialog } from "../jobs/DeleteFolderDialog";
+import { MoveDialog } from "../jobs/MoveDialog";
 import { Breadcrumbs } from "./Breadcrumbs";
 import { BrowserActions, BrowserToolbar } from "./BrowserToolbar";
 import { EmptyState, countText } from "./BrowserStates";
@@ -61,6 +63,8 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: 
   const [linkFor, setLinkFor] = useState<FileEntry | null>(null);
   const [deleteFor, setDeleteFor] = useState<FileEntry | null>(null);
   const [newFolder, setNewFolder] = useState(false);
+  const [moveFrom, setMoveFrom] = useState<string | null>(null);
+  const [deleteFolder, setDeleteFolder] = useState<string | null>(null);
   const [openKey, setOpenKey] = useState(false);
 
   const data = useFolderEntries(name, folder, capabilities.list, canRead);
@@ -131,6 +135,11 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: 
     onLink,
     onDelete,
     canDelete,
+    // Server-side jobs (issue 22.2): shown only where the bucket allows writes; against an
+    // upstream without jobs the Move button stays, disabled, and says why.
+    onMove: canCreate && canDelete ? (from: string) => setMoveFrom(from) : undefined,
+    moveBlocked: capabilities.jobs ? undefined : "Moving, renaming and copying run as server-side jobs, and this upstream has none (no jobs in its capabilities).",
+    onDeleteFolder: canDelete && capabilities.jobs ? (f: string) => setDeleteFolder(f) : undefined,
   };
   const folderNames = data.entries.filter((e) => e.kind === "folder").map((e) => e.name);
   const fileCount = data.entries.length - folderNames.length;
@@ -278,6 +287,8 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: 
           onClose={() => setLinkFor(null)}
         />
       )}
+      {moveFrom !== null && <MoveDialog bucket={name} from={moveFrom} action="move" onClose={() => setMoveFrom(null)} />}
+      {deleteFolder !== null && <DeleteFolderDialog bucket={name} folder={deleteFolder} onClose={() => setDeleteFolder(null)} />}
       {deleteFor && (
         <DeleteFileDialog
           bucket={name}
