@@ -137,7 +137,7 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: 
     canDelete,
     // Server-side jobs (issue 22.2): shown only where the bucket allows writes; against an
     // upstream without jobs the Move button stays, disabled, and says why.
-    onMove: canCreate && canDelete ? (from: string) => setMoveFrom(from) : undefined,
+    onMove: canCreate ? (from: string) => setMoveFrom(from) : undefined,
     moveBlocked: capabilities.jobs ? undefined : "Moving, renaming and copying run as server-side jobs, and this upstream has none (no jobs in its capabilities).",
     onDeleteFolder: canDelete && capabilities.jobs ? (f: string) => setDeleteFolder(f) : undefined,
   };
