@@ -60,3 +60,17 @@ test("rename a file, move a folder and delete a folder by server-side jobs", asy
   expect(await listKeys("team-files", `${base}/moved/`)).toEqual([]);
   await expect(page.getByRole("button", { name: "Open folder moved" })).toHaveCount(0);
 });
+
+test("the filter box searches this folder or the whole bucket", async ({ page }) => {
+  const base = `search-${Date.now()}`;
+  await put("team-files", `${base}/x/y/Needle-Deep.txt`, "found me");
+  await page.goto("/storage/team-files");
+  const filter = page.getByRole("searchbox", { name: "Filter by name" });
+  await filter.fill("needle-deep");
+  await expect(page.getByRole("button", { name: `Preview ${base}/x/y/Needle-Deep.txt` })).toHaveCount(0);
+  await page.getByRole("combobox", { name: "Where to filter" }).selectOption("bucket");
+  await expect(page.getByRole("button", { name: `Preview ${base}/x/y/Needle-Deep.txt` })).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/42-search-bucket.png` });
+  const axe = await new AxeBuilder({ page }).include(".st-toolbar").analyze();
+  expect(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical")).toEqual([]);
+});

@@ -4,6 +4,8 @@
  */
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useDropzone } from "react-dropzone";
+import { useQuery } from "@tanstack/react-query";
+import { searchQueryOptions } from "../search-query";
 import type { Capabilities, MetaBucket } from "../../../shared/meta";
 import { toast } from "../../ui/toast";
 import { useBrowserPrefs, usePendingFolders } from "../browser-state";
@@ -68,7 +70,13 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: 
   const [openKey, setOpenKey] = useState(false);
 
   const data = useFolderEntries(name, folder, capabilities.list, canRead);
-  const shown = useMemo(() => sortEntries(filterEntries(data.entries, filter), sort), [data.entries, filter, sort]);
+  const [scope, setScope] = useState<"folder" | "bucket">("folder");
+  const searching = scope === "bucket" && filter.trim() !== "" && capabilities.search === true;
+  const found = useQuery({ ...searchQueryOptions(name, filter.trim()), enabled: searching });
+  const shown = useMemo(
+    () => sortEntries(searching ? (found.data ?? []) : filterEntries(data.entries, filter), sort),
+    [searching, found.data, data.entries, filter, sort],
+  );
   const images = useMemo(() => shown.filter((e): e is FileEntry => e.kind === "file" && fileKind(e.contentType, e.key) === "image"), [shown]);
   const lightboxIndex = lightboxKey === null ? -1 : images.findIndex((i) => i.key === lightboxKey);
 
@@ -164,6 +172,8 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: 
         filter={filter}
         onFilter={(text) => setFilterState({ folder, text })}
         filterRef={filterRef}
+        scope={scope}
+        onScope={capabilities.search ? setScope : undefined}
         view={view}
         onView={setView}
         sort={sort}
@@ -220,7 +230,7 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: 
         <span className="st-muted" aria-live="polite">
           {data.entries.length > 0 && countText(folderNames.length, fileCount)}
           {data.hasMore ? " loaded so far" : ""}
-          {filter ? ` · ${shown.length} match${shown.length === 1 ? "es" : ""} “${filter}”` : ""}
+          {filter ? ` · ${shown.length} match${shown.length === 1 ? "" : "es"} “${filter}”` : ""}
         </span>
         {data.hasMore && (
           <button
