@@ -250,7 +250,7 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
           onApply={onApply}
         />
       )}
-      <SelectionBar count={count} pageSize={rowsShown?.length ?? view.size} onBulk={(kind) => setBulk(kind === "rows" ? { kind, pks: [...selected.values()] } : { kind, filter: view.filter })} />
+      <SelectionBar count={count} pageSize={rowsShown?.length ?? view.size} deletion={{ db, table, pkField, canDelete: !!config.capabilities.deleteRecords }} onBulk={(kind) => setBulk(kind === "rows" ? { kind, pks: [...selected.values()] } : { kind, filter: view.filter })} />
       <div className="grid-area" onPointerDownCapture={preloadOverlays} onKeyDownCapture={preloadOverlays} {...csvDropHandlers(!!config.capabilities.import && !!fields)}>
         {records.isFetching && <div className="loading-bar" role="progressbar" aria-label="Loading records" />}
         {records.isError && (

@@ -1,0 +1,55 @@
+/**
+ * Deleting Records (issue 24 items 2, 3, 7): from the selection bar after a confirmation that
+ * shows the count, undone after a reload (the Records come back with their values), the Undo
+ * button on the success toast, and the action held back against an upstream without delete.
+ * Works on its own Records (E00951–E00960) and checks through the API.
+ */
+import { expect, test } from "@playwright/test";
+import { apiQuery, openView } from "./records.helpers";
+
+const pkOr = (...pks: string[]) => ({ or: pks.map((value) => ({ key: "employee_id", operator: "equal", value })) });
+
+test("delete two selected Records after a confirmation; undo after a reload brings them back with their values", async ({ page }) => {
+  const pks = ["E00951", "E00952", "E00953"];
+  const before = await apiQuery("employees", { filter: pkOr(...pks), sort: [{ key: "employee_id", direction: "ascending" }] });
+  expect(before.count).toBe(3);
+  await openView(page, "employees", { filter: { and: [pkOr(...pks)] }, sort: "employee_id" });
+  await page.getByRole("checkbox", { name: "Select row E00951" }).click();
+  await page.getByRole("checkbox", { name: "Select row E00953" }).click();
+  await page.getByRole("button", { name: "Delete 2 selected…" }).click();
+  const confirm = page.getByRole("dialog", { name: "Delete 2 Records?" });
+  await expect(confirm).toContainText("2 Records of employees will be deleted");
+  await confirm.getByRole("button", { name: "Delete 2 Records" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Deleted 2 Records" })).toBeVisible();
+  expect((await apiQuery("employees", { filter: pkOr(...pks) })).items.map((r) => r.employee_id)).toEqual(["E00952"]);
+
+  await page.reload();
+  await expect(page.getByRole("grid")).toBeVisible();
+  await page.getByRole("button", { name: "Undo", exact: true }).first().click();
+  await expect(page.getByRole("status").filter({ hasText: "Undone: 2 Records back" })).toBeVisible();
+  const after = await apiQuery("employees", { filter: pkOr(...pks), sort: [{ key: "employee_id", direction: "ascending" }] });
+  expect(after.items).toEqual(before.items);
+});
+
+test("the success toast's Undo button undoes the delete", async ({ page }) => {
+  const pk = "E00955";
+  const before = await apiQuery("employees", { filter: pkOr(pk) });
+  await openView(page, "employees", { filter: { and: [pkOr(pk)] } });
+  await page.getByRole("checkbox", { name: `Select row ${pk}` }).click();
+  await page.getByRole("button", { name: "Delete 1 selected…" }).click();
+  await page.getByRole("dialog", { name: "Delete 1 Record?" }).getByRole("button", { name: "Delete 1 Record" }).click();
+  const done = page.getByRole("status").filter({ hasText: "Deleted 1 Record" });
+  await expect(done).toBeVisible();
+  expect((await apiQuery("employees", { filter: pkOr(pk) })).count).toBe(0);
+  await done.getByRole("button", { name: "Undo" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Undone: 1 Record back" })).toBeVisible();
+  expect((await apiQuery("employees", { filter: pkOr(pk) })).items).toEqual(before.items);
+});
+
+test("cancel deletes nothing", async ({ page }) => {
+  await openView(page, "employees", { filter: { and: [pkOr("E00957")] } });
+  await page.getByRole("checkbox", { name: "Select row E00957" }).click();
+  await page.getByRole("button", { name: "Delete 1 selected…" }).click();
+  await page.getByRole("dialog", { name: "Delete 1 Record?" }).getByRole("button", { name: "Cancel" }).click();
+  expect((await apiQuery("employees", { filter: pkOr("E00957") })).count).toBe(1);
+});
