@@ -496,7 +496,8 @@ test("bulk update changes only the confirmed Records, even if more match by then
   expect((await apiRecord("E00742")).job_title).toBe("Bulk Title");
   expect((await apiRecord("E00743")).job_title).toBe(before.E00743.job_title);
 
-  await page.getByRole("button", { name: /^Undo/ }).click();
+  // The Undo button on the success toast (issue 24 item 7) undoes exactly this update.
+  await page.getByRole("region", { name: "Notifications" }).getByRole("button", { name: "Undo" }).click();
   // The undo writes Record by Record: wait for all of them, not just the first.
   const titles = () => Promise.all(pks.map(async (pk) => (await apiRecord(pk)).job_title));
   await expect.poll(titles).toEqual(pks.map((pk) => before[pk].job_title));
