@@ -62,6 +62,8 @@ export interface Capabilities {
   expiresIn: boolean;
   /** POST /v0/record/{db}/{table}/import (CSV); absent means no. */
   import?: boolean;
+  /** POST/GET/DELETE /v0/storage/jobs/{bucket}[/{id}]: server-side move, copy, delete of keys and folders; absent means no. */
+  jobs?: boolean;
   /** POST /v0/record/{db}/{table}/insert (issue 24); absent means no. */
   insert?: boolean;
   /** POST /v0/record/{db}/{table}/delete with expectedCount (issue 24; `delete` is the storage one); absent means no. */

@@ -36,7 +36,7 @@ interface Endpoint {
 }
 
 /** Record calls carry small JSON bodies; files stream down; uploads (and anything else with a body) stream up. */
-const JSON_BODY_ENDPOINTS = new Set(["query", "query-data-api", "update", "insert", "delete-records", "distinct"]);
+const JSON_BODY_ENDPOINTS = new Set(["query", "query-data-api", "update", "storage-job-start", "insert", "delete-records", "distinct"]);
 const FILE_ENDPOINTS = new Set(["get-file", "signed-file"]);
 function laneOf(endpoint: string, method: string): Lane {
   if (FILE_ENDPOINTS.has(endpoint)) return "files";
@@ -58,6 +58,8 @@ export const ENDPOINTS: Endpoint[] = [
   { name: "list", methods: ["GET"], parts: ["v0", "storage", "list", ANY] },
   { name: "delete", methods: ["DELETE"], parts: ["v0", "storage", "object", ANY, REST] },
   { name: "import", methods: ["POST"], parts: ["v0", "record", ANY, ANY, "import"] },
+  { name: "storage-job-start", methods: ["POST"], parts: ["v0", "storage", "jobs", ANY] },
+  { name: "storage-job", methods: ["GET", "DELETE"], parts: ["v0", "storage", "jobs", ANY, ANY] },
   { name: "insert", methods: ["POST"], parts: ["v0", "record", ANY, ANY, "insert"] },
   { name: "delete-records", methods: ["POST"], parts: ["v0", "record", ANY, ANY, "delete"] },
   { name: "distinct", methods: ["POST"], parts: ["v0", "record", ANY, ANY, "distinct"] },

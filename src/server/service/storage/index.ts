@@ -18,6 +18,9 @@ import type { StorageDomain } from "./domain/storage-domain";
 import { sweepStorage } from "./domain/sweep";
 import { createVariantCache } from "./domain/variant-cache";
 import { openMetadata } from "./metadata";
+import { openJobsStore } from "./metadata-jobs";
+import { createJobRunner } from "./domain/jobs/run-jobs";
+import { registerJobRoutes } from "./routes/jobs";
 import { registerDeleteRoute } from "./routes/delete";
 import { toHttpError } from "./routes/http-failures";
 import { registerListRoute } from "./routes/list";
@@ -67,6 +70,12 @@ export async function createStorageModule(ctx: ServiceContext): Promise<StorageM
     if (!(e instanceof BlobError) || (e.failure !== "unreachable" && e.failure !== "refused")) throw e;
     ctx.log.warn({ failure: e.failure }, `storage: start-up sweep skipped: ${e.message}`);
   }
+  // Jobs left running by a stop (even a SIGKILL) go on from their last committed step.
+  const jobs = await openJobsStore(ctx.engine);
+  // STORAGE_JOB_STEP (keys per committed step, default 200): smaller only to watch a job mid-way in tests.
+  const runner = createJobRunner(d, jobs, { step: Number(process.env.STORAGE_JOB_STEP) || undefined });
+  const resumed = await runner.resume();
+  if (resumed > 0) ctx.log.info({ jobs: resumed }, "storage: resumed jobs left running");
   if (config.seed && (await metadata.state("seeded")) === undefined) {
     await seedSampleFiles(d);
     await metadata.setState("seeded", new Date().toISOString());
@@ -95,10 +104,13 @@ export async function createStorageModule(ctx: ServiceContext): Promise<StorageM
         registerListRoute(scope, d);
         registerUploadRoute(scope, d);
         registerDeleteRoute(scope, d);
+        registerJobRoutes(scope, d, runner, jobs);
       });
     },
     buckets: () => list.map(toMetaBucket),
     close: async () => {
+      runner.stop();
+      await runner.idle();
       d.keyring.close();
       await blobs.close();
     },

@@ -1,0 +1,134 @@
+/**
+ * Runs storage jobs (issue 22.2) in the service process: one loop per job, steps of up to
+ * STEP keys, each step committed with the job's progress (metadata-jobs.ts). At start-up the
+ * jobs still "running" are picked up again; a cancel is seen by the next step.
+ *
+ * - move: rows renamed in the database, blobs untouched (all versions move, nothing is copied).
+ * - copy: the newest version of each key is copied to a new blob, then recorded as the newest
+ *   version of the destination; a key whose destination already has the same bytes is done.
+ * - delete: rows removed with the step, then their blobs and resized variants.
+ */
+import { randomUUID } from "node:crypto";
+import type { JobRow, JobsStore, StepOutcome } from "../../metadata-jobs";
+import { StorageFailure } from "../failure";
+import { objectBlob, type StorageDomain } from "../storage-domain";
+import { type JobRequest, destination, selectionOf } from "./job-request.utils";
+
+/** Keys per committed step: small enough that a cancel is seen soon, big enough to be fast. */
+const STEP = 200;
+/** Copies hold a blob stream each: a few at once. */
+const COPY_STEP = 8;
+
+export interface JobRunner {
+  start(bucket: string, req: JobRequest): Promise<JobRow>;
+  /** Picks up jobs left running by a stop (at start-up). */
+  resume(): Promise<number>;
+  /** Resolves when no job loop is running (tests, close). */
+  idle(): Promise<void>;
+  stop(): void;
+}
+
+export function createJobRunner(d: StorageDomain, jobs: JobsStore, opts: { step?: number } = {}): JobRunner {
+  const moveStep = opts.step ?? STEP;
+  const copyStep = Math.min(moveStep, COPY_STEP);
+  const loops = new Map<string, Promise<void>>();
+  let stopped = false;
+
+  const dropBlobs = async (bucket: string, files: string[]) => {
+    if (files.length === 0) return;
+    // After the commit: a crash here leaves orphan blobs, which the start-up sweep removes.
+    await d.blobs.delete(files.map((f) => objectBlob(bucket, f)));
+    await Promise.all(files.map((f) => d.variants.dropFile(bucket, f)));
+  };
+
+  const copyOne = async (job: JobRow, key: string) => {
+    const src = await d.metadata.latest(job.bucket, key);
+    if (!src) return; // deleted meanwhile: nothing to copy
+    const to = destination(key, job.from, job.to);
+    const there = await d.metadata.latest(job.bucket, to);
+    if (there && there.sha256 === src.sha256) return; // done before a restart, or the same bytes
+    if (there && !job.overwrite) throw new StorageFailure("conflict", `"${to}" already exists; copy with overwrite to replace it.`);
+    const file = randomUUID();
+    await d.blobs.put(objectBlob(job.bucket, file), await d.blobs.get(objectBlob(job.bucket, src.file)));
+    const outcome = await d.metadata.commit(
+      { bucket: job.bucket, key: to, file, size: src.size, contentType: src.contentType, sha256: src.sha256 },
+      { create: true, update: job.overwrite },
+    );
+    if (!outcome.ok) {
+      await d.blobs.delete([objectBlob(job.bucket, file)]).catch(() => undefined);
+      throw new StorageFailure("conflict", `"${to}" was created meanwhile; copy with overwrite to replace it.`);
+    }
+  };
+
+  const step = async (job: JobRow, keys: string[]): Promise<StepOutcome> => {
+    const s = selectionOf(job.from);
+    const last = keys[keys.length - 1];
+    if (job.action === "move") return jobs.moveStep(job, s, last, keys.length);
+    if (job.action === "delete") return jobs.deleteStep(job, s, last, keys.length);
+    await Promise.all(keys.map((k) => copyOne(job, k)));
+    return jobs.advance(job, last, keys.length);
+  };
+
+  const run = async (first: JobRow) => {
+    let job = first;
+    const s = selectionOf(job.from);
+    try {
+      for (;;) {
+        if (stopped) return;
+        const keys = await jobs.nextKeys(job.bucket, s, job.cursor, job.action === "copy" ? copyStep : moveStep);
+        if (keys.length === 0) {
+          await jobs.finish(job.id, "done");
+          return;
+        }
+        const out = await step(job, keys);
+        if (out.kind === "stopped") return;
+        if (out.kind === "conflict") {
+          await jobs.finish(job.id, "failed", `"${out.key}" already exists; run the job with overwrite to replace it. ${job.done} done before this.`);
+          return;
+        }
+        await dropBlobs(job.bucket, out.removedFiles);
+        job = { ...job, cursor: last(keys), done: job.done + keys.length };
+      }
+    } catch (e) {
+      if (stopped) return;
+      const message = e instanceof StorageFailure ? e.message : `The job stopped: ${(e as Error).message.split("\n")[0]}`;
+      d.log.warn({ job: job.id, action: job.action }, `storage job failed: ${message}`);
+      await jobs.finish(job.id, "failed", message).catch(() => undefined);
+    }
+  };
+
+  const launch = (job: JobRow) => {
+    const loop = run(job).finally(() => loops.delete(job.id));
+    loops.set(job.id, loop);
+  };
+
+  return {
+    async start(bucket, req) {
+      const s = selectionOf(req.from);
+      const total = await jobs.count(bucket, s);
+      if (total === 0) throw new StorageFailure("not_found", `There is nothing at "${req.from}" in bucket "${bucket}".`);
+      if (req.action !== "delete" && !req.overwrite) {
+        const clash = await jobs.firstConflict(bucket, s, req.from, req.to);
+        if (clash) {
+          throw new StorageFailure("conflict", `"${destination(clash, req.from, req.to)}" already exists; send "overwrite": true to replace it (every version of it).`);
+        }
+      }
+      const job = await jobs.create({ id: randomUUID(), bucket, action: req.action, from: req.from, to: req.to, overwrite: req.overwrite, total });
+      launch(job);
+      return job;
+    },
+    async resume() {
+      const left = await jobs.running();
+      for (const job of left) if (!loops.has(job.id)) launch(job);
+      return left.length;
+    },
+    async idle() {
+      while (loops.size > 0) await Promise.all([...loops.values()]);
+    },
+    stop() {
+      stopped = true;
+    },
+  };
+}
+
+const last = (keys: string[]) => keys[keys.length - 1];

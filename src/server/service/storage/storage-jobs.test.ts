@@ -1,0 +1,82 @@
+/** Storage jobs over HTTP (issue 22.2): shapes, refusals, single keys, cancel, capabilities. */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type StorageTestService, startStorageService, upload, waitForAsync } from "./storage-test-support";
+
+let svc: StorageTestService;
+beforeAll(async () => {
+  svc = await startStorageService();
+});
+afterAll(() => svc?.close());
+
+const json = (key = svc.key) => ({ "x-api-key": key, "content-type": "application/json" });
+const start = (spec: unknown, key?: string) => fetch(`${svc.url}/v0/storage/jobs/public-assets`, { method: "POST", body: JSON.stringify(spec), headers: json(key) });
+const status = async (id: string) => (await (await fetch(`${svc.url}/v0/storage/jobs/public-assets/${id}`, { headers: json() })).json()) as { state: string; done: number; total: number; error: string | null };
+const finished = async (id: string) => {
+  await waitForAsync(async () => (await status(id)).state !== "running", 10_000);
+  return status(id);
+};
+const read = async (key: string) => {
+  const res = await fetch(`${svc.url}/v0/storage/public/public-assets/${key}`);
+  return res.status === 200 ? res.text() : res.status;
+};
+
+describe("storage jobs", () => {
+  it("renames one key with its versions, and refuses to overwrite unless asked", async () => {
+    const v1 = ((await (await upload(svc, "public-assets", "j/a.txt", "one")).json()) as { key: string }).key;
+    await upload(svc, "public-assets", "j/a.txt", "two");
+    await upload(svc, "public-assets", "j/b.txt", "bee");
+    const res = await start({ action: "move", from: "j/a.txt", to: "j/c.txt" });
+    expect(res.status).toBe(202);
+    const { id } = (await res.json()) as { id: string };
+    expect(await finished(id)).toMatchObject({ state: "done", done: 1, total: 1 });
+    expect(await read("j/c.txt")).toBe("two");
+    expect(await read(v1.replace("j/a.txt", "j/c.txt"))).toBe("one");
+    expect(await read("j/a.txt")).toBe(404);
+
+    const clash = await start({ action: "move", from: "j/b.txt", to: "j/c.txt" });
+    expect(clash.status).toBe(409);
+    expect(((await clash.json()) as { message: string }).message).toMatch(/already exists.*overwrite/);
+    expect(await read("j/b.txt")).toBe("bee");
+    const forced = (await (await start({ action: "move", from: "j/b.txt", to: "j/c.txt", overwrite: true })).json()) as { id: string };
+    expect(await finished(forced.id)).toMatchObject({ state: "done" });
+    expect(await read("j/c.txt")).toBe("bee");
+    // Overwrite replaces every version of the destination: the old history is gone, not merged.
+    expect(await read(v1.replace("j/a.txt", "j/c.txt"))).toBe(404);
+  });
+
+  it("moves a folder onto existing names only with overwrite, replacing them", async () => {
+    await upload(svc, "public-assets", "o/x.txt", "new x");
+    await upload(svc, "public-assets", "o/y.txt", "new y");
+    const old = ((await (await upload(svc, "public-assets", "p/x.txt", "old x")).json()) as { key: string }).key;
+    expect((await start({ action: "move", from: "o/", to: "p/" })).status).toBe(409);
+    const { id } = (await (await start({ action: "move", from: "o/", to: "p/", overwrite: true })).json()) as { id: string };
+    expect(await finished(id)).toMatchObject({ state: "done", done: 2 });
+    expect(await read("p/x.txt")).toBe("new x");
+    expect(await read("p/y.txt")).toBe("new y");
+    expect(await read(old)).toBe(404);
+  });
+
+  it("answers bad requests, unknown jobs and missing keys in the one error shape", async () => {
+    expect((await start({ action: "move", from: "j/", to: "j/x/" })).status).toBe(400);
+    expect((await start({ action: "move", from: "nothing-here/", to: "x/" })).status).toBe(404);
+    expect((await start({ action: "delete", from: "j/" }, "wrong-key")).status).toBe(401);
+    const unknown = await fetch(`${svc.url}/v0/storage/jobs/public-assets/nope`, { headers: json() });
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toMatchObject({ error: "not_found" });
+  });
+
+  it("cancels a running job; what was done stays done", async () => {
+    await Promise.all(Array.from({ length: 60 }, (_, i) => upload(svc, "public-assets", `c/${String(i).padStart(2, "0")}.txt`, `c${i}`)));
+    const { id } = (await (await start({ action: "copy", from: "c/", to: "c2/" })).json()) as { id: string };
+    const cancel = await fetch(`${svc.url}/v0/storage/jobs/public-assets/${id}`, { method: "DELETE", headers: { "x-api-key": svc.key } });
+    expect(cancel.status).toBe(200);
+    const after = await finished(id);
+    expect(after.state).toBe("cancelled");
+    expect(after.done).toBeLessThan(60);
+  });
+
+  it("is advertised in capabilities", async () => {
+    const meta = (await (await fetch(`${svc.url}/v0/meta`, { headers: json() })).json()) as { capabilities: { jobs?: boolean } };
+    expect(meta.capabilities.jobs).toBe(true);
+  });
+});
