@@ -53,3 +53,46 @@ test("cancel deletes nothing", async ({ page }) => {
   await page.getByRole("dialog", { name: "Delete 1 Record?" }).getByRole("button", { name: "Cancel" }).click();
   expect((await apiQuery("employees", { filter: pkOr("E00957") })).count).toBe(1);
 });
+
+test("Add Record: by the toolbar and Ctrl+Shift+Enter, primary key first, required marked, refused numbers say why, undoable", async ({ page }) => {
+  await openView(page, "employees", { sort: "employee_id" });
+  await page.getByRole("button", { name: "Add Record" }).click();
+  const dialog = page.getByRole("dialog", { name: "New Record in employees" });
+  const inputs = dialog.getByRole("textbox");
+  await expect(inputs.first()).toHaveAccessibleName("employee_id primary key");
+  await expect(inputs.first()).toHaveAttribute("aria-required", "true");
+  await expect(dialog.getByText("employee_id *")).toBeVisible();
+  await expect(dialog.getByLabel(/^full_name/)).not.toHaveAttribute("aria-required", "true");
+  await expect(inputs.first()).toBeFocused();
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+
+  await page.keyboard.press("Control+Shift+Enter");
+  await expect(dialog).toBeVisible();
+  await dialog.getByLabel(/^employee_id/).fill("NEW-0001");
+  await dialog.getByLabel(/^full_name/).fill("Zoë Müller");
+  await dialog.getByLabel(/^age/).fill("99999999999999999999");
+  await dialog.getByRole("button", { name: "Add Record" }).click();
+  await expect(dialog.getByText(/beyond ±9,007,199,254,740,991/)).toBeVisible();
+  expect((await apiQuery("employees", { filter: pkOr("NEW-0001") })).count).toBe(0);
+  await dialog.getByLabel(/^age/).fill("1e3");
+  await dialog.getByRole("button", { name: "Add Record" }).click();
+  await expect(dialog.getByText(/exponent form/)).toBeVisible();
+  await dialog.getByLabel(/^age/).fill("41");
+  await dialog.getByRole("button", { name: "Add Record" }).click();
+  await expect(dialog).toBeHidden();
+  const added = page.getByRole("status").filter({ hasText: "Added Record NEW-0001" });
+  await expect(added).toBeVisible();
+  expect((await apiQuery("employees", { filter: pkOr("NEW-0001") })).items[0]).toMatchObject({ employee_id: "NEW-0001", full_name: "Zoë Müller", age: 41, city: null });
+
+  // The same key again: the service's 409 is shown in the form, nothing changes.
+  await page.keyboard.press("Control+Shift+Enter");
+  await dialog.getByLabel(/^employee_id/).fill("NEW-0001");
+  await dialog.getByRole("button", { name: "Add Record" }).click();
+  await expect(dialog.getByRole("alert")).toContainText('"NEW-0001" already exists');
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+
+  // The toolbar's Undo (the toast may have gone by now) deletes the added Record again.
+  await page.locator('button[aria-label="Undo"]').click();
+  await expect(page.getByRole("status").filter({ hasText: "Undone: 1 Record deleted again" })).toBeVisible();
+  expect((await apiQuery("employees", { filter: pkOr("NEW-0001") })).count).toBe(0);
+});

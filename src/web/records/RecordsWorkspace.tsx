@@ -20,6 +20,7 @@ import { useCellEdit } from "./grid/use-cell-edit";
 import { configQueryOptions } from "../app/config-get-query";
 import { recordsQueryOptions } from "./records-list-query";
 import { SelectionBar } from "./SelectionBar";
+import { AddRecord } from "./add/AddRecord";
 import { ColumnChooser } from "./toolbar/ColumnChooser";
 import { JoinPicker } from "./toolbar/JoinPicker";
 import { UndoButtons } from "./undo/UndoButtons";
@@ -233,6 +234,7 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
         >
           {view.filter ? "Update matching…" : "Update all…"}
         </button>
+        <AddRecord db={db} table={table} fields={fields} canInsert={!!config.capabilities.insert} />
         <WorkspaceTools canImport={!!config.capabilities.import && !!fields} hasViews={hasViews} />
         <UndoButtons />
         <button type="button" className="btn btn-icon-text" onClick={() => records.refetch()} aria-label="Refresh" title="Refresh">
