@@ -96,3 +96,23 @@ test("Add Record: by the toolbar and Ctrl+Shift+Enter, primary key first, requir
   await expect(page.getByRole("status").filter({ hasText: "Undone: 1 Record deleted again" })).toBeVisible();
   expect((await apiQuery("employees", { filter: pkOr("NEW-0001") })).count).toBe(0);
 });
+
+test("the new dialogs pass axe (no serious or critical violations) and are screenshotted", async ({ page }) => {
+  const { default: AxeBuilder } = await import("@axe-core/playwright");
+  const serious = async () =>
+    (await new AxeBuilder({ page }).include("dialog").analyze()).violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.help}`);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await openView(page, "employees", { filter: { and: [pkOr("E00958")] } });
+  await page.keyboard.press("Control+Shift+Enter");
+  await expect(page.getByRole("dialog", { name: "New Record in employees" })).toBeVisible();
+  await page.getByRole("dialog").getByRole("button", { name: "Add Record" }).click();
+  await expect(page.getByText("employee_id is required.")).toBeVisible();
+  await page.screenshot({ path: "test-results/add-record-dialog.png" });
+  expect(await serious()).toEqual([]);
+  await page.getByRole("dialog").getByRole("button", { name: "Cancel" }).click();
+  await page.getByRole("checkbox", { name: "Select row E00958" }).click();
+  await page.getByRole("button", { name: "Delete 1 selected…" }).click();
+  await expect(page.getByRole("dialog", { name: "Delete 1 Record?" })).toBeVisible();
+  await page.screenshot({ path: "test-results/delete-confirm.png" });
+  expect(await serious()).toEqual([]);
+});

@@ -72,6 +72,8 @@ function NewRecordDialog({ db, table, fields, onClose }: { db: string; table: st
     const built = buildRecord(fields, texts);
     if (!built.ok) {
       setProblems(built.problems);
+      // The eye goes to the first Field to fix.
+      requestAnimationFrame(() => document.querySelector<HTMLInputElement>(".add-record-form [aria-invalid=true]")?.focus());
       return;
     }
     setProblems({});
