@@ -116,3 +116,19 @@ test("the new dialogs pass axe (no serious or critical violations) and are scree
   await page.screenshot({ path: "test-results/delete-confirm.png" });
   expect(await serious()).toEqual([]);
 });
+
+test("the Delete key on a selected row asks to delete the selection", async ({ page }) => {
+  await openView(page, "employees", { filter: { and: [pkOr("E00959", "E00960")] }, sort: "employee_id" });
+  await page.getByRole("checkbox", { name: "Select row E00959" }).click();
+  await page.getByRole("checkbox", { name: "Select row E00960" }).click();
+  await page.keyboard.press("Delete");
+  const confirm = page.getByRole("dialog", { name: "Delete 2 Records?" });
+  await expect(confirm).toBeVisible();
+  // The safe choice has the focus: Enter cancels.
+  await page.keyboard.press("Enter");
+  await expect(confirm).toBeHidden();
+  expect((await apiQuery("employees", { filter: pkOr("E00959", "E00960") })).count).toBe(2);
+  await page.keyboard.press("Delete");
+  await confirm.getByRole("button", { name: "Delete 2 Records" }).click();
+  await expect.poll(async () => (await apiQuery("employees", { filter: pkOr("E00959", "E00960") })).count).toBe(0);
+});

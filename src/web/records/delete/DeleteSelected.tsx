@@ -4,7 +4,7 @@
  * for clicks, with a tooltip saying why (issue 24 item 3).
  */
 import { useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { toastError } from "../../app/query-client";
 import { ConfirmDialog } from "../../ui/Dialog";
 import { toast } from "../../ui/toast";
@@ -13,6 +13,7 @@ import { invalidateTableRecords } from "../records-update-mutation";
 import { undoAction } from "../undo/use-undo";
 import { fmtInt } from "../values/values.utils";
 import { deleteWithUndo } from "./delete-records";
+import { useDeleteRequest } from "./delete-request-store";
 
 export const NO_DELETE_REASON = "This upstream has no delete extension: Records cannot be deleted from Baseboard here.";
 
@@ -21,6 +22,14 @@ export function DeleteSelected({ db, table, pkField, canDelete }: { db: string; 
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   const qc = useQueryClient();
+  const asked = useDeleteRequest((s) => s.asked);
+  const seen = useRef(asked);
+  useEffect(() => {
+    if (asked === seen.current) return;
+    seen.current = asked;
+    if (canDelete) setConfirming(true);
+    else toast(NO_DELETE_REASON);
+  }, [asked, canDelete]);
   const n = selected.size;
   const noun = `Record${n === 1 ? "" : "s"}`;
   if (!n || !pkField) return null;

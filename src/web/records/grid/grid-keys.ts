@@ -8,7 +8,8 @@ import { rangeTsv, rectOf, writeClipboard } from "../clipboard/copy";
 import { type MenuTarget, overlayActions } from "../overlays/overlay-store";
 import { toast } from "../../ui/toast";
 import type { GridColumn } from "./columns.utils";
-import { type CellPos, gridActions } from "./grid-store";
+import { type CellPos, gridActions, useGridStore } from "./grid-store";
+import { deleteRequest } from "../delete/delete-request-store";
 
 interface Ctx {
   active: CellPos;
@@ -30,6 +31,19 @@ export async function copyRange(rows: readonly RecordRow[], columns: readonly Gr
   } catch (e) {
     toast("Could not copy", { kind: "error", detail: (e as Error).message });
   }
+}
+
+/**
+ * Delete on a row's selection box (the box itself, after a click, or its cell) with Records
+ * selected: the delete confirmation (issue 24). Returns true when it handled the key.
+ */
+export function selectionDeleteKey(e: React.KeyboardEvent): boolean {
+  if (e.key !== "Delete" || e.ctrlKey || e.metaKey || e.shiftKey || e.altKey) return false;
+  const onSelectCell = e.target instanceof HTMLElement && !!e.target.closest('[data-cell$=":0"]');
+  if (!onSelectCell || useGridStore.getState().selected.size === 0) return false;
+  e.preventDefault();
+  deleteRequest.ask();
+  return true;
 }
 
 /** Handles the key and returns true, or returns false for the grid's own handler. */
