@@ -132,3 +132,28 @@ test("the Delete key on a selected row asks to delete the selection", async ({ p
   await confirm.getByRole("button", { name: "Delete 2 Records" }).click();
   await expect.poll(async () => (await apiQuery("employees", { filter: pkOr("E00959", "E00960") })).count).toBe(0);
 });
+
+test("Delete on a cell range empties it (reviewed, one undo step); Ctrl+D fills a range down from its top row", async ({ page }) => {
+  const { cell } = await import("./records.helpers");
+  const pks = ["E00961", "E00962", "E00963"];
+  const before = await apiQuery("employees", { filter: pkOr(...pks), sort: [{ key: "employee_id", direction: "ascending" }] });
+  await openView(page, "employees", { filter: { and: [pkOr(...pks)] }, sort: "employee_id" });
+  await cell(page, 2, "age").click();
+  await page.keyboard.press("Shift+ArrowDown");
+  await page.keyboard.press("Delete");
+  const dialog = page.getByRole("dialog", { name: "Paste: review the changes" });
+  await expect(dialog.getByTestId("paste-summary")).toContainText("2 values to change in 2 Records");
+  await dialog.getByRole("button", { name: "Update 2 Records" }).click();
+  await expect.poll(async () => (await apiQuery("employees", { filter: pkOr("E00961", "E00962") })).items.map((r) => r.age)).toEqual([null, null]);
+  await page.keyboard.press("Escape");
+  await page.locator('button[aria-label="Undo"]').click();
+  await expect.poll(async () => (await apiQuery("employees", { filter: pkOr("E00961", "E00962"), sort: [{ key: "employee_id", direction: "ascending" }] })).items.map((r) => r.age)).toEqual(before.items.slice(0, 2).map((r) => r.age));
+
+  await cell(page, 2, "city").click();
+  await page.keyboard.press("Shift+ArrowDown");
+  await page.keyboard.press("Shift+ArrowDown");
+  await page.keyboard.press("Control+d");
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole("button", { name: /^Update \d Records?$/ }).click();
+  await expect.poll(async () => (await apiQuery("employees", { filter: pkOr(...pks) })).items.map((r) => r.city)).toEqual(pks.map(() => before.items[0].city));
+});

@@ -70,6 +70,26 @@ export function handleGridKey(e: React.KeyboardEvent, ctx: Ctx): boolean {
     ctx.openRecord(active.row);
     return true;
   }
+  // Delete/Backspace clears the cell or range, Ctrl/⌘+D fills the range down from its top row
+  // (issue 24 item 4): both are a paste of the right shape, so they are checked, reviewed and
+  // applied as one undo step by the paste's own path.
+  if ((e.key === "Delete" || e.key === "Backspace") && !mod && !e.shiftKey && !e.altKey && active.col > 0) {
+    e.preventDefault();
+    const rect = rectOf(active, ctx.rangeAnchor);
+    const line = Array(rect.right - rect.left + 1).fill('""').join("\t");
+    // Every line ends in a newline: the TSV reader drops a last line that is only "" otherwise.
+    overlayActions.paste(`${line}\n`.repeat(rect.bottom - rect.top + 1), { row: rect.top, col: rect.left });
+    return true;
+  }
+  if (mod && !e.altKey && !e.shiftKey && e.key.toLowerCase() === "d" && ctx.rangeAnchor && active.col > 0) {
+    e.preventDefault();
+    const rect = rectOf(active, ctx.rangeAnchor);
+    if (rect.bottom > rect.top) {
+      const top = rangeTsv(ctx.rows, ctx.columns, { ...rect, bottom: rect.top }).replace(/\r?\n$/, "");
+      overlayActions.paste(`${top}\n`.repeat(rect.bottom - rect.top), { row: rect.top + 1, col: rect.left });
+    }
+    return true;
+  }
   if ((e.key === "F10" && e.shiftKey) || e.key === "ContextMenu") {
     e.preventDefault();
     const el = e.target as HTMLElement;
