@@ -10,7 +10,7 @@ import { ApiError } from "../../api-client";
 import type { FieldInfo } from "../../../shared/records";
 import { Modal } from "../../ui/Dialog";
 import { toast } from "../../ui/toast";
-import { insertRecords } from "../record-writes";
+import { insertRecords } from "../records-write-mutation";
 import { invalidateTableRecords } from "../records-update-mutation";
 import { undoActions } from "../undo/undo-store";
 import { undoAction } from "../undo/use-undo";

@@ -5,7 +5,7 @@
  */
 import type { RecordRow, RecordValue } from "../../../shared/records";
 import { pkFilter } from "../grid/edit.utils";
-import { deleteRecords } from "../record-writes";
+import { deleteRecords } from "../records-write-mutation";
 import { queryRecords } from "../records-list-query";
 import { undoActions } from "../undo/undo-store";
 

@@ -10,7 +10,7 @@ import { queryRecords } from "../records-list-query";
 import { invalidateTableRecords, updateRecords } from "../records-update-mutation";
 import { undoActions, useUndoStore } from "./undo-store";
 import { planRestore, type RestoreStep, rowsStep, summarize, summaryText, type UndoEntry } from "./undo.utils";
-import { deleteRecords, insertRecords } from "../record-writes";
+import { deleteRecords, insertRecords } from "../records-write-mutation";
 import { ApiError } from "../../api-client";
 import type { UpdateBody } from "../../../shared/records";
 import { pkFilter } from "../grid/edit.utils";
