@@ -42,6 +42,9 @@ const CASES: { name: string; need: Need; method: string; path: string; body?: { 
   { name: "delete file", need: "delete", method: "DELETE", path: "/api/v0/storage/object/team-files/nothing.txt" },
   { name: "move job", need: "write", method: "POST", path: "/api/v0/storage/jobs/team-files", body: json({ action: "move", from: "nothing/", to: "elsewhere/" }) },
   { name: "delete job", need: "delete", method: "POST", path: "/api/v0/storage/jobs/team-files", body: json({ action: "delete", from: "nothing/" }) },
+  { name: "job status", need: "read", method: "GET", path: "/api/v0/storage/jobs/team-files/00000000-0000-0000-0000-000000000000" },
+  { name: "cancel a job", need: "write", method: "DELETE", path: "/api/v0/storage/jobs/team-files/00000000-0000-0000-0000-000000000000" },
+  { name: "search", need: "read", method: "GET", path: "/api/v0/storage/search/team-files?q=a" },
   { name: "meta", need: "always", method: "GET", path: "/api/v0/meta" },
 ];
 
