@@ -94,10 +94,14 @@ export function openSqliteTeamStore(dataDir: string): TeamStore {
       return db.transaction(() => {
         const sets: string[] = [];
         const args: unknown[] = [];
-        if (patch.name !== undefined) (sets.push("name = ?"), args.push(patch.name));
-        if (patch.role !== undefined) (sets.push("role = ?"), args.push(patch.role));
-        if (patch.disabled !== undefined) (sets.push("disabled = ?"), args.push(patch.disabled ? 1 : 0));
-        if (patch.passwordHash !== undefined) (sets.push("password_hash = ?"), args.push(patch.passwordHash));
+        const add = (column: string, value: unknown) => {
+          sets.push(`${column} = ?`);
+          args.push(value);
+        };
+        if (patch.name !== undefined) add("name", patch.name);
+        if (patch.role !== undefined) add("role", patch.role);
+        if (patch.disabled !== undefined) add("disabled", patch.disabled ? 1 : 0);
+        if (patch.passwordHash !== undefined) add("password_hash", patch.passwordHash);
         if (sets.length) {
           const r = db.prepare(`UPDATE people SET ${sets.join(", ")} WHERE email = ?`).run(...args, email);
           if (r.changes === 0) return undefined;
@@ -120,7 +124,10 @@ export function openSqliteTeamStore(dataDir: string): TeamStore {
     async removeGrant(email, resource) {
       return db.transaction(() => {
         const r = db.prepare("DELETE FROM grants WHERE email = ? AND resource = ?").run(email, resource);
-        if (r.changes) (endSessions.run(email), bump.run());
+        if (r.changes) {
+          endSessions.run(email);
+          bump.run();
+        }
         return r.changes === 1;
       })();
     },
