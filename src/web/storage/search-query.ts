@@ -8,7 +8,7 @@ export const SEARCH_LIMIT = 200;
 
 export const searchQueryOptions = (bucket: string, text: string) =>
   queryOptions({
-    queryKey: [...storageKeys.bucket(bucket), "search", text] as const,
+    queryKey: storageKeys.search(bucket, text),
     queryFn: async ({ signal }): Promise<Entry[]> => {
       const q = new URLSearchParams({ q: text, limit: String(SEARCH_LIMIT) });
       const page = await api<{ items: StorageItem[] }>(`/api/v0/storage/search/${bucketPath(bucket)}?${q}`, { signal });

@@ -3,7 +3,7 @@ import { useState } from "react";
 import { ConfirmDialog } from "../../ui/Dialog";
 import { toast } from "../../ui/toast";
 import { JobProgressModal } from "./JobProgressModal";
-import { useStartJobMutation } from "./storage-jobs-api";
+import { useStartJobMutation } from "./storage-job-mutation";
 
 export function DeleteFolderDialog({ bucket, folder, onClose }: { bucket: string; folder: string; onClose(): void }) {
   const start = useStartJobMutation(bucket);

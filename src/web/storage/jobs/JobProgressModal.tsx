@@ -2,7 +2,7 @@
 import { Modal } from "../../ui/Dialog";
 import { toast } from "../../ui/toast";
 import { jobPercent, jobText } from "./job-text.utils";
-import { useCancelJobMutation, useJobQuery } from "./storage-jobs-api";
+import { useCancelJobMutation, useJobQuery } from "./storage-job-mutation";
 
 export function JobProgressModal({ bucket, jobId, title, onClose }: { bucket: string; jobId: string; title: string; onClose(): void }) {
   const cancel = useCancelJobMutation(bucket);

@@ -7,7 +7,7 @@ import { useId, useState } from "react";
 import { Modal } from "../../ui/Dialog";
 import { toast } from "../../ui/toast";
 import { JobProgressModal } from "./JobProgressModal";
-import { type JobAction, useStartJobMutation } from "./storage-jobs-api";
+import { type JobAction, useStartJobMutation } from "./storage-job-mutation";
 
 export interface MoveDialogProps {
   bucket: string;

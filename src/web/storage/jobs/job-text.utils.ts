@@ -1,5 +1,5 @@
 /** Words for a storage job's progress and outcome. Pure. */
-import type { JobStatus } from "./storage-jobs-api";
+import type { JobStatus } from "./storage-job-mutation";
 
 const VERB: Record<JobStatus["action"], [string, string]> = { move: ["Moving", "Moved"], copy: ["Copying", "Copied"], delete: ["Deleting", "Deleted"] };
 
