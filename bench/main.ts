@@ -9,7 +9,11 @@ const benches: Record<string, () => Promise<unknown>> = {
     return import("./records-writes");
   },
   "records-writes": () => import("./records-writes"),
-  storage: () => import("./storage"),
+  storage: async () => {
+    await (await import("./storage")).run();
+    return import("./storage-jobs");
+  },
+  "storage-jobs": () => import("./storage-jobs"),
   proxy: () => import("./proxy"),
   ui: () => import("./ui"),
   soak: () => import("./soak"),

@@ -201,3 +201,26 @@ test("a restarting upstream (503) turns the badge amber, then green again by its
   await expect(badge).toHaveAttribute("data-state", "up", { timeout: 20_000 });
   await expect(badge).not.toContainText("restarting");
 });
+
+test("without the insert and delete extensions, Add Record and Delete are held back with a tooltip saying why; nothing is sent", async ({ page }) => {
+  const sent: string[] = [];
+  page.on("request", (r) => {
+    if (/\/(insert|delete)$/.test(r.url())) sent.push(r.url());
+  });
+  await goView(page, "employees", { filter: eq("employee_id", "E00001") });
+  await expect(grid(page)).toBeVisible();
+  const add = page.getByRole("button", { name: "Add Record" });
+  await expect(add).toHaveAttribute("aria-disabled", "true");
+  await expect(add).toHaveAttribute("title", /no insert extension/);
+  await add.click({ force: true });
+  await expect(page.getByRole("dialog")).toHaveCount(0);
+  await page.keyboard.press("Control+Shift+Enter");
+  await expect(page.getByRole("dialog")).toHaveCount(0);
+  await page.getByRole("checkbox", { name: "Select row E00001" }).click();
+  const del = page.getByRole("button", { name: "Delete 1 selected…" });
+  await expect(del).toHaveAttribute("aria-disabled", "true");
+  await expect(del).toHaveAttribute("title", /no delete extension/);
+  await del.click({ force: true });
+  await expect(page.getByRole("dialog")).toHaveCount(0);
+  expect(sent).toEqual([]);
+});

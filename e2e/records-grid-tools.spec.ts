@@ -227,10 +227,19 @@ test("export the view to CSV and JSON, and the selection, compared with the API"
   await dialog.getByLabel("CSV").check();
   const [csv] = await Promise.all([page.waitForEvent("download"), dialog.getByRole("button", { name: "Export" }).click()]);
   expect(csv.suggestedFilename()).toMatch(/employees.*\.csv$/);
-  const lines = (await readFile(await csv.path(), "utf8")).trim().split(/\r?\n/);
+  const bytes = await readFile(await csv.path());
+  // A UTF-8 byte-order mark first, by default (issue 24 item 5), so Excel reads accents right.
+  expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+  const lines = bytes.subarray(3).toString("utf8").trim().split(/\r?\n/);
   expect(lines[0]).toBe("employee_id,full_name,age,annual_salary");
   expect(lines.length - 1).toBe(truth.count);
   expect(lines.slice(1).map((l) => l.split(",")[0])).toEqual(truth.items.map((r) => r.employee_id));
+
+  // Without the mark when unticked.
+  await page.getByRole("button", { name: "Export…" }).click();
+  await dialog.getByLabel(/byte-order mark/).uncheck();
+  const [plain] = await Promise.all([page.waitForEvent("download"), dialog.getByRole("button", { name: "Export" }).click()]);
+  expect((await readFile(await plain.path(), "utf8")).startsWith("employee_id,")).toBe(true);
 
   await page.getByRole("button", { name: "Export…" }).click();
   await dialog.getByLabel("JSON").check();
@@ -487,7 +496,8 @@ test("bulk update changes only the confirmed Records, even if more match by then
   expect((await apiRecord("E00742")).job_title).toBe("Bulk Title");
   expect((await apiRecord("E00743")).job_title).toBe(before.E00743.job_title);
 
-  await page.getByRole("button", { name: /^Undo/ }).click();
+  // The Undo button on the success toast (issue 24 item 7) undoes exactly this update.
+  await page.getByRole("region", { name: "Notifications" }).getByRole("button", { name: "Undo" }).click();
   // The undo writes Record by Record: wait for all of them, not just the first.
   const titles = () => Promise.all(pks.map(async (pk) => (await apiRecord(pk)).job_title));
   await expect.poll(titles).toEqual(pks.map((pk) => before[pk].job_title));

@@ -64,6 +64,8 @@ export interface Capabilities {
   import?: boolean;
   /** POST/GET/DELETE /v0/storage/jobs/{bucket}[/{id}]: server-side move, copy, delete of keys and folders; absent means no. */
   jobs?: boolean;
+  /** GET /v0/storage/search/{bucket}?q=: whole-bucket name search; absent means no. */
+  search?: boolean;
   /** POST /v0/record/{db}/{table}/insert (issue 24); absent means no. */
   insert?: boolean;
   /** POST /v0/record/{db}/{table}/delete with expectedCount (issue 24; `delete` is the storage one); absent means no. */

@@ -16,6 +16,8 @@ import { healthReport, HOSTED, RETRY_AFTER_S } from "../proxy/health";
 import { createProxyServer } from "../proxy/http-server";
 import { createProxyHandler, type Middleware } from "../proxy/server";
 import { createSessionGate } from "../proxy/session";
+import { openTeamStore } from "../team/store/open-store";
+import { createTeamGate, type TeamGate } from "../team/team-gate";
 import { loadSessionSecret } from "../proxy/session-secret";
 import { parseServiceConfig, resolveApiKeys } from "../service/config";
 import { errorBody } from "../../shared/errors";
@@ -86,7 +88,15 @@ function closeServer(server: http.Server, graceMs: number): Promise<void> {
 
 export async function startBaseboard(env: NodeJS.ProcessEnv, opts: StartOptions = {}): Promise<Baseboard> {
   const log = opts.log ?? ((line: string) => console.error(`[baseboard] ${line}`));
-  const config = parseProxyConfig(env);
+  // People and grants live in the team store (DATA_DIR/team.sqlite or BASEBOARD_DATABASE_URL).
+  const teamStore = await openTeamStore(env);
+  let config: ProxyConfig;
+  try {
+    config = parseProxyConfig(env, process.cwd(), { signIn: (await teamStore.countPeople()) > 0 || !!env.BASEBOARD_OIDC_ISSUER });
+  } catch (e) {
+    await teamStore.close();
+    throw e;
+  }
   if (config.baseUrl && !config.apiKey) {
     throw new Error("BASE_URL is set but API_KEY is not: set API_KEY to the key of that service's Data API.");
   }
@@ -109,6 +119,7 @@ export async function startBaseboard(env: NodeJS.ProcessEnv, opts: StartOptions 
   let serviceUrl: string | undefined;
   let dataDir: string | undefined;
   let upstream: Upstream | undefined;
+  let team: TeamGate | undefined;
   let vite: { close(): Promise<void>; middlewares: Middleware } | undefined;
   try {
     let baseUrl = config.baseUrl;
@@ -137,24 +148,32 @@ export async function startBaseboard(env: NodeJS.ProcessEnv, opts: StartOptions 
       const { createServer } = await import("vite");
       vite = await createServer({ server: { middlewareMode: true, ws: { server } }, appType: "spa" });
     }
-    handler = createProxyHandler({
-      config,
-      port,
-      upstream,
-      upstreamInfo: { kind, label, file, fileName: config.configFile },
-      service: supervisor ?? HOSTED,
-      sessions: config.password
+    team = await createTeamGate({
+      store: teamStore,
+      passwordGate: config.password
         ? createSessionGate({
             password: config.password,
             secret: sessionSecret as string,
             publicOrigin: config.publicOrigin,
           })
         : undefined,
+      publicOrigin: config.publicOrigin,
+      log,
+    });
+    handler = createProxyHandler({
+      config,
+      port,
+      upstream,
+      upstreamInfo: { kind, label, file, fileName: config.configFile },
+      service: supervisor ?? HOSTED,
+      team,
       dev: vite?.middlewares,
       log,
     });
   } catch (err) {
     await closeServer(server, 0);
+    if (team) await team.close().catch(() => {});
+    else await teamStore.close().catch(() => {});
     await vite?.close();
     await upstream?.close();
     await supervisor?.stop(2000);
@@ -174,6 +193,7 @@ export async function startBaseboard(env: NodeJS.ProcessEnv, opts: StartOptions 
         await vite?.close();
         await upstream?.close();
         await supervisor?.stop();
+        await team?.close();
       })();
       return closing;
     },

@@ -106,12 +106,13 @@ export function parseBaseUrl(raw: string): string {
   return `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
 }
 
-export function parseProxyConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): ProxyConfig {
+/** `signIn`: people exist in the team store, or single sign-on is configured: either makes everyone sign in. */
+export function parseProxyConfig(env: NodeJS.ProcessEnv, cwd = process.cwd(), opts: { signIn?: boolean } = {}): ProxyConfig {
   const host = env.HOST?.trim() || "127.0.0.1";
   const password = env.BASEBOARD_PASSWORD || undefined;
-  if (!isLoopbackHost(host) && !password) {
+  if (!isLoopbackHost(host) && !password && !opts.signIn) {
     throw new Error(
-      `HOST=${host} would expose the proxy (and with it the API key's powers) beyond this machine. Set BASEBOARD_PASSWORD to require a login, or leave HOST unset for 127.0.0.1.`,
+      `HOST=${host} would expose the proxy (and with it the API key's powers) beyond this machine. Add people (npm run people -- add you@example.com --role admin), configure single sign-on, or set BASEBOARD_PASSWORD to require a login; or leave HOST unset for 127.0.0.1.`,
     );
   }
   let publicOrigin: string | undefined;

@@ -19,6 +19,10 @@ export type ApiRoute =
       lane: Lane;
       /** A JSON body (at most 1 MiB) the proxy reads whole before it takes an upstream connection. */
       jsonBody: boolean;
+      /** What it does to which table or bucket (decoded from the path), for the permission check. */
+      access: Access;
+      /** The table (`db/slug`) or bucket its path names, decoded; undefined for the others. */
+      target?: string;
     }
   | { kind: "reject"; message: string };
 
@@ -28,10 +32,22 @@ type Part = string | typeof ANY | typeof REST;
 
 export type Lane = "json" | "files" | "uploads";
 
+/**
+ * What an endpoint does, for the permission table (src/server/team/grants): every endpoint must
+ * say, so a new one cannot slip past the people check. `table`/`bucket`: on the table or bucket
+ * its path names; `job`: a storage job, whose body says whether it deletes; `data-api`: the
+ * alternate query path, whose table only the upstream's key knows; `meta`: the upstream's
+ * description, filtered to what the person may see; `signed`: the signature is the authorization.
+ */
+export type Access =
+  | { on: "table" | "bucket"; action: "read" | "write" | "delete" }
+  | { on: "job" | "data-api" | "meta" | "signed" };
+
 interface Endpoint {
   name: string;
   methods: string[];
   parts: Part[];
+  access: Access;
   signed?: boolean;
 }
 
@@ -46,23 +62,25 @@ function laneOf(endpoint: string, method: string): Lane {
 
 /** Interface endpoints 1–6 (with 1a), then the extensions of decisions §3 and §7. */
 export const ENDPOINTS: Endpoint[] = [
-  { name: "query", methods: ["POST"], parts: ["v0", "record", ANY, ANY, "query"] },
-  { name: "query-data-api", methods: ["POST"], parts: ["v0", "data-api", "record", "query"] },
-  { name: "update", methods: ["POST"], parts: ["v0", "record", ANY, ANY, "update"] },
-  { name: "upload", methods: ["POST"], parts: ["v0", "storage", "object", ANY] },
-  { name: "get-file", methods: ["GET", "HEAD"], parts: ["v0", "storage", "public", ANY, REST] },
-  { name: "sign-url", methods: ["GET"], parts: ["v0", "storage", "url", "sign", ANY, REST] },
-  { name: "signed-file", methods: ["GET", "HEAD"], parts: ["v0", "storage", "sign", ANY, REST], signed: true },
-  { name: "fields", methods: ["GET"], parts: ["v0", "record", ANY, ANY, "fields"] },
-  { name: "meta", methods: ["GET"], parts: ["v0", "meta"] },
-  { name: "list", methods: ["GET"], parts: ["v0", "storage", "list", ANY] },
-  { name: "delete", methods: ["DELETE"], parts: ["v0", "storage", "object", ANY, REST] },
-  { name: "import", methods: ["POST"], parts: ["v0", "record", ANY, ANY, "import"] },
-  { name: "storage-job-start", methods: ["POST"], parts: ["v0", "storage", "jobs", ANY] },
-  { name: "storage-job", methods: ["GET", "DELETE"], parts: ["v0", "storage", "jobs", ANY, ANY] },
-  { name: "insert", methods: ["POST"], parts: ["v0", "record", ANY, ANY, "insert"] },
-  { name: "delete-records", methods: ["POST"], parts: ["v0", "record", ANY, ANY, "delete"] },
-  { name: "distinct", methods: ["POST"], parts: ["v0", "record", ANY, ANY, "distinct"] },
+  { name: "query", methods: ["POST"], parts: ["v0", "record", ANY, ANY, "query"], access: { on: "table", action: "read" } },
+  { name: "query-data-api", methods: ["POST"], parts: ["v0", "data-api", "record", "query"], access: { on: "data-api" } },
+  { name: "update", methods: ["POST"], parts: ["v0", "record", ANY, ANY, "update"], access: { on: "table", action: "write" } },
+  { name: "upload", methods: ["POST"], parts: ["v0", "storage", "object", ANY], access: { on: "bucket", action: "write" } },
+  { name: "get-file", methods: ["GET", "HEAD"], parts: ["v0", "storage", "public", ANY, REST], access: { on: "bucket", action: "read" } },
+  { name: "sign-url", methods: ["GET"], parts: ["v0", "storage", "url", "sign", ANY, REST], access: { on: "bucket", action: "read" } },
+  { name: "signed-file", methods: ["GET", "HEAD"], parts: ["v0", "storage", "sign", ANY, REST], access: { on: "signed" }, signed: true },
+  { name: "fields", methods: ["GET"], parts: ["v0", "record", ANY, ANY, "fields"], access: { on: "table", action: "read" } },
+  { name: "meta", methods: ["GET"], parts: ["v0", "meta"], access: { on: "meta" } },
+  { name: "list", methods: ["GET"], parts: ["v0", "storage", "list", ANY], access: { on: "bucket", action: "read" } },
+  { name: "delete", methods: ["DELETE"], parts: ["v0", "storage", "object", ANY, REST], access: { on: "bucket", action: "delete" } },
+  { name: "import", methods: ["POST"], parts: ["v0", "record", ANY, ANY, "import"], access: { on: "table", action: "write" } },
+  { name: "storage-job-start", methods: ["POST"], parts: ["v0", "storage", "jobs", ANY], access: { on: "job" } },
+  { name: "storage-job", methods: ["GET"], parts: ["v0", "storage", "jobs", ANY, ANY], access: { on: "bucket", action: "read" } },
+  { name: "storage-job-cancel", methods: ["DELETE"], parts: ["v0", "storage", "jobs", ANY, ANY], access: { on: "bucket", action: "write" } },
+  { name: "storage-search", methods: ["GET"], parts: ["v0", "storage", "search", ANY], access: { on: "bucket", action: "read" } },
+  { name: "insert", methods: ["POST"], parts: ["v0", "record", ANY, ANY, "insert"], access: { on: "table", action: "write" } },
+  { name: "delete-records", methods: ["POST"], parts: ["v0", "record", ANY, ANY, "delete"], access: { on: "table", action: "delete" } },
+  { name: "distinct", methods: ["POST"], parts: ["v0", "record", ANY, ANY, "distinct"], access: { on: "table", action: "read" } },
 ];
 
 // Encoded ".", "/" and "\" (also double-encoded), NUL and other controls, raw backslashes.
@@ -73,6 +91,15 @@ function matches(parts: Part[], segments: string[]): boolean {
   const rest = parts[parts.length - 1] === REST;
   if (rest ? segments.length < parts.length : segments.length !== parts.length) return false;
   return parts.every((p, i) => p === ANY || p === REST || p === segments[i]);
+}
+
+/** The table (`db/slug`, from the two segments after "record") or bucket (the first free segment) a path names. */
+function targetOf(endpoint: Endpoint, segments: string[]): string | undefined {
+  const free = endpoint.parts.flatMap((p, i) => (p === ANY ? [i] : []));
+  if (free.length === 0) return undefined;
+  const at = (i: number) => decodeURIComponent(segments[i]);
+  if (endpoint.parts[1] === "record" && free.length >= 2) return `${at(free[0])}/${at(free[1])}`;
+  return at(free[0]);
 }
 
 /** Checks the path of a request under /api/ (raw, still percent-encoded) against the allow list. */
@@ -106,5 +133,7 @@ export function matchApiRoute(method: string, rawUrl: string): ApiRoute {
     signed: !!endpoint.signed,
     lane: laneOf(endpoint.name, method),
     jsonBody: JSON_BODY_ENDPOINTS.has(endpoint.name),
+    access: endpoint.access,
+    target: targetOf(endpoint, segments),
   };
 }

@@ -6,7 +6,7 @@
  */
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import { errorBody } from "../../shared/errors";
-import { LOGIN_REQUIRED_SUBCODE } from "../../shared/meta";
+import { type AppConfig, LOGIN_REQUIRED_SUBCODE } from "../../shared/meta";
 import { buildAppConfig, type ConfigFile } from "./app-config";
 import type { ProxyConfig } from "./config";
 import { discardRest, sendJson, type Upstream } from "./forward";
@@ -17,6 +17,10 @@ import { healthReport, HOSTED, serviceUnavailable, type ServiceStatus } from "./
 import { type ApiRoute, matchApiRoute } from "./routes";
 import { EXISTS_PREFIX, objectExists } from "./object-exists";
 import type { SessionGate } from "./session";
+import { SHARED_PASSWORD, SINGLE_USER, type Actor, type Resource } from "../team/contract";
+import { mayRead } from "../team/grants/permissions";
+import { checkRequest } from "../team/grants/request-access";
+import type { TeamGate } from "../team/team-gate";
 import { createStaticHandler } from "./static";
 
 type ForwardRoute = Extract<ApiRoute, { kind: "forward" }>;
@@ -31,8 +35,10 @@ export interface ProxyDeps {
   upstreamInfo: { kind: "local" | "hosted"; label: string; file?: ConfigFile; fileName: string };
   /** The embedded service's supervisor, for /api/health and 503 while it restarts (default: hosted). */
   service?: ServiceStatus;
-  /** Present when BASEBOARD_PASSWORD is set. */
+  /** Present when BASEBOARD_PASSWORD is set (and no team gate is given: the gate then holds it). */
   sessions?: SessionGate;
+  /** People, sessions and grants (src/server/team): who is asking and what they may do. */
+  team?: TeamGate;
   /** Vite's middleware in dev mode; otherwise dist/ is served. */
   dev?: Middleware;
   log(line: string): void;
@@ -53,8 +59,26 @@ export function createProxyHandler(deps: ProxyDeps) {
   const info = config.logLevel === "info" ? deps.log : () => {};
   const where = (req: IncomingMessage) => `${req.method} ${(req.url ?? "").split("?")[0].slice(0, 200)}`;
 
+  /** Who is asking: the team gate's answer, or (without one) the shared password or the single user. */
+  async function identify(req: IncomingMessage): Promise<Actor | undefined> {
+    if (deps.team) return deps.team.identify(req);
+    if (deps.sessions) return deps.sessions.isAuthenticated(req) ? SHARED_PASSWORD : undefined;
+    return SINGLE_USER;
+  }
+  const nobodySignsIn = () => (deps.team ? deps.team.mode() === "single-user" : !deps.sessions);
+
+  /** Tables and buckets the person may not read are not listed to them anywhere. */
+  function visibleTo<T extends { databases: { id: string; tables: { slug: string }[] }[]; buckets: { name: string }[] }>(actor: Actor, body: T): T {
+    if (actor.grants.length === 0) return body;
+    return {
+      ...body,
+      databases: body.databases.map((d) => ({ ...d, tables: d.tables.filter((t) => mayRead(actor, `table:${d.id}/${t.slug}` as Resource)) })),
+      buckets: body.buckets.filter((b) => mayRead(actor, `bucket:${b.name}` as Resource)),
+    };
+  }
+
   /** Forwards, and notes a client that went away (info: it is the client's choice, not our fault). */
-  async function forward(req: IncomingMessage, res: ServerResponse, route: ForwardRoute, withKey: boolean, headers: OutgoingHttpHeaders) {
+  async function forward(req: IncomingMessage, res: ServerResponse, route: ForwardRoute, withKey: boolean, headers: OutgoingHttpHeaders, actor?: Actor) {
     // The embedded service is restarting (or down): say so now rather than send to a closed port.
     const down = serviceUnavailable(service);
     if (down) {
@@ -79,6 +103,20 @@ export function createProxyHandler(deps: ProxyDeps) {
       body = read.body;
       release = read.release;
     }
+    if (actor) {
+      // Decided before anything reaches the upstream; a body the check needs (joins, jobs) was read above.
+      const decision = checkRequest(actor, route, body);
+      if (!decision.allowed) {
+        release();
+        if (!route.jsonBody && req.method !== "GET" && req.method !== "HEAD") res.once("finish", () => req.readableEnded || discardRest(req));
+        return sendJson(res, 403, errorBody("forbidden", decision.message), headers);
+      }
+      if (route.access.on === "meta" && actor.grants.some((g) => g.level === "none")) {
+        release();
+        const meta = await deps.upstream.getJson("/v0/meta").catch(() => undefined);
+        if (meta?.status === 200 && meta.body && typeof meta.body === "object") return sendJson(res, 200, visibleTo(actor, meta.body as never), headers);
+      }
+    }
     let outcome;
     try {
       outcome = await deps.upstream.forward(req, res, route.upstreamPath, { withKey, headers, lane: route.lane, body });
@@ -98,7 +136,7 @@ export function createProxyHandler(deps: ProxyDeps) {
     }
     const safe = method === "GET" || method === "HEAD";
     const site = req.headers["sec-fetch-site"];
-    if (route.kind === "forward" && route.endpoint === "get-file" && (site === "cross-site" || site === "same-site") && !deps.sessions) {
+    if (route.kind === "forward" && route.endpoint === "get-file" && (site === "cross-site" || site === "same-site") && nobodySignsIn()) {
       // A file link opened from elsewhere (the app's "public URL"): forwarded without the key,
       // so the upstream serves it only if its bucket is public, as it would to anyone.
       return forward(req, res, route, false, SIGNED_HEADERS);
@@ -109,22 +147,38 @@ export function createProxyHandler(deps: ProxyDeps) {
       const health = healthReport(service);
       return apiError(res, health.status, health.body as never);
     }
-    if (deps.sessions && !deps.sessions.isAuthenticated(req)) {
-      return apiError(res, 401, errorBody("auth_error", "Log in to Baseboard first (open /login).", LOGIN_REQUIRED_SUBCODE));
+    const actor = await identify(req);
+    if (!actor) {
+      return apiError(res, 401, errorBody("auth_error", "Sign in to Baseboard first (open /login).", LOGIN_REQUIRED_SUBCODE));
     }
+    const catalog = async () => {
+      const result = await buildAppConfig(deps.upstream, deps.upstreamInfo);
+      if (result.status !== 200) return { tables: [], buckets: [] };
+      const cfg = result.body as AppConfig;
+      return {
+        tables: cfg.databases.flatMap((d) => d.tables.map((t) => `${d.id}/${t.slug}`)),
+        buckets: cfg.buckets.map((b) => b.name),
+      };
+    };
+    if (deps.team && /^\/api\/(me|people)(\/|$)/.test(pathname) && (await deps.team.handleApi(req, res, pathname, actor, catalog))) return;
     if (pathname === "/api/config" && safe) {
       const down = serviceUnavailable(service);
       if (down) return apiError(res, 503, down.body, { ...API_SECURITY_HEADERS, ...down.headers });
       const result = await buildAppConfig(deps.upstream, deps.upstreamInfo);
       if (result.status >= 500) deps.log(`GET /api/config: ${(result.body as { message: string }).message}`);
-      return apiError(res, result.status, result.body as never);
+      return apiError(res, result.status, (result.status === 200 ? visibleTo(actor, result.body as never) : result.body) as never);
     }
     if (pathname.startsWith(EXISTS_PREFIX) && safe) {
+      const probe = matchApiRoute("HEAD", `/api/${rawUrl.slice(EXISTS_PREFIX.length)}`);
+      if (probe.kind === "forward") {
+        const decision = checkRequest(actor, probe);
+        if (!decision.allowed) return apiError(res, 403, errorBody("forbidden", decision.message));
+      }
       const answer = await objectExists(deps.upstream, rawUrl);
       return sendJson(res, answer.status, answer.body, API_SECURITY_HEADERS);
     }
     if (route.kind === "reject") return apiError(res, 404, errorBody("not_found", route.message));
-    return forward(req, res, route, true, API_SECURITY_HEADERS);
+    return forward(req, res, route, true, API_SECURITY_HEADERS, actor);
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -144,7 +198,9 @@ export function createProxyHandler(deps: ProxyDeps) {
     const q = rawUrl.indexOf("?");
     const pathname = q < 0 ? rawUrl : rawUrl.slice(0, q);
     if (pathname === "/api" || pathname.startsWith("/api/")) return handleApi(req, res, host, rawUrl, pathname);
-    if (deps.sessions && (await deps.sessions.handle(req, res, pathname, host))) return;
+    if (deps.team) {
+      if (await deps.team.handlePage(req, res, pathname, host)) return;
+    } else if (deps.sessions && (await deps.sessions.handle(req, res, pathname, host))) return;
     if (deps.dev) {
       return new Promise<void>((resolve) => {
         res.once("close", resolve);

@@ -22,6 +22,7 @@ const EXTENSION_PATHS: RegExp[] = [
   /^\/v0\/record\/[^/]+\/[^/]+\/(fields|import|insert|delete|distinct)\/?$/,
   /^\/v0\/storage\/list(\/|$)/,
   /^\/v0\/storage\/jobs(\/|$)/,
+  /^\/v0\/storage\/search(\/|$)/,
 ];
 
 export function isExtensionRequest(method: string, pathname: string): boolean {

@@ -20,6 +20,7 @@ import { useCellEdit } from "./grid/use-cell-edit";
 import { configQueryOptions } from "../app/config-get-query";
 import { recordsQueryOptions } from "./records-list-query";
 import { SelectionBar } from "./SelectionBar";
+import { AddRecord } from "./add/AddRecord";
 import { ColumnChooser } from "./toolbar/ColumnChooser";
 import { JoinPicker } from "./toolbar/JoinPicker";
 import { UndoButtons } from "./undo/UndoButtons";
@@ -233,6 +234,7 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
         >
           {view.filter ? "Update matching…" : "Update all…"}
         </button>
+        <AddRecord db={db} table={table} fields={fields} canInsert={!!config.capabilities.insert} />
         <WorkspaceTools canImport={!!config.capabilities.import && !!fields} hasViews={hasViews} />
         <UndoButtons />
         <button type="button" className="btn btn-icon-text" onClick={() => records.refetch()} aria-label="Refresh" title="Refresh">
@@ -250,7 +252,7 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
           onApply={onApply}
         />
       )}
-      <SelectionBar count={count} pageSize={rowsShown?.length ?? view.size} onBulk={(kind) => setBulk(kind === "rows" ? { kind, pks: [...selected.values()] } : { kind, filter: view.filter })} />
+      <SelectionBar count={count} pageSize={rowsShown?.length ?? view.size} deletion={{ db, table, pkField, canDelete: !!config.capabilities.deleteRecords }} onBulk={(kind) => setBulk(kind === "rows" ? { kind, pks: [...selected.values()] } : { kind, filter: view.filter })} />
       <div className="grid-area" onPointerDownCapture={preloadOverlays} onKeyDownCapture={preloadOverlays} {...csvDropHandlers(!!config.capabilities.import && !!fields)}>
         {records.isFetching && <div className="loading-bar" role="progressbar" aria-label="Loading records" />}
         {records.isError && (

@@ -1,9 +1,18 @@
 import { useGridStore, gridActions } from "./grid/grid-store";
 import { fmtInt } from "./values/values.utils";
+import { DeleteSelected } from "./delete/DeleteSelected";
 
 const fmt = fmtInt;
 
-export function SelectionBar({ count, pageSize, onBulk }: { count: number | undefined; pageSize: number; onBulk(kind: "rows" | "filter"): void }) {
+interface Props {
+  count: number | undefined;
+  pageSize: number;
+  onBulk(kind: "rows" | "filter"): void;
+  /** For deleting the selected Records (issue 24); absent: no delete button. */
+  deletion?: { db: string; table: string; pkField: string; canDelete: boolean };
+}
+
+export function SelectionBar({ count, pageSize, onBulk, deletion }: Props) {
   const { selected, allMatching } = useGridStore();
   if (!selected.size && !allMatching) return null;
   return (
@@ -26,6 +35,7 @@ export function SelectionBar({ count, pageSize, onBulk }: { count: number | unde
       <button type="button" className="btn btn-primary btn-sm" onClick={() => onBulk(allMatching ? "filter" : "rows")}>
         {allMatching ? `Update all ${fmt(count ?? 0)}…` : `Update ${fmt(selected.size)} selected…`}
       </button>
+      {deletion && !allMatching && <DeleteSelected {...deletion} />}
       <button type="button" className="btn btn-sm" onClick={() => gridActions.clearSelection()}>
         Clear selection
       </button>

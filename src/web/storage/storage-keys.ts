@@ -6,6 +6,8 @@ export const storageKeys = {
   bucket: (bucket: string) => ["storage", bucket] as const,
   list: (bucket: string, folder: string) => ["storage", bucket, "list", folder, LIST_PAGE_SIZE] as const,
   local: (bucket: string) => ["storage", bucket, "local"] as const,
+  search: (bucket: string, text: string) => ["storage", bucket, "search", text] as const,
+  job: (bucket: string, id: string) => ["storage", bucket, "job", id] as const,
   text: (bucket: string, key: string, etag: string | undefined) => ["storage", bucket, "text", key, etag ?? ""] as const,
 };
 

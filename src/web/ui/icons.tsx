@@ -54,6 +54,7 @@ const PATHS = {
   download: "M12 4v11M7 10l5 5 5-5M5 20h14",
   upload: "M12 20V9M7 14l5-5 5 5M5 4h14",
   trash: "M4 7h16M9 7V4h6v3M6 7l1 13h10l1-13M10 11v6M14 11v6",
+  move: "M4 12h15M14 6l6 6-6 6",
   folderPlus: "M3 7a2 2 0 0 1 2-2h5l2 2h7a2 2 0 0 1 2 2v9a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2zM12 11v6M9 14h6",
   list: "M8 6h12M8 12h12M8 18h12M4 6h.01M4 12h.01M4 18h.01",
   grid: "M4 4h7v7H4zM13 4h7v7h-7zM4 13h7v7H4zM13 13h7v7h-7z",

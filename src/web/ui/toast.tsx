@@ -14,6 +14,8 @@ export interface Toast {
   kind: ToastKind;
   title: string;
   detail?: string;
+  /** One button beside the text (e.g. Undo on the toast of an undoable change); it dismisses the toast. */
+  action?: { label: string; run(): void };
 }
 
 interface ToastState {
@@ -37,8 +39,9 @@ export const useToastStore = create<ToastState>((set, get) => ({
   },
 }));
 
-export function toast(title: string, opts: { kind?: ToastKind; detail?: string; ttlMs?: number } = {}): number {
-  return useToastStore.getState().push({ kind: opts.kind ?? "info", title, detail: opts.detail }, opts.ttlMs);
+export function toast(title: string, opts: { kind?: ToastKind; detail?: string; ttlMs?: number; action?: Toast["action"] } = {}): number {
+  // A toast with an action stays longer: there must be time to reach the button.
+  return useToastStore.getState().push({ kind: opts.kind ?? "info", title, detail: opts.detail, action: opts.action }, opts.ttlMs ?? (opts.action ? 10_000 : undefined));
 }
 
 /**
@@ -76,6 +79,18 @@ export function Toaster() {
             <strong>{t.title}</strong>
             {t.detail && <div className="toast-detail">{t.detail}</div>}
           </div>
+          {t.action && (
+            <button
+              type="button"
+              className="btn btn-sm toast-action"
+              onClick={() => {
+                dismiss(t.id);
+                t.action!.run();
+              }}
+            >
+              {t.action.label}
+            </button>
+          )}
           <button type="button" aria-label="Dismiss notification" onClick={() => dismiss(t.id)}>
             <Icon name="x" size={14} />
           </button>

@@ -21,6 +21,8 @@ import { openMetadata } from "./metadata";
 import { openJobsStore } from "./metadata-jobs";
 import { createJobRunner } from "./domain/jobs/run-jobs";
 import { registerJobRoutes } from "./routes/jobs";
+import { openSearchStore } from "./metadata-search";
+import { registerSearchRoute } from "./routes/search";
 import { registerDeleteRoute } from "./routes/delete";
 import { toHttpError } from "./routes/http-failures";
 import { registerListRoute } from "./routes/list";
@@ -72,6 +74,7 @@ export async function createStorageModule(ctx: ServiceContext): Promise<StorageM
   }
   // Jobs left running by a stop (even a SIGKILL) go on from their last committed step.
   const jobs = await openJobsStore(ctx.engine);
+  const search = await openSearchStore(ctx.engine, (msg) => ctx.log.warn({}, msg));
   // STORAGE_JOB_STEP (keys per committed step, default 200): smaller only to watch a job mid-way in tests.
   const runner = createJobRunner(d, jobs, { step: Number(process.env.STORAGE_JOB_STEP) || undefined });
   const resumed = await runner.resume();
@@ -105,6 +108,7 @@ export async function createStorageModule(ctx: ServiceContext): Promise<StorageM
         registerUploadRoute(scope, d);
         registerDeleteRoute(scope, d);
         registerJobRoutes(scope, d, runner, jobs);
+        registerSearchRoute(scope, d, search);
       });
     },
     buckets: () => list.map(toMetaBucket),

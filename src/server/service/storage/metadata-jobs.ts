@@ -95,7 +95,6 @@ export async function openJobsStore(engine: SqlEngine): Promise<JobsStore> {
     );
   });
   const one = async (q: Parameters<SqlEngine["read"]>[0][number]) => (await engine.read([q]))[0].rows;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Kysely without a typed schema
   const inSelection = (q: any, s: Selection, column = "key") => (s.kind === "key" ? q.where(column, "=", s.key) : q.where(column, ">=", s.lo).where(column, "<", s.hi));
   /** Inside a step's transaction: is the job still running at the cursor we think it is? */
   const stillMine = async (tx: SqlTx, job: JobRow) => {

@@ -15,7 +15,7 @@ import { GridHeader } from "./GridHeader";
 import { GridRow, ROW_H, SEL_W } from "./GridRow";
 import { sameValue } from "../values/values.utils";
 import { rectOf } from "../clipboard/copy";
-import { handleGridKey, headerMenuKey, onGridContextMenu, onGridPaste } from "./grid-keys";
+import { handleGridKey, headerMenuKey, selectionDeleteKey, onGridContextMenu, onGridPaste } from "./grid-keys";
 
 const features = tableFeatures({ rowSortingFeature });
 const emptyRows: RecordRow[] = [];
@@ -185,6 +185,7 @@ export const RecordsGrid = memo(function RecordsGrid(p: Props) {
     // Only keys pressed on a body cell: Enter or Space on a header button (sort) or the
     // select-all box must do what those controls do, not edit or select the active row.
     if (headerMenuKey(e)) return;
+    if (selectionDeleteKey(e)) return;
     if (!(e.target instanceof HTMLElement && e.target.dataset.cell)) return;
     const { row, col } = active;
     if (handleGridKey(e, { active, rows, columns: p.columns, rangeAnchor, moveTo, openRecord: onOpen })) return;

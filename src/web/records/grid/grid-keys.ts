@@ -8,7 +8,8 @@ import { rangeTsv, rectOf, writeClipboard } from "../clipboard/copy";
 import { type MenuTarget, overlayActions } from "../overlays/overlay-store";
 import { toast } from "../../ui/toast";
 import type { GridColumn } from "./columns.utils";
-import { type CellPos, gridActions } from "./grid-store";
+import { type CellPos, gridActions, useGridStore } from "./grid-store";
+import { deleteRequest } from "../delete/delete-request-store";
 
 interface Ctx {
   active: CellPos;
@@ -30,6 +31,19 @@ export async function copyRange(rows: readonly RecordRow[], columns: readonly Gr
   } catch (e) {
     toast("Could not copy", { kind: "error", detail: (e as Error).message });
   }
+}
+
+/**
+ * Delete on a row's selection box (the box itself, after a click, or its cell) with Records
+ * selected: the delete confirmation (issue 24). Returns true when it handled the key.
+ */
+export function selectionDeleteKey(e: React.KeyboardEvent): boolean {
+  if (e.key !== "Delete" || e.ctrlKey || e.metaKey || e.shiftKey || e.altKey) return false;
+  const onSelectCell = e.target instanceof HTMLElement && !!e.target.closest('[data-cell$=":0"]');
+  if (!onSelectCell || useGridStore.getState().selected.size === 0) return false;
+  e.preventDefault();
+  deleteRequest.ask();
+  return true;
 }
 
 /** Handles the key and returns true, or returns false for the grid's own handler. */
@@ -54,6 +68,26 @@ export function handleGridKey(e: React.KeyboardEvent, ctx: Ctx): boolean {
   if (e.key === "Enter" && e.shiftKey && !mod) {
     e.preventDefault();
     ctx.openRecord(active.row);
+    return true;
+  }
+  // Delete/Backspace clears the cell or range, Ctrl/⌘+D fills the range down from its top row
+  // (issue 24 item 4): both are a paste of the right shape, so they are checked, reviewed and
+  // applied as one undo step by the paste's own path.
+  if ((e.key === "Delete" || e.key === "Backspace") && !mod && !e.shiftKey && !e.altKey && active.col > 0) {
+    e.preventDefault();
+    const rect = rectOf(active, ctx.rangeAnchor);
+    const line = Array(rect.right - rect.left + 1).fill('""').join("\t");
+    // Every line ends in a newline: the TSV reader drops a last line that is only "" otherwise.
+    overlayActions.paste(`${line}\n`.repeat(rect.bottom - rect.top + 1), { row: rect.top, col: rect.left });
+    return true;
+  }
+  if (mod && !e.altKey && !e.shiftKey && e.key.toLowerCase() === "d" && ctx.rangeAnchor && active.col > 0) {
+    e.preventDefault();
+    const rect = rectOf(active, ctx.rangeAnchor);
+    if (rect.bottom > rect.top) {
+      const top = rangeTsv(ctx.rows, ctx.columns, { ...rect, bottom: rect.top }).replace(/\r?\n$/, "");
+      overlayActions.paste(`${top}\n`.repeat(rect.bottom - rect.top), { row: rect.top + 1, col: rect.left });
+    }
     return true;
   }
   if ((e.key === "F10" && e.shiftKey) || e.key === "ContextMenu") {

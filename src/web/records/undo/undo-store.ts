@@ -37,7 +37,7 @@ function apply(fn: (s: UndoStacks) => UndoStacks) {
 
 export const undoActions = {
   record(entry: UndoEntry) {
-    if (entry.changes.length) apply((s) => pushEntry(s, entry));
+    if (entry.changes.length || entry.rows?.records.length) apply((s) => pushEntry(s, entry));
   },
   movedBack() {
     apply(afterUndo);

@@ -3,7 +3,7 @@
  * this app wrote. Restoring sends updates filtered on primary key AND the value we expect to
  * find, so anything changed since by someone else is left alone and counted.
  */
-import type { RecordValue, UpdateBody } from "../../../shared/records";
+import type { RecordRow, RecordValue, UpdateBody } from "../../../shared/records";
 import { equalCond, pkFilter } from "../grid/edit.utils";
 import { fmtInt } from "../values/values.utils";
 
@@ -24,6 +24,19 @@ export interface UndoEntry {
   at: number;
   /** json Fields cannot be compared by a filter (only tested for null): checked by reading. */
   jsonFields?: string[];
+  /**
+   * Whole Records added or removed (issue 24): undo of a delete re-inserts them with their
+   * values, redo deletes them again (only if exactly these are still there); an insert the reverse.
+   */
+  rows?: { kind: "insert" | "delete"; records: RecordRow[] };
+}
+
+/** Does undoing (or redoing) this entry insert its Records, or delete them? */
+export function rowsStep(entry: UndoEntry, direction: "undo" | "redo"): "insert" | "delete" | undefined {
+  if (!entry.rows) return undefined;
+  const forward = entry.rows.kind;
+  if (direction === "redo") return forward;
+  return forward === "insert" ? "delete" : "insert";
 }
 
 export interface RestoreStep {
@@ -120,7 +133,11 @@ export function readStacks(raw: string | null): UndoStacks {
   try {
     const data = JSON.parse(raw) as Partial<UndoStacks>;
     const valid = (e: unknown): e is UndoEntry =>
-      typeof e === "object" && e !== null && Array.isArray((e as UndoEntry).changes) && typeof (e as UndoEntry).pkField === "string";
+      typeof e === "object" &&
+      e !== null &&
+      Array.isArray((e as UndoEntry).changes) &&
+      typeof (e as UndoEntry).pkField === "string" &&
+      ((e as UndoEntry).rows === undefined || Array.isArray((e as UndoEntry).rows?.records));
     return {
       past: Array.isArray(data.past) ? data.past.filter(valid) : [],
       future: Array.isArray(data.future) ? data.future.filter(valid) : [],

@@ -3,13 +3,15 @@
  * an upstream without it, from a count query made just before; nothing is sent when nothing matches), report, refresh the grid.
  */
 import { useQueryClient } from "@tanstack/react-query";
-import { useCallback } from "react";
+import { useCallback, useEffect } from "react";
 import { toastError } from "../../app/query-client";
 import { toast } from "../../ui/toast";
 import { queryRecords } from "../records-list-query";
 import { invalidateTableRecords, updateRecords } from "../records-update-mutation";
 import { undoActions, useUndoStore } from "./undo-store";
-import { planRestore, type RestoreStep, summarize, summaryText } from "./undo.utils";
+import { planRestore, type RestoreStep, rowsStep, summarize, summaryText, type UndoEntry } from "./undo.utils";
+import { deleteRecords, insertRecords } from "../records-write-mutation";
+import { ApiError } from "../../api-client";
 import type { UpdateBody } from "../../../shared/records";
 import { pkFilter } from "../grid/edit.utils";
 import { sameValue } from "../values/values.utils";
@@ -22,6 +24,36 @@ async function restoreByReading(db: string, table: string, pkField: string, valu
   const out = await updateRecords(db, table, { values, filter: pkFilter(pkField, still) });
   return out.matched ?? still.length;
 }
+
+/**
+ * Whole Records back or away again: re-inserted with their values (all or nothing: a 409 when
+ * one of their keys is taken again), or deleted only if exactly these are all still there.
+ */
+async function restoreRows(entry: UndoEntry, direction: "undo" | "redo"): Promise<string> {
+  const { records } = entry.rows!;
+  const n = records.length;
+  const noun = `Record${n === 1 ? "" : "s"}`;
+  const verb = direction === "undo" ? "Undone" : "Redone";
+  try {
+    if (rowsStep(entry, direction) === "insert") {
+      await insertRecords(entry.db, entry.table, records);
+      return `${verb}: ${n.toLocaleString("en-US")} ${noun} back, with their values.`;
+    }
+    await deleteRecords(entry.db, entry.table, pkFilter(entry.pkField, records.map((r) => r[entry.pkField])), n);
+    return `${verb}: ${n.toLocaleString("en-US")} ${noun} deleted again.`;
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 409) throw new Error(`${e.message} The Records changed since; nothing was written.`, { cause: e });
+    throw e;
+  }
+}
+
+/** The Undo button of a success toast reaches the undo of the workspace that is open. */
+let undoRunner: (() => void) | undefined;
+export function undoFromToast(): void {
+  undoRunner?.();
+}
+/** The action a success toast of an undoable change carries (issue 24 item 7). */
+export const undoAction = { label: "Undo", run: undoFromToast };
 
 export function useUndoRedo() {
   const qc = useQueryClient();
@@ -37,6 +69,13 @@ export function useUndoRedo() {
       undoActions.setBusy(true);
       const results: { expected: number; matched: number }[] = [];
       try {
+        if (entry.rows) {
+          const text = await restoreRows(entry, direction);
+          if (direction === "undo") undoActions.movedBack();
+          else undoActions.movedForward();
+          toast(text, { kind: "success", detail: `${entry.label} (${entry.db}.${entry.table})` });
+          return;
+        }
         for (const step of planRestore(entry, direction)) {
           if (step.check) {
             results.push({ expected: step.expected, matched: await restoreByReading(entry.db, entry.table, entry.pkField, step.body.values, step.check) });
@@ -60,5 +99,12 @@ export function useUndoRedo() {
     },
     [qc],
   );
-  return { undo: useCallback(() => run("undo"), [run]), redo: useCallback(() => run("redo"), [run]) };
+  const undo = useCallback(() => run("undo"), [run]);
+  useEffect(() => {
+    undoRunner = () => void undo();
+    return () => {
+      if (undoRunner) undoRunner = undefined;
+    };
+  }, [undo]);
+  return { undo, redo: useCallback(() => run("redo"), [run]) };
 }

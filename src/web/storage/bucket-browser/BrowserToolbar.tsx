@@ -11,6 +11,9 @@ export interface BrowserToolbarProps {
   filter: string;
   onFilter(text: string): void;
   filterRef?: RefObject<HTMLInputElement | null>;
+  /** Where the filter looks; absent = only this folder (no search upstream). */
+  scope?: "folder" | "bucket";
+  onScope?(scope: "folder" | "bucket"): void;
   view: ViewMode;
   onView(v: ViewMode): void;
   sort: SortSpec;
@@ -39,7 +42,7 @@ export function BrowserToolbar(p: BrowserToolbarProps) {
         ref={p.filterRef}
         type="search"
         className="input st-filter"
-        placeholder="Filter by name in this folder"
+        placeholder={p.scope === "bucket" ? "Search the whole bucket by name" : "Filter by name in this folder"}
         value={p.filter}
         onChange={(e) => p.onFilter(e.target.value)}
         onKeyDown={(e) => {
@@ -49,6 +52,12 @@ export function BrowserToolbar(p: BrowserToolbarProps) {
           }
         }}
       />
+      {p.onScope && (
+        <select className="input st-select" aria-label="Where to filter" value={p.scope} onChange={(e) => p.onScope!(e.target.value as "folder" | "bucket")}>
+          <option value="folder">This folder</option>
+          <option value="bucket">Whole bucket</option>
+        </select>
+      )}
       <label htmlFor={sortId} className="st-muted st-small">
         Sort
       </label>

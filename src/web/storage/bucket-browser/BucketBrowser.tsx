@@ -4,6 +4,8 @@
  */
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useDropzone } from "react-dropzone";
+import { useQuery } from "@tanstack/react-query";
+import { searchQueryOptions } from "../search-query";
 import type { Capabilities, MetaBucket } from "../../../shared/meta";
 import { toast } from "../../ui/toast";
 import { useBrowserPrefs, usePendingFolders } from "../browser-state";
@@ -15,6 +17,8 @@ import { FilePreview } from "../preview/FilePreview";
 import { Lightbox } from "../preview/Lightbox";
 import { enqueueUploads } from "../upload/upload-store";
 import { DeleteFileDialog } from "./DeleteFileDialog";
+import { DeleteFolderDialog } from "../jobs/DeleteFolderDialog";
+import { MoveDialog } from "../jobs/MoveDialog";
 import { Breadcrumbs } from "./Breadcrumbs";
 import { BrowserActions, BrowserToolbar } from "./BrowserToolbar";
 import { EmptyState, countText } from "./BrowserStates";
@@ -61,10 +65,18 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: 
   const [linkFor, setLinkFor] = useState<FileEntry | null>(null);
   const [deleteFor, setDeleteFor] = useState<FileEntry | null>(null);
   const [newFolder, setNewFolder] = useState(false);
+  const [moveFrom, setMoveFrom] = useState<string | null>(null);
+  const [deleteFolder, setDeleteFolder] = useState<string | null>(null);
   const [openKey, setOpenKey] = useState(false);
 
   const data = useFolderEntries(name, folder, capabilities.list, canRead);
-  const shown = useMemo(() => sortEntries(filterEntries(data.entries, filter), sort), [data.entries, filter, sort]);
+  const [scope, setScope] = useState<"folder" | "bucket">("folder");
+  const searching = scope === "bucket" && filter.trim() !== "" && capabilities.search === true;
+  const found = useQuery({ ...searchQueryOptions(name, filter.trim()), enabled: searching });
+  const shown = useMemo(
+    () => sortEntries(searching ? (found.data ?? []) : filterEntries(data.entries, filter), sort),
+    [searching, found.data, data.entries, filter, sort],
+  );
   const images = useMemo(() => shown.filter((e): e is FileEntry => e.kind === "file" && fileKind(e.contentType, e.key) === "image"), [shown]);
   const lightboxIndex = lightboxKey === null ? -1 : images.findIndex((i) => i.key === lightboxKey);
 
@@ -131,6 +143,11 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: 
     onLink,
     onDelete,
     canDelete,
+    // Server-side jobs (issue 22.2): shown only where the bucket allows writes; against an
+    // upstream without jobs the Move button stays, disabled, and says why.
+    onMove: canCreate ? (from: string) => setMoveFrom(from) : undefined,
+    moveBlocked: capabilities.jobs ? undefined : "Moving, renaming and copying run as server-side jobs, and this upstream has none (no jobs in its capabilities).",
+    onDeleteFolder: canDelete && capabilities.jobs ? (f: string) => setDeleteFolder(f) : undefined,
   };
   const folderNames = data.entries.filter((e) => e.kind === "folder").map((e) => e.name);
   const fileCount = data.entries.length - folderNames.length;
@@ -155,6 +172,8 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: 
         filter={filter}
         onFilter={(text) => setFilterState({ folder, text })}
         filterRef={filterRef}
+        scope={scope}
+        onScope={capabilities.search ? setScope : undefined}
         view={view}
         onView={setView}
         sort={sort}
@@ -211,7 +230,7 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: 
         <span className="st-muted" aria-live="polite">
           {data.entries.length > 0 && countText(folderNames.length, fileCount)}
           {data.hasMore ? " loaded so far" : ""}
-          {filter ? ` · ${shown.length} match${shown.length === 1 ? "es" : ""} “${filter}”` : ""}
+          {filter ? ` · ${shown.length} match${shown.length === 1 ? "" : "es"} “${filter}”` : ""}
         </span>
         {data.hasMore && (
           <button
@@ -278,6 +297,8 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: 
           onClose={() => setLinkFor(null)}
         />
       )}
+      {moveFrom !== null && <MoveDialog bucket={name} from={moveFrom} action="move" onClose={() => setMoveFrom(null)} />}
+      {deleteFolder !== null && <DeleteFolderDialog bucket={name} folder={deleteFolder} onClose={() => setDeleteFolder(null)} />}
       {deleteFor && (
         <DeleteFileDialog
           bucket={name}

@@ -3,7 +3,8 @@ import { formatBytes, formatDate, typeLabel } from "../format.utils";
 import type { Entry, SortKey, SortSpec } from "../listing.utils";
 import { FolderIcon } from "../preview/FileIcon";
 import { Thumbnail } from "../preview/Thumbnail";
-import { FileActions } from "./FileActions";
+import { Icon } from "../../ui/icons";
+import { FileActions, MoveButton } from "./FileActions";
 
 type FileEntry = Extract<Entry, { kind: "file" }>;
 
@@ -20,6 +21,11 @@ export interface EntryViewProps {
   onLink(e: FileEntry): void;
   onDelete(e: FileEntry): void;
   canDelete: boolean;
+  /** Move, rename or copy a key or a folder ("x/"), as a server-side job; absent = not offered. */
+  onMove?(from: string): void;
+  moveBlocked?: string;
+  /** Delete a folder with everything under it (a job); absent = not offered. */
+  onDeleteFolder?(folder: string): void;
 }
 
 const COLUMNS: { key: SortKey; label: string; className: string }[] = [
@@ -68,7 +74,18 @@ export function EntryList(p: EntryViewProps) {
               <td className="st-col-size">—</td>
               <td className="st-col-type">Folder</td>
               <td className="st-col-date">—</td>
-              <td className="st-col-actions" />
+              <td className="st-col-actions">
+                {!e.pending && (p.onMove || p.onDeleteFolder) && (
+                  <div className="st-actions st-actions-compact">
+                    {p.onMove && <MoveButton label={`folder ${e.name}`} blocked={p.moveBlocked} onMove={() => p.onMove!(e.folder.endsWith("/") ? e.folder : `${e.folder}/`)} compact />}
+                    {p.onDeleteFolder && !p.moveBlocked && (
+                      <button type="button" className="btn btn-sm btn-danger-quiet" aria-label={`Delete folder ${e.name}`} title="Delete folder" onClick={() => p.onDeleteFolder!(e.folder.endsWith("/") ? e.folder : `${e.folder}/`)}>
+                        <Icon name="trash" />
+                      </button>
+                    )}
+                  </div>
+                )}
+              </td>
             </tr>
           ) : (
             <tr key={`f:${e.key}`}>
@@ -82,7 +99,7 @@ export function EntryList(p: EntryViewProps) {
               <td className="st-col-type">{typeLabel(e.contentType, e.key)}</td>
               <td className="st-col-date">{formatDate(e.lastModified)}</td>
               <td className="st-col-actions">
-                <FileActions bucket={p.bucket} entry={e} canDelete={p.canDelete} onLink={p.onLink} onDelete={p.onDelete} compact />
+                <FileActions bucket={p.bucket} entry={e} canDelete={p.canDelete} onLink={p.onLink} onDelete={p.onDelete} onMove={p.onMove} moveBlocked={p.moveBlocked} compact />
               </td>
             </tr>
           ),
@@ -117,7 +134,7 @@ export function EntryGrid(p: EntryViewProps) {
                 {formatBytes(e.size)} · {formatDate(e.lastModified)}
               </span>
             </button>
-            <FileActions bucket={p.bucket} entry={e} canDelete={p.canDelete} onLink={p.onLink} onDelete={p.onDelete} compact />
+            <FileActions bucket={p.bucket} entry={e} canDelete={p.canDelete} onLink={p.onLink} onDelete={p.onDelete} onMove={p.onMove} moveBlocked={p.moveBlocked} compact />
           </li>
         ),
       )}

@@ -1,4 +1,4 @@
-/** What one can do with a file: copy a link, download, delete. Used in rows, cards and previews. */
+/** What one can do with a file: copy a link, download, move/copy, delete. Used in rows, cards and previews. */
 import type { Entry } from "../listing.utils";
 import { objectUrl } from "../thumb.utils";
 import { Icon } from "../../ui/icons";
@@ -12,9 +12,30 @@ export interface FileActionsProps {
   onLink(e: FileEntry): void;
   onDelete(e: FileEntry): void;
   compact?: boolean;
+  /** Move, rename or copy (a server-side job); absent = not offered. */
+  onMove?(key: string): void;
+  /** Why moving is not possible here (no jobs upstream): the button stays, disabled, with this tooltip. */
+  moveBlocked?: string;
 }
 
-export function FileActions({ bucket, entry, canDelete, onLink, onDelete, compact }: FileActionsProps) {
+/** The Move button of a file or folder: disabled with the reason when the upstream has no jobs. */
+export function MoveButton({ label, blocked, onMove, compact }: { label: string; blocked?: string; onMove(): void; compact?: boolean }) {
+  return (
+    <button
+      type="button"
+      className="btn btn-sm"
+      aria-label={`Move, rename or copy ${label}`}
+      aria-disabled={blocked ? true : undefined}
+      title={blocked ?? "Move, rename or copy"}
+      onClick={() => !blocked && onMove()}
+    >
+      <Icon name="move" />
+      {!compact && " Move"}
+    </button>
+  );
+}
+
+export function FileActions({ bucket, entry, canDelete, onLink, onDelete, compact, onMove, moveBlocked }: FileActionsProps) {
   return (
     <div className={`st-actions ${compact ? "st-actions-compact" : ""}`}>
       <button type="button" className="btn btn-sm" aria-label={`Copy a link to ${entry.name}`} title="Copy link" onClick={() => onLink(entry)}>
@@ -25,6 +46,7 @@ export function FileActions({ bucket, entry, canDelete, onLink, onDelete, compac
         <Icon name="download" />
         {!compact && " Download"}
       </a>
+      {onMove && <MoveButton label={entry.name} blocked={moveBlocked} onMove={() => onMove(entry.key)} compact={compact} />}
       {canDelete && (
         <button type="button" className="btn btn-sm btn-danger-quiet" aria-label={`Delete ${entry.name}`} title="Delete" onClick={() => onDelete(entry)}>
           <Icon name="trash" />

@@ -147,7 +147,7 @@ describe(`storage jobs killed mid-way (${BACKEND})`, () => {
     // A second move onto existing names is refused unless asked.
     const refused = await fetch(`${url}/v0/storage/jobs/public-assets`, { method: "POST", body: JSON.stringify({ action: "copy", from: keyOf("dst/", 1), to: keyOf("dst/", 2) }), headers: { ...headers, "content-type": "application/json" } });
     expect(refused.status).toBe(409);
-    expect(await read(url, keyOf("dst/", 2))).toBe(body(2, 1));
+    expect(await read(url, keyOf("dst/", 2))).toBe(body(2, 2));
 
     // Copy: the copy has every file's newest bytes; the source is untouched.
     url = await killMidway(svc, { action: "copy", from: "dst/", to: "copy/" });

@@ -1,0 +1,162 @@
+/**
+ * Deleting Records (issue 24 items 2, 3, 7): from the selection bar after a confirmation that
+ * shows the count, undone after a reload (the Records come back with their values), the Undo
+ * button on the success toast, and the action held back against an upstream without delete.
+ * Works on its own Records (E00951–E00960) and checks through the API.
+ */
+import { expect, test } from "@playwright/test";
+import { apiQuery, openView } from "./records.helpers";
+
+const pkOr = (...pks: string[]) => ({ or: pks.map((value) => ({ key: "employee_id", operator: "equal", value })) });
+
+test("delete two selected Records after a confirmation; undo after a reload brings them back with their values", async ({ page }) => {
+  const pks = ["E00951", "E00952", "E00953"];
+  const before = await apiQuery("employees", { filter: pkOr(...pks), sort: [{ key: "employee_id", direction: "ascending" }] });
+  expect(before.count).toBe(3);
+  await openView(page, "employees", { filter: { and: [pkOr(...pks)] }, sort: "employee_id" });
+  await page.getByRole("checkbox", { name: "Select row E00951" }).click();
+  await page.getByRole("checkbox", { name: "Select row E00953" }).click();
+  await page.getByRole("button", { name: "Delete 2 selected…" }).click();
+  const confirm = page.getByRole("dialog", { name: "Delete 2 Records?" });
+  await expect(confirm).toContainText("2 Records of employees will be deleted");
+  await confirm.getByRole("button", { name: "Delete 2 Records" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Deleted 2 Records" })).toBeVisible();
+  expect((await apiQuery("employees", { filter: pkOr(...pks) })).items.map((r) => r.employee_id)).toEqual(["E00952"]);
+
+  await page.reload();
+  await expect(page.getByRole("grid")).toBeVisible();
+  await page.getByRole("button", { name: "Undo", exact: true }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Undone: 2 Records back" })).toBeVisible();
+  const after = await apiQuery("employees", { filter: pkOr(...pks), sort: [{ key: "employee_id", direction: "ascending" }] });
+  expect(after.items).toEqual(before.items);
+});
+
+test("the success toast's Undo button undoes the delete", async ({ page }) => {
+  const pk = "E00955";
+  const before = await apiQuery("employees", { filter: pkOr(pk) });
+  await openView(page, "employees", { filter: { and: [pkOr(pk)] } });
+  await page.getByRole("checkbox", { name: `Select row ${pk}` }).click();
+  await page.getByRole("button", { name: "Delete 1 selected…" }).click();
+  await page.getByRole("dialog", { name: "Delete 1 Record?" }).getByRole("button", { name: "Delete 1 Record" }).click();
+  const done = page.getByRole("status").filter({ hasText: "Deleted 1 Record" });
+  await expect(done).toBeVisible();
+  expect((await apiQuery("employees", { filter: pkOr(pk) })).count).toBe(0);
+  await done.getByRole("button", { name: "Undo" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Undone: 1 Record back" })).toBeVisible();
+  expect((await apiQuery("employees", { filter: pkOr(pk) })).items).toEqual(before.items);
+});
+
+test("cancel deletes nothing", async ({ page }) => {
+  await openView(page, "employees", { filter: { and: [pkOr("E00957")] } });
+  await page.getByRole("checkbox", { name: "Select row E00957" }).click();
+  await page.getByRole("button", { name: "Delete 1 selected…" }).click();
+  await page.getByRole("dialog", { name: "Delete 1 Record?" }).getByRole("button", { name: "Cancel" }).click();
+  expect((await apiQuery("employees", { filter: pkOr("E00957") })).count).toBe(1);
+});
+
+test("Add Record: by the toolbar and Ctrl+Shift+Enter, primary key first, required marked, refused numbers say why, undoable", async ({ page }) => {
+  await openView(page, "employees", { sort: "employee_id" });
+  await page.getByRole("button", { name: "Add Record" }).click();
+  const dialog = page.getByRole("dialog", { name: "New Record in employees" });
+  const inputs = dialog.getByRole("textbox");
+  await expect(inputs.first()).toHaveAccessibleName("employee_id primary key");
+  await expect(inputs.first()).toHaveAttribute("aria-required", "true");
+  await expect(dialog.getByText("employee_id *")).toBeVisible();
+  await expect(dialog.getByLabel(/^full_name/)).not.toHaveAttribute("aria-required", "true");
+  await expect(inputs.first()).toBeFocused();
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+
+  await page.keyboard.press("Control+Shift+Enter");
+  await expect(dialog).toBeVisible();
+  await dialog.getByLabel(/^employee_id/).fill("NEW-0001");
+  await dialog.getByLabel(/^full_name/).fill("Zoë Müller");
+  await dialog.getByLabel(/^age/).fill("99999999999999999999");
+  await dialog.getByRole("button", { name: "Add Record" }).click();
+  await expect(dialog.getByText(/beyond ±9,007,199,254,740,991/)).toBeVisible();
+  expect((await apiQuery("employees", { filter: pkOr("NEW-0001") })).count).toBe(0);
+  await dialog.getByLabel(/^age/).fill("1e3");
+  await dialog.getByRole("button", { name: "Add Record" }).click();
+  await expect(dialog.getByText(/exponent form/)).toBeVisible();
+  await dialog.getByLabel(/^age/).fill("41");
+  await dialog.getByRole("button", { name: "Add Record" }).click();
+  await expect(dialog).toBeHidden();
+  const added = page.getByRole("status").filter({ hasText: "Added Record NEW-0001" });
+  await expect(added).toBeVisible();
+  expect((await apiQuery("employees", { filter: pkOr("NEW-0001") })).items[0]).toMatchObject({ employee_id: "NEW-0001", full_name: "Zoë Müller", age: 41, city: null });
+
+  // The same key again: the service's 409 is shown in the form, nothing changes.
+  await page.keyboard.press("Control+Shift+Enter");
+  await dialog.getByLabel(/^employee_id/).fill("NEW-0001");
+  await dialog.getByRole("button", { name: "Add Record" }).click();
+  await expect(dialog.getByRole("alert")).toContainText('"NEW-0001" already exists');
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+
+  // The toolbar's Undo (the toast may have gone by now) deletes the added Record again.
+  await page.locator('button[aria-label="Undo"]').click();
+  await expect(page.getByRole("status").filter({ hasText: "Undone: 1 Record deleted again" })).toBeVisible();
+  expect((await apiQuery("employees", { filter: pkOr("NEW-0001") })).count).toBe(0);
+});
+
+test("the new dialogs pass axe (no serious or critical violations) and are screenshotted", async ({ page }) => {
+  const { default: AxeBuilder } = await import("@axe-core/playwright");
+  const serious = async () =>
+    (await new AxeBuilder({ page }).include("dialog").analyze()).violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.help}`);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await openView(page, "employees", { filter: { and: [pkOr("E00958")] } });
+  await page.keyboard.press("Control+Shift+Enter");
+  await expect(page.getByRole("dialog", { name: "New Record in employees" })).toBeVisible();
+  await page.getByRole("dialog").getByRole("button", { name: "Add Record" }).click();
+  await expect(page.getByText("employee_id is required.")).toBeVisible();
+  await page.screenshot({ path: "test-results/add-record-dialog.png" });
+  expect(await serious()).toEqual([]);
+  await page.getByRole("dialog").getByRole("button", { name: "Cancel" }).click();
+  await page.getByRole("checkbox", { name: "Select row E00958" }).click();
+  await page.getByRole("button", { name: "Delete 1 selected…" }).click();
+  await expect(page.getByRole("dialog", { name: "Delete 1 Record?" })).toBeVisible();
+  await page.screenshot({ path: "test-results/delete-confirm.png" });
+  expect(await serious()).toEqual([]);
+});
+
+test("the Delete key on a selected row asks to delete the selection", async ({ page }) => {
+  await openView(page, "employees", { filter: { and: [pkOr("E00959", "E00960")] }, sort: "employee_id" });
+  await page.getByRole("checkbox", { name: "Select row E00959" }).click();
+  await page.getByRole("checkbox", { name: "Select row E00960" }).click();
+  await page.keyboard.press("Delete");
+  const confirm = page.getByRole("dialog", { name: "Delete 2 Records?" });
+  await expect(confirm).toBeVisible();
+  // The safe choice has the focus: Enter cancels.
+  await page.keyboard.press("Enter");
+  await expect(confirm).toBeHidden();
+  expect((await apiQuery("employees", { filter: pkOr("E00959", "E00960") })).count).toBe(2);
+  await page.keyboard.press("Delete");
+  await confirm.getByRole("button", { name: "Delete 2 Records" }).click();
+  await expect.poll(async () => (await apiQuery("employees", { filter: pkOr("E00959", "E00960") })).count).toBe(0);
+  // Undone, so the table keeps its 1,000 employees for the other specs.
+  await page.locator('button[aria-label="Undo"]').click();
+  await expect.poll(async () => (await apiQuery("employees", { filter: pkOr("E00959", "E00960") })).count).toBe(2);
+});
+
+test("Delete on a cell range empties it (reviewed, one undo step); Ctrl+D fills a range down from its top row", async ({ page }) => {
+  const { cell } = await import("./records.helpers");
+  const pks = ["E00961", "E00962", "E00963"];
+  const before = await apiQuery("employees", { filter: pkOr(...pks), sort: [{ key: "employee_id", direction: "ascending" }] });
+  await openView(page, "employees", { filter: { and: [pkOr(...pks)] }, sort: "employee_id" });
+  await cell(page, 2, "age").click();
+  await page.keyboard.press("Shift+ArrowDown");
+  await page.keyboard.press("Delete");
+  const dialog = page.getByRole("dialog", { name: "Paste: review the changes" });
+  await expect(dialog.getByTestId("paste-summary")).toContainText("2 values to change in 2 Records");
+  await dialog.getByRole("button", { name: "Update 2 Records" }).click();
+  await expect.poll(async () => (await apiQuery("employees", { filter: pkOr("E00961", "E00962") })).items.map((r) => r.age)).toEqual([null, null]);
+  await page.keyboard.press("Escape");
+  await page.locator('button[aria-label="Undo"]').click();
+  await expect.poll(async () => (await apiQuery("employees", { filter: pkOr("E00961", "E00962"), sort: [{ key: "employee_id", direction: "ascending" }] })).items.map((r) => r.age)).toEqual(before.items.slice(0, 2).map((r) => r.age));
+
+  await cell(page, 2, "city").click();
+  await page.keyboard.press("Shift+ArrowDown");
+  await page.keyboard.press("Shift+ArrowDown");
+  await page.keyboard.press("Control+d");
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole("button", { name: /^Update \d Records?$/ }).click();
+  await expect.poll(async () => (await apiQuery("employees", { filter: pkOr(...pks) })).items.map((r) => r.city)).toEqual(pks.map(() => before.items[0].city));
+});

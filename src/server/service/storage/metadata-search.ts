@@ -1,0 +1,62 @@
+/**
+ * Searching a bucket by name (issue 22.3): a case-insensitive substring of the key at any
+ * folder depth, answered from the metadata store. On an engine with secondary indexes
+ * (PostgreSQL) a trigram index on lower(key) (pg_trgm) serves `lower(key) like '%q%'`; DuckDB
+ * scans its compressed key column, which at a million rows stays within tens of milliseconds.
+ */
+import { sql } from "kysely";
+import type { SqlEngine } from "../engines/engine";
+import { OBJECTS, type ObjectRow } from "./metadata";
+
+export interface SearchStore {
+  /** Newest versions of the keys containing `q` (any case) after `after`, sorted by key. */
+  search(bucket: string, q: string, after: string, limit: number): Promise<ObjectRow[]>;
+}
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+export async function openSearchStore(engine: SqlEngine, warn: (msg: string) => void): Promise<SearchStore> {
+  const b = engine.builder;
+  if (engine.dialect.secondaryIndexes) {
+    try {
+      await engine.write(async (tx) => {
+        await tx.run(sql`create extension if not exists pg_trgm`.compile(b));
+        await tx.run(sql`create index if not exists _storage_objects_name_trgm on ${sql.table(OBJECTS)} using gin (lower(key) gin_trgm_ops)`.compile(b));
+      });
+    } catch (e) {
+      // Without the extension (no right to create it) search still works, by a scan.
+      warn(`storage: no trigram index for search (${(e as Error).message.split("\n")[0]}); searching scans the keys`);
+    }
+  }
+  return {
+    async search(bucket, q, after, limit) {
+      const pattern = `%${escapeLike(q.toLowerCase())}%`;
+      let keys = b
+        .selectFrom(OBJECTS)
+        .select("key")
+        .distinct()
+        .where("bucket", "=", bucket)
+        .where(sql`lower(key) like ${pattern} escape '\\'` as any);
+      if (after !== "") keys = keys.where("key", ">", after);
+      const found = (await engine.read([keys.orderBy("key").limit(limit).compile()]))[0].rows.map((r) => String(r[0]));
+      if (found.length === 0) return [];
+      const rows = (
+        await engine.read([
+          b
+            .selectFrom(OBJECTS)
+            .select(["bucket", "key", "version", "file", "size", "content_type", "sha256", "created_at"])
+            .where("bucket", "=", bucket)
+            .where("key", "in", found)
+            .compile(),
+        ])
+      )[0].rows;
+      const newest = new Map<string, ObjectRow>();
+      for (const r of rows) {
+        const row: ObjectRow = { bucket: String(r[0]), key: String(r[1]), version: Number(r[2]), file: String(r[3]), size: Number(r[4]), contentType: String(r[5]), sha256: String(r[6]), createdAt: Number(r[7]) };
+        const had = newest.get(row.key);
+        if (!had || had.version < row.version) newest.set(row.key, row);
+      }
+      return found.flatMap((k) => newest.get(k) ?? []);
+    },
+  };
+}

@@ -1,0 +1,53 @@
+/** Whole-bucket search by name (issue 22.3): substring, any case, any depth, paged; after moves. */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type StorageTestService, startStorageService, upload, waitForAsync } from "./storage-test-support";
+
+let svc: StorageTestService;
+beforeAll(async () => {
+  svc = await startStorageService();
+  for (const key of ["s/report.txt", "s/a/b/c/MyREPORT.pdf", "s/a/other.txt", "s/100%_done.txt", "s/100x_done.txt", "s/deep/er/Rep-ort.txt"]) {
+    expect((await upload(svc, "public-assets", key, key)).status).toBe(200);
+  }
+  await upload(svc, "public-assets", "s/report.txt", "second version");
+});
+afterAll(() => svc?.close());
+
+type Page = { items: { key: string; versionedKey: string; size: number }[]; nextCursor: string | null };
+const search = async (q: string, extra = "") => {
+  const res = await fetch(`${svc.url}/v0/storage/search/public-assets?q=${encodeURIComponent(q)}${extra}`, { headers: { "x-api-key": svc.key } });
+  return { status: res.status, body: (await res.json()) as Page & { error?: string } };
+};
+
+describe("storage search", () => {
+  it("finds a substring in any case at any depth, newest version once", async () => {
+    const { body } = await search("RePoRt");
+    expect(body.items.map((i) => i.key)).toEqual(["s/a/b/c/MyREPORT.pdf", "s/report.txt"]);
+    expect(body.items[1].size).toBe("second version".length);
+    expect(body.nextCursor).toBeNull();
+  });
+
+  it("takes % and _ literally", async () => {
+    expect((await search("%_")).body.items.map((i) => i.key)).toEqual(["s/100%_done.txt"]);
+  });
+
+  it("pages by cursor", async () => {
+    const first = await search("s/", "&limit=2");
+    expect(first.body.items).toHaveLength(2);
+    const second = await search("s/", `&limit=2&cursor=${first.body.nextCursor}`);
+    expect(second.body.items[0].key > first.body.items[1].key).toBe(true);
+    expect((await search("s/", "&cursor=%%%")).status).toBe(400);
+    expect((await search("")).status).toBe(400);
+  });
+
+  it("finds moved files under their new names only", async () => {
+    const res = await fetch(`${svc.url}/v0/storage/jobs/public-assets`, {
+      method: "POST",
+      body: JSON.stringify({ action: "move", from: "s/a/", to: "moved/" }),
+      headers: { "x-api-key": svc.key, "content-type": "application/json" },
+    });
+    const { id } = (await res.json()) as { id: string };
+    await waitForAsync(async () => ((await (await fetch(`${svc.url}/v0/storage/jobs/public-assets/${id}`, { headers: { "x-api-key": svc.key } })).json()) as { state: string }).state === "done");
+    expect((await search("myreport")).body.items.map((i) => i.key)).toEqual(["moved/b/c/MyREPORT.pdf"]);
+    expect((await search("other")).body.items.map((i) => i.key)).toEqual(["moved/other.txt"]);
+  });
+});

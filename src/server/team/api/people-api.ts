@@ -1,0 +1,196 @@
+/**
+ * The team layer's own endpoints (contract in ../README.md): /api/me and my sessions for
+ * everyone signed in, /api/people for admins. Every answer is JSON in the one error shape;
+ * nothing returned ever holds a password, a hash or a session's secret (sessions are named by
+ * a prefix of their hash).
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { errorBody } from "../../../shared/errors";
+import { API_SECURITY_HEADERS } from "../../proxy/headers";
+import { sendJson } from "../../proxy/forward";
+import type { Actor, IdentityMode, Resource } from "../contract";
+import { decide, mayOn } from "../grants/permissions";
+import { type Outcome, type PeopleAdmin, publicPerson } from "../people/people-admin";
+import type { PeopleSessions } from "../sessions/people-sessions";
+import type { SessionRow, TeamStore } from "../store/team-store";
+
+export interface TablesAndBuckets {
+  /** `db/slug` */
+  tables: string[];
+  buckets: string[];
+}
+
+interface Ctx {
+  req: IncomingMessage;
+  res: ServerResponse;
+  pathname: string;
+  actor: Actor;
+  catalog: () => Promise<TablesAndBuckets>;
+  store: TeamStore;
+  admin: PeopleAdmin;
+  people: PeopleSessions;
+  mode: IdentityMode;
+}
+
+const json = (res: ServerResponse, status: number, body: unknown) => sendJson(res, status, body, API_SECURITY_HEADERS);
+const error = (res: ServerResponse, status: number, code: Parameters<typeof errorBody>[0], message: string) => json(res, status, errorBody(code, message));
+const CODES = { 400: "validation_error", 404: "not_found", 409: "conflict" } as const;
+
+async function readJson(req: IncomingMessage, limit = 16 * 1024): Promise<{ ok: true; value: Record<string, unknown> } | { ok: false; message: string }> {
+  let size = 0;
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > limit) return { ok: false, message: `The body may have at most ${limit} bytes.` };
+    chunks.push(chunk as Buffer);
+  }
+  try {
+    const v = JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}");
+    if (v && typeof v === "object" && !Array.isArray(v)) return { ok: true, value: v as Record<string, unknown> };
+  } catch {
+    /* below */
+  }
+  return { ok: false, message: "The body must be a JSON object." };
+}
+
+const publicSession = (s: SessionRow, current: string | undefined) => ({
+  id: s.id.slice(0, 16),
+  createdAt: new Date(s.createdAt).toISOString(),
+  lastSeenAt: new Date(s.lastSeenAt).toISOString(),
+  address: s.address,
+  userAgent: s.userAgent,
+  current: s.id === current,
+});
+
+export async function describeMe(actor: Actor, mode: IdentityMode, catalog: TablesAndBuckets) {
+  const tables: Record<string, ReturnType<typeof mayOn>> = {};
+  const buckets: Record<string, ReturnType<typeof mayOn>> = {};
+  for (const t of catalog.tables) {
+    const may = mayOn(actor, `table:${t}` as Resource);
+    if (may.read) tables[t] = may;
+  }
+  for (const b of catalog.buckets) {
+    const may = mayOn(actor, `bucket:${b}` as Resource);
+    if (may.read) buckets[b] = may;
+  }
+  return {
+    email: actor.email,
+    name: actor.name,
+    role: actor.role,
+    grants: actor.grants,
+    mode,
+    may: {
+      managePeople: decide(actor, "manage-people").allowed,
+      readActivity: decide(actor, "read-activity").allowed,
+      tables,
+      buckets,
+    },
+  };
+}
+
+export async function handlePeopleApi(ctx: Ctx): Promise<boolean> {
+  const { req, res, actor, people, store, admin } = ctx;
+  const method = req.method ?? "GET";
+  const parts = ctx.pathname.split("/").slice(2).map((p) => {
+    try {
+      return decodeURIComponent(p);
+    } catch {
+      return "\0";
+    }
+  }); // ["me", …] or ["people", …]
+  const answer = <T>(o: Outcome<T>, ok: (v: T) => unknown, status = 200) => {
+    if (o.ok) return json(res, status, ok(o.value));
+    return error(res, o.status, CODES[o.status], o.message);
+  };
+
+  if (parts[0] === "me") {
+    if (parts.length === 1 && method === "GET") {
+      json(res, 200, await describeMe(actor, ctx.mode, await ctx.catalog()));
+      return true;
+    }
+    if (parts[1] !== "sessions" || parts.length > 3) return false;
+    if (actor.kind !== "person") {
+      if (method === "GET" && parts.length === 2) json(res, 200, { items: [] });
+      else error(res, 404, "not_found", "Sessions exist only when people sign in (see the README, People and roles).");
+      return true;
+    }
+    const current = people.idOf(req);
+    if (method === "GET" && parts.length === 2) {
+      json(res, 200, { items: (await store.listSessions(actor.email)).map((s) => publicSession(s, current)) });
+    } else if (method === "DELETE" && parts.length === 2) {
+      const n = await store.deleteSessionsOf(actor.email);
+      await people.refresh();
+      json(res, 200, { ended: n });
+    } else if (method === "DELETE" && parts.length === 3) {
+      const s = (await store.listSessions(actor.email)).find((x) => x.id.startsWith(parts[2]) && parts[2].length === 16);
+      if (!s || !(await store.deleteSession(actor.email, s.id))) error(res, 404, "not_found", "No such session of yours (it may have ended already).");
+      else {
+        await people.refresh();
+        json(res, 200, { ended: 1 });
+      }
+    } else return false;
+    return true;
+  }
+
+  if (parts[0] !== "people") return false;
+  const may = decide(actor, "manage-people");
+  if (!may.allowed) {
+    error(res, 403, "forbidden", may.message);
+    return true;
+  }
+  const [, email, sub, extra] = parts;
+  const body = async () => {
+    const b = await readJson(req);
+    if (!b.ok) error(res, 400, "validation_error", b.message);
+    return b.ok ? b.value : undefined;
+  };
+  const after = async () => people.refresh();
+
+  if (parts.length === 1 && method === "GET") {
+    json(res, 200, { items: (await admin.list()).map(publicPerson) });
+  } else if (parts.length === 1 && method === "POST") {
+    const b = await body();
+    if (!b) return true;
+    const added = await admin.add({ email: b.email, name: b.name, role: b.role });
+    if (!added.ok) return answer(added, () => null), true;
+    const inv = await admin.invite(added.value.email);
+    await after();
+    answer(inv, (v) => ({ person: publicPerson(v.person), inviteUrl: `/invite/${v.token}` }), 201);
+  } else if (parts.length === 2 && method === "GET") {
+    const p = await admin.get(email);
+    if (!p) error(res, 404, "not_found", `Nobody signs in as ${email}.`);
+    else json(res, 200, publicPerson(p));
+  } else if (parts.length === 2 && method === "PATCH") {
+    const b = await body();
+    if (!b) return true;
+    if (email.toLowerCase() === actor.email && (b.role !== undefined && b.role !== "admin" || b.disabled === true)) {
+      error(res, 400, "validation_error", "You cannot take away your own admin role or disable yourself; ask another admin.");
+      return true;
+    }
+    answer(await admin.update(email, { name: b.name, role: b.role, disabled: b.disabled }), publicPerson);
+    await after();
+  } else if (sub === "grants" && parts.length === 3 && method === "PUT") {
+    const b = await body();
+    if (!b) return true;
+    answer(await admin.grant(email, b.resource, b.level), publicPerson);
+    await after();
+  } else if (sub === "grants" && parts.length === 4 && method === "DELETE") {
+    answer(await admin.revokeGrant(email, extra), publicPerson);
+    await after();
+  } else if (sub === "invite" && parts.length === 3 && method === "POST") {
+    answer(await admin.invite(email), (v) => ({ person: publicPerson(v.person), inviteUrl: `/invite/${v.token}` }));
+  } else if (sub === "sessions" && parts.length === 3 && method === "GET") {
+    json(res, 200, { items: (await store.listSessions(email.toLowerCase())).map((s) => publicSession(s, people.idOf(req))) });
+  } else if (sub === "sessions" && parts.length === 3 && method === "DELETE") {
+    json(res, 200, { ended: await store.deleteSessionsOf(email.toLowerCase()) });
+    await after();
+  } else if (sub === "sessions" && parts.length === 4 && method === "DELETE") {
+    const s = (await store.listSessions(email.toLowerCase())).find((x) => x.id.startsWith(extra) && extra.length === 16);
+    if (!s || !(await store.deleteSession(s.email, s.id))) error(res, 404, "not_found", "No such session (it may have ended already).");
+    else json(res, 200, { ended: 1 });
+    await after();
+  } else {
+    error(res, 404, "not_found", `No endpoint ${method} ${ctx.pathname.slice(0, 200)}.`);
+  }
+  return true;
+}

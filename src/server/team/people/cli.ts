@@ -1,0 +1,166 @@
+/**
+ * `npm run people -- <command>`: manage who signs in, on the store the environment names
+ * (DATA_DIR/team.sqlite, or BASEBOARD_DATABASE_URL), whether or not a proxy is running: the
+ * proxies see a change within a second (they poll the store's revision).
+ *
+ *   add <email> --role <viewer|editor|admin> [--name "<name>"] [--invite]
+ *   grant <email> <table:db/slug|bucket:name> <none|viewer|editor>
+ *   revoke-grant <email> <table:db/slug|bucket:name>
+ *   set-role <email> <role>      disable <email>      enable <email>
+ *   reset-password <email> [--invite]
+ *   list
+ *
+ * A password comes from standard input when it is not a terminal (one line), or is asked twice
+ * at a terminal without echo. `--invite` prints a one-time link that sets it instead.
+ */
+import { createInterface } from "node:readline";
+import { openTeamStore } from "../store/open-store";
+import { createPeopleAdmin, type Outcome, publicPerson } from "./people-admin";
+
+const USAGE = `Usage: npm run people -- <command>
+  add <email> --role <viewer|editor|admin> [--name "<name>"] [--invite]
+  grant <email> <table:<database>/<table>|bucket:<name>> <none|viewer|editor>
+  revoke-grant <email> <table:<database>/<table>|bucket:<name>>
+  set-role <email> <viewer|editor|admin>
+  disable <email> | enable <email>
+  reset-password <email> [--invite]
+  list
+A password is read from standard input (one line) when it is not a terminal, or asked twice.`;
+
+class UsageError extends Error {}
+
+function parseArgs(argv: string[]) {
+  const positional: string[] = [];
+  const flags: Record<string, string | true> = {};
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === "--invite") flags.invite = true;
+    else if (a === "--role" || a === "--name") {
+      const v = argv[++i];
+      if (v === undefined) throw new UsageError(`${a} needs a value.`);
+      flags[a.slice(2)] = v;
+    } else if (a.startsWith("--")) throw new UsageError(`Unknown option ${a}.`);
+    else positional.push(a);
+  }
+  return { positional, flags };
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  let text = "";
+  for await (const chunk of stream) text += chunk.toString();
+  return text;
+}
+
+/** Asks without echo (the terminal shows nothing while typing). */
+function askHidden(prompt: string): Promise<string> {
+  return new Promise((resolve) => {
+    const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: true });
+    const out = rl as unknown as { _writeToOutput: (s: string) => void; output: NodeJS.WriteStream };
+    out._writeToOutput = (s: string) => {
+      if (s.includes(prompt)) process.stdout.write(prompt);
+    };
+    rl.question(prompt, (answer) => {
+      rl.close();
+      process.stdout.write("\n");
+      resolve(answer);
+    });
+  });
+}
+
+async function readPassword(): Promise<string> {
+  if (!process.stdin.isTTY) {
+    const line = (await readAll(process.stdin)).split(/\r?\n/)[0] ?? "";
+    if (!line) throw new UsageError("No password on standard input: pipe one line, e.g. `printf '%s\\n' \"$PW\" | npm run people -- add …`, or use --invite.");
+    return line;
+  }
+  const first = await askHidden("Password (at least 12 characters): ");
+  const second = await askHidden("Password again: ");
+  if (first !== second) throw new UsageError("The two passwords differ; nothing was changed.");
+  return first;
+}
+
+function inviteLink(token: string): string {
+  const origin = process.env.BASEBOARD_ORIGIN ?? `http://127.0.0.1:${process.env.PORT ?? 5173}`;
+  return `${origin.replace(/\/$/, "")}/invite/${token}`;
+}
+
+export async function runPeopleCommand(argv: string[], print: (s: string) => void): Promise<number> {
+  const { positional, flags } = parseArgs(argv);
+  const [command, ...args] = positional;
+  if (!command || command === "help" || command === "--help") {
+    print(USAGE);
+    return command ? 0 : 2;
+  }
+  const want = (n: number) => {
+    if (args.length !== n) throw new UsageError(`${command} takes ${n} argument${n === 1 ? "" : "s"}.\n${USAGE}`);
+  };
+  const store = await openTeamStore(process.env);
+  const admin = createPeopleAdmin(store);
+  const done = <T>(o: Outcome<T>, say: (v: T) => string) => {
+    if (!o.ok) {
+      print(`Error: ${o.message}`);
+      return 1;
+    }
+    print(say(o.value));
+    return 0;
+  };
+  try {
+    switch (command) {
+      case "add": {
+        want(1);
+        if (!flags.role) throw new UsageError("add needs --role viewer, editor or admin.");
+        const password = flags.invite ? undefined : await readPassword();
+        const added = await admin.add({ email: args[0], role: flags.role, name: flags.name, password });
+        if (!added.ok || !flags.invite) return done(added, (p) => `Added ${p.email} (${p.name}) as ${p.role}.`);
+        const inv = await admin.invite(added.value.email);
+        return done(inv, (v) => `Added ${v.person.email} as ${v.person.role}. One-time link to set the password (valid 7 days):\n${inviteLink(v.token)}`);
+      }
+      case "grant":
+        want(3);
+        return done(await admin.grant(args[0], args[1], args[2]), (p) => `${p.email} now has ${args[2]} on ${args[1]}; their sessions were ended.`);
+      case "revoke-grant":
+        want(2);
+        return done(await admin.revokeGrant(args[0], args[1]), (p) => `${p.email} no longer has a grant on ${args[1]} (their role applies).`);
+      case "set-role":
+        want(2);
+        return done(await admin.update(args[0], { role: args[1] }), (p) => `${p.email} is now ${p.role}.`);
+      case "disable":
+        want(1);
+        return done(await admin.update(args[0], { disabled: true }), (p) => `${p.email} is disabled; their sessions were ended.`);
+      case "enable":
+        want(1);
+        return done(await admin.update(args[0], { disabled: false }), (p) => `${p.email} is enabled.`);
+      case "reset-password": {
+        want(1);
+        if (flags.invite) return done(await admin.invite(args[0]), (v) => `One-time link for ${v.person.email} to set a new password (valid 7 days):\n${inviteLink(v.token)}`);
+        const password = await readPassword();
+        return done(await admin.setPassword(args[0], password), (p) => `New password set for ${p.email}; their sessions were ended.`);
+      }
+      case "list": {
+        want(0);
+        const people = (await admin.list()).map(publicPerson);
+        if (people.length === 0) print("Nobody yet: `npm run people -- add you@example.com --role admin` adds the first person.");
+        for (const p of people) {
+          const grants = p.grants.map((g) => `${g.resource}=${g.level}`).join(", ");
+          print(`${p.email}\t${p.name}\t${p.role}${p.disabled ? "\tdisabled" : ""}${p.sso ? "\tsso" : ""}\tlast seen ${p.lastSeenAt ?? "never"}${grants ? `\t${grants}` : ""}`);
+        }
+        return 0;
+      }
+      default:
+        throw new UsageError(`Unknown command "${command}".\n${USAGE}`);
+    }
+  } finally {
+    await store.close();
+  }
+}
+
+// Run as a command (not when imported by tests).
+if (process.argv[1] && /people[\\/]cli\.[tj]s$/.test(process.argv[1])) {
+  runPeopleCommand(process.argv.slice(2), (s) => console.log(s)).then(
+    (code) => process.exit(code),
+    (e) => {
+      console.error(e instanceof UsageError ? e.message : `Error: ${(e as Error).message}`);
+      process.exit(2);
+    },
+  );
+}

@@ -1,0 +1,125 @@
+/**
+ * The generated permission table, through the real proxy: every role × grant (absent, none,
+ * viewer, editor) × endpoint (both query paths, every extension), each person signed in
+ * through the form. A refused request must be a 403 in the error shape AND must never reach
+ * the upstream (a counting relay sits between proxy and service).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fromApp } from "../proxy/test-helpers";
+import { ROLES, type GrantLevel, type Role } from "./contract";
+import { signIn, startTeamStack, type TeamStack, waitForMode } from "./testing/team-stack";
+
+const PASSWORD = "a perfectly long passphrase";
+const GRANTS: (GrantLevel | undefined)[] = [undefined, "none", "viewer", "editor"];
+type Need = "read" | "write" | "delete" | "data-api" | "always";
+
+// Written out plainly here (not imported), so the table is checked against the rules as stated.
+function expected(role: Role, grant: GrantLevel | undefined, need: Need): boolean {
+  const level = grant ?? (role === "viewer" ? "viewer" : "editor");
+  if (need === "always") return true;
+  if (need === "data-api") return grant !== "none";
+  if (need === "read") return level !== "none";
+  if (need === "write") return level === "editor";
+  return level === "editor" && role === "admin";
+}
+
+const T = "/api/v0/record/demo/employees";
+const json = (body: unknown) => ({ "content-type": "application/json", body: JSON.stringify(body) });
+const CASES: { name: string; need: Need; method: string; path: string; body?: { "content-type": string; body: string } }[] = [
+  { name: "query", need: "read", method: "POST", path: `${T}/query`, body: json({ limit: 1 }) },
+  { name: "query with a join", need: "read", method: "POST", path: "/api/v0/record/demo/departments/query", body: json({ limit: 1, join: [{ targetTable: "employees", rules: [{ tableKey: "department", targetTableKey: "department" }] }] }) },
+  { name: "alternate query path", need: "data-api", method: "POST", path: "/api/v0/data-api/record/query", body: json({ limit: 1 }) },
+  { name: "update", need: "write", method: "POST", path: `${T}/update`, body: json({ filter: { and: [{ key: "employee_id", operator: "equal", value: "NOBODY" }] }, values: [{ key: "city", value: "X" }] }) },
+  { name: "fields", need: "read", method: "GET", path: `${T}/fields` },
+  { name: "import", need: "write", method: "POST", path: `${T}/import`, body: { "content-type": "text/csv", body: "employee_id,city\n" } },
+  { name: "insert", need: "write", method: "POST", path: `${T}/insert`, body: json({ records: [] }) },
+  { name: "delete Records", need: "delete", method: "POST", path: `${T}/delete`, body: json({ filter: { and: [{ key: "employee_id", operator: "equal", value: "NOBODY" }] }, expectedCount: 0 }) },
+  { name: "distinct", need: "read", method: "POST", path: `${T}/distinct`, body: json({ key: "city" }) },
+  { name: "get file", need: "read", method: "GET", path: "/api/v0/storage/public/team-files/nothing.txt" },
+  { name: "sign URL", need: "read", method: "GET", path: "/api/v0/storage/url/sign/team-files/nothing.txt" },
+  { name: "list", need: "read", method: "GET", path: "/api/v0/storage/list/team-files" },
+  { name: "upload", need: "write", method: "POST", path: "/api/v0/storage/object/team-files", body: { "content-type": "multipart/form-data; boundary=x", body: "--x--\r\n" } },
+  { name: "delete file", need: "delete", method: "DELETE", path: "/api/v0/storage/object/team-files/nothing.txt" },
+  { name: "move job", need: "write", method: "POST", path: "/api/v0/storage/jobs/team-files", body: json({ action: "move", from: "nothing/", to: "elsewhere/" }) },
+  { name: "delete job", need: "delete", method: "POST", path: "/api/v0/storage/jobs/team-files", body: json({ action: "delete", from: "nothing/" }) },
+  { name: "job status", need: "read", method: "GET", path: "/api/v0/storage/jobs/team-files/00000000-0000-0000-0000-000000000000" },
+  { name: "cancel a job", need: "write", method: "DELETE", path: "/api/v0/storage/jobs/team-files/00000000-0000-0000-0000-000000000000" },
+  { name: "search", need: "read", method: "GET", path: "/api/v0/storage/search/team-files?q=a" },
+  { name: "meta", need: "always", method: "GET", path: "/api/v0/meta" },
+];
+
+let stack: TeamStack;
+const cookies = new Map<string, string>();
+const who = (role: Role, grant: GrantLevel | undefined) => `${role}-${grant ?? "role"}@example.com`;
+
+beforeAll(async () => {
+  stack = await startTeamStack();
+  for (const role of ROLES) {
+    for (const grant of GRANTS) {
+      const email = who(role, grant);
+      const added = await stack.admin.add({ email, role, password: PASSWORD });
+      expect(added.ok).toBe(true);
+      if (grant) {
+        // The query-with-join case reads departments and joins employees: grant both tables alike.
+        await stack.admin.grant(email, "table:demo/employees", grant);
+        await stack.admin.grant(email, "table:demo/departments", grant);
+        await stack.admin.grant(email, "bucket:team-files", grant);
+      }
+    }
+  }
+  await waitForMode(stack.proxy.url, "people");
+  for (const role of ROLES) for (const grant of GRANTS) cookies.set(who(role, grant), await signIn(stack.proxy.url, who(role, grant), PASSWORD));
+}, 120_000);
+afterAll(() => stack?.stop());
+
+describe("every role × grant × endpoint", () => {
+  for (const role of ROLES) {
+    for (const grant of GRANTS) {
+      it(`${role} with ${grant ?? "no"} grant`, async () => {
+        const base = stack.proxy.url;
+        const cookie = cookies.get(who(role, grant)) as string;
+        for (const c of CASES) {
+          const allowed = expected(role, grant, c.need);
+          const before = stack.relay.seen.length;
+          const res = await fetch(`${base}${c.path}`, {
+            method: c.method,
+            headers: { ...fromApp(base), cookie, ...(c.body ? { "content-type": c.body["content-type"] } : {}) },
+            body: c.body?.body,
+          });
+          const text = await res.text();
+          const reached = stack.relay.seen.slice(before).some((s) => s.url.startsWith(c.path.slice(4).split("?")[0].slice(0, 20)));
+          const label = `${c.name} as ${role}/${grant ?? "-"}: ${res.status} ${text.slice(0, 160)}`;
+          if (allowed) {
+            expect(res.status, label).not.toBe(403);
+            expect(reached, label).toBe(true);
+          } else {
+            expect(res.status, label).toBe(403);
+            const body = JSON.parse(text);
+            expect(body.error, label).toBe("forbidden");
+            expect(body.message, label).toMatch(/role|grant|access|hidden/i);
+            expect(reached, `${label} reached the upstream`).toBe(false);
+          }
+        }
+      }, 60_000);
+    }
+  }
+});
+
+describe("hidden tables and buckets", () => {
+  it("a table or bucket granted none is not in /api/config, /api/v0/meta or /api/me", async () => {
+    const base = stack.proxy.url;
+    const cookie = cookies.get(who("editor", "none")) as string;
+    const config = await (await fetch(`${base}/api/config`, { headers: { cookie } })).json();
+    const tables = config.databases.flatMap((d: { tables: { slug: string }[] }) => d.tables.map((t) => t.slug));
+    expect(tables).not.toContain("employees");
+    expect(tables).not.toContain("departments");
+    expect(tables).toContain("catalog");
+    expect(config.buckets.map((b: { name: string }) => b.name)).not.toContain("team-files");
+    const meta = await (await fetch(`${base}/api/v0/meta`, { headers: { cookie } })).json();
+    expect(JSON.stringify(meta)).not.toContain("employees");
+    const me = await (await fetch(`${base}/api/me`, { headers: { cookie } })).json();
+    expect(Object.keys(me.may.tables)).toEqual(["demo/catalog"]);
+    expect(me.may.buckets["team-files"]).toBeUndefined();
+    expect(me.may.buckets["public-assets"]).toEqual({ read: true, write: true, delete: false });
+  });
+});

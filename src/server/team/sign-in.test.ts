@@ -1,0 +1,230 @@
+/**
+ * Signing in as a person through the real proxy: the form, the same answer (and about the same
+ * time) for a wrong password and an unknown email, limits per account and per address, session
+ * fixation, tampered cookies, sessions listed and revoked, and revocation on disable, role and
+ * grant changes and password resets seen within 3 s. Also the compatibility of the two shared
+ * modes: single user on loopback with nobody set up, and BASEBOARD_PASSWORD as one admin.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fromApp, startTestBaseboard, type TestBaseboard } from "../proxy/test-helpers";
+import { createPeopleAdmin } from "./people/people-admin";
+import { openSqliteTeamStore } from "./store/sqlite-store";
+import type { TeamStore } from "./store/team-store";
+import { signIn, waitForMode } from "./testing/team-stack";
+
+const PW = "a perfectly long passphrase";
+let board: TestBaseboard;
+let store: TeamStore;
+let admin: ReturnType<typeof createPeopleAdmin>;
+
+const form = (base: string, fields: Record<string, string>, headers: Record<string, string> = {}) =>
+  fetch(`${base}/login`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { origin: base, "content-type": "application/x-www-form-urlencoded", ...headers },
+    body: new URLSearchParams(fields).toString(),
+  });
+const me = (cookie: string) => fetch(`${board.url}/api/me`, { headers: { cookie } });
+
+async function until(check: () => Promise<boolean>, ms: number): Promise<number> {
+  const start = Date.now();
+  while (!(await check())) {
+    if (Date.now() - start > ms) throw new Error(`not within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return Date.now() - start;
+}
+
+beforeAll(async () => {
+  board = await startTestBaseboard();
+  store = openSqliteTeamStore(board.dataDir as string);
+  admin = createPeopleAdmin(store);
+});
+afterAll(async () => {
+  await board?.stop();
+  await store?.close();
+});
+
+describe("before anyone is added", () => {
+  it("is the single user on loopback, as before: no sign-in, an admin", async () => {
+    const res = await fetch(`${board.url}/api/me`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ mode: "single-user", role: "admin", email: "single-user" });
+    expect((await fetch(`${board.url}/`, { redirect: "manual" })).status).toBe(200);
+  });
+});
+
+describe("with people", () => {
+  beforeAll(async () => {
+    expect((await admin.add({ email: "ada@example.com", name: "Ada", role: "admin", password: PW })).ok).toBe(true);
+    expect((await admin.add({ email: "eve@example.com", name: "Eve", role: "editor", password: PW })).ok).toBe(true);
+    await waitForMode(board.url, "people");
+  });
+
+  it("needs a session for the app and every /api call but health", async () => {
+    expect((await fetch(`${board.url}/api/config`)).status).toBe(401);
+    expect((await fetch(`${board.url}/api/health`)).status).toBe(200);
+    const page = await fetch(`${board.url}/records/demo/employees`, { redirect: "manual" });
+    expect(page.status).toBe(303);
+    expect(page.headers.get("location")).toMatch(/^\/login\?next=/);
+  });
+
+  it("shows a form posting email and password, the email an <input type=email>", async () => {
+    const html = await (await fetch(`${board.url}/login`)).text();
+    expect(html).toMatch(/<form method="post" action="\/login">/);
+    expect(html).toMatch(/<input id="email" name="email" type="email"/);
+    expect(html).toMatch(/name="password" type="password"/);
+  });
+
+  it("answers a wrong password and an unknown email alike, never echoing the password", async () => {
+    const wrong = await form(board.url, { email: "ada@example.com", password: "secret-typo-123456" });
+    const unknown = await form(board.url, { email: "nobody@example.com", password: "secret-typo-123456" });
+    expect(wrong.status).toBe(401);
+    expect(unknown.status).toBe(401);
+    const a = (await wrong.text()).replace(/value="[^"]*@example.com"/, "");
+    const b = (await unknown.text()).replace(/value="[^"]*@example.com"/, "");
+    expect(a).toBe(b);
+    expect(a).not.toContain("secret-typo-123456");
+    expect(a).toContain("do not match");
+  });
+
+  it("takes about the same time for an unknown email as for a known one (a dummy hash is checked)", async () => {
+    const time = async (email: string) => {
+      const t = performance.now();
+      await form(board.url, { email, password: "not-the-password-1" }, { "x-forwarded-for": "1" });
+      return performance.now() - t;
+    };
+    const known: number[] = [];
+    const unknown: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      known.push(await time("eve@example.com"));
+      unknown.push(await time(`ghost${i}@example.com`));
+    }
+    const median = (xs: number[]) => xs.sort((x, y) => x - y)[Math.floor(xs.length / 2)];
+    // Without the dummy hash an unknown email answers in ~1 ms against ~30+ ms for argon2.
+    expect(median(unknown)).toBeGreaterThan(median(known) * 0.4);
+    // (8 wrong attempts from this address so far: the next sign-in succeeds and clears the count.)
+  });
+
+  it("signs in, issues a fresh session id whatever cookie came in (fixation), and refuses a tampered one", async () => {
+    const planted = "bb_sid=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
+    const res = await form(board.url, { email: "Ada@Example.com", password: PW, next: "/storage" }, { cookie: planted });
+    expect(res.status).toBe(303);
+    expect(res.headers.get("location")).toBe("/storage");
+    const set = res.headers.get("set-cookie") as string;
+    expect(set).toMatch(/HttpOnly/);
+    expect(set).toMatch(/SameSite=Strict/);
+    const cookie = /bb_sid=[^;]+/.exec(set)?.[0] as string;
+    expect(cookie).not.toBe(planted);
+    expect((await me(planted)).status).toBe(401);
+    const body = await (await me(cookie)).json();
+    expect(body).toMatchObject({ email: "ada@example.com", name: "Ada", role: "admin", mode: "people", grants: [] });
+    const tampered = cookie.slice(0, -2) + (cookie.endsWith("A") ? "BB" : "AA");
+    expect((await me(tampered)).status).toBe(401);
+  });
+
+  it("lists my sessions (never a secret) and ends one or all", async () => {
+    const c1 = await signIn(board.url, "eve@example.com", PW);
+    const c2 = await signIn(board.url, "eve@example.com", PW);
+    const list = await (await fetch(`${board.url}/api/me/sessions`, { headers: { cookie: c1 } })).json();
+    expect(list.items.length).toBe(2);
+    expect(list.items.filter((s: { current: boolean }) => s.current)).toHaveLength(1);
+    expect(JSON.stringify(list)).not.toContain(c1.slice(7));
+    const other = list.items.find((s: { current: boolean }) => !s.current);
+    const del = await fetch(`${board.url}/api/me/sessions/${other.id}`, { method: "DELETE", headers: { ...fromApp(board.url), cookie: c1 } });
+    expect(del.status).toBe(200);
+    expect((await me(c2)).status).toBe(401);
+    expect((await me(c1)).status).toBe(200);
+    await fetch(`${board.url}/api/me/sessions`, { method: "DELETE", headers: { ...fromApp(board.url), cookie: c1 } });
+    expect((await me(c1)).status).toBe(401);
+  });
+
+  it("ends a person's sessions within 3 s when disabled, when their role or grants change, or their password is reset", async () => {
+    const changes: [string, () => Promise<unknown>][] = [
+      ["disable", () => admin.update("eve@example.com", { disabled: true })],
+      ["role", () => admin.update("eve@example.com", { role: "viewer" })],
+      ["grant", () => admin.grant("eve@example.com", "table:demo/employees", "viewer")],
+      ["password", () => admin.setPassword("eve@example.com", "another long passphrase")],
+    ];
+    let password = PW;
+    for (const [what, change] of changes) {
+      await admin.update("eve@example.com", { disabled: false });
+      await new Promise((r) => setTimeout(r, 1100));
+      const cookie = await signIn(board.url, "eve@example.com", password);
+      expect((await me(cookie)).status, what).toBe(200);
+      await change();
+      if (what === "password") password = "another long passphrase";
+      const took = await until(async () => (await me(cookie)).status === 401, 3000);
+      expect(took, what).toBeLessThan(3000);
+    }
+    // Disabled people cannot sign in again.
+    await admin.update("eve@example.com", { disabled: true });
+    expect((await form(board.url, { email: "eve@example.com", password })).status).toBe(401);
+  });
+
+  it("refuses people changes from another site (CSRF) and from non-admins", async () => {
+    const cookie = await signIn(board.url, "ada@example.com", PW);
+    const evil = await fetch(`${board.url}/api/people`, {
+      method: "POST",
+      headers: { cookie, origin: "https://evil.example", "sec-fetch-site": "cross-site", "content-type": "application/json" },
+      body: JSON.stringify({ email: "mallory@example.com", role: "admin" }),
+    });
+    expect(evil.status).toBe(403);
+    const noHeader = await fetch(`${board.url}/api/people`, {
+      method: "POST",
+      headers: { cookie, origin: board.url, "content-type": "application/json" },
+      body: JSON.stringify({ email: "mallory@example.com", role: "admin" }),
+    });
+    expect(noHeader.status).toBe(403);
+    expect(await store.getPerson("mallory@example.com")).toBeUndefined();
+    const ok = await fetch(`${board.url}/api/people`, {
+      method: "POST",
+      headers: { ...fromApp(board.url), cookie, "content-type": "application/json" },
+      body: JSON.stringify({ email: "Val@example.com", name: "Val", role: "viewer" }),
+    });
+    expect(ok.status).toBe(201);
+    const made = await ok.json();
+    expect(made.person).toMatchObject({ email: "val@example.com", role: "viewer", hasPassword: false });
+    expect(made.inviteUrl).toMatch(/^\/invite\/[A-Za-z0-9_-]{20,}$/);
+    const people = await (await fetch(`${board.url}/api/people`, { headers: { cookie } })).json();
+    expect(JSON.stringify(people)).not.toMatch(/argon2|passwordHash/);
+
+    // The invite sets a password once, then signs in.
+    const inviteUrl = `${board.url}${made.inviteUrl}`;
+    expect(await (await fetch(inviteUrl)).text()).toContain("val@example.com");
+    const weak = await fetch(inviteUrl, { method: "POST", redirect: "manual", headers: { origin: board.url, "content-type": "application/x-www-form-urlencoded" }, body: "password=short&confirm=short" });
+    expect(weak.status).toBe(400);
+    const set = await fetch(inviteUrl, { method: "POST", redirect: "manual", headers: { origin: board.url, "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ password: "val's own passphrase", confirm: "val's own passphrase" }).toString() });
+    expect(set.status).toBe(303);
+    expect((await fetch(inviteUrl)).status).toBe(404);
+    const val = await signIn(board.url, "val@example.com", "val's own passphrase");
+    expect((await fetch(`${board.url}/api/people`, { headers: { cookie: val } })).status).toBe(403);
+  });
+
+  it("limits wrong attempts per account and per address: 10 in 15 min, then 429 with Retry-After", async () => {
+    await admin.add({ email: "lim@example.com", role: "viewer", password: PW });
+    for (let i = 0; i < 10; i++) expect((await form(board.url, { email: "lim@example.com", password: `wrong password ${i}` })).status).toBe(401);
+    const limited = await form(board.url, { email: "lim@example.com", password: PW });
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
+  });
+});
+
+describe("BASEBOARD_PASSWORD, no people", () => {
+  it("is one shared admin", async () => {
+    const b = await startTestBaseboard({ BASEBOARD_PASSWORD: "the shared password" });
+    try {
+      expect((await fetch(`${b.url}/api/me`)).status).toBe(401);
+      const res = await fetch(`${b.url}/login`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { origin: b.url, "content-type": "application/x-www-form-urlencoded" },
+        body: "password=the+shared+password",
+      });
+      const cookie = /bb_session=[^;]+/.exec(res.headers.get("set-cookie") ?? "")?.[0] as string;
+      expect(await (await fetch(`${b.url}/api/me`, { headers: { cookie } })).json()).toMatchObject({ mode: "password", role: "admin", email: "shared-password" });
+    } finally {
+      await b.stop();
+    }
+  });
+});

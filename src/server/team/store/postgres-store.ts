@@ -1,0 +1,199 @@
+/**
+ * The team store on PostgreSQL (BASEBOARD_DATABASE_URL): the same tables as the embedded one,
+ * under a `bb_team_` prefix, so several proxies share people, grants, sessions and the
+ * revision counter they poll to see each other's revocations.
+ */
+import pg from "pg";
+import type { GrantLevel, Resource, Role } from "../contract";
+import type { NewPerson, PersonRow, SessionRow, TeamStore } from "./team-store";
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS bb_team_people (
+  email TEXT PRIMARY KEY, name TEXT NOT NULL, role TEXT NOT NULL, disabled BOOLEAN NOT NULL DEFAULT false,
+  password_hash TEXT, sso BOOLEAN NOT NULL DEFAULT false, created_at BIGINT NOT NULL, last_seen_at BIGINT);
+CREATE TABLE IF NOT EXISTS bb_team_grants (
+  email TEXT NOT NULL REFERENCES bb_team_people(email) ON DELETE CASCADE, resource TEXT NOT NULL, level TEXT NOT NULL,
+  PRIMARY KEY (email, resource));
+CREATE TABLE IF NOT EXISTS bb_team_sessions (
+  id TEXT PRIMARY KEY, email TEXT NOT NULL, created_at BIGINT NOT NULL, last_seen_at BIGINT NOT NULL,
+  address TEXT NOT NULL, user_agent TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS bb_team_sessions_email ON bb_team_sessions(email);
+CREATE TABLE IF NOT EXISTS bb_team_invites (token_hash TEXT PRIMARY KEY, email TEXT NOT NULL, expires_at BIGINT NOT NULL);
+CREATE TABLE IF NOT EXISTS bb_team_revision (id INT PRIMARY KEY CHECK (id = 1), n BIGINT NOT NULL);
+INSERT INTO bb_team_revision (id, n) VALUES (1, 0) ON CONFLICT DO NOTHING;
+`;
+
+const BUMP = "UPDATE bb_team_revision SET n = n + 1 WHERE id = 1";
+
+interface PersonDb {
+  email: string;
+  name: string;
+  role: string;
+  disabled: boolean;
+  password_hash: string | null;
+  sso: boolean;
+  created_at: string;
+  last_seen_at: string | null;
+}
+interface SessionDb {
+  id: string;
+  email: string;
+  created_at: string;
+  last_seen_at: string;
+  address: string;
+  user_agent: string;
+}
+const toSession = (r: SessionDb): SessionRow => ({
+  id: r.id, email: r.email, createdAt: Number(r.created_at), lastSeenAt: Number(r.last_seen_at), address: r.address, userAgent: r.user_agent,
+});
+
+export async function openPostgresTeamStore(url: string): Promise<TeamStore> {
+  const pool = new pg.Pool({ connectionString: url, max: 4 });
+  pool.on("error", () => {}); // an idle client's broken connection: the next query reconnects
+  // Several proxies may start at once: one at a time creates the tables.
+  const c = await pool.connect();
+  try {
+    await c.query("SELECT pg_advisory_lock(727140)");
+    await c.query(SCHEMA);
+  } finally {
+    await c.query("SELECT pg_advisory_unlock(727140)").catch(() => {});
+    c.release();
+  }
+  async function tx<T>(fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
+    const client = await pool.connect();
+    try {
+      await client.query("BEGIN");
+      const out = await fn(client);
+      await client.query("COMMIT");
+      return out;
+    } catch (e) {
+      await client.query("ROLLBACK").catch(() => {});
+      throw e;
+    } finally {
+      client.release();
+    }
+  }
+  const withGrants = async (rows: PersonDb[], q: pg.Pool | pg.PoolClient = pool): Promise<PersonRow[]> => {
+    if (rows.length === 0) return [];
+    const g = await q.query<{ email: string; resource: string; level: string }>(
+      "SELECT email, resource, level FROM bb_team_grants WHERE email = ANY($1) ORDER BY resource", [rows.map((r) => r.email)]);
+    return rows.map((r) => ({
+      email: r.email, name: r.name, role: r.role as Role, disabled: r.disabled, passwordHash: r.password_hash, sso: r.sso,
+      createdAt: Number(r.created_at), lastSeenAt: r.last_seen_at === null ? null : Number(r.last_seen_at),
+      grants: g.rows.filter((x) => x.email === r.email).map((x) => ({ resource: x.resource as Resource, level: x.level as GrantLevel })),
+    }));
+  };
+  const one = async (email: string, q: pg.Pool | pg.PoolClient = pool) =>
+    (await withGrants((await q.query<PersonDb>("SELECT * FROM bb_team_people WHERE email = $1", [email])).rows, q))[0];
+
+  return {
+    kind: "postgres",
+    async countPeople() {
+      return Number((await pool.query<{ n: string }>("SELECT count(*) AS n FROM bb_team_people")).rows[0].n);
+    },
+    getPerson: (email) => one(email),
+    async listPeople() {
+      return withGrants((await pool.query<PersonDb>("SELECT * FROM bb_team_people ORDER BY email")).rows);
+    },
+    async addPerson(p: NewPerson, now) {
+      return tx(async (c) => {
+        const r = await c.query("INSERT INTO bb_team_people (email, name, role, password_hash, sso, created_at) VALUES ($1,$2,$3,$4,$5,$6) ON CONFLICT DO NOTHING",
+          [p.email, p.name, p.role, p.passwordHash, p.sso, now]);
+        if (r.rowCount) await c.query(BUMP);
+        return r.rowCount === 1;
+      });
+    },
+    async updatePerson(email, patch, end) {
+      return tx(async (c) => {
+        const sets: string[] = [];
+        const args: unknown[] = [];
+        const add = (col: string, v: unknown) => (args.push(v), sets.push(`${col} = $${args.length}`));
+        if (patch.name !== undefined) add("name", patch.name);
+        if (patch.role !== undefined) add("role", patch.role);
+        if (patch.disabled !== undefined) add("disabled", patch.disabled);
+        if (patch.passwordHash !== undefined) add("password_hash", patch.passwordHash);
+        if (sets.length) {
+          args.push(email);
+          const r = await c.query(`UPDATE bb_team_people SET ${sets.join(", ")} WHERE email = $${args.length}`, args);
+          if (r.rowCount === 0) return undefined;
+        }
+        if (end) await c.query("DELETE FROM bb_team_sessions WHERE email = $1", [email]);
+        await c.query(BUMP);
+        return one(email, c);
+      });
+    },
+    async setGrant(email, resource, level) {
+      return tx(async (c) => {
+        if ((await c.query("SELECT 1 FROM bb_team_people WHERE email = $1", [email])).rowCount === 0) return false;
+        await c.query("INSERT INTO bb_team_grants (email, resource, level) VALUES ($1,$2,$3) ON CONFLICT (email, resource) DO UPDATE SET level = excluded.level",
+          [email, resource, level]);
+        await c.query("DELETE FROM bb_team_sessions WHERE email = $1", [email]);
+        await c.query(BUMP);
+        return true;
+      });
+    },
+    async removeGrant(email, resource) {
+      return tx(async (c) => {
+        const r = await c.query("DELETE FROM bb_team_grants WHERE email = $1 AND resource = $2", [email, resource]);
+        if (r.rowCount) {
+          await c.query("DELETE FROM bb_team_sessions WHERE email = $1", [email]);
+          await c.query(BUMP);
+        }
+        return r.rowCount === 1;
+      });
+    },
+    async createSession(s) {
+      await pool.query("INSERT INTO bb_team_sessions (id, email, created_at, last_seen_at, address, user_agent) VALUES ($1,$2,$3,$4,$5,$6)",
+        [s.id, s.email, s.createdAt, s.lastSeenAt, s.address, s.userAgent]);
+      await pool.query("UPDATE bb_team_people SET last_seen_at = $1 WHERE email = $2", [s.lastSeenAt, s.email]);
+    },
+    async getSession(id) {
+      const r = (await pool.query<SessionDb>("SELECT * FROM bb_team_sessions WHERE id = $1", [id])).rows[0];
+      return r && toSession(r);
+    },
+    async touchSession(id, email, at) {
+      await pool.query("UPDATE bb_team_sessions SET last_seen_at = $1 WHERE id = $2", [at, id]);
+      await pool.query("UPDATE bb_team_people SET last_seen_at = $1 WHERE email = $2", [at, email]);
+    },
+    async listSessions(email) {
+      return (await pool.query<SessionDb>("SELECT * FROM bb_team_sessions WHERE email = $1 ORDER BY last_seen_at DESC", [email])).rows.map(toSession);
+    },
+    async deleteSession(email, id) {
+      return tx(async (c) => {
+        const r = await c.query("DELETE FROM bb_team_sessions WHERE email = $1 AND id = $2", [email, id]);
+        if (r.rowCount) await c.query(BUMP);
+        return r.rowCount === 1;
+      });
+    },
+    async deleteSessionsOf(email) {
+      return tx(async (c) => {
+        const r = await c.query("DELETE FROM bb_team_sessions WHERE email = $1", [email]);
+        if (r.rowCount) await c.query(BUMP);
+        return r.rowCount ?? 0;
+      });
+    },
+    async pruneSessions(idleBefore, createdBefore) {
+      await pool.query("DELETE FROM bb_team_sessions WHERE last_seen_at < $1 OR created_at < $2", [idleBefore, createdBefore]);
+    },
+    async createInvite(tokenHash, email, expiresAt) {
+      await tx(async (c) => {
+        await c.query("DELETE FROM bb_team_invites WHERE email = $1", [email]);
+        await c.query("INSERT INTO bb_team_invites (token_hash, email, expires_at) VALUES ($1,$2,$3)", [tokenHash, email, expiresAt]);
+      });
+    },
+    async takeInvite(tokenHash, now) {
+      const r = (await pool.query<{ email: string; expires_at: string }>("DELETE FROM bb_team_invites WHERE token_hash = $1 RETURNING email, expires_at", [tokenHash])).rows[0];
+      return r && Number(r.expires_at) > now ? r.email : undefined;
+    },
+    async peekInvite(tokenHash, now) {
+      const r = (await pool.query<{ email: string; expires_at: string }>("SELECT email, expires_at FROM bb_team_invites WHERE token_hash = $1", [tokenHash])).rows[0];
+      return r && Number(r.expires_at) > now ? r.email : undefined;
+    },
+    async revision() {
+      return Number((await pool.query<{ n: string }>("SELECT n FROM bb_team_revision WHERE id = 1")).rows[0].n);
+    },
+    async close() {
+      await pool.end();
+    },
+  };
+}

@@ -1,0 +1,183 @@
+/**
+ * The one small interface the proxy's forward path asks: "who is this" (identify), "may they
+ * do this" (grants/permissions.ts), and the pages and endpoints of the team layer itself
+ * (sign-in, invites, /api/me, /api/people). The proxy knows nothing of argon2 or sessions.
+ *
+ * Identity modes (README "People and roles"): once one person exists, everyone signs in as
+ * themselves; before that, BASEBOARD_PASSWORD is one shared admin, and with neither, loopback
+ * is today's single user. The mode follows the store: the first `npm run people -- add` turns
+ * people on for a running proxy within a second.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { errorBody } from "../../shared/errors";
+import { PAGE_SECURITY_HEADERS } from "../proxy/headers";
+import { clientKey, createAttemptLimiter } from "../proxy/login-limiter";
+import { ownOrigins } from "../proxy/guard";
+import type { SessionGate } from "../proxy/session";
+import { SHARED_PASSWORD, SINGLE_USER, type Actor, type IdentityMode } from "./contract";
+import { handlePeopleApi, type TablesAndBuckets } from "./api/people-api";
+import { checkPassword } from "./people/passwords";
+import { createPeopleAdmin, hashToken } from "./people/people-admin";
+import { passwordProblem } from "./people/common-passwords";
+import { messagePage, setPasswordPage, signInPage } from "./sessions/pages";
+import { ABSOLUTE_MS, createPeopleSessions, PERSON_COOKIE, type PeopleSessions } from "./sessions/people-sessions";
+import type { TeamStore } from "./store/team-store";
+import { normalizeEmail } from "./store/team-store";
+
+export const SIGN_IN_LIMIT = 10;
+export const SIGN_IN_WINDOW_MS = 15 * 60 * 1000;
+
+export interface TeamGate {
+  mode(): IdentityMode;
+  identify(req: IncomingMessage): Promise<Actor | undefined>;
+  /** Sign-in, sign-out, invites; and app pages without a session are sent to /login. True when it answered. */
+  handlePage(req: IncomingMessage, res: ServerResponse, pathname: string, host: string): Promise<boolean>;
+  /** /api/me… and /api/people… (the caller has checked Host, CSRF and that `actor` exists). True when it answered. */
+  handleApi(req: IncomingMessage, res: ServerResponse, pathname: string, actor: Actor, catalog: () => Promise<TablesAndBuckets>): Promise<boolean>;
+  /** Files opened from other sites go through without the key only when nobody signs in. */
+  close(): Promise<void>;
+  readonly people: PeopleSessions;
+  readonly store: TeamStore;
+}
+
+export interface TeamOptions {
+  store: TeamStore;
+  /** The BASEBOARD_PASSWORD gate, when that is set. */
+  passwordGate?: SessionGate;
+  publicOrigin?: string;
+  pollMs?: number;
+  log?: (line: string) => void;
+}
+
+async function readForm(req: IncomingMessage, limit = 8192): Promise<URLSearchParams | undefined> {
+  let size = 0;
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > limit) return undefined;
+    chunks.push(chunk as Buffer);
+  }
+  return new URLSearchParams(Buffer.concat(chunks).toString("utf8"));
+}
+
+export function safeNext(next: string | null | undefined): string {
+  return next && next.startsWith("/") && !next.startsWith("//") && !next.includes("\\") ? next : "/";
+}
+
+export async function createTeamGate(opts: TeamOptions): Promise<TeamGate> {
+  const { store } = opts;
+  const people = await createPeopleSessions(store, { pollMs: opts.pollMs, onError: (e) => opts.log?.(`people store: ${e.message}`) });
+  const admin = createPeopleAdmin(store);
+  const byAddress = createAttemptLimiter(SIGN_IN_LIMIT, SIGN_IN_WINDOW_MS);
+  const byAccount = createAttemptLimiter(SIGN_IN_LIMIT, SIGN_IN_WINDOW_MS);
+  const secure = opts.publicOrigin?.startsWith("https:") ? "; Secure" : "";
+  const cookie = (value: string, maxAge: number) => `${PERSON_COOKIE}=${value}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAge}${secure}`;
+
+  const mode = (): IdentityMode => (people.peopleCount() > 0 ? "people" : opts.passwordGate ? "password" : "single-user");
+
+  const html = (res: ServerResponse, status: number, body: string, extra: Record<string, string> = {}) => {
+    res.writeHead(status, { ...PAGE_SECURITY_HEADERS, "content-type": "text/html; charset=utf-8", "cache-control": "no-store", ...extra });
+    res.end(body);
+  };
+  const redirect = (res: ServerResponse, location: string, extra: Record<string, string> = {}) => {
+    res.writeHead(303, { location, "cache-control": "no-store", ...extra });
+    res.end();
+  };
+  const sameOrigin = (req: IncomingMessage, host: string) =>
+    typeof req.headers.origin === "string" && ownOrigins(host, opts.publicOrigin).includes(req.headers.origin);
+
+  async function signIn(req: IncomingMessage, res: ServerResponse, host: string) {
+    if (!sameOrigin(req, host)) return html(res, 403, signInPage({ error: "This form was sent from another site. Open the sign-in page directly." }));
+    const form = await readForm(req);
+    const email = normalizeEmail(form?.get("email") ?? "").slice(0, 254);
+    const next = safeNext(form?.get("next"));
+    const address = clientKey(req.socket.remoteAddress);
+    const wait = Math.max(byAddress.retryAfter(address), email ? byAccount.retryAfter(email) : 0);
+    if (wait > 0) {
+      return html(res, 429, signInPage({ error: `Too many wrong attempts. Try again in ${Math.ceil(wait / 60)} min.`, next, email }), { "retry-after": String(wait) });
+    }
+    const person = email ? await store.getPerson(email) : undefined;
+    // Unknown emails check a dummy hash: the answer takes the same time either way.
+    const good = await checkPassword(person?.passwordHash, form?.get("password") ?? "");
+    if (!person || !good || person.disabled) {
+      byAddress.fail(address);
+      if (email) byAccount.fail(email);
+      opts.log?.(`failed sign-in for ${email ? "an account" : "no email"} from ${address}`);
+      return html(res, 401, signInPage({ error: "That email and password do not match an account that may sign in.", next, email }));
+    }
+    byAddress.succeed(address);
+    byAccount.succeed(email);
+    const secret = await people.start(person, req);
+    return redirect(res, next, { "set-cookie": cookie(secret, Math.floor(ABSOLUTE_MS / 1000)) });
+  }
+
+  async function invite(req: IncomingMessage, res: ServerResponse, host: string, token: string) {
+    const tokenHash = hashToken(token);
+    const email = await store.peekInvite(tokenHash, Date.now());
+    if (!email) return html(res, 404, messagePage("This link has expired", "Invite links work once and for 7 days. Ask an admin for a new one."));
+    const action = `/invite/${encodeURIComponent(token)}`;
+    if (req.method !== "POST") return html(res, 200, setPasswordPage({ email, action }));
+    if (!sameOrigin(req, host)) return html(res, 403, setPasswordPage({ email, action, error: "This form was sent from another site." }));
+    const form = await readForm(req);
+    const password = form?.get("password") ?? "";
+    if (password !== (form?.get("confirm") ?? "")) return html(res, 400, setPasswordPage({ email, action, error: "The two passwords differ." }));
+    const problem = passwordProblem(password, email);
+    if (problem) return html(res, 400, setPasswordPage({ email, action, error: problem }));
+    // Taken only now, so a refused password leaves the link usable.
+    if ((await store.takeInvite(tokenHash, Date.now())) !== email) return html(res, 404, messagePage("This link has expired", "Ask an admin for a new one."));
+    const set = await admin.setPassword(email, password);
+    if (!set.ok) return html(res, 400, setPasswordPage({ email, action, error: set.message }));
+    if (set.value.disabled) return html(res, 403, messagePage("Account disabled", "Your password is set, but an admin has disabled this account."));
+    const secret = await people.start(set.value, req);
+    return redirect(res, "/", { "set-cookie": cookie(secret, Math.floor(ABSOLUTE_MS / 1000)) });
+  }
+
+  return {
+    mode,
+    people,
+    store,
+    async identify(req) {
+      switch (mode()) {
+        case "people":
+          return people.actorOf(req);
+        case "password":
+          return opts.passwordGate?.isAuthenticated(req) ? SHARED_PASSWORD : undefined;
+        default:
+          return SINGLE_USER;
+      }
+    },
+    async handlePage(req, res, pathname, host) {
+      const m = mode();
+      if (m === "password") return (opts.passwordGate as SessionGate).handle(req, res, pathname, host);
+      if (pathname.startsWith("/invite/")) {
+        await invite(req, res, host, decodeURIComponent(pathname.slice("/invite/".length)));
+        return true;
+      }
+      if (m === "single-user") return false;
+      if (pathname === "/login") {
+        if (req.method === "POST") await signIn(req, res, host);
+        else html(res, 200, signInPage({ next: safeNext(new URL(req.url ?? "/", "http://x").searchParams.get("next")) }));
+        return true;
+      }
+      if (pathname === "/logout" && req.method === "POST") {
+        if (!sameOrigin(req, host)) {
+          html(res, 403, signInPage({ error: "Sign out from Baseboard's own page." }));
+          return true;
+        }
+        await people.end(req);
+        redirect(res, "/login", { "set-cookie": cookie("", 0) });
+        return true;
+      }
+      if (await people.actorOf(req)) return false;
+      redirect(res, `/login?next=${encodeURIComponent(safeNext(req.url))}`);
+      return true;
+    },
+    handleApi: (req, res, pathname, actor, catalog) => handlePeopleApi({ req, res, pathname, actor, catalog, store, admin, people, mode: mode() }),
+    async close() {
+      people.close();
+      await store.close();
+    },
+  };
+}
+
+export const forbidden = (message: string) => errorBody("forbidden", message);

@@ -1,0 +1,83 @@
+/**
+ * A real team stack for tests: the embedded local service (board "svc"), a counting relay in
+ * front of it (so a test can tell whether a request reached the upstream), and a proxy with
+ * people in its own DATA_DIR talking to the relay as its hosted upstream. Nothing is faked:
+ * the relay pipes bytes both ways.
+ */
+import fs from "node:fs";
+import http from "node:http";
+import path from "node:path";
+import { startRawUpstream, startTestBaseboard, type RawUpstream, type TestBaseboard } from "../../proxy/test-helpers";
+import { createPeopleAdmin } from "../people/people-admin";
+import { openSqliteTeamStore } from "../store/sqlite-store";
+import type { TeamStore } from "../store/team-store";
+
+export interface TeamStack {
+  svc: TestBaseboard;
+  relay: RawUpstream;
+  proxy: TestBaseboard;
+  /** The proxy's team store, opened by the test as `npm run people` would. */
+  store: TeamStore;
+  admin: ReturnType<typeof createPeopleAdmin>;
+  stop(): Promise<void>;
+}
+
+export function relayTo(target: string): http.RequestListener {
+  const t = new URL(target);
+  return (req, res) => {
+    const up = http.request({ host: t.hostname, port: t.port, method: req.method, path: req.url, headers: req.headers }, (r) => {
+      res.writeHead(r.statusCode ?? 502, r.headers);
+      r.pipe(res);
+    });
+    up.on("error", () => res.destroy());
+    req.pipe(up);
+  };
+}
+
+export async function startTeamStack(env: Record<string, string> = {}): Promise<TeamStack> {
+  const svc = await startTestBaseboard();
+  const relay = await startRawUpstream(relayTo(svc.serviceUrl as string));
+  const apiKey = fs.readFileSync(path.join(svc.dataDir as string, "api-key"), "utf8").trim().split(/\s+/)[0];
+  const dataDir = fs.mkdtempSync(path.join(svc.dir, "team-"));
+  const store = openSqliteTeamStore(dataDir);
+  const proxy = await startTestBaseboard({ BASE_URL: relay.url, API_KEY: apiKey, DATA_DIR: dataDir, ...env });
+  return {
+    svc,
+    relay,
+    proxy,
+    store,
+    admin: createPeopleAdmin(store),
+    async stop() {
+      await proxy.stop();
+      await store.close();
+      await relay.close();
+      await svc.stop();
+    },
+  };
+}
+
+/** Signs in through the real form; returns the Cookie header value. */
+export async function signIn(base: string, email: string, password: string): Promise<string> {
+  const res = await fetch(`${base}/login`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { origin: base, "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ email, password }).toString(),
+  });
+  const set = res.headers.get("set-cookie") ?? "";
+  const m = /bb_sid=([^;]+)/.exec(set);
+  if (res.status !== 303 || !m) throw new Error(`sign-in as ${email} failed: ${res.status} ${await res.text()}`);
+  return `bb_sid=${m[1]}`;
+}
+
+/** Waits until the proxy has seen the store's latest change (it polls the revision about once a second). */
+export async function waitForMode(base: string, mode: "people" | "single-user" | "password", timeoutMs = 5000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await fetch(`${base}/api/me`);
+    const now = res.status === 401 ? "people-or-password" : ((await res.json()) as { mode: string }).mode;
+    if (now === mode || (now === "people-or-password" && mode !== "single-user")) return;
+    if (Date.now() > until) throw new Error(`the proxy is still in ${now} mode`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

@@ -1,0 +1,73 @@
+/**
+ * Two proxies sharing people through one PostgreSQL (BASEBOARD_DATABASE_URL): a person added by
+ * the `people` operations is known to both, a session started on one is refused on the other
+ * within 3 s once the person is disabled there, and grants changed on one hold on the other.
+ */
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { createTestDatabase, type TestDatabase } from "../service/engines/postgres/testing/test-database";
+import { startTestBaseboard, type TestBaseboard } from "../proxy/test-helpers";
+import { createPeopleAdmin } from "./people/people-admin";
+import { openPostgresTeamStore } from "./store/postgres-store";
+import type { TeamStore } from "./store/team-store";
+import { signIn, waitForMode } from "./testing/team-stack";
+
+const PW = "a perfectly long passphrase";
+let db: TestDatabase;
+let store: TeamStore;
+let a: TestBaseboard;
+let b: TestBaseboard;
+
+beforeAll(async () => {
+  db = await createTestDatabase(inject("pgAdminUrl"));
+  store = await openPostgresTeamStore(db.url);
+  const admin = createPeopleAdmin(store);
+  expect((await admin.add({ email: "ada@example.com", role: "admin", password: PW })).ok).toBe(true);
+  expect((await admin.add({ email: "vic@example.com", role: "editor", password: PW })).ok).toBe(true);
+  a = await startTestBaseboard({ BASEBOARD_DATABASE_URL: db.url });
+  b = await startTestBaseboard({ BASEBOARD_DATABASE_URL: db.url });
+  await waitForMode(a.url, "people");
+  await waitForMode(b.url, "people");
+}, 120_000);
+afterAll(async () => {
+  await a?.stop();
+  await b?.stop();
+  await store?.close();
+  await db?.drop();
+});
+
+const me = (board: TestBaseboard, cookie: string) => fetch(`${board.url}/api/me`, { headers: { cookie } });
+
+describe("two proxies on one PostgreSQL", () => {
+  it("a disable made through one proxy ends the session on the other within 3 s", async () => {
+    const adminCookie = await signIn(a.url, "ada@example.com", PW);
+    const vicOnB = await signIn(b.url, "vic@example.com", PW);
+    expect((await me(b, vicOnB)).status).toBe(200);
+    // A session from one proxy is a session on the other (one store).
+    expect((await me(a, vicOnB)).status).toBe(200);
+    const res = await fetch(`${a.url}/api/people/vic@example.com`, {
+      method: "PATCH",
+      headers: { cookie: adminCookie, origin: a.url, "x-baseboard-client": "1", "sec-fetch-site": "same-origin", "content-type": "application/json" },
+      body: JSON.stringify({ disabled: true }),
+    });
+    expect(res.status).toBe(200);
+    const start = Date.now();
+    while ((await me(b, vicOnB)).status !== 401) {
+      expect(Date.now() - start).toBeLessThan(3000);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  });
+
+  it("a grant set on one proxy is enforced by the other", async () => {
+    await createPeopleAdmin(store).update("vic@example.com", { disabled: false });
+    await createPeopleAdmin(store).grant("vic@example.com", "table:demo/employees", "none");
+    await new Promise((r) => setTimeout(r, 1200));
+    const vic = await signIn(b.url, "vic@example.com", PW);
+    const q = await fetch(`${b.url}/api/v0/record/demo/employees/query`, {
+      method: "POST",
+      headers: { cookie: vic, "content-type": "application/json" },
+      body: JSON.stringify({ limit: 1 }),
+    });
+    expect(q.status).toBe(403);
+    expect((await me(a, vic)).status).toBe(200);
+  });
+});

@@ -1,0 +1,176 @@
+/**
+ * "Add Record" on the toolbar and Ctrl/⌘+Shift+Enter (issue 24 item 1): a form with the primary
+ * key first and required Fields marked; the Record is checked before it is sent, inserted with
+ * the insert extension, and undoable (undo deletes it again if it is unchanged in count).
+ * Against an upstream without insert the button stays, disabled for clicks, with a tooltip.
+ */
+import { useQueryClient } from "@tanstack/react-query";
+import { useEffect, useId, useState } from "react";
+import { ApiError } from "../../api-client";
+import type { FieldInfo } from "../../../shared/records";
+import { Modal } from "../../ui/Dialog";
+import { toast } from "../../ui/toast";
+import { insertRecords } from "../records-write-mutation";
+import { invalidateTableRecords } from "../records-update-mutation";
+import { undoActions } from "../undo/undo-store";
+import { undoAction } from "../undo/use-undo";
+import { buildRecord, formFields, isRequired } from "./new-record.utils";
+import "./add-record.css";
+
+export const NO_INSERT_REASON = "This upstream has no insert extension: add Records with its own tools (or a CSV import where offered).";
+
+interface Props {
+  db: string;
+  table: string;
+  fields: FieldInfo[] | undefined;
+  canInsert: boolean;
+}
+
+export function AddRecord({ db, table, fields, canInsert }: Props) {
+  const [open, setOpen] = useState(false);
+  const usable = canInsert && !!fields?.length;
+  useEffect(() => {
+    if (!usable) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === "Enter" && e.shiftKey && (e.ctrlKey || e.metaKey)) {
+        e.preventDefault();
+        setOpen(true);
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [usable]);
+  if (!canInsert) {
+    return (
+      <button type="button" className="btn" aria-disabled="true" title={NO_INSERT_REASON} aria-description={NO_INSERT_REASON} onClick={() => toast(NO_INSERT_REASON)}>
+        Add Record
+      </button>
+    );
+  }
+  return (
+    <>
+      <button type="button" className="btn btn-primary" disabled={!usable} onClick={() => setOpen(true)} title="Add a Record (Ctrl/⌘+Shift+Enter)" aria-keyshortcuts="Control+Shift+Enter Meta+Shift+Enter">
+        Add Record
+      </button>
+      {open && fields && <NewRecordDialog db={db} table={table} fields={fields} onClose={() => setOpen(false)} />}
+    </>
+  );
+}
+
+function NewRecordDialog({ db, table, fields, onClose }: { db: string; table: string; fields: FieldInfo[]; onClose(): void }) {
+  const [texts, setTexts] = useState<Record<string, string>>({});
+  const [problems, setProblems] = useState<Record<string, string>>({});
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const qc = useQueryClient();
+  const formId = useId();
+  const shown = formFields(fields);
+  const pk = shown.find((f) => f.primaryKey)?.key ?? "";
+
+  const submit = async () => {
+    setError(null);
+    const built = buildRecord(fields, texts);
+    if (!built.ok) {
+      setProblems(built.problems);
+      // The eye goes to the first Field to fix.
+      requestAnimationFrame(() => document.querySelector<HTMLInputElement>(".add-record-form [aria-invalid=true]")?.focus());
+      return;
+    }
+    setProblems({});
+    setBusy(true);
+    try {
+      await insertRecords(db, table, [built.record]);
+      undoActions.record({ id: `${Date.now()}-insert`, label: `Add Record ${String(built.record[pk])}`, db, table, pkField: pk, at: Date.now(), changes: [], rows: { kind: "insert", records: [built.record] } });
+      toast(`Added Record ${String(built.record[pk])}`, { kind: "success", action: undoAction });
+      await invalidateTableRecords(qc, db, table);
+      onClose();
+    } catch (e) {
+      setError(e instanceof ApiError || e instanceof Error ? e.message : String(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Modal
+      title={`New Record in ${table}`}
+      onClose={onClose}
+      className="add-record-dialog"
+      footer={
+        <>
+          <span className="muted small">* required</span>
+          <span className="spacer" />
+          <button type="button" className="btn" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" form={formId} className="btn btn-primary" disabled={busy}>
+            Add Record
+          </button>
+        </>
+      }
+    >
+      <form
+        id={formId}
+        className="add-record-form"
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          void submit();
+        }}
+      >
+        {shown.map((f, i) => {
+          const id = `${formId}-${i}`;
+          const problem = problems[f.key];
+          return (
+            <div key={f.key} className="add-record-field">
+              <label htmlFor={id}>
+                {f.key}
+                {isRequired(f) && <span aria-hidden="true"> *</span>}
+                <span className="muted small"> {f.primaryKey ? "primary key" : f.type}</span>
+              </label>
+              <input
+                id={id}
+                className="input"
+                value={texts[f.key] ?? ""}
+                required={isRequired(f)}
+                aria-required={isRequired(f)}
+                aria-invalid={problem ? true : undefined}
+                aria-describedby={problem ? `${id}-problem` : undefined}
+                data-autofocus={i === 0 ? "" : undefined}
+                placeholder={placeholder(f)}
+                onChange={(e) => setTexts((t) => ({ ...t, [f.key]: e.target.value }))}
+              />
+              {problem && (
+                <p id={`${id}-problem`} className="error-text small">
+                  {problem}
+                </p>
+              )}
+            </div>
+          );
+        })}
+        {error && (
+          <p className="error-text" role="alert">
+            {error}
+          </p>
+        )}
+      </form>
+    </Modal>
+  );
+}
+
+function placeholder(f: FieldInfo): string {
+  switch (f.type) {
+    case "number":
+      return "e.g. 42";
+    case "boolean":
+      return "true or false";
+    case "date":
+      return "YYYY-MM-DD";
+    case "datetime":
+      return "2024-03-01T09:30:00Z";
+    case "json":
+      return '{"a": 1}';
+    default:
+      return f.nullable && !f.primaryKey ? "empty = null" : "";
+  }
+}

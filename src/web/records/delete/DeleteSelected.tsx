@@ -1,0 +1,71 @@
+/**
+ * "Delete N selected…" in the selection bar: a confirmation showing the count, then
+ * deleteWithUndo. Against an upstream without the delete extension the button stays, disabled
+ * for clicks, with a tooltip saying why (issue 24 item 3).
+ */
+import { useQueryClient } from "@tanstack/react-query";
+import { useEffect, useRef, useState } from "react";
+import { toastError } from "../../app/query-client";
+import { ConfirmDialog } from "../../ui/Dialog";
+import { toast } from "../../ui/toast";
+import { gridActions, useGridStore } from "../grid/grid-store";
+import { invalidateTableRecords } from "../records-update-mutation";
+import { undoAction } from "../undo/use-undo";
+import { fmtInt } from "../values/values.utils";
+import { deleteWithUndo } from "./delete-records";
+import { useDeleteRequest } from "./delete-request-store";
+
+export const NO_DELETE_REASON = "This upstream has no delete extension: Records cannot be deleted from Baseboard here.";
+
+export function DeleteSelected({ db, table, pkField, canDelete }: { db: string; table: string; pkField: string; canDelete: boolean }) {
+  const selected = useGridStore((s) => s.selected);
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const qc = useQueryClient();
+  const asked = useDeleteRequest((s) => s.asked);
+  const seen = useRef(asked);
+  useEffect(() => {
+    if (asked === seen.current) return;
+    seen.current = asked;
+    if (canDelete) setConfirming(true);
+    else toast(NO_DELETE_REASON);
+  }, [asked, canDelete]);
+  const n = selected.size;
+  const noun = `Record${n === 1 ? "" : "s"}`;
+  if (!n || !pkField) return null;
+  if (!canDelete) {
+    return (
+      <button type="button" className="btn btn-sm" aria-disabled="true" title={NO_DELETE_REASON} aria-description={NO_DELETE_REASON} onClick={() => toast(NO_DELETE_REASON)}>
+        Delete {fmtInt(n)} selected…
+      </button>
+    );
+  }
+  const run = async () => {
+    setBusy(true);
+    try {
+      const rows = await deleteWithUndo(db, table, pkField, [...selected.values()]);
+      gridActions.clearSelection();
+      toast(`Deleted ${fmtInt(rows.length)} Record${rows.length === 1 ? "" : "s"}`, { kind: "success", action: rows.length ? undoAction : undefined });
+    } catch (e) {
+      toastError(e, "Delete failed");
+    } finally {
+      setBusy(false);
+      setConfirming(false);
+      await invalidateTableRecords(qc, db, table);
+    }
+  };
+  return (
+    <>
+      <button type="button" className="btn btn-sm btn-danger" onClick={() => setConfirming(true)}>
+        Delete {fmtInt(n)} selected…
+      </button>
+      {confirming && (
+        <ConfirmDialog title={`Delete ${fmtInt(n)} ${noun}?`} confirmLabel={`Delete ${fmtInt(n)} ${noun}`} danger busy={busy} onConfirm={() => void run()} onCancel={() => setConfirming(false)}>
+          <p>
+            {fmtInt(n)} {noun} of {table} will be deleted. Undo (Ctrl/⌘+Z) brings {n === 1 ? "it" : "them"} back with {n === 1 ? "its" : "their"} values, also after a reload.
+          </p>
+        </ConfirmDialog>
+      )}
+    </>
+  );
+}

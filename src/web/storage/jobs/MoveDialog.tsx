@@ -1,0 +1,87 @@
+/**
+ * Rename, move or copy a file or a whole folder (issue 22.2): the new path, then the server-side
+ * job's progress with Cancel, then the outcome. Destinations that exist are refused unless
+ * "Replace existing files" is ticked (the service answers 409 and nothing changes).
+ */
+import { useId, useState } from "react";
+import { Modal } from "../../ui/Dialog";
+import { toast } from "../../ui/toast";
+import { JobProgressModal } from "./JobProgressModal";
+import { type JobAction, useStartJobMutation } from "./storage-job-mutation";
+
+export interface MoveDialogProps {
+  bucket: string;
+  /** A key, or a folder ending in "/". */
+  from: string;
+  /** Preselected action. */
+  action: Exclude<JobAction, "delete">;
+  onClose(): void;
+}
+
+export function pathProblem(from: string, to: string): string | undefined {
+  const folder = from.endsWith("/");
+  if (to.trim() === "" && !folder) return "Give the file a name.";
+  if (to.startsWith("/")) return "Paths start without /.";
+  if (folder && to !== "" && !to.endsWith("/")) return "A folder's new path ends with /.";
+  if (!folder && to.endsWith("/")) return "A file's new path ends with its name, not /.";
+  if (to === from) return "That is where it is already.";
+  if (folder && to.startsWith(from)) return "A folder cannot go inside itself.";
+  return undefined;
+}
+
+export function MoveDialog({ bucket, from, action: initial, onClose }: MoveDialogProps) {
+  const id = useId();
+  const [to, setTo] = useState(from);
+  const [action, setAction] = useState(initial);
+  const [overwrite, setOverwrite] = useState(false);
+  const [jobId, setJobId] = useState<string>();
+  const start = useStartJobMutation(bucket);
+  const problem = pathProblem(from, to);
+  const what = from.endsWith("/") ? "folder" : "file";
+
+  const submit = (e: React.FormEvent) => {
+    e.preventDefault();
+    if (problem) return;
+    start.mutate(
+      { action, from, to, overwrite },
+      {
+        onSuccess: (j) => setJobId(j.id),
+        onError: (err) => toast(`Could not ${action} ${from}`, { kind: "error", detail: err.message }),
+      },
+    );
+  };
+
+  if (jobId) return <JobProgressModal bucket={bucket} jobId={jobId} title={`${action === "move" ? "Moving" : "Copying"} ${from}`} onClose={onClose} />;
+
+  return (
+    <Modal title={`Move, rename or copy ${what}`} onClose={onClose} className="dialog-confirm">
+      <form onSubmit={submit} noValidate>
+        <fieldset className="st-job-action">
+          <legend>Action</legend>
+          <label>
+            <input type="radio" name={`${id}-action`} checked={action === "move"} onChange={() => setAction("move")} /> Move or rename
+          </label>
+          <label>
+            <input type="radio" name={`${id}-action`} checked={action === "copy"} onChange={() => setAction("copy")} /> Copy
+          </label>
+        </fieldset>
+        <label htmlFor={id}>New path in {bucket}</label>
+        <input id={id} className="input" value={to} data-autofocus onChange={(e) => setTo(e.target.value)} aria-invalid={!!problem} aria-describedby={`${id}-help`} />
+        <p id={`${id}-help`} className={problem ? "st-error-text" : "st-muted"}>
+          {problem ?? (from.endsWith("/") ? "Everything under the folder goes along, with every version." : "Every version goes along.")}
+        </p>
+        <label className="st-check">
+          <input type="checkbox" checked={overwrite} onChange={(e) => setOverwrite(e.target.checked)} /> Replace existing files at the new path
+        </label>
+        <div className="dialog-foot">
+          <button type="button" className="btn" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="btn btn-primary" disabled={start.isPending || !!problem}>
+            {action === "move" ? "Move" : "Copy"}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
