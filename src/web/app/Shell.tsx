@@ -13,6 +13,8 @@ import { Toaster } from "../ui/toast";
 import { HelpOverlay } from "./HelpOverlay";
 import { isTypingTarget } from "./shortcuts";
 import { Sidebar } from "./Sidebar";
+import { AccountMenu } from "../team/AccountMenu";
+import "../team/team.css";
 
 export function Shell() {
   const config = useQuery(configQueryOptions());
@@ -44,6 +46,7 @@ export function Shell() {
           <button type="button" className="btn btn-ghost" onClick={() => setHelp(true)} aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)">
             <kbd>?</kbd> Shortcuts
           </button>
+          <AccountMenu />
         </div>
       </header>
       {config.data ? (

@@ -8,6 +8,8 @@ import { sanitizeSearch } from "../records/view-search.utils";
 import { Home } from "./Home";
 import { Shell } from "./Shell";
 import { StoragePage } from "./StoragePage";
+import { AccountPage } from "../team/AccountPage";
+import { PeoplePage } from "../team/PeoplePage";
 
 const rootRoute = createRootRoute({ component: Shell });
 
@@ -43,7 +45,10 @@ export const storageRoute = createRoute({
   },
 });
 
-const routeTree = rootRoute.addChildren([indexRoute, recordsRoute, storageRoute]);
+const peopleRoute = createRoute({ getParentRoute: () => rootRoute, path: "/people", component: PeoplePage });
+const accountRoute = createRoute({ getParentRoute: () => rootRoute, path: "/account", component: AccountPage });
+
+const routeTree = rootRoute.addChildren([indexRoute, recordsRoute, storageRoute, peopleRoute, accountRoute]);
 
 export const router = createRouter({ routeTree, defaultPreload: false, scrollRestoration: false });
 

@@ -20,6 +20,7 @@ import { useCellEdit } from "./grid/use-cell-edit";
 import { configQueryOptions } from "../app/config-get-query";
 import { recordsQueryOptions } from "./records-list-query";
 import { SelectionBar } from "./SelectionBar";
+import { useMay } from "../team/me-get-query";
 import { AddRecord } from "./add/AddRecord";
 import { ColumnChooser } from "./toolbar/ColumnChooser";
 import { JoinPicker } from "./toolbar/JoinPicker";
@@ -108,6 +109,9 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
   const siblings = useSiblingFields(config, db, table);
   const pkField = pk ?? "";
 
+  // What this person may do here comes from /api/me; the proxy refuses anyway.
+  const may = useMay().table(db, table);
+  const readOnly = !may.write;
   const joinFields = view.join ? siblings.fieldsOf(view.join.targetTable) : undefined;
   const columnsAll = useMemo(
     () => (fields ? allColumns(fields, view.join && joinFields ? { table: view.join.targetTable, fields: joinFields } : undefined) : []),
@@ -115,10 +119,11 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
   );
   const tableKey = `${db}/${table}`;
   const widths = useWidthStore((s) => s.byTable[tableKey]);
-  const columns = useMemo(() => withWidths(visibleColumns(columnsAll, view.cols), widths), [columnsAll, view.cols, widths]);
-  const panelColumns = useMemo(() => withWidths(columnsAll, widths), [columnsAll, widths]);
+  const shownColumns = useMemo(() => (readOnly ? columnsAll.map((c) => ({ ...c, readOnly: true })) : columnsAll), [columnsAll, readOnly]);
+  const columns = useMemo(() => withWidths(visibleColumns(shownColumns, view.cols), widths), [shownColumns, view.cols, widths]);
+  const panelColumns = useMemo(() => withWidths(shownColumns, widths), [shownColumns, widths]);
   const filterFields = useMemo(() => columnsAll.map((c) => c.field), [columnsAll]);
-  const editableFields = useMemo(() => (fields ?? []).filter((f) => !f.primaryKey && !f.key.includes(".")), [fields]);
+  const editableFields = useMemo(() => (readOnly ? [] : (fields ?? []).filter((f) => !f.primaryKey && !f.key.includes("."))), [fields, readOnly]);
 
   // Columns named in the link that this table does not have.
   useEffect(() => {
@@ -207,6 +212,11 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
           {countText}
         </span>
         <span className="spacer" />
+        {readOnly && (
+          <span className="read-only-note" title={may.why("change")} aria-label={`Read-only. ${may.why("change")}`} tabIndex={0}>
+            Read-only
+          </span>
+        )}
         <button
           type="button"
           className={`btn ${filterOpen ? "pressed" : ""}`}
@@ -230,12 +240,12 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
           className="btn"
           onClick={() => setBulk({ kind: "filter", filter: view.filter })}
           disabled={!editableFields.length}
-          title={view.filter ? "Set fields on every Record the applied filter matches" : "No filter applied: set fields on every Record of the table"}
+          title={readOnly ? may.why("change") : view.filter ? "Set fields on every Record the applied filter matches" : "No filter applied: set fields on every Record of the table"}
         >
           {view.filter ? "Update matching…" : "Update all…"}
         </button>
-        <AddRecord db={db} table={table} fields={fields} canInsert={!!config.capabilities.insert} />
-        <WorkspaceTools canImport={!!config.capabilities.import && !!fields} hasViews={hasViews} />
+        <AddRecord db={db} table={table} fields={fields} canInsert={!!config.capabilities.insert} deniedReason={readOnly ? may.why("change") : undefined} />
+        <WorkspaceTools canImport={!!config.capabilities.import && !!fields && !readOnly} hasViews={hasViews} />
         <UndoButtons />
         <button type="button" className="btn btn-icon-text" onClick={() => records.refetch()} aria-label="Refresh" title="Refresh">
           <Icon name="refresh" size={14} />
@@ -252,8 +262,8 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
           onApply={onApply}
         />
       )}
-      <SelectionBar count={count} pageSize={rowsShown?.length ?? view.size} deletion={{ db, table, pkField, canDelete: !!config.capabilities.deleteRecords }} onBulk={(kind) => setBulk(kind === "rows" ? { kind, pks: [...selected.values()] } : { kind, filter: view.filter })} />
-      <div className="grid-area" onPointerDownCapture={preloadOverlays} onKeyDownCapture={preloadOverlays} {...csvDropHandlers(!!config.capabilities.import && !!fields)}>
+      <SelectionBar count={count} pageSize={rowsShown?.length ?? view.size} deletion={{ db, table, pkField, canDelete: !!config.capabilities.deleteRecords && may.delete }} onBulk={(kind) => setBulk(kind === "rows" ? { kind, pks: [...selected.values()] } : { kind, filter: view.filter })} />
+      <div className="grid-area" onPointerDownCapture={preloadOverlays} onKeyDownCapture={preloadOverlays} {...csvDropHandlers(!!config.capabilities.import && !!fields && !readOnly)}>
         {records.isFetching && <div className="loading-bar" role="progressbar" aria-label="Loading records" />}
         {records.isError && (
           <div className="error-box" role="alert">

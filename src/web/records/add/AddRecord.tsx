@@ -24,11 +24,13 @@ interface Props {
   table: string;
   fields: FieldInfo[] | undefined;
   canInsert: boolean;
+  /** Why this person may not add Records here (their role), when they may not. */
+  deniedReason?: string;
 }
 
-export function AddRecord({ db, table, fields, canInsert }: Props) {
+export function AddRecord({ db, table, fields, canInsert, deniedReason }: Props) {
   const [open, setOpen] = useState(false);
-  const usable = canInsert && !!fields?.length;
+  const usable = canInsert && !deniedReason && !!fields?.length;
   useEffect(() => {
     if (!usable) return;
     const onKey = (e: KeyboardEvent) => {
@@ -40,9 +42,10 @@ export function AddRecord({ db, table, fields, canInsert }: Props) {
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
   }, [usable]);
-  if (!canInsert) {
+  if (!canInsert || deniedReason) {
+    const why = deniedReason ?? NO_INSERT_REASON;
     return (
-      <button type="button" className="btn" aria-disabled="true" title={NO_INSERT_REASON} aria-description={NO_INSERT_REASON} onClick={() => toast(NO_INSERT_REASON)}>
+      <button type="button" className="btn" aria-disabled="true" title={why} aria-description={why} onClick={() => toast(why)}>
         Add Record
       </button>
     );

@@ -3,6 +3,7 @@
  * dropzone that uploads into the folder on screen. Dialogs for previews, links and deletes.
  */
 import { useEffect, useMemo, useRef, useState } from "react";
+import { useMay } from "../../team/me-get-query";
 import { useDropzone } from "react-dropzone";
 import { useQuery } from "@tanstack/react-query";
 import { searchQueryOptions } from "../search-query";
@@ -51,10 +52,12 @@ const PERMISSION_TEXT: Record<MetaBucket["permission"], string> = {
 
 export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: BucketBrowserProps) {
   const name = bucket.name;
+  // The bucket's own access, narrowed by what this person may do (from /api/me; the proxy refuses anyway).
+  const may = useMay().bucket(name);
   const canRead = bucket.access.includes("read");
-  const canCreate = bucket.access.includes("create");
-  const canDelete = capabilities.delete && bucket.access.includes("update");
-  const createBlockedReason = `The bucket “${name}” does not allow uploads: it does not grant create access.`;
+  const canCreate = bucket.access.includes("create") && may.write;
+  const canDelete = capabilities.delete && bucket.access.includes("update") && may.delete;
+  const createBlockedReason = !may.write ? may.why("change") : `The bucket “${name}” does not allow uploads: it does not grant create access.`;
   const { view, sort, setView, setSort } = useBrowserPrefs();
   const addPending = usePendingFolders((s) => s.add);
   const [filterState, setFilterState] = useState({ folder, text: "" });
@@ -93,7 +96,7 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: 
         const key = uploadKeyFor(folder, file.name, rel);
         return { key, file, problem: uploadKeyProblem(key) };
       }),
-      { canRead, canUpdate: bucket.access.includes("update") },
+      { canRead, canUpdate: bucket.access.includes("update") && may.write },
     );
   };
   // Enabled even where uploads are not allowed, so that a drop there says why nothing is uploaded

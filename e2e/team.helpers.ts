@@ -1,0 +1,79 @@
+/**
+ * A launcher with people, for the team specs: its own data directory and ports, people added
+ * with the real `npm run people` command before it starts. The default Playwright stack stays
+ * the zero-setup single user.
+ */
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { test, type Page } from "@playwright/test";
+import { E2E_PORT, E2E_SERVICE_PORT } from "../playwright.config";
+
+export const TEAM_PORT = Number(process.env.E2E_TEAM_PORT ?? E2E_PORT + 20);
+const TEAM_SERVICE_PORT = Number(process.env.E2E_TEAM_SERVICE_PORT ?? E2E_SERVICE_PORT + 20);
+export const teamUrl = `http://127.0.0.1:${TEAM_PORT}`;
+const TSX = path.resolve("node_modules/.bin/tsx");
+
+export class TeamStack {
+  readonly dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bb-e2e-team-"));
+  private launcher?: ChildProcess;
+
+  people(args: string[], password?: string): string {
+    const r = spawnSync(TSX, ["src/server/team/people/cli.ts", ...args], {
+      input: password === undefined ? "" : `${password}\n`,
+      encoding: "utf8",
+      env: { ...process.env, DATA_DIR: this.dataDir, PORT: String(TEAM_PORT) },
+    });
+    if (r.status !== 0) throw new Error(`people ${args.join(" ")}: ${r.stdout}${r.stderr}`);
+    return r.stdout;
+  }
+
+  async start(): Promise<void> {
+    this.launcher = spawn(TSX, ["src/server/launcher/main.ts"], {
+      env: { ...process.env, PORT: String(TEAM_PORT), SERVICE_PORT: String(TEAM_SERVICE_PORT), DATA_DIR: this.dataDir },
+      stdio: ["ignore", "ignore", "pipe"],
+      detached: true,
+    });
+    this.launcher.stderr?.on("data", (d: Buffer) => process.env.E2E_VERBOSE && process.stderr.write(d));
+    const end = Date.now() + 90_000;
+    for (;;) {
+      try {
+        if ((await fetch(`${teamUrl}/api/health`)).status === 200) return;
+      } catch {
+        /* not yet */
+      }
+      if (Date.now() > end) throw new Error("the team stack did not start");
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+
+  async stop(): Promise<void> {
+    const child = this.launcher;
+    if (child?.pid !== undefined && child.exitCode === null) {
+      const exited = new Promise<void>((r) => child.once("exit", () => r()));
+      process.kill(-child.pid, "SIGTERM");
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+      if (child.exitCode === null) process.kill(-child.pid, "SIGKILL");
+    }
+    fs.rmSync(this.dataDir, { recursive: true, force: true });
+  }
+}
+
+export function useTeamStack(setup: (stack: TeamStack) => void): TeamStack {
+  const stack = new TeamStack();
+  test.beforeAll(async () => {
+    setup(stack);
+    await stack.start();
+  });
+  test.afterAll(() => stack.stop());
+  return stack;
+}
+
+export async function signInAs(page: Page, email: string, password: string): Promise<void> {
+  await page.goto(`${teamUrl}/login`);
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.waitForURL(`${teamUrl}/`);
+}

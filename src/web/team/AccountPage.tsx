@@ -1,0 +1,35 @@
+/** My sessions: where I am signed in, ending one or all (the current one included, which signs me out). */
+import { useQuery } from "@tanstack/react-query";
+import { formatWhen, SessionsTable } from "./SessionsTable";
+import { meQueryOptions } from "./me-get-query";
+import { usePeopleMutation } from "./people-mutation";
+import { mySessionsQueryOptions } from "./people-list-query";
+
+export function AccountPage() {
+  const me = useQuery(meQueryOptions()).data;
+  const sessions = useQuery(mySessionsQueryOptions());
+  const change = usePeopleMutation();
+  const endAll = () => change.mutate({ kind: "end-my-sessions" }, { onSuccess: () => window.location.assign("/login") });
+  return (
+    <div className="team-page">
+      <h1>My account</h1>
+      {me && (
+        <p>
+          <strong>{me.name}</strong> · {me.email} · role <strong>{me.role}</strong>
+        </p>
+      )}
+      <h2>Sessions</h2>
+      {sessions.data && (
+        <SessionsTable
+          items={sessions.data.items}
+          onEnd={(id, current) => change.mutate({ kind: "end-my-session", id }, { onSuccess: () => current && window.location.assign("/login") })}
+        />
+      )}
+      <button type="button" className="btn btn-danger" onClick={endAll} disabled={change.isPending}>
+        Sign out everywhere
+      </button>
+      {sessions.isError && <p className="error-text">{sessions.error.message}</p>}
+      <p className="muted small">Sessions end after 12 hours without use, and 7 days after signing in. Times are shown {formatWhen.zone}.</p>
+    </div>
+  );
+}

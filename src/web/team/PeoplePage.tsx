@@ -1,0 +1,268 @@
+/**
+ * People (admins): everyone who signs in, their role, status and last visit; add a person with
+ * a one-time invite link (shown once, to copy and send), change a role, grants per table and
+ * bucket, disable or enable, a new link to reset a password, and end someone's sessions.
+ */
+import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
+import type { AppConfig } from "../../shared/meta";
+import { configQueryOptions } from "../app/config-get-query";
+import { toast } from "../ui/toast";
+import { meQueryOptions } from "./me-get-query";
+import { usePeopleMutation } from "./people-mutation";
+import { type Person, peopleQueryOptions } from "./people-list-query";
+import { formatWhen } from "./SessionsTable";
+
+const ROLES = ["viewer", "editor", "admin"] as const;
+const LEVELS = ["none", "viewer", "editor"] as const;
+
+export function PeoplePage() {
+  const me = useQuery(meQueryOptions()).data;
+  const people = useQuery({ ...peopleQueryOptions(), enabled: !!me?.may.managePeople });
+  const config = useQuery(configQueryOptions()).data;
+  const [invite, setInvite] = useState<{ email: string; url: string } | null>(null);
+  const [open, setOpen] = useState<string | null>(null);
+  if (me && !me.may.managePeople) {
+    return (
+      <div className="team-page" role="alert">
+        <h1>People</h1>
+        <p>Managing people needs the admin role; your role is {me.role}.</p>
+      </div>
+    );
+  }
+  return (
+    <div className="team-page">
+      <h1>People</h1>
+      {me?.mode !== "people" && (
+        <p className="notice">
+          Nobody signs in yet. Adding the first person turns sign-in on: everyone, you included, then signs in as themselves. Add yourself as an admin first
+          and open your invite link.
+        </p>
+      )}
+      <AddPerson onInvite={(email, url) => setInvite({ email, url })} />
+      {invite && <InviteLink email={invite.email} url={invite.url} onDone={() => setInvite(null)} />}
+      {people.isError && <p className="error-text">{people.error.message}</p>}
+      {people.data && (
+        <table className="team-table people-table">
+          <thead>
+            <tr>
+              <th scope="col">Person</th>
+              <th scope="col">Role</th>
+              <th scope="col">Status</th>
+              <th scope="col">Last seen</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {people.data.items.map((p) => (
+              <PersonRow
+                key={p.email}
+                person={p}
+                self={p.email === me?.email}
+                open={open === p.email}
+                onToggle={() => setOpen((o) => (o === p.email ? null : p.email))}
+                config={config}
+                onInvite={(url) => setInvite({ email: p.email, url })}
+              />
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
+  );
+}
+
+function AddPerson({ onInvite }: { onInvite(email: string, url: string): void }) {
+  const change = usePeopleMutation();
+  const [email, setEmail] = useState("");
+  const [name, setName] = useState("");
+  const [role, setRole] = useState<(typeof ROLES)[number]>("viewer");
+  const [error, setError] = useState("");
+  return (
+    <form
+      className="add-person"
+      aria-label="Add a person"
+      onSubmit={(e) => {
+        e.preventDefault();
+        setError("");
+        change.mutate(
+          { kind: "add", email, name, role },
+          {
+            onSuccess: (r) => {
+              onInvite(email.trim().toLowerCase(), `${window.location.origin}${r.inviteUrl}`);
+              setEmail("");
+              setName("");
+            },
+            onError: (err) => setError(err.message),
+          },
+        );
+      }}
+    >
+      <label>
+        Email
+        <input type="email" required value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="off" />
+      </label>
+      <label>
+        Name
+        <input type="text" value={name} onChange={(e) => setName(e.target.value)} placeholder="optional" />
+      </label>
+      <label>
+        Role
+        <select value={role} onChange={(e) => setRole(e.target.value as (typeof ROLES)[number])}>
+          {ROLES.map((r) => (
+            <option key={r}>{r}</option>
+          ))}
+        </select>
+      </label>
+      <button type="submit" className="btn btn-primary" disabled={change.isPending}>
+        Add and get invite link
+      </button>
+      {error && (
+        <p className="error-text" role="alert">
+          {error}
+        </p>
+      )}
+    </form>
+  );
+}
+
+function InviteLink({ email, url, onDone }: { email: string; url: string; onDone(): void }) {
+  return (
+    <div className="invite-link" role="status">
+      <p>
+        One-time link for <strong>{email}</strong> to set a password (valid 7 days; shown only now):
+      </p>
+      <div className="invite-row">
+        <input type="text" readOnly value={url} aria-label={`Invite link for ${email}`} onFocus={(e) => e.currentTarget.select()} />
+        <button
+          type="button"
+          className="btn btn-primary"
+          onClick={() => navigator.clipboard.writeText(url).then(() => toast("Invite link copied", { kind: "success" }), () => toast("Copy the link by hand: the clipboard is not available", { kind: "error" }))}
+        >
+          Copy
+        </button>
+        <button type="button" className="btn" onClick={onDone}>
+          Done
+        </button>
+      </div>
+    </div>
+  );
+}
+
+interface RowProps {
+  person: Person;
+  self: boolean;
+  open: boolean;
+  onToggle(): void;
+  config: AppConfig | undefined;
+  onInvite(url: string): void;
+}
+
+function PersonRow({ person: p, self, open, onToggle, config, onInvite }: RowProps) {
+  const change = usePeopleMutation();
+  const fail = (e: Error) => toast("Not changed", { kind: "error", detail: e.message });
+  const selfWhy = "You cannot change your own role or disable yourself; ask another admin.";
+  return (
+    <>
+      <tr className={p.disabled ? "disabled-person" : undefined}>
+        <td>
+          <strong>{p.name}</strong>
+          <div className="muted small">
+            {p.email} {p.sso ? "· single sign-on" : p.hasPassword ? "" : "· invited, no password yet"}
+          </div>
+        </td>
+        <td>
+          <select
+            aria-label={`Role of ${p.email}`}
+            value={p.role}
+            disabled={self}
+            title={self ? selfWhy : undefined}
+            onChange={(e) => change.mutate({ kind: "update", email: p.email, patch: { role: e.target.value as Person["role"] } }, { onError: fail })}
+          >
+            {ROLES.map((r) => (
+              <option key={r}>{r}</option>
+            ))}
+          </select>
+        </td>
+        <td>{p.disabled ? <span className="badge badge-danger">disabled</span> : <span className="badge">active</span>}</td>
+        <td>{formatWhen(p.lastSeenAt)}</td>
+        <td>
+          <div className="row-actions">
+          <button type="button" className="btn" aria-expanded={open} onClick={onToggle}>
+            Grants{p.grants.length ? ` (${p.grants.length})` : ""}
+          </button>
+          <button
+            type="button"
+            className="btn"
+            disabled={self}
+            title={self ? selfWhy : undefined}
+            onClick={() => change.mutate({ kind: "update", email: p.email, patch: { disabled: !p.disabled } }, { onError: fail })}
+          >
+            {p.disabled ? "Enable" : "Disable"}
+          </button>
+          <button type="button" className="btn" onClick={() => change.mutate({ kind: "invite", email: p.email }, { onSuccess: (r) => onInvite(`${window.location.origin}${r.inviteUrl}`), onError: fail })}>
+            Reset password
+          </button>
+          <button
+            type="button"
+            className="btn"
+            onClick={() => change.mutate({ kind: "end-sessions", email: p.email }, { onSuccess: () => toast(`Signed ${p.email} out everywhere`, { kind: "success" }), onError: fail })}
+          >
+            End sessions
+          </button>
+          </div>
+        </td>
+      </tr>
+      {open && config && (
+        <tr className="grants-row">
+          <td colSpan={5}>
+            <Grants person={p} config={config} />
+          </td>
+        </tr>
+      )}
+    </>
+  );
+}
+
+function Grants({ person, config }: { person: Person; config: AppConfig }) {
+  const change = usePeopleMutation();
+  const resources = [
+    ...config.databases.flatMap((d) => d.tables.map((t) => `table:${d.id}/${t.slug}`)),
+    ...config.buckets.map((b) => `bucket:${b.name}`),
+  ];
+  const levelOf = (r: string) => person.grants.find((g) => g.resource === r)?.level ?? "";
+  return (
+    <fieldset className="grants">
+      <legend>
+        Grants of {person.email} (default: what the role {person.role} allows). Changing a grant signs them out.
+      </legend>
+      <ul>
+        {resources.map((r) => (
+          <li key={r}>
+            <label>
+              <span className="grant-name">{r.replace(/^table:/, "table ").replace(/^bucket:/, "bucket ")}</span>
+              <select
+                value={levelOf(r)}
+                onChange={(e) =>
+                  change.mutate(
+                    e.target.value ? { kind: "grant", email: person.email, resource: r, level: e.target.value as (typeof LEVELS)[number] } : { kind: "revoke-grant", email: person.email, resource: r },
+                    { onError: (err) => toast("Grant not changed", { kind: "error", detail: err.message }) },
+                  )
+                }
+              >
+                <option value="">as the role</option>
+                {LEVELS.map((l) => (
+                  <option key={l} value={l}>
+                    {l}
+                  </option>
+                ))}
+              </select>
+            </label>
+          </li>
+        ))}
+      </ul>
+    </fieldset>
+  );
+}

@@ -1,0 +1,43 @@
+/** A list of sessions (mine, or a person's for admins) with an End button each. */
+import type { SessionInfo } from "./people-list-query";
+
+const fmt = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
+export const formatWhen = Object.assign((iso: string | null) => (iso ? fmt.format(new Date(iso)) : "never"), { zone: "in your time zone" });
+
+export function SessionsTable({ items, onEnd }: { items: SessionInfo[]; onEnd(id: string, current: boolean): void }) {
+  if (items.length === 0) return <p className="muted">No open sessions.</p>;
+  return (
+    <table className="team-table">
+      <thead>
+        <tr>
+          <th scope="col">Signed in</th>
+          <th scope="col">Last seen</th>
+          <th scope="col">From</th>
+          <th scope="col">Browser</th>
+          <th scope="col">
+            <span className="visually-hidden">Actions</span>
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {items.map((s) => (
+          <tr key={s.id}>
+            <td>
+              {formatWhen(s.createdAt)} {s.current && <span className="badge">this one</span>}
+            </td>
+            <td>{formatWhen(s.lastSeenAt)}</td>
+            <td>{s.address}</td>
+            <td className="ellipsis" title={s.userAgent}>
+              {s.userAgent}
+            </td>
+            <td>
+              <button type="button" className="btn" onClick={() => onEnd(s.id, s.current)} aria-label={`End the session signed in ${formatWhen(s.createdAt)}`}>
+                End
+              </button>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

@@ -1,0 +1,36 @@
+/** GET /api/people and a person's sessions, and GET /api/me/sessions (admins see everyone's). */
+import { queryOptions } from "@tanstack/react-query";
+import { api } from "../api-client";
+import { teamKeys } from "./team-keys";
+
+export interface Person {
+  email: string;
+  name: string;
+  role: "viewer" | "editor" | "admin";
+  disabled: boolean;
+  sso: boolean;
+  hasPassword: boolean;
+  createdAt: string;
+  lastSeenAt: string | null;
+  grants: { resource: string; level: "none" | "viewer" | "editor" }[];
+}
+export interface SessionInfo {
+  id: string;
+  createdAt: string;
+  lastSeenAt: string;
+  address: string;
+  userAgent: string;
+  current: boolean;
+}
+
+export const peopleQueryOptions = () =>
+  queryOptions({ queryKey: teamKeys.people(), queryFn: ({ signal }) => api<{ items: Person[] }>("/api/people", { signal }) });
+
+export const mySessionsQueryOptions = () =>
+  queryOptions({ queryKey: teamKeys.mySessions(), queryFn: ({ signal }) => api<{ items: SessionInfo[] }>("/api/me/sessions", { signal }) });
+
+export const sessionsOfQueryOptions = (email: string) =>
+  queryOptions({
+    queryKey: teamKeys.sessionsOf(email),
+    queryFn: ({ signal }) => api<{ items: SessionInfo[] }>(`/api/people/${encodeURIComponent(email)}/sessions`, { signal }),
+  });

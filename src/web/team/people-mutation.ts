@@ -1,0 +1,46 @@
+/** Changes to people (admins) and to my own sessions; each refreshes what it touched. */
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { api } from "../api-client";
+import type { Person } from "./people-list-query";
+import { teamKeys } from "./team-keys";
+
+const path = (email: string) => `/api/people/${encodeURIComponent(email)}`;
+
+export type PeopleChange =
+  | { kind: "add"; email: string; name: string; role: Person["role"] }
+  | { kind: "update"; email: string; patch: { name?: string; role?: Person["role"]; disabled?: boolean } }
+  | { kind: "grant"; email: string; resource: string; level: "none" | "viewer" | "editor" }
+  | { kind: "revoke-grant"; email: string; resource: string }
+  | { kind: "invite"; email: string }
+  | { kind: "end-sessions"; email: string }
+  | { kind: "end-my-session"; id: string }
+  | { kind: "end-my-sessions" };
+
+export function sendPeopleChange(c: PeopleChange): Promise<{ inviteUrl?: string }> {
+  switch (c.kind) {
+    case "add":
+      return api("/api/people", { method: "POST", json: { email: c.email, name: c.name, role: c.role } });
+    case "update":
+      return api(path(c.email), { method: "PATCH", json: c.patch });
+    case "grant":
+      return api(`${path(c.email)}/grants`, { method: "PUT", json: { resource: c.resource, level: c.level } });
+    case "revoke-grant":
+      return api(`${path(c.email)}/grants/${encodeURIComponent(c.resource)}`, { method: "DELETE" });
+    case "invite":
+      return api(`${path(c.email)}/invite`, { method: "POST" });
+    case "end-sessions":
+      return api(`${path(c.email)}/sessions`, { method: "DELETE" });
+    case "end-my-session":
+      return api(`/api/me/sessions/${encodeURIComponent(c.id)}`, { method: "DELETE" });
+    case "end-my-sessions":
+      return api("/api/me/sessions", { method: "DELETE" });
+  }
+}
+
+export function usePeopleMutation() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: sendPeopleChange,
+    onSettled: () => qc.invalidateQueries({ queryKey: teamKeys.all() }),
+  });
+}
