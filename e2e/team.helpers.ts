@@ -18,6 +18,8 @@ const TSX = path.resolve("node_modules/.bin/tsx");
 export class TeamStack {
   readonly dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bb-e2e-team-"));
   private launcher?: ChildProcess;
+  /** Extra environment for the launcher (single sign-on settings). */
+  env: Record<string, string> = {};
 
   people(args: string[], password?: string): string {
     const r = spawnSync(TSX, ["src/server/team/people/cli.ts", ...args], {
@@ -31,7 +33,7 @@ export class TeamStack {
 
   async start(): Promise<void> {
     this.launcher = spawn(TSX, ["src/server/launcher/main.ts"], {
-      env: { ...process.env, PORT: String(TEAM_PORT), SERVICE_PORT: String(TEAM_SERVICE_PORT), DATA_DIR: this.dataDir },
+      env: { ...process.env, PORT: String(TEAM_PORT), SERVICE_PORT: String(TEAM_SERVICE_PORT), DATA_DIR: this.dataDir, ...this.env },
       stdio: ["ignore", "ignore", "pipe"],
       detached: true,
     });
@@ -60,10 +62,10 @@ export class TeamStack {
   }
 }
 
-export function useTeamStack(setup: (stack: TeamStack) => void): TeamStack {
+export function useTeamStack(setup: (stack: TeamStack) => void | Promise<void>): TeamStack {
   const stack = new TeamStack();
   test.beforeAll(async () => {
-    setup(stack);
+    await setup(stack);
     await stack.start();
   });
   test.afterAll(() => stack.stop());

@@ -18,6 +18,8 @@ import { createProxyHandler, type Middleware } from "../proxy/server";
 import { createSessionGate } from "../proxy/session";
 import { openTeamStore } from "../team/store/open-store";
 import { createTeamGate, type TeamGate } from "../team/team-gate";
+import { parseOidcSettings } from "../team/sso/oidc-config";
+import { createOidcSignIn } from "../team/sso/oidc-sign-in";
 import { loadSessionSecret } from "../proxy/session-secret";
 import { parseServiceConfig, resolveApiKeys } from "../service/config";
 import { errorBody } from "../../shared/errors";
@@ -89,6 +91,7 @@ function closeServer(server: http.Server, graceMs: number): Promise<void> {
 export async function startBaseboard(env: NodeJS.ProcessEnv, opts: StartOptions = {}): Promise<Baseboard> {
   const log = opts.log ?? ((line: string) => console.error(`[baseboard] ${line}`));
   // People and grants live in the team store (DATA_DIR/team.sqlite or BASEBOARD_DATABASE_URL).
+  const oidcSettings = parseOidcSettings(env);
   const teamStore = await openTeamStore(env);
   let config: ProxyConfig;
   try {
@@ -158,6 +161,7 @@ export async function startBaseboard(env: NodeJS.ProcessEnv, opts: StartOptions 
           })
         : undefined,
       publicOrigin: config.publicOrigin,
+      oidc: oidcSettings ? createOidcSignIn(oidcSettings, teamStore, log) : undefined,
       log,
     });
     handler = createProxyHandler({

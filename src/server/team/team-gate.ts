@@ -22,6 +22,7 @@ import { passwordProblem } from "./people/common-passwords";
 import { messagePage, setPasswordPage, signInPage } from "./sessions/pages";
 import { ABSOLUTE_MS, createPeopleSessions, PERSON_COOKIE, type PeopleSessions } from "./sessions/people-sessions";
 import type { TeamStore } from "./store/team-store";
+import type { OidcSignIn } from "./sso/oidc-sign-in";
 import { normalizeEmail } from "./store/team-store";
 
 export const SIGN_IN_LIMIT = 10;
@@ -45,6 +46,8 @@ export interface TeamOptions {
   /** The BASEBOARD_PASSWORD gate, when that is set. */
   passwordGate?: SessionGate;
   publicOrigin?: string;
+  /** Single sign-on, when BASEBOARD_OIDC_ISSUER is set. */
+  oidc?: OidcSignIn;
   pollMs?: number;
   log?: (line: string) => void;
 }
@@ -73,7 +76,9 @@ export async function createTeamGate(opts: TeamOptions): Promise<TeamGate> {
   const secure = opts.publicOrigin?.startsWith("https:") ? "; Secure" : "";
   const cookie = (value: string, maxAge: number) => `${PERSON_COOKIE}=${value}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAge}${secure}`;
 
-  const mode = (): IdentityMode => (people.peopleCount() > 0 ? "people" : opts.passwordGate ? "password" : "single-user");
+  // With single sign-on configured everyone signs in, even before the first person exists.
+  const mode = (): IdentityMode => (people.peopleCount() > 0 || opts.oidc ? "people" : opts.passwordGate ? "password" : "single-user");
+  const sso = opts.oidc ? { label: opts.oidc.label } : undefined;
 
   const html = (res: ServerResponse, status: number, body: string, extra: Record<string, string> = {}) => {
     res.writeHead(status, { ...PAGE_SECURITY_HEADERS, "content-type": "text/html; charset=utf-8", "cache-control": "no-store", ...extra });
@@ -87,14 +92,14 @@ export async function createTeamGate(opts: TeamOptions): Promise<TeamGate> {
     typeof req.headers.origin === "string" && ownOrigins(host, opts.publicOrigin).includes(req.headers.origin);
 
   async function signIn(req: IncomingMessage, res: ServerResponse, host: string) {
-    if (!sameOrigin(req, host)) return html(res, 403, signInPage({ error: "This form was sent from another site. Open the sign-in page directly." }));
+    if (!sameOrigin(req, host)) return html(res, 403, signInPage({ error: "This form was sent from another site. Open the sign-in page directly.", sso }));
     const form = await readForm(req);
     const email = normalizeEmail(form?.get("email") ?? "").slice(0, 254);
     const next = safeNext(form?.get("next"));
     const address = clientKey(req.socket.remoteAddress);
     const wait = Math.max(byAddress.retryAfter(address), email ? byAccount.retryAfter(email) : 0);
     if (wait > 0) {
-      return html(res, 429, signInPage({ error: `Too many wrong attempts. Try again in ${Math.ceil(wait / 60)} min.`, next, email }), { "retry-after": String(wait) });
+      return html(res, 429, signInPage({ error: `Too many wrong attempts. Try again in ${Math.ceil(wait / 60)} min.`, next, email, sso }), { "retry-after": String(wait) });
     }
     const person = email ? await store.getPerson(email) : undefined;
     // Unknown emails check a dummy hash: the answer takes the same time either way.
@@ -103,7 +108,7 @@ export async function createTeamGate(opts: TeamOptions): Promise<TeamGate> {
       byAddress.fail(address);
       if (email) byAccount.fail(email);
       opts.log?.(`failed sign-in for ${email ? "an account" : "no email"} from ${address}`);
-      return html(res, 401, signInPage({ error: "That email and password do not match an account that may sign in.", next, email }));
+      return html(res, 401, signInPage({ error: "That email and password do not match an account that may sign in.", next, email, sso }));
     }
     byAddress.succeed(address);
     byAccount.succeed(email);
@@ -156,7 +161,28 @@ export async function createTeamGate(opts: TeamOptions): Promise<TeamGate> {
       if (m === "single-user") return false;
       if (pathname === "/login") {
         if (req.method === "POST") await signIn(req, res, host);
-        else html(res, 200, signInPage({ next: safeNext(new URL(req.url ?? "/", "http://x").searchParams.get("next")) }));
+        else html(res, 200, signInPage({ next: safeNext(new URL(req.url ?? "/", "http://x").searchParams.get("next")), sso }));
+        return true;
+      }
+      if (opts.oidc && pathname === "/auth/oidc/start") {
+        const origin = opts.publicOrigin ?? `http://${host}`;
+        try {
+          redirect(res, await opts.oidc.start(safeNext(new URL(req.url ?? "/", "http://x").searchParams.get("next")), `${origin}/auth/oidc/callback`));
+        } catch (e) {
+          opts.log?.(`single sign-on: the provider could not be reached: ${(e as Error).message}`);
+          html(res, 502, signInPage({ error: "The single sign-on provider could not be reached. Try again in a moment, or sign in with a password.", sso }));
+        }
+        return true;
+      }
+      if (opts.oidc && pathname === "/auth/oidc/callback") {
+        const outcome = await opts.oidc.finish(req, new URL(req.url ?? "/", `http://${host}`));
+        if (!outcome.ok) {
+          html(res, outcome.status, signInPage({ error: outcome.message, sso }));
+          return true;
+        }
+        const secret = await people.start(outcome.person, req);
+        await people.refresh();
+        redirect(res, outcome.next, { "set-cookie": cookie(secret, Math.floor(ABSOLUTE_MS / 1000)) });
         return true;
       }
       if (pathname === "/logout" && req.method === "POST") {

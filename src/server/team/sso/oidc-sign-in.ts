@@ -1,0 +1,110 @@
+/**
+ * Sign-in through OpenID Connect (openid-client): authorization code with PKCE, state and nonce.
+ * /auth/oidc/start sends the browser to the provider; /auth/oidc/callback checks what comes back,
+ * applies the allowed domains and the claim-to-role mapping, creates the person on first
+ * sign-in (viewer unless mapped), and starts a session like a password sign-in does.
+ * The pending sign-ins (state → verifier, nonce, next) live 10 minutes in this proxy's memory,
+ * bounded: behind several proxies, route /auth/oidc/* with sticky sessions.
+ */
+import type { IncomingMessage } from "node:http";
+import * as client from "openid-client";
+import type { PersonRow, TeamStore } from "../store/team-store";
+import { normalizeEmail } from "../store/team-store";
+import { domainAllowed, type OidcSettings, roleFromClaims } from "./oidc-config";
+
+const PENDING_MS = 10 * 60 * 1000;
+const MAX_PENDING = 10_000;
+
+export type OidcOutcome = { ok: true; person: PersonRow; next: string } | { ok: false; status: number; message: string };
+
+export interface OidcSignIn {
+  label: string;
+  /** Where to send the browser to sign in. */
+  start(next: string, redirectUri: string): Promise<string>;
+  finish(req: IncomingMessage, currentUrl: URL): Promise<OidcOutcome>;
+}
+
+export function createOidcSignIn(settings: OidcSettings, store: TeamStore, log?: (line: string) => void): OidcSignIn {
+  let config: Promise<client.Configuration> | undefined;
+  const discover = () => {
+    config ??= (async () => {
+      const loopback = ["127.0.0.1", "localhost", "[::1]"].includes(settings.issuer.hostname);
+      const c = await client.discovery(settings.issuer, settings.clientId, settings.clientSecret, undefined, loopback ? { execute: [client.allowInsecureRequests] } : undefined);
+      return c;
+    })().catch((e) => {
+      config = undefined; // try again next time
+      throw e;
+    });
+    return config;
+  };
+  const pending = new Map<string, { verifier: string; nonce: string; next: string; redirectUri: string; at: number }>();
+  const sweep = (now: number) => {
+    for (const [k, v] of pending) if (now - v.at > PENDING_MS || pending.size > MAX_PENDING) pending.delete(k);
+  };
+
+  return {
+    label: settings.label,
+    async start(next, redirectUri) {
+      const c = await discover();
+      const verifier = client.randomPKCECodeVerifier();
+      const state = client.randomState();
+      const nonce = client.randomNonce();
+      sweep(Date.now());
+      pending.set(state, { verifier, nonce, next, redirectUri, at: Date.now() });
+      return client
+        .buildAuthorizationUrl(c, {
+          redirect_uri: redirectUri,
+          scope: settings.scopes,
+          code_challenge: await client.calculatePKCECodeChallenge(verifier),
+          code_challenge_method: "S256",
+          state,
+          nonce,
+        })
+        .toString();
+    },
+    async finish(_req, currentUrl) {
+      const state = currentUrl.searchParams.get("state") ?? "";
+      const p = pending.get(state);
+      pending.delete(state);
+      if (!p || Date.now() - p.at > PENDING_MS) return { ok: false, status: 400, message: "This sign-in link is old or was used already. Start again from the sign-in page." };
+      if (currentUrl.searchParams.get("error")) {
+        return { ok: false, status: 401, message: `The provider did not sign you in: ${currentUrl.searchParams.get("error_description") ?? currentUrl.searchParams.get("error")}.` };
+      }
+      let claims: Record<string, unknown>;
+      try {
+        const c = await discover();
+        const callback = new URL(p.redirectUri);
+        callback.search = currentUrl.search;
+        const tokens = await client.authorizationCodeGrant(c, callback, { pkceCodeVerifier: p.verifier, expectedState: state, expectedNonce: p.nonce });
+        claims = (tokens.claims() ?? {}) as Record<string, unknown>;
+        // Some providers put email and groups only in userinfo, not in the ID token.
+        if ((typeof claims.email !== "string" || claims[settings.roleClaim] === undefined) && tokens.access_token) {
+          claims = { ...claims, ...((await client.fetchUserInfo(c, tokens.access_token, String(claims.sub))) as Record<string, unknown>) };
+        }
+      } catch (e) {
+        log?.(`single sign-on failed: ${(e as Error).message}`);
+        return { ok: false, status: 401, message: "The single sign-on answer could not be checked. Try again, or ask an admin to check the SSO settings." };
+      }
+      if (typeof claims.email !== "string" || claims.email_verified === false) {
+        return { ok: false, status: 403, message: "Your account at the provider has no verified email address, which Baseboard needs as your login." };
+      }
+      const email = normalizeEmail(claims.email);
+      if (!domainAllowed(email, settings.allowedDomains)) {
+        return { ok: false, status: 403, message: `${email} is not in a domain allowed to sign in here (${settings.allowedDomains.join(", ")}).` };
+      }
+      const mapped = roleFromClaims(claims, settings);
+      let person = await store.getPerson(email);
+      if (!person) {
+        const name = typeof claims.name === "string" && claims.name.trim() ? claims.name.trim().slice(0, 200) : email.split("@")[0];
+        await store.addPerson({ email, name, role: mapped ?? "viewer", passwordHash: null, sso: true }, Date.now());
+        person = await store.getPerson(email);
+      } else if (mapped && mapped !== person.role) {
+        // The provider's groups are the source of truth for people it maps.
+        person = await store.updatePerson(email, { role: mapped }, false);
+      }
+      if (!person) return { ok: false, status: 500, message: "Your account could not be created." };
+      if (person.disabled) return { ok: false, status: 403, message: "An admin has disabled this account." };
+      return { ok: true, person, next: p.next };
+    },
+  };
+}
