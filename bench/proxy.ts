@@ -17,6 +17,9 @@ import os from "node:os";
 import path from "node:path";
 import { Pool } from "undici";
 
+import { createPeopleAdmin } from "../src/server/team/people/people-admin";
+import { openSqliteTeamStore } from "../src/server/team/store/sqlite-store";
+
 const KEY = "bench-proxy-key-3c9e";
 const QUERIES = Number(process.env.BENCH_PROXY_QUERIES ?? 2000);
 const DOWNLOAD_MB = 100;
@@ -192,15 +195,74 @@ async function benchUpload() {
   await new Promise((r) => sink.close(r));
 }
 
+/**
+ * What people cost per request (issue 18): the same proxied query on a single-user proxy and on
+ * one where a person with grants is signed in (session lookup, permission table), interleaved.
+ */
+async function benchPeople(single: Child, dir: string) {
+  const dataDir = path.join(dir, "people");
+  const store = openSqliteTeamStore(dataDir);
+  const admin = createPeopleAdmin(store);
+  const added = await admin.add({ email: "bench@example.com", role: "editor", password: "a long measuring passphrase" });
+  if (!added.ok) throw new Error(added.message);
+  await admin.grant("bench@example.com", "table:demo/departments", "viewer");
+  await admin.grant("bench@example.com", "bucket:vault", "none");
+  await store.close();
+  const team = await launch({ DATA_DIR: dataDir });
+  try {
+    const login = await fetch(`${team.url}/login`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { origin: team.url, "content-type": "application/x-www-form-urlencoded" },
+      body: "email=bench%40example.com&password=a+long+measuring+passphrase",
+    });
+    const cookie = /bb_sid=[^;]+/.exec(login.headers.get("set-cookie") ?? "")?.[0];
+    if (!cookie) throw new Error(`sign-in failed: ${login.status}`);
+    const body = JSON.stringify({ filter: { and: [{ key: "employee_id", operator: "equal", value: "E00042" }] }, limit: 1 });
+    const path_ = "/api/v0/record/demo/employees/query";
+    const mk = (b: Child, extra: Record<string, string>) => ({
+      pool: new Pool(b.url, { connections: 1 }),
+      opts: { path: path_, method: "POST" as const, body, headers: { "content-type": "application/json", origin: b.url, "x-baseboard-client": "1", ...extra } },
+    });
+    const a = mk(single, {});
+    const t = mk(team, { cookie });
+    for (let i = 0; i < 200; i++) {
+      await timeRequest(a.pool, a.opts);
+      await timeRequest(t.pool, t.opts);
+    }
+    const sa: number[] = [];
+    const st: number[] = [];
+    for (let i = 0; i < QUERIES; i++) {
+      sa.push(await timeRequest(a.pool, a.opts));
+      st.push(await timeRequest(t.pool, t.opts));
+    }
+    sa.sort((x, y) => x - y);
+    st.sort((x, y) => x - y);
+    const added = percentile(st, 50) - percentile(sa, 50);
+    console.log(`session + permission checks, primary-key query, ${QUERIES} each, concurrency 1:`);
+    console.log(`  single user  p50 ${fmt(percentile(sa, 50), 3)} ms  p99 ${fmt(percentile(sa, 99))} ms`);
+    console.log(`  signed in    p50 ${fmt(percentile(st, 50), 3)} ms  p99 ${fmt(percentile(st, 99))} ms`);
+    console.log(`  added to p50: ${fmt(added, 3)} ms (ratio ${fmt(percentile(st, 50) / percentile(sa, 50))}×) — target ≤ 0.2 ms: ${verdict(added <= 0.2)}`);
+    await a.pool.close();
+    await t.pool.close();
+  } finally {
+    await stop(team);
+  }
+}
+
 export async function run(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bb-bench-proxy-"));
   const board = await launch({ DATA_DIR: path.join(dir, "data") });
   try {
+    await benchPeople(board, dir);
+    // BENCH_PROXY_ONLY=people: just the people figure (the rest moves a GiB).
+    if (process.env.BENCH_PROXY_ONLY === "people") return;
     await benchQuery(board);
     await benchDownload(board);
   } finally {
     await stop(board);
     fs.rmSync(dir, { recursive: true, force: true });
   }
+  if (process.env.BENCH_PROXY_ONLY === "people") return;
   await benchUpload();
 }
