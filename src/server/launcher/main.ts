@@ -18,7 +18,10 @@ try {
 
 const where = app.serviceUrl ? `the local service at ${app.serviceUrl} (data in ${app.dataDir})` : `the service at ${app.config.baseUrl}`;
 console.log(`Baseboard${dev ? " (dev)" : ""} is running: open ${app.url}\n  upstream: ${where}`);
-if (app.config.password) console.log("  login required (BASEBOARD_PASSWORD is set)");
+const mode = app.identityMode();
+if (mode === "people") console.log("  sign-in required: people and roles (npm run people -- list)");
+else if (mode === "password") console.log("  login required (BASEBOARD_PASSWORD is set)");
+else console.log("  single user on this machine, no sign-in (to add people: npm run people -- add you@example.com --role admin)");
 
 let stopping = false;
 for (const signal of ["SIGINT", "SIGTERM"] as const) {

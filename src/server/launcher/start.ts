@@ -35,6 +35,8 @@ export interface Baseboard {
   /** The embedded service's supervisor (undefined with BASE_URL). */
   supervisor?: Supervisor;
   dataDir?: string;
+  /** Who signs in now: people, the shared password, or nobody (the single user on loopback). */
+  identityMode(): "people" | "password" | "single-user";
   /** Stops accepting, lets requests in flight finish (up to graceMs), then stops the service. */
   close(graceMs?: number): Promise<void>;
 }
@@ -191,6 +193,7 @@ export async function startBaseboard(env: NodeJS.ProcessEnv, opts: StartOptions 
     serviceUrl,
     supervisor,
     dataDir,
+    identityMode: () => (team as TeamGate).mode(),
     close(graceMs = 10_000) {
       closing ??= (async () => {
         await closeServer(server, graceMs);
