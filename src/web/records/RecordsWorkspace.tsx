@@ -257,6 +257,7 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
           table={table}
           fields={filterFields}
           operators={config.capabilities.operators}
+          anyOf={!!config.capabilities.anyOf}
           applied={view.filter}
           appliedCount={count}
           onApply={onApply}

@@ -15,6 +15,8 @@ export const recordKeys = {
   /** Prefix of every count of one table. */
   tableCounts: (db: string, table: string) => ["count", db, table] as const,
   count: (db: string, table: string, filter: FilterGroup | undefined) => ["count", db, table, filter ?? null] as const,
+  /** Value suggestions for one Field (the distinct extension); under `table`, refreshed with it. */
+  distinct: (db: string, table: string, key: string, prefix: string) => ["records", db, table, "distinct", key, prefix] as const,
   /** One Record by primary key; under `table`, so whatever refreshes the table refreshes it. */
   record: (db: string, table: string, pkField: string, pk: string | number, join: JoinUnit | undefined) =>
     ["records", db, table, "record", pkField, pk, join ?? null] as const,

@@ -2,9 +2,14 @@ import type { FieldInfo } from "../../../shared/records";
 import { type CondNode, type GroupNode, duplicateNode, moveNode, removeNode, updateCondition, valuelessOperators } from "./filter-tree.utils";
 import { operatorLabels, operatorsFor } from "./operators.utils";
 import { ValueInput } from "./ValueInput";
+import { ListValueInput } from "./ListValueInput";
+import type { FilterValue } from "../../../shared/filter";
 import { CopyIcon, LockIcon } from "../../ui/icons";
 
 export interface EditProps {
+  /** The table being filtered: where value suggestions come from. */
+  db: string;
+  table: string;
   fields: readonly FieldInfo[];
   operators: readonly string[];
   problems: Map<string, string>;
@@ -48,7 +53,13 @@ export function ConditionRow({ node, label, ...p }: EditProps & { node: CondNode
         aria-label={`${name} operator`}
         value={node.operator}
         disabled={locked}
-        onChange={(e) => set({ operator: e.target.value })}
+        onChange={(e) => {
+          const operator = e.target.value;
+          const v = node.value;
+          // Keep what was typed across the switch: one value becomes the list's first, and back.
+          if (operator === "anyOf") set({ operator, value: Array.isArray(v) ? v : v === undefined || v === "" ? [] : [v] });
+          else set({ operator, value: Array.isArray(v) ? (v[0] ?? "") : v });
+        }}
       >
         {!ops.includes(node.operator) && <option value={node.operator}>{node.operator}</option>}
         {ops.map((o) => (
@@ -57,11 +68,21 @@ export function ConditionRow({ node, label, ...p }: EditProps & { node: CondNode
           </option>
         ))}
       </select>
-      {!valuelessOperators.has(node.operator) && (
+      {node.operator === "anyOf" ? (
+        <ListValueInput
+          type={field?.type}
+          value={Array.isArray(node.value) ? node.value : []}
+          disabled={locked}
+          label={`${name} values`}
+          source={{ db: p.db, table: p.table, key: node.key }}
+          onChange={(value: FilterValue[]) => set({ value })}
+        />
+      ) : !valuelessOperators.has(node.operator) && (
         <ValueInput
           type={field?.type}
-          value={node.value}
+          value={Array.isArray(node.value) ? node.value[0] : node.value}
           disabled={locked}
+          source={{ db: p.db, table: p.table, key: node.key }}
           allowNull={node.operator === "equal" || node.operator === "notEqual"}
           textSearch={["contains", "notContains", "startsWith"].includes(node.operator)}
           label={`${name} value`}

@@ -9,14 +9,14 @@ import type { FieldInfo } from "../../../shared/records";
 import { countQueryOptions } from "../records-count-query";
 import { useDraftStore, setDraft } from "./draft-store";
 import { draftProblems } from "./filter-parse.utils";
-import { countConditions, fromWire, type GroupNode, toWire } from "./filter-tree.utils";
-import { FilterJsonView, takeJson, useJsonEdit } from "./FilterJsonView";
+import { countConditions, fromWire, type GroupNode, toWire, type WireOptions } from "./filter-tree.utils";
+import { FilterJsonView, focusJsonError, takeJson, useJsonEdit } from "./FilterJsonView";
 import { GroupEditor } from "./GroupEditor";
 import { fmtInt } from "../values/values.utils";
 
 /** The filter a tree sends: none when it is empty. */
-function toWireOrUndefined(root: GroupNode): FilterGroup | undefined {
-  return countConditions(root) === 0 && root.children.length === 0 ? undefined : toWire(root);
+function toWireOrUndefined(root: GroupNode, opts: WireOptions): FilterGroup | undefined {
+  return countConditions(root) === 0 && root.children.length === 0 ? undefined : toWire(root, opts);
 }
 
 interface Props {
@@ -24,6 +24,8 @@ interface Props {
   table: string;
   fields: readonly FieldInfo[];
   operators: readonly string[];
+  /** The upstream reads the anyOf operator (capabilities.anyOf). */
+  anyOf: boolean;
   applied: FilterGroup | undefined;
   appliedCount: number | undefined;
   onApply(filter: FilterGroup | undefined): void;
@@ -31,21 +33,21 @@ interface Props {
 
 
 /** Memoized: new rows arriving for the grid do not re-render the builder (props are stable). */
-export const FilterBuilder = memo(function FilterBuilder({ db, table, fields, operators, applied, appliedCount, onApply }: Props) {
+export const FilterBuilder = memo(function FilterBuilder({ db, table, fields, operators, anyOf, applied, appliedCount, onApply }: Props) {
   const tableKey = `${db}/${table}`;
   const base = JSON.stringify(applied ?? null);
   const stored = useDraftStore((s) => s.drafts[tableKey]);
   // A draft that is what the URL now applies (just applied) is kept as it is: rebuilding it from
   // the URL would give its nodes new ids and re-mount every condition row.
   const root = useMemo(
-    () => (stored && (stored.base === base || JSON.stringify(toWireOrUndefined(stored.root) ?? null) === base) ? stored.root : fromWire(applied)),
-    [stored, base, applied],
+    () => (stored && (stored.base === base || JSON.stringify(toWireOrUndefined(stored.root, { anyOf }) ?? null) === base) ? stored.root : fromWire(applied)),
+    [stored, base, applied, anyOf],
   );
   const edit = (fn: (r: GroupNode) => GroupNode) => setDraft(tableKey, fn(root), base);
   const [showJson, setShowJson] = useState(false);
   const json = useJsonEdit();
 
-  const wire = useMemo(() => toWire(root), [root]);
+  const wire = useMemo(() => toWire(root, { anyOf }), [root, anyOf]);
   const problems = useMemo(() => draftProblems(root, fields), [root, fields]);
   const empty = countConditions(root) === 0 && root.children.length === 0;
   const toSend = empty ? undefined : wire;
@@ -63,10 +65,13 @@ export const FilterBuilder = memo(function FilterBuilder({ db, table, fields, op
     // JSON typed or pasted but not loaded yet is what the user means to apply.
     const pending = showJson ? takeJson(json, wire, { fields, operators }) : undefined;
     if (pending) {
-      if (!pending.ok) return;
+      if (!pending.ok) {
+        focusJsonError();
+        return;
+      }
       const tree = fromWire(pending.value);
       setDraft(tableKey, tree, base);
-      if (draftProblems(tree, fields).size === 0) onApply(countConditions(tree) === 0 && tree.children.length === 0 ? undefined : pending.value);
+      if (draftProblems(tree, fields).size === 0) onApply(toWireOrUndefined(tree, { anyOf }));
       return;
     }
     if (problems.size) return;
@@ -85,7 +90,7 @@ export const FilterBuilder = memo(function FilterBuilder({ db, table, fields, op
         }
       }}
     >
-      <GroupEditor group={root} path="" isRoot fields={fields} operators={operators} problems={problems} edit={edit} />
+      <GroupEditor group={root} path="" isRoot db={db} table={table} fields={fields} operators={operators} problems={problems} edit={edit} />
       {showJson && <FilterJsonView wire={wire} fields={fields} operators={operators} edit={json} onLoad={(f) => setDraft(tableKey, fromWire(f), base)} />}
       <div className="filter-foot">
         <button type="button" className="btn btn-primary" onClick={apply} disabled={!jsonPending && (problems.size > 0 || !dirty)} title="Apply (Ctrl+Enter)">
@@ -109,7 +114,9 @@ export const FilterBuilder = memo(function FilterBuilder({ db, table, fields, op
         </button>
         <span className="spacer" />
         <span className="muted small" aria-live="polite" data-testid="filter-count">
-          {jsonPending
+          {jsonPending && json.error
+            ? <span className="error-text">Fix the JSON first: {json.error}</span>
+            : jsonPending
             ? "Edited JSON: Apply loads it and applies it"
             : problems.size > 0
               ? `${problems.size} condition${problems.size === 1 ? "" : "s"} to fix before applying`

@@ -42,6 +42,22 @@ export function takeJson(edit: JsonEdit, wire: FilterGroup, ctx: { fields: reado
   return { ok: true, value: r.value };
 }
 
+/**
+ * Put the eye on the mistake: scroll the JSON box into view, focus it, and put the caret where
+ * JSON.parse stopped ("at position 42") when it says so. A frame later, so the error is rendered.
+ */
+export function focusJsonError() {
+  requestAnimationFrame(() => {
+    const box = document.getElementById("filter-json") as HTMLTextAreaElement | null;
+    if (!box) return;
+    box.scrollIntoView({ block: "center" });
+    box.focus();
+    const msg = document.getElementById("filter-json-error")?.textContent ?? "";
+    const at = /position (\d+)/.exec(msg);
+    if (at) box.setSelectionRange(Number(at[1]), Math.min(box.value.length, Number(at[1]) + 1));
+  });
+}
+
 interface Props {
   wire: FilterGroup;
   fields: readonly FieldInfo[];
@@ -58,12 +74,18 @@ export function FilterJsonView({ wire, fields, operators, edit, onLoad }: Props)
   const load = () => {
     const r = takeJson(edit, wire, { fields, operators });
     if (r?.ok) onLoad(r.value);
+    else if (r) focusJsonError();
   };
   return (
     <div className="json-view">
       <label className="small muted" htmlFor="filter-json">
         Filter JSON {wire && ("and" in wire ? wire.and.length === 0 : wire.or.length === 0) && "— empty: Apply sends no filter, every Record matches"}
       </label>
+      {error && (
+        <p id="filter-json-error" className="error-text" role="alert">
+          {error}
+        </p>
+      )}
       <textarea
         id="filter-json"
         className="input mono"
@@ -87,11 +109,6 @@ export function FilterJsonView({ wire, fields, operators, edit, onLoad }: Props)
           </button>
         )}
       </div>
-      {error && (
-        <p id="filter-json-error" className="error-text" role="alert">
-          {error}
-        </p>
-      )}
     </div>
   );
 }

@@ -1,7 +1,8 @@
 /** A value input that fits the field's type: number, date picker, boolean, text, or NULL. */
-import { useEffect, useState } from "react";
+import { useEffect, useId, useState } from "react";
 import type { FilterValue } from "../../../shared/filter";
 import type { FieldType } from "../../../shared/records";
+import { SuggestionList } from "./ListValueInput";
 
 interface Props {
   type: FieldType | undefined;
@@ -11,10 +12,14 @@ interface Props {
   /** contains / startsWith look for text, whatever the field's type. */
   textSearch?: boolean;
   label: string;
+  /** Where value suggestions come from (text Fields only). */
+  source?: { db: string; table: string; key: string };
   onChange(v: FilterValue): void;
 }
 
-export function ValueInput({ type, value, disabled, allowNull, textSearch, label, onChange }: Props) {
+export function ValueInput({ type, value, disabled, allowNull, textSearch, label, source, onChange }: Props) {
+  const listId = useId();
+  const suggest = !!source && !disabled && type === "text";
   const isNull = value === null;
   const nullToggle = allowNull && (
     <button
@@ -76,9 +81,16 @@ export function ValueInput({ type, value, disabled, allowNull, textSearch, label
           aria-label={label}
           disabled={disabled}
           placeholder={type === "datetime" ? "2024-03-01T09:30:00Z" : "value"}
+          list={suggest ? listId : undefined}
           value={value === undefined ? "" : String(value)}
           onChange={(e) => onChange(e.target.value)}
         />
+      );
+      if (suggest && source) input = (
+        <>
+          {input}
+          <SuggestionList id={listId} source={source} prefix={typeof value === "string" ? value : ""} />
+        </>
       );
   }
   return (

@@ -3,7 +3,7 @@
  * against the table's fields. Messages name the place (`and[1].or[0].key`) and say what to fix,
  * because a user pasting JSON needs to find the mistake without reading our source.
  */
-import { type FilterGroup, type FilterNode, type FilterValue, quoteName } from "../../../shared/filter";
+import { anyOfOperator, type FilterGroup, type FilterNode, type FilterValue, quoteName } from "../../../shared/filter";
 import { type ParsedCondition, type ParsedNode, parseFilter } from "../../../shared/filter-parse";
 import { operatorProblem } from "../../../shared/operators";
 import { type Result, fail, ok } from "../../../shared/errors";
@@ -72,7 +72,22 @@ export function draftProblems(root: GroupNode, fields: readonly FieldInfo[]): Ma
       return;
     }
     if (valuelessOperators.has(node.operator)) return;
-    const problem = conditionValueProblem(field, node.operator, node.value);
+    if (node.operator === anyOfOperator) {
+      const list = Array.isArray(node.value) ? node.value : [];
+      if (list.length === 0) {
+        out.set(node.id, "Add at least one value (type it and press Enter).");
+        return;
+      }
+      for (const v of list) {
+        const p = conditionValueProblem(field, "equal", v);
+        if (p) {
+          out.set(node.id, p);
+          return;
+        }
+      }
+      return;
+    }
+    const problem = conditionValueProblem(field, node.operator, Array.isArray(node.value) ? node.value[0] : node.value);
     if (problem) out.set(node.id, problem);
   };
   visit(root);

@@ -113,3 +113,15 @@ function shape(f: FilterGroup): unknown {
   const list = (f as Record<string, unknown[]>)[op];
   return { [op]: list.map((n) => (typeof n === "object" && n && ("and" in n || "or" in n) ? shape(n as FilterGroup) : (n as { key: string }).key)) };
 }
+
+describe("is any of", () => {
+  const f = { and: [{ key: "department", operator: "anyOf", value: ["Sales", "Legal"] }] } as unknown as FilterGroup;
+  it("round-trips as anyOf when the upstream has it", () => {
+    expect(toWire(fromWire(f), { anyOf: true })).toEqual(f);
+  });
+  it("goes as an or of equals to an upstream without it (the hosted interface)", () => {
+    expect(toWire(fromWire(f), { anyOf: false })).toEqual({
+      and: [{ or: [{ key: "department", operator: "equal", value: "Sales" }, { key: "department", operator: "equal", value: "Legal" }] }],
+    });
+  });
+});

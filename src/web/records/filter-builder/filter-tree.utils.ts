@@ -5,7 +5,7 @@
  */
 import { valuelessOperators } from "../../../shared/operators";
 import type { FilterCondition, FilterGroup, FilterNode, FilterValue } from "../../../shared/filter";
-import { isGroup } from "../../../shared/filter";
+import { anyOfOperator, isGroup } from "../../../shared/filter";
 
 export type GroupOp = "and" | "or";
 
@@ -14,7 +14,8 @@ export interface CondNode {
   id: string;
   key: string;
   operator: string;
-  value: FilterValue | undefined;
+  /** A list for `anyOf` ("is any of"), one value otherwise. */
+  value: FilterValue | FilterValue[] | undefined;
   isFixed: boolean;
 }
 
@@ -62,21 +63,36 @@ function toBuilder(node: FilterNode): BuilderNode {
     id: newId(),
     key: node.key,
     operator: node.operator,
-    value: node.value,
+    value: node.operator === anyOfOperator && Array.isArray((node as { value?: unknown }).value) ? [...(node.value as unknown as FilterValue[])] : node.value,
     isFixed: node.isFixed === true,
   };
 }
 
+export interface WireOptions {
+  /** The upstream reads `anyOf` (capabilities.anyOf); without it "is any of" goes as an `or` of `equal`s. */
+  anyOf: boolean;
+}
+
 /** Builder → wire: exactly what the service receives. `isFixed` only appears when true. */
-export function toWire(group: GroupNode): FilterGroup {
-  const list = group.children.map(nodeToWire);
+export function toWire(group: GroupNode, opts: WireOptions = { anyOf: true }): FilterGroup {
+  const list = group.children.map((c) => nodeToWire(c, opts));
   return group.op === "and" ? { and: list } : { or: list };
 }
 
-function nodeToWire(node: BuilderNode): FilterNode {
-  if (node.kind === "group") return toWire(node);
+function nodeToWire(node: BuilderNode, opts: WireOptions): FilterNode {
+  if (node.kind === "group") return toWire(node, opts);
+  if (node.operator === anyOfOperator) {
+    const values = Array.isArray(node.value) ? node.value : node.value === undefined ? [] : [node.value];
+    if (opts.anyOf) {
+      const c = { key: node.key, operator: anyOfOperator, value: [...values] } as unknown as FilterCondition;
+      if (node.isFixed) c.isFixed = true;
+      return c;
+    }
+    // The hosted interface knows only `equal`: the same meaning, spelled its way.
+    return { or: values.map((v) => ({ key: node.key, operator: "equal", value: v, ...(node.isFixed ? { isFixed: true } : {}) })) };
+  }
   const out: FilterCondition = { key: node.key, operator: node.operator };
-  if (!valuelessOperators.has(node.operator)) out.value = node.value === undefined ? null : node.value;
+  if (!valuelessOperators.has(node.operator)) out.value = node.value === undefined ? null : Array.isArray(node.value) ? (node.value[0] ?? null) : node.value;
   if (node.isFixed) out.isFixed = true;
   return out;
 }

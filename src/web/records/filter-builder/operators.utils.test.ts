@@ -4,17 +4,17 @@ import { operatorsFor } from "./operators.utils";
 
 describe("operatorsFor", () => {
   it.each([
-    ["number", allOperators, ["equal", "notEqual", "greaterThan", "greaterThanOrEqual", "lessThan", "lessThanOrEqual", "isEmpty", "isNotEmpty"]],
-    ["text", allOperators, ["equal", "notEqual", "contains", "notContains", "startsWith", "greaterThan", "greaterThanOrEqual", "lessThan", "lessThanOrEqual", "isEmpty", "isNotEmpty"]],
+    ["number", allOperators, ["equal", "anyOf", "notEqual", "greaterThan", "greaterThanOrEqual", "lessThan", "lessThanOrEqual", "isEmpty", "isNotEmpty"]],
+    ["text", allOperators, ["equal", "anyOf", "notEqual", "contains", "notContains", "startsWith", "greaterThan", "greaterThanOrEqual", "lessThan", "lessThanOrEqual", "isEmpty", "isNotEmpty"]],
     // What the service accepts on dates (the shared table): by value, and as text.
-    ["date", allOperators, ["equal", "notEqual", "greaterThan", "greaterThanOrEqual", "lessThan", "lessThanOrEqual", "contains", "notContains", "startsWith", "isEmpty", "isNotEmpty"]],
+    ["date", allOperators, ["equal", "anyOf", "notEqual", "greaterThan", "greaterThanOrEqual", "lessThan", "lessThanOrEqual", "contains", "notContains", "startsWith", "isEmpty", "isNotEmpty"]],
     ["boolean", allOperators, ["equal", "notEqual", "isEmpty", "isNotEmpty"]],
     ["json", allOperators, ["equal", "notEqual", "isEmpty", "isNotEmpty"]],
-    // The hosted interface only has equal: that is all we offer, whatever the type.
-    ["number", ["equal"], ["equal"]],
+    // The hosted interface only has equal: that, and "is any of" sent as an `or` of equals.
+    ["number", ["equal"], ["equal", "anyOf"]],
     ["json", ["equal"], ["equal"]],
-    ["date", [], ["equal"]],
-    [undefined, ["equal", "contains"], ["equal", "contains"]],
+    ["date", [], ["equal", "anyOf"]],
+    [undefined, ["equal", "contains"], ["equal", "anyOf", "contains"]],
   ] as const)("%s with %j", (type, upstream, expected) => {
     expect(operatorsFor(type, upstream)).toEqual(expected);
   });

@@ -8,6 +8,7 @@ import type { FieldType } from "../../../shared/records";
 
 export const operatorLabels: Record<string, string> = {
   equal: "equals",
+  anyOf: "is any of",
   notEqual: "does not equal",
   greaterThan: ">",
   greaterThanOrEqual: "≥",
@@ -23,5 +24,8 @@ export const operatorLabels: Record<string, string> = {
 export function operatorsFor(type: FieldType | undefined, upstream: readonly string[]): string[] {
   const offered = new Set(upstream.length ? upstream : ["equal"]);
   const list: string[] = (type ? operatorsByType[type] : operatorsByType.text).filter((o) => offered.has(o));
+  // "is any of" is a list of equals: offered wherever equal is (sent as an `or` of `equal`s to an
+  // upstream without the anyOf extension), except on json Fields (compared only with NULL) and booleans (two values: equals says it).
+  if (list.includes("equal") && type !== "json" && type !== "boolean") list.splice(1, 0, "anyOf");
   return list.length ? list : ["equal"];
 }
