@@ -93,7 +93,7 @@ test("Add Record: by the toolbar and Ctrl+Shift+Enter, primary key first, requir
 
   // The toolbar's Undo (the toast may have gone by now) deletes the added Record again.
   await page.locator('button[aria-label="Undo"]').click();
-  await expect(page.getByRole("status").filter({ hasText: "Undone: 1 Record deleted again" })).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: "Undone: 1 Record removed" })).toBeVisible();
   expect((await apiQuery("employees", { filter: pkOr("NEW-0001") })).count).toBe(0);
 });
 

@@ -161,7 +161,7 @@ test("paste TSV: preview with type checks, one conflict-checked update per Recor
   const dialog = page.getByRole("dialog", { name: "Paste: review the changes" });
   await expect(dialog).toBeVisible();
   await expect(dialog.getByTestId("paste-summary")).toContainText("1 cell cannot be written");
-  await expect(dialog.getByRole("button", { name: /^Update/ })).toBeDisabled();
+  await expect(dialog.getByRole("button", { name: "Apply all" })).toBeDisabled();
   await dialog.getByRole("button", { name: "Cancel" }).click();
 
   // Past the end of the page: refused with a message, nothing sent.

@@ -15,7 +15,7 @@ import { fmtInt } from "../values/values.utils";
 import { undoActions } from "../undo/undo-store";
 import { applyUpdates, type PasteOutcome, undoChanges } from "./apply-paste";
 import { ChangeTable } from "./ChangeTable";
-import { planPaste, planUpdates } from "./paste.utils";
+import { type CellChange, planPaste, planUpdates } from "./paste.utils";
 import { parseTsv } from "./tsv.utils";
 import "./clipboard.css";
 import { recordKeys } from "../records-keys";
@@ -41,8 +41,11 @@ export default function PasteDialog(p: Props) {
   const updates = useMemo(() => (planned.ok ? planUpdates(planned.plan.changes, p.pkField) : []), [planned, p.pkField]);
   const [busy, setBusy] = useState<number | null>(null);
   const [outcome, setOutcome] = useState<PasteOutcome | null>(null);
+  /** The cells left out because they cannot be written (the "skip the invalid" choice). */
+  const [skipped, setSkipped] = useState<CellChange[]>([]);
 
-  const confirm = async () => {
+  const confirm = async (skipInvalid = false) => {
+    if (skipInvalid && planned.ok) setSkipped(planned.plan.changes.filter((c) => c.error));
     setBusy(0);
     const out = await applyUpdates(p.db, p.table, p.pkField, updates, setBusy);
     setBusy(null);
@@ -73,7 +76,7 @@ export default function PasteDialog(p: Props) {
     );
     void qc.invalidateQueries({ queryKey: recordKeys.table(p.db, p.table), refetchType: "none" });
     if (out.conflicts.length) void qc.invalidateQueries({ queryKey: p.queryKey });
-    if (!out.conflicts.length && !out.errors.length) toast(`Pasted ${plural(changes.length, "value")} into ${plural(out.applied.length, "Record")}`, { kind: "success", action: changes.length ? undoAction : undefined });
+    if (!out.conflicts.length && !out.errors.length && !skipInvalid) toast(`Pasted ${plural(changes.length, "value")} into ${plural(out.applied.length, "Record")}`, { kind: "success", action: changes.length ? undoAction : undefined });
   };
 
   const cells = planned.ok ? planned.plan.changes.length - planned.plan.invalid : 0;
@@ -100,6 +103,14 @@ export default function PasteDialog(p: Props) {
                 {plural(outcome.conflicts.length, "Record")} changed elsewhere since they were shown and were left as they are: {outcome.conflicts.map((u) => String(u.pk)).join(", ")}.
               </p>
             )}
+            {skipped.length > 0 && (
+              <>
+                <p className="warn-text" data-testid="paste-skipped">
+                  {plural(skipped.length, "cell")} skipped (not written, as chosen):
+                </p>
+                <ChangeTable changes={skipped} />
+              </>
+            )}
             {outcome.errors.map((e) => (
               <p key={pkId(e.update.pk)} className="error-text">
                 {String(e.update.pk)}: {e.message}
@@ -112,7 +123,7 @@ export default function PasteDialog(p: Props) {
               {plural(cells, "value")} to change in {plural(updates.length, "Record")}
               {planned.plan.unchanged ? `; ${plural(planned.plan.unchanged, "cell")} already hold the pasted value` : ""}.
               {planned.plan.invalid > 0 && (
-                <strong className="error-text"> {plural(planned.plan.invalid, "cell")} cannot be written (shown in red): fix the clipboard and paste again.</strong>
+                <strong className="error-text"> {plural(planned.plan.invalid, "cell")} cannot be written (shown in red): fix the clipboard and paste again, or skip {planned.plan.invalid === 1 ? "it" : "them"} and apply the rest.</strong>
               )}
             </p>
             <ChangeTable changes={planned.plan.changes} />
@@ -128,9 +139,20 @@ export default function PasteDialog(p: Props) {
           <button type="button" className="btn" onClick={p.onClose} disabled={busy !== null}>
             {outcome || !planned.ok ? "Close" : "Cancel"}
           </button>
+          {planned.ok && !outcome && planned.plan.invalid > 0 && (
+            <button type="button" className="btn" onClick={() => void confirm(true)} disabled={busy !== null || updates.length === 0}>
+              {`Skip ${plural(planned.plan.invalid, "invalid cell")}, update ${plural(updates.length, "Record")}`}
+            </button>
+          )}
           {planned.ok && !outcome && (
-            <button type="button" className="btn btn-primary" onClick={confirm} disabled={busy !== null || planned.plan.invalid > 0 || updates.length === 0}>
-              {`Update ${plural(updates.length, "Record")}`}
+            <button
+              type="button"
+              className="btn btn-primary"
+              onClick={() => void confirm()}
+              disabled={busy !== null || planned.plan.invalid > 0 || updates.length === 0}
+              title={planned.plan.invalid > 0 ? "Some cells cannot be written: fix them, or skip them" : undefined}
+            >
+              {planned.plan.invalid > 0 ? "Apply all" : `Update ${plural(updates.length, "Record")}`}
             </button>
           )}
         </footer>

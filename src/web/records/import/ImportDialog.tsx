@@ -10,10 +10,13 @@ import { ApiError } from "../../api-client";
 import { Dialog } from "../../ui/Dialog";
 import { toast } from "../../ui/toast";
 import { ChangeTable } from "../clipboard/ChangeTable";
+import type { CellChange } from "../clipboard/paste.utils";
 import { pkFilter } from "../grid/edit.utils";
 import { fmtInt } from "../values/values.utils";
 import { invalidateTableRecords, queryRecords } from "../records-queries";
-import { type ImportPlan, planImport, planSummary, readCsv } from "./import-plan.utils";
+import { csvWithout, type ImportPlan, importUndo, planImport, planSummary, readCsv } from "./import-plan.utils";
+import { undoActions } from "../undo/undo-store";
+import { undoAction } from "../undo/use-undo";
 import { importCsv } from "./record-import-mutation";
 import "../clipboard/clipboard.css";
 
@@ -31,7 +34,7 @@ type State =
   | { kind: "refused"; message: string }
   | { kind: "preview"; plan: ImportPlan; rows: number; errors: ReturnType<typeof readCsv> & { ok: true } }
   | { kind: "sending" }
-  | { kind: "done"; inserted: number; updated: number };
+  | { kind: "done"; inserted: number; updated: number; skipped: CellChange[] };
 
 const plural = (n: number, one: string) => `${fmtInt(n)} ${one}${n === 1 ? "" : "s"}`;
 
@@ -55,19 +58,39 @@ export default function ImportDialog(p: Props) {
       const read = readCsv(await p.file.text(), p.fields);
       if (!read.ok) return live && setState({ kind: "refused", message: read.message });
       const existing = await currentRecords(p.db, p.table, p.pkField, read.keys, read.rows.map((r) => r.pk));
-      if (live) setState({ kind: "preview", plan: planImport(read.rows, existing, p.fields, p.pkField), rows: read.rows.length, errors: read });
+      // The plan covers the rows that can be written; the others are listed as errors.
+      if (live) setState({ kind: "preview", plan: planImport(read.rows.filter((r) => !r.bad), existing, p.fields, p.pkField), rows: read.rows.length, errors: read });
     })().catch((e: Error) => live && setState({ kind: "refused", message: e.message }));
     return () => {
       live = false;
     };
   }, [p.file, p.fields, p.db, p.table, p.pkField]);
 
-  const send = async () => {
+  const send = async (skipInvalid: boolean) => {
+    if (state.kind !== "preview") return;
+    const read = state.errors;
+    const good = read.rows.filter((r) => !r.bad);
     setState({ kind: "sending" });
     try {
-      const r = await importCsv(p.db, p.table, p.file);
-      setState({ kind: "done", inserted: r.inserted, updated: r.updated });
-      toast(`Imported ${p.file.name}`, { kind: "success", detail: `${plural(r.inserted, "Record")} added, ${plural(r.updated, "Record")} updated.` });
+      // The before-images for undo, read just before sending (as a bulk update does): the
+      // preview may be minutes old.
+      const existing = await currentRecords(p.db, p.table, p.pkField, read.keys, good.map((r) => r.pk));
+      const undo = importUndo(planImport(good, existing, p.fields, p.pkField), good);
+      const body = skipInvalid ? new Blob([csvWithout(read.keys, read.rows)], { type: "text/csv" }) : p.file;
+      const r = await importCsv(p.db, p.table, body);
+      setState({ kind: "done", inserted: r.inserted, updated: r.updated, skipped: skipInvalid ? read.errors : [] });
+      undoActions.record({
+        id: `${Date.now()}-import`,
+        label: `Import ${p.file.name}`,
+        db: p.db,
+        table: p.table,
+        pkField: p.pkField,
+        at: Date.now(),
+        changes: undo.changes,
+        jsonFields: p.fields.filter((f) => f.type === "json").map((f) => f.key),
+        ...(undo.inserted.length ? { rows: { kind: "insert" as const, records: undo.inserted } } : {}),
+      });
+      toast(`Imported ${p.file.name}`, { kind: "success", detail: `${plural(r.inserted, "Record")} added, ${plural(r.updated, "Record")} updated.`, action: undoAction });
       void invalidateTableRecords(qc, p.db, p.table);
     } catch (e) {
       const message = e instanceof ApiError ? e.message : (e as Error).message;
@@ -90,15 +113,30 @@ export default function ImportDialog(p: Props) {
           </p>
         )}
         {state.kind === "done" && (
-          <p role="status" data-testid="import-outcome">
-            {plural(state.inserted, "Record")} added, {plural(state.updated, "Record")} updated.
-          </p>
+          <div role="status" data-testid="import-outcome">
+            <p>
+              {plural(state.inserted, "Record")} added, {plural(state.updated, "Record")} updated. Undo (Ctrl+Z) takes the import back.
+            </p>
+            {state.skipped.length > 0 && (
+              <>
+                <p className="warn-text" data-testid="import-skipped">
+                  Skipped, as chosen: {plural(new Set(state.skipped.map((c) => /^line (\d+)/.exec(c.error ?? "")?.[1])).size, "line")} not imported:
+                </p>
+                <ChangeTable changes={state.skipped} />
+              </>
+            )}
+          </div>
         )}
         {state.kind === "preview" && (
           <>
             <p data-testid="import-summary">
-              {plural(state.rows, "row")}: {planSummary(state.plan)}. All or nothing; an import cannot be undone.
-              {state.errors.errors.length > 0 && <strong className="error-text"> {plural(state.errors.errors.length, "cell")} cannot be written (in red): fix the file and drop it again.</strong>}
+              {plural(state.rows, "row")}: {planSummary(state.plan)}. All or nothing; Undo takes it back.
+              {state.errors.errors.length > 0 && (
+                <strong className="error-text">
+                  {" "}
+                  {plural(state.errors.errors.length, "cell")} cannot be written (in red): fix the file and drop it again, or skip {plural(state.errors.rows.filter((r) => r.bad).length, "line")} and import the rest.
+                </strong>
+              )}
             </p>
             <ChangeTable changes={[...state.errors.errors, ...state.plan.changes]} isNew={(pk) => state.plan.newPks.has(JSON.stringify(pk))} />
           </>
@@ -108,9 +146,20 @@ export default function ImportDialog(p: Props) {
           <button type="button" className="btn" onClick={p.onClose} disabled={state.kind === "sending"}>
             {state.kind === "preview" ? "Cancel" : "Close"}
           </button>
+          {state.kind === "preview" && state.errors.errors.length > 0 && (
+            <button type="button" className="btn" onClick={() => void send(true)} disabled={busy || state.plan.changes.length === 0}>
+              Skip {plural(state.errors.rows.filter((r) => r.bad).length, "invalid line")}, import {plural(state.errors.rows.filter((r) => !r.bad).length, "row")}
+            </button>
+          )}
           {state.kind === "preview" && (
-            <button type="button" className="btn btn-primary" onClick={send} disabled={busy || state.errors.errors.length > 0 || (state.plan.changes.length === 0)}>
-              Import {plural(state.rows, "row")}
+            <button
+              type="button"
+              className="btn btn-primary"
+              onClick={() => void send(false)}
+              disabled={busy || state.errors.errors.length > 0 || state.plan.changes.length === 0}
+              title={state.errors.errors.length > 0 ? "Some cells cannot be written: fix the file, or skip those lines" : undefined}
+            >
+              {state.errors.errors.length > 0 ? `Import all ${plural(state.rows, "row")}` : `Import ${plural(state.rows, "row")}`}
             </button>
           )}
         </footer>

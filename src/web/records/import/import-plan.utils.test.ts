@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { FieldInfo } from "../../../shared/records";
-import { planImport, planSummary, readCsv } from "./import-plan.utils";
+import { csvWithout, importUndo, planImport, planSummary, readCsv } from "./import-plan.utils";
 
 const fields: FieldInfo[] = [
   { key: "id", type: "text", nullable: false, primaryKey: true },
@@ -36,5 +36,33 @@ describe("import plan", () => {
     expect(planSummary({ newPks: new Set(["a"]), updated: 2, unchanged: 0 })).toBe("1 new Record, 2 Records to update");
     expect(planSummary({ newPks: new Set(), updated: 0, unchanged: 3 })).toBe("3 Records unchanged");
     expect(planSummary({ newPks: new Set(), updated: 0, unchanged: 0 })).toBe("nothing to change");
+  });
+});
+
+describe("import checks, skipping and undo (issue 24)", () => {
+  it("flags an empty primary key and a repeated one before anything is sent", () => {
+    const r = readCsv("id,age\na,1\n,2\na,3\n", fields);
+    if (!r.ok) throw new Error(r.message);
+    expect(r.errors.map((e) => e.error)).toEqual(["line 3: the primary key id is empty; every row needs one.", "line 4: id a appears twice in the file."]);
+    expect(r.rows.map((x) => !!x.bad)).toEqual([false, true, true]);
+  });
+  it("writes the file again without the bad rows, quoting what needs it", () => {
+    const r = readCsv('id,age,name\na,1,"Smith, Ann"\nb,old,Bob\nc,,"say ""hi"""\n', fields);
+    if (!r.ok) throw new Error(r.message);
+    expect(csvWithout(r.keys, r.rows)).toBe('id,age,name\r\na,1,"Smith, Ann"\r\nc,,"say ""hi"""\r\n');
+  });
+  it("CSV errors speak of lines, not Records", () => {
+    const r = readCsv("id,age\na,1\nb\n", fields);
+    expect(r).toMatchObject({ ok: false, message: expect.stringContaining("line 3: 1 cell where the header has 2") });
+    expect(r.ok ? "" : r.message).not.toMatch(/record/i);
+  });
+  it("undo: the changed cells with their before-images, and the added Records", () => {
+    const r = readCsv("id,age,name\na,31,Ann\nn,5,\n", fields);
+    if (!r.ok) throw new Error(r.message);
+    const p = planImport(r.rows, [{ id: "a", age: 30, name: "Ann" }], fields, "id");
+    expect(importUndo(p, r.rows)).toEqual({
+      changes: [{ pk: "a", field: "age", before: 30, after: 31 }],
+      inserted: [{ id: "n", age: 5, name: null }],
+    });
   });
 });

@@ -7,11 +7,16 @@ import { parse } from "csv-parse/browser/esm/sync";
 import type { FieldInfo, RecordRow, RecordValue } from "../../../shared/records";
 import type { CellChange } from "../clipboard/paste.utils";
 import { fmtInt, parseInput, sameValue } from "../values/values.utils";
+import { type CsvParseError, csvProblem } from "../../../shared/csv-problem";
 
 export interface ImportRow {
   line: number;
   pk: RecordValue;
   values: Record<string, RecordValue>;
+  /** The row's cells as in the file, to write a file without the rows that cannot be imported. */
+  cells: string[];
+  /** This row has a cell that cannot be written (or an empty or repeated primary key). */
+  bad?: boolean;
 }
 
 export type ReadResult = { ok: true; keys: string[]; rows: ImportRow[]; errors: CellChange[] } | { ok: false; message: string };
@@ -21,7 +26,7 @@ export function readCsv(text: string, fields: readonly FieldInfo[]): ReadResult 
   try {
     records = parse(text, { bom: true, skip_empty_lines: true, info: true, relax_column_count: false }) as unknown as typeof records;
   } catch (e) {
-    return { ok: false, message: `The file is not valid CSV: ${(e as Error).message}` };
+    return { ok: false, message: `The file is not valid CSV: ${csvProblem(e as CsvParseError)}` };
   }
   if (!records.length) return { ok: false, message: "The file is empty: it needs a header row of Field names." };
   const keys = records[0].record.map((k) => k.trim());
@@ -36,17 +41,24 @@ export function readCsv(text: string, fields: readonly FieldInfo[]): ReadResult 
   for (const { record, info } of records.slice(1)) {
     const values: Record<string, RecordValue> = {};
     let pk: RecordValue = record[keys.indexOf(pkField.key)];
+    const errorsBefore = errors.length;
     byKey.forEach((f, i) => {
       const text = record[i] ?? "";
+      // The primary key is checked once, below, with a message of its own.
+      if (f.primaryKey && text.trim() === "") return;
       const v = text === "" ? (f.nullable && !f.primaryKey ? { ok: true as const, value: null } : parseInput(f, text)) : parseInput(f, text);
       if (!v.ok) errors.push({ pk, field: f, before: undefined, text, error: `line ${info.lines}: ${v.error.message}` });
       else values[f.key] = v.value;
     });
     if (values[pkField.key] !== undefined) pk = values[pkField.key];
     const id = JSON.stringify(pk);
-    if (seen.has(id)) errors.push({ pk, field: pkField, before: undefined, text: String(pk), error: `line ${info.lines}: ${pkField.key} ${String(pk)} appears twice in the file.` });
+    if (String(record[keys.indexOf(pkField.key)] ?? "").trim() === "") {
+      errors.push({ pk: `(line ${info.lines})`, field: pkField, before: undefined, text: "", error: `line ${info.lines}: the primary key ${pkField.key} is empty; every row needs one.` });
+    } else if (seen.has(id)) {
+      errors.push({ pk, field: pkField, before: undefined, text: String(pk), error: `line ${info.lines}: ${pkField.key} ${String(pk)} appears twice in the file.` });
+    }
     seen.add(id);
-    rows.push({ line: info.lines, pk, values });
+    rows.push({ line: info.lines, pk, values, cells: record, ...(errors.length > errorsBefore ? { bad: true } : {}) });
   }
   return { ok: true, keys, rows, errors };
 }
@@ -93,4 +105,27 @@ export function planImport(rows: readonly ImportRow[], existing: readonly Record
     if (old && !changed) unchanged++;
   }
   return { changes, newPks, updated, unchanged };
+}
+
+/** A CSV cell as written back: quoted when it holds a comma, a quote, a line break or edge spaces. */
+function csvCell(text: string): string {
+  return /[",\r\n]|^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** The file again without the rows that cannot be imported ("skip the invalid rows"). */
+export function csvWithout(keys: readonly string[], rows: readonly ImportRow[]): string {
+  const lines = [keys, ...rows.filter((r) => !r.bad).map((r) => r.cells)].map((cells) => cells.map(csvCell).join(","));
+  return `${lines.join("\r\n")}\r\n`;
+}
+
+/**
+ * What undoing an import takes back, from the preview's before-images (read before sending):
+ * the cells it changed in Records that were there (old → new) and the Records it added.
+ */
+export function importUndo(plan: ImportPlan, rows: readonly ImportRow[]): { changes: { pk: RecordValue; field: string; before: RecordValue; after: RecordValue }[]; inserted: RecordRow[] } {
+  const changes = plan.changes
+    .filter((c) => !plan.newPks.has(JSON.stringify(c.pk)))
+    .map((c) => ({ pk: c.pk, field: c.field.key, before: c.before ?? null, after: c.after ?? null }));
+  const inserted = rows.filter((r) => !r.bad && plan.newPks.has(JSON.stringify(r.pk))).map((r) => ({ ...r.values }));
+  return { changes, inserted };
 }

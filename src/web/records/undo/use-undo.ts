@@ -40,7 +40,7 @@ async function restoreRows(entry: UndoEntry, direction: "undo" | "redo"): Promis
       return `${verb}: ${n.toLocaleString("en-US")} ${noun} back, with their values.`;
     }
     await deleteRecords(entry.db, entry.table, pkFilter(entry.pkField, records.map((r) => r[entry.pkField])), n);
-    return `${verb}: ${n.toLocaleString("en-US")} ${noun} deleted again.`;
+    return `${verb}: ${n.toLocaleString("en-US")} ${noun} ${direction === "redo" ? "deleted again" : "removed"}.`;
   } catch (e) {
     if (e instanceof ApiError && e.status === 409) throw new Error(`${e.message} The Records changed since; nothing was written.`, { cause: e });
     throw e;
@@ -69,11 +69,12 @@ export function useUndoRedo() {
       undoActions.setBusy(true);
       const results: { expected: number; matched: number }[] = [];
       try {
-        if (entry.rows) {
-          const text = await restoreRows(entry, direction);
+        // Whole Records first (an import's added ones), then the cells (its updated ones).
+        const rowsText = entry.rows?.records.length ? await restoreRows(entry, direction) : "";
+        if (rowsText && entry.changes.length === 0) {
           if (direction === "undo") undoActions.movedBack();
           else undoActions.movedForward();
-          toast(text, { kind: "success", detail: `${entry.label} (${entry.db}.${entry.table})` });
+          toast(rowsText, { kind: "success", detail: `${entry.label} (${entry.db}.${entry.table})` });
           return;
         }
         for (const step of planRestore(entry, direction)) {
@@ -89,7 +90,8 @@ export function useUndoRedo() {
         if (direction === "undo") undoActions.movedBack();
         else undoActions.movedForward();
         const s = summarize(results);
-        toast(summaryText(direction, s), { kind: s.changedSince ? "info" : "success", detail: `${entry.label} (${entry.db}.${entry.table})`, ttlMs: s.changedSince ? 10_000 : 5000 });
+        const cells = summaryText(direction, s).replace(/^(Undone|Redone): (.)/, (_, _v: string, c: string) => c.toUpperCase());
+        toast(rowsText ? `${rowsText} ${cells}` : summaryText(direction, s), { kind: s.changedSince ? "info" : "success", detail: `${entry.label} (${entry.db}.${entry.table})`, ttlMs: s.changedSince ? 10_000 : 5000 });
       } catch (e) {
         toastError(e, direction === "undo" ? "Undo failed" : "Redo failed");
       } finally {

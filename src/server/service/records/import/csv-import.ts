@@ -15,6 +15,7 @@ import type { SqlTx } from "../../engines/engine";
 import { kindOf, stateFailure } from "../../engines/failures";
 import { type FieldDef, primaryKeyIndex, type StoredTable, type TableDef, TableExistsError, validateDef } from "../registry";
 import type { RecordStore } from "../store";
+import { type CsvParseError, csvProblem } from "../../../../shared/csv-problem";
 import { allCandidates, type Candidates, cellValue, inferred, narrow } from "./cells";
 
 export interface ImportOptions {
@@ -66,8 +67,9 @@ async function* csvRows(file: string): AsyncIterable<Row> {
       yield { line: at, cells };
     }
   } catch (e) {
-    const err = e as { code?: string; lines?: number; message?: string };
-    if (err.code?.startsWith("CSV_")) throw new LineError(err.lines ?? line, `the CSV is malformed (${err.message?.replace(/^Invalid [^:]*: /, "")})`);
+    const err = e as CsvParseError;
+    // In lines and cells, not csv-parse's "Records" (a Record is something else here).
+    if (err.code?.startsWith("CSV_")) throw new LineError(err.lines ?? line, `the CSV is malformed: ${csvProblem(err).replace(/^line \d+: /, "")}`);
     throw e;
   } finally {
     // pipe() does not close the file when the reader stops early (header() reads one row): an
