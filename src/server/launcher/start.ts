@@ -9,7 +9,8 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { loadConfigFile } from "../proxy/app-config";
+import { buildAppConfig, loadConfigFile } from "../proxy/app-config";
+import type { AppConfig } from "../../shared/meta";
 import { parseProxyConfig, type ProxyConfig } from "../proxy/config";
 import { createUpstream, sendJson, type Upstream } from "../proxy/forward";
 import { healthReport, HOSTED, RETRY_AFTER_S } from "../proxy/health";
@@ -20,6 +21,9 @@ import { openTeamStore } from "../team/store/open-store";
 import { createTeamGate, type TeamGate } from "../team/team-gate";
 import { parseOidcSettings } from "../team/sso/oidc-config";
 import { createOidcSignIn } from "../team/sso/oidc-sign-in";
+import { createAuditor } from "../team/audit/auditor";
+import type { AuditLog } from "../team/audit/audit-log";
+import { openAuditLog } from "../team/audit/open-audit-log";
 import { loadSessionSecret } from "../proxy/session-secret";
 import { parseServiceConfig, resolveApiKeys } from "../service/config";
 import { errorBody } from "../../shared/errors";
@@ -125,6 +129,8 @@ export async function startBaseboard(env: NodeJS.ProcessEnv, opts: StartOptions 
   let dataDir: string | undefined;
   let upstream: Upstream | undefined;
   let team: TeamGate | undefined;
+  let auditLog: AuditLog | undefined;
+  let retentionTimer: NodeJS.Timeout | undefined;
   let vite: { close(): Promise<void>; middlewares: Middleware } | undefined;
   try {
     let baseUrl = config.baseUrl;
@@ -153,6 +159,32 @@ export async function startBaseboard(env: NodeJS.ProcessEnv, opts: StartOptions 
       const { createServer } = await import("vite");
       vite = await createServer({ server: { middlewareMode: true, ws: { server } }, appType: "spa" });
     }
+    // The audit trail: DATA_DIR/audit.sqlite, or the same PostgreSQL as the people.
+    auditLog = await openAuditLog(env);
+    const metaCache = { at: 0, config: undefined as AppConfig | undefined };
+    const upstreamFor = upstream;
+    const sourceInfo = { kind, label, file, fileName: config.configFile } as const;
+    const auditor = createAuditor({
+      log: auditLog,
+      upstream: upstreamFor,
+      async primaryKeyOf(db, table) {
+        if (!metaCache.config || Date.now() - metaCache.at > 30_000) {
+          const r = await buildAppConfig(upstreamFor, sourceInfo);
+          if (r.status === 200) metaCache.config = r.body as AppConfig;
+          metaCache.at = Date.now();
+        }
+        return metaCache.config?.databases.find((d) => d.id === db)?.tables.find((t) => t.slug === table)?.primaryKey;
+      },
+      onError: (e) => log(`audit trail: could not record an outcome: ${e.message}`),
+    });
+    const retentionDays = Number(env.BASEBOARD_AUDIT_RETENTION_DAYS ?? "");
+    if (env.BASEBOARD_AUDIT_RETENTION_DAYS && !(retentionDays > 0)) throw new Error("BASEBOARD_AUDIT_RETENTION_DAYS must be a positive number of days (unset keeps everything).");
+    if (retentionDays > 0) {
+      const prune = () => auditLog?.dropOlderThan(Date.now() - retentionDays * 86_400_000).catch((e) => log(`audit retention: ${(e as Error).message}`));
+      await prune();
+      retentionTimer = setInterval(prune, 3_600_000);
+      retentionTimer.unref();
+    }
     team = await createTeamGate({
       store: teamStore,
       passwordGate: config.password
@@ -164,6 +196,7 @@ export async function startBaseboard(env: NodeJS.ProcessEnv, opts: StartOptions 
         : undefined,
       publicOrigin: config.publicOrigin,
       oidc: oidcSettings ? createOidcSignIn(oidcSettings, teamStore, log) : undefined,
+      onSignInFailed: (email, address) => auditor.signInFailed(email, address),
       log,
     });
     handler = createProxyHandler({
@@ -173,11 +206,13 @@ export async function startBaseboard(env: NodeJS.ProcessEnv, opts: StartOptions 
       upstreamInfo: { kind, label, file, fileName: config.configFile },
       service: supervisor ?? HOSTED,
       team,
+      audit: auditor,
       dev: vite?.middlewares,
       log,
     });
   } catch (err) {
     await closeServer(server, 0);
+    await auditLog?.close().catch(() => {});
     if (team) await team.close().catch(() => {});
     else await teamStore.close().catch(() => {});
     await vite?.close();
@@ -200,7 +235,9 @@ export async function startBaseboard(env: NodeJS.ProcessEnv, opts: StartOptions 
         await vite?.close();
         await upstream?.close();
         await supervisor?.stop();
+        clearInterval(retentionTimer);
         await team?.close();
+        await auditLog?.close();
       })();
       return closing;
     },

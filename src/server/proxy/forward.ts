@@ -39,6 +39,11 @@ export interface ForwardOptions {
   lane?: Lane;
   /** The body, already read whole (JSON calls); otherwise the browser's body is streamed. */
   body?: Buffer;
+  /**
+   * Called with the upstream's answer (its body read whole: change endpoints answer small JSON)
+   * before any of it goes back to the browser: the audit trail records the outcome first.
+   */
+  onAnswer?(status: number, headers: Record<string, string | string[] | undefined>, body: Buffer): Promise<void>;
 }
 
 /** How a forward ended, for the caller's log. */
@@ -48,6 +53,8 @@ export interface Upstream {
   forward(req: IncomingMessage, res: ServerResponse, path: string, opts: ForwardOptions): Promise<ForwardOutcome>;
   /** A GET (or HEAD) of the upstream with the key, body read whole (small JSON only). */
   getJson(path: string, method?: "GET" | "HEAD"): Promise<{ status: number; body: unknown }>;
+  /** A POST of a small JSON body with the key, answer read whole (the audit trail's before-images). */
+  postJson(path: string, body: unknown): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: unknown }>;
   close(): Promise<void>;
 }
 
@@ -199,6 +206,15 @@ export function createUpstream(opts: UpstreamOptions): Upstream {
       if (/^application\/pdf\b/i.test(String(headers2["content-type"] ?? ""))) delete headers2["content-security-policy"];
       // The answer is complete but the browser is still sending (an early 413): drop the rest.
       if (streamed) res.once("finish", () => req.readableEnded || bodyStalled || discardRest(req));
+      if (fopts.onAnswer) {
+        const answer = Buffer.from(await up.body.arrayBuffer());
+        await fopts.onAnswer(up.statusCode, up.headers, answer);
+        headers2["content-length"] = String(answer.length);
+        delete headers2["transfer-encoding"];
+        res.writeHead(up.statusCode, headers2);
+        res.end(answer);
+        return "answered";
+      }
       res.writeHead(up.statusCode, headers2);
       // A browser that stops reading would otherwise hold this upstream connection for ever.
       stopAnswerWatch = watchAnswer(res, sendIdleMs, () => {
@@ -262,5 +278,35 @@ export function createUpstream(opts: UpstreamOptions): Upstream {
     }
   }
 
-  return { forward, getJson, close: async () => void (await Promise.all(Object.values(pools).map((p) => p.close()))) };
+  async function postJson(path: string, json: unknown) {
+    const abort = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      abort.abort();
+    }, opts.timeoutMs);
+    try {
+      const up = await pools.json.request({
+        path: basePath + path,
+        method: "POST",
+        headers: { "x-api-key": opts.apiKey, accept: "application/json", "content-type": "application/json" },
+        body: JSON.stringify(json),
+        signal: abort.signal,
+      });
+      const text = await up.body.text();
+      let body: unknown;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        body = undefined;
+      }
+      return { status: up.statusCode, headers: up.headers, body };
+    } catch (err) {
+      throw failure(err, timedOut);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  return { forward, getJson, postJson, close: async () => void (await Promise.all(Object.values(pools).map((p) => p.close()))) };
 }

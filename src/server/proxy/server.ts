@@ -21,6 +21,8 @@ import { SHARED_PASSWORD, SINGLE_USER, type Actor, type Resource } from "../team
 import { mayRead } from "../team/grants/permissions";
 import { checkRequest } from "../team/grants/request-access";
 import type { TeamGate } from "../team/team-gate";
+import { answerAudit } from "../team/audit/audit-api";
+import { type Auditor, CHANGE_ENDPOINTS, type ChangeRequest } from "../team/audit/auditor";
 import { createStaticHandler } from "./static";
 
 type ForwardRoute = Extract<ApiRoute, { kind: "forward" }>;
@@ -39,6 +41,8 @@ export interface ProxyDeps {
   sessions?: SessionGate;
   /** People, sessions and grants (src/server/team): who is asking and what they may do. */
   team?: TeamGate;
+  /** The audit trail: every change recorded before it is forwarded and before its answer goes back. */
+  audit?: Auditor;
   /** Vite's middleware in dev mode; otherwise dist/ is served. */
   dev?: Middleware;
   log(line: string): void;
@@ -103,10 +107,22 @@ export function createProxyHandler(deps: ProxyDeps) {
       body = read.body;
       release = read.release;
     }
+    let onAnswer: Parameters<Upstream["forward"]>[3]["onAnswer"];
     if (actor) {
+      const change: ChangeRequest = {
+        actor,
+        address: req.socket.remoteAddress ?? "",
+        method: req.method ?? "GET",
+        endpoint: route.endpoint,
+        upstreamPath: route.upstreamPath,
+        target: route.target,
+        body,
+        size: Number(req.headers["content-length"]) || undefined,
+      };
       // Decided before anything reaches the upstream; a body the check needs (joins, jobs) was read above.
       const decision = checkRequest(actor, route, body);
       if (!decision.allowed) {
+        await deps.audit?.refused(change, decision.message);
         release();
         if (!route.jsonBody && req.method !== "GET" && req.method !== "HEAD") res.once("finish", () => req.readableEnded || discardRest(req));
         return sendJson(res, 403, errorBody("forbidden", decision.message), headers);
@@ -116,10 +132,26 @@ export function createProxyHandler(deps: ProxyDeps) {
         const meta = await deps.upstream.getJson("/v0/meta").catch(() => undefined);
         if (meta?.status === 200 && meta.body && typeof meta.body === "object") return sendJson(res, 200, visibleTo(actor, meta.body as never), headers);
       }
+      if (deps.audit && CHANGE_ENDPOINTS.has(route.endpoint)) {
+        // Fail closed: a change the trail cannot record is not made.
+        try {
+          onAnswer = await deps.audit.beforeChange(change);
+        } catch (e) {
+          release();
+          deps.log(`audit trail: cannot write (${(e as Error).message}); refused ${where(req)}`);
+          if (!route.jsonBody) res.once("finish", () => req.readableEnded || discardRest(req));
+          return sendJson(
+            res,
+            503,
+            errorBody("unavailable", "The activity log cannot be written right now (its disk or database refused), so nothing was changed. Check the storage behind DATA_DIR or BASEBOARD_DATABASE_URL, then try again."),
+            { ...headers, "retry-after": "5" },
+          );
+        }
+      }
     }
     let outcome;
     try {
-      outcome = await deps.upstream.forward(req, res, route.upstreamPath, { withKey, headers, lane: route.lane, body });
+      outcome = await deps.upstream.forward(req, res, route.upstreamPath, { withKey, headers, lane: route.lane, body, onAnswer });
     } finally {
       release();
     }
@@ -161,6 +193,11 @@ export function createProxyHandler(deps: ProxyDeps) {
       };
     };
     if (deps.team && /^\/api\/(me|people)(\/|$)/.test(pathname) && (await deps.team.handleApi(req, res, pathname, actor, catalog))) return;
+    if (pathname === "/api/audit" && safe) {
+      if (!deps.audit) return apiError(res, 404, errorBody("not_found", "This proxy keeps no activity log."));
+      const answer = await answerAudit(deps.audit.log, actor, new URL(rawUrl, "http://x").searchParams);
+      return apiError(res, answer.status, answer.body as never);
+    }
     if (pathname === "/api/config" && safe) {
       const down = serviceUnavailable(service);
       if (down) return apiError(res, 503, down.body, { ...API_SECURITY_HEADERS, ...down.headers });

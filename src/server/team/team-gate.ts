@@ -50,6 +50,8 @@ export interface TeamOptions {
   oidc?: OidcSignIn;
   pollMs?: number;
   log?: (line: string) => void;
+  /** The audit trail's record of a failed sign-in (per account and address). */
+  onSignInFailed?: (email: string, address: string) => Promise<void>;
 }
 
 async function readForm(req: IncomingMessage, limit = 8192): Promise<URLSearchParams | undefined> {
@@ -107,7 +109,7 @@ export async function createTeamGate(opts: TeamOptions): Promise<TeamGate> {
     if (!person || !good || person.disabled) {
       byAddress.fail(address);
       if (email) byAccount.fail(email);
-      opts.log?.(`failed sign-in for ${email ? "an account" : "no email"} from ${address}`);
+      await opts.onSignInFailed?.(email, address);
       return html(res, 401, signInPage({ error: "That email and password do not match an account that may sign in.", next, email, sso }));
     }
     byAddress.succeed(address);

@@ -1,0 +1,98 @@
+/**
+ * GET /api/audit: the trail, newest first, paged by cursor. Filters: table=<db>/<slug>,
+ * record=<primary key>, bucket=, key=, actor=<email>, since, until (ISO times), kind (comma
+ * list), limit (≤ 500). A Record's history (table and record given) is open to anyone who may
+ * read that table; everything else needs the admin role (403 otherwise).
+ */
+import type { Actor, Resource } from "../contract";
+import { decide } from "../grants/permissions";
+import type { AuditEntry } from "./audit-entry";
+import type { AuditLog, AuditQuery } from "./audit-log";
+
+export type AuditAnswer = { status: number; body: unknown };
+const bad = (message: string): AuditAnswer => ({ status: 400, body: { error: "validation_error", subCode: 0, message } });
+
+function time(raw: string | null, name: string): number | undefined | string {
+  if (raw === null || raw === "") return undefined;
+  const t = Date.parse(raw);
+  return Number.isFinite(t) ? t : `${name} must be an ISO time such as 2026-11-25T10:00:00Z.`;
+}
+
+/** One entry as clients see it: the change with its outcome folded in. */
+export function present(e: AuditEntry, outcome: AuditEntry | undefined, record?: string) {
+  const detail = JSON.parse(e.detailJson) as Record<string, unknown>;
+  const out = outcome ? (JSON.parse(outcome.detailJson) as Record<string, unknown>) : {};
+  let changes = out.changes as { key: unknown; before: Record<string, unknown>; after: Record<string, unknown> }[] | undefined;
+  if (record !== undefined && changes) changes = changes.filter((c) => (typeof c.key === "string" ? c.key : JSON.stringify(c.key)) === record);
+  const resource = e.resource ?? undefined;
+  return {
+    seq: e.seq,
+    at: new Date(e.at).toISOString(),
+    actor: e.actorEmail,
+    actorKind: e.actorKind,
+    address: e.address,
+    action: e.kind,
+    endpoint: e.endpoint,
+    table: resource?.startsWith("table:") ? resource.slice(6) : undefined,
+    bucket: resource?.startsWith("bucket:") ? resource.slice(7) : undefined,
+    keys: e.keys.slice(0, 100),
+    keyCount: e.keys.length,
+    outcome: e.kind === "refused" ? "refused" : e.kind === "sign-in-failed" ? "failed" : ((out.outcome as string | undefined) ?? (detail.outcome === "pending" ? "unknown" : undefined)),
+    count: out.count,
+    message: (out.message ?? detail.message) as string | undefined,
+    filter: detail.filter,
+    values: detail.values,
+    changes,
+    deleted: out.deleted,
+    records: detail.records,
+    file: e.kind === "upload" ? { key: out.key, version: out.version, versionedKey: out.versionedKey, size: detail.size } : detail.key ? { key: detail.key } : undefined,
+    beforeImagesOmitted: detail.beforeImagesOmitted,
+    detail: e.kind === "storage-job" || e.kind === "people" ? detail : undefined,
+    hash: e.hash,
+  };
+}
+
+export async function answerAudit(log: AuditLog, actor: Actor, params: URLSearchParams): Promise<AuditAnswer> {
+  const table = params.get("table") ?? undefined;
+  const record = params.get("record") ?? undefined;
+  const bucket = params.get("bucket") ?? undefined;
+  const key = params.get("key") ?? undefined;
+  if (table !== undefined && !/^[^/\s]+\/[^/\s]+$/.test(table)) return bad("table is <database_id>/<table_slug>, e.g. demo/employees.");
+  if (table && bucket) return bad("Give table or bucket, not both.");
+  const history = table !== undefined && record !== undefined;
+  const may = history ? decide(actor, "read", `table:${table}` as Resource) : decide(actor, "read-activity");
+  if (!may.allowed) {
+    return { status: 403, body: { error: "forbidden", subCode: 3, message: history ? may.message : `${may.message} (A Record's history, with table= and record=, is open to anyone who may read the table.)` } };
+  }
+  const since = time(params.get("since"), "since");
+  const until = time(params.get("until"), "until");
+  if (typeof since === "string") return bad(since);
+  if (typeof until === "string") return bad(until);
+  const limitRaw = params.get("limit");
+  const limit = limitRaw === null ? 50 : Number(limitRaw);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 500) return bad("limit is a whole number from 1 to 500.");
+  const cursorRaw = params.get("cursor");
+  const beforeSeq = cursorRaw ? Number(cursorRaw) : undefined;
+  if (beforeSeq !== undefined && (!Number.isInteger(beforeSeq) || beforeSeq < 1)) return bad("cursor is the nextCursor of a previous page.");
+  const kinds = params.get("kind")?.split(",").map((k) => k.trim()).filter(Boolean);
+  const q: AuditQuery = {
+    resource: table ? `table:${table}` : bucket ? `bucket:${bucket}` : undefined,
+    key: record ?? key,
+    actor: params.get("actor")?.trim().toLowerCase() || undefined,
+    since,
+    until,
+    kinds,
+    beforeSeq,
+    limit: limit + 1,
+  };
+  const rows = await log.list(q);
+  const page = rows.slice(0, limit);
+  const outcomes = await log.outcomesOf(page.map((e) => e.seq));
+  return {
+    status: 200,
+    body: {
+      items: page.map((e) => present(e, outcomes.get(e.seq), record)),
+      nextCursor: rows.length > limit ? String(page[page.length - 1].seq) : null,
+    },
+  };
+}

@@ -1,0 +1,29 @@
+/** The audit trail's store seam: append to one chain, read by filters newest first, walk for verify. */
+import type { AuditEntry, Checkpoint, NewAuditEntry } from "./audit-entry";
+
+export interface AuditQuery {
+  resource?: string;
+  key?: string;
+  actor?: string;
+  since?: number;
+  until?: number;
+  kinds?: string[];
+  /** Newest first: only entries with a smaller seq (the cursor). */
+  beforeSeq?: number;
+  limit: number;
+}
+
+export interface AuditLog {
+  readonly kind: "embedded" | "postgres";
+  /** Appends one entry at the head of the chain (serialized across processes). Throws when it cannot be written. */
+  append(e: NewAuditEntry): Promise<AuditEntry>;
+  list(q: AuditQuery): Promise<AuditEntry[]>;
+  /** The `outcome` entries that complete these changes, by the change's seq. */
+  outcomesOf(seqs: number[]): Promise<Map<number, AuditEntry>>;
+  /** Entries in seq order after `afterSeq`, a batch at a time (for verify and export). */
+  batch(afterSeq: number, limit: number): Promise<AuditEntry[]>;
+  checkpoint(): Promise<Checkpoint>;
+  /** Retention: drops entries older than `before` behind a checkpoint; how many went. */
+  dropOlderThan(before: number): Promise<number>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,194 @@
+/**
+ * What the proxy asks of the audit trail (the forward path knows nothing of hash chains):
+ * `beforeChange` is called before a change is forwarded and must succeed (fail closed: the
+ * caller answers 503 and forwards nothing when it throws); it reads what the change will
+ * overwrite (for updates and deletes: the matching Records, primary key and the Fields being set,
+ * up to 10,000) and returns a `finish` that records the outcome before the answer goes back.
+ * `refused` and `signInFailed` record what was turned away.
+ */
+import type { Actor } from "../contract";
+import type { Upstream } from "../../proxy/forward";
+import type { NewAuditEntry } from "./audit-entry";
+import type { AuditLog } from "./audit-log";
+
+export const BEFORE_IMAGES_MAX = 10_000;
+
+export interface ChangeRequest {
+  actor: Actor;
+  address: string;
+  method: string;
+  /** The route's endpoint name (update, insert, upload, …). */
+  endpoint: string;
+  /** Path under /v0 as sent upstream (with its query). */
+  upstreamPath: string;
+  /** `db/slug` or the bucket. */
+  target?: string;
+  body?: Buffer;
+  /** Content length of a streamed body (uploads, imports). */
+  size?: number;
+}
+
+export interface Auditor {
+  beforeChange(c: ChangeRequest): Promise<(status: number, headers: Record<string, string | string[] | undefined>, body: Buffer) => Promise<void>>;
+  refused(c: ChangeRequest, message: string): Promise<void>;
+  signInFailed(email: string, address: string): Promise<void>;
+  record(e: Omit<NewAuditEntry, "at">): Promise<void>;
+  readonly log: AuditLog;
+}
+
+const KIND: Record<string, NewAuditEntry["kind"]> = {
+  update: "update",
+  insert: "insert",
+  "delete-records": "delete-records",
+  import: "import",
+  upload: "upload",
+  delete: "delete-file",
+  "storage-job-start": "storage-job",
+  "storage-job-cancel": "storage-job",
+};
+
+export const CHANGE_ENDPOINTS = new Set(Object.keys(KIND));
+
+function parse(body: Buffer | undefined): Record<string, unknown> {
+  try {
+    const v = body && body.length ? JSON.parse(body.toString("utf8")) : {};
+    return v && typeof v === "object" && !Array.isArray(v) ? v : {};
+  } catch {
+    return {};
+  }
+}
+
+const keyText = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v));
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+export function createAuditor(opts: { log: AuditLog; upstream: Upstream; primaryKeyOf(db: string, table: string): Promise<string | undefined>; onError?(e: Error): void }): Auditor {
+  const { log, upstream } = opts;
+  const base = (c: ChangeRequest) => ({
+    actorEmail: c.actor.email,
+    actorKind: c.actor.kind,
+    address: c.address,
+    endpoint: `${c.method} ${c.upstreamPath.split("?")[0]}`.slice(0, 500),
+  });
+  const resourceOf = (c: ChangeRequest) =>
+    !c.target ? null : c.upstreamPath.startsWith("/v0/record/") ? `table:${c.target}` : `bucket:${c.target}`;
+
+  /** The Records a filter picks, their primary key and the named Fields (all of them when none are named). */
+  async function readMatching(c: ChangeRequest, filter: unknown, fields: string[] | undefined, pk: string) {
+    const [db, table] = (c.target ?? "/").split("/");
+    const select = fields ? [pk, ...fields.filter((f) => f !== pk)] : undefined;
+    const res = await upstream.postJson(`/v0/record/${encodeURIComponent(db)}/${encodeURIComponent(table)}/query`, {
+      filter,
+      ...(select ? { select } : {}),
+      limit: BEFORE_IMAGES_MAX,
+    });
+    if (res.status !== 200) return undefined; // the change itself will fail the same way, and say why
+    const body = res.body as { items?: Record<string, unknown>[]; count?: number };
+    return { items: body.items ?? [], count: body.count ?? body.items?.length ?? 0 };
+  }
+
+  return {
+    log,
+    async record(e) {
+      await log.append({ ...e, at: Date.now() });
+    },
+    async beforeChange(c) {
+      const kind = KIND[c.endpoint] ?? "update";
+      const body = parse(c.body);
+      const resource = resourceOf(c);
+      const detail: Record<string, unknown> = {};
+      let keys: string[] = [];
+      let pk: string | undefined;
+      let before: Record<string, unknown>[] | undefined;
+      if (c.endpoint === "update" || c.endpoint === "delete-records" || c.endpoint === "insert") {
+        const [db, table] = (c.target ?? "/").split("/");
+        pk = await opts.primaryKeyOf(db, table);
+      }
+      if (c.endpoint === "update" && pk) {
+        const values = Array.isArray(body.values) ? (body.values as { key: string; value: unknown }[]) : [];
+        detail.filter = body.filter;
+        detail.values = values;
+        const read = await readMatching(c, body.filter, values.map((v) => v.key), pk);
+        if (read) {
+          before = read.items;
+          keys = read.items.map((r) => keyText(r[pk as string]));
+          if (read.count > read.items.length) detail.beforeImagesOmitted = read.count - read.items.length;
+        }
+      } else if (c.endpoint === "delete-records" && pk) {
+        detail.filter = body.filter;
+        detail.expectedCount = body.expectedCount;
+        const read = await readMatching(c, body.filter, undefined, pk);
+        if (read) {
+          before = read.items;
+          keys = read.items.map((r) => keyText(r[pk as string]));
+          if (read.count > read.items.length) detail.beforeImagesOmitted = read.count - read.items.length;
+        }
+      } else if (c.endpoint === "insert") {
+        const records = Array.isArray(body.records) ? (body.records as Record<string, unknown>[]) : [];
+        detail.records = records.slice(0, BEFORE_IMAGES_MAX);
+        if (pk) keys = records.map((r) => keyText(r[pk as string]));
+      } else if (c.endpoint === "delete") {
+        const key = decodeURIComponent(c.upstreamPath.split("?")[0].split("/").slice(5).join("/"));
+        keys = [key];
+        detail.key = key;
+      } else if (c.endpoint === "upload" || c.endpoint === "import") {
+        if (c.size !== undefined) detail.size = c.size;
+      } else {
+        Object.assign(detail, body);
+        if (typeof body.from === "string") keys = [body.from, ...(typeof body.to === "string" ? [body.to] : [])];
+      }
+      const change = await log.append({ ...base(c), at: Date.now(), kind, resource, keys, detail: { ...detail, outcome: "pending" } });
+      return async (status, headers, answer) => {
+        const out: Record<string, unknown> = { status, outcome: status < 300 ? "applied" : status === 403 ? "refused" : "failed" };
+        const json = parse(answer);
+        if (status >= 300 && typeof json.message === "string") out.message = json.message;
+        const matched = Number(headers["x-matched-count"]);
+        if (Number.isFinite(matched)) out.count = matched;
+        else if (typeof json.count === "number") out.count = json.count;
+        if (c.endpoint === "upload" && typeof json.key === "string") {
+          const m = /^v(\d+)\/(.*)$/.exec(json.key);
+          out.versionedKey = json.key;
+          if (m) Object.assign(out, { version: m[1], key: m[2] });
+        }
+        if (status < 300 && before && pk) {
+          if (c.endpoint === "update") {
+            const values = (detail.values as { key: string; value: unknown }[]) ?? [];
+            out.changes = before
+              .map((r) => {
+                const b: Record<string, unknown> = {};
+                const a: Record<string, unknown> = {};
+                for (const v of values) {
+                  if (!same(r[v.key], v.value)) {
+                    b[v.key] = r[v.key] ?? null;
+                    a[v.key] = v.value ?? null;
+                  }
+                }
+                return { key: r[pk as string], before: b, after: a };
+              })
+              .filter((x) => Object.keys(x.before).length > 0);
+          } else out.deleted = before;
+        }
+        const uploadKeys = c.endpoint === "upload" && typeof out.key === "string" ? [out.key] : [];
+        try {
+          await log.append({ ...base(c), at: Date.now(), kind: "outcome", resource, keys: uploadKeys, detail: out, ref: change.seq });
+        } catch (e) {
+          // The change is made; the entry before it says what was asked. Nothing else to do but say so.
+          opts.onError?.(e as Error);
+        }
+      };
+    },
+    async refused(c, message) {
+      try {
+        await log.append({ ...base(c), at: Date.now(), kind: "refused", resource: resourceOf(c), keys: [], detail: { endpoint: c.endpoint, message } });
+      } catch (e) {
+        opts.onError?.(e as Error);
+      }
+    },
+    async signInFailed(email, address) {
+      try {
+        await log.append({ actorEmail: email || "(no email)", actorKind: "unknown", address, endpoint: "POST /login", at: Date.now(), kind: "sign-in-failed", resource: null, keys: [], detail: {} });
+      } catch (e) {
+        opts.onError?.(e as Error);
+      }
+    },
+  };
+}

@@ -1,0 +1,130 @@
+/**
+ * The audit trail in PostgreSQL (BASEBOARD_DATABASE_URL): several proxies append to ONE chain;
+ * each append holds a transaction-level advisory lock while it reads the head and writes the
+ * next entry, so two proxies never both link to the same predecessor (no forks).
+ */
+import pg from "pg";
+import { type AuditEntry, type Checkpoint, entryHash, GENESIS, type NewAuditEntry } from "./audit-entry";
+import type { AuditLog, AuditQuery } from "./audit-log";
+import { toEntry } from "./sqlite-audit-log";
+
+const LOCK = 727142;
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS bb_audit (
+  seq BIGINT PRIMARY KEY, at BIGINT NOT NULL, actor_email TEXT NOT NULL, actor_kind TEXT NOT NULL,
+  address TEXT NOT NULL, kind TEXT NOT NULL, endpoint TEXT NOT NULL, resource TEXT, keys TEXT NOT NULL,
+  detail TEXT NOT NULL, ref BIGINT, prev_hash TEXT NOT NULL, hash TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS bb_audit_at ON bb_audit(at);
+CREATE INDEX IF NOT EXISTS bb_audit_resource ON bb_audit(resource, seq);
+CREATE INDEX IF NOT EXISTS bb_audit_actor ON bb_audit(actor_email, seq);
+CREATE INDEX IF NOT EXISTS bb_audit_ref ON bb_audit(ref);
+CREATE TABLE IF NOT EXISTS bb_audit_keys (resource TEXT NOT NULL, key TEXT NOT NULL, seq BIGINT NOT NULL);
+CREATE INDEX IF NOT EXISTS bb_audit_keys_lookup ON bb_audit_keys(resource, key, seq);
+CREATE TABLE IF NOT EXISTS bb_audit_checkpoint (id INT PRIMARY KEY CHECK (id = 1), seq BIGINT NOT NULL, hash TEXT NOT NULL);
+INSERT INTO bb_audit_checkpoint (id, seq, hash) VALUES (1, 0, '${GENESIS}') ON CONFLICT DO NOTHING;
+`;
+
+export async function openPostgresAuditLog(url: string): Promise<AuditLog> {
+  const pool = new pg.Pool({ connectionString: url, max: 4 });
+  pool.on("error", () => {});
+  const c = await pool.connect();
+  try {
+    await c.query(`SELECT pg_advisory_lock(${LOCK})`);
+    await c.query(SCHEMA);
+  } finally {
+    await c.query(`SELECT pg_advisory_unlock(${LOCK})`).catch(() => {});
+    c.release();
+  }
+  async function tx<T>(fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
+    const client = await pool.connect();
+    try {
+      await client.query("BEGIN");
+      const out = await fn(client);
+      await client.query("COMMIT");
+      return out;
+    } catch (e) {
+      await client.query("ROLLBACK").catch(() => {});
+      throw e;
+    } finally {
+      client.release();
+    }
+  }
+  return {
+    kind: "postgres",
+    append: (e: NewAuditEntry) =>
+      tx(async (c) => {
+        await c.query(`SELECT pg_advisory_xact_lock(${LOCK})`);
+        const last =
+          (await c.query<{ seq: string; hash: string }>("SELECT seq, hash FROM bb_audit ORDER BY seq DESC LIMIT 1")).rows[0] ??
+          (await c.query<{ seq: string; hash: string }>("SELECT seq, hash FROM bb_audit_checkpoint WHERE id = 1")).rows[0];
+        const base = {
+          seq: Number(last.seq) + 1,
+          at: e.at,
+          actorEmail: e.actorEmail,
+          actorKind: e.actorKind,
+          address: e.address,
+          kind: e.kind,
+          endpoint: e.endpoint,
+          resource: e.resource,
+          keys: e.keys,
+          detailJson: JSON.stringify(e.detail),
+          ref: e.ref ?? null,
+        };
+        const hash = entryHash(last.hash, base);
+        await c.query(
+          "INSERT INTO bb_audit (seq, at, actor_email, actor_kind, address, kind, endpoint, resource, keys, detail, ref, prev_hash, hash) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13)",
+          [base.seq, base.at, base.actorEmail, base.actorKind, base.address, base.kind, base.endpoint, base.resource, JSON.stringify(base.keys), base.detailJson, base.ref, last.hash, hash],
+        );
+        const keys = e.resource ? e.keys.slice(0, 10_000) : [];
+        if (keys.length) {
+          await c.query("INSERT INTO bb_audit_keys (resource, key, seq) SELECT $1, k, $2 FROM unnest($3::text[]) AS k", [e.resource, base.seq, keys]);
+        }
+        return { ...base, prevHash: last.hash, hash } as AuditEntry;
+      }),
+    async list(q: AuditQuery) {
+      const where: string[] = [];
+      const args: unknown[] = [];
+      const arg = (v: unknown) => {
+        args.push(v);
+        return `$${args.length}`;
+      };
+      if (q.resource && q.key !== undefined) where.push(`seq IN (SELECT CASE WHEN a.kind = 'outcome' THEN a.ref ELSE a.seq END FROM bb_audit_keys k JOIN bb_audit a ON a.seq = k.seq WHERE k.resource = ${arg(q.resource)} AND k.key = ${arg(q.key)})`);
+      else if (q.resource) where.push(`resource = ${arg(q.resource)}`);
+      else if (q.key !== undefined) where.push(`seq IN (SELECT CASE WHEN a.kind = 'outcome' THEN a.ref ELSE a.seq END FROM bb_audit_keys k JOIN bb_audit a ON a.seq = k.seq WHERE k.key = ${arg(q.key)})`);
+      if (q.actor) where.push(`actor_email = ${arg(q.actor)}`);
+      if (q.since !== undefined) where.push(`at >= ${arg(q.since)}`);
+      if (q.until !== undefined) where.push(`at <= ${arg(q.until)}`);
+      if (q.kinds?.length) where.push(`kind = ANY(${arg(q.kinds)})`);
+      else where.push("kind <> 'outcome'");
+      if (q.beforeSeq !== undefined) where.push(`seq < ${arg(q.beforeSeq)}`);
+      const sql = `SELECT * FROM bb_audit ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY seq DESC LIMIT ${arg(q.limit)}`;
+      return (await pool.query(sql, args)).rows.map(toEntry);
+    },
+    async outcomesOf(seqs) {
+      const out = new Map<number, AuditEntry>();
+      if (seqs.length === 0) return out;
+      for (const r of (await pool.query("SELECT * FROM bb_audit WHERE kind = 'outcome' AND ref = ANY($1)", [seqs])).rows) out.set(Number(r.ref), toEntry(r));
+      return out;
+    },
+    async batch(afterSeq, limit) {
+      return (await pool.query("SELECT * FROM bb_audit WHERE seq > $1 ORDER BY seq LIMIT $2", [afterSeq, limit])).rows.map(toEntry);
+    },
+    async checkpoint(): Promise<Checkpoint> {
+      const r = (await pool.query<{ seq: string; hash: string }>("SELECT seq, hash FROM bb_audit_checkpoint WHERE id = 1")).rows[0];
+      return { seq: Number(r.seq), hash: r.hash };
+    },
+    dropOlderThan: (before) =>
+      tx(async (c) => {
+        await c.query(`SELECT pg_advisory_xact_lock(${LOCK})`);
+        const last = (await c.query<{ seq: string; hash: string }>("SELECT seq, hash FROM bb_audit WHERE at < $1 ORDER BY seq DESC LIMIT 1", [before])).rows[0];
+        if (!last) return 0;
+        const r = await c.query("DELETE FROM bb_audit WHERE seq <= $1", [last.seq]);
+        await c.query("DELETE FROM bb_audit_keys WHERE seq <= $1", [last.seq]);
+        await c.query("UPDATE bb_audit_checkpoint SET seq = $1, hash = $2 WHERE id = 1", [last.seq, last.hash]);
+        return r.rowCount ?? 0;
+      }),
+    async close() {
+      await pool.end();
+    },
+  };
+}

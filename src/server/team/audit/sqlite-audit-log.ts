@@ -1,0 +1,151 @@
+/**
+ * The audit trail in DATA_DIR/audit.sqlite (its own file: a full or read-only trail must stop
+ * changes, not sign-ins). Appends take SQLite's write lock (BEGIN IMMEDIATE), so the proxy and
+ * the `audit` command never fork the chain.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { type AuditEntry, type Checkpoint, entryHash, GENESIS, type NewAuditEntry } from "./audit-entry";
+import type { AuditLog, AuditQuery } from "./audit-log";
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS audit (
+  seq INTEGER PRIMARY KEY, at INTEGER NOT NULL, actor_email TEXT NOT NULL, actor_kind TEXT NOT NULL,
+  address TEXT NOT NULL, kind TEXT NOT NULL, endpoint TEXT NOT NULL, resource TEXT, keys TEXT NOT NULL,
+  detail TEXT NOT NULL, ref INTEGER, prev_hash TEXT NOT NULL, hash TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS audit_at ON audit(at);
+CREATE INDEX IF NOT EXISTS audit_resource ON audit(resource, seq);
+CREATE INDEX IF NOT EXISTS audit_actor ON audit(actor_email, seq);
+CREATE INDEX IF NOT EXISTS audit_ref ON audit(ref);
+CREATE TABLE IF NOT EXISTS audit_keys (resource TEXT NOT NULL, key TEXT NOT NULL, seq INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS audit_keys_lookup ON audit_keys(resource, key, seq);
+CREATE TABLE IF NOT EXISTS audit_checkpoint (id INTEGER PRIMARY KEY CHECK (id = 1), seq INTEGER NOT NULL, hash TEXT NOT NULL);
+INSERT OR IGNORE INTO audit_checkpoint (id, seq, hash) VALUES (1, 0, '${GENESIS}');
+`;
+
+interface Row {
+  seq: number;
+  at: number;
+  actor_email: string;
+  actor_kind: string;
+  address: string;
+  kind: string;
+  endpoint: string;
+  resource: string | null;
+  keys: string;
+  detail: string;
+  ref: number | null;
+  prev_hash: string;
+  hash: string;
+}
+
+export const toEntry = (r: Row): AuditEntry => ({
+  seq: Number(r.seq),
+  at: Number(r.at),
+  actorEmail: r.actor_email,
+  actorKind: r.actor_kind,
+  address: r.address,
+  kind: r.kind as AuditEntry["kind"],
+  endpoint: r.endpoint,
+  resource: r.resource,
+  keys: JSON.parse(r.keys) as string[],
+  detailJson: r.detail,
+  ref: r.ref === null ? null : Number(r.ref),
+  prevHash: r.prev_hash,
+  hash: r.hash,
+});
+
+export function openSqliteAuditLog(dataDir: string): AuditLog {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const db = new Database(path.join(dataDir, "audit.sqlite"));
+  db.pragma("journal_mode = WAL");
+  db.pragma("busy_timeout = 10000");
+  db.exec(SCHEMA);
+  const head = db.prepare<[], { seq: number; hash: string }>("SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1");
+  const cp = db.prepare<[], { seq: number; hash: string }>("SELECT seq, hash FROM audit_checkpoint WHERE id = 1");
+  const insert = db.prepare(
+    "INSERT INTO audit (seq, at, actor_email, actor_kind, address, kind, endpoint, resource, keys, detail, ref, prev_hash, hash) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+  );
+  const insertKey = db.prepare("INSERT INTO audit_keys (resource, key, seq) VALUES (?, ?, ?)");
+  const append = db.transaction((e: NewAuditEntry): AuditEntry => {
+    const last = head.get() ?? cp.get() ?? { seq: 0, hash: GENESIS };
+    const base = {
+      seq: last.seq + 1,
+      at: e.at,
+      actorEmail: e.actorEmail,
+      actorKind: e.actorKind,
+      address: e.address,
+      kind: e.kind,
+      endpoint: e.endpoint,
+      resource: e.resource,
+      keys: e.keys,
+      detailJson: JSON.stringify(e.detail),
+      ref: e.ref ?? null,
+    };
+    const hash = entryHash(last.hash, base);
+    insert.run(base.seq, base.at, base.actorEmail, base.actorKind, base.address, base.kind, base.endpoint, base.resource, JSON.stringify(base.keys), base.detailJson, base.ref, last.hash, hash);
+    if (e.resource) for (const k of e.keys.slice(0, 10_000)) insertKey.run(e.resource, k, base.seq);
+    return { ...base, prevHash: last.hash, hash };
+  });
+
+  return {
+    kind: "embedded",
+    async append(e) {
+      return append.immediate(e);
+    },
+    async list(q: AuditQuery) {
+      const where: string[] = [];
+      const args: unknown[] = [];
+      const add = (clause: string, ...values: unknown[]) => {
+        where.push(clause);
+        args.push(...values);
+      };
+      if (q.resource && q.key !== undefined) {
+        // An upload's key is known only from its answer: its outcome entry carries it, and points at the change.
+        where.push("seq IN (SELECT CASE WHEN a.kind = 'outcome' THEN a.ref ELSE a.seq END FROM audit_keys k JOIN audit a ON a.seq = k.seq WHERE k.resource = ? AND k.key = ?)");
+        args.push(q.resource, q.key);
+      } else if (q.resource) {
+        where.push("resource = ?");
+        args.push(q.resource);
+      } else if (q.key !== undefined) {
+        where.push("seq IN (SELECT CASE WHEN a.kind = 'outcome' THEN a.ref ELSE a.seq END FROM audit_keys k JOIN audit a ON a.seq = k.seq WHERE k.key = ?)");
+        args.push(q.key);
+      }
+      if (q.actor) add("actor_email = ?", q.actor);
+      if (q.since !== undefined) add("at >= ?", q.since);
+      if (q.until !== undefined) add("at <= ?", q.until);
+      if (q.kinds?.length) add(`kind IN (${q.kinds.map(() => "?").join(",")})`, ...q.kinds);
+      else add("kind <> 'outcome'");
+      if (q.beforeSeq !== undefined) add("seq < ?", q.beforeSeq);
+      const sql = `SELECT * FROM audit ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY seq DESC LIMIT ?`;
+      return (db.prepare(sql).all(...args, q.limit) as Row[]).map(toEntry);
+    },
+    async outcomesOf(seqs) {
+      const out = new Map<number, AuditEntry>();
+      if (seqs.length === 0) return out;
+      const rows = db.prepare(`SELECT * FROM audit WHERE kind = 'outcome' AND ref IN (${seqs.map(() => "?").join(",")})`).all(...seqs) as Row[];
+      for (const r of rows) out.set(Number(r.ref), toEntry(r));
+      return out;
+    },
+    async batch(afterSeq, limit) {
+      return (db.prepare("SELECT * FROM audit WHERE seq > ? ORDER BY seq LIMIT ?").all(afterSeq, limit) as Row[]).map(toEntry);
+    },
+    async checkpoint(): Promise<Checkpoint> {
+      return cp.get() as Checkpoint;
+    },
+    async dropOlderThan(before) {
+      return db.transaction(() => {
+        const last = db.prepare<[number], { seq: number; hash: string }>("SELECT seq, hash FROM audit WHERE at < ? ORDER BY seq DESC LIMIT 1").get(before);
+        if (!last) return 0;
+        const r = db.prepare("DELETE FROM audit WHERE seq <= ?").run(last.seq);
+        db.prepare("DELETE FROM audit_keys WHERE seq <= ?").run(last.seq);
+        db.prepare("UPDATE audit_checkpoint SET seq = ?, hash = ? WHERE id = 1").run(last.seq, last.hash);
+        return r.changes;
+      }).immediate();
+    },
+    async close() {
+      db.close();
+    },
+  };
+}
