@@ -11,6 +11,9 @@ import { ApiError } from "../api-client";
 import { toast } from "../ui/toast";
 import { BulkUpdateDialog, type BulkTarget } from "./bulk-update/BulkUpdateDialog";
 import { FilterBuilder } from "./filter-builder/FilterBuilder";
+import { DeleteOne } from "./delete/DeleteOne";
+import { NO_DELETE_REASON } from "./delete/DeleteSelected";
+import { NO_INSERT_REASON } from "./add/AddRecord";
 import { countConditions, fromWire } from "./filter-builder/filter-tree.utils";
 import { allColumns, type GridColumn, unknownColumns, visibleColumns } from "./grid/columns.utils";
 import { gridActions, useGridStore } from "./grid/grid-store";
@@ -112,6 +115,9 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
   // What this person may do here comes from /api/me; the proxy refuses anyway.
   const may = useMay().table(db, table);
   const readOnly = !may.write;
+  const canDeleteRecords = !!config.capabilities.deleteRecords && may.delete;
+  const deleteWhy = !config.capabilities.deleteRecords ? NO_DELETE_REASON : may.delete ? undefined : may.why("delete");
+  const insertWhy = !config.capabilities.insert ? NO_INSERT_REASON : readOnly ? may.why("change") : undefined;
   const joinFields = view.join ? siblings.fieldsOf(view.join.targetTable) : undefined;
   const columnsAll = useMemo(
     () => (fields ? allColumns(fields, view.join && joinFields ? { table: view.join.targetTable, fields: joinFields } : undefined) : []),
@@ -263,7 +269,8 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
           onApply={onApply}
         />
       )}
-      <SelectionBar count={count} pageSize={rowsShown?.length ?? view.size} deletion={{ db, table, pkField, canDelete: !!config.capabilities.deleteRecords && may.delete }} onBulk={(kind) => setBulk(kind === "rows" ? { kind, pks: [...selected.values()] } : { kind, filter: view.filter })} />
+      <DeleteOne db={db} table={table} pkField={pkField} canDelete={canDeleteRecords} deniedReason={deleteWhy} onDeleted={(pk) => search.record === String(pk) && setSearch({ record: undefined }, true)} />
+      <SelectionBar count={count} pageSize={rowsShown?.length ?? view.size} deletion={{ db, table, pkField, canDelete: canDeleteRecords }} onBulk={(kind) => setBulk(kind === "rows" ? { kind, pks: [...selected.values()] } : { kind, filter: view.filter })} />
       <div className="grid-area" onPointerDownCapture={preloadOverlays} onKeyDownCapture={preloadOverlays} {...csvDropHandlers(!!config.capabilities.import && !!fields && !readOnly)}>
         {records.isFetching && <div className="loading-bar" role="progressbar" aria-label="Loading records" />}
         {records.isError && (
@@ -340,6 +347,7 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
             columns={panelColumns}
             pkField={pkField}
             join={view.join}
+            deleteWhy={deleteWhy}
             onCommit={onCommit}
             onNavigate={(record) => {
               if (!record) {
@@ -373,6 +381,8 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
               hideColumn: (key) => setSearch({ cols: toggleColumn(columnsAll, view.cols, key).join(",") }, true),
               filterOn,
               openRecord: onOpenRecord,
+              noInsert: insertWhy,
+              noDelete: deleteWhy,
             }}
           />
         )}

@@ -16,6 +16,7 @@ import { undoActions } from "../undo/undo-store";
 import { undoAction } from "../undo/use-undo";
 import { buildRecord, formFields, isRequired } from "./new-record.utils";
 import "./add-record.css";
+import { type AddRequest, addRequest, useAddRequest } from "./add-request-store";
 
 export const NO_INSERT_REASON = "This upstream has no insert extension: add Records with its own tools (or a CSV import where offered).";
 
@@ -29,14 +30,22 @@ interface Props {
 }
 
 export function AddRecord({ db, table, fields, canInsert, deniedReason }: Props) {
-  const [open, setOpen] = useState(false);
+  const [open, setOpen] = useState<AddRequest | false>(false);
   const usable = canInsert && !deniedReason && !!fields?.length;
+  // The row menu's "Duplicate": the form, prefilled.
+  const request = useAddRequest((s) => s.request);
+  useEffect(() => {
+    if (!request) return;
+    addRequest.taken();
+    if (usable) setOpen(request);
+    else toast(deniedReason ?? NO_INSERT_REASON);
+  }, [request, usable, deniedReason]);
   useEffect(() => {
     if (!usable) return;
     const onKey = (e: KeyboardEvent) => {
       if (e.key === "Enter" && e.shiftKey && (e.ctrlKey || e.metaKey)) {
         e.preventDefault();
-        setOpen(true);
+        setOpen({ texts: {} });
       }
     };
     window.addEventListener("keydown", onKey);
@@ -52,16 +61,16 @@ export function AddRecord({ db, table, fields, canInsert, deniedReason }: Props)
   }
   return (
     <>
-      <button type="button" className="btn btn-primary" disabled={!usable} onClick={() => setOpen(true)} title="Add a Record (Ctrl/⌘+Shift+Enter)" aria-keyshortcuts="Control+Shift+Enter Meta+Shift+Enter">
+      <button type="button" className="btn btn-primary" disabled={!usable} onClick={() => setOpen({ texts: {} })} title="Add a Record (Ctrl/⌘+Shift+Enter)" aria-keyshortcuts="Control+Shift+Enter Meta+Shift+Enter">
         Add Record
       </button>
-      {open && fields && <NewRecordDialog db={db} table={table} fields={fields} onClose={() => setOpen(false)} />}
+      {open && fields && <NewRecordDialog db={db} table={table} fields={fields} initial={open} onClose={() => setOpen(false)} />}
     </>
   );
 }
 
-function NewRecordDialog({ db, table, fields, onClose }: { db: string; table: string; fields: FieldInfo[]; onClose(): void }) {
-  const [texts, setTexts] = useState<Record<string, string>>({});
+function NewRecordDialog({ db, table, fields, initial, onClose }: { db: string; table: string; fields: FieldInfo[]; initial: AddRequest; onClose(): void }) {
+  const [texts, setTexts] = useState<Record<string, string>>(initial.texts);
   const [problems, setProblems] = useState<Record<string, string>>({});
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -96,7 +105,7 @@ function NewRecordDialog({ db, table, fields, onClose }: { db: string; table: st
 
   return (
     <Modal
-      title={`New Record in ${table}`}
+      title={initial.copyOf !== undefined ? `New Record in ${table}: a copy of ${initial.copyOf}` : `New Record in ${table}`}
       onClose={onClose}
       className="add-record-dialog"
       footer={

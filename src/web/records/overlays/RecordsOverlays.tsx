@@ -20,6 +20,9 @@ import ManageViewsDialog from "../saved-views/ManageViewsDialog";
 import SaveViewDialog from "../saved-views/SaveViewDialog";
 import type { View, ViewSearch } from "../view-search.utils";
 import { overlayActions, useOverlayStore } from "./overlay-store";
+import { addRequest } from "../add/add-request-store";
+import { duplicateTexts } from "../add/duplicate.utils";
+import { deleteRequest } from "../delete/delete-request-store";
 
 export interface OverlayCtx {
   db: string;
@@ -39,6 +42,9 @@ export interface OverlayCtx {
   hideColumn(key: string): void;
   filterOn(key: string): void;
   openRecord(row: number): void;
+  /** Why a Record cannot be added or deleted here (upstream or role); undefined when it can. */
+  noInsert?: string;
+  noDelete?: string;
 }
 
 const short = (s: string) => (s.length > 28 ? `${s.slice(0, 27)}…` : s);
@@ -70,6 +76,13 @@ function cellItems(c: OverlayCtx, row: number, col: number): MenuItem[] {
         ),
     },
     { label: "Open the Record", separatorBefore: true, run: () => c.openRecord(row) },
+    {
+      label: "Duplicate this Record…",
+      disabled: !!c.noInsert,
+      hint: c.noInsert,
+      run: () => addRequest.ask({ texts: duplicateTexts(c.fields, record), copyOf: String(record[c.pkField]) }),
+    },
+    { label: "Delete this Record…", disabled: !!c.noDelete, hint: c.noDelete, run: () => deleteRequest.one(record[c.pkField]) },
     { label: "Export the selected Records…", disabled: useGridStore.getState().selected.size === 0, run: () => overlayActions.exportView("selection") },
   ];
 }

@@ -15,6 +15,8 @@ import { panelText } from "./field-editor.utils";
 import { FieldEditor } from "./FieldEditor";
 import { pkFromText, recordGetQueryOptions } from "./record-get-query";
 import "./record-panel.css";
+import { toast } from "../../ui/toast";
+import { deleteRequest } from "../delete/delete-request-store";
 
 interface Props {
   db: string;
@@ -24,6 +26,8 @@ interface Props {
   columns: readonly GridColumn[];
   pkField: string;
   join: JoinUnit | undefined;
+  /** Why this Record cannot be deleted here; undefined when it can. */
+  deleteWhy?: string;
   onCommit(row: RecordRow, col: GridColumn, value: RecordValue): void;
   onNavigate(record: string | undefined): void;
 }
@@ -142,6 +146,16 @@ export default function RecordPanel(p: Props) {
         )}
       </div>
       <footer className="rp-foot">
+        <button
+          type="button"
+          className="btn btn-danger-quiet"
+          disabled={!row}
+          aria-disabled={p.deleteWhy ? true : undefined}
+          title={p.deleteWhy ?? "Delete this Record (it can be undone)"}
+          onClick={() => (p.deleteWhy ? toast(p.deleteWhy) : row && deleteRequest.one(row[p.pkField]))}
+        >
+          Delete…
+        </button>
         <span className="muted small">{index >= 0 ? `${index + 1} of ${p.rows.length} on this page` : "Not on this page"}</span>
         <span className="spacer" />
         <button type="button" className="btn" disabled={!dirty} onClick={() => (setDrafts({}), setErrors({}))}>
