@@ -69,3 +69,34 @@ test("duplicate from the row menu: the add form prefilled, the primary key empty
   expect(copy).toEqual({ ...source, employee_id: "DUP-0001" });
   await serviceCall("/v0/record/demo/employees/delete", { filter: pkOr("DUP-0001"), expectedCount: 1 });
 });
+
+test("the blank row at the end of the page: type into it, Enter adds the Record; problems shown in place; undo", async ({ page }) => {
+  await serviceCall("/v0/record/demo/employees/delete", { filter: pkOr("NEWROW-01"), expectedCount: 0 });
+  await openView(page, "employees", { filter: { and: [pkOr("E00866", "NEWROW-01")] } });
+  const row = page.getByRole("row", { name: /New Record/ });
+  await expect(row).toBeVisible();
+  // Without a key: refused where the eye is, nothing sent.
+  await row.getByLabel("New Record: full_name").fill("Row Typed");
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("alert").filter({ hasText: "employee_id is required" })).toBeVisible();
+  await expect(row.getByLabel(/^New Record: employee_id/)).toBeFocused();
+  await page.keyboard.type("NEWROW-01");
+  await page.keyboard.press("Tab");
+  await expect(row.getByLabel("New Record: full_name")).toBeFocused();
+  await row.getByLabel("New Record: age").fill("forty");
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("alert").filter({ hasText: /age/ })).toBeVisible();
+  await row.getByLabel("New Record: age").fill("40");
+  await page.screenshot({ path: "test-results/shots/new-row.png" });
+  const axe = await new AxeBuilder({ page }).include("[role=grid]").analyze();
+  expect(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical")).toEqual([]);
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("status").filter({ hasText: "Added Record NEWROW-01" })).toBeVisible();
+  const added = (await apiQuery("employees", { filter: pkOr("NEWROW-01") })).items[0];
+  expect(added).toMatchObject({ employee_id: "NEWROW-01", full_name: "Row Typed", age: 40, city: null });
+  // The row is empty again for the next one, and the new Record is in the grid.
+  await expect(row.getByLabel(/^New Record: employee_id/)).toHaveValue("");
+  await expect(cell(page, 3, "employee_id")).toHaveText("NEWROW-01");
+  await page.getByRole("region", { name: "Notifications" }).getByRole("button", { name: "Undo" }).first().click();
+  await expect.poll(async () => (await apiQuery("employees", { filter: pkOr("NEWROW-01"), limit: 0 })).count).toBe(0);
+});

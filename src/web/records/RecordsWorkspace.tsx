@@ -12,6 +12,7 @@ import { toast } from "../ui/toast";
 import { BulkUpdateDialog, type BulkTarget } from "./bulk-update/BulkUpdateDialog";
 import { FilterBuilder } from "./filter-builder/FilterBuilder";
 import { DeleteOne } from "./delete/DeleteOne";
+import { NewRow } from "./add/NewRow";
 import { NO_DELETE_REASON } from "./delete/DeleteSelected";
 import { NO_INSERT_REASON } from "./add/AddRecord";
 import { countConditions, fromWire } from "./filter-builder/filter-tree.utils";
@@ -327,6 +328,7 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
             onPage={onPage}
             onOpenRecord={onOpenRecord}
             onResize={onResize}
+            footer={fields && !insertWhy && !view.join ? <NewRow db={db} table={table} columns={columns} fields={fields} ariaRowIndex={(rowsShown?.length ?? 0) + 2} /> : undefined}
           />
         ) : null}
       </div>

@@ -37,6 +37,8 @@ interface Props {
   onOpenRecord?(row: number): void;
   /** A column's new width (drag or keyboard on its header's edge). */
   onResize?(key: string, width: number): void;
+  /** Shown after the last row (the blank row for a new Record). */
+  footer?: React.ReactNode;
 }
 
 /** Memoized: a navigation that leaves rows, columns and sort alone does not re-render it. */
@@ -286,6 +288,7 @@ export const RecordsGrid = memo(function RecordsGrid(p: Props) {
           );
         })}
       </div>
+      {p.footer}
     </div>
   );
 });

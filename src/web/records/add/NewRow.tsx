@@ -1,0 +1,121 @@
+/**
+ * The blank row at the end of the page (issue 24): type straight into the grid, Tab between the
+ * Fields, Enter adds the Record (the insert extension, checked first with the same rules as the
+ * Add Record form), Escape empties the row. Undoable like every add.
+ */
+import { useQueryClient } from "@tanstack/react-query";
+import { useRef, useState } from "react";
+import type { FieldInfo } from "../../../shared/records";
+import { toast } from "../../ui/toast";
+import type { GridColumn } from "../grid/columns.utils";
+import { SEL_W } from "../grid/GridRow";
+import { insertRecords } from "../records-write-mutation";
+import { invalidateTableRecords } from "../records-update-mutation";
+import { undoActions } from "../undo/undo-store";
+import { undoAction } from "../undo/use-undo";
+import { buildRecord, isRequired } from "./new-record.utils";
+import "./add-record.css";
+
+interface Props {
+  db: string;
+  table: string;
+  columns: readonly GridColumn[];
+  fields: readonly FieldInfo[];
+  ariaRowIndex: number;
+}
+
+export function NewRow({ db, table, columns, fields, ariaRowIndex }: Props) {
+  const [texts, setTexts] = useState<Record<string, string>>({});
+  const [problems, setProblems] = useState<Record<string, string>>({});
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const ref = useRef<HTMLDivElement>(null);
+  const qc = useQueryClient();
+  const pk = fields.find((f) => f.primaryKey)?.key ?? "";
+  const width = SEL_W + columns.reduce((n, c) => n + c.width, 0);
+  const firstProblem = Object.entries(problems)[0];
+
+  const commit = async () => {
+    setError(null);
+    // Fields not shown as columns are left out (null), as in the form when left empty.
+    const built = buildRecord(fields, texts);
+    if (!built.ok) {
+      setProblems(built.problems);
+      const key = Object.keys(built.problems)[0];
+      ref.current?.querySelector<HTMLInputElement>(`[data-new-col="${CSS.escape(key)}"]`)?.focus();
+      return;
+    }
+    setProblems({});
+    setBusy(true);
+    try {
+      await insertRecords(db, table, [built.record]);
+      undoActions.record({ id: `${Date.now()}-insert`, label: `Add Record ${String(built.record[pk])}`, db, table, pkField: pk, at: Date.now(), changes: [], rows: { kind: "insert", records: [built.record] } });
+      toast(`Added Record ${String(built.record[pk])}`, { kind: "success", action: undoAction });
+      setTexts({});
+      ref.current?.querySelector<HTMLInputElement>("input")?.focus();
+      await invalidateTableRecords(qc, db, table);
+    } catch (e) {
+      setError((e as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div role="rowgroup" className="new-row-group">
+      <div
+        ref={ref}
+        role="row"
+        aria-rowindex={ariaRowIndex}
+        aria-label="New Record: type, then Enter to add"
+        className="grid-row new-row"
+        style={{ width }}
+        onKeyDown={(e) => {
+          e.stopPropagation();
+          if (e.key === "Enter" && !e.shiftKey && !e.ctrlKey && !e.metaKey) {
+            e.preventDefault();
+            if (!busy) void commit();
+          } else if (e.key === "Escape") {
+            setTexts({});
+            setProblems({});
+            setError(null);
+          }
+        }}
+      >
+        <div role="gridcell" aria-colindex={1} className="cell sel new-row-mark" title="New Record: type into the cells, Enter adds it">
+          +
+        </div>
+        {columns.map((col, i) => {
+          const own = !col.joined && fields.some((f) => f.key === col.key);
+          const problem = problems[col.key];
+          return (
+            <div key={col.key} role="gridcell" aria-colindex={i + 2} className={`cell t-${col.field.type} new-cell ${problem ? "invalid" : ""}${col.field.primaryKey && !col.joined ? " frozen" : ""}`} style={{ width: col.width }}>
+              {own && (
+                <input
+                  className="new-input"
+                  data-new-col={col.key}
+                  aria-label={`New Record: ${col.key}${isRequired(col.field) ? " (required)" : ""}`}
+                  aria-invalid={problem ? true : undefined}
+                  placeholder={i === 0 ? "New Record…" : undefined}
+                  value={texts[col.key] ?? ""}
+                  disabled={busy}
+                  onChange={(e) => setTexts((t) => ({ ...t, [col.key]: e.target.value }))}
+                />
+              )}
+            </div>
+          );
+        })}
+      </div>
+      {(firstProblem || error) && (
+        // A row of its own (a grid holds only rows), one cell across.
+        <div role="row" className="new-row-problem-row">
+          <div role="gridcell" aria-colindex={1} aria-colspan={columns.length + 1}>
+            <p className="error-text new-row-problem" role="alert" style={{ width: Math.min(width, 900) }}>
+              {error ?? firstProblem?.[1]}
+            </p>
+          </div>
+        </div>
+      )}
+    </div>
+  );
+}
