@@ -158,6 +158,15 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
     const p = view.page + delta;
     if (p >= 1 && p <= last) setSearch({ page: p === 1 ? undefined : p }, true);
   });
+  // The record panel's Next on a page's last row (Previous on its first) goes on to the next page
+  // and opens its first (last) Record once the page is here.
+  const openOnPage = useRef<"first" | "last" | null>(null);
+  const panelPageStep = useStableCallback((delta: -1 | 1) => {
+    const p = view.page + delta;
+    if (p < 1 || p > last) return;
+    openOnPage.current = delta > 0 ? "first" : "last";
+    setSearch({ page: p === 1 ? undefined : p }, true);
+  });
   const onApply = useStableCallback((f: FilterGroup | undefined) => setSearch({ filter: f }));
   const onSortChange = useStableCallback((sort: SortUnit[]) => setSearch({ sort: formatSort(sort) }));
   const onResize = useStableCallback((key: string, w: number) => widthActions.set(tableKey, key, w));
@@ -199,6 +208,13 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
   if (records.data && !records.isPlaceholderData) pageOfData.current.set(records.data, view.page);
   const otherPage = !!records.data && records.isPlaceholderData && pageOfData.current.get(records.data) !== view.page;
   const rowsShown = otherPage ? undefined : records.data?.items;
+  useEffect(() => {
+    const which = openOnPage.current;
+    if (!which || !rowsShown?.length || records.isPlaceholderData) return;
+    openOnPage.current = null;
+    const r = which === "first" ? rowsShown[0] : rowsShown[rowsShown.length - 1];
+    setSearch({ record: String(r[pkField]) }, true);
+  }, [rowsShown, records.isPlaceholderData, pkField, setSearch]);
 
   const countText = count !== undefined ? `${fmtInt(count)} Record${count === 1 ? "" : "s"}${view.filter ? (count === 1 ? " matches" : " match") : ""}` : "";
   return (
@@ -340,6 +356,7 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
             pkField={pkField}
             join={view.join}
             onCommit={onCommit}
+            pageStep={{ next: view.page < last, prev: view.page > 1, go: panelPageStep }}
             onNavigate={(record) => {
               if (!record) {
                 // Closing lands on the row of the Record last shown: previous/next may have moved
