@@ -167,6 +167,14 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
     openOnPage.current = delta > 0 ? "first" : "last";
     setSearch({ page: p === 1 ? undefined : p }, true);
   });
+  const pageRows = records.isPlaceholderData ? undefined : records.data?.items;
+  useEffect(() => {
+    const which = openOnPage.current;
+    if (!which || !pageRows?.length) return;
+    openOnPage.current = null;
+    const r = which === "first" ? pageRows[0] : pageRows[pageRows.length - 1];
+    setSearch({ record: String(r[pkField]) }, true);
+  }, [pageRows, pkField, setSearch]);
   const onApply = useStableCallback((f: FilterGroup | undefined) => setSearch({ filter: f }));
   const onSortChange = useStableCallback((sort: SortUnit[]) => setSearch({ sort: formatSort(sort) }));
   const onResize = useStableCallback((key: string, w: number) => widthActions.set(tableKey, key, w));
@@ -208,13 +216,6 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
   if (records.data && !records.isPlaceholderData) pageOfData.current.set(records.data, view.page);
   const otherPage = !!records.data && records.isPlaceholderData && pageOfData.current.get(records.data) !== view.page;
   const rowsShown = otherPage ? undefined : records.data?.items;
-  useEffect(() => {
-    const which = openOnPage.current;
-    if (!which || !rowsShown?.length || records.isPlaceholderData) return;
-    openOnPage.current = null;
-    const r = which === "first" ? rowsShown[0] : rowsShown[rowsShown.length - 1];
-    setSearch({ record: String(r[pkField]) }, true);
-  }, [rowsShown, records.isPlaceholderData, pkField, setSearch]);
 
   const countText = count !== undefined ? `${fmtInt(count)} Record${count === 1 ? "" : "s"}${view.filter ? (count === 1 ? " matches" : " match") : ""}` : "";
   return (
