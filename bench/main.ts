@@ -15,6 +15,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   },
   "storage-jobs": () => import("./storage-jobs"),
   proxy: () => import("./proxy"),
+  audit: () => import("./audit"),
   ui: () => import("./ui"),
   soak: () => import("./soak"),
 };

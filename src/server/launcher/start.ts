@@ -50,6 +50,8 @@ export interface StartOptions {
   log?: (line: string) => void;
   /** How to run the embedded service; by default service/main.ts under tsx. */
   serviceCommand?: ChildCommand;
+  /** Benchmarks only (`npm run bench -- audit` measures the trail's cost against a proxy without it). */
+  withoutAuditTrail?: boolean;
 }
 
 function listen(server: http.Server, port: number, host: string, what: string): Promise<number> {
@@ -206,7 +208,7 @@ export async function startBaseboard(env: NodeJS.ProcessEnv, opts: StartOptions 
       upstreamInfo: { kind, label, file, fileName: config.configFile },
       service: supervisor ?? HOSTED,
       team,
-      audit: auditor,
+      audit: opts.withoutAuditTrail ? undefined : auditor,
       dev: vite?.middlewares,
       log,
     });

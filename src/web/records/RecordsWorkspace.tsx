@@ -165,6 +165,23 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
     const p = view.page + delta;
     if (p >= 1 && p <= last) setSearch({ page: p === 1 ? undefined : p }, true);
   });
+  // The record panel's Next on a page's last row (Previous on its first) goes on to the next page
+  // and opens its first (last) Record once the page is here.
+  const openOnPage = useRef<"first" | "last" | null>(null);
+  const panelPageStep = useStableCallback((delta: -1 | 1) => {
+    const p = view.page + delta;
+    if (p < 1 || p > last) return;
+    openOnPage.current = delta > 0 ? "first" : "last";
+    setSearch({ page: p === 1 ? undefined : p }, true);
+  });
+  const pageRows = records.isPlaceholderData ? undefined : records.data?.items;
+  useEffect(() => {
+    const which = openOnPage.current;
+    if (!which || !pageRows?.length) return;
+    openOnPage.current = null;
+    const r = which === "first" ? pageRows[0] : pageRows[pageRows.length - 1];
+    setSearch({ record: String(r[pkField]) }, true);
+  }, [pageRows, pkField, setSearch]);
   const onApply = useStableCallback((f: FilterGroup | undefined) => setSearch({ filter: f }));
   const onSortChange = useStableCallback((sort: SortUnit[]) => setSearch({ sort: formatSort(sort) }));
   const onResize = useStableCallback((key: string, w: number) => widthActions.set(tableKey, key, w));
@@ -351,6 +368,7 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
             join={view.join}
             deleteWhy={deleteWhy}
             onCommit={onCommit}
+            pageStep={{ next: view.page < last, prev: view.page > 1, go: panelPageStep }}
             onNavigate={(record) => {
               if (!record) {
                 // Closing lands on the row of the Record last shown: previous/next may have moved

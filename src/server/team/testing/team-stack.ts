@@ -16,6 +16,8 @@ export interface TeamStack {
   svc: TestBaseboard;
   relay: RawUpstream;
   proxy: TestBaseboard;
+  /** The proxy's DATA_DIR (people, sessions, the audit trail). */
+  dataDir: string;
   /** The proxy's team store, opened by the test as `npm run people` would. */
   store: TeamStore;
   admin: ReturnType<typeof createPeopleAdmin>;
@@ -34,17 +36,19 @@ export function relayTo(target: string): http.RequestListener {
   };
 }
 
-export async function startTeamStack(env: Record<string, string> = {}): Promise<TeamStack> {
+export async function startTeamStack(env: Record<string, string> = {}, opts: { prepareDataDir?: (dir: string) => void } = {}): Promise<TeamStack> {
   const svc = await startTestBaseboard();
   const relay = await startRawUpstream(relayTo(svc.serviceUrl as string));
   const apiKey = fs.readFileSync(path.join(svc.dataDir as string, "api-key"), "utf8").trim().split(/\s+/)[0];
   const dataDir = fs.mkdtempSync(path.join(svc.dir, "team-"));
+  opts.prepareDataDir?.(dataDir);
   const store = openSqliteTeamStore(dataDir);
   const proxy = await startTestBaseboard({ BASE_URL: relay.url, API_KEY: apiKey, DATA_DIR: dataDir, ...env });
   return {
     svc,
     relay,
     proxy,
+    dataDir,
     store,
     admin: createPeopleAdmin(store),
     async stop() {

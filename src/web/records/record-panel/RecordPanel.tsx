@@ -30,6 +30,8 @@ interface Props {
   deleteWhy?: string;
   onCommit(row: RecordRow, col: GridColumn, value: RecordValue): void;
   onNavigate(record: string | undefined): void;
+  /** Past the page's last (first) row: the next (previous) page, when there is one. */
+  pageStep?: { next: boolean; prev: boolean; go(delta: -1 | 1): void };
 }
 
 type Drafts = Record<string, string | null>;
@@ -58,6 +60,7 @@ export default function RecordPanel(p: Props) {
   const go = (delta: -1 | 1) => {
     const next = p.rows[index + delta];
     if (next) p.onNavigate(String(next[p.pkField]));
+    else if (index >= 0 && p.pageStep && (delta > 0 ? p.pageStep.next : p.pageStep.prev)) p.pageStep.go(delta);
   };
 
   const save = () => {
@@ -109,10 +112,10 @@ export default function RecordPanel(p: Props) {
           <span className="muted">Record</span> {p.recordText}
         </h2>
         <span className="spacer" />
-        <button type="button" className="btn-icon" aria-label="Previous Record" title="Previous Record (Alt+↑)" disabled={index <= 0} onClick={() => go(-1)}>
+        <button type="button" className="btn-icon" aria-label="Previous Record" title="Previous Record (Alt+↑)" disabled={index < 0 || (index === 0 && !p.pageStep?.prev)} onClick={() => go(-1)}>
           ↑
         </button>
-        <button type="button" className="btn-icon" aria-label="Next Record" title="Next Record (Alt+↓)" disabled={index < 0 || index >= p.rows.length - 1} onClick={() => go(1)}>
+        <button type="button" className="btn-icon" aria-label="Next Record" title="Next Record (Alt+↓)" disabled={index < 0 || (index >= p.rows.length - 1 && !p.pageStep?.next)} onClick={() => go(1)}>
           ↓
         </button>
         <button type="button" className="btn-icon" aria-label="Close the Record panel" title="Close (Esc)" onClick={() => p.onNavigate(undefined)}>

@@ -1,0 +1,98 @@
+/**
+ * `npm run bench -- audit`: what the audit trail costs (issue 19 item 6). Two launchers on their
+ * own data, one without the trail (the baseline, same run), one with it:
+ *   - a single update by primary key, p50 (target ≤ 1.15× without),
+ *   - a bulk update of 10,000 Records (target ≤ 1.5×),
+ *   - a Record's history of 1,000 entries, p50 (target ≤ 20 ms),
+ *   - the trail's growth per 100,000 single updates (measured on 2,000, scaled).
+ * Not a test: it prints figures and whether the targets were met.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { startBaseboard, type Baseboard } from "../src/server/launcher/start";
+
+const ROUNDS = Number(process.env.BENCH_AUDIT_ROUNDS ?? 300);
+const p50 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const fmt = (n: number, d = 2) => n.toFixed(d);
+const verdict = (ok: boolean) => (ok ? "met" : "NOT met");
+
+async function launch(dir: string, without: boolean): Promise<Baseboard> {
+  return startBaseboard(
+    { PORT: "0", SERVICE_PORT: "0", DATA_DIR: dir, SERVICE_LOG_LEVEL: "silent", BASEBOARD_DIST: path.join(dir, "no-dist") },
+    { log: () => {}, withoutAuditTrail: without },
+  );
+}
+
+async function post(board: Baseboard, p: string, body: unknown, type = "application/json"): Promise<number> {
+  const t = performance.now();
+  const res = await fetch(`${board.url}${p}`, { method: "POST", headers: { "content-type": type }, body: typeof body === "string" ? body : JSON.stringify(body) });
+  await res.arrayBuffer();
+  if (res.status >= 300) throw new Error(`${p}: HTTP ${res.status}`);
+  return performance.now() - t;
+}
+
+const single = (board: Baseboard, i: number) =>
+  post(board, "/api/v0/record/demo/employees/update", {
+    filter: { and: [{ key: "employee_id", operator: "equal", value: `E${String((i % 1000) + 1).padStart(5, "0")}` }] },
+    values: [{ key: "city", value: `City ${i}` }],
+  });
+
+export async function run(): Promise<void> {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), "bb-bench-audit-"));
+  const plain = await launch(path.join(root, "plain"), true);
+  const trail = await launch(path.join(root, "trail"), false);
+  try {
+    // A 10,000-Record table on both, through the import extension.
+    const csv = ["id,n,label", ...Array.from({ length: 10_000 }, (_, i) => `R${i},${i},start`)].join("\n");
+    for (const b of [plain, trail]) await post(b, "/api/v0/record/demo/bench/import", csv, "text/csv");
+
+    for (let i = 0; i < 50; i++) {
+      await single(plain, i);
+      await single(trail, i);
+    }
+    const a: number[] = [];
+    const t: number[] = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      a.push(await single(plain, i));
+      t.push(await single(trail, i));
+    }
+    const ratio1 = p50(t) / p50(a);
+    console.log(`single update by primary key, ${ROUNDS} each, interleaved:`);
+    console.log(`  without the trail p50 ${fmt(p50(a))} ms; with it p50 ${fmt(p50(t))} ms: ${fmt(ratio1)}× — target ≤ 1.15×: ${verdict(ratio1 <= 1.15)}`);
+
+    const bulkA: number[] = [];
+    const bulkT: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const values = [{ key: "label", value: `round ${i}` }];
+      bulkA.push(await post(plain, "/api/v0/record/demo/bench/update", { filter: { and: [] }, values }));
+      bulkT.push(await post(trail, "/api/v0/record/demo/bench/update", { filter: { and: [] }, values }));
+    }
+    const ratio2 = p50(bulkT) / p50(bulkA);
+    console.log(`bulk update of 10,000 Records, 5 each:`);
+    console.log(`  without p50 ${fmt(p50(bulkA), 1)} ms; with p50 ${fmt(p50(bulkT), 1)} ms: ${fmt(ratio2)}× — target ≤ 1.5×: ${verdict(ratio2 <= 1.5)}`);
+
+    // A Record with 1,000 entries of history.
+    const size0 = fs.statSync(path.join(root, "trail", "audit.sqlite")).size + (fs.existsSync(path.join(root, "trail", "audit.sqlite-wal")) ? fs.statSync(path.join(root, "trail", "audit.sqlite-wal")).size : 0);
+    for (let i = 0; i < 1000; i++) {
+      await post(trail, "/api/v0/record/demo/employees/update", { filter: { and: [{ key: "employee_id", operator: "equal", value: "E00500" }] }, values: [{ key: "city", value: `H${i}` }] });
+    }
+    for (let i = 0; i < 1000; i++) await single(trail, i + 7);
+    const h: number[] = [];
+    for (let i = 0; i < 100; i++) {
+      const s = performance.now();
+      const res = await fetch(`${trail.url}/api/audit?table=demo/employees&record=E00500`);
+      await res.arrayBuffer();
+      h.push(performance.now() - s);
+    }
+    console.log(`a Record's history of 1,000 entries (first page of 50), 100 requests: p50 ${fmt(p50(h))} ms — target ≤ 20 ms: ${verdict(p50(h) <= 20)}`);
+    const files = ["audit.sqlite", "audit.sqlite-wal"].map((f) => path.join(root, "trail", f)).filter((f) => fs.existsSync(f));
+    const size1 = files.reduce((n, f) => n + fs.statSync(f).size, 0);
+    const perUpdate = (size1 - size0) / 2000;
+    console.log(`growth: ${fmt(perUpdate, 0)} bytes per single update → ${fmt((perUpdate * 100_000) / 1024 / 1024, 1)} MiB per 100,000 updates (SQLite, before any checkpoint)`);
+  } finally {
+    await plain.close(2000);
+    await trail.close(2000);
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * The audit trail on PostgreSQL: two proxies on one database append concurrently to ONE chain
+ * (no forks: `npm run audit -- verify` walks it whole), and a database turned read-only under
+ * the running proxies makes them refuse changes (503, nothing forwarded) instead of making
+ * changes nobody recorded.
+ */
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { createTestDatabase, type TestDatabase } from "../../service/engines/postgres/testing/test-database";
+import { fromApp, startTestBaseboard, type TestBaseboard } from "../../proxy/test-helpers";
+import { runAuditCommand } from "./cli";
+
+let db: TestDatabase;
+let a: TestBaseboard;
+let b: TestBaseboard;
+
+beforeAll(async () => {
+  db = await createTestDatabase(inject("pgAdminUrl"));
+  a = await startTestBaseboard({ BASEBOARD_DATABASE_URL: db.url });
+  b = await startTestBaseboard({ BASEBOARD_DATABASE_URL: db.url });
+}, 120_000);
+afterAll(async () => {
+  await a?.stop();
+  await b?.stop();
+  await db?.drop();
+});
+
+const update = (board: TestBaseboard, id: string, city: string) =>
+  fetch(`${board.url}/api/v0/record/demo/employees/update`, {
+    method: "POST",
+    headers: { ...fromApp(board.url), "content-type": "application/json" },
+    body: JSON.stringify({ filter: { and: [{ key: "employee_id", operator: "equal", value: id }] }, values: [{ key: "city", value: city }] }),
+  });
+
+async function audit(args: string[]) {
+  const lines: string[] = [];
+  const prev = process.env.BASEBOARD_DATABASE_URL;
+  process.env.BASEBOARD_DATABASE_URL = db.url;
+  try {
+    return { code: await runAuditCommand(args, (s) => lines.push(s)), out: lines.join("\n") };
+  } finally {
+    if (prev === undefined) delete process.env.BASEBOARD_DATABASE_URL;
+    else process.env.BASEBOARD_DATABASE_URL = prev;
+  }
+}
+
+describe("the audit trail on one PostgreSQL", () => {
+  it("two proxies appending at once make one chain that verifies", async () => {
+    const writes: Promise<Response>[] = [];
+    for (let i = 0; i < 20; i++) {
+      writes.push(update(a, `E000${String(i + 10).padStart(2, "0")}`, `A${i}`));
+      writes.push(update(b, `E000${String(i + 40).padStart(2, "0")}`, `B${i}`));
+    }
+    const res = await Promise.all(writes);
+    expect(res.map((r) => r.status)).toEqual(res.map(() => 200));
+    const v = await audit(["verify"]);
+    expect(v.out).toMatch(/verifies: 80 entries/);
+    expect(v.code).toBe(0);
+    const history = await (await fetch(`${b.url}/api/audit?table=demo/employees&record=E00010`)).json();
+    expect(history.items[0]).toMatchObject({ action: "update", outcome: "applied", changes: [{ key: "E00010", after: { city: "A0" } }] });
+  });
+
+  it("a read-only database: changes are refused with 503 and not made", async () => {
+    const admin = new pg.Client({ connectionString: inject("pgAdminUrl") });
+    await admin.connect();
+    const name = new URL(db.url).pathname.slice(1);
+    try {
+      await admin.query(`ALTER DATABASE "${name}" SET default_transaction_read_only = on`);
+      // Existing connections keep their settings: end them, so the pools reconnect read-only.
+      await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", [name]);
+      const before = await (await fetch(`${a.url}/api/v0/record/demo/employees/query`, {
+        method: "POST",
+        headers: { ...fromApp(a.url), "content-type": "application/json" },
+        body: JSON.stringify({ filter: { and: [{ key: "employee_id", operator: "equal", value: "E00099" }] } }),
+      })).json();
+      const r = await update(a, "E00099", "Nowhere");
+      expect(r.status).toBe(503);
+      expect((await r.json()).message).toMatch(/activity log cannot be written/);
+      await admin.query(`ALTER DATABASE "${name}" SET default_transaction_read_only = off`);
+      await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", [name]);
+      const after = await (await fetch(`${a.url}/api/v0/record/demo/employees/query`, {
+        method: "POST",
+        headers: { ...fromApp(a.url), "content-type": "application/json" },
+        body: JSON.stringify({ filter: { and: [{ key: "employee_id", operator: "equal", value: "E00099" }] } }),
+      })).json();
+      expect(after.items[0].city).toBe(before.items[0].city);
+    } finally {
+      await admin.query(`ALTER DATABASE "${name}" SET default_transaction_read_only = off`).catch(() => {});
+      await admin.end();
+    }
+  });
+});

@@ -1,0 +1,191 @@
+/**
+ * The audit trail through the real proxy and service: what an update overwrote (before and
+ * after per Field), inserts, deletes, uploads and refusals recorded with their outcome; the
+ * read rules (a Record's history for readers of the table, everything else for admins); the
+ * chain verified, and broken by editing one stored entry; fail closed on a full store (a real
+ * tmpfs): the change is refused with 503 and never reaches the upstream. (A read-only store:
+ * audit.pg.test.ts, where the database can be made read-only under a running proxy.)
+ */
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fromApp } from "../../proxy/test-helpers";
+import { signIn, startTeamStack, type TeamStack, waitForMode } from "../testing/team-stack";
+import { runAuditCommand } from "./cli";
+
+const PW = "a perfectly long passphrase";
+let stack: TeamStack;
+let mounted = false;
+
+function tryMount(dir: string) {
+  try {
+    execFileSync("mount", ["-t", "tmpfs", "-o", "size=4m", "tmpfs", dir], { stdio: "pipe" });
+    mounted = true;
+  } catch (e) {
+    console.warn(`audit fail-closed: no tmpfs here (${String((e as Error).message).split("\n")[0]}); those cases are skipped`);
+  }
+}
+
+beforeAll(async () => {
+  stack = await startTeamStack({}, { prepareDataDir: tryMount });
+  await stack.admin.add({ email: "ada@example.com", role: "admin", password: PW });
+  await stack.admin.add({ email: "eve@example.com", role: "editor", password: PW });
+  await stack.admin.add({ email: "vic@example.com", role: "viewer", password: PW });
+  await stack.admin.add({ email: "nan@example.com", role: "viewer", password: PW });
+  await stack.admin.grant("nan@example.com", "table:demo/employees", "none");
+  await waitForMode(stack.proxy.url, "people");
+}, 120_000);
+afterAll(async () => {
+  // The tmpfs sits inside the service's temp folder: unmount it before that folder goes.
+  await stack?.proxy.stop();
+  if (mounted) execFileSync("umount", ["-l", stack.dataDir]);
+  await stack?.stop();
+});
+
+const base = () => stack.proxy.url;
+async function call(cookie: string, method: string, p: string, body?: unknown) {
+  const res = await fetch(`${base()}${p}`, {
+    method,
+    headers: { ...fromApp(base()), cookie, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+}
+const byId = (id: string) => ({ and: [{ key: "employee_id", operator: "equal", value: id }] });
+const auditDir = () => stack.dataDir;
+async function audit(args: string[]) {
+  const lines: string[] = [];
+  const prev = process.env.DATA_DIR;
+  process.env.DATA_DIR = auditDir();
+  try {
+    const code = await runAuditCommand(args, (s) => lines.push(s));
+    return { code, out: lines.join("\n") };
+  } finally {
+    process.env.DATA_DIR = prev;
+  }
+}
+
+describe("what is recorded", () => {
+  it("an update: who, when, where from, the filter, and before/after of every changed Field", async () => {
+    const eve = await signIn(base(), "eve@example.com", PW);
+    const before = (await call(eve, "POST", "/api/v0/record/demo/employees/query", { filter: byId("E00007") })).body.items[0];
+    const up = await call(eve, "POST", "/api/v0/record/demo/employees/update", {
+      filter: byId("E00007"),
+      values: [{ key: "city", value: "Lisbon" }, { key: "department", value: before.department }],
+    });
+    expect(up.status).toBe(200);
+    const vic = await signIn(base(), "vic@example.com", PW);
+    const h = await call(vic, "GET", "/api/audit?table=demo/employees&record=E00007");
+    expect(h.status).toBe(200);
+    const [entry] = h.body.items;
+    expect(entry).toMatchObject({ actor: "eve@example.com", action: "update", table: "demo/employees", outcome: "applied", count: 1, address: "127.0.0.1" });
+    expect(Date.parse(entry.at)).toBeGreaterThan(Date.now() - 60_000);
+    expect(entry.filter).toEqual(byId("E00007"));
+    // Only the Field that changed: department was set to what it was.
+    expect(entry.changes).toEqual([{ key: "E00007", before: { city: before.city }, after: { city: "Lisbon" } }]);
+  });
+
+  it("a bulk update records every Record it overwrote", async () => {
+    const eve = await signIn(base(), "eve@example.com", PW);
+    const matching = await call(eve, "POST", "/api/v0/record/demo/employees/query", { filter: { and: [{ key: "department", operator: "equal", value: "Legal" }] }, limit: 1000 });
+    await call(eve, "POST", "/api/v0/record/demo/employees/update", { filter: { and: [{ key: "department", operator: "equal", value: "Legal" }] }, values: [{ key: "country", value: "Atlantis" }] });
+    const ada = await signIn(base(), "ada@example.com", PW);
+    const all = await call(ada, "GET", "/api/audit?table=demo/employees&kind=update&limit=1");
+    const entry = all.body.items[0];
+    expect(entry.count).toBe(matching.body.count);
+    const changed = matching.body.items.filter((r: { country: string }) => r.country !== "Atlantis");
+    expect(entry.changes).toHaveLength(changed.length);
+    expect(entry.keyCount).toBe(matching.body.count);
+  });
+
+  it("inserts, deletes with the deleted Records, uploads with key and version, and refusals", async () => {
+    const ada = await signIn(base(), "ada@example.com", PW);
+    const rec = { employee_id: "E90001", full_name: "Audit Person" };
+    expect((await call(ada, "POST", "/api/v0/record/demo/employees/insert", { records: [rec] })).status).toBeLessThan(300);
+    expect((await call(ada, "POST", "/api/v0/record/demo/employees/delete", { filter: byId("E90001"), expectedCount: 1 })).status).toBe(200);
+    const h = await call(ada, "GET", "/api/audit?table=demo/employees&record=E90001");
+    expect(h.body.items.map((e: { action: string }) => e.action)).toEqual(["delete-records", "insert"]);
+    expect(h.body.items[0].deleted[0]).toMatchObject(rec);
+
+    const form = new FormData();
+    form.append("key", "audit/note.txt");
+    form.append("file", new Blob(["hello"], { type: "text/plain" }), "note.txt");
+    const up = await fetch(`${base()}/api/v0/storage/object/team-files`, { method: "POST", headers: { ...fromApp(base()), cookie: ada }, body: form });
+    expect(up.status).toBe(200);
+    const files = await call(ada, "GET", "/api/audit?bucket=team-files&key=audit/note.txt");
+    expect(files.body.items[0]).toMatchObject({ action: "upload", bucket: "team-files", outcome: "applied", file: { key: "audit/note.txt" } });
+    expect(files.body.items[0].file.version).toMatch(/^\d+$/);
+
+    const vic = await signIn(base(), "vic@example.com", PW);
+    expect((await call(vic, "POST", "/api/v0/record/demo/employees/update", { filter: byId("E00001"), values: [{ key: "city", value: "X" }] })).status).toBe(403);
+    const refused = await call(ada, "GET", "/api/audit?actor=vic@example.com&kind=refused");
+    expect(refused.body.items[0]).toMatchObject({ action: "refused", outcome: "refused", table: "demo/employees" });
+    expect(refused.body.items[0].message).toMatch(/editor access/);
+  });
+
+  it("failed sign-ins, per account and address", async () => {
+    await fetch(`${base()}/login`, { method: "POST", redirect: "manual", headers: { origin: base(), "content-type": "application/x-www-form-urlencoded" }, body: "email=eve%40example.com&password=wrong-wrong-wrong" });
+    const ada = await signIn(base(), "ada@example.com", PW);
+    const r = await call(ada, "GET", "/api/audit?kind=sign-in-failed&actor=eve@example.com");
+    expect(r.body.items[0]).toMatchObject({ action: "sign-in-failed", actor: "eve@example.com", address: "127.0.0.1" });
+  });
+});
+
+describe("who may read it", () => {
+  it("a Record's history is open to readers of the table; the rest to admins; none of it to a hidden table", async () => {
+    const vic = await signIn(base(), "vic@example.com", PW);
+    expect((await call(vic, "GET", "/api/audit?table=demo/employees&record=E00007")).status).toBe(200);
+    expect((await call(vic, "GET", "/api/audit")).status).toBe(403);
+    expect((await call(vic, "GET", "/api/audit?table=demo/employees")).status).toBe(403);
+    const nan = await signIn(base(), "nan@example.com", PW);
+    expect((await call(nan, "GET", "/api/audit?table=demo/employees&record=E00007")).status).toBe(403);
+    const ada = await signIn(base(), "ada@example.com", PW);
+    const page1 = await call(ada, "GET", "/api/audit?limit=2");
+    expect(page1.body.items).toHaveLength(2);
+    expect(page1.body.items[0].seq).toBeGreaterThan(page1.body.items[1].seq);
+    const page2 = await call(ada, "GET", `/api/audit?limit=2&cursor=${page1.body.nextCursor}`);
+    expect(page2.body.items[0].seq).toBeLessThan(page1.body.items[1].seq);
+    expect((await call(ada, "GET", "/api/audit?since=yesterday")).status).toBe(400);
+  });
+});
+
+describe("tamper-evident", () => {
+  it("verifies, then names the entry someone edited in the store", async () => {
+    const ok = await audit(["verify"]);
+    expect(ok.code).toBe(0);
+    expect(ok.out).toMatch(/verifies/);
+    const exported = await audit(["export", "--format", "jsonl"]);
+    expect(exported.out.split("\n").map((l) => JSON.parse(l).action)).toContain("update");
+    const db = new Database(path.join(auditDir(), "audit.sqlite"));
+    const row = db.prepare("SELECT seq FROM audit WHERE kind = 'update' ORDER BY seq LIMIT 1").get() as { seq: number };
+    db.prepare("UPDATE audit SET detail = replace(detail, 'Lisbon', 'Porto') WHERE seq = ?").run(row.seq);
+    db.close();
+    const bad = await audit(["verify"]);
+    expect(bad.code).toBe(1);
+    expect(bad.out).toContain(`broken at entry ${row.seq}`);
+  });
+});
+
+describe("fail closed", () => {
+  it("a full store refuses the change with 503, and nothing reaches the upstream", async (ctx) => {
+    if (!mounted) ctx.skip();
+    const eve = await signIn(base(), "eve@example.com", PW);
+    const filler = path.join(auditDir(), "filler");
+    try {
+      execFileSync("sh", ["-c", `dd if=/dev/zero of=${filler} bs=64k 2>/dev/null || true`]);
+      const before = stack.relay.seen.length;
+      const big = "x".repeat(200_000);
+      const r = await call(eve, "POST", "/api/v0/record/demo/employees/update", { filter: byId("E00010"), values: [{ key: "city", value: big }] });
+      expect(r.status).toBe(503);
+      expect(stack.relay.seen.slice(before).some((s) => s.url.endsWith("/update"))).toBe(false);
+    } finally {
+      fs.rmSync(filler, { force: true });
+    }
+    // And with room again, changes go through and are recorded.
+    const ok = await call(eve, "POST", "/api/v0/record/demo/employees/update", { filter: byId("E00010"), values: [{ key: "city", value: "Porto" }] });
+    expect(ok.status).toBe(200);
+  });
+});
