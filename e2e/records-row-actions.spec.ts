@@ -75,8 +75,12 @@ test("the blank row at the end of the page: type into it, Enter adds the Record;
   await openView(page, "employees", { filter: { and: [pkOr("E00866", "NEWROW-01")] } });
   const row = page.getByRole("row", { name: /New Record/ });
   await expect(row).toBeVisible();
+  // ArrowDown from the last row lands in the blank row, same column.
+  await cell(page, 2, "full_name").click();
+  await page.keyboard.press("ArrowDown");
+  await expect(row.getByLabel("New Record: full_name")).toBeFocused();
   // Without a key: refused where the eye is, nothing sent.
-  await row.getByLabel("New Record: full_name").fill("Row Typed");
+  await page.keyboard.type("Row Typed");
   await page.keyboard.press("Enter");
   await expect(page.getByRole("alert").filter({ hasText: "employee_id is required" })).toBeVisible();
   await expect(row.getByLabel(/^New Record: employee_id/)).toBeFocused();

@@ -192,7 +192,12 @@ export const RecordsGrid = memo(function RecordsGrid(p: Props) {
     const { row, col } = active;
     if (handleGridKey(e, { active, rows, columns: p.columns, rangeAnchor, moveTo, openRecord: onOpen })) return;
     const keys: Record<string, () => void> = {
-      ArrowDown: () => moveTo(row + 1, col),
+      ArrowDown: () => {
+        // Past the last row: into the blank row for a new Record, when there is one.
+        const below = row === rows.length - 1 && scrollRef.current?.querySelector<HTMLElement>(`[data-new-col="${CSS.escape(p.columns[col - 1]?.key ?? "")}"]`);
+        if (below) below.focus();
+        else moveTo(row + 1, col);
+      },
       ArrowUp: () => moveTo(row - 1, col),
       ArrowRight: () => moveTo(row, col + 1),
       ArrowLeft: () => moveTo(row, col - 1),
