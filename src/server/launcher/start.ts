@@ -28,7 +28,7 @@ import { loadSessionSecret } from "../proxy/session-secret";
 import { parseServiceConfig, resolveApiKeys } from "../service/config";
 import { errorBody } from "../../shared/errors";
 import { serviceCommand } from "./service-command";
-import { createSupervisor, type ChildCommand, type Supervisor } from "./supervisor";
+import { createSupervisor, type ChildCommand, type Supervisor, DEFAULT_LIVENESS } from "./supervisor";
 
 export interface Baseboard {
   /** The URL to open. */
@@ -96,6 +96,14 @@ function closeServer(server: http.Server, graceMs: number): Promise<void> {
   });
 }
 
+/** BASEBOARD_SERVICE_HUNG_SECONDS: how long a running service may go without answering before it is restarted (default 15). */
+function hungSeconds(env: NodeJS.ProcessEnv): number {
+  const raw = env.BASEBOARD_SERVICE_HUNG_SECONDS;
+  const n = raw === undefined || raw === "" ? 15 : Number(raw);
+  if (!Number.isFinite(n) || n < 3) throw new Error(`BASEBOARD_SERVICE_HUNG_SECONDS must be a number of seconds, at least 3 (got "${raw}").`);
+  return n;
+}
+
 export async function startBaseboard(env: NodeJS.ProcessEnv, opts: StartOptions = {}): Promise<Baseboard> {
   const log = opts.log ?? ((line: string) => console.error(`[baseboard] ${line}`));
   // People and grants live in the team store (DATA_DIR/team.sqlite or BASEBOARD_DATABASE_URL).
@@ -148,6 +156,7 @@ export async function startBaseboard(env: NodeJS.ProcessEnv, opts: StartOptions 
         command: opts.serviceCommand ?? serviceCommand(import.meta.url, env),
         start: { port: serviceConfig.port, dataDir, apiKeys, publicBaseUrl: `${origin}/api` },
         log,
+        liveness: { ...DEFAULT_LIVENESS, killAfter: Math.max(DEFAULT_LIVENESS.unresponsiveAfter + 1, Math.round(hungSeconds(env) / (DEFAULT_LIVENESS.intervalMs / 1000))) },
       });
       serviceUrl = await supervisor.start();
       if (!apiKey) apiKey = (apiKeys.find((k) => !k.scope) ?? apiKeys[0]).key;

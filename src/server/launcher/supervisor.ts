@@ -6,6 +6,7 @@
  * stop() (or the launcher's death, see supervised-child.ts) stops the service.
  */
 import { type ChildProcess, fork } from "node:child_process";
+import http from "node:http";
 import type { ServiceState, ServiceStatus } from "../proxy/health";
 import { type BackoffPolicy, DEFAULT_BACKOFF, failuresAfterCrash, restartDelay } from "./backoff";
 import { isChildMessage, type StartMessage } from "../child-protocol";
@@ -24,6 +25,26 @@ export interface SupervisorOptions {
   /** How long a child may take to say it is ready (first start may seed the sample data). */
   readyTimeoutMs?: number;
   policy?: BackoffPolicy;
+  /**
+   * Liveness: once ready, the service is asked for any answer every `intervalMs`; after
+   * `unresponsiveAfter` misses in a row it is reported unresponsive (the proxy answers 503 at
+   * once instead of waiting on it), after `killAfter` it is killed, and so restarted.
+   */
+  liveness?: { intervalMs: number; timeoutMs: number; unresponsiveAfter: number; killAfter: number };
+}
+
+export const DEFAULT_LIVENESS = { intervalMs: 1000, timeoutMs: 1500, unresponsiveAfter: 2, killAfter: 15 };
+
+/** Any HTTP answer (even a 404) means the service's event loop is alive. */
+function probe(url: string, timeoutMs: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const req = http.get(`${url}/v0/__alive`, { timeout: timeoutMs }, (res) => {
+      res.resume();
+      resolve(true);
+    });
+    req.on("timeout", () => req.destroy());
+    req.on("error", () => resolve(false));
+  });
 }
 
 export interface Supervisor extends ServiceStatus {
@@ -72,6 +93,7 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
           // Restarts listen where the first child did (SERVICE_PORT=0 picks a port once).
           message.port = Number(new URL(m.url).port);
           watch(proc, Date.now());
+          keepAlive(proc, m.url);
           resolve(m.url);
         }
       });
@@ -96,6 +118,37 @@ export function createSupervisor(opts: SupervisorOptions): Supervisor {
       opts.log(`the local service (pid ${proc.pid}) ${describeExit(code, signal)}; restarting it`);
       void restartLoop();
     });
+  }
+
+  function keepAlive(proc: ChildProcess, url: string) {
+    const live = opts.liveness ?? DEFAULT_LIVENESS;
+    let misses = 0;
+    let busy = false;
+    const timer = setInterval(async () => {
+      if (busy || stopping || proc.exitCode !== null || proc.signalCode !== null) return;
+      busy = true;
+      const ok = await probe(url, live.timeoutMs);
+      busy = false;
+      if (stopping || child !== proc) return;
+      if (ok) {
+        if (state === "unresponsive") opts.log(`the local service (pid ${proc.pid}) answers again`);
+        if (state === "unresponsive") state = "up";
+        misses = 0;
+        return;
+      }
+      misses += 1;
+      if (misses === live.unresponsiveAfter && state === "up") {
+        state = "unresponsive";
+        opts.log(`the local service (pid ${proc.pid}) is running but not answering; restarting it if it stays so`);
+      }
+      if (misses >= live.killAfter) {
+        opts.log(`the local service (pid ${proc.pid}) did not answer for ${Math.round((misses * live.intervalMs) / 1000)} s: killing it to restart it`);
+        clearInterval(timer);
+        proc.kill("SIGKILL");
+      }
+    }, live.intervalMs);
+    timer.unref();
+    proc.once("exit", () => clearInterval(timer));
   }
 
   async function restartLoop() {

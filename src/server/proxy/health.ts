@@ -14,7 +14,8 @@ import type { OutgoingHttpHeaders } from "node:http";
 import { errorBody, type ErrorBody } from "../../shared/errors";
 
 /** What the supervisor says of the embedded service; "hosted" when BASE_URL is set. */
-export type ServiceState = "starting" | "up" | "restarting" | "down" | "stopped" | "hosted";
+/** unresponsive: running but not answering its liveness probe (hung); restarted if it stays so. */
+export type ServiceState = "starting" | "up" | "restarting" | "unresponsive" | "down" | "stopped" | "hosted";
 
 export interface ServiceStatus {
   state(): ServiceState;
@@ -53,6 +54,12 @@ export function serviceUnavailable(service: ServiceStatus): { body: ErrorBody; h
     return {
       body: errorBody("unavailable", "The local service is down and Baseboard stopped restarting it; see Baseboard's log, then restart Baseboard."),
       headers: {},
+    };
+  }
+  if (state === "unresponsive") {
+    return {
+      body: errorBody("unavailable", "The local service is running but not answering (it may be hung). Baseboard restarts it if it does not answer again within a few seconds."),
+      headers: { "retry-after": String(RETRY_AFTER_S) },
     };
   }
   const what = state === "starting" ? "starting" : "restarting";

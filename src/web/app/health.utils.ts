@@ -9,7 +9,7 @@ export type UpstreamState = "up" | "restarting" | "down";
 /** An HTTP answer, or "network" when none came. */
 export type Answer = { status: number; body: unknown } | "network";
 
-const DOWN = /^(down|unreachable|unavailable|error|failed|failing|stopped|dead|crashed)$/i;
+const DOWN = /^(down|unreachable|unresponsive|unavailable|error|failed|failing|stopped|dead|crashed)$/i;
 const RESTARTING = /^(restarting|starting|recovering|degraded)$/i;
 
 function stateOfBody(body: unknown): UpstreamState {
