@@ -167,14 +167,15 @@ test("a file over the upload limit shows the service's error and leaves nothing"
 test("cancel an upload in flight, then retry it", async ({ page }) => {
   const folder = `cancel-${Date.now()}`;
   await page.goto(`/storage/public-assets?folder=${folder}`);
-  // Hold the upload request in the browser so there is time to cancel it; nothing is answered
-  // for it here: it either never leaves (cancelled) or goes on to the real proxy (retry).
+  // Hold the upload request in the browser so there is time to cancel it. The held request is
+  // the one the user cancelled: it never reaches the proxy (continuing it once released raced the
+  // retry's existence check under load). The retry goes out after unroute, straight to the proxy.
   let release!: () => void;
   const held = new Promise<void>((r) => (release = r));
   await page.route("**/api/v0/storage/object/**", async (route) => {
     if (route.request().method() !== "POST") return route.fallback();
     await held;
-    await route.fallback().catch(() => undefined);
+    await route.abort().catch(() => undefined);
   });
   // A real click first: Chrome asks before unloading only a page the user has interacted with.
   await page.getByRole("button", { name: "List view" }).click();

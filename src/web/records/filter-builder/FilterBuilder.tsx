@@ -66,7 +66,7 @@ export const FilterBuilder = memo(function FilterBuilder({ db, table, fields, op
     const pending = showJson ? takeJson(json, wire, { fields, operators }) : undefined;
     if (pending) {
       if (!pending.ok) {
-        focusJsonError();
+        focusJsonError(pending.message);
         return;
       }
       const tree = fromWire(pending.value);

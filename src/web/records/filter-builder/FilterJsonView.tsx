@@ -24,7 +24,7 @@ export function useJsonEdit(): JsonEdit {
 export const shownJson = (wire: FilterGroup) => JSON.stringify(wire, null, 2);
 
 /** Pending JSON edits that differ from the builder, parsed: undefined when there are none. */
-export function takeJson(edit: JsonEdit, wire: FilterGroup, ctx: { fields: readonly FieldInfo[]; operators: readonly string[] }): { ok: true; value: FilterGroup } | { ok: false } | undefined {
+export function takeJson(edit: JsonEdit, wire: FilterGroup, ctx: { fields: readonly FieldInfo[]; operators: readonly string[] }): { ok: true; value: FilterGroup } | { ok: false; message: string } | undefined {
   if (edit.text === null || edit.text === shownJson(wire)) return undefined;
   // An emptied JSON view means no filter (as an empty builder does), not a syntax error.
   if (edit.text.trim() === "") {
@@ -35,7 +35,7 @@ export function takeJson(edit: JsonEdit, wire: FilterGroup, ctx: { fields: reado
   const r = parseFilterText(edit.text, { operators: ctx.operators, fields: ctx.fields.length ? ctx.fields : undefined });
   if (!r.ok) {
     edit.setError(r.error.message);
-    return { ok: false };
+    return { ok: false, message: r.error.message };
   }
   edit.setError(null);
   edit.setText(null);
@@ -44,18 +44,17 @@ export function takeJson(edit: JsonEdit, wire: FilterGroup, ctx: { fields: reado
 
 /**
  * Put the eye on the mistake: scroll the JSON box into view, focus it, and put the caret where
- * JSON.parse stopped ("at position 42") when it says so. A frame later, so the error is rendered.
+ * JSON.parse stopped ("at position 42") when it says so. Done at once, in the handler that found
+ * the error (the box is already rendered): a deferred caret move could land after the person has
+ * started typing or replacing the text, and would split what they typed.
  */
-export function focusJsonError() {
-  requestAnimationFrame(() => {
-    const box = document.getElementById("filter-json") as HTMLTextAreaElement | null;
-    if (!box) return;
-    box.scrollIntoView({ block: "center" });
-    box.focus();
-    const msg = document.getElementById("filter-json-error")?.textContent ?? "";
-    const at = /position (\d+)/.exec(msg);
-    if (at) box.setSelectionRange(Number(at[1]), Math.min(box.value.length, Number(at[1]) + 1));
-  });
+export function focusJsonError(message: string) {
+  const box = document.getElementById("filter-json") as HTMLTextAreaElement | null;
+  if (!box) return;
+  box.scrollIntoView({ block: "center" });
+  box.focus();
+  const at = /position (\d+)/.exec(message);
+  if (at) box.setSelectionRange(Number(at[1]), Math.min(box.value.length, Number(at[1]) + 1));
 }
 
 interface Props {
@@ -74,7 +73,7 @@ export function FilterJsonView({ wire, fields, operators, edit, onLoad }: Props)
   const load = () => {
     const r = takeJson(edit, wire, { fields, operators });
     if (r?.ok) onLoad(r.value);
-    else if (r) focusJsonError();
+    else if (r) focusJsonError(r.message);
   };
   return (
     <div className="json-view">
