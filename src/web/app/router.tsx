@@ -10,6 +10,8 @@ import { Shell } from "./Shell";
 import { StoragePage } from "./StoragePage";
 import { AccountPage } from "../team/AccountPage";
 import { PeoplePage } from "../team/PeoplePage";
+import { ActivityPage } from "../team/audit/ActivityPage";
+import { sanitizeActivitySearch } from "../team/audit/activity-search.utils";
 
 const rootRoute = createRootRoute({ component: Shell });
 
@@ -47,8 +49,18 @@ export const storageRoute = createRoute({
 
 const peopleRoute = createRoute({ getParentRoute: () => rootRoute, path: "/people", component: PeoplePage });
 const accountRoute = createRoute({ getParentRoute: () => rootRoute, path: "/account", component: AccountPage });
+const activityRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/activity",
+  validateSearch: sanitizeActivitySearch,
+  component: function ActivityRoute() {
+    const search = activityRoute.useSearch();
+    const navigate = activityRoute.useNavigate();
+    return <ActivityPage search={search} onSearch={(s) => navigate({ search: s })} />;
+  },
+});
 
-const routeTree = rootRoute.addChildren([indexRoute, recordsRoute, storageRoute, peopleRoute, accountRoute]);
+const routeTree = rootRoute.addChildren([indexRoute, recordsRoute, storageRoute, peopleRoute, accountRoute, activityRoute]);
 
 export const router = createRouter({ routeTree, defaultPreload: false, scrollRestoration: false });
 

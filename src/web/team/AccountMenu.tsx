@@ -77,6 +77,11 @@ export function AccountMenu() {
               People
             </Link>
           )}
+          {me.may.readActivity && (
+            <Link to="/activity" className="account-item" onClick={close}>
+              Activity
+            </Link>
+          )}
           {me.mode !== "single-user" && (
             <form method="post" action="/logout" className="account-signout">
               <button type="submit" className="account-item">

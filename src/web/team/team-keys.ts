@@ -1,8 +1,12 @@
-/** Query keys of the team layer's resources (who am I, people, sessions). */
+/** Query keys of the team layer's resources (who am I, people, sessions, the audit trail). */
+import type { AuditFilters } from "./audit/audit-list-query";
+
 export const teamKeys = {
   all: () => ["team"] as const,
   me: () => ["team", "me"] as const,
   mySessions: () => ["team", "me", "sessions"] as const,
   people: () => ["team", "people"] as const,
   sessionsOf: (email: string) => ["team", "people", email, "sessions"] as const,
+  auditAll: () => ["team", "audit"] as const,
+  audit: (f: AuditFilters) => ["team", "audit", f] as const,
 };

@@ -123,7 +123,7 @@ export const GridRow = memo(function GridRow(p: Props) {
               conflict?.failed !== undefined
                 ? `Not saved: ${conflict.failed}`
                 : conflict
-                  ? `Changed elsewhere; your value ${JSON.stringify(conflict.attempted)} was not saved`
+                  ? `Changed elsewhere${conflict.by ?? ""}; your value ${JSON.stringify(conflict.attempted)} was not saved`
                   : undefined
             }
             onClick={(e) => p.onCellClick(p.index, c, e.shiftKey)}

@@ -15,6 +15,8 @@ export interface Conflict {
   current: RecordValue | undefined;
   /** Set when the save failed (no answer, 5xx): the cell keeps the typed value and offers Retry. */
   failed?: string;
+  /** Who changed it, and when, from the audit trail (" by ada@example.com (25 Nov 2026, 10:42)"). */
+  by?: string;
 }
 
 interface GridState {

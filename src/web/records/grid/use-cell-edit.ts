@@ -11,7 +11,8 @@ import { queryRecords } from "../records-list-query";
 import { updateRecords } from "../records-update-mutation";
 import { undoActions } from "../undo/undo-store";
 import { buildEditUpdate, equalCond } from "./edit.utils";
-import { conflictKey, gridActions, pkId } from "./grid-store";
+import { conflictKey, gridActions, pkId, useGridStore } from "./grid-store";
+import { byWhom, lastChangeOf } from "../../team/audit/who-changed";
 import { formatValue, sameValue } from "../values/values.utils";
 import type { GridColumn } from "./columns.utils";
 
@@ -73,10 +74,15 @@ export function useCellEdit(db: string, table: string, pkField: string, queryKey
       if (matched === 0) {
         qc.setQueryData<QueryResult>(queryKey, (d) => patchRow(d ?? ctx?.previous, pkField, pk, col.key, current));
         gridActions.setConflict(key, { attempted: newValue, current });
-        toast(`Conflict: ${col.key} of ${String(pk)} was changed elsewhere`, {
-          kind: "error",
-          detail: `It is now ${show(col, current)} (it was ${show(col, oldValue)} when you started). Your value ${show(col, newValue)} was not saved; edit again to overwrite.`,
-          ttlMs: 12_000,
+        // Name who changed it, from the audit trail (a quick read; the message waits for it).
+        void lastChangeOf(db, table, String(pk)).then((who) => {
+          const by = byWhom(who);
+          if (by && useGridStore.getState().conflicts.has(key)) gridActions.setConflict(key, { attempted: newValue, current, by });
+          toast(`Conflict: ${col.key} of ${String(pk)} was changed${by || " elsewhere"}`, {
+            kind: "error",
+            detail: `It is now ${show(col, current)} (it was ${show(col, oldValue)} when you started). Your value ${show(col, newValue)} was not saved; edit again to overwrite.`,
+            ttlMs: 12_000,
+          });
         });
         return;
       }

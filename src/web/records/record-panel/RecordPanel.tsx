@@ -3,6 +3,7 @@
  * URL as `?record=<primary key>`. Saving sends each changed Field as the grid's own cell edit
  * does (primary key AND old value in the filter), so a change made elsewhere is a conflict,
  * never overwritten. Alt+↑/↓ (or the arrows in its head) move to the previous/next Record.
+ * Its History tab shows the Record's versions from the audit trail (src/web/team/audit).
  */
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useMemo, useRef, useState } from "react";
@@ -17,6 +18,7 @@ import { pkFromText, recordGetQueryOptions } from "./record-get-query";
 import "./record-panel.css";
 import { toast } from "../../ui/toast";
 import { deleteRequest } from "../delete/delete-request-store";
+import { RecordHistory } from "../../team/audit/RecordHistory";
 
 interface Props {
   db: string;
@@ -48,6 +50,7 @@ export default function RecordPanel(p: Props) {
   const [large, setLarge] = useState<GridColumn | null>(null);
   const conflicts = useGridStore((s) => s.conflicts);
   const headRef = useRef<HTMLHeadingElement>(null);
+  const [tab, setTab] = useState<"fields" | "history">("fields");
 
   // Another Record: start clean, and put focus where a keyboard user expects it.
   useEffect(() => {
@@ -122,8 +125,35 @@ export default function RecordPanel(p: Props) {
           ×
         </button>
       </header>
-      <div className="rp-body">
-        {!row ? (
+      <div className="rp-tabs" role="tablist" aria-label="Record panel">
+        {(["fields", "history"] as const).map((t) => (
+          <button
+            key={t}
+            type="button"
+            role="tab"
+            id={`rp-tab-${t}`}
+            className="rp-tab"
+            aria-selected={tab === t}
+            aria-controls="rp-tabpanel"
+            tabIndex={tab === t ? 0 : -1}
+            onClick={() => setTab(t)}
+            onKeyDown={(e) => {
+              if (e.key === "ArrowLeft" || e.key === "ArrowRight") {
+                e.preventDefault();
+                const other = t === "fields" ? "history" : "fields";
+                setTab(other);
+                document.getElementById(`rp-tab-${other}`)?.focus();
+              }
+            }}
+          >
+            {t === "fields" ? "Fields" : "History"}
+          </button>
+        ))}
+      </div>
+      <div className="rp-body" role="tabpanel" id="rp-tabpanel" aria-labelledby={`rp-tab-${tab}`}>
+        {tab === "history" ? (
+          <RecordHistory db={p.db} table={p.table} pkField={p.pkField} recordText={p.recordText} row={row} columns={p.columns} />
+        ) : !row ? (
           <p className="muted" role="status">
             {fetched.isPending && !onPage ? "Loading the Record…" : fetched.isError ? `Could not load it: ${fetched.error.message}` : `No Record ${p.recordText} in this table.`}
           </p>
@@ -140,7 +170,7 @@ export default function RecordPanel(p: Props) {
                 draft={draft}
                 text={draft === undefined ? panelText(col.field, value) : (draft ?? "")}
                 error={errors[col.key]}
-                conflict={c ? `Changed elsewhere: it is now ${c.current === undefined ? "unknown" : formatValue(col.field.type, c.current)}; your value was not saved.` : undefined}
+                conflict={c ? `Changed elsewhere${c.by ?? ""}: it is now ${c.current === undefined ? "unknown" : formatValue(col.field.type, c.current)}; your value was not saved.` : undefined}
                 onChange={(text) => setDrafts((d) => ({ ...d, [col.key]: text }))}
                 onLarge={() => setLarge(col)}
               />

@@ -1,0 +1,243 @@
+/**
+ * Activity (admins): the whole audit trail, newest first, filtered by person, table or bucket,
+ * kind and time (kept in the URL); an entry opens to its diff, with a link to the Record or file.
+ */
+import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
+import { Link } from "@tanstack/react-router";
+import { useMemo, useState } from "react";
+import { configQueryOptions } from "../../app/config-get-query";
+import { meQueryOptions } from "../me-get-query";
+import { type ActivitySearch, toAuditFilters } from "./activity-search.utils";
+import { type AuditItem, auditQueryOptions } from "./audit-list-query";
+import { formatWhen } from "./format-when";
+import "../team.css";
+import "./audit.css";
+
+const KINDS = ["update", "insert", "delete-records", "import", "upload", "delete-file", "storage-job", "refused", "sign-in-failed", "people"] as const;
+
+interface Props {
+  search: ActivitySearch;
+  onSearch(s: ActivitySearch): void;
+}
+
+export function ActivityPage({ search, onSearch }: Props) {
+  const me = useQuery(meQueryOptions()).data;
+  const config = useQuery(configQueryOptions()).data;
+  const filters = useMemo(() => toAuditFilters(search), [search]);
+  const q = useInfiniteQuery({ ...auditQueryOptions(filters, 50), enabled: !!me?.may.readActivity });
+  const items = q.data?.pages.flatMap((p) => p.items) ?? [];
+  const [open, setOpen] = useState<number | null>(null);
+  const [draft, setDraft] = useState<ActivitySearch>(search);
+
+  if (me && !me.may.readActivity) {
+    return (
+      <div className="team-page" role="alert">
+        <h1>Activity</h1>
+        <p>The activity log needs the admin role; your role is {me.role}. A Record's own history is in its record panel, under History.</p>
+      </div>
+    );
+  }
+  const targets = [
+    ...(config?.databases.flatMap((d) => d.tables.map((t) => `table:${d.id}/${t.slug}`)) ?? []),
+    ...(config?.buckets.map((b) => `bucket:${b.name}`) ?? []),
+  ];
+  const set = (k: keyof ActivitySearch, v: string) => setDraft((d) => ({ ...d, [k]: v || undefined }));
+  return (
+    <div className="team-page activity">
+      <h1>Activity</h1>
+      <p className="muted">Every change made through Baseboard, newest first: who, when, what, and what it overwrote.</p>
+      <form
+        className="activity-filters"
+        aria-label="Filter the activity"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setOpen(null);
+          onSearch(draft);
+        }}
+      >
+        <label>
+          Person (email)
+          <input className="input" type="search" value={draft.actor ?? ""} onChange={(e) => set("actor", e.target.value)} placeholder="anyone" />
+        </label>
+        <label>
+          Table or bucket
+          <select className="input" value={draft.on ?? ""} onChange={(e) => set("on", e.target.value)}>
+            <option value="">all</option>
+            {targets.map((t) => (
+              <option key={t} value={t}>
+                {t.replace(":", " ")}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Kind
+          <select className="input" value={draft.kind ?? ""} onChange={(e) => set("kind", e.target.value)}>
+            <option value="">all</option>
+            {KINDS.map((k) => (
+              <option key={k} value={k}>
+                {k}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          From
+          <input className="input" type="datetime-local" value={draft.since ?? ""} onChange={(e) => set("since", e.target.value)} />
+        </label>
+        <label>
+          To
+          <input className="input" type="datetime-local" value={draft.until ?? ""} onChange={(e) => set("until", e.target.value)} />
+        </label>
+        <button type="submit" className="btn btn-primary">
+          Apply
+        </button>
+        <button
+          type="button"
+          className="btn"
+          onClick={() => {
+            setDraft({});
+            onSearch({});
+          }}
+        >
+          Clear
+        </button>
+      </form>
+      {q.isError && (
+        <p className="error-text" role="alert">
+          Could not load the activity: {q.error.message}
+        </p>
+      )}
+      {q.isPending && !!me?.may.readActivity && (
+        <p className="muted" role="status">
+          Loading…
+        </p>
+      )}
+      {q.isSuccess && items.length === 0 && <p role="status">No entries match these filters.</p>}
+      {items.length > 0 && (
+        <table className="activity-table" aria-label="Activity, newest first">
+          <thead>
+            <tr>
+              <th scope="col">When</th>
+              <th scope="col">Who</th>
+              <th scope="col">What</th>
+              <th scope="col">On</th>
+              <th scope="col">Outcome</th>
+            </tr>
+          </thead>
+          <tbody>
+            {items.map((it) => (
+              <Entry key={it.seq} item={it} open={open === it.seq} onToggle={() => setOpen(open === it.seq ? null : it.seq)} />
+            ))}
+          </tbody>
+        </table>
+      )}
+      {q.hasNextPage && (
+        <button type="button" className="btn" disabled={q.isFetchingNextPage} onClick={() => void q.fetchNextPage()}>
+          {q.isFetchingNextPage ? "Loading…" : "Older entries"}
+        </button>
+      )}
+    </div>
+  );
+}
+
+function target(it: AuditItem) {
+  if (it.table) return `${it.table}${it.keyCount ? ` · ${it.keyCount === 1 ? `Record ${it.keys[0]}` : `${it.keyCount.toLocaleString()} Records`}` : ""}`;
+  if (it.bucket) return `${it.bucket}${it.file?.key ? ` · ${it.file.key}` : ""}`;
+  return it.endpoint ?? "";
+}
+
+function Entry({ item: it, open, onToggle }: { item: AuditItem; open: boolean; onToggle(): void }) {
+  const detailId = `activity-entry-${it.seq}`;
+  return (
+    <>
+      <tr className={open ? "open" : undefined}>
+        <td>
+          <button type="button" className="btn btn-sm btn-ghost" aria-expanded={open} aria-controls={detailId} onClick={onToggle}>
+            <span aria-hidden="true">{open ? "▾" : "▸"}</span> <time dateTime={it.at}>{formatWhen(it.at)}</time>
+          </button>
+        </td>
+        <td>{it.actor}</td>
+        <td>{it.action}</td>
+        <td>{target(it)}</td>
+        <td>
+          {it.outcome === "applied" && it.count === 0 ? "nothing matched" : (it.outcome ?? "")}
+          {it.count ? ` (${it.count.toLocaleString()})` : ""}
+        </td>
+      </tr>
+      {open && (
+        <tr id={detailId}>
+          <td colSpan={5}>
+            <EntryDetail item={it} />
+          </td>
+        </tr>
+      )}
+    </>
+  );
+}
+
+const text = (v: unknown) => (v === undefined ? "—" : v === null ? "NULL" : typeof v === "string" ? v : JSON.stringify(v));
+
+function EntryDetail({ item: it }: { item: AuditItem }) {
+  const [db, table] = it.table?.split("/") ?? [];
+  const folder = it.file?.key?.includes("/") ? it.file.key.slice(0, it.file.key.lastIndexOf("/") + 1) : "";
+  return (
+    <div className="activity-diff">
+      <p className="muted small">
+        #{it.seq} · {it.endpoint} · from {it.address ?? "unknown address"}
+        {it.message ? ` · ${it.message}` : ""}
+      </p>
+      {it.changes && it.changes.length > 0 && (
+        <ul className="history-list">
+          {it.changes.slice(0, 200).map((c) => (
+            <li key={text(c.key)} className="history-item">
+              <p className="history-who">
+                Record <strong>{text(c.key)}</strong>{" "}
+                {db && (
+                  <Link to="/records/$db/$table" params={{ db, table }} search={{ record: text(c.key) }}>
+                    open
+                  </Link>
+                )}
+              </p>
+              <dl className="history-fields">
+                {Object.keys({ ...c.before, ...c.after }).map((f) => (
+                  <div key={f}>
+                    <dt>{f}</dt>
+                    <dd>
+                      <del>{text(c.before[f])}</del> <span aria-hidden="true">→</span>
+                      <span className="visually-hidden">changed to</span> <ins>{text(c.after[f])}</ins>
+                    </dd>
+                  </div>
+                ))}
+              </dl>
+            </li>
+          ))}
+          {it.changes.length > 200 && <li className="muted">and {(it.changes.length - 200).toLocaleString()} more Records</li>}
+        </ul>
+      )}
+      {!it.changes?.length && db && it.keyCount === 1 && (
+        <p>
+          <Link to="/records/$db/$table" params={{ db, table }} search={{ record: it.keys[0] }}>
+            Open Record {it.keys[0]}
+          </Link>
+        </p>
+      )}
+      {it.bucket && it.file?.key && (
+        <p>
+          <Link to="/storage/$bucket" params={{ bucket: it.bucket }} search={{ folder }}>
+            Open the folder of {it.file.key}
+          </Link>
+          {it.file.size !== undefined ? ` · ${it.file.size.toLocaleString()} bytes` : ""}
+          {it.file.version ? ` · version ${it.file.version}` : ""}
+        </p>
+      )}
+      {it.beforeImagesOmitted ? <p className="muted small">Before-images of {it.beforeImagesOmitted.toLocaleString()} more Records were not kept (over 10,000 in one change).</p> : null}
+      {(it.filter !== undefined || it.values !== undefined || it.records !== undefined || it.detail !== undefined) && (
+        <details>
+          <summary>The request as recorded</summary>
+          <pre className="mono small">{JSON.stringify({ filter: it.filter, values: it.values, records: it.records?.slice(0, 20), detail: it.detail }, null, 2)}</pre>
+        </details>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,126 @@
+/**
+ * The record panel's History tab: each version of the Record from the audit trail (who, when,
+ * the Fields that changed, before → after), newest first, with "Restore this version" as one
+ * conflict-checked, undoable update that the trail records like any other.
+ */
+import { useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
+import { useMemo, useState } from "react";
+import type { FieldType, RecordRow, RecordValue } from "../../../shared/records";
+import type { GridColumn } from "../../records/grid/columns.utils";
+import { invalidateTableRecords } from "../../records/records-update-mutation";
+import { undoAction } from "../../records/undo/use-undo";
+import { formatValue } from "../../records/values/values.utils";
+import { toast } from "../../ui/toast";
+import { useMay } from "../me-get-query";
+import { teamKeys } from "../team-keys";
+import { auditQueryOptions } from "./audit-list-query";
+import { formatWhen } from "./format-when";
+import { recordVersions } from "./record-history.utils";
+import { restoreVersion } from "./restore-version";
+import { byWhom, lastChangeOf } from "./who-changed";
+import "../team.css";
+import "./audit.css";
+
+interface Props {
+  db: string;
+  table: string;
+  pkField: string;
+  recordText: string;
+  row: RecordRow | undefined;
+  columns: readonly GridColumn[];
+}
+
+const VERB = { changed: "changed", added: "added the Record", deleted: "deleted the Record" } as const;
+
+export function RecordHistory({ db, table, pkField, recordText, row, columns }: Props) {
+  const qc = useQueryClient();
+  const may = useMay().table(db, table);
+  const q = useInfiniteQuery(auditQueryOptions({ table: `${db}/${table}`, record: recordText }, 50));
+  const items = useMemo(() => q.data?.pages.flatMap((p) => p.items) ?? [], [q.data]);
+  const versions = useMemo(() => recordVersions(items, recordText, pkField), [items, recordText, pkField]);
+  const types = useMemo(() => Object.fromEntries(columns.map((c) => [c.key, c.field.type])) as Record<string, FieldType>, [columns]);
+  const [busy, setBusy] = useState<number | null>(null);
+  const show = (field: string, v: RecordValue | undefined) => (v === undefined ? "—" : formatValue(types[field] ?? "text", v));
+
+  const restore = async (seq: number, at: string, target: Record<string, RecordValue>) => {
+    if (!row) return;
+    setBusy(seq);
+    try {
+      const out = await restoreVersion({ db, table, pkField, row, target, types, label: `Restore ${recordText} to ${formatWhen(at)}` });
+      if (out.kind === "nothing") toast(`Record ${recordText} is already as in that version.`);
+      else if (out.kind === "conflict") {
+        const who = await lastChangeOf(db, table, recordText);
+        toast(`Not restored: Record ${recordText} was changed${byWhom(who)}`, { kind: "error", detail: "It no longer holds the values shown here. Look at the newest version, then restore again.", ttlMs: 12_000 });
+      } else toast(`Restored Record ${recordText} to the version of ${formatWhen(at)}`, { kind: "success", detail: `${out.fields.join(", ")} set back.`, action: undoAction });
+    } catch (e) {
+      toast(`Not restored: ${(e as Error).message}`, { kind: "error" });
+    } finally {
+      setBusy(null);
+      await Promise.all([invalidateTableRecords(qc, db, table), qc.invalidateQueries({ queryKey: teamKeys.auditAll() })]);
+    }
+  };
+
+  if (q.isPending) return <p className="muted" role="status">Loading the history…</p>;
+  if (q.isError) return <p className="error-text" role="alert">Could not load the history: {q.error.message}</p>;
+  if (!versions.length)
+    return (
+      <p className="muted" role="status">
+        No changes to Record {recordText} have been recorded through Baseboard{q.hasNextPage ? " in the newest entries" : ""}.
+      </p>
+    );
+  return (
+    <div className="history">
+      <ol className="history-list" aria-label={`Versions of Record ${recordText}, newest first`}>
+        {versions.map((v) => (
+          <li key={v.seq} className="history-item">
+            <p className="history-who">
+              <strong>{v.actor}</strong> {VERB[v.what]} <time dateTime={v.at}>{formatWhen(v.at)}</time>
+              {v.action === "import" && <span className="muted"> (import)</span>}
+            </p>
+            {v.fields.length > 0 && (
+              <dl className="history-fields">
+                {v.fields.map((f) => (
+                  <div key={f.field}>
+                    <dt>{f.field}</dt>
+                    <dd>
+                      {v.what === "changed" && (
+                        <>
+                          <del>{show(f.field, f.before)}</del> <span aria-hidden="true">→</span>
+                          <span className="visually-hidden">changed to</span>{" "}
+                        </>
+                      )}
+                      <ins>{show(f.field, f.after)}</ins>
+                    </dd>
+                  </div>
+                ))}
+              </dl>
+            )}
+            {v.what === "changed" && !v.target && v.why === "This is the current version." ? (
+              <span className="muted small">Current version</span>
+            ) : v.what === "changed" && (
+              <button
+                type="button"
+                className="btn btn-sm"
+                disabled={busy !== null || !row}
+                aria-disabled={!v.target || !may.write ? true : undefined}
+                title={!may.write ? may.why("change") : (v.why ?? "Set every Field changed since back to its value in this version (one update, undoable)")}
+                onClick={() => {
+                  if (!may.write) toast(may.why("change"));
+                  else if (!v.target) toast(v.why ?? "Nothing to restore.");
+                  else void restore(v.seq, v.at, v.target);
+                }}
+              >
+                {busy === v.seq ? "Restoring…" : "Restore this version"}
+              </button>
+            )}
+          </li>
+        ))}
+      </ol>
+      {q.hasNextPage && (
+        <button type="button" className="btn btn-sm" disabled={q.isFetchingNextPage} onClick={() => void q.fetchNextPage()}>
+          {q.isFetchingNextPage ? "Loading…" : "Older entries"}
+        </button>
+      )}
+    </div>
+  );
+}

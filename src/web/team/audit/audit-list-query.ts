@@ -1,0 +1,74 @@
+/**
+ * GET /api/audit: the trail, newest first, paged by cursor. A Record's history (table and record
+ * given) is open to anyone who may read the table; everything else to admins (403 otherwise).
+ */
+import { infiniteQueryOptions } from "@tanstack/react-query";
+import type { RecordValue } from "../../../shared/records";
+import { api } from "../../api-client";
+import { teamKeys } from "../team-keys";
+
+export type AuditKind = "update" | "insert" | "delete-records" | "import" | "upload" | "delete-file" | "storage-job" | "refused" | "sign-in-failed" | "people";
+
+export interface AuditChange {
+  key: RecordValue;
+  before: Record<string, RecordValue>;
+  after: Record<string, RecordValue>;
+}
+
+export interface AuditItem {
+  seq: number;
+  at: string;
+  actor: string;
+  actorKind?: string;
+  address?: string;
+  action: AuditKind | string;
+  endpoint?: string;
+  table?: string;
+  bucket?: string;
+  keys: string[];
+  keyCount: number;
+  outcome?: "applied" | "refused" | "failed" | "unknown" | string;
+  count?: number;
+  message?: string;
+  filter?: unknown;
+  values?: unknown;
+  changes?: AuditChange[];
+  deleted?: unknown;
+  records?: Record<string, RecordValue>[];
+  file?: { key?: string; version?: string; versionedKey?: string; size?: number };
+  beforeImagesOmitted?: number;
+  detail?: unknown;
+}
+
+export interface AuditPage {
+  items: AuditItem[];
+  nextCursor: string | null;
+}
+
+/** The filters of GET /api/audit the app uses; empty strings are left out. */
+export interface AuditFilters {
+  table?: string;
+  record?: string;
+  bucket?: string;
+  key?: string;
+  actor?: string;
+  kind?: string;
+  since?: string;
+  until?: string;
+}
+
+export function auditSearch(f: AuditFilters, cursor?: string | null, limit = 50): string {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(f)) if (v !== undefined && v !== "") q.set(k, v);
+  q.set("limit", String(limit));
+  if (cursor) q.set("cursor", cursor);
+  return q.toString();
+}
+
+export const auditQueryOptions = (f: AuditFilters, limit = 50) =>
+  infiniteQueryOptions({
+    queryKey: teamKeys.audit(f),
+    queryFn: ({ pageParam, signal }) => api<AuditPage>(`/api/audit?${auditSearch(f, pageParam, limit)}`, { signal }),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.nextCursor,
+  });

@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import type { AuditItem } from "./audit-list-query";
+import { recordVersions, restoreValues } from "./record-history.utils";
+
+let seq = 100;
+const upd = (key: string, before: Record<string, unknown>, after: Record<string, unknown>, extra: Partial<AuditItem> = {}): AuditItem =>
+  ({ seq: seq--, at: `2026-11-25T10:${String(seq % 60).padStart(2, "0")}:00.000Z`, actor: "ada@example.com", action: "update", keys: [key], keyCount: 1, outcome: "applied", changes: [{ key, before, after }], ...extra }) as AuditItem;
+
+describe("recordVersions", () => {
+  it("restoring a version sets every Field changed since to its value before the first later change", () => {
+    // Newest first: salary 300→400, title A→B and salary 200→300, salary 100→200.
+    const items = [upd("E1", { salary: 300 }, { salary: 400 }), upd("E1", { title: "A", salary: 200 }, { title: "B", salary: 300 }), upd("E1", { salary: 100 }, { salary: 200 })];
+    const v = recordVersions(items, "E1", "id");
+    expect(v.map((x) => x.what)).toEqual(["changed", "changed", "changed"]);
+    expect(v[0].target).toBeUndefined();
+    expect(v[0].why).toMatch(/current/);
+    expect(v[1].target).toEqual({ salary: 300 });
+    expect(v[2].target).toEqual({ salary: 200, title: "A" });
+    expect(v[2].fields).toEqual([{ field: "salary", before: 100, after: 200 }]);
+  });
+
+  it("skips refused and failed entries, and other Records' changes", () => {
+    const items = [upd("E1", { a: 1 }, { a: 2 }, { outcome: "failed" }), upd("E2", { a: 5 }, { a: 6 }), upd("E1", { a: 0 }, { a: 1 })];
+    const v = recordVersions(items, "E1", "id");
+    expect(v).toHaveLength(1);
+    expect(v[0].fields).toEqual([{ field: "a", before: 0, after: 1 }]);
+  });
+
+  it("a delete since a version blocks its restore; an insert is shown as added", () => {
+    const items: AuditItem[] = [
+      { seq: 9, at: "2026-11-25T11:00:00.000Z", actor: "eve@example.com", action: "delete-records", keys: ["E1"], keyCount: 1, outcome: "applied" },
+      upd("E1", { a: 1 }, { a: 2 }),
+      upd("E1", { a: 0 }, { a: 1 }),
+      { seq: 1, at: "2026-11-25T09:00:00.000Z", actor: "eve@example.com", action: "insert", keys: ["E1"], keyCount: 1, outcome: "applied", records: [{ id: "E1", a: 0 }] },
+    ];
+    const v = recordVersions(items, "E1", "id");
+    expect(v.map((x) => x.what)).toEqual(["deleted", "changed", "changed", "added"]);
+    expect(v[2].target).toBeUndefined();
+    expect(v[2].why).toMatch(/deleted since/);
+    expect(v[3].fields).toEqual([{ field: "a", before: undefined, after: 0 }]);
+  });
+
+  it("numeric primary keys match by their text", () => {
+    const items = [upd(7 as unknown as string, { a: 1 }, { a: 2 })];
+    expect(recordVersions(items, "7", "id")).toHaveLength(1);
+  });
+});
+
+describe("restoreValues", () => {
+  it("sends only the Fields whose current value differs", () => {
+    const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+    expect(restoreValues({ id: "E1", salary: 400, title: "A" }, { salary: 200, title: "A" }, same)).toEqual([{ field: "salary", from: 400, to: 200 }]);
+  });
+});
