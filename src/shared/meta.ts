@@ -74,6 +74,8 @@ export interface Capabilities {
   distinct?: boolean;
   /** The `anyOf` filter operator (issue 24; not in `operators`, which older proxies check strictly); absent means no. */
   anyOf?: boolean;
+  /** GET /v0/events: server-sent events of the service's own changes (issue 20); absent means no. */
+  events?: boolean;
 }
 
 export interface MetaResponse {

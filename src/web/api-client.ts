@@ -3,6 +3,7 @@
  * the API key. Every failure becomes an ApiError carrying the service's {error, subCode, message}.
  */
 import { type ErrorBody, errorBodySchema } from "../shared/errors";
+import { TAB_HEADER, TAB_ID } from "./team/live/tab-id";
 
 /** The app's own request header: the proxy refuses non-GET /api calls without it (CSRF). */
 export const CLIENT_HEADER = "x-baseboard-client";
@@ -27,6 +28,8 @@ export interface ApiInit extends Omit<RequestInit, "body"> {
 export async function apiFetch(path: string, init: ApiInit = {}): Promise<Response> {
   const headers = new Headers(init.headers);
   headers.set(CLIENT_HEADER, "1");
+  // Which tab made a change: the live stream tells the others, and this tab skips its own echo.
+  headers.set(TAB_HEADER, TAB_ID);
   let body = init.body;
   if (init.json !== undefined) {
     headers.set("content-type", "application/json");

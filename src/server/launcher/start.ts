@@ -28,6 +28,8 @@ import { loadSessionSecret } from "../proxy/session-secret";
 import { parseServiceConfig, resolveApiKeys } from "../service/config";
 import { errorBody } from "../../shared/errors";
 import { serviceCommand } from "./service-command";
+import { openLive } from "../team/events/open-live";
+import type { LiveHub } from "../team/events/live-hub";
 import { createSupervisor, type ChildCommand, type Supervisor, DEFAULT_LIVENESS } from "./supervisor";
 
 export interface Baseboard {
@@ -140,6 +142,7 @@ export async function startBaseboard(env: NodeJS.ProcessEnv, opts: StartOptions 
   let upstream: Upstream | undefined;
   let team: TeamGate | undefined;
   let auditLog: AuditLog | undefined;
+  let live: LiveHub | undefined;
   let retentionTimer: NodeJS.Timeout | undefined;
   let vite: { close(): Promise<void>; middlewares: Middleware } | undefined;
   try {
@@ -210,6 +213,8 @@ export async function startBaseboard(env: NodeJS.ProcessEnv, opts: StartOptions 
       onSignInFailed: (email, address) => auditor.signInFailed(email, address),
       log,
     });
+    // Live events: in this process, or across proxies over the same PostgreSQL (LISTEN/NOTIFY).
+    live = await openLive(env, { log, upstream: upstreamFor });
     handler = createProxyHandler({
       config,
       port,
@@ -217,11 +222,13 @@ export async function startBaseboard(env: NodeJS.ProcessEnv, opts: StartOptions 
       upstreamInfo: { kind, label, file, fileName: config.configFile },
       service: supervisor ?? HOSTED,
       team,
+      live,
       audit: opts.withoutAuditTrail ? undefined : auditor,
       dev: vite?.middlewares,
       log,
     });
   } catch (err) {
+    await live?.close().catch(() => {});
     await closeServer(server, 0);
     await auditLog?.close().catch(() => {});
     if (team) await team.close().catch(() => {});
@@ -242,6 +249,8 @@ export async function startBaseboard(env: NodeJS.ProcessEnv, opts: StartOptions 
     identityMode: () => (team as TeamGate).mode(),
     close(graceMs = 10_000) {
       closing ??= (async () => {
+        // Event streams never end by themselves: end them first, so closing waits only for real work.
+        await live?.close().catch(() => {});
         await closeServer(server, graceMs);
         await vite?.close();
         await upstream?.close();

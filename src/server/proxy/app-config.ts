@@ -64,6 +64,7 @@ const capabilitiesSchema = z
     deleteRecords: z.boolean().optional(),
     distinct: z.boolean().optional(),
     anyOf: z.boolean().optional(),
+    events: z.boolean().optional(),
   })
   .strict();
 

@@ -55,6 +55,8 @@ export interface Upstream {
   getJson(path: string, method?: "GET" | "HEAD"): Promise<{ status: number; body: unknown }>;
   /** A POST of a small JSON body with the key, answer read whole (the audit trail's before-images). */
   postJson(path: string, body: unknown): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: unknown }>;
+  /** A long-lived GET with the key (the service's event stream), on its own connection, no timeout. */
+  openStream(path: string, headers: Record<string, string>, signal: AbortSignal): Promise<Response>;
   close(): Promise<void>;
 }
 
@@ -191,6 +193,9 @@ export function createUpstream(opts: UpstreamOptions): Upstream {
     } else startTimer();
     const headers = upstreamRequestHeaders(req.headers, fopts.withKey ? opts.apiKey : undefined);
     if (fopts.body) headers["content-length"] = String(fopts.body.length);
+    // A change the proxy records and publishes itself: the service's own event stream marks it
+    // so the proxy does not publish it a second time as a change made outside Baseboard.
+    if (fopts.onAnswer) headers["x-baseboard-origin"] = "proxy";
     try {
       const up = await pools[fopts.lane ?? "json"].request({
         path: basePath + path,
@@ -308,5 +313,8 @@ export function createUpstream(opts: UpstreamOptions): Upstream {
     }
   }
 
-  return { forward, getJson, postJson, close: async () => void (await Promise.all(Object.values(pools).map((p) => p.close()))) };
+  const openStream = (path: string, headers: Record<string, string>, signal: AbortSignal) =>
+    fetch(new URL(basePath + path, opts.baseUrl), { headers: { ...headers, "x-api-key": opts.apiKey }, signal });
+
+  return { forward, getJson, postJson, openStream, close: async () => void (await Promise.all(Object.values(pools).map((p) => p.close()))) };
 }

@@ -24,6 +24,8 @@ import type { TeamGate } from "../team/team-gate";
 import { answerAudit } from "../team/audit/audit-api";
 import { type Auditor, CHANGE_ENDPOINTS, type ChangeRequest } from "../team/audit/auditor";
 import { createStaticHandler } from "./static";
+import type { LiveHub } from "../team/events/live-hub";
+import { changeEventOf } from "../team/events/change-event";
 
 type ForwardRoute = Extract<ApiRoute, { kind: "forward" }>;
 
@@ -43,6 +45,8 @@ export interface ProxyDeps {
   team?: TeamGate;
   /** The audit trail: every change recorded before it is forwarded and before its answer goes back. */
   audit?: Auditor;
+  /** Live events (GET /api/events) and presence: every applied change is published here. */
+  live?: LiveHub;
   /** Vite's middleware in dev mode; otherwise dist/ is served. */
   dev?: Middleware;
   log(line: string): void;
@@ -135,7 +139,14 @@ export function createProxyHandler(deps: ProxyDeps) {
       if (deps.audit && CHANGE_ENDPOINTS.has(route.endpoint)) {
         // Fail closed: a change the trail cannot record is not made.
         try {
-          onAnswer = await deps.audit.beforeChange(change);
+          const finish = await deps.audit.beforeChange(change);
+          const tab = typeof req.headers["x-baseboard-tab"] === "string" ? req.headers["x-baseboard-tab"].slice(0, 64) : undefined;
+          onAnswer = async (status, answerHeaders, answer) => {
+            const applied = await finish(status, answerHeaders, answer);
+            const event = applied && deps.live ? changeEventOf(applied, actor, tab) : undefined;
+            // Not awaited: the person who made the change does not wait for the others to hear of it.
+            if (event) deps.live?.publish(event).catch((e) => deps.log(`live events: could not publish a change: ${(e as Error).message}`));
+          };
         } catch (e) {
           release();
           deps.log(`audit trail: cannot write (${(e as Error).message}); refused ${where(req)}`);
@@ -196,6 +207,31 @@ export function createProxyHandler(deps: ProxyDeps) {
     if (pathname === "/api/audit" && safe) {
       if (!deps.audit) return apiError(res, 404, errorBody("not_found", "This proxy keeps no activity log."));
       const answer = await answerAudit(deps.audit.log, actor, new URL(rawUrl, "http://x").searchParams);
+      return apiError(res, answer.status, answer.body as never);
+    }
+    if (pathname === "/api/events" && method === "GET") {
+      if (!deps.live) return apiError(res, 404, errorBody("not_found", "This proxy has no live events."));
+      const last = req.headers["last-event-id"] ?? new URL(rawUrl, "http://x").searchParams.get("lastEventId") ?? undefined;
+      return deps.live.handleEvents(req, res, actor, typeof last === "string" ? last : undefined, () => identify(req));
+    }
+    if (pathname === "/api/presence" && method === "POST") {
+      if (!deps.live) return apiError(res, 404, errorBody("not_found", "This proxy has no live events."));
+      const read = await readJsonBody(req, { idleMs: config.limits.bodyIdleMs, totalMs: config.limits.jsonBodyMs, budget: jsonBudget });
+      if (read.kind !== "ok") return read.kind === "aborted" ? undefined : sendJson(res, read.status, read.body, API_SECURITY_HEADERS);
+      let body: unknown;
+      try {
+        body = JSON.parse(read.body.toString("utf8") || "{}");
+      } catch {
+        body = undefined;
+      } finally {
+        read.release();
+      }
+      if (body === undefined) return apiError(res, 400, errorBody("validation_error", "The body must be JSON: {\"tab\", \"view\", \"record\"?, \"editing\"?}."));
+      const answer = await deps.live.setPresence(actor, body);
+      if (answer.status === 204) {
+        res.writeHead(204, API_SECURITY_HEADERS);
+        return void res.end();
+      }
       return apiError(res, answer.status, answer.body as never);
     }
     if (pathname === "/api/config" && safe) {

@@ -18,6 +18,7 @@ import { migrateFromSqlite } from "./migration/from-sqlite";
 import { registerServiceProfile } from "./profile";
 import { createRecordsModule } from "./records/index";
 import { createStorageModule } from "./storage/index";
+import { registerChangeFeed } from "./events/change-feed";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -89,6 +90,8 @@ export async function createService(config: ServiceConfig): Promise<Service> {
     request.apiKey = context.checkKey(request.headers["x-api-key"]);
   });
 
+  // Before the capabilities: its hook sees every write they answer.
+  const feed = registerChangeFeed(app);
   const records = await createRecordsModule(context);
   const storage = await createStorageModule(context);
   records.register(app);
@@ -106,7 +109,7 @@ export async function createService(config: ServiceConfig): Promise<Service> {
     return {
       databases,
       buckets: storage.buckets(),
-      capabilities: { operators: [...allOperators], fields: true, meta: true, list: true, delete: true, expiresIn: true, import: true, jobs: true, search: true, insert: true, deleteRecords: true, distinct: true, anyOf: true },
+      capabilities: { operators: [...allOperators], fields: true, meta: true, list: true, delete: true, expiresIn: true, import: true, jobs: true, search: true, insert: true, deleteRecords: true, distinct: true, anyOf: true, events: true },
     };
   });
 
@@ -122,6 +125,7 @@ export async function createService(config: ServiceConfig): Promise<Service> {
       return url;
     },
     async close() {
+      feed.close();
       await app.close();
       await storage.close();
       await records.close();

@@ -23,6 +23,7 @@ const EXTENSION_PATHS: RegExp[] = [
   /^\/v0\/storage\/list(\/|$)/,
   /^\/v0\/storage\/jobs(\/|$)/,
   /^\/v0\/storage\/search(\/|$)/,
+  /^\/v0\/events\/?$/,
 ];
 
 export function isExtensionRequest(method: string, pathname: string): boolean {

@@ -15,12 +15,17 @@ import { isTypingTarget } from "./shortcuts";
 import { Sidebar } from "./Sidebar";
 import { AccountMenu } from "../team/AccountMenu";
 import "../team/team.css";
+import { useLiveEvents } from "../team/live/use-live-events";
+import { meQueryOptions } from "../team/me-get-query";
 
 export function Shell() {
   const config = useQuery(configQueryOptions());
   const [help, setHelp] = useState(false);
   const health = useQuery(healthQueryOptions()).data;
   useRefetchWhenBack(health);
+  // Others' changes and presence, live, once we know who we are (a session, or nobody signs in).
+  const me = useQuery(meQueryOptions()).data;
+  useLiveEvents(config.data, !!me);
   const closeHelp = useCallback(() => setHelp(false), []);
 
   useEffect(() => {

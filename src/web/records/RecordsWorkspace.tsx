@@ -2,6 +2,9 @@
  * The records workspace: toolbar, filter builder, grid and pager for one table. The view is the
  * URL (see view-search.utils.ts); rows come from TanStack Query; UI state from small stores.
  */
+import { PresenceBar } from "../team/live/PresenceBar";
+import { usePresence } from "../team/live/use-presence";
+import { useEditingCell } from "./grid/use-editing-cell";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useNavigate, useRouterState, useSearch } from "@tanstack/react-router";
 import { lazy, Suspense, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
@@ -206,6 +209,9 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
     }, 50);
   });
 
+  // Live: where this tab is (table, open Record, edited cell), for the others' presence.
+  usePresence(meta ? `table:${db}/${table}` : null, search.record, useEditingCell(records.data?.items, columns, pkField));
+
   if (!meta) {
     return (
       <div className="center-state" role="alert">
@@ -235,6 +241,7 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
         <span className="muted small" data-testid="total-count" title={countText}>
           {countText}
         </span>
+        <PresenceBar view={`table:${db}/${table}`} />
         <span className="spacer" />
         {readOnly && (
           <span className="read-only-note" title={may.why("change")} aria-label={`Read-only. ${may.why("change")}`} tabIndex={0}>
@@ -345,6 +352,7 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
             onPage={onPage}
             onOpenRecord={onOpenRecord}
             onResize={onResize}
+            liveTable={`${db}/${table}`}
             footer={fields && !insertWhy && !view.join ? <NewRow db={db} table={table} columns={columns} fields={fields} ariaRowIndex={(rowsShown?.length ?? 0) + 2} /> : undefined}
           />
         ) : null}

@@ -8,6 +8,8 @@ import type { JoinUnit, QueryBody } from "../../shared/records";
 
 export const recordKeys = {
   config: () => ["config"] as const,
+  /** Prefix of every records query (pages, Records, suggestions) of every table. */
+  all: () => ["records"] as const,
   fields: (db: string, table: string) => ["fields", db, table] as const,
   /** Prefix of every page of one table. */
   table: (db: string, table: string) => ["records", db, table] as const,

@@ -28,8 +28,20 @@ export interface ChangeRequest {
   size?: number;
 }
 
+/** A change that was applied, as recorded: what the live stream turns into an event. */
+export interface AppliedChange {
+  kind: NewAuditEntry["kind"];
+  resource: string | null;
+  keys: string[];
+  /** The request's side (filter, values, records, key). */
+  detail: Record<string, unknown>;
+  /** The outcome's side (count, changes, deleted, key, version). */
+  out: Record<string, unknown>;
+}
+
 export interface Auditor {
-  beforeChange(c: ChangeRequest): Promise<(status: number, headers: Record<string, string | string[] | undefined>, body: Buffer) => Promise<void>>;
+  /** The returned `finish` records the outcome, and gives back the change when it was applied. */
+  beforeChange(c: ChangeRequest): Promise<(status: number, headers: Record<string, string | string[] | undefined>, body: Buffer) => Promise<AppliedChange | undefined>>;
   refused(c: ChangeRequest, message: string): Promise<void>;
   signInFailed(email: string, address: string): Promise<void>;
   record(e: Omit<NewAuditEntry, "at">): Promise<void>;
@@ -174,6 +186,7 @@ export function createAuditor(opts: { log: AuditLog; upstream: Upstream; primary
           // The change is made; the entry before it says what was asked. Nothing else to do but say so.
           opts.onError?.(e as Error);
         }
+        return status < 300 ? { kind, resource, keys: uploadKeys.length ? uploadKeys : keys, detail, out } : undefined;
       };
     },
     async refused(c, message) {

@@ -16,6 +16,8 @@ export interface TeamStack {
   svc: TestBaseboard;
   relay: RawUpstream;
   proxy: TestBaseboard;
+  /** The service's full API key (to act as another client of the service, outside Baseboard). */
+  apiKey: string;
   /** The proxy's DATA_DIR (people, sessions, the audit trail). */
   dataDir: string;
   /** The proxy's team store, opened by the test as `npm run people` would. */
@@ -48,6 +50,7 @@ export async function startTeamStack(env: Record<string, string> = {}, opts: { p
     svc,
     relay,
     proxy,
+    apiKey,
     dataDir,
     store,
     admin: createPeopleAdmin(store),

@@ -34,6 +34,12 @@ interface Props {
   onCellDoubleClick(row: number, col: number): void;
   onCommit(row: number, col: number, value: RecordValue, move: Move): void;
   onCancel(): void;
+  /** Live (src/web/team/live/row-marks.ts): Fields just changed by someone else, "\n"-joined. */
+  flash?: string;
+  /** Who else has this Record open in their panel. */
+  openBy?: string;
+  /** "field\tName" lines: cells someone else is editing. */
+  editingBy?: string;
 }
 
 /**
@@ -55,6 +61,8 @@ function sameRow(a: Props, b: Props): boolean {
 
 export const GridRow = memo(function GridRow(p: Props) {
   const pk = p.row[p.pkField];
+  const flashed = p.flash ? new Set(p.flash.split("\n")) : undefined;
+  const editors = p.editingBy ? new Map(p.editingBy.split("\n").map((l) => l.split("\t") as [string, string])) : undefined;
   return (
     <div
       role="row"
@@ -98,6 +106,15 @@ export const GridRow = memo(function GridRow(p: Props) {
             <ExpandIcon />
           </button>
         )}
+        {p.openBy && (
+          <span className="live-open-by" role="img" aria-label={`Open in the panel of ${p.openBy}`} title={`Open in the panel of ${p.openBy}`}>
+            {p.openBy
+              .split(", ")
+              .map((w) => w[0]?.toUpperCase())
+              .join("")
+              .slice(0, 3)}
+          </span>
+        )}
       </div>
       {p.columns.map((col, i) => {
         const c = i + 1;
@@ -108,13 +125,14 @@ export const GridRow = memo(function GridRow(p: Props) {
         const value = conflict?.failed !== undefined ? conflict.attempted : p.row[col.key];
         const t = col.field.type;
         const ranged = c >= p.rangeFrom && c <= p.rangeTo && p.rangeFrom > 0;
+        const editor = editors?.get(col.key);
         return (
           <div
             key={col.key}
             role="gridcell"
             aria-colindex={c + 1}
             aria-readonly={col.readOnly || undefined}
-            className={`cell t-${t} ${active ? "active" : ""} ${editing ? "editing" : ""} ${col.readOnly ? "ro" : ""} ${conflict ? (conflict.failed !== undefined ? "failed" : "conflict") : ""}${ranged ? " in-range" : ""}${col.field.primaryKey && !col.joined ? " frozen" : ""}`}
+            className={`cell t-${t} ${active ? "active" : ""} ${editing ? "editing" : ""} ${col.readOnly ? "ro" : ""} ${conflict ? (conflict.failed !== undefined ? "failed" : "conflict") : ""}${ranged ? " in-range" : ""}${col.field.primaryKey && !col.joined ? " frozen" : ""}${flashed?.has(col.key) ? " live-flash" : ""}${editor ? " live-editing" : ""}`}
             style={{ width: col.width }}
             tabIndex={active && !editing ? 0 : -1}
             data-cell={`${p.index}:${c}`}
@@ -124,7 +142,9 @@ export const GridRow = memo(function GridRow(p: Props) {
                 ? `Not saved: ${conflict.failed}`
                 : conflict
                   ? `Changed elsewhere${conflict.by ?? ""}; your value ${JSON.stringify(conflict.attempted)} was not saved`
-                  : undefined
+                  : editor
+                    ? `${editor} is editing this cell`
+                    : undefined
             }
             onClick={(e) => p.onCellClick(p.index, c, e.shiftKey)}
             onDoubleClick={() => p.onCellDoubleClick(p.index, c)}
@@ -140,6 +160,11 @@ export const GridRow = memo(function GridRow(p: Props) {
             ) : (
               <>
                 <CellValue col={col} value={value} />
+                {editor && (
+                  <span className="live-editor-name" aria-hidden="true">
+                    {editor}
+                  </span>
+                )}
                 {conflict?.failed !== undefined && (
                   <button
                     type="button"

@@ -2,6 +2,8 @@
  * The records grid: TanStack Table in manual mode (the service sorts and pages), rows
  * virtualized with TanStack Virtual, a roving active cell for keyboard use, inline editing.
  */
+import { useRowMarks } from "../../team/live/row-marks";
+import { keyText } from "../../team/live/apply-change.utils";
 import { rowSortingFeature, type SortingState, tableFeatures, useTable } from "@tanstack/react-table";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef } from "react";
@@ -39,11 +41,14 @@ interface Props {
   onResize?(key: string, width: number): void;
   /** Shown after the last row (the blank row for a new Record). */
   footer?: React.ReactNode;
+  /** "<db>/<table>": live marks (others' changes flash, their open Record and edited cell). */
+  liveTable?: string;
 }
 
 /** Memoized: a navigation that leaves rows, columns and sort alone does not re-render it. */
 export const RecordsGrid = memo(function RecordsGrid(p: Props) {
   const rows = p.rows ?? emptyRows;
+  const marks = useRowMarks(p.liveTable ?? "", `table:${p.liveTable ?? ""}`);
   const sorting = useMemo<SortingState>(() => p.sort.map((s) => ({ id: s.key, desc: s.direction === "descending" })), [p.sort]);
   const columnDefs = useMemo(
     () => p.columns.map((c) => ({ id: c.key, accessorFn: (r: RecordRow) => r[c.key], header: c.key, enableSorting: true })),
@@ -289,6 +294,7 @@ export const RecordsGrid = memo(function RecordsGrid(p: Props) {
               onCellDoubleClick={onCellDoubleClick}
               onCommit={commit}
               onCancel={cancel}
+              {...marks.get(keyText(row[p.pkField]))}
             />
           );
         })}

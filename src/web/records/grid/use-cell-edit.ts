@@ -12,7 +12,7 @@ import { updateRecords } from "../records-update-mutation";
 import { undoActions } from "../undo/undo-store";
 import { buildEditUpdate, equalCond } from "./edit.utils";
 import { conflictKey, gridActions, pkId, useGridStore } from "./grid-store";
-import { byWhom, lastChangeOf } from "../../team/audit/who-changed";
+import { byWhom, lastChangeOf } from "../../team/audit/last-change-get-query";
 import { formatValue, sameValue } from "../values/values.utils";
 import type { GridColumn } from "./columns.utils";
 

@@ -19,6 +19,8 @@ import "./record-panel.css";
 import { toast } from "../../ui/toast";
 import { deleteRequest } from "../delete/delete-request-store";
 import { RecordHistory } from "../../team/audit/RecordHistory";
+import { liveActions, rowKey, useLiveStore } from "../../team/live/live-store";
+import { formatWhen } from "../../team/audit/format-when";
 
 interface Props {
   db: string;
@@ -51,13 +53,17 @@ export default function RecordPanel(p: Props) {
   const conflicts = useGridStore((s) => s.conflicts);
   const headRef = useRef<HTMLHeadingElement>(null);
   const [tab, setTab] = useState<"fields" | "history">("fields");
+  // Someone else changed this Record while it is open (live): say who, until dismissed.
+  const liveKey = rowKey(`${p.db}/${p.table}`, p.recordText);
+  const changedUnder = useLiveStore((s) => s.changedUnder.get(liveKey));
 
   // Another Record: start clean, and put focus where a keyboard user expects it.
   useEffect(() => {
     setDrafts({});
     setErrors({});
     headRef.current?.focus();
-  }, [p.recordText]);
+    liveActions.clearChangedUnder(liveKey);
+  }, [p.recordText, liveKey]);
 
   const dirty = Object.keys(drafts).length > 0;
   const go = (delta: -1 | 1) => {
@@ -125,6 +131,17 @@ export default function RecordPanel(p: Props) {
           ×
         </button>
       </header>
+      {changedUnder && (
+        <p className="rp-live-notice" role="status">
+          <span>
+            Changed by {changedUnder.name} ({changedUnder.email}) at {formatWhen(changedUnder.at)}
+            {dirty ? ": your unsaved edits are kept; saving checks them against the new values." : "; the new values are shown."}
+          </span>
+          <button type="button" className="btn btn-sm btn-ghost" onClick={() => liveActions.clearChangedUnder(liveKey)}>
+            Dismiss
+          </button>
+        </p>
+      )}
       <div className="rp-tabs" role="tablist" aria-label="Record panel">
         {(["fields", "history"] as const).map((t) => (
           <button

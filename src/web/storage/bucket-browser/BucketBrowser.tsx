@@ -2,6 +2,8 @@
  * One folder of one bucket: breadcrumbs, toolbar, the entries (list or grid), paging, and the
  * dropzone that uploads into the folder on screen. Dialogs for previews, links and deletes.
  */
+import { PresenceBar } from "../../team/live/PresenceBar";
+import { usePresence } from "../../team/live/use-presence";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useMay } from "../../team/me-get-query";
 import { useDropzone } from "react-dropzone";
@@ -52,6 +54,7 @@ const PERMISSION_TEXT: Record<MetaBucket["permission"], string> = {
 
 export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: BucketBrowserProps) {
   const name = bucket.name;
+  usePresence(`bucket:${name}`);
   // The bucket's own access, narrowed by what this person may do (from /api/me; the proxy refuses anyway).
   const may = useMay().bucket(name);
   const canRead = bucket.access.includes("read");
@@ -159,6 +162,7 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: 
     <section className="st-browser" aria-label={`Bucket ${name}`}>
       <header className="ws-head st-head">
         <Breadcrumbs bucket={name} folder={folder} onFolderChange={onFolderChange} />
+        <PresenceBar view={`bucket:${name}`} />
         <span className={`perm perm-${bucket.permission} st-perm`} title={`${PERMISSION_TEXT[bucket.permission]}. Access: ${bucket.access.join(", ") || "none"}.`}>
           {PERMISSION_LABEL[bucket.permission]}
         </span>

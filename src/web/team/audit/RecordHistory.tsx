@@ -17,7 +17,7 @@ import { auditQueryOptions } from "./audit-list-query";
 import { formatWhen } from "./format-when";
 import { recordVersions } from "./record-history.utils";
 import { restoreVersion } from "./restore-version";
-import { byWhom, lastChangeOf } from "./who-changed";
+import { byWhom, lastChangeOf } from "./last-change-get-query";
 import "../team.css";
 import "./audit.css";
 

@@ -1,0 +1,101 @@
+/**
+ * Live, in two browsers signed in as two people: presence (initials with name and email), an
+ * edit in one grid appears in the other without a reload (flashed), the Record one has open is
+ * marked in the other's grid, a cell being edited shows the editor's name, the record panel says
+ * when its Record changed underneath, a bucket listing shows a file uploaded elsewhere, and a
+ * change made directly at the service (outside Baseboard) shows too. Axe on the grid.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import AxeBuilder from "@axe-core/playwright";
+import { type Browser, expect, type Page, test } from "@playwright/test";
+import { E2E_SERVICE_PORT } from "../playwright.config";
+import { signInAs, teamUrl, useTeamStack } from "./team.helpers";
+
+const PW = "a long enough passphrase";
+const stack = useTeamStack((s) => {
+  s.people(["add", "ada@example.com", "--role", "admin", "--name", "Ada Admin"], PW);
+  s.people(["add", "eve@example.com", "--role", "editor", "--name", "Eve Editor"], PW);
+});
+const SERVICE = `http://127.0.0.1:${Number(process.env.E2E_TEAM_SERVICE_PORT ?? E2E_SERVICE_PORT + 20)}`;
+
+async function person(browser: Browser, email: string): Promise<Page> {
+  const ctx = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  const page = await ctx.newPage();
+  await signInAs(page, email, PW);
+  return page;
+}
+const cell = (page: Page, row: number, col: string) => page.locator(`.grid-row[data-index="${row}"] [data-col="${col}"]`);
+
+test("two people in one table: presence, live edits, open Record and edited cell, panel notice", async ({ browser }) => {
+  const ada = await person(browser, "ada@example.com");
+  const eve = await person(browser, "eve@example.com");
+  await ada.goto(`${teamUrl}/records/demo/employees`);
+  await eve.goto(`${teamUrl}/records/demo/employees`);
+
+  // Presence: each sees the other, named with email.
+  await expect(eve.getByRole("list", { name: /Also here: 1 person/ }).getByRole("listitem", { name: /Ada Admin \(ada@example.com\)/ })).toBeVisible();
+  await expect(ada.getByRole("listitem", { name: /Eve Editor \(eve@example.com\)/ })).toBeVisible();
+
+  // Ada edits a city in her grid; Eve's grid shows it without a reload, flashed.
+  await expect(cell(eve, 4, "city")).toBeVisible();
+  await cell(ada, 4, "city").dblclick();
+  await ada.keyboard.press("Control+a");
+  await ada.keyboard.type("Live Town");
+  // While Ada types, Eve sees who is editing that cell.
+  await expect(cell(eve, 4, "city")).toHaveAttribute("title", "Ada Admin is editing this cell");
+  await ada.keyboard.press("Enter");
+  await expect(cell(eve, 4, "city")).toHaveText("Live Town");
+  await expect(cell(eve, 4, "city")).toHaveClass(/live-flash/);
+  await eve.screenshot({ path: "test-results/live-two-people.png" });
+
+  // Ada opens a Record in her panel: Eve's grid marks that row.
+  const id = (await cell(eve, 6, "employee_id").innerText()).trim();
+  await ada.goto(`${teamUrl}/records/demo/employees?record=${id}`);
+  await expect(eve.locator(`.grid-row[data-index="6"] .live-open-by`)).toHaveAttribute("aria-label", "Open in the panel of Ada Admin (ada@example.com)");
+  const axe = await new AxeBuilder({ page: eve }).analyze();
+  expect(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual([]);
+
+  // Eve has that Record open; Ada changes it: Eve's panel says who, and shows the new value.
+  await eve.goto(`${teamUrl}/records/demo/employees?record=${id}`);
+  await expect(eve.getByRole("heading", { name: new RegExp(`Record ${id}`) })).toBeVisible();
+  await ada.locator(".record-panel").getByLabel(/^job_title/).fill("Changed Live");
+  await ada.locator(".record-panel").getByRole("button", { name: "Save" }).click();
+  await expect(eve.locator(".rp-live-notice")).toContainText("Changed by Ada Admin (ada@example.com)");
+  await expect(eve.locator(".record-panel").getByLabel(/^job_title/)).toHaveValue("Changed Live");
+  await eve.screenshot({ path: "test-results/live-panel-notice.png" });
+  await ada.context().close();
+  await eve.context().close();
+});
+
+test("a bucket listing shows a file uploaded elsewhere; a change made outside Baseboard shows in the grid", async ({ browser }) => {
+  const eve = await person(browser, "eve@example.com");
+  const folder = `live-${Date.now()}`;
+  await eve.goto(`${teamUrl}/storage/public-assets?folder=${folder}/`);
+  await expect(eve.getByRole("region", { name: /^Files in/ })).toBeVisible();
+  const ada = await person(browser, "ada@example.com");
+  const form = new FormData();
+  form.set("key", `${folder}/from-ada.txt`);
+  form.set("file", new Blob(["hello"], { type: "text/plain" }), "from-ada.txt");
+  const up = await ada.request.post(`${teamUrl}/api/v0/storage/object/public-assets`, {
+    headers: { origin: teamUrl, "x-baseboard-client": "1" },
+    multipart: { key: `${folder}/from-ada.txt`, file: { name: "from-ada.txt", mimeType: "text/plain", buffer: Buffer.from("hello") } },
+  });
+  expect(up.status(), await up.text()).toBe(200);
+  await expect(eve.getByText("from-ada.txt")).toBeVisible();
+
+  // Another client of the service, with the service's own key: not through any proxy.
+  await eve.goto(`${teamUrl}/records/demo/employees`);
+  await expect(cell(eve, 8, "city")).toBeVisible();
+  const id = (await cell(eve, 8, "employee_id").innerText()).trim();
+  const key = fs.readFileSync(path.join(stack.dataDir, "api-key"), "utf8").trim().split(/\s+/)[0];
+  const res = await fetch(`${SERVICE}/v0/record/demo/employees/update`, {
+    method: "POST",
+    headers: { "x-api-key": key, "content-type": "application/json" },
+    body: JSON.stringify({ filter: { and: [{ key: "employee_id", operator: "equal", value: id }] }, values: [{ key: "city", value: "Outside Town" }] }),
+  });
+  expect(res.status).toBe(200);
+  await expect(cell(eve, 8, "city")).toHaveText("Outside Town");
+  await ada.context().close();
+  await eve.context().close();
+});

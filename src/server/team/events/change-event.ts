@@ -1,0 +1,52 @@
+/**
+ * A recorded, applied change → the live event others receive. Pure: the proxy calls it with
+ * what the audit trail just wrote (the same before-images give the changed Records).
+ */
+import type { AppliedChange } from "../audit/auditor";
+import type { Actor, Resource } from "../contract";
+import { EVENT_RECORDS_MAX, type NewChangeEvent, resourceParts } from "./live-event";
+
+type Row = Record<string, unknown>;
+
+export function changeEventOf(c: AppliedChange, actor: Pick<Actor, "email" | "name">, tab: string | undefined, at = new Date()): NewChangeEvent | undefined {
+  if (!c.resource) return undefined;
+  const resource = c.resource as Resource;
+  const base = {
+    at: at.toISOString(),
+    resource,
+    ...resourceParts(resource),
+    actor: { email: actor.email, name: actor.name },
+    origin: "baseboard" as const,
+    ...(tab ? { tab } : {}),
+  };
+  const count = typeof c.out.count === "number" ? c.out.count : undefined;
+  switch (c.kind) {
+    case "update": {
+      const values = (c.detail.values as { key: string }[] | undefined) ?? [];
+      const fields = values.map((v) => v.key);
+      const changes = c.out.changes as { key: unknown; after: Row }[] | undefined;
+      if (count === 0) return undefined; // matched nothing: nothing changed
+      // Without before-images (no primary key known, or over the limit) nobody knows which Records: refetch.
+      if (!changes || c.detail.beforeImagesOmitted || changes.length > EVENT_RECORDS_MAX) return { ...base, kind: "update", fields, count, truncated: true };
+      if (!changes.length) return undefined; // every Record already held these values
+      return { ...base, kind: "update", fields, count, records: changes.map((x) => ({ key: x.key, values: x.after })) };
+    }
+    case "insert": {
+      const records = (c.detail.records as Row[] | undefined) ?? [];
+      if (records.length > EVENT_RECORDS_MAX) return { ...base, kind: "insert", count: count ?? records.length, truncated: true };
+      return { ...base, kind: "insert", count: count ?? records.length, records: records.map((r, i) => ({ key: c.keys[i], values: r })) };
+    }
+    case "delete-records":
+      if (count === 0) return undefined;
+      if (c.keys.length > EVENT_RECORDS_MAX || c.detail.beforeImagesOmitted) return { ...base, kind: "delete-records", count, truncated: true };
+      return { ...base, kind: "delete-records", count, records: c.keys.map((key) => ({ key })) };
+    case "import":
+      return { ...base, kind: "import", count, truncated: true };
+    case "upload":
+    case "delete-file":
+    case "storage-job":
+      return { ...base, kind: c.kind, keys: c.keys.slice(0, EVENT_RECORDS_MAX), ...(c.keys.length > EVENT_RECORDS_MAX ? { truncated: true } : {}) };
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,186 @@
+/**
+ * The live hub of one proxy: GET /api/events (server-sent events over node:http) and
+ * POST /api/presence. Every subscriber gets only the events of tables and buckets its person may
+ * read. Bounded: at most `maxSubscribers` streams (503 beyond), and a subscriber whose unsent
+ * output passes `maxBufferedBytes` (it stopped reading) is dropped, never buffered without end;
+ * it comes back with Last-Event-ID and resumes from the bus's kept events.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { errorBody } from "../../../shared/errors";
+import type { Actor, Resource } from "../contract";
+import { mayRead } from "../grants/permissions";
+import type { EventBus } from "./event-bus";
+import { type ChangeEvent, type NewChangeEvent, type PresenceState, sseFrame } from "./live-event";
+
+export interface LiveOptions {
+  bus: EventBus;
+  maxSubscribers: number;
+  heartbeatMs: number;
+  maxBufferedBytes: number;
+  /** Called once, when the first stream opens (following the service's own events starts then). */
+  onFirstSubscriber?(): void;
+  log(line: string): void;
+}
+
+export function liveOptionsFromEnv(env: NodeJS.ProcessEnv): Omit<LiveOptions, "bus" | "log"> {
+  const num = (name: string, dflt: number, min: number) => {
+    const raw = env[name];
+    if (raw === undefined || raw === "") return dflt;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be a whole number of at least ${min}, not "${raw}".`);
+    return n;
+  };
+  return {
+    maxSubscribers: num("BASEBOARD_EVENTS_MAX_SUBSCRIBERS", 1000, 1),
+    heartbeatMs: num("BASEBOARD_EVENTS_HEARTBEAT_MS", 25_000, 100),
+    maxBufferedBytes: num("BASEBOARD_EVENTS_MAX_BUFFER_BYTES", 1024 * 1024, 1024),
+  };
+}
+
+interface Subscriber {
+  res: ServerResponse;
+  actor: Actor;
+  lastId: number;
+  /** Events that arrived while the backlog was being sent. */
+  pending: ChangeEvent[] | null;
+  /** Who the stream's request is now (grants change, sessions end, while a stream is open). */
+  reidentify?(): Promise<Actor | undefined>;
+}
+
+const presenceKey = (p: Pick<PresenceState, "email" | "tab">) => `${p.email}\n${p.tab}`;
+
+export interface LiveHub {
+  handleEvents(req: IncomingMessage, res: ServerResponse, actor: Actor, lastEventId: string | undefined, reidentify?: () => Promise<Actor | undefined>): Promise<void>;
+  /** POST /api/presence body: where this tab is. */
+  setPresence(actor: Actor, body: unknown): Promise<{ status: number; body: unknown }>;
+  publish(e: NewChangeEvent, dedupe?: string): Promise<void>;
+  subscriberCount(): number;
+  close(): Promise<void>;
+}
+
+export function createLiveHub(o: LiveOptions): LiveHub {
+  const subs = new Set<Subscriber>();
+  let started = false;
+  const presence = new Map<string, PresenceState>();
+  const may = (actor: Actor, r: Resource) => mayRead(actor, r);
+
+  const drop = (s: Subscriber, why: string) => {
+    if (!subs.delete(s)) return;
+    o.log(`live events: dropped ${s.actor.email}'s stream (${why}); it resumes when it reconnects`);
+    s.res.destroy();
+  };
+  const write = (s: Subscriber, frame: string) => {
+    if (s.res.destroyed) return void subs.delete(s);
+    // Measured before writing: a reader that keeps up has (almost) nothing unsent when the next
+    // event comes, however big the last one was; one that stopped reading still has it all.
+    if (s.res.writableLength > o.maxBufferedBytes) return drop(s, `${s.res.writableLength} bytes unread`);
+    s.res.write(frame);
+  };
+  const send = (s: Subscriber, e: ChangeEvent) => {
+    if (e.id <= s.lastId) return;
+    s.lastId = e.id;
+    if (may(s.actor, e.resource)) write(s, sseFrame("change", e, e.id));
+  };
+
+  o.bus.onChange((e) => {
+    for (const s of subs) {
+      if (s.pending) s.pending.push(e);
+      else send(s, e);
+    }
+  });
+  o.bus.onPresence((p) => {
+    const key = presenceKey(p);
+    if (p.view === null) presence.delete(key);
+    else presence.set(key, p);
+    for (const s of subs) if ((p.view && may(s.actor, p.view)) || p.view === null) write(s, sseFrame("presence", p));
+  });
+
+  const heartbeat = setInterval(() => {
+    const now = Date.now();
+    for (const [k, p] of presence) if (p.until < now) presence.delete(k);
+    for (const s of subs) write(s, ": heartbeat\n\n");
+  }, o.heartbeatMs);
+  heartbeat.unref();
+
+  // Grants change and sessions end while a stream is open: look the person up again every 30 s.
+  const regrant = setInterval(() => {
+    for (const s of subs) {
+      void s.reidentify?.().then(
+        (a) => {
+          if (!a) drop(s, "signed out, revoked or disabled");
+          else s.actor = a;
+        },
+        () => {},
+      );
+    }
+  }, 30_000);
+  regrant.unref();
+
+  return {
+    async handleEvents(req, res, actor, lastEventId, reidentify) {
+      if (subs.size >= o.maxSubscribers) {
+        res.writeHead(503, { "content-type": "application/json; charset=utf-8", "retry-after": "10", "cache-control": "no-store" });
+        res.end(JSON.stringify(errorBody("unavailable", `This proxy already serves ${o.maxSubscribers} live streams (BASEBOARD_EVENTS_MAX_SUBSCRIBERS); try again shortly.`)));
+        return;
+      }
+      res.writeHead(200, {
+        "content-type": "text/event-stream; charset=utf-8",
+        "cache-control": "no-store",
+        "x-accel-buffering": "no",
+        connection: "keep-alive",
+      });
+      req.socket.setNoDelay(true);
+      req.socket.setKeepAlive(true, 30_000);
+      const s: Subscriber = { res, actor, lastId: 0, pending: [], reidentify };
+      if (!started) {
+        started = true;
+        o.onFirstSubscriber?.();
+      }
+      subs.add(s);
+      res.on("close", () => subs.delete(s));
+      // Tell the browser how long to wait before reconnecting, and who is here now.
+      res.write("retry: 3000\n\n");
+      const now = Date.now();
+      for (const p of presence.values()) if (p.until > now && p.view && may(actor, p.view)) write(s, sseFrame("presence", p));
+      const from = lastEventId !== undefined && /^\d+$/.test(lastEventId.trim()) ? Number(lastEventId) : undefined;
+      if (from !== undefined) {
+        const backlog = await o.bus.since(from).catch(() => undefined);
+        if (backlog === undefined) write(s, sseFrame("reset", { message: "Some changes may have been missed while you were away: refetch what is shown." }));
+        else {
+          s.lastId = from;
+          for (const e of backlog) send(s, e);
+        }
+      }
+      const queued = s.pending ?? [];
+      s.pending = null;
+      for (const e of queued) send(s, e);
+      write(s, sseFrame("ready", { lastId: s.lastId }));
+    },
+
+    async setPresence(actor, body) {
+      const b = (body ?? {}) as { tab?: unknown; view?: unknown; record?: unknown; editing?: unknown };
+      const bad = (message: string) => ({ status: 400, body: errorBody("validation_error", message) });
+      if (typeof b.tab !== "string" || !/^[\w-]{1,64}$/.test(b.tab)) return bad("tab: a short id of this browser tab (letters, digits, - and _).");
+      const view = b.view === null || b.view === undefined ? null : b.view;
+      if (view !== null && (typeof view !== "string" || !/^(table:[^/\s]+\/[^/\s]+|bucket:[^\s]+)$/.test(view))) return bad('view: "table:<db>/<slug>", "bucket:<name>" or null.');
+      if (view && !may(actor, view as Resource)) return { status: 403, body: errorBody("forbidden", `You may not read ${view}.`) };
+      const record = typeof b.record === "string" && b.record.length <= 500 ? b.record : undefined;
+      const e = b.editing as { record?: unknown; field?: unknown } | undefined;
+      const editing = e && typeof e.record === "string" && typeof e.field === "string" && e.record.length <= 500 && e.field.length <= 200 ? { record: e.record, field: e.field } : undefined;
+      const state: PresenceState = { email: actor.email, name: actor.name, tab: b.tab, view: view as Resource | null, record, editing, until: Date.now() + 45_000 };
+      await o.bus.presence(state);
+      return { status: 204, body: undefined };
+    },
+
+    publish: (e, dedupe) => o.bus.publish(e, dedupe),
+    subscriberCount: () => subs.size,
+
+    async close() {
+      clearInterval(heartbeat);
+      clearInterval(regrant);
+      for (const s of subs) s.res.end();
+      subs.clear();
+      await o.bus.close();
+    },
+  };
+}

@@ -1,0 +1,192 @@
+/**
+ * The live stream through a real proxy and service: 401 without a session, each change reaches
+ * the people who may read its table (and not the others) with who, what and the new values;
+ * resume with Last-Event-ID; a reset when the id is unknown; heartbeats; the subscriber limit;
+ * a reader that stops reading is dropped and resumes; presence; and the service's own event
+ * extension, so a change made directly at the service (outside Baseboard) is live too, while a
+ * change through the proxy is published once.
+ */
+import net from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fromApp } from "../../proxy/test-helpers";
+import { signIn, startTeamStack, type TeamStack, waitForMode } from "../testing/team-stack";
+import { dataOf, openSse, type SseClient } from "./sse-client.testing";
+
+const PW = "a perfectly long passphrase";
+const MAX = 6;
+let stack: TeamStack;
+let eve: string;
+let nan: string;
+const open: SseClient[] = [];
+
+beforeAll(async () => {
+  stack = await startTeamStack({ BASEBOARD_EVENTS_HEARTBEAT_MS: "300", BASEBOARD_EVENTS_MAX_SUBSCRIBERS: String(MAX), BASEBOARD_EVENTS_MAX_BUFFER_BYTES: "65536" });
+  await stack.admin.add({ email: "eve@example.com", role: "editor", password: PW, name: "Eve Editor" });
+  await stack.admin.add({ email: "nan@example.com", role: "viewer", password: PW });
+  await stack.admin.grant("nan@example.com", "table:demo/employees", "none");
+  await waitForMode(stack.proxy.url, "people");
+  eve = await signIn(stack.proxy.url, "eve@example.com", PW);
+  nan = await signIn(stack.proxy.url, "nan@example.com", PW);
+}, 120_000);
+afterAll(async () => {
+  for (const c of open) c.close();
+  await stack?.stop();
+});
+
+const base = () => stack.proxy.url;
+async function stream(cookie: string, headers: Record<string, string> = {}) {
+  const c = await openSse(`${base()}/api/events`, { cookie, ...headers });
+  open.push(c);
+  if (c.status === 200) await c.waitFor((e) => e.event === "ready");
+  return c;
+}
+async function update(cookie: string, table: string, filter: unknown, values: Record<string, unknown>) {
+  const res = await fetch(`${base()}/api/v0/record/demo/${table}/update`, {
+    method: "POST",
+    headers: { ...fromApp(base()), cookie, "content-type": "application/json", "x-baseboard-tab": "tab-eve" },
+    body: JSON.stringify({ filter, values: Object.entries(values).map(([key, value]) => ({ key, value })) }),
+  });
+  expect(res.status, await res.text()).toBe(200);
+}
+const byId = (key: string, value: string) => ({ and: [{ key, operator: "equal", value }] });
+
+describe("GET /api/events", () => {
+  it("needs a session: 401 in the one error shape", async () => {
+    const res = await fetch(`${base()}/api/events`);
+    expect(res.status).toBe(401);
+    expect(await res.json()).toMatchObject({ error: "auth_error" });
+  });
+
+  it("a change reaches those who may read the table, with who, the Records and new values; not the others", async () => {
+    const eveStream = await stream(eve);
+    const nanStream = await stream(nan);
+    await update(eve, "employees", byId("employee_id", "E00021"), { city: "Live City" });
+    await update(eve, "departments", byId("department", "Sales"), { location: "Live Location" });
+    const e = dataOf(await eveStream.waitFor((m) => m.event === "change" && m.data.includes("Live City")));
+    expect(e).toMatchObject({
+      kind: "update",
+      table: "demo/employees",
+      fields: ["city"],
+      records: [{ key: "E00021", values: { city: "Live City" } }],
+      actor: { email: "eve@example.com", name: "Eve Editor" },
+      origin: "baseboard",
+      tab: "tab-eve",
+    });
+    expect(Number.isNaN(Date.parse(e.at as string))).toBe(false);
+    // nan may not read employees: she gets the departments change and never the employees one.
+    await nanStream.waitFor((m) => m.event === "change" && m.data.includes("Live Location"));
+    expect(nanStream.events.some((m) => m.data.includes("Live City"))).toBe(false);
+    eveStream.close();
+    nanStream.close();
+  });
+
+  it("resumes with Last-Event-ID without loss; an unknown id gets a reset", async () => {
+    const first = await stream(eve);
+    await update(eve, "employees", byId("employee_id", "E00022"), { city: "Resume 1" });
+    const seen = await first.waitFor((m) => m.data.includes("Resume 1"));
+    first.close();
+    await update(eve, "employees", byId("employee_id", "E00022"), { city: "Resume 2" });
+    await update(eve, "employees", byId("employee_id", "E00023"), { city: "Resume 3" });
+    const again = await stream(eve, { "last-event-id": seen.id as string });
+    const changes = again.events.filter((m) => m.event === "change").map((m) => dataOf<{ records: { values: { city: string } }[] }>(m).records[0].values.city);
+    expect(changes).toEqual(["Resume 2", "Resume 3"]);
+    again.close();
+    const stale = await stream(eve, { "last-event-id": "12" });
+    expect(stale.events.some((m) => m.event === "reset")).toBe(true);
+    stale.close();
+  });
+
+  it("sends a heartbeat comment", async () => {
+    const s = await stream(eve);
+    await new Promise((r) => setTimeout(r, 800));
+    expect(s.comments.filter((c) => c.includes("heartbeat")).length).toBeGreaterThan(0);
+    s.close();
+  });
+
+  it(`serves at most BASEBOARD_EVENTS_MAX_SUBSCRIBERS (${MAX}) streams: 503 beyond, saying so`, async () => {
+    for (const c of open) c.close();
+    await new Promise((r) => setTimeout(r, 200));
+    const held: SseClient[] = [];
+    for (let i = 0; i < MAX; i++) held.push(await stream(eve));
+    const over = await openSse(`${base()}/api/events`, { cookie: eve });
+    expect(over.status).toBe(503);
+    for (const c of held) c.close();
+    await new Promise((r) => setTimeout(r, 200));
+    const after = await stream(eve);
+    expect(after.status).toBe(200);
+    after.close();
+  });
+
+  it("drops a subscriber that stops reading instead of buffering without end; it resumes later", async () => {
+    const u = new URL(base());
+    const sock = net.connect(Number(u.port), u.hostname);
+    await new Promise((r) => sock.once("connect", r));
+    sock.write(`GET /api/events HTTP/1.1\r\nHost: ${u.host}\r\nCookie: ${eve}\r\nAccept: text/event-stream\r\n\r\n`);
+    sock.pause();
+    let closed = false;
+    sock.on("close", () => (closed = true));
+    // Big events: every employee's bio-sized city, changed again and again (about 1.5 MB each).
+    const watcher = await stream(eve);
+    const long = "x".repeat(1400);
+    for (let i = 0; i < 12; i++) await update(eve, "employees", { and: [] }, { city: `${long}${i}` });
+    await watcher.waitFor((m) => m.data.includes(`${long}11`), 20_000);
+    // Read what was buffered: the proxy ended the stream long before all 12 × 1.5 MB arrived.
+    let got = 0;
+    sock.on("data", (b: Buffer) => (got += b.length));
+    sock.resume();
+    const until = Date.now() + 10_000;
+    while (!closed && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    expect(closed).toBe(true);
+    expect(got).toBeLessThan(12 * 1_000_000);
+    watcher.close();
+    // The same person comes back and is served again.
+    const back = await stream(eve);
+    expect(back.status).toBe(200);
+    back.close();
+  }, 60_000);
+});
+
+describe("presence", () => {
+  it("who has a table open reaches readers of that table; bad bodies are refused", async () => {
+    const s = await stream(eve);
+    const post = (cookie: string, body: unknown) =>
+      fetch(`${base()}/api/presence`, { method: "POST", headers: { ...fromApp(base()), cookie, "content-type": "application/json" }, body: JSON.stringify(body) });
+    expect((await post(eve, { tab: "t1", view: "table:demo/departments", record: "Sales" })).status).toBe(204);
+    const p = dataOf(await s.waitFor((m) => m.event === "presence" && m.data.includes('"t1"')));
+    expect(p).toMatchObject({ email: "eve@example.com", name: "Eve Editor", view: "table:demo/departments", record: "Sales" });
+    expect((await post(eve, { tab: "bad tab!", view: null })).status).toBe(400);
+    expect((await post(nan, { tab: "t2", view: "table:demo/employees" })).status).toBe(403);
+    // A newcomer gets who is here now.
+    const late = await stream(eve);
+    expect(late.events.some((m) => m.event === "presence" && m.data.includes('"t1"'))).toBe(true);
+    s.close();
+    late.close();
+  });
+});
+
+describe("changes made outside Baseboard (the service's event extension)", () => {
+  it("advertises events in /v0/meta and streams its own changes", async () => {
+    const meta = await fetch(`${stack.svc.serviceUrl}/v0/meta`, { headers: { "x-api-key": stack.apiKey } });
+    expect(((await meta.json()) as { capabilities: { events?: boolean } }).capabilities.events).toBe(true);
+  });
+
+  it("a change made directly at the service reaches the proxy's subscribers; one through the proxy comes once", async () => {
+    const s = await stream(eve);
+    const res = await fetch(`${stack.svc.serviceUrl}/v0/record/demo/employees/update`, {
+      method: "POST",
+      headers: { "x-api-key": stack.apiKey, "content-type": "application/json" },
+      body: JSON.stringify({ filter: byId("employee_id", "E00030"), values: [{ key: "city", value: "Outside City" }] }),
+    });
+    expect(res.status).toBe(200);
+    const e = dataOf(await s.waitFor((m) => m.event === "change" && m.data.includes('"outside"'), 10_000));
+    expect(e).toMatchObject({ kind: "update", table: "demo/employees", origin: "outside", fields: ["city"], truncated: true, actor: { email: "outside" } });
+    await update(eve, "employees", byId("employee_id", "E00031"), { city: "Inside City" });
+    await s.waitFor((m) => m.data.includes("Inside City"));
+    await new Promise((r) => setTimeout(r, 500));
+    const changes = s.events.filter((m) => m.event === "change");
+    expect(changes.filter((m) => m.data.includes("Inside City"))).toHaveLength(1);
+    // The service's echo of the proxy's own change is not published as an outside change.
+    expect(changes.filter((m) => m.data.includes('"outside"'))).toHaveLength(1);
+    s.close();
+  });
+});

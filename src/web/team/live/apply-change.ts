@@ -1,0 +1,54 @@
+/**
+ * A change someone else made, applied to what this tab has cached: changed cells patched in
+ * place (and flashed), pages whose filter or sort uses a changed Field refetched with their
+ * counts (the change may move Records in or out), inserts, deletes, imports and changes whose
+ * Records are unknown refetch the table; a bucket's change refetches its listings.
+ */
+import type { QueryClient } from "@tanstack/react-query";
+import type { QueryBody, QueryResult, RecordRow } from "../../../shared/records";
+import { recordKeys } from "../../records/records-keys";
+import { storageKeys } from "../../storage/storage-keys";
+import { filterUses, keyText, patchRows } from "./apply-change.utils";
+import { liveActions } from "./live-store";
+import type { LiveChange } from "./live-types";
+
+export function applyChange(qc: QueryClient, e: LiveChange, pkOf: (table: string) => string | undefined, myTab: string): void {
+  if (e.tab === myTab) return; // this tab made it, and already shows it
+  if (e.bucket) {
+    void qc.invalidateQueries({ queryKey: storageKeys.bucket(e.bucket) });
+    return;
+  }
+  if (!e.table) return;
+  const [db, table] = e.table.split("/");
+  const pk = pkOf(e.table);
+  const refetchTable = () =>
+    Promise.all([qc.invalidateQueries({ queryKey: recordKeys.table(db, table) }), qc.invalidateQueries({ queryKey: recordKeys.tableCounts(db, table) })]);
+  if (e.kind !== "update" || e.truncated || !e.records || !pk) {
+    void refetchTable();
+    if (e.kind === "delete-records" && e.records) liveActions.flash(e.table, e.records.map((r) => ({ pk: r.key, fields: [] })), e.actor, e.at);
+    return;
+  }
+  const fields = new Set(e.fields ?? []);
+  const byKey = new Map(e.records.map((r) => [keyText(r.key), r.values ?? {}]));
+  for (const [key, data] of qc.getQueriesData<QueryResult | RecordRow | null>({ queryKey: recordKeys.table(db, table) })) {
+    if (!data) continue;
+    const kind = key[3];
+    if (kind === "distinct") continue;
+    if (kind === "record") {
+      const one = patchRows([data as RecordRow], pk, byKey);
+      if (one.hit.length) qc.setQueryData(key, one.rows[0]);
+      continue;
+    }
+    const body = kind as QueryBody | undefined;
+    const page = data as QueryResult;
+    if (!page.items) continue;
+    if (filterUses(body?.filter, fields) || body?.sort?.some((s) => fields.has(s.key))) {
+      void qc.invalidateQueries({ queryKey: key, exact: true });
+      continue;
+    }
+    const out = patchRows(page.items, pk, byKey);
+    if (out.hit.length) qc.setQueryData(key, { ...page, items: out.rows });
+  }
+  void qc.invalidateQueries({ queryKey: recordKeys.tableCounts(db, table), predicate: (q) => filterUses(q.queryKey[3], fields) });
+  liveActions.flash(e.table, e.records.map((r) => ({ pk: r.key, fields: Object.keys(r.values ?? {}) })), e.actor, e.at);
+}

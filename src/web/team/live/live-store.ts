@@ -1,0 +1,76 @@
+/**
+ * What the live stream has told this tab: cells to flash (changed by someone else, briefly),
+ * Records changed under the open panel, and who else is where (presence). UI state only; the
+ * data itself is patched in TanStack Query's cache (apply-change.ts).
+ */
+import { create } from "zustand";
+import type { LivePresence } from "./live-types";
+
+export const FLASH_MS = 2500;
+
+/** "<db>/<table>|<pk text>" → { field → flash until } */
+type Flashes = Map<string, Map<string, number>>;
+
+interface LiveState {
+  connected: boolean;
+  flashes: Flashes;
+  /** "<db>/<table>|<pk text>" → who changed it and when (for the record panel's notice). */
+  changedUnder: Map<string, { name: string; email: string; at: string }>;
+  /** "<email>\n<tab>" → where that tab is. */
+  presence: Map<string, LivePresence>;
+}
+
+export const useLiveStore = create<LiveState>(() => ({ connected: false, flashes: new Map(), changedUnder: new Map(), presence: new Map() }));
+
+export const rowKey = (table: string, pk: unknown) => `${table}|${typeof pk === "string" ? pk : JSON.stringify(pk)}`;
+
+export const liveActions = {
+  setConnected(connected: boolean) {
+    if (useLiveStore.getState().connected !== connected) useLiveStore.setState({ connected });
+  },
+  flash(table: string, cells: { pk: unknown; fields: string[] }[], by: { name: string; email: string }, at: string) {
+    const until = Date.now() + FLASH_MS;
+    const flashes = new Map(useLiveStore.getState().flashes);
+    const changedUnder = new Map(useLiveStore.getState().changedUnder);
+    for (const c of cells) {
+      const k = rowKey(table, c.pk);
+      const m = new Map(flashes.get(k) ?? []);
+      for (const f of c.fields) m.set(f, until);
+      flashes.set(k, m);
+      changedUnder.set(k, { ...by, at });
+    }
+    // Only an open panel reads these: keep the newest few hundred.
+    for (const k of changedUnder.keys()) {
+      if (changedUnder.size <= 500) break;
+      changedUnder.delete(k);
+    }
+    useLiveStore.setState({ flashes, changedUnder });
+    setTimeout(() => liveActions.expireFlashes(), FLASH_MS + 50);
+  },
+  expireFlashes() {
+    const now = Date.now();
+    const flashes = new Map<string, Map<string, number>>();
+    for (const [k, m] of useLiveStore.getState().flashes) {
+      const left = new Map([...m].filter(([, until]) => until > now));
+      if (left.size) flashes.set(k, left);
+    }
+    useLiveStore.setState({ flashes });
+  },
+  clearChangedUnder(key: string) {
+    const changedUnder = new Map(useLiveStore.getState().changedUnder);
+    if (changedUnder.delete(key)) useLiveStore.setState({ changedUnder });
+  },
+  presence(p: LivePresence) {
+    const presence = new Map(useLiveStore.getState().presence);
+    const k = `${p.email}\n${p.tab}`;
+    if (p.view === null) presence.delete(k);
+    else presence.set(k, p);
+    useLiveStore.setState({ presence });
+  },
+  expirePresence() {
+    const now = Date.now();
+    const all = useLiveStore.getState().presence;
+    const presence = new Map([...all].filter(([, p]) => p.until > now));
+    if (presence.size !== all.size) useLiveStore.setState({ presence });
+  },
+};

@@ -1,0 +1,27 @@
+/** The live stream's events as the app receives them (src/server/team/events/live-event.ts). */
+export interface LiveChange {
+  id: number;
+  at: string;
+  kind: "update" | "insert" | "delete-records" | "import" | "upload" | "delete-file" | "storage-job";
+  resource: string;
+  table?: string;
+  bucket?: string;
+  records?: { key: unknown; values?: Record<string, unknown> }[];
+  keys?: string[];
+  fields?: string[];
+  count?: number;
+  truncated?: boolean;
+  actor: { email: string; name: string };
+  origin: "baseboard" | "outside";
+  tab?: string;
+}
+
+export interface LivePresence {
+  email: string;
+  name: string;
+  tab: string;
+  view: string | null;
+  record?: string;
+  editing?: { record: string; field: string };
+  until: number;
+}
