@@ -16,6 +16,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   "storage-jobs": () => import("./storage-jobs"),
   proxy: () => import("./proxy"),
   audit: () => import("./audit"),
+  live: () => import("./live"),
   ui: () => import("./ui"),
   soak: () => import("./soak"),
 };

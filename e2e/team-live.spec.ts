@@ -74,15 +74,13 @@ test("a bucket listing shows a file uploaded elsewhere; a change made outside Ba
   await eve.goto(`${teamUrl}/storage/public-assets?folder=${folder}/`);
   await expect(eve.getByRole("region", { name: /^Files in/ })).toBeVisible();
   const ada = await person(browser, "ada@example.com");
-  const form = new FormData();
-  form.set("key", `${folder}/from-ada.txt`);
-  form.set("file", new Blob(["hello"], { type: "text/plain" }), "from-ada.txt");
   const up = await ada.request.post(`${teamUrl}/api/v0/storage/object/public-assets`, {
     headers: { origin: teamUrl, "x-baseboard-client": "1" },
     multipart: { key: `${folder}/from-ada.txt`, file: { name: "from-ada.txt", mimeType: "text/plain", buffer: Buffer.from("hello") } },
   });
   expect(up.status(), await up.text()).toBe(200);
-  await expect(eve.getByText("from-ada.txt")).toBeVisible();
+  await expect(eve.getByText("from-ada.txt", { exact: true })).toBeVisible();
+  await expect(eve.locator(".bucket-news")).toContainText(`Ada Admin (ada@example.com) added ${folder}/from-ada.txt`);
 
   // Another client of the service, with the service's own key: not through any proxy.
   await eve.goto(`${teamUrl}/records/demo/employees`);

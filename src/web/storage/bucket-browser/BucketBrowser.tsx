@@ -3,6 +3,7 @@
  * dropzone that uploads into the folder on screen. Dialogs for previews, links and deletes.
  */
 import { PresenceBar } from "../../team/live/PresenceBar";
+import { BucketNews } from "../../team/live/BucketNews";
 import { usePresence } from "../../team/live/use-presence";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useMay } from "../../team/me-get-query";
@@ -175,6 +176,7 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: 
           onOpenKey={!capabilities.list && canRead ? () => setOpenKey(true) : undefined}
         />
       </header>
+      <BucketNews bucket={name} />
       <BrowserToolbar
         filter={filter}
         onFilter={(text) => setFilterState({ folder, text })}

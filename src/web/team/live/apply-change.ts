@@ -15,6 +15,11 @@ import type { LiveChange } from "./live-types";
 export function applyChange(qc: QueryClient, e: LiveChange, pkOf: (table: string) => string | undefined, myTab: string): void {
   if (e.tab === myTab) return; // this tab made it, and already shows it
   if (e.bucket) {
+    // New or replaced: was the key in a listing this tab has? (Looked up before the refetch.)
+    const known = (key: string) => qc.getQueriesData({ queryKey: storageKeys.bucket(e.bucket as string) }).some(([, d]) => d !== undefined && JSON.stringify(d).includes(JSON.stringify(key)));
+    const keys = e.keys ?? [];
+    const what = e.kind === "upload" ? (keys.some(known) ? "replaced" : "new") : e.kind === "delete-file" ? "deleted" : "moved or copied";
+    liveActions.bucketNews(e.bucket, { id: e.id, at: e.at, who: e.origin === "outside" ? e.actor.name : `${e.actor.name} (${e.actor.email})`, what, keys });
     void qc.invalidateQueries({ queryKey: storageKeys.bucket(e.bucket) });
     return;
   }

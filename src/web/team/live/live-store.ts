@@ -18,9 +18,19 @@ interface LiveState {
   changedUnder: Map<string, { name: string; email: string; at: string }>;
   /** "<email>\n<tab>" → where that tab is. */
   presence: Map<string, LivePresence>;
+  /** Per bucket: what others just did there (newest first, a few). */
+  bucketNews: Map<string, BucketNews[]>;
 }
 
-export const useLiveStore = create<LiveState>(() => ({ connected: false, flashes: new Map(), changedUnder: new Map(), presence: new Map() }));
+export interface BucketNews {
+  id: number;
+  at: string;
+  who: string;
+  what: "new" | "replaced" | "deleted" | "moved or copied";
+  keys: string[];
+}
+
+export const useLiveStore = create<LiveState>(() => ({ connected: false, flashes: new Map(), changedUnder: new Map(), presence: new Map(), bucketNews: new Map() }));
 
 export const rowKey = (table: string, pk: unknown) => `${table}|${typeof pk === "string" ? pk : JSON.stringify(pk)}`;
 
@@ -66,6 +76,15 @@ export const liveActions = {
     if (p.view === null) presence.delete(k);
     else presence.set(k, p);
     useLiveStore.setState({ presence });
+  },
+  bucketNews(bucket: string, news: BucketNews) {
+    const all = new Map(useLiveStore.getState().bucketNews);
+    all.set(bucket, [news, ...(all.get(bucket) ?? [])].slice(0, 5));
+    useLiveStore.setState({ bucketNews: all });
+  },
+  clearBucketNews(bucket: string) {
+    const all = new Map(useLiveStore.getState().bucketNews);
+    if (all.delete(bucket)) useLiveStore.setState({ bucketNews: all });
   },
   expirePresence() {
     const now = Date.now();
