@@ -50,6 +50,35 @@ export class TeamStack {
     }
   }
 
+  /** The processes under the launcher (the proxy, the embedded service), by pid and command line. */
+  processes(): { pid: number; cmd: string }[] {
+    const root = this.launcher?.pid;
+    if (root === undefined) return [];
+    const kids = new Map<number, number[]>();
+    for (const d of fs.readdirSync("/proc")) {
+      if (!/^\d+$/.test(d)) continue;
+      try {
+        const ppid = Number(fs.readFileSync(`/proc/${d}/stat`, "utf8").split(") ")[1].split(" ")[1]);
+        kids.set(ppid, [...(kids.get(ppid) ?? []), Number(d)]);
+      } catch {
+        /* gone */
+      }
+    }
+    const out: { pid: number; cmd: string }[] = [];
+    const walk = (pid: number) => {
+      for (const k of kids.get(pid) ?? []) {
+        try {
+          out.push({ pid: k, cmd: fs.readFileSync(`/proc/${k}/cmdline`, "utf8").replace(/\0/g, " ") });
+        } catch {
+          /* gone */
+        }
+        walk(k);
+      }
+    };
+    walk(root);
+    return out;
+  }
+
   async stop(): Promise<void> {
     const child = this.launcher;
     if (child?.pid !== undefined && child.exitCode === null) {

@@ -47,7 +47,7 @@ export function Shell() {
           Baseboard
         </Link>
         <div className="topbar-right">
-          {config.data && <UpstreamBadge upstream={config.data.upstream} state={health} />}
+          {config.data ? <UpstreamBadge upstream={config.data.upstream} state={health} /> : health && health !== "up" && <UpstreamBadge upstream={{ kind: "local", label: "" }} state={health} unknownKind />}
           <button type="button" className="btn btn-ghost" onClick={() => setHelp(true)} aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)">
             <kbd>?</kbd> Shortcuts
           </button>
@@ -71,7 +71,22 @@ export function Shell() {
         </main>
       ) : (
         <main className="main center-state" aria-busy="true">
-          <p className="muted">Loading configuration…</p>
+          {health && health !== "up" ? (
+            // The service hangs or restarts: say so within seconds instead of waiting on the config.
+            <div role="alert">
+              <h1>{health === "down" ? "The service is not answering" : "The service is restarting"}</h1>
+              <p className="muted">
+                {health === "down"
+                  ? "Baseboard's upstream does not answer (it may be stuck or stopped). The proxy restarts a local service that stays stuck; this page fills in by itself as soon as it answers."
+                  : "Baseboard's service is starting again; this page fills in by itself in a moment."}
+              </p>
+              <button type="button" className="btn" onClick={() => config.refetch()}>
+                Try again now
+              </button>
+            </div>
+          ) : (
+            <p className="muted">Loading configuration…</p>
+          )}
         </main>
       )}
       {help && <HelpOverlay onClose={closeHelp} />}
@@ -95,8 +110,9 @@ function useRefetchWhenBack(state: UpstreamState | undefined) {
 
 const stateText: Record<UpstreamState, string> = { up: "up", restarting: "restarting", down: "unreachable" };
 
-function UpstreamBadge({ upstream, state }: { upstream: AppConfig["upstream"]; state: UpstreamState | undefined }) {
+function UpstreamBadge({ upstream, state, unknownKind }: { upstream: AppConfig["upstream"]; state: UpstreamState | undefined; unknownKind?: boolean }) {
   const local = upstream.kind === "local";
+  const name = unknownKind ? "Service" : local ? "Local service" : "Hosted service";
   const s = state ?? "up";
   return (
     <span
@@ -105,10 +121,10 @@ function UpstreamBadge({ upstream, state }: { upstream: AppConfig["upstream"]; s
       data-testid="upstream"
       data-state={s}
       role="status"
-      aria-label={`${local ? "Local service" : "Hosted service"} ${stateText[s]}`}
+      aria-label={`${name} ${stateText[s]}`}
     >
       <span className="dot" aria-hidden="true" />
-      {local ? "Local service" : "Hosted service"}
+      {name}
       {!local && <span className="upstream-label">{upstream.label}</span>}
       {s !== "up" && <span className="upstream-state">{s === "down" ? "down" : "restarting"}</span>}
     </span>

@@ -19,10 +19,14 @@ async function ask(path: string, signal: AbortSignal): Promise<Answer> {
   }
 }
 
+/** A service that hangs answers nothing at all: after this long the probe counts as no answer. */
+export const PROBE_TIMEOUT_MS = 4000;
+
 export async function fetchUpstreamState(signal: AbortSignal): Promise<UpstreamState> {
-  const health = healthState(await ask("/api/health", signal));
+  const within = AbortSignal.any([signal, AbortSignal.timeout(PROBE_TIMEOUT_MS)]);
+  const health = healthState(await ask("/api/health", within));
   if (health === "down") return health;
-  return worst(health, probeState(await ask("/api/config", signal)));
+  return worst(health, probeState(await ask("/api/config", within)));
 }
 
 export const healthQueryOptions = () =>
