@@ -6,7 +6,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { expect, type Page, test } from "@playwright/test";
-import { useHostedStack } from "./hosted.helpers";
+import { hostedUrl, useHostedStack } from "./hosted.helpers";
 import { cell } from "./records.helpers";
 
 const stack = useHostedStack();
@@ -74,4 +74,19 @@ test("hosted: a paste updates with equal conditions only; the view exports as th
   await exp.getByLabel("JSON").check();
   const [file] = await Promise.all([page.waitForEvent("download"), exp.getByRole("button", { name: "Export" }).click()]);
   expect(JSON.parse(await readFile(await file.path(), "utf8"))).toEqual(after);
+});
+
+test("hosted, fresh browser, a view of two columns: the Columns menu still lists every Field", async ({ browser }) => {
+  // A new context: nothing learnt before (no localStorage), and the upstream has no fields endpoint.
+  const ctx = await browser.newContext({ baseURL: hostedUrl });
+  const page = await ctx.newPage();
+  await page.goto("/records/demo/employees?cols=employee_id,full_name");
+  await expect(page.getByRole("columnheader")).toHaveText([/^$/, /employee_id/, /full_name/]);
+  await page.getByRole("button", { name: "Columns" }).click();
+  const panel = page.getByRole("dialog", { name: "Columns" });
+  for (const f of ["job_title", "department", "age", "hire_date", "annual_salary", "city", "exit_date"]) await expect(panel.getByLabel(`Show ${f}`)).not.toBeChecked();
+  await panel.getByLabel("Show city").check();
+  await page.keyboard.press("Escape");
+  await expect(page.getByRole("columnheader")).toHaveText([/^$/, /employee_id/, /full_name/, /city/]);
+  await ctx.close();
 });

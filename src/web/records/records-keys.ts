@@ -11,6 +11,8 @@ export const recordKeys = {
   /** Prefix of every records query (pages, Records, suggestions) of every table. */
   all: () => ["records"] as const,
   fields: (db: string, table: string) => ["fields", db, table] as const,
+  /** One unselected Record, to learn every Field where the fields endpoint is missing. */
+  fieldsProbe: (db: string, table: string) => ["fields", db, table, "probe"] as const,
   /** Prefix of every page of one table. */
   table: (db: string, table: string) => ["records", db, table] as const,
   page: (db: string, table: string, body: QueryBody) => ["records", db, table, body] as const,

@@ -11,7 +11,7 @@ import type { AppConfig } from "../../shared/meta";
 import type { FieldInfo, RecordRow } from "../../shared/records";
 import { knownFieldsActions, selectKnownFields, useKnownFieldsStore } from "./known-fields-store";
 import { fieldsFromNames, fieldsFromRows, type KnownField, mergeKnownFields, resolveFields } from "./known-fields.utils";
-import { fieldsQueryOptions } from "./fields-list-query";
+import { fieldsProbeQueryOptions, fieldsQueryOptions } from "./fields-list-query";
 
 const tableMeta = (config: AppConfig, db: string, table: string) =>
   config.databases.find((d) => d.id === db)?.tables.find((t) => t.slug === table);
@@ -42,6 +42,12 @@ export function useTableFields(
   const q = useQuery(fieldsQueryOptions(db, table, canAsk && !!meta));
   const remembered = useKnownFieldsStore(selectKnownFields(db, table));
   const fromRows = useMemo(() => (!canAsk && rows?.length ? fieldsFromRows(rows, pk) : []), [canAsk, rows, pk]);
+  // The view may select only some columns: one unselected Record teaches the rest.
+  const probe = useQuery(fieldsProbeQueryOptions(db, table, !canAsk && !!meta));
+  const fromProbe = useMemo(() => (probe.data?.items.length ? fieldsFromRows(probe.data.items, pk) : []), [probe.data, pk]);
+  useEffect(() => {
+    if (fromProbe.length) knownFieldsActions.learn(db, byTable(table, fromProbe));
+  }, [db, table, fromProbe]);
 
   // What this answer taught is remembered for the next page, view and reload.
   useEffect(() => {
