@@ -39,13 +39,17 @@ test("edit a cell in place, checked through the API; a wrong type is refused bef
   await expect.poll(async () => (await apiRecord("E00101")).exit_date).toBeNull();
 });
 
-test("a Record changed elsewhere first shows a conflict with its current value and is not overwritten", async ({ page }) => {
+test("a Record changed elsewhere while the cell is being edited shows a conflict with its current value and is not overwritten", async ({ page }) => {
   await openView(page, "employees", { filter: byPk("E00102") });
   const city = cell(page, 2, "city");
   await expect(city).not.toHaveText("");
-  await apiUpdate("employees", { values: [{ key: "city", value: "ChangedByApi" }], filter: byPk("E00102") });
   await city.dblclick();
   await page.getByLabel("Edit city").fill("MyValue");
+  // The change arrives live while the editor is open: the save still checks the value it began from.
+  const refetched = page.waitForResponse((r) => r.url().includes("/query") && r.request().method() === "POST");
+  await apiUpdate("employees", { values: [{ key: "city", value: "ChangedByApi" }], filter: byPk("E00102") });
+  await refetched;
+  await expect(page.getByLabel("Edit city")).toHaveValue("MyValue");
   await page.keyboard.press("Enter");
   const alert = page.getByRole("alert").filter({ hasText: "Conflict: city of E00102 was changed elsewhere" });
   await expect(alert).toBeVisible();

@@ -56,10 +56,12 @@ test("record panel: open by button, Space and Shift+Enter; edit saved with a con
   await page.keyboard.press(" ");
   await expect(page).toHaveURL(/record=E00702/);
 
-  // Changed elsewhere first: the panel's save is refused as a conflict, the other value kept.
+  // Changed elsewhere while the person types: the panel's save is refused as a conflict (even
+  // though the live event has shown the new value meanwhile), the other value kept.
   const panel2 = page.getByRole("complementary").filter({ hasText: "Record E00702" });
-  await apiUpdate("employees", { values: [{ key: "city", value: "ElsewhereTown" }], filter: byPk("E00702") });
   await panel2.locator("#rp-city").fill("MineTown");
+  await apiUpdate("employees", { values: [{ key: "city", value: "ElsewhereTown" }], filter: byPk("E00702") });
+  await expect(panel2.getByRole("status")).toContainText("city is now ElsewhereTown. Your unsaved edits are kept");
   await panel2.getByRole("button", { name: "Save" }).click();
   await expect(panel2.getByRole("alert").first()).toContainText("Changed elsewhere");
   expect((await apiRecord("E00702")).city).toBe("ElsewhereTown");
@@ -362,9 +364,10 @@ test("columns resize by keyboard and drag, widths kept per table; the key column
   await openView(page, "employees");
   const head = page.getByRole("columnheader", { name: /^city/ });
   const w0 = (await head.boundingBox())!.width;
-  await page.getByRole("separator", { name: "Resize column city" }).focus();
-  await page.keyboard.press("ArrowRight");
-  await page.keyboard.press("ArrowRight");
+  // From the keyboard: the header row is one tab stop; Alt+→ on a column's header widens it.
+  await head.getByRole("button").focus();
+  await page.keyboard.press("Alt+ArrowRight");
+  await page.keyboard.press("Alt+ArrowRight");
   await expect.poll(async () => Math.round((await head.boundingBox())!.width)).toBe(Math.round(w0 + 20));
   // Dragging the same edge 60 px further right.
   const hb = (await page.getByRole("separator", { name: "Resize column city" }).boundingBox())!;

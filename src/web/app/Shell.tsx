@@ -3,7 +3,7 @@
  * page, toasts and the shortcut overlay. Waits for /api/config, which everything else needs.
  */
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { Link, Outlet } from "@tanstack/react-router";
+import { Link, Outlet, useRouterState } from "@tanstack/react-router";
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { AppConfig } from "../../shared/meta";
 import { configQueryOptions } from "./config-get-query";
@@ -27,6 +27,7 @@ export function Shell() {
   const me = useQuery(meQueryOptions()).data;
   useLiveEvents(config.data, !!me);
   const closeHelp = useCallback(() => setHelp(false), []);
+  const pathname = useRouterState({ select: (r) => r.location.pathname });
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -41,6 +42,18 @@ export function Shell() {
 
   return (
     <div className="app">
+      <a
+        href="#main"
+        className="skip-link"
+        onClick={(e) => {
+          // To the grid's active cell when there is a grid, else to the page's main region.
+          e.preventDefault();
+          const target = document.querySelector<HTMLElement>('[role="grid"] [role="gridcell"][tabindex="0"]') ?? document.getElementById("main");
+          target?.focus();
+        }}
+      >
+        {pathname.startsWith("/records/") ? "Skip to grid" : "Skip to content"}
+      </a>
       <header className="topbar">
         <Link to="/" className="brand">
           <span className="brand-mark" aria-hidden="true" />
@@ -57,7 +70,7 @@ export function Shell() {
       {config.data ? (
         <div className="body">
           <Sidebar config={config.data} />
-          <main className="main">
+          <main className="main" id="main" tabIndex={-1}>
             <Outlet />
           </main>
         </div>

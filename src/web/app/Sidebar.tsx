@@ -1,4 +1,5 @@
 /** Databases with their tables, and buckets with their permission, from /api/config. */
+import { toast } from "../ui/toast";
 import { Link } from "@tanstack/react-router";
 import type { AppConfig, BucketPermission } from "../../shared/meta";
 import { Icon, LockIcon } from "../ui/icons";
@@ -53,7 +54,16 @@ export function Sidebar({ config }: { config: AppConfig }) {
           {config.buckets.map((b) =>
             b.permission === "forbidden" ? (
               <li key={b.name}>
-                <span className="nav-item locked" aria-disabled="true" title={permissionHelp.forbidden}>
+                {/* Reachable from the keyboard, so its explanation is not mouse-only: focus shows
+                    it under the entry (and reads it out), Enter repeats it as a toast. */}
+                <button
+                  type="button"
+                  className="nav-item locked"
+                  aria-disabled="true"
+                  aria-describedby={`locked-why-${b.name}`}
+                  title={permissionHelp.forbidden}
+                  onClick={() => toast(`${b.name} cannot be opened`, { detail: permissionHelp.forbidden })}
+                >
                   <span className="nav-icon" aria-hidden="true">
                     <LockIcon />
                   </span>
@@ -61,6 +71,9 @@ export function Sidebar({ config }: { config: AppConfig }) {
                   <span className="perm perm-forbidden" aria-label={`permission ${b.permission}`}>
                     {permissionLabel.forbidden}
                   </span>
+                </button>
+                <span className="nav-locked-why" id={`locked-why-${b.name}`}>
+                  {permissionHelp.forbidden}
                 </span>
               </li>
             ) : (

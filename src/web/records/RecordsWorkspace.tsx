@@ -353,9 +353,62 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
             onOpenRecord={onOpenRecord}
             onResize={onResize}
             liveTable={`${db}/${table}`}
+            openRecord={search.record}
             footer={fields && !insertWhy && !view.join ? <NewRow db={db} table={table} columns={columns} fields={fields} ariaRowIndex={(rowsShown?.length ?? 0) + 2} /> : undefined}
           />
         ) : null}
+        {/* Inside the grid area: the panel leaves the toolbar, filter and pager usable. */}
+        <Suspense fallback={null}>
+          {search.record && fields && (
+            <RecordPanel
+              db={db}
+              table={table}
+              recordText={search.record}
+              rows={rowsShown ?? []}
+              columns={panelColumns}
+              pkField={pkField}
+              join={view.join}
+              deleteWhy={deleteWhy}
+              onCommit={onCommit}
+              pageStep={{ next: view.page < last, prev: view.page > 1, go: panelPageStep }}
+              onNavigate={(record) => {
+                if (!record) {
+                  // Closing lands on the row of the Record last shown: previous/next may have moved
+                  // on from the cell it was opened from, or it was opened from a link.
+                  const i = (rowsShown ?? []).findIndex((r) => String(r[pkField]) === search.record);
+                  if (i >= 0) gridActions.setActive({ row: i, col: useGridStore.getState().active.col });
+                }
+                setSearch({ record }, true);
+                if (!record) requestAnimationFrame(() => document.querySelector<HTMLElement>("[role=grid] .cell.active")?.focus());
+              }}
+            />
+          )}
+          {overlayOpen && fields && (
+            <RecordsOverlays
+              ctx={{
+                db,
+                table,
+                config,
+                view,
+                search,
+                rows: rowsShown ?? [],
+                columns,
+                fields,
+                pkField,
+                count,
+                queryKey: recordsQueryOptions(db, table, body).queryKey,
+                widths,
+                applyFilter: onApply,
+                setSort: onSortChange,
+                hideColumn: (key) => setSearch({ cols: toggleColumn(columnsAll, view.cols, key).join(",") }, true),
+                filterOn,
+                openRecord: onOpenRecord,
+                noInsert: insertWhy,
+                noDelete: deleteWhy,
+              }}
+            />
+          )}
+        </Suspense>
       </div>
       <Pager
         page={view.page}
@@ -364,57 +417,6 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
         onPage={(p) => setSearch({ page: p === 1 ? undefined : p }, true)}
         onSize={(s) => setSearch({ size: s === 50 ? undefined : s })}
       />
-      <Suspense fallback={null}>
-        {search.record && fields && (
-          <RecordPanel
-            db={db}
-            table={table}
-            recordText={search.record}
-            rows={rowsShown ?? []}
-            columns={panelColumns}
-            pkField={pkField}
-            join={view.join}
-            deleteWhy={deleteWhy}
-            onCommit={onCommit}
-            pageStep={{ next: view.page < last, prev: view.page > 1, go: panelPageStep }}
-            onNavigate={(record) => {
-              if (!record) {
-                // Closing lands on the row of the Record last shown: previous/next may have moved
-                // on from the cell it was opened from, or it was opened from a link.
-                const i = (rowsShown ?? []).findIndex((r) => String(r[pkField]) === search.record);
-                if (i >= 0) gridActions.setActive({ row: i, col: useGridStore.getState().active.col });
-              }
-              setSearch({ record }, true);
-              if (!record) requestAnimationFrame(() => document.querySelector<HTMLElement>("[role=grid] .cell.active")?.focus());
-            }}
-          />
-        )}
-        {overlayOpen && fields && (
-          <RecordsOverlays
-            ctx={{
-              db,
-              table,
-              config,
-              view,
-              search,
-              rows: rowsShown ?? [],
-              columns,
-              fields,
-              pkField,
-              count,
-              queryKey: recordsQueryOptions(db, table, body).queryKey,
-              widths,
-              applyFilter: onApply,
-              setSort: onSortChange,
-              hideColumn: (key) => setSearch({ cols: toggleColumn(columnsAll, view.cols, key).join(",") }, true),
-              filterOn,
-              openRecord: onOpenRecord,
-              noInsert: insertWhy,
-              noDelete: deleteWhy,
-            }}
-          />
-        )}
-      </Suspense>
       {bulk && (
         <BulkUpdateDialog
           db={db}

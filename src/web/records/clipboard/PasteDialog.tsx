@@ -37,7 +37,10 @@ const activeGridCell = () => document.querySelector<HTMLElement>("[role=grid] .c
 
 export default function PasteDialog(p: Props) {
   const qc = useQueryClient();
-  const planned = useMemo(() => planPaste(parseTsv(p.text), { row: p.at.row, col: p.at.col - 1 }, p.rows, p.columns, p.pkField), [p.text, p.at, p.rows, p.columns, p.pkField]);
+  // The rows as they were when the preview opened: a live change arriving meanwhile must not
+  // move the conflict check's "before" under the reviewed preview (it is a conflict instead).
+  const [rows] = useState(p.rows);
+  const planned = useMemo(() => planPaste(parseTsv(p.text), { row: p.at.row, col: p.at.col - 1 }, rows, p.columns, p.pkField), [p.text, p.at, rows, p.columns, p.pkField]);
   const updates = useMemo(() => (planned.ok ? planUpdates(planned.plan.changes, p.pkField) : []), [planned, p.pkField]);
   const [busy, setBusy] = useState<number | null>(null);
   const [outcome, setOutcome] = useState<PasteOutcome | null>(null);

@@ -26,12 +26,15 @@ interface Props {
   col: GridColumn;
   value: RecordValue | undefined;
   initialText?: string;
-  onCommit(value: RecordValue, move: Move): void;
+  /** `base`: the value the edit started from, the conflict check's "before" (a live change
+   * arriving while the person types must be a conflict, not overwritten). */
+  onCommit(value: RecordValue, move: Move, base: RecordValue | undefined): void;
   onCancel(): void;
 }
 
 export function CellEditor({ col, value, initialText, onCommit, onCancel }: Props) {
   const [text, setText] = useState(() => startText(col, value, initialText));
+  const [base] = useState(value);
   const [error, setError] = useState<string | null>(null);
   const ref = useRef<HTMLInputElement & HTMLSelectElement>(null);
   const done = useRef(false);
@@ -49,11 +52,11 @@ export function CellEditor({ col, value, initialText, onCommit, onCancel }: Prop
       return;
     }
     done.current = true;
-    onCommit(parsed.value, move);
+    onCommit(parsed.value, move, base);
   };
   const setNull = () => {
     done.current = true;
-    onCommit(null, "none");
+    onCommit(null, "none", base);
   };
   const onKeyDown = (e: React.KeyboardEvent) => {
     e.stopPropagation();

@@ -1,8 +1,9 @@
 /** The sticky header row: select-all checkbox and sortable column headers. Memoized: scrolling does not touch it. */
-import { memo } from "react";
+import { memo, useState } from "react";
 import type { RecordValue, SortUnit } from "../../../shared/records";
 import type { GridColumn } from "./columns.utils";
 import { gridActions } from "./grid-store";
+import { MAX_COL_W, MIN_COL_W } from "./column-widths-store";
 import { ResizeHandle } from "./ResizeHandle";
 
 /** What the header needs of a TanStack Table header (sorting feature registered). */
@@ -27,6 +28,23 @@ interface Props {
 }
 
 export const GridHeader = memo(function GridHeader({ width, columns, sort, headers, pageSelected, someSelected, pks, onResize }: Props) {
+  // The header row is one tab stop (roving focus): ←/→ move between columns, Enter sorts,
+  // Alt+←/→ resizes (Shift: by 50 px). Two stops per column made the grid 45 Tabs away.
+  const [focused, setFocused] = useState(0);
+  const clamp = (w: number) => Math.max(MIN_COL_W, Math.min(MAX_COL_W, Math.round(w)));
+  const onKey = (i: number, e: React.KeyboardEvent<HTMLButtonElement>) => {
+    if (e.key !== "ArrowLeft" && e.key !== "ArrowRight") return;
+    e.preventDefault();
+    e.stopPropagation();
+    const dir = e.key === "ArrowRight" ? 1 : -1;
+    if (e.altKey) {
+      if (onResize) onResize(columns[i].key, clamp(columns[i].width + dir * (e.shiftKey ? 50 : 10)));
+      return;
+    }
+    const next = Math.max(0, Math.min(columns.length - 1, i + dir));
+    setFocused(next);
+    (e.currentTarget.closest("[role=row]")?.querySelectorAll<HTMLButtonElement>(".th-btn")[next])?.focus();
+  };
   return (
       <div role="rowgroup" className="grid-head" style={{ width }}>
         <div role="row" aria-rowindex={1} className="grid-row head">
@@ -57,8 +75,11 @@ export const GridHeader = memo(function GridHeader({ width, columns, sort, heade
                 <button
                   type="button"
                   className="th-btn"
+                  tabIndex={i === Math.min(focused, columns.length - 1) ? 0 : -1}
+                  onFocus={() => setFocused(i)}
+                  onKeyDown={(e) => onKey(i, e)}
                   onClick={h.column.getToggleSortingHandler()}
-                  title={`Sort by ${col.key} (Shift+click to add to the sort) · ${col.field.type}${col.readOnly ? " · read-only" : ""}`}
+                  title={`Sort by ${col.key} (Shift+click to add to the sort) · ${col.field.type}${col.readOnly ? " · read-only" : ""}${onResize ? " · ←/→ other columns, Alt+←/→ width" : ""}`}
                 >
                   <span className="th-name">{col.key}</span>
                   <span className="th-type">{col.field.primaryKey ? "PK" : col.field.type}</span>

@@ -32,7 +32,7 @@ interface Props {
   onCellClick(row: number, col: number, shift?: boolean): void;
   onOpen?(row: number): void;
   onCellDoubleClick(row: number, col: number): void;
-  onCommit(row: number, col: number, value: RecordValue, move: Move): void;
+  onCommit(row: number, col: number, value: RecordValue, move: Move, base: RecordValue | undefined): void;
   onCancel(): void;
   /** Live (src/web/team/live/row-marks.ts): Fields just changed by someone else, "\n"-joined. */
   flash?: string;
@@ -40,6 +40,8 @@ interface Props {
   openBy?: string;
   /** "field\tName" lines: cells someone else is editing. */
   editingBy?: string;
+  /** This Record is open in the record panel. */
+  isOpen?: boolean;
 }
 
 /**
@@ -68,7 +70,8 @@ export const GridRow = memo(function GridRow(p: Props) {
       role="row"
       aria-rowindex={p.ariaRowIndex}
       aria-selected={p.selected}
-      className={`grid-row ${p.selected ? "selected" : ""} ${p.editingCol >= 0 ? "editing-row" : ""}`}
+      className={`grid-row ${p.selected ? "selected" : ""} ${p.editingCol >= 0 ? "editing-row" : ""}${p.isOpen ? " open-record" : ""}`}
+      aria-current={p.isOpen ? "true" : undefined}
       style={{ transform: `translateY(${p.start}px)`, width: p.width }}
       data-index={p.index}
     >
@@ -154,7 +157,7 @@ export const GridRow = memo(function GridRow(p: Props) {
                 col={col}
                 value={value}
                 initialText={p.initialText}
-                onCommit={(v, move) => p.onCommit(p.index, c, v, move)}
+                onCommit={(v, move, base) => p.onCommit(p.index, c, v, move, base)}
                 onCancel={p.onCancel}
               />
             ) : (
@@ -172,7 +175,7 @@ export const GridRow = memo(function GridRow(p: Props) {
                     aria-label={`Retry saving ${col.key}`}
                     onClick={(e) => {
                       e.stopPropagation();
-                      p.onCommit(p.index, c, conflict.attempted, "none");
+                      p.onCommit(p.index, c, conflict.attempted, "none", conflict.current);
                     }}
                   >
                     Retry

@@ -43,7 +43,12 @@ interface Props {
   footer?: React.ReactNode;
   /** "<db>/<table>": live marks (others' changes flash, their open Record and edited cell). */
   liveTable?: string;
+  /** The primary key (as text) of the Record open in the panel: its row is highlighted. */
+  openRecord?: string;
 }
+
+/** Set by ] and [: the next grid to show rows (the same one, or the one mounted after loading) takes focus. */
+let refocusAfterPage = false;
 
 /** Memoized: a navigation that leaves rows, columns and sort alone does not re-render it. */
 export const RecordsGrid = memo(function RecordsGrid(p: Props) {
@@ -137,6 +142,21 @@ export const RecordsGrid = memo(function RecordsGrid(p: Props) {
     return () => cancelAnimationFrame(id);
   }, [active, editing, virtualizer]);
 
+  // Paging from the keyboard replaces every row (the grid itself while the page loads): focus
+  // then lands on the same cell of the new page, instead of dropping to <body>.
+  const pageFromKeys = (delta: -1 | 1) => {
+    refocusAfterPage = true;
+    p.onPage(delta);
+  };
+  useEffect(() => {
+    if (!refocusAfterPage || rows.length === 0) return;
+    refocusAfterPage = false;
+    wantFocus.current = true;
+    gridActions.setActive({ row: Math.min(active.row, rows.length - 1), col: active.col });
+    scrollRef.current?.querySelector<HTMLElement>(`[data-cell="${Math.min(active.row, rows.length - 1)}:${active.col}"]`)?.focus();
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only when the rows change
+  }, [rows]);
+
   const moveTo = useCallback((row: number, col: number) => {
     wantFocus.current = true;
     gridActions.setActive({ row: Math.max(0, Math.min(rows.length - 1, row)), col: Math.max(0, Math.min(colCount - 1, col)) });
@@ -162,10 +182,12 @@ export const RecordsGrid = memo(function RecordsGrid(p: Props) {
 
   const { onCommit } = p;
   const commit = useCallback(
-    (row: number, col: number, value: RecordValue, move: Move) => {
+    (row: number, col: number, value: RecordValue, move: Move, base: RecordValue | undefined) => {
       const column = p.columns[col - 1];
       const { rows } = latest.current;
-      const record = rows[row];
+      const current = rows[row];
+      // Checked against the value the edit began from, not whatever a live change put there since.
+      const record = current && column ? { ...current, [column.key]: base === undefined ? current[column.key] : base } : current;
       gridActions.stopEdit();
       if (column && record && !(sameValue(record[column.key], value) && record[column.key] !== undefined)) onCommit(record, column, value);
       wantFocus.current = true;
@@ -214,8 +236,8 @@ export const RecordsGrid = memo(function RecordsGrid(p: Props) {
       F2: () => startEdit(row, col),
       // Space on a data cell opens the Record (as in Airtable); on the checkbox, or with Shift, it selects.
       " ": () => (col > 0 && !e.shiftKey && p.onOpenRecord ? p.onOpenRecord(row) : gridActions.toggleRow(row, pks, e.shiftKey)),
-      "[": () => p.onPage(-1),
-      "]": () => p.onPage(1),
+      "[": () => pageFromKeys(-1),
+      "]": () => pageFromKeys(1),
     };
     const fn = keys[e.key];
     if (fn && !e.altKey && !e.metaKey) {
@@ -295,6 +317,7 @@ export const RecordsGrid = memo(function RecordsGrid(p: Props) {
               onCommit={commit}
               onCancel={cancel}
               {...marks.get(keyText(row[p.pkField]))}
+              isOpen={p.openRecord !== undefined && keyText(row[p.pkField]) === p.openRecord}
             />
           );
         })}

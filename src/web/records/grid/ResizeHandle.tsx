@@ -1,6 +1,7 @@
 /**
- * The right edge of a column header: drag it, or focus it and press ←/→ (Shift: by 50 px), to
- * change the column's width. A separator with a value, as ARIA describes a splitter.
+ * The right edge of a column header: drag it to change the column's width. From the keyboard,
+ * Alt+←/→ on the header (GridHeader) does the same, so the header stays one tab stop; the
+ * separator keeps its value for screen readers and takes ←/→ when clicked into focus.
  */
 import type { GridColumn } from "./columns.utils";
 import { MAX_COL_W, MIN_COL_W } from "./column-widths-store";
@@ -16,9 +17,9 @@ export function ResizeHandle({ col, onResize }: { col: GridColumn; onResize(key:
       aria-valuenow={col.width}
       aria-valuemin={MIN_COL_W}
       aria-valuemax={MAX_COL_W}
-      tabIndex={0}
+      tabIndex={-1}
       className="col-resize"
-      title="Drag, or focus and press ←/→, to resize"
+      title="Drag to resize (or Alt+←/→ on the column's header)"
       onClick={(e) => e.stopPropagation()}
       onPointerDown={(e) => {
         e.preventDefault();

@@ -48,6 +48,9 @@ export default function RecordPanel(p: Props) {
   const fetched = useQuery({ ...recordGetQueryOptions(p.db, p.table, p.pkField, pk, p.join), enabled: !onPage });
   const row = onPage ?? fetched.data ?? undefined;
   const [drafts, setDrafts] = useState<Drafts>({});
+  // Each edited Field's value when its edit began: saving checks against it, so a live change
+  // arriving while the person types is a conflict that names who, never silently overwritten.
+  const [bases, setBases] = useState<Record<string, RecordValue>>({});
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [large, setLarge] = useState<GridColumn | null>(null);
   const conflicts = useGridStore((s) => s.conflicts);
@@ -60,6 +63,7 @@ export default function RecordPanel(p: Props) {
   // Another Record: start clean, and put focus where a keyboard user expects it.
   useEffect(() => {
     setDrafts({});
+    setBases({});
     setErrors({});
     headRef.current?.focus();
     liveActions.clearChangedUnder(liveKey);
@@ -72,6 +76,13 @@ export default function RecordPanel(p: Props) {
     else if (index >= 0 && p.pageStep && (delta > 0 ? p.pageStep.next : p.pageStep.prev)) p.pageStep.go(delta);
   };
 
+  const baseOf = (key: string): RecordValue => (key in bases ? bases[key] : (row?.[key] ?? null));
+  const edit = (key: string, text: string | null) => {
+    setDrafts((d) => ({ ...d, [key]: text }));
+    if (row && !(key in bases)) setBases((b) => (key in b ? b : { ...b, [key]: row[key] }));
+  };
+  // Edited Fields whose stored value moved since the edit began (a refetch or a live change).
+  const movedUnder = row ? p.columns.filter((c) => c.key in bases && c.key in drafts && !sameValue(row[c.key], bases[c.key])) : [];
   const save = () => {
     if (!row) return;
     const bad: Record<string, string> = {};
@@ -81,12 +92,13 @@ export default function RecordPanel(p: Props) {
       if (!col) continue;
       const v = text === null ? { ok: true as const, value: null } : parseInput(col.field, text);
       if (!v.ok) bad[key] = v.error.message;
-      else if (!sameValue(row[key], v.value)) out.push({ col, value: v.value });
+      else if (!sameValue(baseOf(key), v.value)) out.push({ col, value: v.value });
     }
     setErrors(bad);
     if (Object.keys(bad).length) return;
-    for (const { col, value } of out) p.onCommit(row, col, value);
+    for (const { col, value } of out) p.onCommit({ ...row, [col.key]: baseOf(col.key) }, col, value);
     setDrafts({});
+    setBases({});
   };
 
   const fields = useMemo(() => {
@@ -135,11 +147,18 @@ export default function RecordPanel(p: Props) {
         <p className="rp-live-notice" role="status">
           <span>
             Changed by {changedUnder.name} ({changedUnder.email}) at {formatWhen(changedUnder.at)}
-            {dirty ? ": your unsaved edits are kept; saving checks them against the new values." : "; the new values are shown."}
+            {dirty ? ": your unsaved edits are kept; saving any Field changed under you is refused as a conflict." : "; the new values are shown."}
           </span>
           <button type="button" className="btn btn-sm btn-ghost" onClick={() => liveActions.clearChangedUnder(liveKey)}>
             Dismiss
           </button>
+        </p>
+      )}
+      {!changedUnder && movedUnder.length > 0 && row && (
+        <p className="rp-live-notice" role="status">
+          <span>
+            Changed elsewhere while you were editing: {movedUnder.map((c) => `${c.key} is now ${formatValue(c.field.type, row[c.key])}`).join(", ")}. Your unsaved edits are kept; saving any Field changed under you is refused as a conflict.
+          </span>
         </p>
       )}
       <div className="rp-tabs" role="tablist" aria-label="Record panel">
@@ -188,7 +207,7 @@ export default function RecordPanel(p: Props) {
                 text={draft === undefined ? panelText(col.field, value) : (draft ?? "")}
                 error={errors[col.key]}
                 conflict={c ? `Changed elsewhere${c.by ?? ""}: it is now ${c.current === undefined ? "unknown" : formatValue(col.field.type, c.current)}; your value was not saved.` : undefined}
-                onChange={(text) => setDrafts((d) => ({ ...d, [col.key]: text }))}
+                onChange={(text) => edit(col.key, text)}
                 onLarge={() => setLarge(col)}
               />
             );
@@ -208,7 +227,7 @@ export default function RecordPanel(p: Props) {
         </button>
         <span className="muted small">{index >= 0 ? `${index + 1} of ${p.rows.length} on this page` : "Not on this page"}</span>
         <span className="spacer" />
-        <button type="button" className="btn" disabled={!dirty} onClick={() => (setDrafts({}), setErrors({}))}>
+        <button type="button" className="btn" disabled={!dirty} onClick={() => (setDrafts({}), setBases({}), setErrors({}))}>
           Discard
         </button>
         <button type="button" className="btn btn-primary" disabled={!dirty || !row} onClick={save} title="Save (Ctrl/⌘+Enter)">
@@ -220,7 +239,7 @@ export default function RecordPanel(p: Props) {
           col={large}
           text={drafts[large.key] ?? (drafts[large.key] === null ? "" : panelText(large.field, row?.[large.key]))}
           onDone={(text) => {
-            if (text !== undefined) setDrafts((d) => ({ ...d, [large.key]: text }));
+            if (text !== undefined) edit(large.key, text);
             setLarge(null);
           }}
         />
