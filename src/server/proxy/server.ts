@@ -18,7 +18,7 @@ import { type ApiRoute, matchApiRoute } from "./routes";
 import { EXISTS_PREFIX, objectExists } from "./object-exists";
 import type { SessionGate } from "./session";
 import { SHARED_PASSWORD, SINGLE_USER, type Actor, type Resource } from "../team/contract";
-import { mayRead } from "../team/grants/permissions";
+import { decide, mayRead } from "../team/grants/permissions";
 import { checkRequest } from "../team/grants/request-access";
 import type { TeamGate } from "../team/team-gate";
 import { answerAudit } from "../team/audit/audit-api";
@@ -26,6 +26,7 @@ import { type Auditor, CHANGE_ENDPOINTS, type ChangeRequest } from "../team/audi
 import { createStaticHandler } from "./static";
 import type { LiveHub } from "../team/events/live-hub";
 import { changeEventOf } from "../team/events/change-event";
+import { createZipDownloads, ZIP_PATH } from "./zip/zip-download";
 
 type ForwardRoute = Extract<ApiRoute, { kind: "forward" }>;
 
@@ -62,6 +63,7 @@ export function createProxyHandler(deps: ProxyDeps) {
   const apiError = (res: ServerResponse, status: number, body: ReturnType<typeof errorBody>, headers = API_SECURITY_HEADERS) =>
     sendJson(res, status, body, headers);
   const service = deps.service ?? HOSTED;
+  const zips = createZipDownloads(deps.upstream, { sendIdleMs: config.limits.sendIdleMs, log: deps.log });
 
   const jsonBudget = createBufferBudget(config.limits.jsonBufferBytes);
   const info = config.logLevel === "info" ? deps.log : () => {};
@@ -249,6 +251,30 @@ export function createProxyHandler(deps: ProxyDeps) {
       }
       const answer = await objectExists(deps.upstream, rawUrl);
       return sendJson(res, answer.status, answer.body, API_SECURITY_HEADERS);
+    }
+    if (pathname === ZIP_PATH && method === "POST") {
+      const read = await readJsonBody(req, { idleMs: config.limits.bodyIdleMs, totalMs: config.limits.jsonBodyMs, budget: jsonBudget });
+      if (read.kind !== "ok") return read.kind === "aborted" ? undefined : sendJson(res, read.status, read.body, API_SECURITY_HEADERS);
+      let body: unknown;
+      try {
+        body = JSON.parse(read.body.toString("utf8"));
+      } catch {
+        body = undefined;
+      } finally {
+        read.release();
+      }
+      const answer = zips.start(actor.sessionId ?? actor.email, body, (bucket) => {
+        const d = decide(actor, "read", `bucket:${bucket}` as Resource);
+        return d.allowed ? undefined : d.message;
+      });
+      return apiError(res, answer.status, answer.body as never);
+    }
+    if (pathname.startsWith(`${ZIP_PATH}/`) && safe) {
+      const down = serviceUnavailable(service);
+      if (down) return apiError(res, 503, down.body, { ...API_SECURITY_HEADERS, ...down.headers });
+      const answer = await zips.stream(req, res, pathname.slice(ZIP_PATH.length + 1), actor.sessionId ?? actor.email, API_SECURITY_HEADERS as Record<string, string>);
+      if (answer) return apiError(res, answer.status, answer.body as never);
+      return;
     }
     if (route.kind === "reject") return apiError(res, 404, errorBody("not_found", route.message));
     return forward(req, res, route, true, API_SECURITY_HEADERS, actor);

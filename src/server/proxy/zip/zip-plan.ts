@@ -1,0 +1,60 @@
+/**
+ * What a "download as zip" asks for, checked before anything streams: a bucket and up to
+ * MAX_ITEMS selected keys or folders ("x/"), each a plain key (no dot segments, no leading "/").
+ * Pure: the handler (zip-download.ts) does the I/O.
+ */
+export const MAX_ITEMS = 10_000;
+/** Files a folder may expand to, in all, so that one click cannot walk a whole bucket forever. */
+export const MAX_FILES = 100_000;
+
+export interface ZipRequest {
+  bucket: string;
+  /** Files by key, folders ending in "/". */
+  items: string[];
+  /** The download's file name, without ".zip". */
+  name: string;
+}
+
+export type Parsed = { ok: true; request: ZipRequest } | { ok: false; message: string };
+
+const badKey = (k: string) => k === "" || k.startsWith("/") || k.split("/").some((s, i, all) => s === "." || s === ".." || (s === "" && i !== all.length - 1));
+
+export function parseZipRequest(body: unknown): Parsed {
+  if (!body || typeof body !== "object") return { ok: false, message: 'The body must be JSON: {"bucket": "<name>", "items": ["<key>", "<folder>/", …]}.' };
+  const b = body as Record<string, unknown>;
+  if (typeof b.bucket !== "string" || b.bucket === "") return { ok: false, message: '"bucket" must name a bucket.' };
+  if (!Array.isArray(b.items) || b.items.length === 0) return { ok: false, message: '"items" must list at least one key or folder ("name/").' };
+  if (b.items.length > MAX_ITEMS) return { ok: false, message: `At most ${MAX_ITEMS.toLocaleString("en")} items go in one zip; this asked for ${b.items.length.toLocaleString("en")}. Select fewer, or select their folder.` };
+  const items: string[] = [];
+  for (const item of b.items) {
+    if (typeof item !== "string" || badKey(item)) return { ok: false, message: `Not a key or folder: ${JSON.stringify(item).slice(0, 200)}. Keys have no leading "/" and no "." or ".." segments.` };
+    if (!items.includes(item)) items.push(item);
+  }
+  const name = typeof b.name === "string" && /^[\w .-]{1,100}$/.test(b.name) ? b.name : b.bucket.replace(/[^\w.-]/g, "_");
+  return { ok: true, request: { bucket: b.bucket, items, name } };
+}
+
+/**
+ * The path of a file inside the zip: relative to the folder the selection was made in (the
+ * common parent of the items), so a selection in "photos/2024/" unpacks as "a.jpg", "trip/b.jpg".
+ */
+export function commonFolder(items: readonly string[]): string {
+  const parents = items.map((k) => {
+    const trimmed = k.endsWith("/") ? k.slice(0, -1) : k;
+    const i = trimmed.lastIndexOf("/");
+    return i < 0 ? "" : trimmed.slice(0, i + 1);
+  });
+  let common = parents[0] ?? "";
+  for (const p of parents) while (!p.startsWith(common)) common = common.slice(0, common.slice(0, -1).lastIndexOf("/") + 1);
+  return common;
+}
+
+export function entryName(key: string, base: string): string {
+  return key.startsWith(base) ? key.slice(base.length) : key;
+}
+
+/** A download name a browser keeps as is (RFC 6266 with an ASCII fallback). */
+export function contentDisposition(name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, "_");
+  return `attachment; filename="${ascii}.zip"; filename*=UTF-8''${encodeURIComponent(name)}.zip`;
+}
