@@ -66,6 +66,8 @@ export interface Capabilities {
   jobs?: boolean;
   /** GET /v0/storage/search/{bucket}?q=: whole-bucket name search; absent means no. */
   search?: boolean;
+  /** GET /v0/storage/versions/{bucket}/{key} and POST /v0/storage/restore/{bucket}/{versionedKey} (issue 22.4); absent means no. */
+  versions?: boolean;
   /** POST /v0/record/{db}/{table}/insert (issue 24); absent means no. */
   insert?: boolean;
   /** POST /v0/record/{db}/{table}/delete with expectedCount (issue 24; `delete` is the storage one); absent means no. */

@@ -122,6 +122,29 @@ export interface StorageListResponse {
   nextCursor: string | null;
 }
 
+/** One version of a key, as GET /v0/storage/versions/{bucket}/{key} (extension) lists it. */
+export interface StorageVersionItem {
+  /** `v<timestamp>/<key>`: read it, sign it or restore it by this key. */
+  versionedKey: string;
+  size: number;
+  contentType: string;
+  /** sha256 of the version's bytes, hex (computed at upload). */
+  sha256: string;
+  /** ISO 8601 time this version was uploaded (or restored). */
+  lastModified: string;
+}
+
+/** GET /v0/storage/versions/{bucket}/{key} (extension, issue 22.4): every version, newest first. */
+export interface StorageVersionsResponse {
+  items: StorageVersionItem[];
+}
+
+/** POST /v0/storage/restore/{bucket}/{versionedKey} (extension, issue 22.4): the new newest version. */
+export interface RestoreResponse {
+  /** `v<new timestamp>/<key>`. */
+  key: string;
+}
+
 /** DELETE /v0/storage/object/{bucket}/{key} (extension) */
 export interface DeleteResponse {
   key: string;

@@ -16,6 +16,8 @@ describe("matchApiRoute: the allow list", () => {
     ["GET", "/api/v0/storage/url/sign/team-files/x.txt?expiresIn=60", "/v0/storage/url/sign/team-files/x.txt?expiresIn=60", "sign-url"],
     ["GET", "/api/v0/storage/list/team-files?prefix=a%2Fb&limit=5", "/v0/storage/list/team-files?prefix=a%2Fb&limit=5", "list"],
     ["GET", "/api/v0/storage/public/b/caf%C3%A9.txt", "/v0/storage/public/b/caf%C3%A9.txt", "get-file"],
+    ["GET", "/api/v0/storage/versions/team-files/a/b%20c.txt", "/v0/storage/versions/team-files/a/b%20c.txt", "storage-versions"],
+    ["POST", "/api/v0/storage/restore/team-files/v1700000000000/a/b.txt", "/v0/storage/restore/team-files/v1700000000000/a/b.txt", "storage-restore"],
   ];
   it.each(forwarded)("%s %s → %s", (method, url, upstreamPath, endpoint) => {
     expect(matchApiRoute(method, url)).toMatchObject({ kind: "forward", upstreamPath, endpoint, signed: false });
@@ -32,6 +34,8 @@ describe("matchApiRoute: the allow list", () => {
     expect(lane("GET", "/api/v0/storage/public/b/x.png?w=64")).toEqual(["files", false]);
     expect(lane("GET", "/api/v0/storage/sign/b/v1/x.png?Expires=1")).toEqual(["files", false]);
     expect(lane("POST", "/api/v0/storage/object/b")).toEqual(["uploads", false]);
+    expect(lane("GET", "/api/v0/storage/versions/b/x.png")).toEqual(["json", false]);
+    expect(lane("POST", "/api/v0/storage/restore/b/v1/x.png")).toEqual(["uploads", false]);
   });
 
   it("marks signed URLs, which need no key", () => {
@@ -68,6 +72,10 @@ describe("matchApiRoute: the allow list", () => {
     ["POST", "/api/v0/meta"],
     ["DELETE", "/api/v0/storage/object/b"],
     ["POST", "/api/v0/storage/sign/b/k"],
+    ["GET", "/api/v0/storage/versions/b"],
+    ["POST", "/api/v0/storage/versions/b/k"],
+    ["GET", "/api/v0/storage/restore/b/v1/k"],
+    ["DELETE", "/api/v0/storage/restore/b/v1/k"],
   ];
   it.each(rejected)("%s %s is refused", (method, url) => {
     expect(matchApiRoute(method, url).kind).toBe("reject");

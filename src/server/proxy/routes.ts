@@ -78,6 +78,9 @@ export const ENDPOINTS: Endpoint[] = [
   { name: "storage-job", methods: ["GET"], parts: ["v0", "storage", "jobs", ANY, ANY], access: { on: "bucket", action: "read" } },
   { name: "storage-job-cancel", methods: ["DELETE"], parts: ["v0", "storage", "jobs", ANY, ANY], access: { on: "bucket", action: "write" } },
   { name: "storage-search", methods: ["GET"], parts: ["v0", "storage", "search", ANY], access: { on: "bucket", action: "read" } },
+  { name: "storage-versions", methods: ["GET"], parts: ["v0", "storage", "versions", ANY, REST], access: { on: "bucket", action: "read" } },
+  // A restore writes a new newest version (a server-side copy of the file): a write, in the uploads lane.
+  { name: "storage-restore", methods: ["POST"], parts: ["v0", "storage", "restore", ANY, REST], access: { on: "bucket", action: "write" } },
   { name: "insert", methods: ["POST"], parts: ["v0", "record", ANY, ANY, "insert"], access: { on: "table", action: "write" } },
   { name: "delete-records", methods: ["POST"], parts: ["v0", "record", ANY, ANY, "delete"], access: { on: "table", action: "delete" } },
   { name: "distinct", methods: ["POST"], parts: ["v0", "record", ANY, ANY, "distinct"], access: { on: "table", action: "read" } },

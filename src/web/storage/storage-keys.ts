@@ -9,6 +9,7 @@ export const storageKeys = {
   search: (bucket: string, text: string) => ["storage", bucket, "search", text] as const,
   job: (bucket: string, id: string) => ["storage", bucket, "job", id] as const,
   text: (bucket: string, key: string, etag: string | undefined) => ["storage", bucket, "text", key, etag ?? ""] as const,
+  versions: (bucket: string, key: string) => ["storage", bucket, "versions", key] as const,
 };
 
 export const bucketPath = (bucket: string) => encodeURIComponent(bucket);

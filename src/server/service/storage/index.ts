@@ -29,6 +29,7 @@ import { registerListRoute } from "./routes/list";
 import { registerReadRoute } from "./routes/read";
 import { registerSignRoutes } from "./routes/sign";
 import { registerUploadRoute } from "./routes/upload";
+import { registerVersionRoutes } from "./routes/versions";
 
 export interface StorageModule {
   register(app: FastifyInstance): void;
@@ -109,6 +110,7 @@ export async function createStorageModule(ctx: ServiceContext): Promise<StorageM
         registerDeleteRoute(scope, d);
         registerJobRoutes(scope, d, runner, jobs);
         registerSearchRoute(scope, d, search);
+        registerVersionRoutes(scope, d);
       });
     },
     buckets: () => list.map(toMetaBucket),

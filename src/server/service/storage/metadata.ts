@@ -31,6 +31,8 @@ export interface Metadata {
   latest(bucket: string, key: string): Promise<ObjectRow | undefined>;
   version(bucket: string, key: string, version: number): Promise<ObjectRow | undefined>;
   exists(bucket: string, key: string): Promise<boolean>;
+  /** Every version of a key, newest first (empty when the key has none). */
+  versions(bucket: string, key: string): Promise<ObjectRow[]>;
   /**
    * Records a finished upload as the newest version, if the caller may: `allow.create` for a
    * key with no version yet, `allow.update` for one that has. Versions are unique and increasing.
@@ -110,6 +112,10 @@ export async function openMetadata(engine: SqlEngine): Promise<Metadata> {
       return rows[0] ? toRow(rows[0]) : undefined;
     },
     exists: async (bucket, key) => (await latest(bucket, key)) !== undefined,
+    async versions(bucket, key) {
+      const rows = await one(select().where("bucket", "=", bucket).where("key", "=", key).orderBy("version", "desc").compile());
+      return rows.map(toRow);
+    },
     async commit(row, allow) {
       for (let attempt = 0; ; attempt++) {
         try {

@@ -14,6 +14,8 @@ export type AuditKind =
   | "import"
   | "restore"
   | "upload"
+  /** A file's older version made its newest (storage restore). */
+  | "restore-file"
   | "delete-file"
   | "storage-job"
   | "people"

@@ -126,6 +126,47 @@ describe("what is recorded", () => {
     expect(refused.body.items[0].message).toMatch(/editor access/);
   });
 
+  it("a restored file version: the key, the new version, its size and the version it came from; a viewer lists versions but may not restore", async () => {
+    const eve = await signIn(base(), "eve@example.com", PW);
+    const put = async (text: string) => {
+      const form = new FormData();
+      form.append("key", "audit/restore me.txt");
+      form.append("file", new Blob([text], { type: "text/plain" }), "f.txt");
+      const res = await fetch(`${base()}/api/v0/storage/object/team-files`, { method: "POST", headers: { ...fromApp(base()), cookie: eve }, body: form });
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { key: string }).key;
+    };
+    const first = await put("the first words");
+    await put("second");
+    const path = (p: string) => p.split("/").map(encodeURIComponent).join("/");
+
+    const vic = await signIn(base(), "vic@example.com", PW);
+    const listed = await call(vic, "GET", `/api/v0/storage/versions/team-files/${path("audit/restore me.txt")}`);
+    expect(listed.status).toBe(200);
+    expect(listed.body.items.map((i: { versionedKey: string }) => i.versionedKey)[1]).toBe(first);
+    const refused = await call(vic, "POST", `/api/v0/storage/restore/team-files/${path(first)}`);
+    expect(refused.status).toBe(403);
+    expect(refused.body.error).toBe("forbidden");
+
+    const restored = await call(eve, "POST", `/api/v0/storage/restore/team-files/${path(first)}`);
+    expect(restored.status).toBe(200);
+    const ada = await signIn(base(), "ada@example.com", PW);
+    const h = await call(ada, "GET", `/api/audit?bucket=team-files&key=${encodeURIComponent("audit/restore me.txt")}&kind=restore-file`);
+    expect(h.body.items).toHaveLength(1);
+    const [version, key] = [restored.body.key.split("/")[0].slice(1), "audit/restore me.txt"];
+    expect(h.body.items[0]).toMatchObject({
+      action: "restore-file",
+      actor: "eve@example.com",
+      bucket: "team-files",
+      outcome: "applied",
+      keys: [key],
+      endpoint: `POST /v0/storage/restore/team-files/${path(first)}`,
+      file: { key, version, versionedKey: restored.body.key, size: "the first words".length, restoredFrom: first },
+    });
+    const vicRefused = await call(ada, "GET", "/api/audit?actor=vic@example.com&kind=refused&bucket=team-files");
+    expect(vicRefused.body.items[0]).toMatchObject({ action: "refused", bucket: "team-files" });
+  });
+
   it("failed sign-ins, per account and address", async () => {
     await fetch(`${base()}/login`, { method: "POST", redirect: "manual", headers: { origin: base(), "content-type": "application/x-www-form-urlencoded" }, body: "email=eve%40example.com&password=wrong-wrong-wrong" });
     const ada = await signIn(base(), "ada@example.com", PW);

@@ -57,6 +57,7 @@ const KIND: Record<string, NewAuditEntry["kind"]> = {
   delete: "delete-file",
   "storage-job-start": "storage-job",
   "storage-job-cancel": "storage-job",
+  "storage-restore": "restore-file",
 };
 
 export const CHANGE_ENDPOINTS = new Set(Object.keys(KIND));
@@ -96,6 +97,16 @@ export function createAuditor(opts: { log: AuditLog; upstream: Upstream; primary
     if (res.status !== 200) return undefined; // the change itself will fail the same way, and say why
     const body = res.body as { items?: Record<string, unknown>[]; count?: number };
     return { items: body.items ?? [], count: body.count ?? body.items?.length ?? 0 };
+  }
+
+  /** The size of one version, from the versions extension; undefined when it cannot say (the entry goes on without it). */
+  async function sizeOfVersion(bucket: string, key: string, versioned: string): Promise<number | undefined> {
+    const path = `/v0/storage/versions/${encodeURIComponent(bucket)}/${key.split("/").map(encodeURIComponent).join("/")}`;
+    const res = await upstream.getJson(path).catch(() => undefined);
+    if (res?.status !== 200) return undefined;
+    const items = (res.body as { items?: { versionedKey?: unknown; size?: unknown }[] }).items ?? [];
+    const size = items.find((i) => i.versionedKey === versioned)?.size;
+    return typeof size === "number" ? size : undefined;
   }
 
   return {
@@ -144,6 +155,16 @@ export function createAuditor(opts: { log: AuditLog; upstream: Upstream; primary
         detail.key = key;
       } else if (c.endpoint === "upload" || c.endpoint === "import") {
         if (c.size !== undefined) detail.size = c.size;
+      } else if (c.endpoint === "storage-restore") {
+        // A new newest version of `key` with the content of `restoredFrom` (v<version>/<key>).
+        const restoredFrom = decodeURIComponent(c.upstreamPath.split("?")[0].split("/").slice(5).join("/"));
+        const m = /^v(\d+)\/(.*)$/.exec(restoredFrom);
+        Object.assign(detail, { restoredFrom, ...(m ? { fromVersion: m[1], key: m[2] } : {}) });
+        if (m) {
+          keys = [m[2]];
+          const size = await sizeOfVersion(c.target ?? "", m[2], restoredFrom);
+          if (size !== undefined) detail.size = size;
+        }
       } else {
         Object.assign(detail, body);
         if (typeof body.from === "string") keys = [body.from, ...(typeof body.to === "string" ? [body.to] : [])];
@@ -156,7 +177,7 @@ export function createAuditor(opts: { log: AuditLog; upstream: Upstream; primary
         const matched = Number(headers["x-matched-count"]);
         if (Number.isFinite(matched)) out.count = matched;
         else if (typeof json.count === "number") out.count = json.count;
-        if (c.endpoint === "upload" && typeof json.key === "string") {
+        if ((c.endpoint === "upload" || c.endpoint === "storage-restore") && typeof json.key === "string") {
           const m = /^v(\d+)\/(.*)$/.exec(json.key);
           out.versionedKey = json.key;
           if (m) Object.assign(out, { version: m[1], key: m[2] });
@@ -179,7 +200,7 @@ export function createAuditor(opts: { log: AuditLog; upstream: Upstream; primary
               .filter((x) => Object.keys(x.before).length > 0);
           } else out.deleted = before;
         }
-        const uploadKeys = c.endpoint === "upload" && typeof out.key === "string" ? [out.key] : [];
+        const uploadKeys = (c.endpoint === "upload" || c.endpoint === "storage-restore") && typeof out.key === "string" ? [out.key] : [];
         try {
           await log.append({ ...base(c), at: Date.now(), kind: "outcome", resource, keys: uploadKeys, detail: out, ref: change.seq });
         } catch (e) {

@@ -46,6 +46,9 @@ export function changeEventOf(c: AppliedChange, actor: Pick<Actor, "email" | "na
     case "delete-file":
     case "storage-job":
       return { ...base, kind: c.kind, keys: c.keys.slice(0, EVENT_RECORDS_MAX), ...(c.keys.length > EVENT_RECORDS_MAX ? { truncated: true } : {}) };
+    case "restore-file":
+      // A restored version is a new newest version of the key: to the others, the file was replaced.
+      return { ...base, kind: "upload", keys: c.keys.slice(0, 1) };
     default:
       return undefined;
   }

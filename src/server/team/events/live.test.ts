@@ -80,6 +80,27 @@ describe("GET /api/events", () => {
     nanStream.close();
   });
 
+  it("a restored file version announces the file as replaced, as an upload does, once", async () => {
+    const put = async (text: string) => {
+      const form = new FormData();
+      form.append("key", "live/restored.txt");
+      form.append("file", new Blob([text]), "f.txt");
+      const res = await fetch(`${base()}/api/v0/storage/object/team-files`, { method: "POST", headers: { ...fromApp(base()), cookie: eve }, body: form });
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { key: string }).key;
+    };
+    const first = await put("one");
+    await put("two");
+    const s = await stream(nan);
+    const res = await fetch(`${base()}/api/v0/storage/restore/team-files/${first}`, { method: "POST", headers: { ...fromApp(base()), cookie: eve, "x-baseboard-tab": "tab-eve" } });
+    expect(res.status, await res.text()).toBe(200);
+    const e = dataOf(await s.waitFor((m) => m.event === "change" && m.data.includes("live/restored.txt")));
+    expect(e).toMatchObject({ kind: "upload", bucket: "team-files", keys: ["live/restored.txt"], actor: { email: "eve@example.com" }, origin: "baseboard", tab: "tab-eve" });
+    await new Promise((r) => setTimeout(r, 500));
+    expect(s.events.filter((m) => m.event === "change" && m.data.includes("live/restored.txt"))).toHaveLength(1);
+    s.close();
+  });
+
   it("resumes with Last-Event-ID without loss; an unknown id gets a reset", async () => {
     const first = await stream(eve);
     await update(eve, "employees", byId("employee_id", "E00022"), { city: "Resume 1" });

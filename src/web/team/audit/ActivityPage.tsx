@@ -13,7 +13,7 @@ import { formatWhen } from "./format-when";
 import "../team.css";
 import "./audit.css";
 
-const KINDS = ["update", "insert", "delete-records", "import", "upload", "delete-file", "storage-job", "refused", "sign-in-failed", "people"] as const;
+const KINDS = ["update", "insert", "delete-records", "import", "upload", "restore-file", "delete-file", "storage-job", "refused", "sign-in-failed", "people"] as const;
 
 interface Props {
   search: ActivitySearch;

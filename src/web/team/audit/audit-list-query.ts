@@ -7,7 +7,7 @@ import type { RecordValue } from "../../../shared/records";
 import { api } from "../../api-client";
 import { teamKeys } from "../team-keys";
 
-export type AuditKind = "update" | "insert" | "delete-records" | "import" | "upload" | "delete-file" | "storage-job" | "refused" | "sign-in-failed" | "people";
+export type AuditKind = "update" | "insert" | "delete-records" | "import" | "upload" | "restore-file" | "delete-file" | "storage-job" | "refused" | "sign-in-failed" | "people";
 
 export interface AuditChange {
   key: RecordValue;
@@ -35,7 +35,7 @@ export interface AuditItem {
   changes?: AuditChange[];
   deleted?: unknown;
   records?: Record<string, RecordValue>[];
-  file?: { key?: string; version?: string; versionedKey?: string; size?: number };
+  file?: { key?: string; version?: string; versionedKey?: string; size?: number; restoredFrom?: string };
   beforeImagesOmitted?: number;
   detail?: unknown;
 }
