@@ -11,9 +11,11 @@ const benches: Record<string, () => Promise<unknown>> = {
   "records-writes": () => import("./records-writes"),
   storage: async () => {
     await (await import("./storage")).run();
+    await (await import("./storage-zip")).run();
     return import("./storage-jobs");
   },
   "storage-jobs": () => import("./storage-jobs"),
+  "storage-zip": () => import("./storage-zip"),
   proxy: () => import("./proxy"),
   audit: () => import("./audit"),
   live: () => import("./live"),

@@ -50,6 +50,7 @@ export function ViewIcon() {
 
 /** 24-unit stroke paths, drawn by Icon. */
 const PATHS = {
+  info: "M12 21a9 9 0 1 0 0-18 9 9 0 0 0 0 18zM12 11v6M12 7.5h.01",
   link: "M10 14a4 4 0 0 0 5.7 0l3-3a4 4 0 0 0-5.7-5.7l-1 1M14 10a4 4 0 0 0-5.7 0l-3 3a4 4 0 0 0 5.7 5.7l1-1",
   download: "M12 4v11M7 10l5 5 5-5M5 20h14",
   upload: "M12 20V9M7 14l5-5 5 5M5 4h14",

@@ -9,12 +9,12 @@ import { fromApp, raw, startTestBaseboard, type TestBaseboard } from "../test-he
 import { signIn, startTeamStack, type TeamStack, waitForMode } from "../../team/testing/team-stack";
 
 let board: TestBaseboard;
-const big = Buffer.alloc(3 * 1024 * 1024, 0).map((_, i) => (i * 31 + 7) & 0xff);
+const big = Buffer.from(Uint8Array.from({ length: 3 * 1024 * 1024 }, (_, i) => (i * 31 + 7) & 0xff));
 
 async function upload(base: string, key: string, content: Buffer | string, headers: Record<string, string> = {}) {
   const form = new FormData();
   form.set("key", key);
-  form.set("file", new Blob([content]), key.split("/").pop());
+  form.set("file", new Blob([typeof content === "string" ? content : new Uint8Array(content)]), key.split("/").pop());
   const res = await fetch(`${base}/api/v0/storage/object/public-assets`, { method: "POST", headers: fromApp(base, headers), body: form });
   expect(res.status, await res.clone().text()).toBe(200);
 }

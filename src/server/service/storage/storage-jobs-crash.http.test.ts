@@ -27,7 +27,7 @@ let blobEnv: Record<string, string> = {};
 async function startChild(): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, ["--import", "tsx", "src/server/service/main.ts", "--port", "0", "--data-dir", dataDir], {
     cwd: path.resolve(__dirname, "../../../.."),
-    env: { ...process.env, ...(await testEngineEnv(dataDir)), ...blobEnv, SERVICE_API_KEYS: KEY, SERVICE_SEED: "0", SERVICE_LOG_LEVEL: "warn", STORAGE_JOB_STEP: "10" },
+    env: { ...process.env, ...(await testEngineEnv(dataDir)), ...blobEnv, SERVICE_API_KEYS: KEY, SERVICE_SEED: "0", SERVICE_LOG_LEVEL: "warn", STORAGE_JOB_STEP: "100" },
     stdio: ["ignore", "pipe", "pipe"],
   });
   children.push(child);

@@ -31,6 +31,10 @@ import { NewFolderDialog } from "./NewFolderDialog";
 import { OpenKeyDialog } from "../open-key/OpenKeyDialog";
 import { baseName, parentFolder } from "../paths.utils";
 import { useFolderEntries } from "./use-folder-entries";
+import { SelectionBar } from "../selection/SelectionBar";
+import { BulkDialog } from "../selection/BulkDialog";
+import { prune, selectRange, summarize, toggle, toggleAll } from "../selection/selection.utils";
+import { FileDetails } from "../details/FileDetails";
 
 type FileEntry = Extract<Entry, { kind: "file" }>;
 
@@ -75,6 +79,10 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: 
   const [moveFrom, setMoveFrom] = useState<string | null>(null);
   const [deleteFolder, setDeleteFolder] = useState<string | null>(null);
   const [openKey, setOpenKey] = useState(false);
+  // The selection (issue 22.1) belongs to one folder (or one search) at a time.
+  const [selection, setSelection] = useState<{ where: string; ids: Set<string>; anchor: string | null }>({ where: "", ids: new Set(), anchor: null });
+  const [bulk, setBulk] = useState<"delete" | "move" | "copy" | null>(null);
+  const [details, setDetails] = useState<FileEntry | null>(null);
 
   const data = useFolderEntries(name, folder, capabilities.list, canRead);
   const [scope, setScope] = useState<"folder" | "bucket">("folder");
@@ -84,6 +92,16 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: 
     () => sortEntries(searching ? (found.data ?? []) : filterEntries(data.entries, filter), sort),
     [searching, found.data, data.entries, filter, sort],
   );
+  const where = `${name}\u0000${folder}\u0000${searching ? filter : ""}`;
+  const selected = useMemo(() => (selection.where === where ? prune(selection.ids, shown) : new Set<string>()), [selection, where, shown]);
+  const summary = useMemo(() => summarize(selected, shown), [selected, shown]);
+  const select = (id: string, range: boolean) =>
+    setSelection((s) => {
+      const ids = s.where === where ? s.ids : new Set<string>();
+      return { where, ids: range ? selectRange(ids, shown, s.where === where ? s.anchor : null, id) : toggle(ids, id), anchor: id };
+    });
+  const selectAll = () => setSelection((s) => ({ where, ids: toggleAll(s.where === where ? prune(s.ids, shown) : new Set(), shown), anchor: null }));
+  const clearSelection = () => setSelection({ where, ids: new Set(), anchor: null });
   const images = useMemo(() => shown.filter((e): e is FileEntry => e.kind === "file" && fileKind(e.contentType, e.key) === "image"), [shown]);
   const lightboxIndex = lightboxKey === null ? -1 : images.findIndex((i) => i.key === lightboxKey);
 
@@ -155,12 +173,30 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: 
     onMove: canCreate ? (from: string) => setMoveFrom(from) : undefined,
     moveBlocked: capabilities.jobs ? undefined : "Moving, renaming and copying run as server-side jobs, and this upstream has none (no jobs in its capabilities).",
     onDeleteFolder: canDelete && capabilities.jobs ? (f: string) => setDeleteFolder(f) : undefined,
+    selected,
+    onSelect: select,
+    onSelectAll: selectAll,
+    onDetails: (e: FileEntry) => setDetails(e),
   };
   const folderNames = data.entries.filter((e) => e.kind === "folder").map((e) => e.name);
   const fileCount = data.entries.length - folderNames.length;
 
   return (
-    <section className="st-browser" aria-label={`Bucket ${name}`}>
+    <section
+      className="st-browser"
+      aria-label={`Bucket ${name}`}
+      onKeyDown={(e) => {
+        const t = e.target as HTMLElement;
+        if (t.closest("input:not([type=checkbox]), textarea, select, dialog, .st-details")) return;
+        if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === "a") {
+          e.preventDefault();
+          selectAll();
+        } else if (e.key === "Escape" && selected.size > 0) {
+          e.preventDefault();
+          clearSelection();
+        }
+      }}
+    >
       <header className="ws-head st-head">
         <Breadcrumbs bucket={name} folder={folder} onFolderChange={onFolderChange} />
         <PresenceBar view={`bucket:${name}`} />
@@ -194,6 +230,21 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: 
           shown here, with those opened by key. Other files in “{name}” exist: use Open by key to open one.
         </p>
       )}
+      {selected.size > 0 && (
+        <SelectionBar
+          bucket={name}
+          folder={folder}
+          summary={summary}
+          jobs={capabilities.jobs === true}
+          lifetimeChoice={capabilities.expiresIn}
+          canDelete={canDelete}
+          canWrite={canCreate}
+          onMove={(a) => setBulk(a)}
+          onDelete={() => setBulk("delete")}
+          onClear={clearSelection}
+        />
+      )}
+      <div className="st-main">
       <div className="st-scroll">
       <div
         {...dz.getRootProps({
@@ -257,6 +308,29 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: 
         )}
       </footer>
       </div>
+      {details && (
+        <FileDetails
+          key={details.key}
+          bucket={name}
+          entry={shown.find((e): e is FileEntry => e.kind === "file" && e.key === details.key) ?? details}
+          versions={capabilities.versions === true}
+          lifetimeChoice={capabilities.expiresIn}
+          canRestore={bucket.access.includes("update") && may.write}
+          restoreBlocked={!may.write ? may.why("change") : `The bucket “${name}” does not grant update access, so a version cannot be restored.`}
+          onClose={() => setDetails(null)}
+        />
+      )}
+      </div>
+      {bulk && (
+        <BulkDialog
+          bucket={name}
+          folder={folder}
+          action={bulk}
+          summary={summary}
+          onDone={(out) => setSelection((s) => ({ ...s, ids: new Set([...s.ids].filter((i) => !out.done.includes(i) || bulk === "copy")) }))}
+          onClose={() => setBulk(null)}
+        />
+      )}
 
       {newFolder && (
         <NewFolderDialog

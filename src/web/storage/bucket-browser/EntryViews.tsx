@@ -5,6 +5,7 @@ import { FolderIcon } from "../preview/FileIcon";
 import { Thumbnail } from "../preview/Thumbnail";
 import { Icon } from "../../ui/icons";
 import { FileActions, MoveButton } from "./FileActions";
+import { entryId } from "../selection/selection.utils";
 
 type FileEntry = Extract<Entry, { kind: "file" }>;
 
@@ -26,6 +27,52 @@ export interface EntryViewProps {
   moveBlocked?: string;
   /** Delete a folder with everything under it (a job); absent = not offered. */
   onDeleteFolder?(folder: string): void;
+  /** The selection (issue 22.1): ids are keys, and folders ending in "/". */
+  selected: ReadonlySet<string>;
+  onSelect(id: string, range: boolean): void;
+  onSelectAll(): void;
+  /** File details (size, sha256, versions); absent = not offered. */
+  onDetails?(e: FileEntry): void;
+}
+
+/** Ctrl/⌘-click or Shift-click on an entry selects instead of opening, as in a file manager. */
+function selectsInstead(ev: React.MouseEvent, p: EntryViewProps, id: string): boolean {
+  if (!(ev.ctrlKey || ev.metaKey || ev.shiftKey)) return false;
+  ev.preventDefault();
+  p.onSelect(id, ev.shiftKey);
+  return true;
+}
+
+function SelectBox({ p, e }: { p: EntryViewProps; e: Entry }) {
+  if (e.kind === "folder" && e.pending) return null;
+  const id = entryId(e);
+  return (
+    <input
+      type="checkbox"
+      className="st-check-box"
+      aria-label={`Select ${e.kind === "folder" ? "folder " : ""}${e.name}`}
+      checked={p.selected.has(id)}
+      onChange={() => {}}
+      onClick={(ev) => p.onSelect(id, ev.shiftKey)}
+    />
+  );
+}
+
+function SelectAllBox({ p }: { p: EntryViewProps }) {
+  const ids = p.entries.filter((e) => e.kind === "file" || !e.pending).map(entryId);
+  const count = ids.filter((i) => p.selected.has(i)).length;
+  return (
+    <input
+      type="checkbox"
+      className="st-check-box"
+      aria-label="Select everything shown (Ctrl/⌘+A)"
+      checked={count > 0 && count === ids.length}
+      ref={(el) => {
+        if (el) el.indeterminate = count > 0 && count < ids.length;
+      }}
+      onChange={() => p.onSelectAll()}
+    />
+  );
 }
 
 const COLUMNS: { key: SortKey; label: string; className: string }[] = [
@@ -40,6 +87,9 @@ export function EntryList(p: EntryViewProps) {
     <table className="st-table">
       <thead>
         <tr>
+          <th className="st-col-check">
+            <SelectAllBox p={p} />
+          </th>
           {COLUMNS.map((c) => {
             const active = p.sort.by === c.key;
             return (
@@ -61,9 +111,12 @@ export function EntryList(p: EntryViewProps) {
       <tbody>
         {p.entries.map((e) =>
           e.kind === "folder" ? (
-            <tr key={`d:${e.name}`} className="st-row-folder">
+            <tr key={`d:${e.name}`} className={`st-row-folder ${p.selected.has(entryId(e)) ? "st-selected" : ""}`}>
+              <td className="st-col-check">
+                <SelectBox p={p} e={e} />
+              </td>
               <td className="st-col-name">
-                <button type="button" className="st-name-btn" data-entry-main onClick={() => p.onOpenFolder(e.folder)} aria-label={`Open folder ${e.name}`}>
+                <button type="button" className="st-name-btn" data-entry-main onClick={(ev) => selectsInstead(ev, p, entryId(e)) || p.onOpenFolder(e.folder)} aria-label={`Open folder ${e.name}`}>
                   <span className="st-thumb st-thumb-icon" style={{ width: LIST_THUMB, height: LIST_THUMB }}>
                     <FolderIcon size={24} />
                   </span>
@@ -88,9 +141,12 @@ export function EntryList(p: EntryViewProps) {
               </td>
             </tr>
           ) : (
-            <tr key={`f:${e.key}`}>
+            <tr key={`f:${e.key}`} className={p.selected.has(e.key) ? "st-selected" : undefined}>
+              <td className="st-col-check">
+                <SelectBox p={p} e={e} />
+              </td>
               <td className="st-col-name">
-                <button type="button" className="st-name-btn" data-entry-main onClick={() => p.onOpenFile(e)} aria-label={`Preview ${e.name}`}>
+                <button type="button" className="st-name-btn" data-entry-main onClick={(ev) => selectsInstead(ev, p, e.key) || p.onOpenFile(e)} aria-label={`Preview ${e.name}`}>
                   <Thumbnail bucket={p.bucket} name={e.name} objectKey={e.key} versionedKey={e.versionedKey} contentType={e.contentType} width={LIST_THUMB} height={LIST_THUMB} />
                   <span className="st-name">{e.name}</span>
                 </button>
@@ -99,7 +155,7 @@ export function EntryList(p: EntryViewProps) {
               <td className="st-col-type">{typeLabel(e.contentType, e.key)}</td>
               <td className="st-col-date">{formatDate(e.lastModified)}</td>
               <td className="st-col-actions">
-                <FileActions bucket={p.bucket} entry={e} canDelete={p.canDelete} onLink={p.onLink} onDelete={p.onDelete} onMove={p.onMove} moveBlocked={p.moveBlocked} compact />
+                <FileActions bucket={p.bucket} entry={e} canDelete={p.canDelete} onLink={p.onLink} onDelete={p.onDelete} onMove={p.onMove} moveBlocked={p.moveBlocked} onDetails={p.onDetails} compact />
               </td>
             </tr>
           ),
@@ -114,8 +170,11 @@ export function EntryGrid(p: EntryViewProps) {
     <ul className="st-grid" aria-label="Files and folders">
       {p.entries.map((e) =>
         e.kind === "folder" ? (
-          <li key={`d:${e.name}`} className="st-card st-card-folder">
-            <button type="button" className="st-card-main" data-entry-main onClick={() => p.onOpenFolder(e.folder)} aria-label={`Open folder ${e.name}`}>
+          <li key={`d:${e.name}`} className={`st-card st-card-folder ${p.selected.has(entryId(e)) ? "st-selected" : ""}`}>
+            <span className="st-card-check">
+              <SelectBox p={p} e={e} />
+            </span>
+            <button type="button" className="st-card-main" data-entry-main onClick={(ev) => selectsInstead(ev, p, entryId(e)) || p.onOpenFolder(e.folder)} aria-label={`Open folder ${e.name}`}>
               <span className="st-thumb st-thumb-icon" style={GRID_THUMB}>
                 <FolderIcon size={64} />
               </span>
@@ -124,8 +183,11 @@ export function EntryGrid(p: EntryViewProps) {
             </button>
           </li>
         ) : (
-          <li key={`f:${e.key}`} className="st-card">
-            <button type="button" className="st-card-main" data-entry-main onClick={() => p.onOpenFile(e)} aria-label={`Preview ${e.name}`}>
+          <li key={`f:${e.key}`} className={`st-card ${p.selected.has(e.key) ? "st-selected" : ""}`}>
+            <span className="st-card-check">
+              <SelectBox p={p} e={e} />
+            </span>
+            <button type="button" className="st-card-main" data-entry-main onClick={(ev) => selectsInstead(ev, p, e.key) || p.onOpenFile(e)} aria-label={`Preview ${e.name}`}>
               <Thumbnail bucket={p.bucket} name={e.name} objectKey={e.key} versionedKey={e.versionedKey} contentType={e.contentType} {...GRID_THUMB} />
               <span className="st-card-name" title={e.name}>
                 {e.name}
@@ -134,7 +196,7 @@ export function EntryGrid(p: EntryViewProps) {
                 {formatBytes(e.size)} · {formatDate(e.lastModified)}
               </span>
             </button>
-            <FileActions bucket={p.bucket} entry={e} canDelete={p.canDelete} onLink={p.onLink} onDelete={p.onDelete} onMove={p.onMove} moveBlocked={p.moveBlocked} compact />
+            <FileActions bucket={p.bucket} entry={e} canDelete={p.canDelete} onLink={p.onLink} onDelete={p.onDelete} onMove={p.onMove} moveBlocked={p.moveBlocked} onDetails={p.onDetails} compact />
           </li>
         ),
       )}

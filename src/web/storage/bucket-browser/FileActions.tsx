@@ -16,6 +16,8 @@ export interface FileActionsProps {
   onMove?(key: string): void;
   /** Why moving is not possible here (no jobs upstream): the button stays, disabled, with this tooltip. */
   moveBlocked?: string;
+  /** The details panel (size, sha256, versions); absent = not offered. */
+  onDetails?(e: FileEntry): void;
 }
 
 /** The Move button of a file or folder: disabled with the reason when the upstream has no jobs. */
@@ -35,9 +37,15 @@ export function MoveButton({ label, blocked, onMove, compact }: { label: string;
   );
 }
 
-export function FileActions({ bucket, entry, canDelete, onLink, onDelete, compact, onMove, moveBlocked }: FileActionsProps) {
+export function FileActions({ bucket, entry, canDelete, onLink, onDelete, compact, onMove, moveBlocked, onDetails }: FileActionsProps) {
   return (
     <div className={`st-actions ${compact ? "st-actions-compact" : ""}`}>
+      {onDetails && (
+        <button type="button" className="btn btn-sm" aria-label={`Details of ${entry.name}`} title="Details and versions" onClick={() => onDetails(entry)}>
+          <Icon name="info" />
+          {!compact && " Details"}
+        </button>
+      )}
       <button type="button" className="btn btn-sm" aria-label={`Copy a link to ${entry.name}`} title="Copy link" onClick={() => onLink(entry)}>
         <Icon name="link" />
         {!compact && " Link"}

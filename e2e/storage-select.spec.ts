@@ -1,0 +1,119 @@
+/**
+ * Selection, bulk actions, zip download and file details (issue 22.1 and 22.4), in a real
+ * Chromium against the real proxy and service: select by checkbox, shift-click and Ctrl+A; move
+ * and copy to a folder, delete, all checked through the service; the zip unpacked and compared;
+ * the details panel's sha256 and versions, and a version restored.
+ */
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test } from "@playwright/test";
+import { strFromU8, unzipSync } from "fflate";
+import { SHOTS, listKeys } from "./storage.helpers";
+import { serviceCall } from "./support";
+
+async function put(bucket: string, key: string, text: string) {
+  const form = new FormData();
+  form.append("key", key);
+  form.append("file", new Blob([text], { type: "text/plain" }), "f.txt");
+  const res = await serviceCall(`/v0/storage/object/${bucket}`, undefined, { method: "POST", body: form });
+  expect(res.status).toBe(200);
+}
+async function read(bucket: string, key: string): Promise<string> {
+  const res = await serviceCall(`/v0/storage/public/${bucket}/${key}`, undefined, { method: "GET" });
+  expect(res.status).toBe(200);
+  return res.text();
+}
+const serious = (v: { impact?: string | null }[]) => v.filter((x) => x.impact === "serious" || x.impact === "critical");
+
+test("select with checkboxes, shift-click and Ctrl+A; move, copy and delete the selection; download it as a zip", async ({ page }) => {
+  const base = `sel-${Date.now()}`;
+  for (const n of ["a", "b", "c", "d"]) await put("team-files", `${base}/${n}.txt`, `file ${n}`);
+  await put("team-files", `${base}/sub/x.txt`, "inside");
+
+  await page.goto(`/storage/team-files?folder=${base}`);
+  await page.getByRole("checkbox", { name: "Select a.txt" }).click();
+  await page.getByRole("checkbox", { name: "Select c.txt" }).click({ modifiers: ["Shift"] });
+  const bar = page.getByRole("region", { name: "Selection" });
+  await expect(bar.getByTestId("selection-count")).toHaveText("3 files selected · 18 B");
+  await page.screenshot({ path: `${SHOTS}/50-selection.png` });
+  expect(serious((await new AxeBuilder({ page }).analyze()).violations)).toEqual([]);
+
+  // Copy two of them into a new folder; the originals stay.
+  await page.getByRole("checkbox", { name: "Select c.txt" }).click();
+  await bar.getByRole("button", { name: "Copy to…" }).click();
+  const copy = page.getByRole("dialog", { name: "Copy 2 files" });
+  await copy.getByLabel(/Into the folder/).fill(`${base}/copies`);
+  await copy.getByRole("button", { name: "Copy 2 files" }).click();
+  await expect(page.getByTestId("bulk-outcome")).toHaveText("2 of 2 copied.");
+  await page.locator(".dialog-foot").getByRole("button", { name: "Close" }).click();
+  expect(await listKeys("team-files", `${base}/copies/`)).toEqual([`${base}/copies/a.txt`, `${base}/copies/b.txt`]);
+  expect(await read("team-files", `${base}/copies/b.txt`)).toBe("file b");
+
+  // Move: Ctrl+A selects everything shown (files and folders), then unselect two by checkbox.
+  await page.getByRole("button", { name: "Preview a.txt" }).focus();
+  await page.keyboard.press("Control+a");
+  await expect(bar.getByTestId("selection-count")).toContainText("4 files and 2 folders selected");
+  await page.getByRole("checkbox", { name: "Select folder copies" }).click();
+  await page.getByRole("checkbox", { name: "Select folder sub" }).click();
+  await page.getByRole("checkbox", { name: "Select d.txt" }).click();
+  await bar.getByRole("button", { name: "Move to…" }).click();
+  const move = page.getByRole("dialog", { name: "Move 3 files" });
+  await move.getByLabel(/Into the folder/).fill(`${base}/sub`);
+  await page.screenshot({ path: `${SHOTS}/51-bulk-move.png` });
+  await move.getByRole("button", { name: "Move 3 files" }).click();
+  await expect(page.getByTestId("bulk-outcome")).toHaveText("3 of 3 moved.");
+  await page.locator(".dialog-foot").getByRole("button", { name: "Close" }).click();
+  expect(await listKeys("team-files", `${base}/sub/`)).toEqual([`${base}/sub/a.txt`, `${base}/sub/b.txt`, `${base}/sub/c.txt`, `${base}/sub/x.txt`]);
+  await expect(page.getByRole("button", { name: "Preview a.txt" })).toHaveCount(0);
+
+  // Zip of a file and a folder: the download unpacks to the same bytes.
+  await page.getByRole("checkbox", { name: "Select d.txt" }).click();
+  await page.getByRole("checkbox", { name: "Select folder sub" }).click();
+  const downloading = page.waitForEvent("download");
+  await bar.getByRole("button", { name: "Download zip" }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toMatch(/\.zip$/);
+  const files = unzipSync(new Uint8Array(fs.readFileSync(await download.path())));
+  expect(Object.keys(files).sort()).toEqual(["d.txt", "sub/a.txt", "sub/b.txt", "sub/c.txt", "sub/x.txt"]);
+  expect(strFromU8(files["sub/x.txt"])).toBe("inside");
+
+  // Delete the same selection (a file and a folder with everything under it).
+  await bar.getByRole("button", { name: "Delete…" }).click();
+  const del = page.getByRole("dialog", { name: "Delete 1 file and 1 folder" });
+  await expect(del.getByTestId("bulk-confirm")).toContainText("with everything under the folders");
+  await del.getByRole("button", { name: "Delete 1 file and 1 folder" }).click();
+  await expect(page.getByTestId("bulk-outcome")).toHaveText("2 of 2 deleted.");
+  await page.locator(".dialog-foot").getByRole("button", { name: "Close" }).click();
+  expect(await listKeys("team-files", `${base}/sub/`)).toEqual([]);
+  expect(await listKeys("team-files", `${base}/copies/`)).toEqual([`${base}/copies/a.txt`, `${base}/copies/b.txt`]);
+  await expect(bar).toBeHidden();
+});
+
+test("file details: sha256, every version, a signed URL with a chosen lifetime, restore an older version", async ({ page, context }) => {
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  const key = `details-${Date.now()}/note.txt`;
+  await put("team-files", key, "first version");
+  await put("team-files", key, "second version");
+  await page.goto(`/storage/team-files?folder=${key.split("/")[0]}`);
+  await page.getByRole("button", { name: "Details of note.txt" }).click();
+  const panel = page.getByRole("complementary", { name: "note.txt" });
+  await expect(panel.getByTestId("details-sha256")).toHaveText(createHash("sha256").update("second version").digest("hex"));
+  const versions = panel.getByRole("list", { name: "Versions of note.txt, newest first" }).getByRole("listitem");
+  await expect(versions).toHaveCount(2);
+  await panel.getByLabel("Links expire after").selectOption({ label: "7 days" });
+  await panel.getByRole("button", { name: "Copy signed URL" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Signed URL copied" })).toBeVisible();
+  const url = await page.evaluate(() => navigator.clipboard.readText());
+  const expires = Number(new URL(url).searchParams.get("Expires"));
+  expect(expires * 1000 - Date.now()).toBeGreaterThan(6.9 * 24 * 3600 * 1000);
+  await page.screenshot({ path: `${SHOTS}/52-details.png` });
+  expect(serious((await new AxeBuilder({ page }).include(".st-details").analyze()).violations)).toEqual([]);
+
+  await versions.nth(1).getByRole("button", { name: /^Restore version 1/ }).click();
+  await expect(versions).toHaveCount(3);
+  await expect(panel.getByTestId("details-sha256")).toHaveText(createHash("sha256").update("first version").digest("hex"));
+  expect(await read("team-files", key)).toBe("first version");
+  await page.keyboard.press("Escape");
+  await expect(panel).toBeHidden();
+});

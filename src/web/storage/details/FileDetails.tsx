@@ -1,0 +1,165 @@
+/**
+ * A file's details beside the listing (issue 22.4): size, type, sha256 (computed by the service
+ * at upload), last modified, and every version, newest first, each downloadable, shareable by
+ * a signed URL with a chosen lifetime, and restorable as the newest version (older ones kept).
+ * Against an upstream without the versions extension only what the listing knows is shown.
+ */
+import { useQuery } from "@tanstack/react-query";
+import { useEffect, useRef, useState } from "react";
+import { toast } from "../../ui/toast";
+import { Icon } from "../../ui/icons";
+import { DEFAULT_LIFETIME, describeExpiry, expiresFromUrl, formatBytes, formatDate, LIFETIMES, typeLabel } from "../format.utils";
+import { copyText } from "../links/LinkDialog";
+import type { Entry } from "../listing.utils";
+import { objectVersionsQueryOptions } from "../object-versions-query";
+import { useRestoreVersionMutation } from "../object-restore-mutation";
+import { signUrl } from "../object-sign-mutation";
+import { objectUrl } from "../thumb.utils";
+
+type FileEntry = Extract<Entry, { kind: "file" }>;
+
+export interface FileDetailsProps {
+  bucket: string;
+  entry: FileEntry;
+  versions: boolean;
+  lifetimeChoice: boolean;
+  canRestore: boolean;
+  restoreBlocked: string;
+  onClose(): void;
+}
+
+export function FileDetails(p: FileDetailsProps) {
+  const { bucket, entry } = p;
+  const q = useQuery({ ...objectVersionsQueryOptions(bucket, entry.key), enabled: p.versions });
+  const restore = useRestoreVersionMutation(bucket);
+  const [lifetime, setLifetime] = useState(DEFAULT_LIFETIME);
+  const headRef = useRef<HTMLHeadingElement>(null);
+  useEffect(() => headRef.current?.focus(), [entry.key]);
+  const newest = q.data?.[0];
+  const sha256 = newest?.sha256 ?? entry.etag?.replace(/"/g, "");
+
+  const share = async (versionedKey: string) => {
+    const issuedAt = Date.now();
+    try {
+      const url = await signUrl(bucket, versionedKey, p.lifetimeChoice ? lifetime : undefined);
+      const copied = await copyText(url);
+      const expires = describeExpiry(p.lifetimeChoice ? lifetime : DEFAULT_LIFETIME, issuedAt, expiresFromUrl(url));
+      toast(copied ? "Signed URL copied" : "Signed URL ready", { kind: "success", detail: copied ? `${versionedKey}. ${expires}.` : url });
+    } catch (e) {
+      toast("Could not sign the URL", { kind: "error", detail: (e as Error).message });
+    }
+  };
+  const onRestore = (versionedKey: string, when: string) =>
+    restore.mutate(versionedKey, {
+      onSuccess: () => toast("Version restored", { kind: "success", detail: `${entry.name} from ${when} is the newest version now; the others are kept.` }),
+      onError: (e) => toast("Could not restore the version", { kind: "error", detail: e.message }),
+    });
+
+  return (
+    <aside className="st-details" aria-labelledby="st-details-title" onKeyDown={(e) => e.key === "Escape" && (e.stopPropagation(), p.onClose())}>
+      <header className="st-details-head">
+        <h2 id="st-details-title" tabIndex={-1} ref={headRef}>
+          {entry.name}
+        </h2>
+        <button type="button" className="btn-icon" aria-label="Close the details" title="Close (Esc)" onClick={p.onClose}>
+          <Icon name="x" />
+        </button>
+      </header>
+      <dl className="st-details-facts">
+        <dt>Key</dt>
+        <dd>
+          <code>{entry.key}</code>
+        </dd>
+        <dt>Size</dt>
+        <dd>{formatBytes(newest?.size ?? entry.size)}</dd>
+        <dt>Type</dt>
+        <dd>
+          {typeLabel(newest?.contentType ?? entry.contentType, entry.key)} <span className="st-muted">({newest?.contentType ?? entry.contentType ?? "unknown"})</span>
+        </dd>
+        <dt>SHA-256</dt>
+        <dd>
+          {sha256 ? (
+            <code className="st-sha" data-testid="details-sha256">
+              {sha256}
+            </code>
+          ) : (
+            "—"
+          )}
+        </dd>
+        <dt>Last modified</dt>
+        <dd>{formatDate(newest?.lastModified ?? entry.lastModified)}</dd>
+      </dl>
+
+      <section className="st-details-section" aria-labelledby="st-details-link">
+        <h3 id="st-details-link">Share</h3>
+        <div className="st-row">
+          <label htmlFor="st-details-lifetime">Links expire after</label>
+          <select id="st-details-lifetime" className="input input-sm" value={lifetime} onChange={(e) => setLifetime(Number(e.target.value))} disabled={!p.lifetimeChoice} title={p.lifetimeChoice ? undefined : "This upstream signs links for 1 hour only"}>
+            {(p.lifetimeChoice ? LIFETIMES : LIFETIMES.filter((l) => l.seconds === DEFAULT_LIFETIME)).map((l) => (
+              <option key={l.seconds} value={l.seconds}>
+                {l.label}
+              </option>
+            ))}
+          </select>
+          <button type="button" className="btn btn-sm" onClick={() => share(newest?.versionedKey ?? entry.versionedKey ?? entry.key)}>
+            <Icon name="link" /> Copy signed URL
+          </button>
+        </div>
+      </section>
+
+      <section className="st-details-section" aria-labelledby="st-details-versions">
+        <h3 id="st-details-versions">Versions{q.data ? ` (${q.data.length})` : ""}</h3>
+        {!p.versions ? (
+          <p className="st-muted">This upstream does not list a file's versions (no versions in its capabilities): only the newest is shown.</p>
+        ) : q.isPending ? (
+          <p className="st-muted">Loading versions…</p>
+        ) : q.isError ? (
+          <p className="st-error-text" role="alert">
+            Could not list the versions: {q.error.message}
+          </p>
+        ) : (
+          <ol className="st-versions" aria-label={`Versions of ${entry.name}, newest first`}>
+            {q.data.map((v, i) => {
+              // Numbered from the oldest: two versions can share a minute.
+              const n = q.data.length - i;
+              const when = formatDate(v.lastModified);
+              return (
+                <li key={v.versionedKey} className="st-version">
+                  <div className="st-version-what">
+                    <strong>
+                      Version {n} <span className="st-muted">· {when}</span>
+                    </strong>
+                    {i === 0 && <span className="st-badge">newest</span>}
+                    <span className="st-muted">
+                      {formatBytes(v.size)} · sha256 {v.sha256.slice(0, 12)}…
+                    </span>
+                  </div>
+                  <div className="st-actions st-actions-compact">
+                    <a className="btn btn-sm" href={objectUrl(bucket, v.versionedKey)} download={entry.name} aria-label={`Download version ${n}`} title="Download this version">
+                      <Icon name="download" />
+                    </a>
+                    <button type="button" className="btn btn-sm" aria-label={`Copy a signed URL to version ${n}`} title="Copy a signed URL to this version" onClick={() => share(v.versionedKey)}>
+                      <Icon name="link" />
+                    </button>
+                    {i > 0 && (
+                      <button
+                        type="button"
+                        className="btn btn-sm"
+                        aria-label={`Restore version ${n} (${when})`}
+                        aria-disabled={!p.canRestore || restore.isPending || undefined}
+                        title={p.canRestore ? "Make this the newest version (the others are kept)" : p.restoreBlocked}
+                        onClick={() => p.canRestore && !restore.isPending && onRestore(v.versionedKey, `version ${n} (${when})`)}
+                      >
+                        <Icon name="undo" /> Restore
+                      </button>
+                    )}
+                  </div>
+                </li>
+              );
+            })}
+          </ol>
+        )}
+      </section>
+    </aside>
+  );
+}

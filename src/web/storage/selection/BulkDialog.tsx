@@ -1,0 +1,131 @@
+/**
+ * Delete, move or copy the selection (issue 22.1): what will happen and to how much, then the
+ * progress with Cancel, then the outcome (what failed and why). Moves and copies go into one
+ * folder, each item keeping its name; existing files there are refused unless replacing is ticked.
+ */
+import { useId, useRef, useState } from "react";
+import { useQueryClient } from "@tanstack/react-query";
+import { Modal } from "../../ui/Dialog";
+import { storageKeys } from "../storage-keys";
+import { type BulkOutcome, type BulkProgress, deleteItems, moveItems } from "./bulk-actions";
+import { destinationProblem, type SelectionSummary, selectionText } from "./selection.utils";
+
+export interface BulkDialogProps {
+  bucket: string;
+  folder: string;
+  action: "delete" | "move" | "copy";
+  summary: SelectionSummary;
+  onDone(outcome: BulkOutcome): void;
+  onClose(): void;
+}
+
+const VERB = { delete: ["Delete", "Deleting", "deleted"], move: ["Move", "Moving", "moved"], copy: ["Copy", "Copying", "copied"] } as const;
+
+export function BulkDialog(p: BulkDialogProps) {
+  const qc = useQueryClient();
+  const id = useId();
+  const [to, setTo] = useState(p.folder);
+  const [overwrite, setOverwrite] = useState(false);
+  const [progress, setProgress] = useState<BulkProgress | null>(null);
+  const [outcome, setOutcome] = useState<BulkOutcome | null>(null);
+  const abort = useRef<AbortController | null>(null);
+  // The selection as it was when the dialog opened: the listing changes under it as items move.
+  const [summary] = useState(p.summary);
+  const items = [...summary.folders, ...summary.files.map((f) => f.key)];
+  const what = selectionText(summary);
+  const [verb, doing, done] = VERB[p.action];
+  const problem = p.action === "delete" ? undefined : destinationProblem(items, to, p.action);
+
+  const run = async (e: React.FormEvent) => {
+    e.preventDefault();
+    if (problem) return;
+    const ctl = new AbortController();
+    abort.current = ctl;
+    setProgress({ finished: 0, total: items.length });
+    const out =
+      p.action === "delete" ? await deleteItems(p.bucket, items, ctl.signal, setProgress) : await moveItems(p.bucket, items, to, p.action, overwrite, ctl.signal, setProgress);
+    abort.current = null;
+    setOutcome(out);
+    await qc.invalidateQueries({ queryKey: storageKeys.bucket(p.bucket) });
+    p.onDone(out);
+  };
+
+  if (outcome) {
+    return (
+      <Modal title={`${verb}: ${outcome.failed.length ? "finished with problems" : outcome.cancelled ? "cancelled" : "done"}`} onClose={p.onClose} className="dialog-confirm">
+        <p data-testid="bulk-outcome" role="status">
+          {outcome.done.length} of {items.length} {done}
+          {outcome.cancelled ? "; cancelled before the rest (what was done stays done)" : ""}
+          {outcome.failed.length ? `; ${outcome.failed.length} failed:` : "."}
+        </p>
+        {outcome.failed.length > 0 && (
+          <ul className="st-bulk-failed">
+            {outcome.failed.slice(0, 50).map((f) => (
+              <li key={f.item}>
+                <code>{f.item}</code>: {f.message}
+              </li>
+            ))}
+            {outcome.failed.length > 50 && <li>and {outcome.failed.length - 50} more</li>}
+          </ul>
+        )}
+        <div className="dialog-foot">
+          <button type="button" className="btn btn-primary" onClick={p.onClose} data-autofocus>
+            Close
+          </button>
+        </div>
+      </Modal>
+    );
+  }
+
+  if (progress) {
+    const pct = progress.total ? Math.round((100 * progress.finished) / progress.total) : 0;
+    return (
+      <Modal title={`${doing} ${what}`} onClose={() => {}} canClose={false} className="dialog-confirm">
+        <div className="st-job" aria-live="polite">
+          <progress max={100} value={pct} aria-label="Progress" />
+          <p data-testid="bulk-progress">
+            {progress.finished} of {progress.total} done
+            {progress.job && progress.job.total > 1 ? ` (this folder: ${progress.job.done} of ${progress.job.total} files)` : ""}
+          </p>
+        </div>
+        <div className="dialog-foot">
+          <button type="button" className="btn" onClick={() => abort.current?.abort()} disabled={abort.current?.signal.aborted}>
+            Cancel
+          </button>
+        </div>
+      </Modal>
+    );
+  }
+
+  return (
+    <Modal title={`${verb} ${what}`} onClose={p.onClose} className="dialog-confirm">
+      <form onSubmit={run} noValidate>
+        {p.action === "delete" ? (
+          <p data-testid="bulk-confirm">
+            This deletes {what} from {p.bucket}
+            {summary.folders.length ? ", with everything under the folders," : ""} and every version of each file. It cannot be undone.
+          </p>
+        ) : (
+          <>
+            <label htmlFor={id}>Into the folder (in {p.bucket}; empty for the top level)</label>
+            <input id={id} className="input" value={to} data-autofocus onChange={(e) => setTo(e.target.value)} aria-invalid={!!problem} aria-describedby={`${id}-help`} placeholder="folder/sub/" />
+            <p id={`${id}-help`} className={problem ? "st-error-text" : "st-muted"}>
+              {problem ?? `Each keeps its name${summary.folders.length ? "; folders go with everything under them" : ""}, with every version.`}
+            </p>
+            <label className="st-check">
+              <input type="checkbox" checked={overwrite} onChange={(e) => setOverwrite(e.target.checked)} /> Replace existing files in that folder
+            </label>
+          </>
+        )}
+        <div className="dialog-foot">
+          <button type="button" className="btn" onClick={p.onClose}>
+            Cancel
+          </button>
+          <button type="submit" className={`btn ${p.action === "delete" ? "btn-danger" : "btn-primary"}`} disabled={!!problem} data-autofocus={p.action === "delete" ? true : undefined}>
+            {verb} {what}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

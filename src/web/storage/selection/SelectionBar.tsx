@@ -1,0 +1,109 @@
+/**
+ * The selection's count, total size and what can be done to all of it at once (issue 22.1).
+ * Actions the bucket, the person or the upstream cannot do are left out or say why.
+ */
+import { useState } from "react";
+import { formatBytes, LIFETIMES, DEFAULT_LIFETIME } from "../format.utils";
+import { copyText } from "../links/LinkDialog";
+import { toast } from "../../ui/toast";
+import { Icon } from "../../ui/icons";
+import { downloadZip, signedUrls } from "./bulk-actions";
+import { type SelectionSummary, selectionText } from "./selection.utils";
+
+export interface SelectionBarProps {
+  bucket: string;
+  folder: string;
+  summary: SelectionSummary;
+  /** Upstream features: jobs (move/copy/folder delete), expiresIn (link lifetimes), list (zip of folders). */
+  jobs: boolean;
+  lifetimeChoice: boolean;
+  canDelete: boolean;
+  canWrite: boolean;
+  onMove(action: "move" | "copy"): void;
+  onDelete(): void;
+  onClear(): void;
+}
+
+export function SelectionBar(p: SelectionBarProps) {
+  const { summary } = p;
+  const [lifetime, setLifetime] = useState(DEFAULT_LIFETIME);
+  const [busy, setBusy] = useState<"zip" | "links" | null>(null);
+  const items = [...summary.folders, ...summary.files.map((f) => f.key)];
+  const noJobs = "Moving and copying run as server-side jobs, and this upstream has none (no jobs in its capabilities).";
+  const folderDeleteBlocked = summary.folders.length > 0 && !p.jobs ? "Deleting a folder runs as a server-side job, and this upstream has none." : undefined;
+
+  const zip = async () => {
+    setBusy("zip");
+    try {
+      const last = p.folder.replace(/\/$/, "").split("/").pop();
+      await downloadZip(p.bucket, items, `${p.bucket}${last ? `-${last}` : ""}`);
+      toast("Zip download started", { kind: "success", detail: `${selectionText(summary)} from ${p.bucket}, streamed as it is packed.` });
+    } catch (e) {
+      toast("Could not start the zip download", { kind: "error", detail: (e as Error).message });
+    } finally {
+      setBusy(null);
+    }
+  };
+  const links = async () => {
+    setBusy("links");
+    try {
+      const text = await signedUrls(p.bucket, summary.files, p.lifetimeChoice ? lifetime : undefined);
+      const copied = await copyText(text);
+      const life = LIFETIMES.find((l) => l.seconds === (p.lifetimeChoice ? lifetime : DEFAULT_LIFETIME))?.label ?? "1 hour";
+      toast(copied ? `Copied ${summary.files.length} signed ${summary.files.length === 1 ? "URL" : "URLs"}, one per line` : "Could not use the clipboard", {
+        kind: copied ? "success" : "error",
+        detail: copied ? `Valid for ${life}.${summary.folders.length ? " Folders have no link of their own and were left out." : ""}` : "This page may not use the clipboard (it needs https or localhost).",
+      });
+    } catch (e) {
+      toast("Could not sign the URLs", { kind: "error", detail: (e as Error).message });
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  return (
+    <div className="st-selection" role="region" aria-label="Selection">
+      <p className="st-selection-count" aria-live="polite" data-testid="selection-count">
+        <strong>{selectionText(summary)}</strong> selected
+        {summary.files.length > 0 && ` · ${formatBytes(summary.bytes)}${summary.folders.length ? " in files (folders not counted)" : ""}`}
+      </p>
+      <div className="st-selection-actions">
+        <button type="button" className="btn btn-sm" onClick={zip} disabled={busy !== null}>
+          <Icon name="download" /> Download zip
+        </button>
+        <span className="st-selection-links">
+          <button type="button" className="btn btn-sm" onClick={links} disabled={busy !== null || summary.files.length === 0} title={summary.files.length === 0 ? "Only files have signed URLs: select files" : undefined}>
+            <Icon name="link" /> Copy signed URLs
+          </button>
+          {p.lifetimeChoice && (
+            <select className="input input-sm" aria-label="Signed URLs expire after" value={lifetime} onChange={(e) => setLifetime(Number(e.target.value))}>
+              {LIFETIMES.map((l) => (
+                <option key={l.seconds} value={l.seconds}>
+                  {l.label}
+                </option>
+              ))}
+            </select>
+          )}
+        </span>
+        {p.canWrite && (
+          <>
+            <button type="button" className="btn btn-sm" aria-disabled={!p.jobs || undefined} title={p.jobs ? "Move to a folder" : noJobs} onClick={() => p.jobs && p.onMove("move")}>
+              <Icon name="move" /> Move to…
+            </button>
+            <button type="button" className="btn btn-sm" aria-disabled={!p.jobs || undefined} title={p.jobs ? "Copy to a folder" : noJobs} onClick={() => p.jobs && p.onMove("copy")}>
+              Copy to…
+            </button>
+          </>
+        )}
+        {p.canDelete && (
+          <button type="button" className="btn btn-sm btn-danger-quiet" aria-disabled={!!folderDeleteBlocked || undefined} title={folderDeleteBlocked ?? "Delete the selection"} onClick={() => !folderDeleteBlocked && p.onDelete()}>
+            <Icon name="trash" /> Delete…
+          </button>
+        )}
+        <button type="button" className="btn btn-sm btn-ghost" onClick={p.onClear} title="Clear the selection (Esc)">
+          Clear
+        </button>
+      </div>
+    </div>
+  );
+}
