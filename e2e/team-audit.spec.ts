@@ -72,16 +72,16 @@ test("a conflict names who changed the Record and when", async ({ page, browser 
   await expect(cell).toBeVisible();
   const id = (await page.locator('[data-cell="3:1"]').innerText()).trim();
 
-  // Ada changes the same Record's job title meanwhile.
+  // Eve starts editing; Ada changes the same Record's job title meanwhile (it arrives live).
+  await cell.dblclick();
+  await page.keyboard.press("Control+a");
+  await page.keyboard.type("Eve's title");
   const other = await browser.newContext();
   const adaPage = await other.newPage();
   await signInAs(adaPage, "ada@example.com", PW);
   await update(adaPage.request, id, { job_title: "Changed by Ada" });
   await other.close();
-
-  await cell.dblclick();
-  await page.keyboard.press("Control+a");
-  await page.keyboard.type("Eve's title");
+  await expect(cell).toHaveClass(/live-flash/);
   await page.keyboard.press("Enter");
   await expect(page.getByText(`Conflict: job_title of ${id} was changed by ada@example.com`)).toBeVisible();
   expect((await record(page.request, id)).job_title).toBe("Changed by Ada");

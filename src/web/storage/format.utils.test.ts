@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { formatValue } from "../records/values/values.utils";
 import { describeExpiry, expiresFromUrl, fileKind, formatBytes, formatDate, humanDuration, isVectorImage, typeLabel } from "./format.utils";
 
 describe("formatBytes", () => {
@@ -16,9 +17,11 @@ describe("formatBytes", () => {
 });
 
 describe("dates and lifetimes", () => {
-  it("formats a local date and time", () => {
+  it("formats a local date and time exactly as the grid shows a datetime (one format in the app)", () => {
     const d = new Date(2026, 0, 5, 7, 3);
-    expect(formatDate(d.toISOString())).toBe("2026-01-05 07:03");
+    expect(formatDate(d.toISOString())).toBe(formatValue("datetime", d.toISOString()));
+    expect(formatDate(d.toISOString())).toBe(new Intl.DateTimeFormat(undefined, { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" }).format(d));
+    expect(formatDate(d.getTime())).toContain("2026");
     expect(formatDate("nonsense")).toBe("—");
     expect(formatDate(undefined)).toBe("—");
   });
@@ -33,17 +36,17 @@ describe("dates and lifetimes", () => {
 
   it("says when a link expires", () => {
     const now = new Date(2026, 10, 21, 14, 5).getTime();
-    expect(describeExpiry(3600, now)).toBe("Expires at 2026-11-21 15:05 (in 1 hour)");
-    expect(describeExpiry(7 * 86400, now)).toBe("Expires at 2026-11-28 14:05 (in 7 days)");
+    expect(describeExpiry(3600, now)).toBe(`Expires at ${formatDate(now + 3600_000)} (in 1 hour)`);
+    expect(describeExpiry(7 * 86400, now)).toBe(`Expires at ${formatDate(now + 7 * 86400_000)} (in 7 days)`);
   });
 
   it("believes the URL's Expires over the lifetime asked for", () => {
     const now = new Date(2026, 10, 21, 14, 5).getTime();
     // Same to within a minute (clock steps, rounding): the chosen label stands.
-    expect(describeExpiry(300, now, now + 299_000)).toBe("Expires at 2026-11-21 14:09 (in 5 minutes)");
+    expect(describeExpiry(300, now, now + 299_000)).toBe(`Expires at ${formatDate(now + 299_000)} (in 5 minutes)`);
     // An upstream that ignored expiresIn and gave its default hour.
-    expect(describeExpiry(7 * 86400, now, now + 3600_000)).toBe("Expires at 2026-11-21 15:05 (in 1 hour)");
-    expect(describeExpiry(3600, now, now + 90 * 60_000)).toBe("Expires at 2026-11-21 15:35 (in 90 minutes)");
+    expect(describeExpiry(7 * 86400, now, now + 3600_000)).toBe(`Expires at ${formatDate(now + 3600_000)} (in 1 hour)`);
+    expect(describeExpiry(3600, now, now + 90 * 60_000)).toBe(`Expires at ${formatDate(now + 90 * 60_000)} (in 90 minutes)`);
   });
 
   it("reads Expires from a signed URL", () => {

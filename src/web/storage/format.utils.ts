@@ -1,4 +1,5 @@
 /** Sizes, dates, link lifetimes and file kinds as the bucket browser shows them. */
+import { formatDateTime } from "../ui/dates";
 import { extensionOf } from "./paths.utils";
 
 const UNITS = ["B", "KB", "MB", "GB", "TB"];
@@ -17,14 +18,8 @@ export function formatBytes(bytes: number | undefined): string {
   return `${s.replace(/\.0$/, "")} ${UNITS[u]}`;
 }
 
-/** "2026-11-21 14:05" in the user's zone: sortable, short and unambiguous. */
-export function formatDate(iso: string | number | undefined): string {
-  if (iso === undefined || iso === "") return "—";
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return "—";
-  const p = (n: number) => String(n).padStart(2, "0");
-  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
-}
+/** A file's time in the app's one date format (src/web/ui/dates.ts), as the grid shows its datetimes. */
+export const formatDate = (iso: string | number | undefined): string => formatDateTime(iso);
 
 export interface Lifetime {
   seconds: number;

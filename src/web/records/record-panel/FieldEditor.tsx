@@ -2,6 +2,7 @@
  * One Field in the record panel: a type-aware editor (text, number, true/false, date, date and
  * time, JSON, image and attachment keys with a preview), or the value read-only.
  */
+import { formatDateTime } from "../../ui/dates";
 import type { RecordValue } from "../../../shared/records";
 import { PaperclipIcon } from "../../ui/icons";
 import type { GridColumn } from "../grid/columns.utils";
@@ -84,6 +85,12 @@ export function FieldEditor({ col, value, draft, text, error, conflict, onChange
         )}
       </label>
       {input}
+      {/* Edited as ISO text, shown also in the app's one date format (as in the grid). */}
+      {f.type === "datetime" && !isNull && text && !Number.isNaN(Date.parse(text)) && (
+        <span className="rp-hint muted small" data-testid={`rp-when-${col.key}`}>
+          {formatDateTime(text)}
+        </span>
+      )}
       {f.type === "image" && key && f.bucket && (
         <img className="rp-image" src={thumbnailUrl(f.bucket, key, 320, 200, window.devicePixelRatio)} alt={key} />
       )}

@@ -3,6 +3,7 @@
  * refused in the browser, with a message that says what to type), parsing what the user typed,
  * formatting a cell, and guessing field types from rows when the upstream has no fields endpoint.
  */
+import { formatDateTime, formatDay } from "../../ui/dates";
 import { type Result, fail, ok } from "../../../shared/errors";
 import type { FieldInfo, FieldType, RecordRow, RecordValue } from "../../../shared/records";
 import { fieldValueProblem, isValidDate, isValidDateTime, MAX_JSON_DEPTH, objectUrl, parseNumberText, pixelBox } from "../../../shared/values";
@@ -90,14 +91,6 @@ const numberFmt = new Intl.NumberFormat("en-US", { maximumFractionDigits: 6 });
 const intFmt = new Intl.NumberFormat("en-US");
 /** "1,234": one shared formatter (creating one per call costs ~1 ms). */
 export const fmtInt = (n: number) => intFmt.format(n);
-const dateFmt = new Intl.DateTimeFormat("en-US", { year: "numeric", month: "short", day: "numeric", timeZone: "UTC" });
-const dateTimeFmt = new Intl.DateTimeFormat("en-US", {
-  year: "numeric",
-  month: "short",
-  day: "numeric",
-  hour: "2-digit",
-  minute: "2-digit",
-});
 
 /** Display text of a non-null cell value. */
 export function formatValue(type: FieldType, value: RecordValue): string {
@@ -106,9 +99,9 @@ export function formatValue(type: FieldType, value: RecordValue): string {
     case "number":
       return typeof value === "number" ? numberFmt.format(value) : String(value);
     case "date":
-      return typeof value === "string" && isValidDate(value) ? dateFmt.format(new Date(`${value}T00:00:00Z`)) : String(value);
+      return typeof value === "string" && isValidDate(value) ? formatDay(value) : String(value);
     case "datetime":
-      return typeof value === "string" && !Number.isNaN(Date.parse(value)) ? dateTimeFmt.format(new Date(value)) : String(value);
+      return typeof value === "string" && !Number.isNaN(Date.parse(value)) ? formatDateTime(value) : String(value);
     case "boolean":
       return value ? "true" : "false";
     case "json":

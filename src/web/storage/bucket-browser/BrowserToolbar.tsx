@@ -58,24 +58,30 @@ export function BrowserToolbar(p: BrowserToolbarProps) {
           <option value="bucket">Whole bucket</option>
         </select>
       )}
-      <label htmlFor={sortId} className="st-muted st-small">
-        Sort
-      </label>
-      <select id={sortId} className="input st-select" value={p.sort.by} onChange={(e) => p.onSort({ by: e.target.value as SortKey, dir: p.sort.dir })}>
-        <option value="name">Name</option>
-        <option value="size">Size</option>
-        <option value="type">Type</option>
-        <option value="date">Modified</option>
-      </select>
-      <button
-        type="button"
-        className="btn btn-sm"
-        onClick={() => p.onSort({ by: p.sort.by, dir: p.sort.dir === "asc" ? "desc" : "asc" })}
-        aria-label={p.sort.dir === "asc" ? "Ascending order; switch to descending" : "Descending order; switch to ascending"}
-        title="Reverse the order"
-      >
-        {p.sort.dir === "asc" ? "↑ Asc" : "↓ Desc"}
-      </button>
+      {/* One sort control at a time (issue 23.7): the list's column headers sort the list; the
+          grid has no headers, so it gets these. */}
+      {p.view === "grid" && (
+        <>
+        <label htmlFor={sortId} className="st-muted st-small">
+          Sort
+        </label>
+        <select id={sortId} className="input st-select" value={p.sort.by} onChange={(e) => p.onSort({ by: e.target.value as SortKey, dir: p.sort.dir })}>
+          <option value="name">Name</option>
+          <option value="size">Size</option>
+          <option value="type">Type</option>
+          <option value="date">Modified</option>
+        </select>
+        <button
+          type="button"
+          className="btn btn-sm"
+          onClick={() => p.onSort({ by: p.sort.by, dir: p.sort.dir === "asc" ? "desc" : "asc" })}
+          aria-label={p.sort.dir === "asc" ? "Ascending order; switch to descending" : "Descending order; switch to ascending"}
+          title="Reverse the order"
+        >
+          {p.sort.dir === "asc" ? "↑ Asc" : "↓ Desc"}
+        </button>
+        </>
+      )}
       <div className="st-segmented" role="group" aria-label="View">
         <button type="button" aria-pressed={p.view === "list"} aria-label="List view" title="List view" onClick={() => p.onView("list")}>
           <Icon name="list" />

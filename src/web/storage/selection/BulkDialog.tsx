@@ -7,7 +7,7 @@ import { useId, useRef, useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { Modal } from "../../ui/Dialog";
 import { storageKeys } from "../storage-keys";
-import { type BulkOutcome, type BulkProgress, deleteItems, moveItems } from "./bulk-actions";
+import { type BulkOutcome, type BulkProgress, deleteItems, moveItems } from "./bulk-actions-mutation";
 import { destinationProblem, type SelectionSummary, selectionText } from "./selection.utils";
 
 export interface BulkDialogProps {

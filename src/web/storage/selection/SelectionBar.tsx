@@ -7,7 +7,7 @@ import { formatBytes, LIFETIMES, DEFAULT_LIFETIME } from "../format.utils";
 import { copyText } from "../links/LinkDialog";
 import { toast } from "../../ui/toast";
 import { Icon } from "../../ui/icons";
-import { downloadZip, signedUrls } from "./bulk-actions";
+import { downloadZip, signedUrls } from "./bulk-actions-mutation";
 import { type SelectionSummary, selectionText } from "./selection.utils";
 
 export interface SelectionBarProps {

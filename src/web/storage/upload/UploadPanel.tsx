@@ -1,6 +1,6 @@
 /**
  * The upload queue on screen: total progress, one row per file with its own bar, cancel and
- * retry, the service's message on failure and the new versioned key when done. Focus never
+ * retry, the service's message on failure (internal versioned keys are not shown). Focus never
  * falls to the page when the button under it goes away (cancel → retry, dismiss, clear).
  */
 import { useRef, useState } from "react";
@@ -112,6 +112,7 @@ function UploadRow({ item, onGone }: { item: UploadItem; onGone(from: HTMLElemen
           {item.key}
         </span>
         <span className="st-muted st-upload-size">{formatBytes(item.size)}</span>
+        {/* The stored version's internal key is for the details panel, not for this list. */}
         <span className="st-upload-status">
           {STATUS_TEXT[item.status]}
           {item.status === "uploading" && ` ${pct}%`}
@@ -151,15 +152,10 @@ function UploadRow({ item, onGone }: { item: UploadItem; onGone(from: HTMLElemen
           </button>
         )}
       </div>
-      {(active || item.status === "done") && <progress className="st-progress" max={100} value={pct} aria-label={`Progress of ${item.key}`} />}
+      {active && <progress className="st-progress" max={100} value={pct} aria-label={`Progress of ${item.key}`} />}
       {item.status === "error" && (
         <p className="st-error-text" role="alert">
           {item.error}
-        </p>
-      )}
-      {item.status === "done" && item.versionedKey && (
-        <p className="st-muted st-small">
-          Stored as <code className="st-versioned-key">{item.versionedKey}</code>
         </p>
       )}
     </li>
