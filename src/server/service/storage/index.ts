@@ -29,6 +29,9 @@ import { registerListRoute } from "./routes/list";
 import { registerReadRoute } from "./routes/read";
 import { registerSignRoutes } from "./routes/sign";
 import { registerUploadRoute } from "./routes/upload";
+import { openUploadsStore } from "./metadata-uploads";
+import { createResumableUploads } from "./domain/resumable-upload";
+import { registerResumableRoutes } from "./routes/resumable";
 
 export interface StorageModule {
   register(app: FastifyInstance): void;
@@ -79,6 +82,15 @@ export async function createStorageModule(ctx: ServiceContext): Promise<StorageM
   const runner = createJobRunner(d, jobs, { step: Number(process.env.STORAGE_JOB_STEP) || undefined });
   const resumed = await runner.resume();
   if (resumed > 0) ctx.log.info({ jobs: resumed }, "storage: resumed jobs left running");
+  // Resumable upload sessions: idle for a day, swept with their parts (now, then hourly).
+  const uploads = createResumableUploads(d, await openUploadsStore(ctx.engine));
+  const sweepUploads = () =>
+    uploads.sweep().then(
+      (n) => n > 0 && ctx.log.info({ sessions: n }, "storage: swept upload sessions idle for a day"),
+      (e) => ctx.log.warn({}, `storage: upload sessions not swept: ${(e as Error).message}`),
+    );
+  await sweepUploads();
+  const uploadSweeper = setInterval(sweepUploads, 60 * 60 * 1000).unref();
   if (config.seed && (await metadata.state("seeded")) === undefined) {
     await seedSampleFiles(d);
     await metadata.setState("seeded", new Date().toISOString());
@@ -96,7 +108,7 @@ export async function createStorageModule(ctx: ServiceContext): Promise<StorageM
         // Full disk, read-only disk, object store down: one mapping for every storage route;
         // anything else goes on to the service's own handler.
         scope.setErrorHandler((err, request, reply) => {
-          const mapped = toHttpError(err, { where: blobs.kind, nothingStored: request.method === "POST", engine: ctx.engine });
+          const mapped = toHttpError(err, { where: blobs.kind, nothingStored: request.method === "POST" || request.method === "PUT", engine: ctx.engine });
           if (!mapped) throw err;
           if (!(err instanceof StorageFailure) && mapped !== err) request.log.warn({ failure: mapped.code }, `storage: ${(err as Error).message}`);
           if (mapped.retryAfter !== undefined) reply.header("retry-after", String(mapped.retryAfter));
@@ -107,12 +119,14 @@ export async function createStorageModule(ctx: ServiceContext): Promise<StorageM
         registerListRoute(scope, d);
         registerUploadRoute(scope, d);
         registerDeleteRoute(scope, d);
+        registerResumableRoutes(scope, d, uploads);
         registerJobRoutes(scope, d, runner, jobs);
         registerSearchRoute(scope, d, search);
       });
     },
     buckets: () => list.map(toMetaBucket),
     close: async () => {
+      clearInterval(uploadSweeper);
       runner.stop();
       await runner.idle();
       d.keyring.close();
