@@ -45,7 +45,7 @@ export function present(e: AuditEntry, outcome: AuditEntry | undefined, record?:
     changes,
     deleted: out.deleted,
     records: detail.records,
-    file: e.kind === "upload" ? { key: out.key, version: out.version, versionedKey: out.versionedKey, size: detail.size } : detail.key ? { key: detail.key } : undefined,
+    file: e.kind === "upload" ? { key: out.key, version: out.version, versionedKey: out.versionedKey, size: out.size ?? detail.size } : detail.key ? { key: detail.key } : undefined,
     beforeImagesOmitted: detail.beforeImagesOmitted,
     detail: e.kind === "storage-job" || e.kind === "people" ? detail : undefined,
     hash: e.hash,
