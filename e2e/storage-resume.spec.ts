@@ -1,0 +1,102 @@
+/**
+ * Resumable uploads in a real Chromium (issue 22.5), against a launcher of its own (the default
+ * stack's 5 MiB limit is below one part): a 20 MB file goes in 8 MiB parts; the later parts are
+ * cut off by the network, the upload fails, the page is reloaded, and the same file dropped
+ * again resumes: the row says where it resumed, only the missing parts are sent, and the stored
+ * file reads back identical.
+ */
+import { createHash } from "node:crypto";
+import { type Page, expect, test } from "@playwright/test";
+import { dropzone, uploadRow } from "./storage.helpers";
+import { teamUrl, useTeamStack } from "./team.helpers";
+
+useTeamStack((s) => {
+  s.env = { SERVICE_MAX_UPLOAD_BYTES: String(64 * 1024 * 1024) };
+});
+
+const SIZE = 20 * 1024 * 1024 + 4321;
+const PART = 8 * 1024 * 1024;
+const LAST_MODIFIED = 1_700_000_000_000;
+
+/** The same pseudo-random bytes in the page and here (xorshift32). */
+function content(size: number): Uint8Array {
+  const out = new Uint8Array(size);
+  let x = 2463534242;
+  for (let i = 0; i < size; i++) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    out[i] = x & 255;
+  }
+  return out;
+}
+
+/** Drops the file (built in the page: 20 MB does not travel well through the protocol). */
+async function dropBigFile(page: Page, name: string) {
+  const dt = await page.evaluateHandle(
+    ({ name, size, lastModified }) => {
+      // content() again, inline: the page's CSP allows no eval of a passed function.
+      const bytes = new Uint8Array(size);
+      let x = 2463534242;
+      for (let i = 0; i < size; i++) {
+        x ^= x << 13;
+        x ^= x >>> 17;
+        x ^= x << 5;
+        bytes[i] = x & 255;
+      }
+      const dt = new DataTransfer();
+      dt.items.add(new File([bytes], name, { type: "application/octet-stream", lastModified }));
+      return dt;
+    },
+    { name, size: SIZE, lastModified: LAST_MODIFIED },
+  );
+  const zone = dropzone(page);
+  await zone.dispatchEvent("dragenter", { dataTransfer: dt });
+  await zone.dispatchEvent("dragover", { dataTransfer: dt });
+  await zone.dispatchEvent("drop", { dataTransfer: dt });
+}
+
+test("an upload cut off mid-way resumes from the last acknowledged part when the same file is dropped again", async ({ page }) => {
+  test.setTimeout(120_000);
+  const name = `resume-${Date.now()}.bin`;
+  const sent: number[] = [];
+  page.on("requestfinished", (r) => {
+    const m = /\/api\/v0\/storage\/uploads\/public-assets\/[^/]+\/parts\/(\d+)$/.exec(r.url());
+    if (m && r.method() === "PUT") sent.push(Number(m[1]));
+  });
+
+  // First attempt: parts 2 and 3 never get through (the network drops them); part 1 does.
+  await page.route(/\/parts\/[23]$/, (route) => route.abort("connectionreset"));
+  await page.goto(`${teamUrl}/storage/public-assets`);
+  await expect(page.getByRole("heading", { name: "public-assets", level: 1 })).toBeVisible();
+  await dropBigFile(page, name);
+  const row = uploadRow(page, name);
+  await expect(row).toHaveAttribute("data-status", "error", { timeout: 30_000 });
+  await expect(row.getByRole("alert")).toContainText("connection closed");
+  expect(sent).toEqual([1]);
+  await page.screenshot({ path: "test-results/storage-resume-1-cut.png" });
+
+  // A reload forgets the queue; the browser remembers the session. The network is back.
+  await page.unroute(/\/parts\/[23]$/);
+  await page.reload();
+  await expect(page.getByRole("heading", { name: "public-assets", level: 1 })).toBeVisible();
+  await expect(uploadRow(page, name)).toHaveCount(0);
+  sent.length = 0;
+  await dropBigFile(page, name);
+  const again = uploadRow(page, name);
+  await expect(again).toHaveAttribute("data-status", "done", { timeout: 30_000 });
+  await expect(again).toContainText(`Resumed at ${Math.floor((PART / SIZE) * 100)}%`);
+  await page.screenshot({ path: "test-results/storage-resume-2-resumed.png" });
+  // Only the parts the service did not have were sent.
+  expect(sent.sort()).toEqual([2, 3]);
+
+  const versioned = await again.locator(".st-versioned-key").textContent();
+  expect(versioned).toMatch(new RegExp(`^v\\d+/${name}$`));
+  const res = await fetch(`${teamUrl}/api/v0/storage/public/public-assets/${versioned}`);
+  expect(res.status).toBe(200);
+  const got = Buffer.from(await res.arrayBuffer());
+  const expected = createHash("sha256").update(content(SIZE)).digest("hex");
+  expect(got.length).toBe(SIZE);
+  expect(createHash("sha256").update(got).digest("hex")).toBe(expected);
+  expect(res.headers.get("etag")).toBe(`"${expected}"`);
+});
