@@ -11,8 +11,10 @@ const benches: Record<string, () => Promise<unknown>> = {
   "records-writes": () => import("./records-writes"),
   storage: async () => {
     await (await import("./storage")).run();
+    await (await import("./storage-resume")).run();
     return import("./storage-jobs");
   },
+  "storage-resume": () => import("./storage-resume"),
   "storage-jobs": () => import("./storage-jobs"),
   proxy: () => import("./proxy"),
   audit: () => import("./audit"),
