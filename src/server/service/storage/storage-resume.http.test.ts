@@ -10,7 +10,10 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freshS3Bucket } from "../blobs/testing/s3-test-bucket";
-import type { ServiceConfig } from "../config";
+import { type ServiceConfig, parseServiceConfig } from "../config";
+import { openEngine } from "../engines/open";
+import { testEngineConfig } from "../test-support";
+import { UPLOADS } from "./metadata-uploads";
 import { BACKEND, type StorageTestService, blobNames, rawRequest, sha256, startStorageService, writeBuckets } from "./storage-test-support";
 
 const MiB = 1024 * 1024;
@@ -102,6 +105,27 @@ describe("resumable uploads", () => {
     const { key } = await (await complete("files", id)).json();
     const got = await fetch(`${svc.url}/v0/storage/public/files/${key}`);
     expect(Buffer.from(await got.arrayBuffer()).equals(file)).toBe(true);
+  });
+
+  it("sweeps a session idle for over a day, with its parts, at the next start", async () => {
+    const file = randomBytes(PART + 5);
+    const idle = await begin("idle.bin", file.length);
+    const fresh = await begin("fresh.bin", file.length);
+    for (const id of [idle, fresh]) expect((await putPart("files", id, 1, part(file, 1))).status).toBe(200);
+    await svc.close();
+    // Two days ago, as far as the session's row says (the database is the service's own, opened while it is stopped).
+    const engine = await openEngine({ ...parseServiceConfig([], {}), dataDir: dir, ...(await testEngineConfig(dir)) });
+    try {
+      const past = Date.now() - 48 * 3600 * 1000;
+      await engine.write((tx) => tx.run(engine.builder.updateTable(UPLOADS).set({ updated_at: past }).where("id", "=", idle).compile()));
+    } finally {
+      await engine.close();
+    }
+    svc = await startStorageService({ seed: false, dataDir: dir, blobStore, maxUploadBytes: 64 * MiB });
+    expect((await status("files", idle)).status).toBe(404);
+    expect(await blobNames(svc, `uploads/files/${idle}/`)).toEqual([]);
+    expect((await (await status("files", fresh)).json()).parts).toEqual([1]);
+    expect(await blobNames(svc, `uploads/files/${fresh}/`)).toHaveLength(1);
   });
 
   it("completes an empty file with no parts, its type guessed from the key", async () => {
