@@ -6,6 +6,7 @@
  */
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
+import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -102,6 +103,33 @@ describe("resumable uploads", () => {
     svc = await startStorageService({ seed: false, dataDir: dir, blobStore, maxUploadBytes: 64 * MiB });
     expect((await (await status("files", id)).json()).parts).toEqual([1]);
     expect((await putPart("files", id, 2, part(file, 2))).status).toBe(200);
+    const { key } = await (await complete("files", id)).json();
+    const got = await fetch(`${svc.url}/v0/storage/public/files/${key}`);
+    expect(Buffer.from(await got.arrayBuffer()).equals(file)).toBe(true);
+  });
+
+  it("keeps nothing of a part cut off mid-body; the part sent again completes the file", async () => {
+    const file = randomBytes(PART + 77);
+    const id = await begin("cut.bin", file.length);
+    const u = new URL(svc.url);
+    // Half of part 1, then the connection drops (a network failure, a page reload).
+    await new Promise<void>((resolve) => {
+      const req = http.request({
+        host: u.hostname,
+        port: u.port,
+        method: "PUT",
+        path: `/v0/storage/uploads/files/${id}/parts/1`,
+        headers: { "x-api-key": svc.key, "content-type": "application/octet-stream", "content-length": String(PART) },
+      });
+      req.on("error", () => resolve());
+      req.write(part(file, 1).subarray(0, PART / 2), () => setTimeout(() => req.destroy(), 100));
+      req.on("close", () => resolve());
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await (await status("files", id)).json()).parts).toEqual([]);
+    expect(await blobNames(svc, `uploads/files/${id}/`)).toEqual([]);
+    if (svc.backend === "disk") expect(fs.readdirSync(path.join(dir, "storage", "tmp"))).toEqual([]);
+    for (const n of [1, 2]) expect((await putPart("files", id, n, part(file, n))).status).toBe(200);
     const { key } = await (await complete("files", id)).json();
     const got = await fetch(`${svc.url}/v0/storage/public/files/${key}`);
     expect(Buffer.from(await got.arrayBuffer()).equals(file)).toBe(true);
