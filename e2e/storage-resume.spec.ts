@@ -100,3 +100,45 @@ test("an upload cut off mid-way resumes from the last acknowledged part when the
   expect(createHash("sha256").update(got).digest("hex")).toBe(expected);
   expect(res.headers.get("etag")).toBe(`"${expected}"`);
 });
+
+test("a part cut off by the network going away is sent again by itself when the browser is back online", async ({ page, context }) => {
+  test.setTimeout(120_000);
+  const name = `online-${Date.now()}.bin`;
+  const sent: number[] = [];
+  let firstDone!: () => void;
+  const firstAcknowledged = new Promise<void>((resolve) => (firstDone = resolve));
+  page.on("requestfinished", async (r) => {
+    const m = /\/parts\/(\d+)$/.exec(r.url());
+    if (!m || r.method() !== "PUT") return;
+    sent.push(Number(m[1]));
+    if ((await r.response())?.status() === 200) firstDone();
+  });
+  // Hold part 2 back until the browser has gone offline, so that it is the part the network cuts.
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let held = false;
+  await page.route(/\/parts\/2$/, async (route) => {
+    if (!held) {
+      held = true;
+      await released;
+      return route.abort("internetdisconnected");
+    }
+    return route.continue();
+  });
+  await page.goto(`${teamUrl}/storage/public-assets`);
+  await expect(page.getByRole("heading", { name: "public-assets", level: 1 })).toBeVisible();
+  await dropBigFile(page, name);
+  const row = uploadRow(page, name);
+  await firstAcknowledged;
+  await context.setOffline(true);
+  release();
+  // Offline, the upload waits (it does not fail); back online, it goes on from where it was.
+  await page.waitForTimeout(1500);
+  await expect(row).toHaveAttribute("data-status", "uploading");
+  await context.setOffline(false);
+  await expect(row).toHaveAttribute("data-status", "done", { timeout: 30_000 });
+  expect(sent.filter((n) => n === 1)).toHaveLength(1);
+  const versioned = await row.locator(".st-versioned-key").textContent();
+  const res = await fetch(`${teamUrl}/api/v0/storage/public/public-assets/${versioned}`);
+  expect(createHash("sha256").update(Buffer.from(await res.arrayBuffer())).digest("hex")).toBe(createHash("sha256").update(content(SIZE)).digest("hex"));
+});
