@@ -14,6 +14,11 @@ import { UploadAborted, type UploadHandle, xhrError } from "./upload-xhr";
 
 /** Tries per part before the upload fails (Retry, or the same file dropped again, resumes it). */
 const PART_TRIES = 3;
+/**
+ * How long to wait for a completion that did not answer: the service copies every part into the
+ * file, which for gigabytes outlasts the proxy's upstream timeout (a 504) while it goes on.
+ */
+const COMPLETE_WAIT_MS = 15 * 60 * 1000;
 
 export interface PartsCallbacks {
   onProgress(loaded: number): void;
@@ -151,10 +156,31 @@ export function uploadInParts(bucket: string, key: string, file: File, cb: Parts
       throw e;
     }
     stopIfCancelled();
-    const done = await api<{ key: string }>(`${base}/${encodeURIComponent(id)}/complete`, { method: "POST", json: {} });
+    const stored = await finish(id);
     forget();
-    return { key: done.key };
+    return { key: stored };
   })();
+
+  /** Completes the session; on no answer (a timeout, a 409 "being completed") asks until it is done, or completes again. */
+  async function finish(id: string): Promise<string> {
+    const until = Date.now() + COMPLETE_WAIT_MS;
+    for (;;) {
+      try {
+        return (await api<{ key: string }>(`${base}/${encodeURIComponent(id)}/complete`, { method: "POST", json: {} })).key;
+      } catch (e) {
+        if (!(e instanceof ApiError) || !(isTransientStatus(e.status) || e.status === 409) || Date.now() > until) throw e;
+      }
+      for (;;) {
+        await pause(2000);
+        stopIfCancelled();
+        const status = await api<ResumableStatus>(`${base}/${encodeURIComponent(id)}`).catch(() => undefined);
+        if (status?.completed) return status.completed;
+        // Not completed yet: complete again (a 409 while the first request is still at it: ask again after a pause).
+        if (status) break;
+        if (Date.now() > until) throw new ApiError(504, { error: "gateway_timeout", subCode: 9, message: "The service did not finish putting the file together in 15 minutes." });
+      }
+    }
+  }
 
   return {
     promise,
