@@ -45,6 +45,11 @@ const CASES: { name: string; need: Need; method: string; path: string; body?: { 
   { name: "job status", need: "read", method: "GET", path: "/api/v0/storage/jobs/team-files/00000000-0000-0000-0000-000000000000" },
   { name: "cancel a job", need: "write", method: "DELETE", path: "/api/v0/storage/jobs/team-files/00000000-0000-0000-0000-000000000000" },
   { name: "search", need: "read", method: "GET", path: "/api/v0/storage/search/team-files?q=a" },
+  { name: "resumable upload start", need: "write", method: "POST", path: "/api/v0/storage/uploads/team-files", body: json({ key: "nothing-resumable.bin", size: 1 }) },
+  { name: "resumable upload part", need: "write", method: "PUT", path: "/api/v0/storage/uploads/team-files/00000000-0000-0000-0000-000000000000/parts/1", body: { "content-type": "application/octet-stream", body: "x" } },
+  { name: "resumable upload status", need: "write", method: "GET", path: "/api/v0/storage/uploads/team-files/00000000-0000-0000-0000-000000000000" },
+  { name: "resumable upload complete", need: "write", method: "POST", path: "/api/v0/storage/uploads/team-files/00000000-0000-0000-0000-000000000000/complete", body: json({}) },
+  { name: "resumable upload abort", need: "write", method: "DELETE", path: "/api/v0/storage/uploads/team-files/00000000-0000-0000-0000-000000000000" },
   { name: "meta", need: "always", method: "GET", path: "/api/v0/meta" },
 ];
 
