@@ -131,6 +131,8 @@ export async function openUploadsStore(engine: SqlEngine): Promise<UploadsStore>
     },
     async stale(before) {
       const rows = await one(b.selectFrom(UPLOADS).select([...COLS]).where("updated_at", "<", sql<number>`cast(${before} as bigint)`).compile());
+      // Parts acknowledged while their session was being aborted belong to nothing: drop them too.
+      await engine.write((tx) => tx.run(b.deleteFrom(UPLOAD_PARTS).where("upload_id", "not in", b.selectFrom(UPLOADS).select("id")).compile()));
       return rows.map(toSession);
     },
     async ids() {

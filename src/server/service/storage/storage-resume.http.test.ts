@@ -203,6 +203,29 @@ describe("resumable uploads", () => {
     expect(await blobNames(svc, `uploads/files/${id}/`)).toEqual([]);
   });
 
+  it("takes a part sent with no content-type or a form's, and refuses one sent as JSON", async () => {
+    const id = await begin("types.bin", 6);
+    const bare = await rawRequest(svc, { method: "PUT", path: `/v0/storage/uploads/files/${id}/parts/1`, headers: { "x-api-key": svc.key, "content-length": "6" }, body: "abcdef" });
+    expect(bare.status, bare.body.toString()).toBe(200);
+    const form = await rawRequest(svc, {
+      method: "PUT",
+      path: `/v0/storage/uploads/files/${id}/parts/1`,
+      headers: { "x-api-key": svc.key, "content-type": "application/x-www-form-urlencoded", "content-length": "6" },
+      body: "abcdef",
+    });
+    expect(form.status, form.body.toString()).toBe(200);
+    const asJson = await rawRequest(svc, {
+      method: "PUT",
+      path: `/v0/storage/uploads/files/${id}/parts/1`,
+      headers: { "x-api-key": svc.key, "content-type": "application/json", "content-length": "6" },
+      body: '"abcd"',
+    });
+    expect(asJson.status).toBe(400);
+    expect(JSON.parse(asJson.body.toString()).message).toMatch(/raw body/);
+    const { key } = await (await complete("files", id)).json();
+    expect(await (await fetch(`${svc.url}/v0/storage/public/files/${key}`)).text()).toBe("abcdef");
+  });
+
   it("follows the bucket's access like a one-request upload", async () => {
     const ro = await start("read-only", { key: "a.bin", size: 10 });
     expect(ro.status).toBe(403);
