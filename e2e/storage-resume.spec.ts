@@ -3,7 +3,8 @@
  * stack's 5 MiB limit is below one part): a 20 MB file goes in 8 MiB parts; the later parts are
  * cut off by the network, the upload fails, the page is reloaded, and the same file dropped
  * again resumes: the row says where it resumed, only the missing parts are sent, and the stored
- * file reads back identical.
+ * file reads back identical. Then: offline mid-upload, it goes on by itself once back online;
+ * Cancel aborts the session on the service.
  */
 import { createHash } from "node:crypto";
 import { type Page, expect, test } from "@playwright/test";
@@ -141,4 +142,24 @@ test("a part cut off by the network going away is sent again by itself when the 
   const versioned = await row.locator(".st-versioned-key").textContent();
   const res = await fetch(`${teamUrl}/api/v0/storage/public/public-assets/${versioned}`);
   expect(createHash("sha256").update(Buffer.from(await res.arrayBuffer())).digest("hex")).toBe(createHash("sha256").update(content(SIZE)).digest("hex"));
+});
+
+test("cancel aborts the session on the service and forgets it in the browser", async ({ page }) => {
+  const name = `cancel-${Date.now()}.bin`;
+  // Part 2 hangs, so the upload is still in flight when Cancel is pressed.
+  await page.route(/\/parts\/2$/, () => undefined);
+  await page.goto(`${teamUrl}/storage/public-assets`);
+  await expect(page.getByRole("heading", { name: "public-assets", level: 1 })).toBeVisible();
+  await dropBigFile(page, name);
+  const row = uploadRow(page, name);
+  await expect(row).toHaveAttribute("data-status", "uploading");
+  const remembered = () => page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith("baseboard.upload:")).map((k) => JSON.parse(localStorage.getItem(k)!).id as string));
+  await expect.poll(remembered).toHaveLength(1);
+  const [id] = await remembered();
+  const session = () => fetch(`${teamUrl}/api/v0/storage/uploads/public-assets/${id}`).then((r) => r.status);
+  expect(await session()).toBe(200);
+  await row.getByRole("button", { name: `Cancel upload of ${name}` }).click();
+  await expect(row).toHaveAttribute("data-status", "cancelled");
+  await expect.poll(session).toBe(404);
+  expect(await remembered()).toEqual([]);
 });
