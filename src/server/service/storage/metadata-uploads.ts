@@ -33,6 +33,8 @@ export interface UploadsStore {
   parts(id: string): Promise<{ n: number; size: number }[]>;
   /** Records a stored part (again: replaces it) and touches the session. */
   ackPart(id: string, n: number, size: number): Promise<void>;
+  /** Forgets a part (its blob was replaced by one of the wrong length). */
+  unackPart(id: string, n: number): Promise<void>;
   complete(id: string, versionedKey: string): Promise<void>;
   remove(id: string): Promise<void>;
   /** Sessions not touched since `before` (ms). */
@@ -116,6 +118,9 @@ export async function openUploadsStore(engine: SqlEngine): Promise<UploadsStore>
         );
         await tx.run(b.updateTable(UPLOADS).set({ updated_at: Date.now() }).where("id", "=", id).compile());
       });
+    },
+    async unackPart(id, n) {
+      await engine.write((tx) => tx.run(b.deleteFrom(UPLOAD_PARTS).where("upload_id", "=", id).where("n", "=", n).compile()));
     },
     async complete(id, versionedKey) {
       await engine.write(async (tx) => {

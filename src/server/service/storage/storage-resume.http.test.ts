@@ -196,6 +196,18 @@ describe("resumable uploads", () => {
     });
     expect(chunked.status).toBe(400);
     expect(JSON.parse(chunked.body.toString()).message).toMatch(/must be exactly 100 bytes/);
+    // An acknowledged part sent again with a wrong declared length is refused before anything
+    // is stored: it stays acknowledged. Sent again chunked and short, it is acknowledged no more.
+    expect((await putPart("files", id, 2, Buffer.alloc(100, 2))).status).toBe(200);
+    expect((await putPart("files", id, 2, Buffer.alloc(99))).status).toBe(400);
+    expect((await (await status("files", id)).json()).parts).toEqual([2]);
+    const shortChunked = await rawRequest(svc, {
+      method: "PUT",
+      path: `/v0/storage/uploads/files/${id}/parts/2`,
+      headers: { "x-api-key": svc.key, "content-type": "application/octet-stream", "transfer-encoding": "chunked" },
+      body: Buffer.alloc(99),
+    });
+    expect(shortChunked.status).toBe(400);
     const out = await putPart("files", id, 3, Buffer.alloc(1));
     expect(out.status).toBe(400);
     expect((await out.json()).message).toMatch(/run from 1 to 2/);

@@ -118,7 +118,9 @@ export function createResumableUploads(d: StorageDomain, store: UploadsStore, pa
         throw e;
       }
       if (put.size !== expected) {
-        // A whole blob of the wrong length replaced nothing worth keeping: the part stays unacknowledged.
+        // Only a body without Content-Length gets here (a declared wrong length is refused before
+        // anything is stored). It has replaced the part's blob, so the part is acknowledged no more.
+        await store.unackPart(id, n);
         await d.blobs.delete([name]).catch(() => undefined);
         throw wrongSize(`${put.size}`);
       }
