@@ -12,8 +12,10 @@ const benches: Record<string, () => Promise<unknown>> = {
   storage: async () => {
     await (await import("./storage")).run();
     await (await import("./storage-zip")).run();
+    await (await import("./storage-resume")).run();
     return import("./storage-jobs");
   },
+  "storage-resume": () => import("./storage-resume"),
   "storage-jobs": () => import("./storage-jobs"),
   "storage-zip": () => import("./storage-zip"),
   proxy: () => import("./proxy"),

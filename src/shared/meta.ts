@@ -74,6 +74,8 @@ export interface Capabilities {
   deleteRecords?: boolean;
   /** POST /v0/record/{db}/{table}/distinct: value suggestions (issue 24); absent means no. */
   distinct?: boolean;
+  /** /v0/storage/uploads/{bucket}[/{id}[/parts/{n}|/complete]]: uploads in parts that resume after a cut (issue 22.5); absent means no. */
+  resumable?: boolean;
   /** The `anyOf` filter operator (issue 24; not in `operators`, which older proxies check strictly); absent means no. */
   anyOf?: boolean;
   /** GET /v0/events: server-sent events of the service's own changes (issue 20); absent means no. */

@@ -95,6 +95,29 @@ export interface UploadResponse {
   key: string;
 }
 
+/**
+ * Resumable uploads (the local service's extension, capability `resumable`): POST
+ * /v0/storage/uploads/{bucket} with {key, size, contentType?} starts a session; PUT
+ * …/{id}/parts/{n} sends part n (1-based, exactly partSize bytes but the last); GET …/{id} lists
+ * the acknowledged parts; POST …/{id}/complete stores the file as a new version (the answer of
+ * a one-request upload, with its size); DELETE …/{id} aborts.
+ */
+export interface ResumableStart {
+  id: string;
+  partSize: number;
+}
+
+/** GET /v0/storage/uploads/{bucket}/{id} */
+export interface ResumableStatus {
+  key: string;
+  size: number;
+  partSize: number;
+  /** Acknowledged part numbers, ascending. */
+  parts: number[];
+  /** The versioned key, once completed. */
+  completed?: string;
+}
+
 /** GET /v0/storage/url/sign/{bucket}/{key}[?expiresIn=] */
 export interface SignedUrlResponse {
   url: string;

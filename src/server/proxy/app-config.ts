@@ -65,6 +65,7 @@ const capabilitiesSchema = z
     distinct: z.boolean().optional(),
     anyOf: z.boolean().optional(),
     events: z.boolean().optional(),
+    resumable: z.boolean().optional(),
   })
   .strict();
 

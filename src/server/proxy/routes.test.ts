@@ -18,6 +18,11 @@ describe("matchApiRoute: the allow list", () => {
     ["GET", "/api/v0/storage/public/b/caf%C3%A9.txt", "/v0/storage/public/b/caf%C3%A9.txt", "get-file"],
     ["GET", "/api/v0/storage/versions/team-files/a/b%20c.txt", "/v0/storage/versions/team-files/a/b%20c.txt", "storage-versions"],
     ["POST", "/api/v0/storage/restore/team-files/v1700000000000/a/b.txt", "/v0/storage/restore/team-files/v1700000000000/a/b.txt", "storage-restore"],
+    ["POST", "/api/v0/storage/uploads/team-files", "/v0/storage/uploads/team-files", "upload-start"],
+    ["PUT", "/api/v0/storage/uploads/team-files/abc/parts/2", "/v0/storage/uploads/team-files/abc/parts/2", "upload-part"],
+    ["GET", "/api/v0/storage/uploads/team-files/abc", "/v0/storage/uploads/team-files/abc", "upload-session"],
+    ["DELETE", "/api/v0/storage/uploads/team-files/abc", "/v0/storage/uploads/team-files/abc", "upload-session"],
+    ["POST", "/api/v0/storage/uploads/team-files/abc/complete", "/v0/storage/uploads/team-files/abc/complete", "upload-complete"],
   ];
   it.each(forwarded)("%s %s → %s", (method, url, upstreamPath, endpoint) => {
     expect(matchApiRoute(method, url)).toMatchObject({ kind: "forward", upstreamPath, endpoint, signed: false });
@@ -36,6 +41,25 @@ describe("matchApiRoute: the allow list", () => {
     expect(lane("POST", "/api/v0/storage/object/b")).toEqual(["uploads", false]);
     expect(lane("GET", "/api/v0/storage/versions/b/x.png")).toEqual(["json", false]);
     expect(lane("POST", "/api/v0/storage/restore/b/v1/x.png")).toEqual(["uploads", false]);
+    // Resumable uploads: parts stream like uploads, the other steps are small JSON calls.
+    expect(lane("PUT", "/api/v0/storage/uploads/b/id/parts/1")).toEqual(["uploads", false]);
+    expect(lane("POST", "/api/v0/storage/uploads/b")).toEqual(["json", true]);
+    expect(lane("POST", "/api/v0/storage/uploads/b/id/complete")).toEqual(["json", true]);
+    expect(lane("GET", "/api/v0/storage/uploads/b/id")).toEqual(["json", false]);
+  });
+
+  it("checks every resumable upload step as a write to the bucket its path names", () => {
+    for (const [method, url] of [
+      ["POST", "/api/v0/storage/uploads/team-files"],
+      ["PUT", "/api/v0/storage/uploads/team-files/id/parts/1"],
+      ["GET", "/api/v0/storage/uploads/team-files/id"],
+      ["DELETE", "/api/v0/storage/uploads/team-files/id"],
+      ["POST", "/api/v0/storage/uploads/team-files/id/complete"],
+    ]) {
+      expect(matchApiRoute(method, url)).toMatchObject({ kind: "forward", access: { on: "bucket", action: "write" }, target: "team-files" });
+    }
+    expect(matchApiRoute("PUT", "/api/v0/storage/uploads/team-files/id/parts")).toMatchObject({ kind: "reject" });
+    expect(matchApiRoute("PATCH", "/api/v0/storage/uploads/team-files/id")).toMatchObject({ kind: "reject" });
   });
 
   it("marks signed URLs, which need no key", () => {

@@ -52,7 +52,7 @@ interface Endpoint {
 }
 
 /** Record calls carry small JSON bodies; files stream down; uploads (and anything else with a body) stream up. */
-const JSON_BODY_ENDPOINTS = new Set(["query", "query-data-api", "update", "storage-job-start", "insert", "delete-records", "distinct"]);
+const JSON_BODY_ENDPOINTS = new Set(["query", "query-data-api", "update", "storage-job-start", "insert", "delete-records", "distinct", "upload-start", "upload-complete"]);
 const FILE_ENDPOINTS = new Set(["get-file", "signed-file"]);
 function laneOf(endpoint: string, method: string): Lane {
   if (FILE_ENDPOINTS.has(endpoint)) return "files";
@@ -84,6 +84,12 @@ export const ENDPOINTS: Endpoint[] = [
   { name: "insert", methods: ["POST"], parts: ["v0", "record", ANY, ANY, "insert"], access: { on: "table", action: "write" } },
   { name: "delete-records", methods: ["POST"], parts: ["v0", "record", ANY, ANY, "delete"], access: { on: "table", action: "delete" } },
   { name: "distinct", methods: ["POST"], parts: ["v0", "record", ANY, ANY, "distinct"], access: { on: "table", action: "read" } },
+  // Resumable uploads (issue 22.5): every step is part of writing a file, so each needs write;
+  // the parts stream on the uploads lane, the rest are small JSON calls.
+  { name: "upload-start", methods: ["POST"], parts: ["v0", "storage", "uploads", ANY], access: { on: "bucket", action: "write" } },
+  { name: "upload-session", methods: ["GET", "DELETE"], parts: ["v0", "storage", "uploads", ANY, ANY], access: { on: "bucket", action: "write" } },
+  { name: "upload-part", methods: ["PUT"], parts: ["v0", "storage", "uploads", ANY, ANY, "parts", ANY], access: { on: "bucket", action: "write" } },
+  { name: "upload-complete", methods: ["POST"], parts: ["v0", "storage", "uploads", ANY, ANY, "complete"], access: { on: "bucket", action: "write" } },
 ];
 
 // Encoded ".", "/" and "\" (also double-encoded), NUL and other controls, raw backslashes.

@@ -1,7 +1,7 @@
 /**
  * SERVICE_PROFILE=interface (decisions §9): the local service answering exactly as the hosted
  * interface does, so that the web app's hosted mode can be tested against something real.
- * One gate in front of every route: the extensions (`fields`, `meta`, list, delete, import, jobs, search, versions, restore) are
+ * One gate in front of every route: the extensions (`fields`, `meta`, list, delete, import, jobs, search, versions, restore, resumable uploads) are
  * 404 as on an upstream that never had them; a filter operator other than `equal` is a 400;
  * `expiresIn` is dropped so a signed URL gets the interface's one hour.
  */
@@ -24,6 +24,7 @@ const EXTENSION_PATHS: RegExp[] = [
   /^\/v0\/storage\/jobs(\/|$)/,
   /^\/v0\/storage\/search(\/|$)/,
   /^\/v0\/storage\/(versions|restore)(\/|$)/,
+  /^\/v0\/storage\/uploads(\/|$)/,
   /^\/v0\/events\/?$/,
 ];
 

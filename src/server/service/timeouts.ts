@@ -33,7 +33,7 @@ export function serverOptions(limits: ServiceLimits) {
 /** Bodies streamed to storage or the importer: no whole-body deadline, only the idle one. */
 function isStreamedUpload(method: string, url: string): boolean {
   const path = url.split("?")[0];
-  return method === "POST" && (path.startsWith("/v0/storage/object/") || path.endsWith("/import"));
+  return (method === "POST" && (path.startsWith("/v0/storage/object/") || path.endsWith("/import"))) || (method === "PUT" && path.startsWith("/v0/storage/uploads/"));
 }
 
 /**

@@ -48,6 +48,11 @@ const CASES: { name: string; need: Need; method: string; path: string; body?: { 
   { name: "search", need: "read", method: "GET", path: "/api/v0/storage/search/team-files?q=a" },
   { name: "file versions", need: "read", method: "GET", path: "/api/v0/storage/versions/team-files/nothing.txt" },
   { name: "restore a version", need: "write", method: "POST", path: "/api/v0/storage/restore/team-files/v1/nothing.txt" },
+  { name: "resumable upload start", need: "write", method: "POST", path: "/api/v0/storage/uploads/team-files", body: json({ key: "nothing-resumable.bin", size: 1 }) },
+  { name: "resumable upload part", need: "write", method: "PUT", path: "/api/v0/storage/uploads/team-files/00000000-0000-0000-0000-000000000000/parts/1", body: { "content-type": "application/octet-stream", body: "x" } },
+  { name: "resumable upload status", need: "write", method: "GET", path: "/api/v0/storage/uploads/team-files/00000000-0000-0000-0000-000000000000" },
+  { name: "resumable upload complete", need: "write", method: "POST", path: "/api/v0/storage/uploads/team-files/00000000-0000-0000-0000-000000000000/complete", body: json({}) },
+  { name: "resumable upload abort", need: "write", method: "DELETE", path: "/api/v0/storage/uploads/team-files/00000000-0000-0000-0000-000000000000" },
   { name: "meta", need: "always", method: "GET", path: "/api/v0/meta" },
 ];
 

@@ -56,7 +56,7 @@ export function changeOf(method: string, route: string | undefined, params: Para
   if (method === "POST" && route.endsWith("/delete") && table) return { kind: "delete-records", table, count: json().count as number | undefined };
   if (method === "POST" && route.endsWith("/import") && table) return { kind: "import", table, count: json().count as number | undefined };
   // A restore makes a new newest version of a key, exactly as an upload over it does.
-  if (method === "POST" && (route === "/v0/storage/object/:bucket" || route === "/v0/storage/restore/:bucket/*")) {
+  if (method === "POST" && (route === "/v0/storage/object/:bucket" || route === "/v0/storage/restore/:bucket/*" || route === "/v0/storage/uploads/:bucket/:id/complete")) {
     const key = json().key;
     return { kind: "upload", bucket: params.bucket, keys: typeof key === "string" ? [key.replace(/^v\d+\//, "")] : [] };
   }

@@ -30,6 +30,9 @@ import { registerReadRoute } from "./routes/read";
 import { registerSignRoutes } from "./routes/sign";
 import { registerUploadRoute } from "./routes/upload";
 import { registerVersionRoutes } from "./routes/versions";
+import { openUploadsStore } from "./metadata-uploads";
+import { createResumableUploads } from "./domain/resumable-upload";
+import { registerResumableRoutes } from "./routes/resumable";
 
 export interface StorageModule {
   register(app: FastifyInstance): void;
@@ -80,6 +83,15 @@ export async function createStorageModule(ctx: ServiceContext): Promise<StorageM
   const runner = createJobRunner(d, jobs, { step: Number(process.env.STORAGE_JOB_STEP) || undefined });
   const resumed = await runner.resume();
   if (resumed > 0) ctx.log.info({ jobs: resumed }, "storage: resumed jobs left running");
+  // Resumable upload sessions: idle for a day, swept with their parts (now, then hourly).
+  const uploads = createResumableUploads(d, await openUploadsStore(ctx.engine));
+  const sweepUploads = () =>
+    uploads.sweep().then(
+      (n) => n > 0 && ctx.log.info({ sessions: n }, "storage: swept upload sessions idle for a day"),
+      (e) => ctx.log.warn({}, `storage: upload sessions not swept: ${(e as Error).message}`),
+    );
+  await sweepUploads();
+  const uploadSweeper = setInterval(sweepUploads, 60 * 60 * 1000).unref();
   if (config.seed && (await metadata.state("seeded")) === undefined) {
     await seedSampleFiles(d);
     await metadata.setState("seeded", new Date().toISOString());
@@ -97,7 +109,7 @@ export async function createStorageModule(ctx: ServiceContext): Promise<StorageM
         // Full disk, read-only disk, object store down: one mapping for every storage route;
         // anything else goes on to the service's own handler.
         scope.setErrorHandler((err, request, reply) => {
-          const mapped = toHttpError(err, { where: blobs.kind, nothingStored: request.method === "POST", engine: ctx.engine });
+          const mapped = toHttpError(err, { where: blobs.kind, nothingStored: request.method === "POST" || request.method === "PUT", engine: ctx.engine });
           if (!mapped) throw err;
           if (!(err instanceof StorageFailure) && mapped !== err) request.log.warn({ failure: mapped.code }, `storage: ${(err as Error).message}`);
           if (mapped.retryAfter !== undefined) reply.header("retry-after", String(mapped.retryAfter));
@@ -108,6 +120,7 @@ export async function createStorageModule(ctx: ServiceContext): Promise<StorageM
         registerListRoute(scope, d);
         registerUploadRoute(scope, d);
         registerDeleteRoute(scope, d);
+        registerResumableRoutes(scope, d, uploads);
         registerJobRoutes(scope, d, runner, jobs);
         registerSearchRoute(scope, d, search);
         registerVersionRoutes(scope, d);
@@ -115,6 +128,7 @@ export async function createStorageModule(ctx: ServiceContext): Promise<StorageM
     },
     buckets: () => list.map(toMetaBucket),
     close: async () => {
+      clearInterval(uploadSweeper);
       runner.stop();
       await runner.idle();
       d.keyring.close();

@@ -47,7 +47,7 @@ export function present(e: AuditEntry, outcome: AuditEntry | undefined, record?:
     records: detail.records,
     file:
       e.kind === "upload" || e.kind === "restore-file"
-        ? { key: out.key ?? detail.key, version: out.version, versionedKey: out.versionedKey, size: detail.size, ...(e.kind === "restore-file" ? { restoredFrom: detail.restoredFrom } : {}) }
+        ? { key: out.key ?? detail.key, version: out.version, versionedKey: out.versionedKey, size: out.size ?? detail.size, ...(e.kind === "restore-file" ? { restoredFrom: detail.restoredFrom } : {}) }
         : detail.key
           ? { key: detail.key }
           : undefined,

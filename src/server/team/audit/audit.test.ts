@@ -167,6 +167,35 @@ describe("what is recorded", () => {
     expect(vicRefused.body.items[0]).toMatchObject({ action: "refused", bucket: "team-files" });
   });
 
+  it("a resumable upload: steps refused to a viewer, the completed file recorded like an upload (key, version, size)", async () => {
+    const vic = await signIn(base(), "vic@example.com", PW);
+    const refused = await call(vic, "POST", "/api/v0/storage/uploads/team-files", { key: "audit/parts.bin", size: 5 });
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject({ error: "forbidden", message: expect.stringMatching(/editor access/) });
+
+    const eve = await signIn(base(), "eve@example.com", PW);
+    const started = await call(eve, "POST", "/api/v0/storage/uploads/team-files", { key: "audit/parts.bin", size: 5 });
+    expect(started.status).toBe(200);
+    const { id } = started.body;
+    const partUrl = `${base()}/api/v0/storage/uploads/team-files/${id}/parts/1`;
+    const vicPart = await fetch(partUrl, { method: "PUT", headers: { ...fromApp(base()), cookie: vic, "content-type": "application/octet-stream" }, body: "hello" });
+    expect(vicPart.status).toBe(403);
+    expect((await call(vic, "GET", `/api/v0/storage/uploads/team-files/${id}`)).status).toBe(403);
+    const part = await fetch(partUrl, { method: "PUT", headers: { ...fromApp(base()), cookie: eve, "content-type": "application/octet-stream" }, body: "hello" });
+    expect(part.status).toBe(200);
+    expect((await call(eve, "GET", `/api/v0/storage/uploads/team-files/${id}`)).body.parts).toEqual([1]);
+    expect((await call(vic, "POST", `/api/v0/storage/uploads/team-files/${id}/complete`, {})).status).toBe(403);
+    const done = await call(eve, "POST", `/api/v0/storage/uploads/team-files/${id}/complete`, {});
+    expect(done.status).toBe(200);
+    expect(done.body.key).toMatch(/^v\d+\/audit\/parts\.bin$/);
+
+    const ada = await signIn(base(), "ada@example.com", PW);
+    const files = await call(ada, "GET", "/api/audit?bucket=team-files&key=audit/parts.bin");
+    expect(files.body.items[0]).toMatchObject({ action: "upload", actor: "eve@example.com", bucket: "team-files", outcome: "applied", file: { key: "audit/parts.bin", versionedKey: done.body.key, size: 5 } });
+    const refusals = await call(ada, "GET", "/api/audit?actor=vic@example.com&kind=refused&bucket=team-files");
+    expect(refusals.body.items.length).toBeGreaterThanOrEqual(4);
+  });
+
   it("failed sign-ins, per account and address", async () => {
     await fetch(`${base()}/login`, { method: "POST", redirect: "manual", headers: { origin: base(), "content-type": "application/x-www-form-urlencoded" }, body: "email=eve%40example.com&password=wrong-wrong-wrong" });
     const ada = await signIn(base(), "ada@example.com", PW);

@@ -58,6 +58,8 @@ const KIND: Record<string, NewAuditEntry["kind"]> = {
   "storage-job-start": "storage-job",
   "storage-job-cancel": "storage-job",
   "storage-restore": "restore-file",
+  // The last step of a resumable upload is when the file appears: recorded like an upload.
+  "upload-complete": "upload",
 };
 
 export const CHANGE_ENDPOINTS = new Set(Object.keys(KIND));
@@ -177,10 +179,12 @@ export function createAuditor(opts: { log: AuditLog; upstream: Upstream; primary
         const matched = Number(headers["x-matched-count"]);
         if (Number.isFinite(matched)) out.count = matched;
         else if (typeof json.count === "number") out.count = json.count;
-        if ((c.endpoint === "upload" || c.endpoint === "storage-restore") && typeof json.key === "string") {
+        if ((kind === "upload" || c.endpoint === "storage-restore") && typeof json.key === "string") {
           const m = /^v(\d+)\/(.*)$/.exec(json.key);
           out.versionedKey = json.key;
           if (m) Object.assign(out, { version: m[1], key: m[2] });
+          // A completed resumable upload's request has no body to measure: its answer says the size.
+          if (typeof json.size === "number") out.size = json.size;
         }
         if (status < 300 && before && pk) {
           if (c.endpoint === "update") {
@@ -200,7 +204,7 @@ export function createAuditor(opts: { log: AuditLog; upstream: Upstream; primary
               .filter((x) => Object.keys(x.before).length > 0);
           } else out.deleted = before;
         }
-        const uploadKeys = (c.endpoint === "upload" || c.endpoint === "storage-restore") && typeof out.key === "string" ? [out.key] : [];
+        const uploadKeys = (kind === "upload" || c.endpoint === "storage-restore") && typeof out.key === "string" ? [out.key] : [];
         try {
           await log.append({ ...base(c), at: Date.now(), kind: "outcome", resource, keys: uploadKeys, detail: out, ref: change.seq });
         } catch (e) {

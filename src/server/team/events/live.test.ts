@@ -51,6 +51,21 @@ async function update(cookie: string, table: string, filter: unknown, values: Re
 const byId = (key: string, value: string) => ({ and: [{ key, operator: "equal", value }] });
 
 describe("GET /api/events", () => {
+  it("a resumable upload is announced once, like an upload, when it completes", async () => {
+    const eveStream = await stream(eve);
+    const call = (method: string, path: string, body?: string, type = "application/json") =>
+      fetch(`${base()}/api/v0/storage/uploads/team-files${path}`, { method, headers: { ...fromApp(base()), cookie: eve, "content-type": type }, body });
+    const { id } = await (await call("POST", "", JSON.stringify({ key: "live/parts.bin", size: 3 }))).json();
+    expect((await call("PUT", `/${id}/parts/1`, "abc", "application/octet-stream")).status).toBe(200);
+    expect(eveStream.events.some((m) => m.data.includes("live/parts.bin"))).toBe(false);
+    expect((await call("POST", `/${id}/complete`, "{}")).status).toBe(200);
+    const e = dataOf(await eveStream.waitFor((m) => m.event === "change" && m.data.includes("live/parts.bin")));
+    expect(e).toMatchObject({ kind: "upload", bucket: "team-files", keys: ["live/parts.bin"], actor: { email: "eve@example.com" } });
+    await new Promise((r) => setTimeout(r, 500));
+    expect(eveStream.events.filter((m) => m.event === "change" && m.data.includes("live/parts.bin"))).toHaveLength(1);
+    eveStream.close();
+  });
+
   it("needs a session: 401 in the one error shape", async () => {
     const res = await fetch(`${base()}/api/events`);
     expect(res.status).toBe(401);

@@ -118,7 +118,7 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: 
         const key = uploadKeyFor(folder, file.name, rel);
         return { key, file, problem: uploadKeyProblem(key) };
       }),
-      { canRead, canUpdate: bucket.access.includes("update") && may.write },
+      { canRead, canUpdate: bucket.access.includes("update") && may.write, resumable: capabilities.resumable === true },
     );
   };
   // Enabled even where uploads are not allowed, so that a drop there says why nothing is uploaded

@@ -7,7 +7,7 @@ import { useRef, useState } from "react";
 import { useShallow } from "zustand/react/shallow";
 import { formatBytes } from "../format.utils";
 import { Icon } from "../../ui/icons";
-import { type UploadItem, canRetry, isActive, queueTotals } from "./upload-queue.utils";
+import { type UploadItem, canRetry, isActive, queueTotals, resumedText } from "./upload-queue.utils";
 import { cancelAllUploads, cancelUpload, clearFinishedUploads, dismissUpload, retryUpload, useUploadStore } from "./upload-store";
 
 const STATUS_TEXT: Record<UploadItem["status"], string> = {
@@ -105,6 +105,7 @@ function UploadRow({ item, onGone }: { item: UploadItem; onGone(from: HTMLElemen
   const pct = item.size > 0 ? Math.round((item.loaded / item.size) * 100) : item.status === "done" ? 100 : 0;
   const active = isActive(item.status);
   const retry = canRetry(item);
+  const resumed = resumedText(item);
   return (
     <li className={`st-upload st-upload-${item.status}`} data-status={item.status} aria-label={`Upload of ${item.key}`}>
       <div className="st-upload-line">
@@ -117,6 +118,11 @@ function UploadRow({ item, onGone }: { item: UploadItem; onGone(from: HTMLElemen
           {STATUS_TEXT[item.status]}
           {item.status === "uploading" && ` ${pct}%`}
         </span>
+        {resumed && (item.status === "uploading" || item.status === "done") && (
+          <span className="st-muted st-upload-resumed" title="The service already had the first parts of this file from an earlier attempt; only the rest was sent.">
+            {resumed}
+          </span>
+        )}
         {/* One slot for Cancel and Retry: the same button stays under the focus when one becomes the other. */}
         {(active || retry) && (
           <button

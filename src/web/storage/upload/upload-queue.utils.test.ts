@@ -9,6 +9,7 @@ import {
   type QueueState,
   queueReducer,
   queueTotals,
+  resumedText,
 } from "./upload-queue.utils";
 
 const add = (...ids: string[]): QueueEvent => ({
@@ -172,5 +173,18 @@ describe("totals", () => {
     const done = run([{ type: "skip", ids: ["c"] }, { type: "succeeded", id: "a", versionedKey: "v" }], s);
     expect(queueTotals(done)).toMatchObject({ total: 100, loaded: 100, fraction: 1, busy: false });
     expect(queueTotals(initialQueue).fraction).toBe(1);
+  });
+});
+
+describe("a resumed upload", () => {
+  it("starts from the bytes the service had, says so, and keeps it when done", () => {
+    const s = run([add("a"), { type: "checked", id: "a", exists: false }, { type: "start", id: "a" }, { type: "resumed", id: "a", loaded: 48 }]);
+    expect(s.items[0]).toMatchObject({ loaded: 48, resumedAt: 48 });
+    expect(resumedText(s.items[0])).toBe("Resumed at 48%");
+    const done = run([{ type: "progress", id: "a", loaded: 70 }, { type: "succeeded", id: "a", versionedKey: "v1/f/a" }], s);
+    expect(resumedText(done.items[0])).toBe("Resumed at 48%");
+    // Started again from scratch (a retry): no longer says it resumed until it does.
+    const again = run([{ type: "failed", id: "a", message: "x" }, { type: "retry", id: "a" }, { type: "checked", id: "a", exists: false }, { type: "start", id: "a" }], s);
+    expect(resumedText(again.items[0])).toBeUndefined();
   });
 });

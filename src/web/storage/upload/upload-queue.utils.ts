@@ -21,6 +21,8 @@ export interface UploadItem {
   /** False when trying again cannot help (a bad name, a file over the limit, no access). */
   retryable?: boolean;
   versionedKey?: string;
+  /** Bytes the service already had when this upload resumed a session (issue 22.5). */
+  resumedAt?: number;
 }
 
 export interface QueueState {
@@ -34,6 +36,7 @@ export type QueueEvent =
   | { type: "skip"; ids: string[] }
   | { type: "start"; id: string }
   | { type: "progress"; id: string; loaded: number }
+  | { type: "resumed"; id: string; loaded: number }
   | { type: "succeeded"; id: string; versionedKey: string }
   | { type: "failed"; id: string; message: string; retryable?: boolean }
   | { type: "cancel"; id: string }
@@ -75,9 +78,11 @@ export function queueReducer(state: QueueState, ev: QueueEvent): QueueState {
     case "skip":
       return ev.ids.reduce((s, id) => update(s, id, ["confirm"], () => ({ status: "skipped" })), state);
     case "start":
-      return update(state, ev.id, ["queued"], () => ({ status: "uploading", loaded: 0, error: undefined }));
+      return update(state, ev.id, ["queued"], () => ({ status: "uploading", loaded: 0, error: undefined, resumedAt: undefined }));
     case "progress":
       return update(state, ev.id, ["uploading"], (i) => ({ loaded: Math.min(i.size, Math.max(i.loaded, ev.loaded)) }));
+    case "resumed":
+      return update(state, ev.id, ["uploading"], (i) => ({ loaded: Math.min(i.size, ev.loaded), resumedAt: Math.min(i.size, ev.loaded) }));
     case "succeeded":
       return update(state, ev.id, ["uploading"], (i) => ({ status: "done", loaded: i.size, versionedKey: ev.versionedKey }));
     case "failed":
@@ -142,6 +147,10 @@ export function queueTotals(state: QueueState): QueueTotals {
   const busy = ACTIVE.some((s) => counts[s] > 0);
   return { total, loaded, fraction: total > 0 ? loaded / total : 1, counts, busy };
 }
+
+/** "Resumed at 48%": where a resumed upload started again, for the row. */
+export const resumedText = (i: Pick<UploadItem, "resumedAt" | "size">) =>
+  i.resumedAt !== undefined && i.size > 0 ? `Resumed at ${Math.floor((i.resumedAt / i.size) * 100)}%` : undefined;
 
 /** Whether the user can ask for this item again (after a cancel, or a failure that may pass). */
 export const canRetry = (i: UploadItem) => i.status === "cancelled" || (i.status === "error" && i.retryable !== false);

@@ -9,6 +9,8 @@ import { rememberUpload } from "../local-uploads";
 import { objectExists } from "../object-head-query";
 import { type QueueEvent, type QueueState, type UploadItem, initialQueue, isActive, isTransientStatus, itemsToStart, queueReducer } from "./upload-queue.utils";
 import { UploadAborted, uploadFile } from "./upload-xhr";
+import { uploadInParts } from "./upload-parts";
+import { RESUMABLE_MIN_BYTES } from "./upload-parts.utils";
 
 export const UPLOAD_CONCURRENCY = 3;
 
@@ -44,6 +46,8 @@ const noUpdate = new Set<string>();
  * unless the bucket grants `update`, with a message that says so.
  */
 const noRead = new Set<string>();
+/** Items whose upstream takes uploads in parts (capability `resumable`). */
+const resumable = new Set<string>();
 const aborts = new Map<string, () => void>();
 const listeners = new Set<(item: UploadItem) => void>();
 let nextId = 1;
@@ -70,6 +74,8 @@ export interface NewUpload {
 export interface BucketAccess {
   canRead: boolean;
   canUpdate: boolean;
+  /** The upstream advertises `resumable`: large files go in parts and resume after a cut. */
+  resumable?: boolean;
 }
 
 export function enqueueUploads(bucket: string, uploads: NewUpload[], opts: BucketAccess = { canRead: true, canUpdate: true }): void {
@@ -78,6 +84,7 @@ export function enqueueUploads(bucket: string, uploads: NewUpload[], opts: Bucke
     files.set(u.id, u.file);
     if (!opts.canUpdate) noUpdate.add(u.id);
     if (!opts.canRead) noRead.add(u.id);
+    if (opts.resumable) resumable.add(u.id);
   }
   dispatch({ type: "add", items: added.map((u) => ({ id: u.id, bucket, key: u.key, size: u.file.size })) });
   for (const u of added) {
@@ -127,7 +134,11 @@ function start(id: string): void {
     dispatch({ type: "failed", id, message: "The file is no longer available; drop it again.", retryable: false });
     return;
   }
-  const handle = uploadFile(item.bucket, item.key, file, (loaded) => useUploadStore.getState().dispatch({ type: "progress", id, loaded }));
+  const onProgress = (loaded: number) => useUploadStore.getState().dispatch({ type: "progress", id, loaded });
+  const handle =
+    resumable.has(id) && file.size > RESUMABLE_MIN_BYTES
+      ? uploadInParts(item.bucket, item.key, file, { onProgress, onResumed: (loaded) => useUploadStore.getState().dispatch({ type: "resumed", id, loaded }) })
+      : uploadFile(item.bucket, item.key, file, onProgress);
   aborts.set(id, handle.abort);
   handle.promise.then(
     async ({ key: versionedKey }) => {
@@ -186,6 +197,14 @@ export function dismissUpload(id: string): void {
   files.delete(id);
   noUpdate.delete(id);
   noRead.delete(id);
+  resumable.delete(id);
+}
+
+// The network came back: uploads in parts that failed for want of it go on from their last part.
+if (typeof window !== "undefined") {
+  window.addEventListener("online", () => {
+    for (const i of useUploadStore.getState().items) if (i.status === "error" && i.retryable !== false && resumable.has(i.id)) retryUpload(i.id);
+  });
 }
 
 export function clearFinishedUploads(): void {
@@ -196,5 +215,6 @@ export function clearFinishedUploads(): void {
     files.delete(id);
     noUpdate.delete(id);
     noRead.delete(id);
+    resumable.delete(id);
   }
 }

@@ -50,7 +50,7 @@ export function uploadFile(bucket: string, key: string, file: Blob, onProgress: 
   return { promise, abort: () => xhr.abort() };
 }
 
-function xhrError(xhr: XMLHttpRequest): ApiError {
+export function xhrError(xhr: XMLHttpRequest): ApiError {
   try {
     const parsed = errorBodySchema.safeParse(JSON.parse(xhr.responseText));
     if (parsed.success) return new ApiError(xhr.status, parsed.data);

@@ -63,10 +63,23 @@ export async function storeUpload(d: StorageDomain, bucket: Bucket, receiveUploa
       return (exists ? allow.update : allow.create) ? undefined : accessMissing(bucket.name, exists, key);
     },
   });
+  return commitUpload(d, bucket, { ...received, file });
+}
+
+/**
+ * Records a stored blob as the newest version of its key (create or update access checked in
+ * the same transaction as the insert); on any refusal or failure the blob is removed.
+ */
+export async function commitUpload(
+  d: StorageDomain,
+  bucket: Bucket,
+  received: { key: string; blob: string; file: string; size: number; sha256: string; declaredType: string | undefined },
+): Promise<{ key: string }> {
+  const allow = { create: bucket.access.includes("create"), update: bucket.access.includes("update") };
   let outcome: Awaited<ReturnType<typeof d.metadata.commit>>;
   try {
     outcome = await d.metadata.commit(
-      { bucket: bucket.name, key: received.key, file, size: received.size, contentType: contentTypeFor(received.declaredType, received.key), sha256: received.sha256 },
+      { bucket: bucket.name, key: received.key, file: received.file, size: received.size, contentType: contentTypeFor(received.declaredType, received.key), sha256: received.sha256 },
       allow,
     );
   } catch (e) {
