@@ -33,10 +33,17 @@ export function ContextMenu({ x, y, label, items, onClose }: { x: number; y: num
       if (!ref.current?.contains(e.target as Node)) onClose();
     };
     const blur = () => onClose();
+    // Escape closes it even when the focus went elsewhere meanwhile (a panel closing hands the
+    // focus back to the grid a frame later): an open menu must never be left behind.
+    const escape = (e: KeyboardEvent) => {
+      if (e.key === "Escape" && !ref.current?.contains(e.target as Node)) onClose();
+    };
+    document.addEventListener("keydown", escape, true);
     document.addEventListener("mousedown", away, true);
     window.addEventListener("blur", blur);
     window.addEventListener("resize", blur);
     return () => {
+      document.removeEventListener("keydown", escape, true);
       document.removeEventListener("mousedown", away, true);
       window.removeEventListener("blur", blur);
       window.removeEventListener("resize", blur);
