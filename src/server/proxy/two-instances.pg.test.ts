@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type Baseboard, startBaseboard } from "../launcher/start";
 import { fromApp, makeDist, raw } from "./test-helpers";
 import { createTestDatabase, type TestDatabase } from "../service/engines/postgres/testing/test-database";
-import { PROCESS_KEY, type ServiceProcess, startServiceProcess } from "../service/engines/postgres/testing/service-process";
+import { PROCESS_KEY, type ServiceProcess, startServiceProcess } from "../service/testing/service-process";
 import { rotateSigningKey } from "../service/storage/domain/signing";
 
 const PASSWORD = "two instances, one password";

@@ -166,7 +166,3 @@ export function resolveApiKeys(config: ServiceConfig): ApiKeyEntry[] {
   fs.writeFileSync(file, `${key}\n`, { mode: 0o600, flag: "wx" });
   return [{ key }];
 }
-
-export function readGeneratedApiKey(dataDir: string): string {
-  return fs.readFileSync(path.join(dataDir, API_KEY_FILE), "utf8").trim();
-}

@@ -5,9 +5,8 @@
 import { PresenceBar } from "../team/live/PresenceBar";
 import { usePresence } from "../team/live/use-presence";
 import { useEditingCell } from "./grid/use-editing-cell";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useNavigate, useRouterState, useSearch } from "@tanstack/react-router";
-import { lazy, Suspense, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { useQuery } from "@tanstack/react-query";
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { FilterGroup } from "../../shared/filter";
 import type { JoinUnit, RecordRow, RecordValue, SortUnit } from "../../shared/records";
 import { ApiError } from "../api-client";
@@ -34,7 +33,10 @@ import { JoinPicker } from "./toolbar/JoinPicker";
 import { UndoButtons } from "./undo/UndoButtons";
 import { namesInView } from "./known-fields.utils";
 import { useSiblingFields, useTableFields } from "./use-table-fields";
-import { buildQueryBody, colsAfterJoin, formatJoin, formatSort, lastPage, reuseViewParts, sanitizeSearch, toView, type View, type ViewSearch } from "./view-search.utils";
+import { buildQueryBody, colsAfterJoin, formatJoin, formatSort, lastPage } from "./view-search.utils";
+import { useViewSearch } from "./use-view-search";
+import { usePanelPaging } from "./record-panel/use-panel-paging";
+import { useStableCallback } from "../ui/use-stable-callback";
 import { fmtInt } from "./values/values.utils";
 import { useWidthStore, widthActions, withWidths } from "./grid/column-widths-store";
 import { anyOverlay, overlayActions, useOverlayStore } from "./overlays/overlay-store";
@@ -58,56 +60,11 @@ function loadErrorTitle(e: Error): string {
   return "The service failed to answer.";
 }
 
-/**
- * A function of stable identity that always calls the latest `fn`: memoized children (the grid,
- * the filter builder) are not re-rendered because a parent re-created a handler.
- */
-function useStableCallback<A extends unknown[], R>(fn: (...args: A) => R): (...args: A) => R {
-  const ref = useRef(fn);
-  useLayoutEffect(() => {
-    ref.current = fn;
-  });
-  return useCallback((...args: A) => ref.current(...args), []);
-}
-
-function clean(s: ViewSearch): ViewSearch {
-  return Object.fromEntries(Object.entries(s).filter(([, v]) => v !== undefined)) as ViewSearch;
-}
-
 export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
   const config = useQuery(configQueryOptions()).data!;
-  // By path, not by importing the route object: router.tsx imports this file (no cycle).
-  const search = useSearch({ from: "/records/$db/$table" });
-  const navigate = useNavigate({ from: "/records/$db/$table" });
-  // Parts of the view that a navigation did not change keep their identity (see reuseViewParts).
-  const prevView = useRef<View | undefined>(undefined);
-  const view = useMemo(() => reuseViewParts(prevView.current, toView(search)), [search]);
-  useEffect(() => {
-    prevView.current = view;
-  }, [view]);
-  const rawSearch = useRouterState({ select: (s) => s.location.search as Record<string, unknown> });
   const meta = config.databases.find((d) => d.id === db)?.tables.find((t) => t.slug === table);
-
-  const qc = useQueryClient();
   const pkGuess = meta?.primaryKey;
-  // Start fetching the next view at once, before the URL and the tree catch up.
-  const setSearch = useCallback(
-    (patch: Partial<ViewSearch>, keepPage = false) => {
-      const next = clean({ ...search, ...patch, ...(keepPage ? {} : { page: undefined }) });
-      if (pkGuess) void qc.prefetchQuery(recordsQueryOptions(db, table, buildQueryBody(toView(next), pkGuess)));
-      return navigate({ search: next });
-    },
-    [navigate, search, qc, db, table, pkGuess],
-  );
-
-  // A link with parts we cannot use: say so once, and rewrite the URL to what is shown.
-  useEffect(() => {
-    const { problems, search: cleaned } = sanitizeSearch(rawSearch);
-    if (problems.length) {
-      toast("Part of this link was not understood", { kind: "info", detail: problems.join(" "), ttlMs: 10_000 });
-      navigate({ search: cleaned, replace: true });
-    }
-  }, [rawSearch, navigate]);
+  const { search, view, setSearch } = useViewSearch(db, table, pkGuess);
 
   const body = useMemo(() => buildQueryBody(view, pkGuess), [view, pkGuess]);
   const records = useQuery({ ...recordsQueryOptions(db, table, body), enabled: !!meta });
@@ -168,23 +125,14 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
     const p = view.page + delta;
     if (p >= 1 && p <= last) setSearch({ page: p === 1 ? undefined : p }, true);
   });
-  // The record panel's Next on a page's last row (Previous on its first) goes on to the next page
-  // and opens its first (last) Record once the page is here.
-  const openOnPage = useRef<"first" | "last" | null>(null);
-  const panelPageStep = useStableCallback((delta: -1 | 1) => {
-    const p = view.page + delta;
-    if (p < 1 || p > last) return;
-    openOnPage.current = delta > 0 ? "first" : "last";
-    setSearch({ page: p === 1 ? undefined : p }, true);
+  const panelPageStep = usePanelPaging({
+    page: view.page,
+    last,
+    pageRows: records.isPlaceholderData ? undefined : records.data?.items,
+    pkField,
+    goToPage: (p) => setSearch({ page: p === 1 ? undefined : p }, true),
+    openRecord: useCallback((record: string) => setSearch({ record }, true), [setSearch]),
   });
-  const pageRows = records.isPlaceholderData ? undefined : records.data?.items;
-  useEffect(() => {
-    const which = openOnPage.current;
-    if (!which || !pageRows?.length) return;
-    openOnPage.current = null;
-    const r = which === "first" ? pageRows[0] : pageRows[pageRows.length - 1];
-    setSearch({ record: String(r[pkField]) }, true);
-  }, [pageRows, pkField, setSearch]);
   const onApply = useStableCallback((f: FilterGroup | undefined) => setSearch({ filter: f }));
   const onSortChange = useStableCallback((sort: SortUnit[]) => setSearch({ sort: formatSort(sort) }));
   const onResize = useStableCallback((key: string, w: number) => widthActions.set(tableKey, key, w));

@@ -28,9 +28,3 @@ export const peopleQueryOptions = () =>
 
 export const mySessionsQueryOptions = () =>
   queryOptions({ queryKey: teamKeys.mySessions(), queryFn: ({ signal }) => api<{ items: SessionInfo[] }>("/api/me/sessions", { signal }) });
-
-export const sessionsOfQueryOptions = (email: string) =>
-  queryOptions({
-    queryKey: teamKeys.sessionsOf(email),
-    queryFn: ({ signal }) => api<{ items: SessionInfo[] }>(`/api/people/${encodeURIComponent(email)}/sessions`, { signal }),
-  });

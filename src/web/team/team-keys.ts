@@ -6,7 +6,6 @@ export const teamKeys = {
   me: () => ["team", "me"] as const,
   mySessions: () => ["team", "me", "sessions"] as const,
   people: () => ["team", "people"] as const,
-  sessionsOf: (email: string) => ["team", "people", email, "sessions"] as const,
   auditAll: () => ["team", "audit"] as const,
   audit: (f: AuditFilters) => ["team", "audit", f] as const,
 };

@@ -2,7 +2,7 @@
  * Engine failures → the one error shape (decisions §6, §9), for the kinds that are not about
  * one request's content: never with SQL, a path or a stack in the message.
  */
-import { type Failure, fail, type Result } from "../../../shared/errors";
+import { fail, type Result } from "../../../shared/errors";
 import type { Dialect, EngineErrorKind, SqlEngine, SqlTx } from "./engine";
 import { EngineError } from "./engine";
 
@@ -56,8 +56,4 @@ export async function ensureSchema(engine: SqlEngine, fn: (tx: SqlTx) => Promise
   } catch (e) {
     if (kindOf(engine.dialect, e) !== "readOnly") throw e;
   }
-}
-
-export function isFailure(v: unknown): v is Failure {
-  return typeof v === "object" && v !== null && "code" in v && "message" in v;
 }

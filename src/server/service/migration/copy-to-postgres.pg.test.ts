@@ -11,7 +11,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../engines/postgres/testing/test-database";
-import { startServiceProcess } from "../engines/postgres/testing/service-process";
+import { startServiceProcess } from "../testing/service-process";
 import { startTestService, type TestService } from "../test-support";
 
 const run = promisify(execFile);

@@ -8,7 +8,7 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { PROCESS_KEY, type ServiceProcess, startServiceProcess } from "../engines/postgres/testing/service-process";
+import { PROCESS_KEY, type ServiceProcess, startServiceProcess } from "../testing/service-process";
 import { testEngineEnv } from "../test-support";
 import { waitFor } from "./storage-test-support";
 

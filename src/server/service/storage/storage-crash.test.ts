@@ -3,11 +3,12 @@
  * restart every acknowledged write is there, no row points at a missing file, and partial and
  * orphaned files are swept. The service runs as a child process, so the kill is a real one.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
+import { startServiceProcess } from "../testing/service-process";
 import { afterAll, describe, expect, it } from "vitest";
 import { testEngineEnv } from "../test-support";
 import { multipart, sha256, storageRows } from "./storage-test-support";
@@ -22,23 +23,9 @@ afterAll(() => {
 
 /** Starts `src/server/service/main.ts` in its own node process and resolves with its URL. */
 async function startChild(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/server/service/main.ts", "--port", "0", "--data-dir", dataDir], {
-    cwd: path.resolve(__dirname, "../../../.."),
-    env: { ...process.env, ...(await testEngineEnv(dataDir)), SERVICE_API_KEYS: KEY, SERVICE_SEED: "0", SERVICE_LOG_LEVEL: "warn" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  children.push(child);
-  return new Promise((resolve, reject) => {
-    let out = "";
-    let err = "";
-    child.stdout!.on("data", (c: Buffer) => {
-      out += c;
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) resolve({ child, url: m[1] });
-    });
-    child.stderr!.on("data", (c: Buffer) => (err += c));
-    child.on("exit", (code) => reject(new Error(`service exited (${code}) before listening: ${err}`)));
-  });
+  const svc = await startServiceProcess({ ...(await testEngineEnv(dataDir)), SERVICE_API_KEYS: KEY, SERVICE_SEED: "0", SERVICE_LOG_LEVEL: "warn" }, { dataDir });
+  children.push(svc.child);
+  return svc;
 }
 
 function post(url: string, key: string, body: Buffer): Promise<string | undefined> {

@@ -4,10 +4,11 @@
  * file is readable exactly once under its new name with all its versions; runs on disk or S3
  * (storage-s3 project) and on DuckDB or PostgreSQL (postgres project).
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { startServiceProcess } from "../testing/service-process";
 import { afterAll, describe, expect, it } from "vitest";
 import { testEngineEnv } from "../test-support";
 import { freshS3Bucket } from "../blobs/testing/s3-test-bucket";
@@ -25,23 +26,9 @@ afterAll(() => {
 
 let blobEnv: Record<string, string> = {};
 async function startChild(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/server/service/main.ts", "--port", "0", "--data-dir", dataDir], {
-    cwd: path.resolve(__dirname, "../../../.."),
-    env: { ...process.env, ...(await testEngineEnv(dataDir)), ...blobEnv, SERVICE_API_KEYS: KEY, SERVICE_SEED: "0", SERVICE_LOG_LEVEL: "warn", STORAGE_JOB_STEP: "100" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  children.push(child);
-  return new Promise((resolve, reject) => {
-    let out = "";
-    let err = "";
-    child.stdout!.on("data", (c: Buffer) => {
-      out += c;
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) resolve({ child, url: m[1] });
-    });
-    child.stderr!.on("data", (c: Buffer) => (err += c));
-    child.on("exit", (code) => reject(new Error(`service exited (${code}) before listening: ${err}`)));
-  });
+  const svc = await startServiceProcess({ ...(await testEngineEnv(dataDir)), ...blobEnv, SERVICE_API_KEYS: KEY, SERVICE_SEED: "0", SERVICE_LOG_LEVEL: "warn", STORAGE_JOB_STEP: "100" }, { dataDir });
+  children.push(svc.child);
+  return svc;
 }
 
 const headers = { "x-api-key": KEY };

@@ -98,7 +98,6 @@ export async function waitFor(check: () => boolean, ms = 5000): Promise<boolean>
 }
 
 export const tmpDir = (svc: TestService) => path.join(svc.dataDir, "storage", "tmp");
-export const objectsDir = (svc: TestService, bucket: string) => path.join(svc.dataDir, "storage", "objects", bucket);
 
 /** Writes DATA_DIR/buckets.json before a service starts on that directory. */
 export function writeBuckets(dataDir: string, buckets: unknown[]): void {

@@ -13,7 +13,8 @@ import type { FilterGroup } from "../../../shared/filter";
 import { QUERY_LIMIT_MAX, type RecordRow, type RecordValue } from "../../../shared/records";
 import { pkFilter, pkId } from "../grid/edit.utils";
 import { sameValue } from "../values/values.utils";
-import { queryRecords, updateRecords } from "../records-queries";
+import { queryRecords } from "../records-list-query";
+import { updateRecords } from "../records-update-mutation";
 import type { Change } from "../undo/undo.utils";
 import { changesFromSnapshot } from "./bulk.utils";
 

@@ -6,7 +6,8 @@
 import type { RecordValue } from "../../../shared/records";
 import { equalCond } from "../grid/edit.utils";
 import { sameValue } from "../values/values.utils";
-import { queryRecords, updateRecords } from "../records-queries";
+import { queryRecords } from "../records-list-query";
+import { updateRecords } from "../records-update-mutation";
 import type { Change } from "../undo/undo.utils";
 import type { RecordUpdate } from "./paste.utils";
 

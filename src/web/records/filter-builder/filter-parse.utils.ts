@@ -3,7 +3,7 @@
  * against the table's fields. Messages name the place (`and[1].or[0].key`) and say what to fix,
  * because a user pasting JSON needs to find the mistake without reading our source.
  */
-import { anyOfOperator, type FilterGroup, type FilterNode, type FilterValue, quoteName } from "../../../shared/filter";
+import { anyOfOperator, type FilterGroup, type FilterValue, quoteName } from "../../../shared/filter";
 import { type ParsedCondition, type ParsedNode, parseFilter } from "../../../shared/filter-parse";
 import { operatorProblem } from "../../../shared/operators";
 import { type Result, fail, ok } from "../../../shared/errors";
@@ -113,8 +113,4 @@ function conditionValueProblem(field: FieldInfo, operator: string, value: Filter
   if (value === "" && emptyHints[field.type]) return `Enter ${emptyHints[field.type]} for ${field.key}.`;
   const r = checkValue({ ...field, primaryKey: false, nullable: true }, value);
   return r.ok ? undefined : r.error.message;
-}
-
-export function isFilterNode(v: unknown): v is FilterNode {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }

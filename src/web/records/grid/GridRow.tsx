@@ -5,7 +5,7 @@ import { CellEditor, type Move } from "./CellEditor";
 import { CellValue } from "./CellValue";
 import type { GridColumn } from "./columns.utils";
 import type { Conflict } from "./grid-store";
-import { ExpandIcon } from "./grid-icons";
+import { ExpandIcon } from "../../ui/icons";
 
 export const ROW_H = 34;
 /** The checkbox column (select and open buttons); the frozen primary key sticks right of it. */

@@ -6,7 +6,7 @@ import { formatDateTime } from "../../ui/dates";
 import type { RecordValue } from "../../../shared/records";
 import { PaperclipIcon } from "../../ui/icons";
 import type { GridColumn } from "../grid/columns.utils";
-import { ExpandIcon } from "../grid/grid-icons";
+import { ExpandIcon } from "../../ui/icons";
 import { formatValue, objectUrl, thumbnailUrl } from "../values/values.utils";
 import { isLong } from "./field-editor.utils";
 

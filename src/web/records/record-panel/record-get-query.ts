@@ -2,7 +2,7 @@
 import { queryOptions } from "@tanstack/react-query";
 import type { FieldType, JoinUnit, RecordRow } from "../../../shared/records";
 import { equalCond } from "../grid/edit.utils";
-import { queryRecords } from "../records-queries";
+import { queryRecords } from "../records-list-query";
 import { recordKeys } from "../records-keys";
 
 /** The URL holds the key as text; a number Field needs it back as a number. */

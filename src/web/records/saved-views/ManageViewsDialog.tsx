@@ -1,18 +1,21 @@
 /** Rename, delete, share (copy the link), export and import the saved views. */
 import { useState } from "react";
-import { router } from "../../app/router";
+import { type AnyRouter, useRouter } from "@tanstack/react-router";
 import { Dialog } from "../../ui/Dialog";
 import { toast } from "../../ui/toast";
 import { writeClipboard } from "../clipboard/copy";
 import { setViews, useSavedViews } from "./saved-views-store";
 import { mergeViews, readViews, type SavedView, toFile } from "./saved-views.utils";
 
-export function viewHref(v: SavedView): string {
+/** The view's shareable URL. The router comes from React's context (useRouter), not an import of
+ * app/router, which imports the workspace that opens this dialog (an import circle). */
+function viewHref(router: AnyRouter, v: SavedView): string {
   const loc = router.buildLocation({ to: "/records/$db/$table", params: { db: v.db, table: v.table }, search: v.search });
   return new URL(loc.href, window.location.origin).href;
 }
 
 export default function ManageViewsDialog({ db, table, onClose }: { db: string; table: string; onClose(): void }) {
+  const router = useRouter();
   const all = useSavedViews((s) => s.views);
   const views = all.filter((v) => v.db === db && v.table === table);
   const [names, setNames] = useState<Record<string, string>>({});
@@ -74,7 +77,7 @@ export default function ManageViewsDialog({ db, table, onClose }: { db: string; 
                 <button
                   type="button"
                   className="btn btn-sm"
-                  onClick={() => writeClipboard(viewHref(v)).then(() => toast("Link copied", { kind: "success", detail: "Anyone with access to this Baseboard opens the same view." }))}
+                  onClick={() => writeClipboard(viewHref(router, v)).then(() => toast("Link copied", { kind: "success", detail: "Anyone with access to this Baseboard opens the same view." }))}
                 >
                   Copy link
                 </button>

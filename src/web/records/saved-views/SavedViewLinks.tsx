@@ -1,6 +1,6 @@
 /** The saved views of one table, under it in the sidebar. Opening one also restores its column widths. */
 import { Link } from "@tanstack/react-router";
-import { ViewIcon } from "../grid/grid-icons";
+import { ViewIcon } from "../../ui/icons";
 import { widthActions } from "../grid/column-widths-store";
 import { useSavedViews } from "./saved-views-store";
 import "./saved-views.css";

@@ -10,7 +10,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { SAMPLE_EMPLOYEES } from "../../records/seed";
 import { createTestDatabase, type TestDatabase } from "./testing/test-database";
-import { type ServiceProcess, startServiceProcess } from "./testing/service-process";
+import { type ServiceProcess, startServiceProcess } from "../../testing/service-process";
 
 const FIELDS = 24;
 let db: TestDatabase;

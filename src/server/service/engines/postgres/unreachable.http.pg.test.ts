@@ -13,7 +13,7 @@ import { type TestService, startTestService } from "../../test-support";
 import { upload } from "../../storage/storage-test-support";
 import { parsePostgresOptions } from "./connection";
 import { type ScratchCluster, startScratchCluster } from "./scratch-cluster";
-import { startServiceProcess } from "./testing/service-process";
+import { startServiceProcess } from "../../testing/service-process";
 
 let cluster: ScratchCluster;
 let svc: TestService;

@@ -10,7 +10,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../engines/postgres/testing/test-database";
-import { type ServiceProcess, startServiceProcess } from "../../engines/postgres/testing/service-process";
+import { type ServiceProcess, startServiceProcess } from "../../testing/service-process";
 
 const run = promisify(execFile);
 const ROOT = path.resolve(__dirname, "../../../../..");

@@ -74,7 +74,6 @@ const pictures: Record<string, Picture> = {
   },
 };
 
-export const catalogNames = Object.keys(pictures);
 
 function svg(width: number, height: number, from: string, to: string, art: string, label: string): string {
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 800 600" preserveAspectRatio="xMidYMid slice">

@@ -1,6 +1,7 @@
 /**
- * A service started as its own node process (`src/server/service/main.ts`), as a deployment
- * runs each instance: for tests that need several processes on one database.
+ * The one way tests start the service as its own node process (`src/server/service/main.ts`),
+ * as a deployment runs each instance: for tests that need several processes on one database,
+ * or that kill one with SIGKILL and start another on the same data directory.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
@@ -14,10 +15,11 @@ export interface ServiceProcess {
 }
 
 export const PROCESS_KEY = "instance-test-key-0123456789";
-const ROOT = path.resolve(__dirname, "../../../../../..");
+const ROOT = path.resolve(__dirname, "../../../..");
 
-export function startServiceProcess(env: Record<string, string>): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/server/service/main.ts", "--port", "0"], {
+export function startServiceProcess(env: Record<string, string>, opts: { dataDir?: string } = {}): Promise<ServiceProcess> {
+  const args = ["--import", "tsx", "src/server/service/main.ts", "--port", "0", ...(opts.dataDir ? ["--data-dir", opts.dataDir] : [])];
+  const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { ...process.env, SERVICE_API_KEYS: PROCESS_KEY, SERVICE_SEED: "0", SERVICE_LOG_LEVEL: "warn", ...env },
     stdio: ["ignore", "pipe", "pipe"],
