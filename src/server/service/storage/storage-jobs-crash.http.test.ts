@@ -15,7 +15,10 @@ import { freshS3Bucket } from "../blobs/testing/s3-test-bucket";
 import { BACKEND } from "./storage-test-support";
 
 const KEY = "jobs-crash-key-0123456789";
-const N = 2_000;
+// 2,000 files on the default (DuckDB, disk), as the issue asks; the S3 and PostgreSQL runs prove
+// the same kill-and-resume with 600 (six steps of 100, killed after the first) to keep `npm test`
+// inside its ten minutes on two cores: the three runs were a third of the suite's worker time.
+const N = BACKEND === "s3" || process.env.BB_TEST_ENGINE === "postgres" ? 600 : 2_000;
 const TWICE = 40; // keys with two versions
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bb-svc-jobs-"));
 const children: ChildProcess[] = [];
@@ -111,7 +114,7 @@ const read = async (url: string, key: string) => {
 };
 
 describe(`storage jobs killed mid-way (${BACKEND})`, () => {
-  it("move, copy and delete of 2,000 files each finish after SIGKILL, losing and doubling nothing", async () => {
+  it(`move, copy and delete of ${N.toLocaleString("en-US")} files each finish after SIGKILL, losing and doubling nothing`, async () => {
     if (BACKEND === "s3") {
       const s3 = await freshS3Bucket();
       blobEnv = { STORAGE_URL: `s3://${s3.bucket}/${s3.prefix}`, AWS_ENDPOINT_URL_S3: s3.endpoint!, AWS_REGION: s3.region, AWS_ACCESS_KEY_ID: "S3RVER", AWS_SECRET_ACCESS_KEY: "S3RVER" };
