@@ -15,6 +15,8 @@ import path from "node:path";
 import { openEngine } from "../src/server/service/engines/open";
 import { createMetadataTables } from "../src/server/service/storage/metadata";
 import { openSearchStore } from "../src/server/service/storage/metadata-search";
+import { CreateBucketCommand, S3Client } from "@aws-sdk/client-s3";
+import S3rver from "s3rver";
 import { startService, stopService } from "./storage";
 
 const FILES = Number(process.env.BENCH_JOBS_FILES ?? 10_000);
@@ -31,8 +33,8 @@ async function upload(url: string, key: string) {
   if (res.status !== 200) throw new Error(`upload ${res.status}`);
 }
 
-async function moveFolder(dir: string) {
-  const svc = await startService(path.join(dir, "data-move"));
+async function moveFolder(dir: string, backend: "disk" | "S3" = "disk", env: NodeJS.ProcessEnv = {}) {
+  const svc = await startService(path.join(dir, `data-move-${backend}`), "tsx", env);
   try {
     const t0 = performance.now();
     for (let i = 0; i < FILES; i += 32) await Promise.all(Array.from({ length: Math.min(32, FILES - i) }, (_, j) => upload(svc.url, `src/f-${i + j}.txt`)));
@@ -49,7 +51,7 @@ async function moveFolder(dir: string) {
       await new Promise((r) => setTimeout(r, 20));
     }
     const moveRate = FILES / ((performance.now() - t1) / 1000);
-    console.log(`move of a ${FILES}-file folder (disk, DuckDB)     ${moveRate.toFixed(0).padStart(8)} objects/s   (uploading them: ${uploadRate.toFixed(0)} objects/s; ratio ${(moveRate / uploadRate).toFixed(1)}x)`);
+    console.log(`move of a ${FILES}-file folder (${backend}, DuckDB)${backend === "S3" ? "  " : ""}     ${moveRate.toFixed(0).padStart(8)} objects/s   (uploading them: ${uploadRate.toFixed(0)} objects/s; ratio ${(moveRate / uploadRate).toFixed(1)}x)`);
   } finally {
     await stopService(svc.child);
   }
@@ -90,11 +92,28 @@ async function search(dir: string) {
   }
 }
 
+/** The same move with the blobs on S3 (s3rver on loopback, in this process). */
+async function moveOnS3(dir: string) {
+  const s3dir = path.join(dir, "s3rver");
+  fs.mkdirSync(s3dir);
+  const s3 = new S3rver({ address: "127.0.0.1", port: 0, directory: s3dir, silent: true });
+  const { port } = await s3.run();
+  const endpoint = `http://127.0.0.1:${port}`;
+  const credentials = { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" };
+  try {
+    await new S3Client({ region: "us-east-1", endpoint, forcePathStyle: true, credentials }).send(new CreateBucketCommand({ Bucket: "bench-jobs" }));
+    await moveFolder(dir, "S3", { STORAGE_URL: "s3://bench-jobs/service", AWS_ENDPOINT_URL_S3: endpoint, AWS_REGION: "us-east-1", AWS_ACCESS_KEY_ID: "S3RVER", AWS_SECRET_ACCESS_KEY: "S3RVER" });
+  } finally {
+    await s3.close();
+  }
+}
+
 export async function run(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bb-bench-jobs-"));
   try {
     await search(dir);
     await moveFolder(dir);
+    await moveOnS3(dir);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

@@ -19,6 +19,7 @@ async function violations(page: Page, state: string): Promise<string[]> {
 }
 
 test("records: grid, filter builder, record panel, menus and dialogs have no serious axe violations", async ({ page }) => {
+  test.slow(); // eleven axe runs over a grid of 50 rows: 25 s alone, near a minute in CI
   const found: string[] = [];
   await openView(page, "employees", { sort: "employee_id" });
   found.push(...(await violations(page, "grid")));
@@ -84,6 +85,7 @@ test("records: grid, filter builder, record panel, menus and dialogs have no ser
 });
 
 test("storage: list, grid, selection, details, lightbox, preview, upload queue and dialogs have no serious axe violations", async ({ page }) => {
+  test.slow();
   const found: string[] = [];
   await page.goto("/storage/public-assets?folder=catalog");
   await expect(page.getByRole("region", { name: /^Files in/ })).toBeVisible();
