@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { LongFirstSequencer } from "./vitest.sequencer";
 
 /**
  * Every test runs in `embedded` (DuckDB, files on disk). The HTTP suites of records and storage
@@ -29,6 +30,7 @@ export default defineConfig({
     // Most suites wait on real servers, child processes and disks rather than compute: four
     // forks on two cores took the whole run from 320 s to 177 s with the same results.
     maxWorkers: 4,
+    sequence: { sequencer: LongFirstSequencer },
     testTimeout: 60_000,
     hookTimeout: 60_000,
     projects: [
