@@ -4,21 +4,13 @@
  */
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
-import { SHOTS, listKeys } from "./storage.helpers";
-import { serviceCall } from "./support";
+import { SHOTS, listKeys, putText } from "./storage.helpers";
 
-async function put(bucket: string, key: string, text: string) {
-  const form = new FormData();
-  form.append("key", key);
-  form.append("file", new Blob([text], { type: "text/plain" }), "f.txt");
-  const res = await serviceCall(`/v0/storage/object/${bucket}`, undefined, { method: "POST", body: form });
-  expect(res.status).toBe(200);
-}
 
 test("rename a file, move a folder and delete a folder by server-side jobs", async ({ page }) => {
   const base = `jobs-${Date.now()}`;
-  await put("team-files", `${base}/a.txt`, "alpha");
-  for (const n of ["1", "2", "3"]) await put("team-files", `${base}/sub/${n}.txt`, `sub ${n}`);
+  await putText("team-files", `${base}/a.txt`, "alpha");
+  for (const n of ["1", "2", "3"]) await putText("team-files", `${base}/sub/${n}.txt`, `sub ${n}`);
 
   await page.goto(`/storage/team-files?folder=${base}`);
   await page.getByRole("button", { name: "Move, rename or copy a.txt" }).click();
@@ -63,7 +55,7 @@ test("rename a file, move a folder and delete a folder by server-side jobs", asy
 
 test("the filter box searches this folder or the whole bucket", async ({ page }) => {
   const base = `search-${Date.now()}`;
-  await put("team-files", `${base}/x/y/Needle-Deep.txt`, "found me");
+  await putText("team-files", `${base}/x/y/Needle-Deep.txt`, "found me");
   await page.goto("/storage/team-files");
   const filter = page.getByRole("searchbox", { name: "Filter by name" });
   await filter.fill("needle-deep");

@@ -9,16 +9,9 @@ import fs from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
 import { strFromU8, unzipSync } from "fflate";
-import { SHOTS, listKeys } from "./storage.helpers";
+import { SHOTS, listKeys, putText } from "./storage.helpers";
 import { serviceCall } from "./support";
 
-async function put(bucket: string, key: string, text: string) {
-  const form = new FormData();
-  form.append("key", key);
-  form.append("file", new Blob([text], { type: "text/plain" }), "f.txt");
-  const res = await serviceCall(`/v0/storage/object/${bucket}`, undefined, { method: "POST", body: form });
-  expect(res.status).toBe(200);
-}
 async function read(bucket: string, key: string): Promise<string> {
   const res = await serviceCall(`/v0/storage/public/${bucket}/${key}`, undefined, { method: "GET" });
   expect(res.status).toBe(200);
@@ -28,8 +21,8 @@ const serious = (v: { impact?: string | null }[]) => v.filter((x) => x.impact ==
 
 test("select with checkboxes, shift-click and Ctrl+A; move, copy and delete the selection; download it as a zip", async ({ page }) => {
   const base = `sel-${Date.now()}`;
-  for (const n of ["a", "b", "c", "d"]) await put("team-files", `${base}/${n}.txt`, `file ${n}`);
-  await put("team-files", `${base}/sub/x.txt`, "inside");
+  for (const n of ["a", "b", "c", "d"]) await putText("team-files", `${base}/${n}.txt`, `file ${n}`);
+  await putText("team-files", `${base}/sub/x.txt`, "inside");
 
   await page.goto(`/storage/team-files?folder=${base}`);
   await page.getByRole("checkbox", { name: "Select a.txt" }).click();
@@ -93,8 +86,8 @@ test("select with checkboxes, shift-click and Ctrl+A; move, copy and delete the 
 test("file details: sha256, every version, a signed URL with a chosen lifetime, restore an older version", async ({ page, context }) => {
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   const key = `details-${Date.now()}/note.txt`;
-  await put("team-files", key, "first version");
-  await put("team-files", key, "second version");
+  await putText("team-files", key, "first version");
+  await putText("team-files", key, "second version");
   await page.goto(`/storage/team-files?folder=${key.split("/")[0]}`);
   await page.getByRole("button", { name: "Details of note.txt" }).click();
   const panel = page.getByRole("complementary", { name: "note.txt" });

@@ -45,3 +45,11 @@ export async function listKeys(bucket: string, prefix: string): Promise<string[]
 export const dropzone = (page: Page) => page.getByRole("region", { name: /^Files in/ });
 export const uploadRow = (page: Page, key: string) => page.getByRole("listitem", { name: `Upload of ${key}` });
 
+/** Puts a small text file straight into the service (not through the app). */
+export async function putText(bucket: string, key: string, text: string): Promise<void> {
+  const form = new FormData();
+  form.append("key", key);
+  form.append("file", new Blob([text], { type: "text/plain" }), "f.txt");
+  const res = await serviceCall(`/v0/storage/object/${bucket}`, undefined, { method: "POST", body: form });
+  expect(res.status).toBe(200);
+}
