@@ -101,8 +101,10 @@ describe("with people", () => {
       unknown.push(await time(`ghost${i}@example.com`));
     }
     const median = (xs: number[]) => xs.sort((x, y) => x - y)[Math.floor(xs.length / 2)];
-    // Without the dummy hash an unknown email answers in ~1 ms against ~30+ ms for argon2.
-    expect(median(unknown)).toBeGreaterThan(median(known) * 0.4);
+    // Without the dummy hash an unknown email answers in ~1 ms against ~30+ ms for argon2 (a
+    // ratio under 0.05); with it, 0.3–1 even with the rest of the suite and a browser running
+    // beside it on two cores, so the bar is set well between the two.
+    expect(median(unknown)).toBeGreaterThan(median(known) * 0.15);
     // (8 wrong attempts from this address so far: the next sign-in succeeds and clears the count.)
   });
 
