@@ -6,6 +6,7 @@
  * has and sends only the others. A part cut off by the network is sent again by itself, after
  * the browser says it is back online. Cancel aborts the session on the service.
  */
+import { TAB_HEADER, TAB_ID } from "../../team/live/tab-id";
 import { ApiError, CLIENT_HEADER, api, apiFetch } from "../../api-client";
 import type { ResumableStart, ResumableStatus } from "../../../shared/storage";
 import { isTransientStatus } from "./upload-queue.utils";
@@ -83,6 +84,7 @@ export function uploadInParts(bucket: string, key: string, file: File, cb: Parts
     return new Promise<void>((resolve, reject) => {
       xhr.open("PUT", `${base}/${encodeURIComponent(id)}/parts/${n}`);
       xhr.setRequestHeader(CLIENT_HEADER, "1");
+      xhr.setRequestHeader(TAB_HEADER, TAB_ID);
       xhr.setRequestHeader("content-type", "application/octet-stream");
       xhr.responseType = "text";
       xhr.upload.onprogress = (e) => onLoaded(e.loaded);

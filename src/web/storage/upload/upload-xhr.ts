@@ -3,6 +3,7 @@
  * XMLHttpRequest, because fetch cannot report upload progress. Errors become ApiErrors with the
  * service's message, like every other call.
  */
+import { TAB_HEADER, TAB_ID } from "../../team/live/tab-id";
 import { ApiError, CLIENT_HEADER } from "../../api-client";
 import { errorBodySchema } from "../../../shared/errors";
 
@@ -18,6 +19,7 @@ export function uploadFile(bucket: string, key: string, file: Blob, onProgress: 
   const promise = new Promise<{ key: string }>((resolve, reject) => {
     xhr.open("POST", `/api/v0/storage/object/${encodeURIComponent(bucket)}`);
     xhr.setRequestHeader(CLIENT_HEADER, "1");
+    xhr.setRequestHeader(TAB_HEADER, TAB_ID); // live events skip this tab's own change
     xhr.responseType = "text";
     xhr.upload.onprogress = (e) => onProgress(e.loaded);
     xhr.onload = () => {
