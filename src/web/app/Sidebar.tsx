@@ -72,7 +72,7 @@ export function Sidebar({ config }: { config: AppConfig }) {
                     {permissionLabel.forbidden}
                   </span>
                 </button>
-                <span className="st-sr-only" id={`locked-why-${b.name}`}>
+                <span className="sr-only" id={`locked-why-${b.name}`}>
                   {permissionHelp.forbidden}
                 </span>
               </li>

@@ -34,7 +34,7 @@ export function BrowserToolbar(p: BrowserToolbarProps) {
   const sortId = useId();
   return (
     <div className="st-toolbar" role="group" aria-label="Folder tools">
-      <label htmlFor={filterId} className="st-sr-only">
+      <label htmlFor={filterId} className="sr-only">
         Filter by name
       </label>
       <input

@@ -104,7 +104,7 @@ export function EntryList(p: EntryViewProps) {
             );
           })}
           <th className="st-col-actions">
-            <span className="st-sr-only">Actions</span>
+            <span className="sr-only">Actions</span>
           </th>
         </tr>
       </thead>

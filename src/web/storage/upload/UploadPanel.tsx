@@ -53,7 +53,7 @@ export function UploadPanel() {
       <header className="st-uploads-head">
         <strong>{summary}</strong>
         {/* Announced once the queue settles, not at every file of a large drop. */}
-        <span className="st-sr-only" aria-live="polite">
+        <span className="sr-only" aria-live="polite">
           {t.busy && !c.confirm ? "" : `Uploads: ${summary}`}
         </span>
         {t.total > 0 && (
