@@ -17,6 +17,7 @@ import { randomBytes } from "node:crypto";
 import { Readable } from "node:stream";
 import archiver from "archiver";
 import { errorBody } from "../../../shared/errors";
+import { encodeKeyPath } from "../../../shared/storage";
 import type { Upstream } from "../forward";
 import { commonFolder, contentDisposition, entryName, MAX_FILES, parseZipRequest, type ZipRequest } from "./zip-plan";
 
@@ -30,8 +31,6 @@ interface Pending {
 }
 
 type Answer = { status: number; body: unknown };
-
-const encodeKey = (key: string) => key.split("/").map(encodeURIComponent).join("/");
 
 export interface ZipDownloads {
   /** POST /api/zip: checks the selection (and that `mayRead` allows the bucket), answers {url}. */
@@ -143,7 +142,7 @@ export function createZipDownloads(upstream: Upstream, opts: { sendIdleMs: numbe
           if (abort.signal.aborted) break;
           let answer: Response;
           try {
-            answer = await upstream.openStream(`/v0/storage/public/${encodeURIComponent(request.bucket)}/${encodeKey(f.key)}`, {}, abort.signal);
+            answer = await upstream.openStream(`/v0/storage/public/${encodeURIComponent(request.bucket)}/${encodeKeyPath(f.key)}`, {}, abort.signal);
           } catch (e) {
             if (abort.signal.aborted) break;
             notIncluded.push(`${f.key} (${(e as Error).message})`);

@@ -6,6 +6,7 @@
  * up to 10,000) and returns a `finish` that records the outcome before the answer goes back.
  * `refused` and `signInFailed` record what was turned away.
  */
+import { encodeKeyPath } from "../../../shared/storage";
 import type { Actor } from "../contract";
 import type { Upstream } from "../../proxy/forward";
 import type { NewAuditEntry } from "./audit-entry";
@@ -103,7 +104,7 @@ export function createAuditor(opts: { log: AuditLog; upstream: Upstream; primary
 
   /** The size of one version, from the versions extension; undefined when it cannot say (the entry goes on without it). */
   async function sizeOfVersion(bucket: string, key: string, versioned: string): Promise<number | undefined> {
-    const path = `/v0/storage/versions/${encodeURIComponent(bucket)}/${key.split("/").map(encodeURIComponent).join("/")}`;
+    const path = `/v0/storage/versions/${encodeURIComponent(bucket)}/${encodeKeyPath(key)}`;
     const res = await upstream.getJson(path).catch(() => undefined);
     if (res?.status !== 200) return undefined;
     const items = (res.body as { items?: { versionedKey?: unknown; size?: unknown }[] }).items ?? [];

@@ -25,7 +25,7 @@ export interface JobStatus {
   error: string | null;
 }
 
-const jobsPath = (bucket: string) => `/api/v0/storage/jobs/${bucketPath(bucket)}`;
+export const jobsPath = (bucket: string) => `/api/v0/storage/jobs/${bucketPath(bucket)}`;
 
 export function useStartJobMutation(bucket: string) {
   return useMutation({

@@ -9,7 +9,7 @@ import { forgetUpload } from "../local-uploads";
 import { signUrl } from "../object-sign-mutation";
 import { encodeKeyPath } from "../paths.utils";
 import { bucketPath } from "../storage-keys";
-import type { JobAction, JobSpec, JobStatus } from "../jobs/storage-job-mutation";
+import { type JobAction, type JobSpec, type JobStatus, jobsPath } from "../jobs/storage-job-mutation";
 import { destinationOf } from "./selection.utils";
 
 export interface BulkOutcome {
@@ -26,7 +26,6 @@ export interface BulkProgress {
   job?: { done: number; total: number };
 }
 
-const jobsPath = (bucket: string) => `/api/v0/storage/jobs/${bucketPath(bucket)}`;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Starts a job and follows it to its end; a cancelled signal cancels the job too. */
