@@ -173,13 +173,15 @@ test("a file over the upload limit shows the service's error and leaves nothing"
 test("cancel an upload in flight, then retry it", async ({ page }) => {
   const folder = `cancel-${Date.now()}`;
   await page.goto(`/storage/public-assets?folder=${folder}`);
-  // Hold the upload request in the browser so there is time to cancel it. The held request is
-  // the one the user cancelled: it never reaches the proxy (continuing it once released raced the
-  // retry's existence check under load). The retry goes out after unroute, straight to the proxy.
+  // Hold the first upload request in the browser so there is time to cancel it. It stays held
+  // until the retry has finished and is only then aborted: releasing it before the retry let it
+  // land between the test's listing and the retry's existence check under CI load (the retry then
+  // asked to replace a file that had not been there a moment before). The retry passes through.
   let release!: () => void;
   const held = new Promise<void>((r) => (release = r));
+  let posts = 0;
   await page.route("**/api/v0/storage/object/**", async (route) => {
-    if (route.request().method() !== "POST") return route.fallback();
+    if (route.request().method() !== "POST" || ++posts > 1) return route.fallback();
     await held;
     await route.abort().catch(() => undefined);
   });
@@ -199,12 +201,13 @@ test("cancel an upload in flight, then retry it", async ({ page }) => {
   await expect(row).toHaveAttribute("data-status", "cancelled");
   // Cancel turns into Retry under the focus (it used to vanish and drop the focus to the page).
   await expect(row.getByRole("button", { name: `Retry upload of ${folder}/slow.txt` })).toBeFocused();
-  release();
-  await page.unroute("**/api/v0/storage/object/**");
   expect(await listKeys("public-assets", `${folder}/`)).toEqual([]);
   await row.getByRole("button", { name: `Retry upload of ${folder}/slow.txt` }).click();
   await expect(row).toHaveAttribute("data-status", "done");
+  expect(posts).toBe(2);
   expect(await listKeys("public-assets", `${folder}/`)).toEqual([`${folder}/slow.txt`]);
+  release();
+  await page.unroute("**/api/v0/storage/object/**");
   await row.getByRole("button", { name: `Dismiss ${folder}/slow.txt from the list` }).click();
   await expect(row).toHaveCount(0);
 });
