@@ -31,7 +31,7 @@ export default tseslint.config(
   boundary(["src/web/**/*.{ts,tsx}"], ["server"], "The web app runs in the browser: share code through src/shared, not src/server."),
   boundary(["src/shared/**/*.ts"], ["server", "web"], "src/shared is imported by every runtime, so it imports none of them."),
   boundary(["src/server/service/**/*.ts"], ["proxy", "launcher", "web"], "The service runs without the proxy (and behind another one): share code through src/shared or src/server/*.ts."),
-  boundary(["src/server/proxy/**/*.ts"], ["service", "launcher", "web"], "The proxy runs without the local service (BASE_URL): share code through src/shared or src/server/*.ts.", ["src/server/proxy/**/*.test.ts", "src/server/proxy/test-helpers.ts"]),
+  boundary(["src/server/proxy/**/*.ts"], ["service", "launcher", "web"], "The proxy runs without the local service (BASE_URL): share code through src/shared or src/server/*.ts.", ["src/server/proxy/**/*.test.ts", "src/server/proxy/testing/**"]),
   // The records compiler and store stay engine-neutral (issue 23 item 3): what differs between
   // databases is asked of the dialect (engines/engine.ts), never imported from an engine's module.
   // Tests and test helpers may start a particular engine. Repeats the service's groups, since a

@@ -8,8 +8,8 @@
  */
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
-import { cell, openView } from "./records.helpers";
-import { dropFiles, dropzone } from "./storage.helpers";
+import { cell, openView } from "./testing/records";
+import { dropFiles, dropzone } from "./testing/storage";
 
 /** The whole page, or (for an overlay over a page already checked) only the overlay itself. */
 async function violations(page: Page, state: string, only?: string): Promise<string[]> {

@@ -3,7 +3,7 @@
  * the builder sends an `or` of `equal`s, and suggestions come from the pages already loaded.
  */
 import { expect, test } from "@playwright/test";
-import { useHostedStack } from "./hosted.helpers";
+import { useHostedStack } from "./testing/hosted";
 
 const stack = useHostedStack();
 

@@ -6,8 +6,8 @@
  */
 import { readFile } from "node:fs/promises";
 import { expect, type Page, test } from "@playwright/test";
-import { hostedUrl, useHostedStack } from "./hosted.helpers";
-import { cell } from "./records.helpers";
+import { hostedUrl, useHostedStack } from "./testing/hosted";
+import { cell } from "./testing/records";
 
 const stack = useHostedStack();
 

@@ -4,8 +4,8 @@
  * interface: no fields endpoint, no meta, only `equal`.
  */
 import { expect, type Page, test } from "@playwright/test";
-import { useHostedStack } from "./hosted.helpers";
-import { SHOTS_UI } from "./layout.helpers";
+import { useHostedStack } from "./testing/hosted";
+import { SHOTS_UI } from "./testing/layout";
 
 const stack = useHostedStack();
 

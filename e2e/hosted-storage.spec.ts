@@ -4,9 +4,9 @@
  * key (issue 13 item 3); one replace confirmation per batch and no 404 in the console (item 7).
  */
 import { expect, type Page, test } from "@playwright/test";
-import { hostedUrl, useHostedStack } from "./hosted.helpers";
-import { SHOTS_UI, noSideways, oneLine } from "./layout.helpers";
-import { dropFiles, dropzone, uploadRow } from "./storage.helpers";
+import { hostedUrl, useHostedStack } from "./testing/hosted";
+import { SHOTS_UI, noSideways, oneLine } from "./testing/layout";
+import { dropFiles, dropzone, uploadRow } from "./testing/storage";
 
 const stack = useHostedStack();
 

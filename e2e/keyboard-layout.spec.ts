@@ -6,7 +6,7 @@
  * highlighted.
  */
 import { expect, test } from "@playwright/test";
-import { openView } from "./records.helpers";
+import { openView } from "./testing/records";
 
 test.use({ viewport: { width: 1440, height: 900 } });
 

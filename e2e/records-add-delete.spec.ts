@@ -5,7 +5,7 @@
  * Works on its own Records (E00951–E00960) and checks through the API.
  */
 import { expect, test } from "@playwright/test";
-import { apiQuery, openView } from "./records.helpers";
+import { apiQuery, openView } from "./testing/records";
 
 const pkOr = (...pks: string[]) => ({ or: pks.map((value) => ({ key: "employee_id", operator: "equal", value })) });
 
@@ -137,7 +137,7 @@ test("the Delete key on a selected row asks to delete the selection", async ({ p
 });
 
 test("Delete on a cell range empties it (reviewed, one undo step); Ctrl+D fills a range down from its top row", async ({ page }) => {
-  const { cell } = await import("./records.helpers");
+  const { cell } = await import("./testing/records");
   const pks = ["E00961", "E00962", "E00963"];
   const before = await apiQuery("employees", { filter: pkOr(...pks), sort: [{ key: "employee_id", direction: "ascending" }] });
   await openView(page, "employees", { filter: { and: [pkOr(...pks)] }, sort: "employee_id" });

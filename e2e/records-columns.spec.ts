@@ -1,6 +1,6 @@
 /** Columns (choose, hide, reorder: sent as select), join with read-only columns, cells by type. */
 import { expect, test } from "@playwright/test";
-import { apiQuery, cell, openView } from "./records.helpers";
+import { apiQuery, cell, openView } from "./testing/records";
 
 test("hide and reorder columns; they are sent as select and kept in the URL", async ({ page }) => {
   await openView(page, "employees");

@@ -3,7 +3,7 @@
  * Each test works on its own Records (distinct primary keys or a filter nobody else writes).
  */
 import { expect, test } from "@playwright/test";
-import { apiQuery, apiRecord, apiUpdate, byPk, cell, openView } from "./records.helpers";
+import { apiQuery, apiRecord, apiUpdate, byPk, cell, openView } from "./testing/records";
 
 const pkOr = (...pks: string[]) => ({ or: pks.map((value) => ({ key: "employee_id", operator: "equal", value })) });
 

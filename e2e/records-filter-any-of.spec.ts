@@ -4,7 +4,7 @@
  */
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
-import { apiQuery, openView } from "./records.helpers";
+import { apiQuery, openView } from "./testing/records";
 
 const fmt = (n: number) => n.toLocaleString("en-US");
 

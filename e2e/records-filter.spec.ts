@@ -3,7 +3,7 @@
  * Only reads data, and compares what the grid shows with the service's own answer.
  */
 import { expect, test } from "@playwright/test";
-import { apiQuery, openView, shownPks } from "./records.helpers";
+import { apiQuery, openView, shownPks } from "./testing/records";
 
 const fmt = (n: number) => n.toLocaleString("en-US");
 

@@ -4,7 +4,7 @@
  * the overlay fits in the window. Run with SCREENSHOTS=1; the files go to test-results/screens/.
  */
 import { expect, type Locator, type Page, test } from "@playwright/test";
-import { cell, openView } from "./records.helpers";
+import { cell, openView } from "./testing/records";
 
 test.skip(!process.env.SCREENSHOTS, "screenshots only on request (SCREENSHOTS=1)");
 

@@ -5,7 +5,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { expect, type Page, test } from "@playwright/test";
-import { apiQuery, apiRecord, apiUpdate, byPk, cell, openView } from "./records.helpers";
+import { apiQuery, apiRecord, apiUpdate, byPk, cell, openView } from "./testing/records";
 
 const pkOr = (...pks: string[]) => ({ or: pks.map((value) => ({ key: "employee_id", operator: "equal", value })) });
 const bySort = (key: string) => [{ key, direction: "ascending" }];

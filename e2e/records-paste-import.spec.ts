@@ -4,8 +4,8 @@
  * Works on E0087x–E0089x and the new keys Y8xxxx, checked through the API.
  */
 import { expect, type Page, test } from "@playwright/test";
-import { apiQuery, apiRecord, cell, openView } from "./records.helpers";
-import { serviceCall } from "./support";
+import { apiQuery, apiRecord, cell, openView } from "./testing/records";
+import { serviceCall } from "./testing/service";
 
 const pkOr = (...pks: string[]) => ({ or: pks.map((value) => ({ key: "employee_id", operator: "equal", value })) });
 

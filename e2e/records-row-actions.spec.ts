@@ -5,8 +5,8 @@
  */
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
-import { apiQuery, apiRecord, cell, openView } from "./records.helpers";
-import { serviceCall } from "./support";
+import { apiQuery, apiRecord, cell, openView } from "./testing/records";
+import { serviceCall } from "./testing/service";
 
 const pkOr = (...pks: string[]) => ({ or: pks.map((value) => ({ key: "employee_id", operator: "equal", value })) });
 

@@ -4,7 +4,7 @@
  * the service is not answering; after SIGCONT the page fills in by itself, without a reload.
  */
 import { expect, test } from "@playwright/test";
-import { teamUrl, useTeamStack } from "./team.helpers";
+import { teamUrl, useTeamStack } from "./testing/team";
 
 const stack = useTeamStack((s) => {
   // Long enough that the supervisor does not restart it during the test (that is tested in vitest).

@@ -1,6 +1,6 @@
 /** The app shell: sidebar from /api/config, bucket permissions, upstream indicator, help, routes. */
 import { expect, test } from "@playwright/test";
-import { serviceKey } from "./support";
+import { serviceKey } from "./testing/service";
 
 test("sidebar lists tables and buckets with permissions; forbidden is locked; storage route opens a bucket", async ({ page }) => {
   await page.goto("/");

@@ -5,8 +5,8 @@
  */
 import { expect, test } from "@playwright/test";
 import sharp from "sharp";
-import { SHOTS, dropFiles, dropzone, listKeys, uploadRow } from "./storage.helpers";
-import { serviceCall } from "./support";
+import { SHOTS, dropFiles, dropzone, listKeys, uploadRow } from "./testing/storage";
+import { serviceCall } from "./testing/service";
 
 test("team-files: upload by the button, text and PDF previews", async ({ page }) => {
   await page.goto("/storage/team-files?folder=docs");

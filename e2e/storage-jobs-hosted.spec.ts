@@ -3,8 +3,8 @@
  * but disabled, and its tooltip says why; pressing it opens nothing.
  */
 import { expect, test } from "@playwright/test";
-import { useHostedStack } from "./hosted.helpers";
-import { dropFiles, dropzone, uploadRow } from "./storage.helpers";
+import { useHostedStack } from "./testing/hosted";
+import { dropFiles, dropzone, uploadRow } from "./testing/storage";
 
 useHostedStack();
 

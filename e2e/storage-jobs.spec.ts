@@ -4,7 +4,7 @@
  */
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
-import { SHOTS, listKeys, putText } from "./storage.helpers";
+import { SHOTS, listKeys, putText } from "./testing/storage";
 
 
 test("rename a file, move a folder and delete a folder by server-side jobs", async ({ page }) => {

@@ -8,8 +8,8 @@
  */
 import { createHash } from "node:crypto";
 import { type Page, expect, test } from "@playwright/test";
-import { dropzone, uploadRow } from "./storage.helpers";
-import { teamUrl, useTeamStack } from "./team.helpers";
+import { dropzone, uploadRow } from "./testing/storage";
+import { teamUrl, useTeamStack } from "./testing/team";
 
 useTeamStack((s) => {
   s.env = { SERVICE_MAX_UPLOAD_BYTES: String(64 * 1024 * 1024) };

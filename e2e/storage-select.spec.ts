@@ -9,8 +9,8 @@ import fs from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
 import { strFromU8, unzipSync } from "fflate";
-import { SHOTS, listKeys, putText } from "./storage.helpers";
-import { serviceCall } from "./support";
+import { SHOTS, listKeys, putText } from "./testing/storage";
+import { serviceCall } from "./testing/service";
 
 async function read(bucket: string, key: string): Promise<string> {
   const res = await serviceCall(`/v0/storage/public/${bucket}/${key}`, undefined, { method: "GET" });

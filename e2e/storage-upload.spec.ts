@@ -6,7 +6,7 @@
  */
 import { expect, test } from "@playwright/test";
 import sharp from "sharp";
-import { SHOTS, dropFiles, dropzone, listKeys, uploadRow } from "./storage.helpers";
+import { SHOTS, dropFiles, dropzone, listKeys, uploadRow } from "./testing/storage";
 import { snapToLadder } from "../src/shared/storage";
 
 test("drop files into a new folder, see thumbnails, the lightbox and a signed URL", async ({ page, context }) => {

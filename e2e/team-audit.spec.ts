@@ -5,7 +5,7 @@
  */
 import AxeBuilder from "@axe-core/playwright";
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
-import { signInAs, teamUrl, useTeamStack } from "./team.helpers";
+import { signInAs, teamUrl, useTeamStack } from "./testing/team";
 
 const PW = "a long enough passphrase";
 useTeamStack((stack) => {

@@ -10,7 +10,7 @@ import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { type Browser, expect, type Page, test } from "@playwright/test";
 import { E2E_SERVICE_PORT } from "../playwright.config";
-import { signInAs, teamUrl, useTeamStack } from "./team.helpers";
+import { signInAs, teamUrl, useTeamStack } from "./testing/team";
 
 const PW = "a long enough passphrase";
 const stack = useTeamStack((s) => {

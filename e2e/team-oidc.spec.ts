@@ -7,7 +7,7 @@
 import type { Server } from "node:http";
 import { expect, test } from "@playwright/test";
 import Provider from "oidc-provider";
-import { TEAM_PORT, teamUrl, useTeamStack } from "./team.helpers";
+import { TEAM_PORT, teamUrl, useTeamStack } from "./testing/team";
 
 const ISSUER_PORT = TEAM_PORT + 1;
 const issuer = `http://127.0.0.1:${ISSUER_PORT}`;

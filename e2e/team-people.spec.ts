@@ -5,7 +5,7 @@
  */
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
-import { signInAs, teamUrl, useTeamStack } from "./team.helpers";
+import { signInAs, teamUrl, useTeamStack } from "./testing/team";
 
 const ADMIN_PW = "the admin's long passphrase";
 useTeamStack((stack) => {

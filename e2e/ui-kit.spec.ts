@@ -5,8 +5,8 @@
  * screenshots are written to E2E_SHOTS (default /tmp/shots-ui-kit) to be looked at.
  */
 import { expect, test } from "@playwright/test";
-import { SHOTS_UI, noSideways, oneLine } from "./layout.helpers";
-import { dropFiles, dropzone, uploadRow } from "./storage.helpers";
+import { SHOTS_UI, noSideways, oneLine } from "./testing/layout";
+import { dropFiles, dropzone, uploadRow } from "./testing/storage";
 
 const SHOTS = SHOTS_UI;
 const SIZES = [

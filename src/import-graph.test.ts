@@ -53,3 +53,33 @@ export function cycles(files: string[]): string[][] {
 it("has no import cycle in src", () => {
   expect(cycles(sources(root))).toEqual([]);
 });
+
+/**
+ * One naming scheme for test helpers (issue 23 item 3): code that only tests use lives in a
+ * `testing/` folder beside what it helps test, and nothing else imports from such a folder.
+ * Importers are looked for in src, e2e and bench; a module that package.json runs is an entry.
+ */
+it("keeps test helpers in testing/ folders, imported only by tests", () => {
+  const project = path.dirname(root);
+  const all = (dir: string): string[] =>
+    fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? all(path.join(dir, e.name)) : /\.tsx?$/.test(e.name) ? [path.join(dir, e.name)] : []));
+  const files = ["src", "e2e", "bench"].flatMap((d) => all(path.join(project, d)));
+  const scripts = JSON.stringify(JSON.parse(fs.readFileSync(path.join(project, "package.json"), "utf8")).scripts);
+  const rel = (f: string) => path.relative(project, f);
+  const isTest = (f: string) => /\.test\.tsx?$/.test(f) || rel(f).startsWith("e2e/");
+  const inTesting = (f: string) => f.split(path.sep).includes("testing");
+  const ANY_IMPORT = /(?:from\s+|import\s*\(\s*|^\s*import\s+)["'](\.{1,2}\/[^"']+)["']/gm;
+  const imports = new Map(files.map((f) => [f, [...fs.readFileSync(f, "utf8").matchAll(ANY_IMPORT)].map((m) => resolve(f, m[1])).filter((t): t is string => !!t)]));
+  const importers = new Map<string, string[]>();
+  for (const [f, targets] of imports) for (const t of targets) importers.set(t, [...(importers.get(t) ?? []), f]);
+  const misplaced = files.filter((f) => {
+    if (isTest(f) || inTesting(f) || !rel(f).startsWith("src/") || scripts.includes(rel(f))) return false;
+    const users = importers.get(f) ?? [];
+    return users.length > 0 && users.every((u) => isTest(u) || inTesting(u));
+  });
+  const reachIn = files
+    .filter((f) => !isTest(f) && !inTesting(f))
+    .flatMap((f) => imports.get(f)!.filter(inTesting).map((t) => `${rel(f)} → ${rel(t)}`));
+  const oldNames = files.filter((f) => /test-helpers|test-support|\.testing\.tsx?$|\.helpers\.tsx?$/.test(f) || (rel(f).startsWith("e2e/") && !inTesting(f) && !/\.(spec|d)\.ts$/.test(f))).map(rel);
+  expect({ misplaced: misplaced.map(rel), reachIn, oldNames }).toEqual({ misplaced: [], reachIn: [], oldNames: [] });
+});

@@ -1,7 +1,7 @@
 /** `npm run dev`: Vite's dev server inside the proxy, with the same /api routes and rules. */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startBaseboard, type Baseboard } from "./start";
-import { raw, type RawUpstream, startRawUpstream } from "../proxy/test-helpers";
+import { raw, type RawUpstream, startRawUpstream } from "../proxy/testing/test-baseboard";
 
 let upstream: RawUpstream;
 let board: Baseboard;

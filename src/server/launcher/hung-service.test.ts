@@ -5,8 +5,8 @@
  * hung past BASEBOARD_SERVICE_HUNG_SECONDS it is killed and restarted, and answers again.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { fromApp, raw, startTestBaseboard, type TestBaseboard } from "../proxy/test-helpers";
-import { alive } from "./test-helpers";
+import { fromApp, raw, startTestBaseboard, type TestBaseboard } from "../proxy/testing/test-baseboard";
+import { alive } from "./testing/process-alive";
 
 let board: TestBaseboard;
 beforeAll(async () => {

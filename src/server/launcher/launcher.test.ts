@@ -10,8 +10,8 @@ import os from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { afterAll, describe, expect, it } from "vitest";
-import { fromApp, raw, startRawUpstream } from "../proxy/test-helpers";
-import { alive } from "./test-helpers";
+import { fromApp, raw, startRawUpstream } from "../proxy/testing/test-baseboard";
+import { alive } from "./testing/process-alive";
 
 const MAIN = path.resolve(__dirname, "main.ts");
 const children: ChildProcess[] = [];

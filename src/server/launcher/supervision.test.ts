@@ -4,8 +4,8 @@
  * Retry-After, /api/health says which part is down, and the proxy itself never stops serving.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { fromApp, raw, startTestBaseboard, type TestBaseboard } from "../proxy/test-helpers";
-import { alive } from "./test-helpers";
+import { fromApp, raw, startTestBaseboard, type TestBaseboard } from "../proxy/testing/test-baseboard";
+import { alive } from "./testing/process-alive";
 
 let board: TestBaseboard;
 

@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createSupervisor, type SupervisorOptions } from "./supervisor";
-import { alive } from "./test-helpers";
+import { alive } from "./testing/process-alive";
 
 let dir: string;
 let script: string;

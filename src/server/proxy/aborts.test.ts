@@ -4,7 +4,7 @@
  */
 import http from "node:http";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { fromApp, raw, type RawUpstream, startRawUpstream, startTestBaseboard, type TestBaseboard } from "./test-helpers";
+import { fromApp, raw, type RawUpstream, startRawUpstream, startTestBaseboard, type TestBaseboard } from "./testing/test-baseboard";
 
 let upstream: RawUpstream;
 let board: TestBaseboard;

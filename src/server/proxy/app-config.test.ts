@@ -6,7 +6,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { raw, type RawUpstream, startRawUpstream, startTestBaseboard } from "./test-helpers";
+import { raw, type RawUpstream, startRawUpstream, startTestBaseboard } from "./testing/test-baseboard";
 
 const KEY = "proxy-key-config-2a7e";
 const PLAIN = { operators: ["equal"], fields: false, meta: false, list: false, delete: false, expiresIn: false, import: false };

@@ -7,8 +7,8 @@ import type { AddressInfo } from "node:net";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AppConfig } from "../../shared/meta";
-import { multipart } from "../service/storage/storage-test-support";
-import { type RawResponse, type RawUpstream, type TestBaseboard, fromApp, raw, startRawUpstream, startTestBaseboard } from "./test-helpers";
+import { multipart } from "../service/storage/testing/storage-service";
+import { type RawResponse, type RawUpstream, type TestBaseboard, fromApp, raw, startRawUpstream, startTestBaseboard } from "./testing/test-baseboard";
 
 const KEY = "conformance-proxy-key-5f1e";
 

@@ -6,7 +6,7 @@
  */
 import net from "node:net";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { type RawUpstream, startRawUpstream, startTestBaseboard, type TestBaseboard } from "./test-helpers";
+import { type RawUpstream, startRawUpstream, startTestBaseboard, type TestBaseboard } from "./testing/test-baseboard";
 
 let upstream: RawUpstream;
 let board: TestBaseboard;

@@ -5,7 +5,7 @@
  */
 import net from "node:net";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { fromApp, raw, startTestBaseboard, type TestBaseboard } from "./test-helpers";
+import { fromApp, raw, startTestBaseboard, type TestBaseboard } from "./testing/test-baseboard";
 
 let board: TestBaseboard;
 

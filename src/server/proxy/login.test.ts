@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LOGIN_REQUIRED_SUBCODE } from "../../shared/meta";
 import { MAX_FAILURES } from "./session";
-import { fromApp, raw, type RawInit, startTestBaseboard, type TestBaseboard } from "./test-helpers";
+import { fromApp, raw, type RawInit, startTestBaseboard, type TestBaseboard } from "./testing/test-baseboard";
 
 const PASSWORD = "correct horse battery staple";
 let board: TestBaseboard;

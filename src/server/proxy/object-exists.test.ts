@@ -1,6 +1,6 @@
 /** /api/exists over the real proxy and the real embedded local service. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fromApp, raw, startTestBaseboard, type TestBaseboard } from "./test-helpers";
+import { fromApp, raw, startTestBaseboard, type TestBaseboard } from "./testing/test-baseboard";
 
 let board: TestBaseboard;
 beforeAll(async () => {

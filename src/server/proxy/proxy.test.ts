@@ -4,7 +4,7 @@
  */
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fromApp, raw, type RawInit, type RawResponse, startTestBaseboard, type TestBaseboard } from "./test-helpers";
+import { fromApp, raw, type RawInit, type RawResponse, startTestBaseboard, type TestBaseboard } from "./testing/test-baseboard";
 
 const KEY = "proxy-key-4b1d0e8a2c6f";
 /** A second key the service accepts, scoped to another table: if the upstream ever saw it, answers would differ. */

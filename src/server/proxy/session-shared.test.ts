@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { type Baseboard, startBaseboard } from "../launcher/start";
-import { makeDist, raw, type RawUpstream, startRawUpstream } from "./test-helpers";
+import { makeDist, raw, type RawUpstream, startRawUpstream } from "./testing/test-baseboard";
 
 const PASSWORD = "hunter2 but longer";
 let dir: string;

@@ -7,7 +7,7 @@ import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { errorBodySchema } from "../../shared/errors";
 import { JSON_BODY_LIMIT, JSON_BODY_TOO_LARGE } from "../../shared/limits";
-import { fromApp, raw, startTestBaseboard, type TestBaseboard } from "./test-helpers";
+import { fromApp, raw, startTestBaseboard, type TestBaseboard } from "./testing/test-baseboard";
 
 let board: TestBaseboard;
 

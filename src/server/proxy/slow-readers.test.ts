@@ -7,7 +7,7 @@
 import net from "node:net";
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { fromApp, raw, startTestBaseboard, type TestBaseboard } from "./test-helpers";
+import { fromApp, raw, startTestBaseboard, type TestBaseboard } from "./testing/test-baseboard";
 
 const SIZE = 64 * 1024 * 1024;
 let board: TestBaseboard;

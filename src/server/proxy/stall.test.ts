@@ -7,7 +7,7 @@
  * request could be answered while the heavy one ran.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { startTestBaseboard, type TestBaseboard } from "./test-helpers";
+import { startTestBaseboard, type TestBaseboard } from "./testing/test-baseboard";
 
 const KEY = "stall-key-5e0c2a9b7d14";
 const ROWS = 3_000;

@@ -5,7 +5,7 @@
 import { createHash } from "node:crypto";
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fromApp, raw, startTestBaseboard, type TestBaseboard } from "./test-helpers";
+import { fromApp, raw, startTestBaseboard, type TestBaseboard } from "./testing/test-baseboard";
 
 const KEY = "proxy-key-storage-5e2b";
 const SIZE = 100 * 1024 * 1024;

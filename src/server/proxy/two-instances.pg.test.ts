@@ -14,7 +14,7 @@ import { CreateBucketCommand, S3Client } from "@aws-sdk/client-s3";
 import S3rver from "s3rver";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type Baseboard, startBaseboard } from "../launcher/start";
-import { fromApp, makeDist, raw } from "./test-helpers";
+import { fromApp, makeDist, raw } from "./testing/test-baseboard";
 import { createTestDatabase, type TestDatabase } from "../service/engines/postgres/testing/test-database";
 import { PROCESS_KEY, type ServiceProcess, startServiceProcess } from "../service/testing/service-process";
 import { rotateSigningKey } from "../service/storage/domain/signing";

@@ -7,7 +7,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fromApp, raw, type RawUpstream, startRawUpstream, startTestBaseboard, type TestBaseboard } from "./test-helpers";
+import { fromApp, raw, type RawUpstream, startRawUpstream, startTestBaseboard, type TestBaseboard } from "./testing/test-baseboard";
 
 const KEY = "proxy-key-7f3a9c1e5b";
 const MB = 1024 * 1024;

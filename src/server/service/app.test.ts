@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestService, type TestService } from "./test-support";
+import { startTestService, type TestService } from "./testing/test-service";
 
 describe("service foundation", () => {
   let svc: TestService;

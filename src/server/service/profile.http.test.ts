@@ -1,8 +1,8 @@
 /** SERVICE_PROFILE=interface over real HTTP (contract D, decisions §9), beside the full profile. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { firstNonInterfaceOperator, parseServiceProfile } from "./profile";
-import { type TestService, startTestService } from "./test-support";
-import { upload } from "./storage/storage-test-support";
+import { type TestService, startTestService } from "./testing/test-service";
+import { upload } from "./storage/testing/storage-service";
 
 const Q = "/v0/record/demo/employees/query";
 

@@ -6,7 +6,7 @@
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { errorBodySchema } from "../../shared/errors";
-import { startTestService, type TestService } from "./test-support";
+import { startTestService, type TestService } from "./testing/test-service";
 
 let svc: TestService;
 

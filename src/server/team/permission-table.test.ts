@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENDPOINTS, matchApiRoute } from "../proxy/routes";
-import { fromApp } from "../proxy/test-helpers";
+import { fromApp } from "../proxy/testing/test-baseboard";
 import { ROLES, type GrantLevel, type Role } from "./contract";
 import { signIn, startTeamStack, type TeamStack, waitForMode } from "./testing/team-stack";
 

@@ -6,7 +6,7 @@
  * modes: single user on loopback with nobody set up, and BASEBOARD_PASSWORD as one admin.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fromApp, startTestBaseboard, type TestBaseboard } from "../proxy/test-helpers";
+import { fromApp, startTestBaseboard, type TestBaseboard } from "../proxy/testing/test-baseboard";
 import { createPeopleAdmin } from "./people/people-admin";
 import { openSqliteTeamStore } from "./store/sqlite-store";
 import type { TeamStore } from "./store/team-store";

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../service/engines/postgres/testing/test-database";
-import { startTestBaseboard, type TestBaseboard } from "../proxy/test-helpers";
+import { startTestBaseboard, type TestBaseboard } from "../proxy/testing/test-baseboard";
 import { createPeopleAdmin } from "./people/people-admin";
 import { openPostgresTeamStore } from "./store/postgres-store";
 import type { TeamStore } from "./store/team-store";

@@ -5,7 +5,7 @@
  */
 import { unzipSync, strFromU8 } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fromApp, raw, startTestBaseboard, type TestBaseboard } from "../test-helpers";
+import { fromApp, raw, startTestBaseboard, type TestBaseboard } from "../testing/test-baseboard";
 import { signIn, startTeamStack, type TeamStack, waitForMode } from "../../team/testing/team-stack";
 
 let board: TestBaseboard;

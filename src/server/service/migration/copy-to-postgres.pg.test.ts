@@ -12,7 +12,7 @@ import { promisify } from "node:util";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../engines/postgres/testing/test-database";
 import { startServiceProcess } from "../testing/service-process";
-import { startTestService, type TestService } from "../test-support";
+import { startTestService, type TestService } from "../testing/test-service";
 
 const run = promisify(execFile);
 const ROOT = path.resolve(__dirname, "../../../..");

@@ -7,8 +7,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { startTestService } from "../test-support";
-import { OLD_OBJECT, OLD_ROWS, writeSqliteDataDir } from "./sqlite-fixture";
+import { startTestService } from "../testing/test-service";
+import { OLD_OBJECT, OLD_ROWS, writeSqliteDataDir } from "./testing/sqlite-fixture";
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bb-migrate-"));
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));

@@ -1,7 +1,7 @@
 /** Bad input over real HTTP: each gets the right status and message, and no data changes. */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { RecordRow } from "../../../shared/records";
-import { startTestService, type TestService } from "../test-support";
+import { startTestService, type TestService } from "../testing/test-service";
 import { EMP, post } from "./testing/http";
 
 let svc: TestService;

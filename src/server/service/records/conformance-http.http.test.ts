@@ -4,7 +4,7 @@
  * little fuzzing that must never produce a 500 or a body outside the error shape.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestService, type TestService } from "../test-support";
+import { startTestService, type TestService } from "../testing/test-service";
 import { cond, expectError, expectItems, post, send } from "./testing/client";
 
 const CAT = "/v0/record/demo/catalog";

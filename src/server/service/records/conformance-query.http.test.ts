@@ -4,7 +4,7 @@
  * rules as the decisions state them, never from the service's own code.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestService, type TestService } from "../test-support";
+import { startTestService, type TestService } from "../testing/test-service";
 import { byCodePoint, cond, expectError, expectItems, post } from "./testing/client";
 
 type Row = Record<string, any>;

@@ -4,7 +4,7 @@
  * {"message":"ok"} with x-matched-count and reads back with the Field's type.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestService, type TestService } from "../test-support";
+import { startTestService, type TestService } from "../testing/test-service";
 import { byCodePoint, cond, expectError, expectItems, post, type Reply } from "./testing/client";
 
 const CAT = "/v0/record/demo/catalog";

@@ -1,7 +1,7 @@
 /** Insert and delete Records over real HTTP (issue 24 items 1–2), on whichever engine the project runs. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RecordRow } from "../../../shared/records";
-import { startTestService, type TestService } from "../test-support";
+import { startTestService, type TestService } from "../testing/test-service";
 import { EMP, get, post } from "./testing/http";
 
 let svc: TestService;

@@ -7,7 +7,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { FilterGroup, FilterNode, Operator } from "../../../shared/filter";
 import type { FieldInfo, RecordRow } from "../../../shared/records";
-import { startTestService, type TestService } from "../test-support";
+import { startTestService, type TestService } from "../testing/test-service";
 import { operatorsByType } from "./filter-condition";
 import { matches, sortRecords, type Types } from "./testing/evaluator";
 import { EMP, get, post } from "./testing/http";

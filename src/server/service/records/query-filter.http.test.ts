@@ -1,7 +1,7 @@
 /** Query filters over real HTTP, rule by rule (decisions §4). */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RecordRow } from "../../../shared/records";
-import { startTestService, type TestService } from "../test-support";
+import { startTestService, type TestService } from "../testing/test-service";
 import { compareCodePoints } from "./testing/evaluator";
 import { alternatingJson, EMP, nestJson, post } from "./testing/http";
 

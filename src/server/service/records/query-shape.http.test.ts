@@ -1,7 +1,7 @@
 /** Query select, paging, count, sort, join, fields, meta and keys over real HTTP (decisions §3, §4, §6). */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RecordRow } from "../../../shared/records";
-import { startTestService, type TestService } from "../test-support";
+import { startTestService, type TestService } from "../testing/test-service";
 import { compareCodePoints, sortRecords } from "./testing/evaluator";
 import { EMP, get, post } from "./testing/http";
 

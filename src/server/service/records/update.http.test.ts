@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RecordRow } from "../../../shared/records";
 import { parseServiceConfig } from "../config";
 import { openEngine } from "../engines/open";
-import { startTestService, testEngineConfig, type TestService } from "../test-support";
+import { startTestService, testEngineConfig, type TestService } from "../testing/test-service";
 import { SqlRecordStore } from "./store";
 import { EMP, post } from "./testing/http";
 

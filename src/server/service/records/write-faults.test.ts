@@ -11,7 +11,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestService, type TestService } from "../test-support";
+import { startTestService, type TestService } from "../testing/test-service";
 import { post } from "./testing/http";
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bb-rec-full-"));

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { StorageListItem, StorageListResponse } from "../../../shared/storage";
-import { rawRequest, upload, type StorageTestService, startStorageService } from "./storage-test-support";
+import { rawRequest, upload, type StorageTestService, startStorageService } from "./testing/storage-service";
 
 let svc: StorageTestService;
 

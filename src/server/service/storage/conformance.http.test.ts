@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { multipart, rawRequest, upload, writeBuckets, type StorageTestService, startStorageService, stored } from "./storage-test-support";
+import { multipart, rawRequest, upload, writeBuckets, type StorageTestService, startStorageService, stored } from "./testing/storage-service";
 
 let svc: StorageTestService;
 const VERSIONED = /^v\d+\//;

@@ -9,8 +9,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { PROCESS_KEY, type ServiceProcess, startServiceProcess } from "../testing/service-process";
-import { testEngineEnv } from "../test-support";
-import { waitFor } from "./storage-test-support";
+import { testEngineEnv } from "../testing/test-service";
+import { waitFor } from "./testing/storage-service";
 
 let dataDir: string;
 let svc: ServiceProcess;

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { upload, writeBuckets, type StorageTestService, startStorageService, blobNames } from "./storage-test-support";
+import { upload, writeBuckets, type StorageTestService, startStorageService, blobNames } from "./testing/storage-service";
 
 let svc: StorageTestService;
 beforeAll(async () => {

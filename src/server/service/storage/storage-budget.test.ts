@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import sharp from "sharp";
 import { RESIZE_LADDER } from "../../../shared/storage";
-import { BACKEND, type StorageTestService, rawRequest, startStorageService, upload } from "./storage-test-support";
+import { BACKEND, type StorageTestService, rawRequest, startStorageService, upload } from "./testing/storage-service";
 
 const BUDGET = 12 * 1024;
 let svc: StorageTestService;

@@ -10,8 +10,8 @@ import os from "node:os";
 import path from "node:path";
 import { startServiceProcess } from "../testing/service-process";
 import { afterAll, describe, expect, it } from "vitest";
-import { testEngineEnv } from "../test-support";
-import { multipart, sha256, storageRows } from "./storage-test-support";
+import { testEngineEnv } from "../testing/test-service";
+import { multipart, sha256, storageRows } from "./testing/storage-service";
 
 const KEY = "crash-test-key-0123456789";
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bb-svc-crash-"));

@@ -12,7 +12,7 @@ import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { s3TestConfig, freshS3Bucket } from "../blobs/testing/s3-test-bucket";
-import { BACKEND, type StorageTestService, blobNames, partialWrites, startStorageService, stored, upload } from "./storage-test-support";
+import { BACKEND, type StorageTestService, blobNames, partialWrites, startStorageService, stored, upload } from "./testing/storage-service";
 
 const noiseJpeg = (side: number) =>
   sharp(Buffer.from(Array.from({ length: side * side * 3 }, (_, i) => (i * 2654435761) >>> 24)), { raw: { width: side, height: side, channels: 3 } })

@@ -10,9 +10,9 @@ import os from "node:os";
 import path from "node:path";
 import { startServiceProcess } from "../testing/service-process";
 import { afterAll, describe, expect, it } from "vitest";
-import { testEngineEnv } from "../test-support";
+import { testEngineEnv } from "../testing/test-service";
 import { freshS3Bucket } from "../blobs/testing/s3-test-bucket";
-import { BACKEND } from "./storage-test-support";
+import { BACKEND } from "./testing/storage-service";
 
 const KEY = "jobs-crash-key-0123456789";
 // 2,000 files on the default (DuckDB, disk), as the issue asks; the S3 and PostgreSQL runs prove

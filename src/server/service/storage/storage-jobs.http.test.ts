@@ -1,6 +1,6 @@
 /** Storage jobs over HTTP (issue 22.2): shapes, refusals, single keys, cancel, capabilities. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type StorageTestService, startStorageService, upload, waitForAsync } from "./storage-test-support";
+import { type StorageTestService, startStorageService, upload, waitForAsync } from "./testing/storage-service";
 
 let svc: StorageTestService;
 beforeAll(async () => {

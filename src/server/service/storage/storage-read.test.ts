@@ -3,7 +3,7 @@ import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import sharp from "sharp";
 import { CATALOG_KEYS } from "./domain/seed";
-import { rawRequest, sha256, upload, type StorageTestService, startStorageService } from "./storage-test-support";
+import { rawRequest, sha256, upload, type StorageTestService, startStorageService } from "./testing/storage-service";
 
 let svc: StorageTestService;
 const content = Buffer.from("0123456789abcdefghijklmnopqrstuvwxyz");

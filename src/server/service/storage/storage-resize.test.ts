@@ -2,7 +2,7 @@
 import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import sharp from "sharp";
-import { rawRequest, upload, type StorageTestService, startStorageService, blobNames } from "./storage-test-support";
+import { rawRequest, upload, type StorageTestService, startStorageService, blobNames } from "./testing/storage-service";
 
 let svc: StorageTestService;
 

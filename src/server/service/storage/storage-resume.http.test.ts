@@ -13,9 +13,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freshS3Bucket } from "../blobs/testing/s3-test-bucket";
 import { type ServiceConfig, parseServiceConfig } from "../config";
 import { openEngine } from "../engines/open";
-import { testEngineConfig } from "../test-support";
+import { testEngineConfig } from "../testing/test-service";
 import { UPLOADS } from "./metadata-uploads";
-import { BACKEND, type StorageTestService, blobNames, rawRequest, sha256, startStorageService, writeBuckets } from "./storage-test-support";
+import { BACKEND, type StorageTestService, blobNames, rawRequest, sha256, startStorageService, writeBuckets } from "./testing/storage-service";
 
 const MiB = 1024 * 1024;
 const PART = 8 * MiB;

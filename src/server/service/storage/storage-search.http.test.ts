@@ -1,6 +1,6 @@
 /** Whole-bucket search by name (issue 22.3): substring, any case, any depth, paged; after moves. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type StorageTestService, startStorageService, upload, waitForAsync } from "./storage-test-support";
+import { type StorageTestService, startStorageService, upload, waitForAsync } from "./testing/storage-service";
 
 let svc: StorageTestService;
 beforeAll(async () => {

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import sharp from "sharp";
 import { retireSigningKey, rotateSigningKey } from "./domain/signing";
-import { rawRequest, upload, type StorageTestService, startStorageService } from "./storage-test-support";
+import { rawRequest, upload, type StorageTestService, startStorageService } from "./testing/storage-service";
 
 // Signed URLs are built on the configured public base (the launcher sets the proxy's /api),
 // never on the Host header; the tests map that base back onto the service.

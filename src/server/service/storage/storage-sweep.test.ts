@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { openBlobStore } from "../blobs/open";
 import type { BlobStoreConfig } from "../blobs/storage-url";
 import { freshS3Bucket } from "../blobs/testing/s3-test-bucket";
-import { BACKEND, blobNames, startStorageService, type StorageTestService, tmpDir, upload } from "./storage-test-support";
+import { BACKEND, blobNames, startStorageService, type StorageTestService, tmpDir, upload } from "./testing/storage-service";
 
 const open: StorageTestService[] = [];
 const dirs: string[] = [];

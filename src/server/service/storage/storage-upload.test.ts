@@ -3,7 +3,7 @@ import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { multipart, rawRequest, sha256, upload, waitFor, type StorageTestService, startStorageService, stored, partialWrites, waitForAsync } from "./storage-test-support";
+import { multipart, rawRequest, sha256, upload, waitFor, type StorageTestService, startStorageService, stored, partialWrites, waitForAsync } from "./testing/storage-service";
 
 let svc: StorageTestService;
 beforeAll(async () => {

@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RestoreResponse, StorageVersionsResponse } from "../../../shared/storage";
-import { type StorageTestService, blobNames, sha256, startStorageService, upload, writeBuckets } from "./storage-test-support";
+import { type StorageTestService, blobNames, sha256, startStorageService, upload, writeBuckets } from "./testing/storage-service";
 
 let svc: StorageTestService;
 beforeAll(async () => {

@@ -7,7 +7,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../service/engines/postgres/testing/test-database";
-import { fromApp, startTestBaseboard, type TestBaseboard } from "../../proxy/test-helpers";
+import { fromApp, startTestBaseboard, type TestBaseboard } from "../../proxy/testing/test-baseboard";
 import { runAuditCommand } from "./cli";
 
 let db: TestDatabase;

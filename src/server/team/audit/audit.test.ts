@@ -11,7 +11,7 @@ import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fromApp } from "../../proxy/test-helpers";
+import { fromApp } from "../../proxy/testing/test-baseboard";
 import { signIn, startTeamStack, type TeamStack, waitForMode } from "../testing/team-stack";
 import { runAuditCommand } from "./cli";
 

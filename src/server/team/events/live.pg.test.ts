@@ -5,12 +5,12 @@
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../service/engines/postgres/testing/test-database";
-import { fromApp, startTestBaseboard, type TestBaseboard } from "../../proxy/test-helpers";
+import { fromApp, startTestBaseboard, type TestBaseboard } from "../../proxy/testing/test-baseboard";
 import { createPeopleAdmin } from "../people/people-admin";
 import { openPostgresTeamStore } from "../store/postgres-store";
 import type { TeamStore } from "../store/team-store";
 import { signIn, waitForMode } from "../testing/team-stack";
-import { dataOf, openSse } from "./sse-client.testing";
+import { dataOf, openSse } from "../testing/sse-client";
 
 const PW = "a perfectly long passphrase";
 let db: TestDatabase;

@@ -8,9 +8,9 @@
  */
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fromApp } from "../../proxy/test-helpers";
+import { fromApp } from "../../proxy/testing/test-baseboard";
 import { signIn, startTeamStack, type TeamStack, waitForMode } from "../testing/team-stack";
-import { dataOf, openSse, type SseClient } from "./sse-client.testing";
+import { dataOf, openSse, type SseClient } from "../testing/sse-client";
 
 const PW = "a perfectly long passphrase";
 const MAX = 6;

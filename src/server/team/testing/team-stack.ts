@@ -7,7 +7,7 @@
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
-import { startRawUpstream, startTestBaseboard, type RawUpstream, type TestBaseboard } from "../../proxy/test-helpers";
+import { startRawUpstream, startTestBaseboard, type RawUpstream, type TestBaseboard } from "../../proxy/testing/test-baseboard";
 import { createPeopleAdmin } from "../people/people-admin";
 import { openSqliteTeamStore } from "../store/sqlite-store";
 import type { TeamStore } from "../store/team-store";

@@ -1,7 +1,7 @@
 /**
  * Vitest global setup of the `storage-s3` project: one real S3-compatible server (s3rver) over
  * HTTP on a loopback ephemeral port, its files in a temp dir, for the whole run. Each test
- * service gets its own bucket in it (storage-test-support.ts). Nothing of ours is faked: the
+ * service gets its own bucket in it (storage/testing/storage-service.ts). Nothing of ours is faked: the
  * service talks to it through the AWS SDK exactly as it would talk to S3 or MinIO.
  */
 import fs from "node:fs";

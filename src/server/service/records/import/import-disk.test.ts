@@ -9,7 +9,7 @@ import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestService, type TestService } from "../../test-support";
+import { startTestService, type TestService } from "../../testing/test-service";
 
 let svc: TestService;
 let spool: string;

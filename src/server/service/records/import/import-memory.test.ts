@@ -5,7 +5,7 @@
  * postgres project does not list this file).
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { startTestService, type TestService } from "../../test-support";
+import { startTestService, type TestService } from "../../testing/test-service";
 
 let svc: TestService;
 beforeAll(async () => {

@@ -4,7 +4,7 @@
  * upload limit, and 100,000 rows.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestService, type TestService } from "../../test-support";
+import { startTestService, type TestService } from "../../testing/test-service";
 
 let svc: TestService;
 beforeAll(async () => {

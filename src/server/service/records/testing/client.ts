@@ -5,7 +5,7 @@
  */
 import http from "node:http";
 import { expect } from "vitest";
-import type { TestService } from "../../test-support";
+import type { TestService } from "../../testing/test-service";
 
 export interface Reply {
   status: number;

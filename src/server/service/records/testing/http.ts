@@ -1,5 +1,5 @@
 /** Small helpers for the Record HTTP tests (real service, real HTTP). */
-import type { TestService } from "../../test-support";
+import type { TestService } from "../../testing/test-service";
 
 export interface Reply {
   status: number;

@@ -1,9 +1,9 @@
 /**
  * Helpers for the records end-to-end tests: open a view by URL, read the grid, and ask the
- * service directly (through e2e/support.ts) what the truth is.
+ * service directly (through e2e/testing/service.ts) what the truth is.
  */
 import { expect, type Page } from "@playwright/test";
-import { serviceCall } from "./support";
+import { serviceCall } from "./service";
 
 type Json = unknown;
 

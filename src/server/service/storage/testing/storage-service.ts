@@ -7,13 +7,13 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
-import type { BlobStore } from "../blobs/blob-store";
-import { openBlobStore } from "../blobs/open";
-import { freshS3Bucket } from "../blobs/testing/s3-test-bucket";
-import { type ServiceConfig, parseServiceConfig } from "../config";
-import { openEngine } from "../engines/open";
-import { type TestService, startTestService, testEngineConfig } from "../test-support";
-import { OBJECTS } from "./metadata";
+import type { BlobStore } from "../../blobs/blob-store";
+import { openBlobStore } from "../../blobs/open";
+import { freshS3Bucket } from "../../blobs/testing/s3-test-bucket";
+import { type ServiceConfig, parseServiceConfig } from "../../config";
+import { openEngine } from "../../engines/open";
+import { type TestService, startTestService, testEngineConfig } from "../../testing/test-service";
+import { OBJECTS } from "../metadata";
 
 export const sha256 = (data: Buffer | string) => createHash("sha256").update(data).digest("hex");
 

@@ -1,6 +1,6 @@
 /** Helpers of the storage end-to-end tests: real drag-and-drop, listing through the service. */
 import { type JSHandle, type Locator, type Page, expect } from "@playwright/test";
-import { serviceCall } from "./support";
+import { serviceCall } from "./service";
 
 export const SHOTS = process.env.E2E_SHOTS ?? "/tmp/shots-web-storage";
 

@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import type { Readable } from "node:stream";
-import { type Baseboard, startBaseboard } from "../launcher/start";
+import { type Baseboard, startBaseboard } from "../../launcher/start";
 
 export interface RawResponse {
   status: number;

@@ -4,7 +4,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { E2E_DATA_DIR, E2E_SERVICE_PORT } from "../playwright.config";
+import { E2E_DATA_DIR, E2E_SERVICE_PORT } from "../../playwright.config";
 
 export const serviceUrl = `http://127.0.0.1:${E2E_SERVICE_PORT}`;
 

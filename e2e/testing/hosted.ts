@@ -10,7 +10,7 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { test } from "@playwright/test";
-import { E2E_PORT, E2E_SERVICE_PORT } from "../playwright.config";
+import { E2E_PORT, E2E_SERVICE_PORT } from "../../playwright.config";
 
 export const HOSTED_PORT = Number(process.env.E2E_HOSTED_PORT ?? E2E_PORT + 10);
 export const HOSTED_SERVICE_PORT = Number(process.env.E2E_HOSTED_SERVICE_PORT ?? E2E_SERVICE_PORT + 10);

@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import type { TableDef } from "../records/registry";
+import type { TableDef } from "../../records/registry";
 
 export const OLD_TABLE: TableDef = {
   databaseId: "legacy",

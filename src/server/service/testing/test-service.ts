@@ -5,10 +5,10 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { createService, type Service } from "./app";
-import { type ServiceConfig, parseServiceConfig } from "./config";
-import { engineForTest } from "./engines/postgres/testing/test-engine";
-import { parsePostgresOptions } from "./engines/postgres/connection";
+import { createService, type Service } from "../app";
+import { type ServiceConfig, parseServiceConfig } from "../config";
+import { engineForTest } from "../engines/postgres/testing/test-engine";
+import { parsePostgresOptions } from "../engines/postgres/connection";
 
 export interface TestService {
   service: Service;

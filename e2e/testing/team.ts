@@ -8,7 +8,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { test, type Page } from "@playwright/test";
-import { E2E_PORT, E2E_SERVICE_PORT } from "../playwright.config";
+import { E2E_PORT, E2E_SERVICE_PORT } from "../../playwright.config";
 
 export const TEAM_PORT = Number(process.env.E2E_TEAM_PORT ?? E2E_PORT + 20);
 const TEAM_SERVICE_PORT = Number(process.env.E2E_TEAM_SERVICE_PORT ?? E2E_SERVICE_PORT + 20);
