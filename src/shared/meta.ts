@@ -80,6 +80,8 @@ export interface Capabilities {
   anyOf?: boolean;
   /** GET /v0/events: server-sent events of the service's own changes (issue 20); absent means no. */
   events?: boolean;
+  /** Updates answer what they overwrote when asked (BEFORE_IMAGES_HEADER, shared/record-writes.ts; issue 19); absent means no. */
+  beforeImages?: boolean;
 }
 
 export interface MetaResponse {

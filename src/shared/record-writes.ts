@@ -47,3 +47,14 @@ export type DistinctBody = z.infer<typeof distinctBodySchema>;
 export interface DistinctResponse {
   items: { value: string | number | boolean; count: number }[];
 }
+
+/**
+ * Update extension (capability `beforeImages` in /v0/meta): an update sent with this header,
+ * valued n (1 to BEFORE_IMAGES_MAX), answers `{"message": "ok", "before": [...]}`, the primary
+ * key and the Fields being set of at most n matching Records as they were just before the update,
+ * read in the update's own transaction (in no particular order). Baseboard's audit trail asks for it
+ * instead of reading the Records itself before forwarding; `x-matched-count` still says how many
+ * matched in all.
+ */
+export const BEFORE_IMAGES_HEADER = "x-baseboard-before-images";
+export const BEFORE_IMAGES_MAX = 10_000;

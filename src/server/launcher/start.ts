@@ -181,13 +181,14 @@ export async function startBaseboard(env: NodeJS.ProcessEnv, opts: StartOptions 
     const auditor = createAuditor({
       log: auditLog,
       upstream: upstreamFor,
-      async primaryKeyOf(db, table) {
+      async tableOf(db, table) {
         if (!metaCache.config || Date.now() - metaCache.at > 30_000) {
           const r = await buildAppConfig(upstreamFor, sourceInfo);
           if (r.status === 200) metaCache.config = r.body as AppConfig;
           metaCache.at = Date.now();
         }
-        return metaCache.config?.databases.find((d) => d.id === db)?.tables.find((t) => t.slug === table)?.primaryKey;
+        const primaryKey = metaCache.config?.databases.find((d) => d.id === db)?.tables.find((t) => t.slug === table)?.primaryKey;
+        return { primaryKey, beforeImages: metaCache.config?.capabilities.beforeImages === true };
       },
       onError: (e) => log(`audit trail: could not record an outcome: ${e.message}`),
     });

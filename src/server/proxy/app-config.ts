@@ -66,6 +66,7 @@ const capabilitiesSchema = z
     anyOf: z.boolean().optional(),
     events: z.boolean().optional(),
     resumable: z.boolean().optional(),
+    beforeImages: z.boolean().optional(),
   })
   .strict();
 

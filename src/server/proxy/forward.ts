@@ -41,9 +41,12 @@ export interface ForwardOptions {
   body?: Buffer;
   /**
    * Called with the upstream's answer (its body read whole: change endpoints answer small JSON)
-   * before any of it goes back to the browser: the audit trail records the outcome first.
+   * before any of it goes back to the browser: the audit trail records the outcome first. What
+   * it returns is sent instead of the upstream's body.
    */
-  onAnswer?(status: number, headers: Record<string, string | string[] | undefined>, body: Buffer): Promise<void>;
+  onAnswer?(status: number, headers: Record<string, string | string[] | undefined>, body: Buffer): Promise<Buffer | void>;
+  /** Added to the request upstream (after the browser's own headers are filtered). */
+  upstreamHeaders?: Record<string, string>;
 }
 
 /** How a forward ended, for the caller's log. */
@@ -196,6 +199,7 @@ export function createUpstream(opts: UpstreamOptions): Upstream {
     // A change the proxy records and publishes itself: the service's own event stream marks it
     // so the proxy does not publish it a second time as a change made outside Baseboard.
     if (fopts.onAnswer) headers["x-baseboard-origin"] = "proxy";
+    Object.assign(headers, fopts.upstreamHeaders);
     try {
       const up = await pools[fopts.lane ?? "json"].request({
         path: basePath + path,
@@ -212,8 +216,8 @@ export function createUpstream(opts: UpstreamOptions): Upstream {
       // The answer is complete but the browser is still sending (an early 413): drop the rest.
       if (streamed) res.once("finish", () => req.readableEnded || bodyStalled || discardRest(req));
       if (fopts.onAnswer) {
-        const answer = Buffer.from(await up.body.arrayBuffer());
-        await fopts.onAnswer(up.statusCode, up.headers, answer);
+        const raw = Buffer.from(await up.body.arrayBuffer());
+        const answer = (await fopts.onAnswer(up.statusCode, up.headers, raw)) ?? raw;
         headers2["content-length"] = String(answer.length);
         delete headers2["transfer-encoding"];
         res.writeHead(up.statusCode, headers2);

@@ -114,6 +114,7 @@ export function createProxyHandler(deps: ProxyDeps) {
       release = read.release;
     }
     let onAnswer: Parameters<Upstream["forward"]>[3]["onAnswer"];
+    let upstreamHeaders: Record<string, string> | undefined;
     if (actor) {
       const change: ChangeRequest = {
         actor,
@@ -141,13 +142,15 @@ export function createProxyHandler(deps: ProxyDeps) {
       if (deps.audit && CHANGE_ENDPOINTS.has(route.endpoint)) {
         // Fail closed: a change the trail cannot record is not made.
         try {
-          const finish = await deps.audit.beforeChange(change);
+          const pending = await deps.audit.beforeChange(change);
+          upstreamHeaders = pending.upstreamHeaders;
           const tab = typeof req.headers["x-baseboard-tab"] === "string" ? req.headers["x-baseboard-tab"].slice(0, 64) : undefined;
           onAnswer = async (status, answerHeaders, answer) => {
-            const applied = await finish(status, answerHeaders, answer);
+            const { applied, answer: forClient } = await pending.finish(status, answerHeaders, answer);
             const event = applied && deps.live ? changeEventOf(applied, actor, tab) : undefined;
             // Not awaited: the person who made the change does not wait for the others to hear of it.
             if (event) deps.live?.publish(event).catch((e) => deps.log(`live events: could not publish a change: ${(e as Error).message}`));
+            return forClient;
           };
         } catch (e) {
           release();
@@ -164,7 +167,7 @@ export function createProxyHandler(deps: ProxyDeps) {
     }
     let outcome;
     try {
-      outcome = await deps.upstream.forward(req, res, route.upstreamPath, { withKey, headers, lane: route.lane, body, onAnswer });
+      outcome = await deps.upstream.forward(req, res, route.upstreamPath, { withKey, headers, lane: route.lane, body, onAnswer, upstreamHeaders });
     } finally {
       release();
     }

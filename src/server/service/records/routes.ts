@@ -12,7 +12,15 @@ import {
   updateBodySchema,
 } from "../../../shared/records";
 import { badRequest, forbidden, HttpError, notFound } from "../../http-error";
-import { deleteBodySchema, distinctBodySchema, type DistinctResponse, insertBodySchema, type WriteCount } from "../../../shared/record-writes";
+import {
+  BEFORE_IMAGES_HEADER,
+  BEFORE_IMAGES_MAX,
+  deleteBodySchema,
+  distinctBodySchema,
+  type DistinctResponse,
+  insertBodySchema,
+  type WriteCount,
+} from "../../../shared/record-writes";
 import { requireKey, scopeAllows } from "../auth";
 import { deleteRecords, insertRecords } from "./record-writes";
 import { distinctValues } from "./record-distinct";
@@ -110,6 +118,16 @@ async function tableAccess(request: FastifyRequest, store: RecordStore, database
   return table;
 }
 
+/** The before-images an update asks for (BEFORE_IMAGES_HEADER), or undefined when it asks for none. */
+function beforeImagesAsked(header: string | string[] | undefined): number | undefined {
+  if (header === undefined) return undefined;
+  const n = Number(header);
+  if (typeof header !== "string" || !Number.isInteger(n) || n < 1 || n > BEFORE_IMAGES_MAX) {
+    throw badRequest(`${BEFORE_IMAGES_HEADER}: send a whole number from 1 to ${BEFORE_IMAGES_MAX} (how many Records' before-images to return), or leave the header out.`);
+  }
+  return n;
+}
+
 const QUERY_PATH = "/v0/record/:database_id/:table_slug/query";
 const UPDATE_PATH = "/v0/record/:database_id/:table_slug/update";
 const SCOPED_QUERY_PATH = "/v0/data-api/record/query";
@@ -159,9 +177,10 @@ function registerRoutes(app: FastifyInstance, store: RecordStore): void {
       throw badRequest('The update body is missing: send {"values": [{"key", "value"}], "filter": {...}}.');
     }
     const body = parseBody(updateBodySchema, request, "update body");
-    const { matched } = unwrap(await store.update(table, body));
+    const beforeImages = beforeImagesAsked(request.headers[BEFORE_IMAGES_HEADER]);
+    const { matched, before } = unwrap(await store.update(table, body, { beforeImages }));
     reply.header("x-matched-count", String(matched));
-    return { message: "ok" };
+    return before ? { message: "ok", before } : { message: "ok" };
   });
 
   app.post<{ Params: TableParams }>(INSERT_PATH, async (request): Promise<WriteCount> => {

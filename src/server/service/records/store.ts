@@ -24,7 +24,7 @@ export interface RecordStore {
   fields(table: StoredTable): FieldInfo[];
   query(table: StoredTable, body: QueryBodyInput): Promise<Result<QueryResult>>;
   /** Returns how many Records matched (and were updated). */
-  update(table: StoredTable, body: UpdateBodyInput): Promise<Result<{ matched: number }>>;
+  update(table: StoredTable, body: UpdateBodyInput, opts?: { beforeImages?: number }): Promise<Result<{ matched: number; before?: RecordRow[] }>>;
   /** Creates a Table (inside `tx` when given, so an import that fails leaves none). */
   createTable(def: TableDef, tx?: SqlTx, options?: CreateOptions): Promise<StoredTable>;
   /** Inserts trusted rows (seed, benchmark) through the engine's bulk path, in `tx` or a transaction of its own. */
@@ -119,15 +119,26 @@ export class SqlRecordStore implements RecordStore {
     }
   }
 
-  async update(table: StoredTable, body: UpdateBodyInput): Promise<Result<{ matched: number }>> {
-    const compiled = this.compiler.compileUpdate(table, body);
+  async update(table: StoredTable, body: UpdateBodyInput, opts: { beforeImages?: number } = {}): Promise<Result<{ matched: number; before?: RecordRow[] }>> {
+    const compiled = this.compiler.compileUpdate(table, body, opts.beforeImages);
     if (!compiled.ok) return compiled;
-    const { update, set } = compiled.value;
+    const { update, set, before } = compiled.value;
     try {
-      // One statement in one transaction: all matching Records change or none.
-      const matched = await this.engine.write(async (tx) => (await tx.run(update)).changes);
-      if (matched > 0) this.touched(table);
-      return ok({ matched });
+      // One statement in one transaction: all matching Records change or none. What it
+      // overwrites is read in the same transaction, so it is exactly what was there.
+      const out = await this.engine.write(async (tx) => {
+        const rows = before ? (await tx.run(before.query)).rows : undefined;
+        return { matched: (await tx.run(update)).changes, rows };
+      });
+      if (out.matched > 0) this.touched(table);
+      if (!before || !out.rows) return ok({ matched: out.matched });
+      const types = before.keys.map((k) => table.byKey.get(k)!.type);
+      const images = out.rows.map((row) => {
+        const record: RecordRow = {};
+        for (let i = 0; i < before.keys.length; i++) record[before.keys[i]] = decode(types[i], row[i]);
+        return record;
+      });
+      return ok({ matched: out.matched, before: images });
     } catch (e) {
       return this.failure(e, table, set);
     }

@@ -138,3 +138,45 @@ describe("concurrency", () => {
     expect(row).toEqual({ id: "r1", ...Object.fromEntries(Array.from({ length: WIDE_FIELDS }, (_, i) => [`f${i}`, i + 1])) });
   });
 });
+
+describe("before-images (the beforeImages extension, for the audit trail)", () => {
+  const H = { "x-baseboard-before-images": "2" };
+  const inDept = (d: string) => ({ and: [{ key: "department", operator: "equal", value: d }] });
+
+  it("answers what the update overwrote: primary key and the Fields set, at most n; the count is all of them", async () => {
+    const all = (await post(svc, `${EMP}/query`, { filter: inDept("Engineering"), sort: [{ key: "employee_id", direction: "ascending" }], limit: 1000 })).body.items as RecordRow[];
+    expect(all.length).toBeGreaterThan(2);
+    const res = await post(svc, `${EMP}/update`, { filter: inDept("Engineering"), values: [{ key: "city", value: "Before City" }, { key: "age", value: 44 }] }, H);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-matched-count")).toBe(String(all.length));
+    const { before } = res.body as { before: RecordRow[] };
+    expect(before).toHaveLength(2);
+    const was = new Map(all.map((r) => [r.employee_id, { employee_id: r.employee_id, city: r.city, age: r.age }]));
+    for (const b of before) expect(b).toEqual(was.get(b.employee_id));
+    expect((await record(all[0].employee_id as string)).city).toBe("Before City");
+  });
+
+  it("answers the old primary key when the update changes it; nothing extra without the header", async () => {
+    const res = await post(svc, `${EMP}/update`, { filter: byId("E00031"), values: [{ key: "employee_id", value: "E00031-renamed" }] }, { "x-baseboard-before-images": "10000" });
+    expect(res.body).toEqual({ message: "ok", before: [{ employee_id: "E00031" }] });
+    const back = await update({ filter: byId("E00031-renamed"), values: [{ key: "employee_id", value: "E00031" }] });
+    expect(back.body).toEqual({ message: "ok" });
+    const none = await post(svc, `${EMP}/update`, { filter: byId("nobody"), values: [{ key: "city", value: "x" }] }, H);
+    expect(none.body).toEqual({ message: "ok", before: [] });
+  });
+
+  it("refuses a header that is not a whole number from 1 to 10,000, and writes nothing", async () => {
+    const was = await record("E00032");
+    for (const bad of ["0", "10001", "abc", "1.5", "-3"]) {
+      const res = await post(svc, `${EMP}/update`, { filter: byId("E00032"), values: [{ key: "city", value: "Nope" }] }, { "x-baseboard-before-images": bad });
+      expect(res.status, bad).toBe(400);
+      expect((res.body as { message: string }).message).toMatch(/x-baseboard-before-images: send a whole number from 1 to 10000/);
+    }
+    expect(await record("E00032")).toEqual(was);
+  });
+
+  it("is advertised in meta", async () => {
+    const meta = await svc.call("/v0/meta", { headers: {} });
+    expect(((await meta.json()) as { capabilities: Record<string, unknown> }).capabilities.beforeImages).toBe(true);
+  });
+});

@@ -25,6 +25,9 @@ export function present(e: AuditEntry, outcome: AuditEntry | undefined, record?:
   let changes = out.changes as { key: unknown; before: Record<string, unknown>; after: Record<string, unknown> }[] | undefined;
   if (record !== undefined && changes) changes = changes.filter((c) => (typeof c.key === "string" ? c.key : JSON.stringify(c.key)) === record);
   const resource = e.resource ?? undefined;
+  // Keys known only from the answer (an upload's, an update's when the upstream read them) are the outcome's.
+  const keys = e.keys.length || !outcome ? e.keys : outcome.keys;
+  const beforeImagesOmitted = (detail.beforeImagesOmitted ?? out.beforeImagesOmitted) as number | undefined;
   return {
     seq: e.seq,
     at: new Date(e.at).toISOString(),
@@ -35,8 +38,8 @@ export function present(e: AuditEntry, outcome: AuditEntry | undefined, record?:
     endpoint: e.endpoint,
     table: resource?.startsWith("table:") ? resource.slice(6) : undefined,
     bucket: resource?.startsWith("bucket:") ? resource.slice(7) : undefined,
-    keys: e.keys.slice(0, 100),
-    keyCount: e.keys.length,
+    keys: keys.slice(0, 100),
+    keyCount: keys.length,
     outcome: e.kind === "refused" ? "refused" : e.kind === "sign-in-failed" ? "failed" : ((out.outcome as string | undefined) ?? (detail.outcome === "pending" ? "unknown" : undefined)),
     count: out.count,
     message: (out.message ?? detail.message) as string | undefined,
@@ -51,7 +54,7 @@ export function present(e: AuditEntry, outcome: AuditEntry | undefined, record?:
         : detail.key
           ? { key: detail.key }
           : undefined,
-    beforeImagesOmitted: detail.beforeImagesOmitted,
+    beforeImagesOmitted,
     detail: e.kind === "storage-job" || e.kind === "people" ? detail : undefined,
     hash: e.hash,
   };

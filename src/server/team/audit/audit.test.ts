@@ -8,10 +8,11 @@
  */
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
+import http from "node:http";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fromApp } from "../../proxy/testing/test-baseboard";
+import { fromApp, startRawUpstream, startTestBaseboard } from "../../proxy/testing/test-baseboard";
 import { signIn, startTeamStack, type TeamStack, waitForMode } from "../testing/team-stack";
 import { runAuditCommand } from "./cli";
 
@@ -77,6 +78,8 @@ describe("what is recorded", () => {
       values: [{ key: "city", value: "Lisbon" }, { key: "department", value: before.department }],
     });
     expect(up.status).toBe(200);
+    // The before-images the trail asked the service for are not passed on to the client.
+    expect(up.body).toEqual({ message: "ok" });
     const vic = await signIn(base(), "vic@example.com", PW);
     const h = await call(vic, "GET", "/api/audit?table=demo/employees&record=E00007");
     expect(h.status).toBe(200);
@@ -99,6 +102,60 @@ describe("what is recorded", () => {
     const changed = matching.body.items.filter((r: { country: string }) => r.country !== "Atlantis");
     expect(entry.changes).toHaveLength(changed.length);
     expect(entry.keyCount).toBe(matching.body.count);
+  });
+
+  it("an update's before-images come from the service's own transaction: the proxy reads nothing first", async () => {
+    const eve = await signIn(base(), "eve@example.com", PW);
+    const was = (await call(eve, "POST", "/api/v0/record/demo/employees/query", { filter: byId("E00008") })).body.items[0];
+    const from = stack.relay.seen.length;
+    await call(eve, "POST", "/api/v0/record/demo/employees/update", { filter: byId("E00008"), values: [{ key: "city", value: "Porto" }] });
+    const sent = stack.relay.seen.slice(from).filter((r) => r.url.startsWith("/v0/record/"));
+    expect(sent.map((r) => [r.url, r.headers["x-baseboard-before-images"]])).toEqual([["/v0/record/demo/employees/update", "10000"]]);
+    const h = await call(eve, "GET", "/api/audit?table=demo/employees&record=E00008");
+    expect(h.body.items[0]).toMatchObject({ action: "update", keys: ["E00008"], keyCount: 1, changes: [{ key: "E00008", before: { city: was.city }, after: { city: "Porto" } }] });
+  });
+
+  it("against an upstream without before-images, the proxy reads the matching Records itself before forwarding", async () => {
+    // The same service behind a relay that hides the extension from /v0/meta, and a single-user proxy on it.
+    const target = new URL(stack.svc.serviceUrl as string);
+    const plain = await startRawUpstream((req, res) => {
+      const up = http.request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (r) => {
+        if (req.url !== "/v0/meta" || r.statusCode !== 200) {
+          res.writeHead(r.statusCode ?? 502, r.headers);
+          return void r.pipe(res);
+        }
+        const chunks: Buffer[] = [];
+        r.on("data", (c: Buffer) => chunks.push(c)).on("end", () => {
+          const meta = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+          delete meta.capabilities.beforeImages;
+          res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(meta));
+        });
+      });
+      req.pipe(up);
+    });
+    const single = await startTestBaseboard({ BASE_URL: plain.url, API_KEY: stack.apiKey });
+    try {
+      const q = await fetch(`${single.url}/api/v0/record/demo/employees/query`, { method: "POST", headers: { ...fromApp(single.url), "content-type": "application/json" }, body: JSON.stringify({ filter: byId("E00009") }) });
+      const before = ((await q.json()) as { items: { city: string }[] }).items[0];
+      const from = plain.seen.length;
+      const up = await fetch(`${single.url}/api/v0/record/demo/employees/update`, {
+        method: "POST",
+        headers: { ...fromApp(single.url), "content-type": "application/json" },
+        body: JSON.stringify({ filter: byId("E00009"), values: [{ key: "city", value: "Braga" }] }),
+      });
+      expect(await up.json()).toEqual({ message: "ok" });
+      const sent = plain.seen.slice(from).filter((r) => r.url.startsWith("/v0/record/"));
+      expect(sent.map((r) => [r.url, r.headers["x-baseboard-before-images"]])).toEqual([
+        ["/v0/record/demo/employees/query", undefined],
+        ["/v0/record/demo/employees/update", undefined],
+      ]);
+      const h = await fetch(`${single.url}/api/audit?table=demo/employees&record=E00009`, { headers: fromApp(single.url) });
+      const entry = ((await h.json()) as { items: unknown[] }).items[0];
+      expect(entry).toMatchObject({ actorKind: "single-user", keys: ["E00009"], changes: [{ key: "E00009", before: { city: before.city }, after: { city: "Braga" } }] });
+    } finally {
+      await single.stop();
+      await plain.close();
+    }
   });
 
   it("inserts, deletes with the deleted Records, uploads with key and version, and refusals", async () => {

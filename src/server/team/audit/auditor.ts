@@ -6,13 +6,12 @@
  * up to 10,000) and returns a `finish` that records the outcome before the answer goes back.
  * `refused` and `signInFailed` record what was turned away.
  */
+import { BEFORE_IMAGES_HEADER, BEFORE_IMAGES_MAX } from "../../../shared/record-writes";
 import { encodeKeyPath } from "../../../shared/storage";
 import type { Actor } from "../contract";
 import type { Upstream } from "../../proxy/forward";
 import type { NewAuditEntry } from "./audit-entry";
 import type { AuditLog } from "./audit-log";
-
-export const BEFORE_IMAGES_MAX = 10_000;
 
 export interface ChangeRequest {
   actor: Actor;
@@ -40,9 +39,19 @@ export interface AppliedChange {
   out: Record<string, unknown>;
 }
 
+/** What `beforeChange` gives the forward path: headers to add upstream, and the step after the answer. */
+export interface PendingChange {
+  /** Sent with the change (the before-images extension, when the upstream has it). */
+  upstreamHeaders: Record<string, string>;
+  /**
+   * Records the outcome; gives back the change when it was applied, and the answer for the
+   * client (the upstream's, without the before-images asked for the trail).
+   */
+  finish(status: number, headers: Record<string, string | string[] | undefined>, body: Buffer): Promise<{ applied?: AppliedChange; answer: Buffer }>;
+}
+
 export interface Auditor {
-  /** The returned `finish` records the outcome, and gives back the change when it was applied. */
-  beforeChange(c: ChangeRequest): Promise<(status: number, headers: Record<string, string | string[] | undefined>, body: Buffer) => Promise<AppliedChange | undefined>>;
+  beforeChange(c: ChangeRequest): Promise<PendingChange>;
   refused(c: ChangeRequest, message: string): Promise<void>;
   signInFailed(email: string, address: string): Promise<void>;
   record(e: Omit<NewAuditEntry, "at">): Promise<void>;
@@ -77,7 +86,15 @@ function parse(body: Buffer | undefined): Record<string, unknown> {
 const keyText = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v));
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
-export function createAuditor(opts: { log: AuditLog; upstream: Upstream; primaryKeyOf(db: string, table: string): Promise<string | undefined>; onError?(e: Error): void }): Auditor {
+export interface AuditorOptions {
+  log: AuditLog;
+  upstream: Upstream;
+  /** A table's primary key, and whether the upstream answers updates with before-images. */
+  tableOf(db: string, table: string): Promise<{ primaryKey?: string; beforeImages: boolean }>;
+  onError?(e: Error): void;
+}
+
+export function createAuditor(opts: AuditorOptions): Auditor {
   const { log, upstream } = opts;
   const base = (c: ChangeRequest) => ({
     actorEmail: c.actor.email,
@@ -125,15 +142,20 @@ export function createAuditor(opts: { log: AuditLog; upstream: Upstream; primary
       let keys: string[] = [];
       let pk: string | undefined;
       let before: Record<string, unknown>[] | undefined;
+      // The upstream reads what an update overwrites in the update's own transaction, and says so
+      // in its answer: no read of ours before it (which another writer could overtake).
+      let upstreamBefore = false;
       if (c.endpoint === "update" || c.endpoint === "delete-records" || c.endpoint === "insert") {
         const [db, table] = (c.target ?? "/").split("/");
-        pk = await opts.primaryKeyOf(db, table);
+        const info = await opts.tableOf(db, table);
+        pk = info.primaryKey;
+        upstreamBefore = info.beforeImages && c.endpoint === "update";
       }
       if (c.endpoint === "update" && pk) {
         const values = Array.isArray(body.values) ? (body.values as { key: string; value: unknown }[]) : [];
         detail.filter = body.filter;
         detail.values = values;
-        const read = await readMatching(c, body.filter, values.map((v) => v.key), pk);
+        const read = upstreamBefore ? undefined : await readMatching(c, body.filter, values.map((v) => v.key), pk);
         if (read) {
           before = read.items;
           keys = read.items.map((r) => keyText(r[pk as string]));
@@ -173,9 +195,20 @@ export function createAuditor(opts: { log: AuditLog; upstream: Upstream; primary
         if (typeof body.from === "string") keys = [body.from, ...(typeof body.to === "string" ? [body.to] : [])];
       }
       const change = await log.append({ ...base(c), at: Date.now(), kind, resource, keys, detail: { ...detail, outcome: "pending" } });
-      return async (status, headers, answer) => {
+      const upstreamHeaders: Record<string, string> = upstreamBefore && pk ? { [BEFORE_IMAGES_HEADER]: String(BEFORE_IMAGES_MAX) } : {};
+      const finish: PendingChange["finish"] = async (status, headers, answer) => {
         const out: Record<string, unknown> = { status, outcome: status < 300 ? "applied" : status === 403 ? "refused" : "failed" };
         const json = parse(answer);
+        let outcomeKeys: string[] = [];
+        if (upstreamHeaders[BEFORE_IMAGES_HEADER] && status < 300 && Array.isArray(json.before)) {
+          before = json.before as Record<string, unknown>[];
+          keys = outcomeKeys = before.map((r) => keyText(r[pk as string]));
+          const matched = Number(headers["x-matched-count"]);
+          if (Number.isFinite(matched) && matched > before.length) out.beforeImagesOmitted = matched - before.length;
+          // The client asked for an update, not for the trail's copy of what it overwrote.
+          delete json.before;
+          answer = Buffer.from(JSON.stringify(json));
+        }
         if (status >= 300 && typeof json.message === "string") out.message = json.message;
         const matched = Number(headers["x-matched-count"]);
         if (Number.isFinite(matched)) out.count = matched;
@@ -206,14 +239,18 @@ export function createAuditor(opts: { log: AuditLog; upstream: Upstream; primary
           } else out.deleted = before;
         }
         const uploadKeys = (kind === "upload" || c.endpoint === "storage-restore") && typeof out.key === "string" ? [out.key] : [];
+        if (uploadKeys.length) outcomeKeys = uploadKeys;
         try {
-          await log.append({ ...base(c), at: Date.now(), kind: "outcome", resource, keys: uploadKeys, detail: out, ref: change.seq });
+          // An upload's key, and the Records an update changed when the upstream named them, are
+          // known only from the answer: the outcome carries them (a Record's history finds it).
+          await log.append({ ...base(c), at: Date.now(), kind: "outcome", resource, keys: outcomeKeys, detail: out, ref: change.seq });
         } catch (e) {
           // The change is made; the entry before it says what was asked. Nothing else to do but say so.
           opts.onError?.(e as Error);
         }
-        return status < 300 ? { kind, resource, keys: uploadKeys.length ? uploadKeys : keys, detail, out } : undefined;
+        return { applied: status < 300 ? { kind, resource, keys: uploadKeys.length ? uploadKeys : keys, detail, out } : undefined, answer };
       };
+      return { upstreamHeaders, finish };
     },
     async refused(c, message) {
       try {

@@ -67,7 +67,9 @@ export function openSqliteAuditLog(dataDir: string): AuditLog {
   const insert = db.prepare(
     "INSERT INTO audit (seq, at, actor_email, actor_kind, address, kind, endpoint, resource, keys, detail, ref, prev_hash, hash) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
   );
-  const insertKey = db.prepare("INSERT INTO audit_keys (resource, key, seq) VALUES (?, ?, ?)");
+  // One statement for all of an entry's keys: SQLite walks the JSON array itself, instead of
+  // one call from JavaScript per key.
+  const insertKeys = db.prepare("INSERT INTO audit_keys (resource, key, seq) SELECT ?, value, ? FROM json_each(?)");
   const append = db.transaction((e: NewAuditEntry): AuditEntry => {
     const last = head.get() ?? cp.get() ?? { seq: 0, hash: GENESIS };
     const base = {
@@ -84,8 +86,9 @@ export function openSqliteAuditLog(dataDir: string): AuditLog {
       ref: e.ref ?? null,
     };
     const hash = entryHash(last.hash, base);
-    insert.run(base.seq, base.at, base.actorEmail, base.actorKind, base.address, base.kind, base.endpoint, base.resource, JSON.stringify(base.keys), base.detailJson, base.ref, last.hash, hash);
-    if (e.resource) for (const k of e.keys.slice(0, 10_000)) insertKey.run(e.resource, k, base.seq);
+    const keysJson = JSON.stringify(base.keys);
+    insert.run(base.seq, base.at, base.actorEmail, base.actorKind, base.address, base.kind, base.endpoint, base.resource, keysJson, base.detailJson, base.ref, last.hash, hash);
+    if (e.resource && e.keys.length) insertKeys.run(e.resource, base.seq, e.keys.length > 10_000 ? JSON.stringify(e.keys.slice(0, 10_000)) : keysJson);
     return { ...base, prevHash: last.hash, hash };
   });
 

@@ -54,6 +54,7 @@ export function postgresDialect(foldCollation: string | undefined): Dialect {
       return sql`text collate "C"`;
     },
     secondaryIndexes: true,
+    lockRowsForUpdate: true,
     classifyError: classifyPostgresError,
   };
 }
