@@ -8,6 +8,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { type AuditEntry, type Checkpoint, entryHash, GENESIS, type NewAuditEntry } from "./audit-entry";
 import type { AuditLog, AuditQuery } from "./audit-log";
+import { chainSql, openKeyChains } from "./sqlite-key-chains";
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS audit (
@@ -18,8 +19,6 @@ CREATE INDEX IF NOT EXISTS audit_at ON audit(at);
 CREATE INDEX IF NOT EXISTS audit_resource ON audit(resource, seq);
 CREATE INDEX IF NOT EXISTS audit_actor ON audit(actor_email, seq);
 CREATE INDEX IF NOT EXISTS audit_ref ON audit(ref);
-CREATE TABLE IF NOT EXISTS audit_keys (resource TEXT NOT NULL, key TEXT NOT NULL, seq INTEGER NOT NULL);
-CREATE INDEX IF NOT EXISTS audit_keys_lookup ON audit_keys(resource, key, seq);
 CREATE TABLE IF NOT EXISTS audit_checkpoint (id INTEGER PRIMARY KEY CHECK (id = 1), seq INTEGER NOT NULL, hash TEXT NOT NULL);
 INSERT OR IGNORE INTO audit_checkpoint (id, seq, hash) VALUES (1, 0, '${GENESIS}');
 `;
@@ -67,9 +66,7 @@ export function openSqliteAuditLog(dataDir: string): AuditLog {
   const insert = db.prepare(
     "INSERT INTO audit (seq, at, actor_email, actor_kind, address, kind, endpoint, resource, keys, detail, ref, prev_hash, hash) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
   );
-  // One statement for all of an entry's keys: SQLite walks the JSON array itself, instead of
-  // one call from JavaScript per key.
-  const insertKeys = db.prepare("INSERT INTO audit_keys (resource, key, seq) SELECT ?, value, ? FROM json_each(?)");
+  const chains = openKeyChains(db);
   const append = db.transaction((e: NewAuditEntry): AuditEntry => {
     const last = head.get() ?? cp.get() ?? { seq: 0, hash: GENESIS };
     const base = {
@@ -88,7 +85,9 @@ export function openSqliteAuditLog(dataDir: string): AuditLog {
     const hash = entryHash(last.hash, base);
     const keysJson = JSON.stringify(base.keys);
     insert.run(base.seq, base.at, base.actorEmail, base.actorKind, base.address, base.kind, base.endpoint, base.resource, keysJson, base.detailJson, base.ref, last.hash, hash);
-    if (e.resource && e.keys.length) insertKeys.run(e.resource, base.seq, e.keys.length > 10_000 ? JSON.stringify(e.keys.slice(0, 10_000)) : keysJson);
+    // An outcome's keys belong to the change it completes (a Record's history lists changes).
+    const change = e.kind === "outcome" && e.ref ? e.ref : base.seq;
+    if (e.resource && e.keys.length) chains.link(e.resource, change, e.keys.length > 10_000 ? JSON.stringify(e.keys.slice(0, 10_000)) : keysJson);
     return { ...base, prevHash: last.hash, hash };
   });
 
@@ -105,14 +104,13 @@ export function openSqliteAuditLog(dataDir: string): AuditLog {
         args.push(...values);
       };
       if (q.resource && q.key !== undefined) {
-        // An upload's key is known only from its answer: its outcome entry carries it, and points at the change.
-        where.push("seq IN (SELECT CASE WHEN a.kind = 'outcome' THEN a.ref ELSE a.seq END FROM audit_keys k JOIN audit a ON a.seq = k.seq WHERE k.resource = ? AND k.key = ?)");
+        where.push(`seq IN (${chainSql(true)})`);
         args.push(q.resource, q.key);
       } else if (q.resource) {
         where.push("resource = ?");
         args.push(q.resource);
       } else if (q.key !== undefined) {
-        where.push("seq IN (SELECT CASE WHEN a.kind = 'outcome' THEN a.ref ELSE a.seq END FROM audit_keys k JOIN audit a ON a.seq = k.seq WHERE k.key = ?)");
+        where.push(`seq IN (${chainSql(false)})`);
         args.push(q.key);
       }
       if (q.actor) add("actor_email = ?", q.actor);
@@ -142,7 +140,7 @@ export function openSqliteAuditLog(dataDir: string): AuditLog {
         const last = db.prepare<[number], { seq: number; hash: string }>("SELECT seq, hash FROM audit WHERE at < ? ORDER BY seq DESC LIMIT 1").get(before);
         if (!last) return 0;
         const r = db.prepare("DELETE FROM audit WHERE seq <= ?").run(last.seq);
-        db.prepare("DELETE FROM audit_keys WHERE seq <= ?").run(last.seq);
+        chains.dropUpTo(last.seq);
         db.prepare("UPDATE audit_checkpoint SET seq = ?, hash = ? WHERE id = 1").run(last.seq, last.hash);
         return r.changes;
       }).immediate();

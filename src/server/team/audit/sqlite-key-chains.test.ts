@@ -1,0 +1,107 @@
+/**
+ * The embedded trail's per-key chains (sqlite-key-chains.ts) on a real SQLite file: a Record's
+ * history newest first with its cursor, outcomes that join the chain of an older change, keys in
+ * any resource, retention, and a trail written with the old flat index turned into chains.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { afterEach, describe, expect, it } from "vitest";
+import type { NewAuditEntry } from "./audit-entry";
+import type { AuditLog } from "./audit-log";
+import { openSqliteAuditLog } from "./sqlite-audit-log";
+
+const T = "table:demo/employees";
+let open: AuditLog[] = [];
+afterEach(async () => {
+  for (const l of open) await l.close();
+  open = [];
+});
+function fresh(dir = fs.mkdtempSync(path.join(os.tmpdir(), "bb-chains-"))) {
+  const log = openSqliteAuditLog(dir);
+  open.push(log);
+  return { log, dir };
+}
+const entry = (e: Partial<NewAuditEntry>): NewAuditEntry => ({
+  at: Date.now(),
+  actorEmail: "ada@example.com",
+  actorKind: "person",
+  address: "127.0.0.1",
+  kind: "update",
+  endpoint: "POST /v0/record/demo/employees/update",
+  resource: T,
+  keys: [],
+  detail: {},
+  ...e,
+});
+const history = async (log: AuditLog, key: string, more: { beforeSeq?: number; limit?: number; resource?: string | null } = {}) =>
+  (await log.list({ resource: more.resource === null ? undefined : (more.resource ?? T), key, beforeSeq: more.beforeSeq, limit: more.limit ?? 100 })).map((e) => e.seq);
+
+describe("key chains", () => {
+  it("lists the changes of one key newest first, across bulk entries, with the cursor", async () => {
+    const { log } = fresh();
+    const bulk = Array.from({ length: 500 }, (_, i) => `E${i}`);
+    const seqs: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      seqs.push((await log.append(entry({ keys: bulk }))).seq);
+      await log.append(entry({ keys: [`E${i}`] })); // a single change of another key in between
+    }
+    await log.append(entry({ keys: ["E7"], resource: "table:demo/other" }));
+    expect(await history(log, "E499")).toEqual([...seqs].reverse());
+    expect(await history(log, "E2")).toEqual([seqs[4], seqs[3], seqs[2] + 1, seqs[2], seqs[1], seqs[0]]);
+    expect(await history(log, "E499", { beforeSeq: seqs[3], limit: 2 })).toEqual([seqs[2], seqs[1]]);
+    expect(await history(log, "E7", { resource: null })).toEqual([11, ...[...seqs].reverse()]);
+    expect(await history(log, "nobody")).toEqual([]);
+  });
+
+  it("an outcome's keys join the chain at the change it completes, also when a later change came first", async () => {
+    const { log } = fresh();
+    const a = await log.append(entry({ keys: [] })); // change A: its Records are known only from its answer
+    const b = await log.append(entry({ keys: ["K1"] })); // change B, made meanwhile
+    const c = await log.append(entry({ keys: ["K1", "K2"] }));
+    await log.append(entry({ kind: "outcome", ref: b.seq, keys: ["K1"] })); // already in the chain: no second link
+    await log.append(entry({ kind: "outcome", ref: a.seq, keys: ["K1", "K2", "K1"] }));
+    expect(await history(log, "K1")).toEqual([c.seq, b.seq, a.seq]);
+    expect(await history(log, "K2")).toEqual([c.seq, a.seq]);
+    const d = await log.append(entry({ keys: [] }));
+    await log.append(entry({ kind: "outcome", ref: d.seq, keys: ["K2"] }));
+    expect(await history(log, "K2")).toEqual([d.seq, c.seq, a.seq]);
+  });
+
+  it("retention drops the old links; the chain ends where they went", async () => {
+    const { log } = fresh();
+    const old = Date.now() - 10 * 86_400_000;
+    await log.append(entry({ keys: ["K"], at: old }));
+    await log.append(entry({ keys: ["K", "J"], at: old }));
+    const kept = await log.append(entry({ keys: ["K"] }));
+    expect(await log.dropOlderThan(Date.now() - 86_400_000)).toBe(2);
+    expect(await history(log, "K")).toEqual([kept.seq]);
+    expect(await history(log, "J")).toEqual([]);
+    const next = await log.append(entry({ keys: ["J"] }));
+    expect(await history(log, "J")).toEqual([next.seq]);
+  });
+
+  it("turns a trail written with the flat key index into chains when opened", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bb-chains-old-"));
+    const { log } = fresh(dir);
+    const s1 = await log.append(entry({ keys: [] }));
+    const s2 = await log.append(entry({ keys: ["K"] }));
+    const s3 = await log.append(entry({ kind: "outcome", ref: s1.seq, keys: ["K"] }));
+    await log.close();
+    open = [];
+    // Rewrite the key index as the previous version kept it: one row per key per entry.
+    const db = new Database(path.join(dir, "audit.sqlite"));
+    db.exec("DROP TABLE audit_key_link; DROP TABLE audit_key_last;");
+    db.exec("CREATE TABLE audit_keys (resource TEXT NOT NULL, key TEXT NOT NULL, seq INTEGER NOT NULL)");
+    db.prepare("INSERT INTO audit_keys VALUES (?, 'K', ?), (?, 'K', ?)").run(T, s2.seq, T, s3.seq);
+    db.close();
+    const again = fresh(dir).log;
+    expect(await history(again, "K")).toEqual([s2.seq, s1.seq]);
+    const check = new Database(path.join(dir, "audit.sqlite"), { readonly: true });
+    expect(check.prepare("SELECT name FROM sqlite_master WHERE name = 'audit_keys'").get()).toBeUndefined();
+    check.close();
+    const s4 = await again.append(entry({ keys: ["K"] }));
+    expect(await history(again, "K")).toEqual([s4.seq, s2.seq, s1.seq]);
+  });
+});
