@@ -10,11 +10,17 @@ const DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2
 export function isValidDate(s: string): boolean {
   const m = DATE.exec(s);
   if (!m) return false;
-  const d = new Date(0);
-  // setUTCFullYear, not Date.UTC: Date.UTC maps years 0–99 to 1900–1999.
-  d.setUTCFullYear(+m[1], +m[2] - 1, +m[3]);
-  return d.getUTCFullYear() === +m[1] && d.getUTCMonth() === +m[2] - 1 && d.getUTCDate() === +m[3];
+  // The proleptic Gregorian calendar, as Date uses (year 0 is a leap year), without making a
+  // Date: an import checks every cell of a date column with this.
+  const year = +m[1];
+  const month = +m[2];
+  const day = +m[3];
+  if (month < 1 || month > 12 || day < 1) return false;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return day <= (month === 2 ? (leap ? 29 : 28) : DAYS_IN_MONTH[month - 1]);
 }
+
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 /** ISO 8601 with a zone → canonical UTC form (`2024-05-01T10:00:00.000Z`), or undefined. */
 export function normalizeDatetime(s: string): string | undefined {

@@ -41,25 +41,31 @@ function canonical(plain: string): string {
   return frac ? `${int}.${frac}` : int;
 }
 
+const EXPONENT = /^[-+]?(\d+\.?\d*|\.\d+)e[-+]?\d+$/i;
+const notNumber = (text: string, why: string): Result<never> => fail("validation_error", `"${text}" ${why}`);
+
 /**
  * Text → a number kept exactly, or a message saying why not. Accepts 42, -3.5, .5, 195,800 (as
  * the grid shows it) and 1_000; refuses 1e3, -0, 12abc, and digits a double cannot hold.
+ * Called for every cell of a number column an import reads, so the common case is a few tests.
  */
 export function parseNumberText(text: string): Result<number> {
   const t = text.trim();
-  const bad = (why: string) => fail("validation_error", `"${text}" ${why}`);
-  if (/^[-+]?(\d+\.?\d*|\.\d+)e[-+]?\d+$/i.test(t)) return bad(`is in exponent form; write the number out in full (e.g. 1000, not 1e3).`);
-  const plain = GROUPED.test(t) || UNDERSCORED.test(t) ? t.replace(/[,_]/g, "") : t;
-  if (!PLAIN.test(plain)) return bad("is not a number (e.g. 42 or 3.5).");
+  const plain = PLAIN.test(t) ? t : GROUPED.test(t) || UNDERSCORED.test(t) ? t.replace(/[,_]/g, "") : undefined;
+  if (plain === undefined || !PLAIN.test(plain)) {
+    if (EXPONENT.test(t)) return notNumber(text, `is in exponent form; write the number out in full (e.g. 1000, not 1e3).`);
+    return notNumber(text, "is not a number (e.g. 42 or 3.5).");
+  }
   const n = Number(plain);
   const problem = numberValueProblem(n);
-  if (problem) return bad(problem.replace(/^is -0/, "is negative zero"));
+  if (problem) return notNumber(text, problem.replace(/^is -0/, "is negative zero"));
+  // Up to 15 significant digits always survive a double (and 15 characters hold no more).
+  if (plain.length <= 15) return ok(n);
   const want = canonical(plain);
-  // Up to 15 significant digits always survive a double; beyond, compare with what would be stored.
   const significant = want.replace(".", "").replace(/^0+/, "").length;
   if (significant > 15) {
     const stored = String(Math.abs(n));
-    if (stored !== want) return bad(`has more digits than a number keeps; it would be stored as ${n < 0 ? "-" : ""}${stored}.`);
+    if (stored !== want) return notNumber(text, `has more digits than a number keeps; it would be stored as ${n < 0 ? "-" : ""}${stored}.`);
   }
   return ok(n);
 }

@@ -1,0 +1,27 @@
+/** isValidDate's calendar arithmetic against Date's own proleptic Gregorian calendar. */
+import { expect, it } from "vitest";
+import { isValidDate } from "./dates";
+
+function byDate(s: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
+  if (!m) return false;
+  const d = new Date(0);
+  d.setUTCFullYear(+m[1], +m[2] - 1, +m[3]);
+  return d.getUTCFullYear() === +m[1] && d.getUTCMonth() === +m[2] - 1 && d.getUTCDate() === +m[3];
+}
+
+it("agrees with Date on every day shape of leap, century and ordinary years, including year 0", () => {
+  const pad = (n: number, w: number) => String(n).padStart(w, "0");
+  const years = [0, 1, 4, 99, 100, 400, 1900, 1999, 2000, 2023, 2024, 2100, 2400, 9996, 9999];
+  let accepted = 0;
+  for (const y of years)
+    for (let m = 0; m <= 13; m++)
+      for (let d = 0; d <= 32; d++) {
+        const s = `${pad(y, 4)}-${pad(m, 2)}-${pad(d, 2)}`;
+        expect(isValidDate(s), s).toBe(byDate(s));
+        if (byDate(s)) accepted++;
+      }
+  // 7 leap years (0, 4, 400, 2000, 2024, 2400, 9996) and 8 others.
+  expect(accepted).toBe(7 * 366 + 8 * 365);
+  for (const bad of ["2024-2-01", "2024-02-1", "20240201", "2024-02-01T00:00:00Z", " 2024-02-01", "abcd-ef-gh"]) expect(isValidDate(bad), bad).toBe(false);
+});
