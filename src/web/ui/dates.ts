@@ -14,13 +14,34 @@ const valid = (d: Date) => !Number.isNaN(d.getTime());
 /** A moment (ISO text, epoch ms or Date) in the one format; "—" when there is none. */
 export function formatDateTime(at: string | number | Date | undefined | null, opts: { seconds?: boolean } = {}): string {
   if (at === undefined || at === null || at === "") return "—";
-  const d = at instanceof Date ? at : new Date(at);
+  if (typeof at === "string") return remembered(`${opts.seconds ? "s" : "t"}${at}`, () => formatMoment(new Date(at), opts));
+  return formatMoment(at instanceof Date ? at : new Date(at), opts);
+}
+
+function formatMoment(d: Date, opts: { seconds?: boolean }): string {
   if (!valid(d)) return "—";
   return (opts.seconds ? dateTimeSeconds : dateTime).format(d);
 }
 
+/**
+ * Texts already formatted: the grid formats every date cell of each row it paints while
+ * scrolling, and a column holds a few thousand distinct days at most. Emptied when full.
+ */
+const formatted = new Map<string, string>();
+function remembered(key: string, format: () => string): string {
+  let text = formatted.get(key);
+  if (text === undefined) {
+    if (formatted.size >= 4096) formatted.clear();
+    text = format();
+    formatted.set(key, text);
+  }
+  return text;
+}
+
 /** A calendar day "YYYY-MM-DD" in the one format. */
 export function formatDay(isoDay: string): string {
-  const d = new Date(`${isoDay}T00:00:00Z`);
-  return valid(d) ? day.format(d) : isoDay;
+  return remembered(`d${isoDay}`, () => {
+    const d = new Date(`${isoDay}T00:00:00Z`);
+    return valid(d) ? day.format(d) : isoDay;
+  });
 }
