@@ -1,9 +1,11 @@
 /**
  * What the proxy asks of the audit trail (the forward path knows nothing of hash chains):
  * `beforeChange` is called before a change is forwarded and must succeed (fail closed: the
- * caller answers 503 and forwards nothing when it throws); it reads what the change will
- * overwrite (for updates and deletes: the matching Records, primary key and the Fields being set,
- * up to 10,000) and returns a `finish` that records the outcome before the answer goes back.
+ * caller answers 503 and forwards nothing when it throws). What an update overwrites (primary
+ * key and the Fields being set of the matching Records, up to 10,000) the upstream answers from
+ * inside the update when it has the `beforeImages` extension (asked by a header `beforeChange`
+ * returns); otherwise, and for Record deletes, it is read here before forwarding. `finish`
+ * records the outcome before the answer goes back, and gives the answer without those images.
  * `refused` and `signInFailed` record what was turned away.
  */
 import { BEFORE_IMAGES_HEADER, BEFORE_IMAGES_MAX } from "../../../shared/record-writes";
