@@ -43,7 +43,11 @@ test("a Record changed elsewhere while the cell is being edited shows a conflict
   await openView(page, "employees", { filter: byPk("E00102") });
   const city = cell(page, 2, "city");
   await expect(city).not.toHaveText("");
-  await city.dblclick();
+  // Opened from the keyboard (double-click is the test above): once, under CI load, a
+  // double-click here left the cell selected without an editor, and the test timed out.
+  await city.click();
+  await expect(city).toBeFocused();
+  await page.keyboard.press("Enter");
   await page.getByLabel("Edit city").fill("MyValue");
   // The change arrives live while the editor is open: the save still checks the value it began from.
   const refetched = page.waitForResponse((r) => r.url().includes("/query") && r.request().method() === "POST");
