@@ -2,7 +2,6 @@
  * The records workspace: toolbar, filter builder, grid and pager for one table. The view is the
  * URL (see view-search.utils.ts); rows come from TanStack Query; UI state from small stores.
  */
-import { PresenceBar } from "../team/live/PresenceBar";
 import { usePresence } from "../team/live/use-presence";
 import { useEditingCell } from "./grid/use-editing-cell";
 import { useQuery } from "@tanstack/react-query";
@@ -10,15 +9,12 @@ import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } fro
 import type { FilterGroup } from "../../shared/filter";
 import type { JoinUnit, RecordRow, RecordValue, SortUnit } from "../../shared/records";
 import { ApiError } from "../api-client";
-import { toast } from "../ui/toast";
 import { BulkUpdateDialog, type BulkTarget } from "./bulk-update/BulkUpdateDialog";
 import { FilterBuilder } from "./filter-builder/FilterBuilder";
 import { DeleteOne } from "./delete/DeleteOne";
 import { NewRow } from "./add/NewRow";
-import { NO_DELETE_REASON } from "./delete/DeleteSelected";
-import { NO_INSERT_REASON } from "./add/AddRecord";
 import { countConditions, fromWire } from "./filter-builder/filter-tree.utils";
-import { allColumns, type GridColumn, unknownColumns, visibleColumns } from "./grid/columns.utils";
+import type { GridColumn } from "./grid/columns.utils";
 import { gridActions, useGridStore } from "./grid/grid-store";
 import { Pager } from "./grid/Pager";
 import { RecordsGrid } from "./grid/RecordsGrid";
@@ -26,28 +22,23 @@ import { useCellEdit } from "./grid/use-cell-edit";
 import { configQueryOptions } from "../app/config-get-query";
 import { recordsQueryOptions } from "./records-list-query";
 import { SelectionBar } from "./SelectionBar";
-import { useMay } from "../team/me-get-query";
-import { AddRecord } from "./add/AddRecord";
-import { ColumnChooser } from "./toolbar/ColumnChooser";
-import { JoinPicker } from "./toolbar/JoinPicker";
-import { UndoButtons } from "./undo/UndoButtons";
+import { useTablePermissions } from "./use-table-permissions";
+import { RecordsToolbar } from "./toolbar/RecordsToolbar";
+import { GridPlaceholder, type GridPlaceholderState } from "./grid/GridPlaceholder";
+import { useWorkspaceColumns } from "./use-workspace-columns";
 import { namesInView } from "./known-fields.utils";
 import { useSiblingFields, useTableFields } from "./use-table-fields";
 import { buildQueryBody, colsAfterJoin, formatJoin, formatSort, lastPage } from "./view-search.utils";
 import { useViewSearch } from "./use-view-search";
 import { usePanelPaging } from "./record-panel/use-panel-paging";
 import { useStableCallback } from "../ui/use-stable-callback";
-import { fmtInt } from "./values/values.utils";
-import { useWidthStore, widthActions, withWidths } from "./grid/column-widths-store";
+import { widthActions } from "./grid/column-widths-store";
 import { anyOverlay, overlayActions, useOverlayStore } from "./overlays/overlay-store";
 import { preloadOverlays } from "./overlays/preload";
-import { WorkspaceTools } from "./overlays/WorkspaceTools";
 import { csvDropHandlers } from "./import/csv-drop";
 import { useSavedViews } from "./saved-views/saved-views-store";
-import { setDraft, useDraftStore } from "./filter-builder/draft-store";
-import { addChild, newCondition } from "./filter-builder/filter-tree.utils";
+import { addConditionToDraft } from "./filter-builder/draft-store";
 import { toggleColumn } from "./grid/columns.utils";
-import { Icon } from "../ui/icons";
 
 const RecordsOverlays = lazy(() => import("./overlays/RecordsOverlays"));
 const RecordPanel = lazy(() => import("./record-panel/RecordPanel"));
@@ -73,35 +64,19 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
   const siblings = useSiblingFields(config, db, table);
   const pkField = pk ?? "";
 
-  // What this person may do here comes from /api/me; the proxy refuses anyway.
-  const may = useMay().table(db, table);
-  const readOnly = !may.write;
-  const canDeleteRecords = !!config.capabilities.deleteRecords && may.delete;
-  const deleteWhy = !config.capabilities.deleteRecords ? NO_DELETE_REASON : may.delete ? undefined : may.why("delete");
-  const insertWhy = !config.capabilities.insert ? NO_INSERT_REASON : readOnly ? may.why("change") : undefined;
+  const { readOnly, changeWhy, canDelete: canDeleteRecords, deleteWhy, insertWhy } = useTablePermissions(config, db, table);
   const joinFields = view.join ? siblings.fieldsOf(view.join.targetTable) : undefined;
-  const columnsAll = useMemo(
-    () => (fields ? allColumns(fields, view.join && joinFields ? { table: view.join.targetTable, fields: joinFields } : undefined) : []),
-    [fields, view.join, joinFields],
-  );
   const tableKey = `${db}/${table}`;
-  const widths = useWidthStore((s) => s.byTable[tableKey]);
-  const shownColumns = useMemo(() => (readOnly ? columnsAll.map((c) => ({ ...c, readOnly: true })) : columnsAll), [columnsAll, readOnly]);
-  const columns = useMemo(() => withWidths(visibleColumns(shownColumns, view.cols), widths), [shownColumns, view.cols, widths]);
-  const panelColumns = useMemo(() => withWidths(shownColumns, widths), [shownColumns, widths]);
-  const filterFields = useMemo(() => columnsAll.map((c) => c.field), [columnsAll]);
-  const editableFields = useMemo(() => (readOnly ? [] : (fields ?? []).filter((f) => !f.primaryKey && !f.key.includes("."))), [fields, readOnly]);
-
-  // Columns named in the link that this table does not have.
-  useEffect(() => {
-    if (!fields || (view.join && !joinFields && config.capabilities.fields)) return;
-    const unknown = unknownColumns(columnsAll, view.cols);
-    if (unknown.length) {
-      toast(`Unknown column${unknown.length > 1 ? "s" : ""} ignored: ${unknown.join(", ")}`, { kind: "info" });
-      const kept = view.cols?.filter((c) => !unknown.includes(c));
-      setSearch({ cols: kept?.length ? kept.join(",") : undefined }, true);
-    }
-  }, [fields, columnsAll, view.cols, view.join, joinFields, config.capabilities.fields, setSearch]);
+  const setCols = useCallback((cols: string | undefined) => setSearch({ cols }, true), [setSearch]);
+  const { columnsAll, columns, panelColumns, filterFields, editableFields, widths } = useWorkspaceColumns({
+    tableKey,
+    fields,
+    joinFields,
+    view,
+    readOnly,
+    capabilities: config.capabilities,
+    setCols,
+  });
 
   const filterKey = JSON.stringify(view.filter ?? null);
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new filter or table starts a new selection
@@ -145,16 +120,8 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
   // Overlays belong to this table: none is left open for the next one.
   useEffect(() => () => overlayActions.reset(), []);
   const filterOn = useStableCallback((key: string) => {
-    // A new condition on this Field in the draft, the builder open, its value focused.
-    const stored = useDraftStore.getState().drafts[tableKey];
-    const base = JSON.stringify(view.filter ?? null);
-    const root = stored && stored.base === base ? stored.root : fromWire(view.filter);
-    setDraft(tableKey, addChild(root, root.id, newCondition(key)), base);
+    addConditionToDraft(tableKey, view.filter, key);
     setFilterOpen(true);
-    setTimeout(() => {
-      const values = document.querySelectorAll<HTMLElement>(".filter-builder .cond :is(input, select):enabled");
-      values[values.length - 1]?.focus();
-    }, 50);
   });
 
   // Live: where this tab is (table, open Record, edited cell), for the others' presence.
@@ -178,58 +145,40 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
   const otherPage = !!records.data && records.isPlaceholderData && pageOfData.current.get(records.data) !== view.page;
   const rowsShown = otherPage ? undefined : records.data?.items;
 
-  const countText = count !== undefined ? `${fmtInt(count)} Record${count === 1 ? "" : "s"}${view.filter ? (count === 1 ? " matches" : " match") : ""}` : "";
+  const placeholder: GridPlaceholderState | undefined =
+    (records.isPending || otherPage) && !records.isError
+      ? { kind: "loading", page: otherPage ? view.page : undefined }
+      : rowsShown && rowsShown.length === 0
+        ? count && count > 0
+          ? { kind: "past-end", count, last }
+          : view.filter
+            ? { kind: "no-match" }
+            : { kind: "empty-table" }
+        : undefined;
   return (
     <div className="workspace">
-      <header className="ws-head">
-        <h1 className="ws-title" title={`${db}.${table}`}>
-          <span className="muted">{db}.</span>
-          {table}
-        </h1>
-        <span className="muted small" data-testid="total-count" title={countText}>
-          {countText}
-        </span>
-        <PresenceBar view={`table:${db}/${table}`} />
-        <span className="spacer" />
-        {readOnly && (
-          <span className="read-only-note" title={may.why("change")} aria-label={`Read-only. ${may.why("change")}`} tabIndex={0}>
-            Read-only
-          </span>
-        )}
-        <button
-          type="button"
-          className={`btn ${filterOpen ? "pressed" : ""}`}
-          aria-expanded={filterOpen}
-          onClick={() => setFilterOpen((o) => !o)}
-          aria-label={conds > 0 ? `Filter (${conds} condition${conds === 1 ? "" : "s"} applied)` : "Filter"}
-        >
-          Filter{conds > 0 && <span className="badge">{conds}</span>}
-        </button>
-        <ColumnChooser all={columnsAll} cols={view.cols} onChange={(cols) => setSearch({ cols: cols?.join(",") }, true)} />
-        <JoinPicker
-          tables={siblings.tables}
-          baseFields={editableFields.concat((fields ?? []).filter((f) => f.primaryKey))}
-          join={view.join}
-          targetFields={siblings.fieldsOf}
-          primaryKeyOf={(t) => config.databases.find((d) => d.id === db)?.tables.find((x) => x.slug === t)?.primaryKey}
-          onChange={(j: JoinUnit | undefined) => setSearch({ join: formatJoin(j), cols: colsAfterJoin(view.cols, j, j && siblings.fieldsOf(j.targetTable)) })}
-        />
-        <button
-          type="button"
-          className="btn"
-          onClick={() => setBulk({ kind: "filter", filter: view.filter })}
-          disabled={!editableFields.length}
-          title={readOnly ? may.why("change") : view.filter ? "Set fields on every Record the applied filter matches" : "No filter applied: set fields on every Record of the table"}
-        >
-          {view.filter ? "Update matching…" : "Update all…"}
-        </button>
-        <AddRecord db={db} table={table} fields={fields} canInsert={!!config.capabilities.insert} deniedReason={readOnly ? may.why("change") : undefined} />
-        <WorkspaceTools canImport={!!config.capabilities.import && !!fields && !readOnly} hasViews={hasViews} />
-        <UndoButtons />
-        <button type="button" className="btn btn-icon-text" onClick={() => records.refetch()} aria-label="Refresh" title="Refresh">
-          <Icon name="refresh" size={14} />
-        </button>
-      </header>
+      <RecordsToolbar
+        db={db}
+        table={table}
+        view={view}
+        count={count}
+        conditions={conds}
+        filterOpen={filterOpen}
+        onToggleFilter={() => setFilterOpen((o) => !o)}
+        readOnlyWhy={changeWhy}
+        fields={fields}
+        columnsAll={columnsAll}
+        editableFields={editableFields}
+        siblings={siblings}
+        primaryKeyOf={(t) => config.databases.find((d) => d.id === db)?.tables.find((x) => x.slug === t)?.primaryKey}
+        canInsert={!!config.capabilities.insert}
+        canImport={!!config.capabilities.import && !!fields && !readOnly}
+        hasViews={hasViews}
+        onCols={(cols) => setSearch({ cols: cols?.join(",") }, true)}
+        onJoin={(j: JoinUnit | undefined) => setSearch({ join: formatJoin(j), cols: colsAfterJoin(view.cols, j, j && siblings.fieldsOf(j.targetTable)) })}
+        onUpdateMatching={() => setBulk({ kind: "filter", filter: view.filter })}
+        onRefresh={() => records.refetch()}
+      />
       {filterOpen && fields && (
         <FilterBuilder
           db={db}
@@ -254,38 +203,17 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
             </button>
           </div>
         )}
-        {(records.isPending || otherPage) && !records.isError ? (
-          <div className="center-state" role="status">
-            <p className="muted">{otherPage ? `Loading page ${fmtInt(view.page)}…` : "Loading records…"}</p>
-          </div>
-        ) : rowsShown && rowsShown.length === 0 ? (
-          <div className="center-state" role="status">
-            {count && count > 0 ? (
-              <>
-                <p>Page {view.page} is past the end ({fmtInt(count)} Records).</p>
-                <button type="button" className="btn" onClick={() => setSearch({ page: last === 1 ? undefined : last }, true)}>
-                  Go to the last page
-                </button>
-              </>
-            ) : view.filter ? (
-              <>
-                <p>No Records match this filter.</p>
-                <button
-                  type="button"
-                  className="btn"
-                  onClick={() => {
-                    setFilterOpen(true);
-                    // Straight to the first condition that can be changed.
-                    requestAnimationFrame(() => document.querySelector<HTMLElement>(".filter-builder .cond :is(input, select):enabled")?.focus());
-                  }}
-                >
-                  Edit the filter
-                </button>
-              </>
-            ) : (
-              <p>This table has no Records yet.</p>
-            )}
-          </div>
+        {placeholder ? (
+          <GridPlaceholder
+            state={placeholder}
+            page={view.page}
+            onGoToPage={(p) => setSearch({ page: p === 1 ? undefined : p }, true)}
+            onEditFilter={() => {
+              setFilterOpen(true);
+              // Straight to the first condition that can be changed.
+              requestAnimationFrame(() => document.querySelector<HTMLElement>(".filter-builder .cond :is(input, select):enabled")?.focus());
+            }}
+          />
         ) : rowsShown && fields ? (
           <RecordsGrid
             label={`Records of ${db}.${table}`}

@@ -1,0 +1,40 @@
+/**
+ * What the grid area shows instead of rows: loading (this page, or another page's rows kept
+ * while this one loads), a page past the end, no match for the filter, or an empty table. Each
+ * says what to do next.
+ */
+import { fmtInt } from "../values/values.utils";
+
+export type GridPlaceholderState =
+  | { kind: "loading"; page?: number }
+  | { kind: "past-end"; count: number; last: number }
+  | { kind: "no-match" }
+  | { kind: "empty-table" };
+
+export function GridPlaceholder({ state, page, onGoToPage, onEditFilter }: { state: GridPlaceholderState; page: number; onGoToPage(page: number): void; onEditFilter(): void }) {
+  return (
+    <div className="center-state" role="status">
+      {state.kind === "loading" ? (
+        <p className="muted">{state.page !== undefined ? `Loading page ${fmtInt(state.page)}…` : "Loading records…"}</p>
+      ) : state.kind === "past-end" ? (
+        <>
+          <p>
+            Page {page} is past the end ({fmtInt(state.count)} Records).
+          </p>
+          <button type="button" className="btn" onClick={() => onGoToPage(state.last)}>
+            Go to the last page
+          </button>
+        </>
+      ) : state.kind === "no-match" ? (
+        <>
+          <p>No Records match this filter.</p>
+          <button type="button" className="btn" onClick={onEditFilter}>
+            Edit the filter
+          </button>
+        </>
+      ) : (
+        <p>This table has no Records yet.</p>
+      )}
+    </div>
+  );
+}
