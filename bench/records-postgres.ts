@@ -26,7 +26,11 @@ export const postgresBench: BenchEngine = {
     await admin.end();
     url = cluster.urlFor("bench");
     console.log("PostgreSQL: a scratch cluster (durable settings) on a Unix socket");
-    return () => cluster.stop();
+    // Forgotten with the cluster: the next bench of the run (records-writes) starts its own.
+    return async () => {
+      url = undefined;
+      await cluster.stop();
+    };
   },
   env(dataDir) {
     if (!url) throw new Error("postgresBench.prepare() first");
