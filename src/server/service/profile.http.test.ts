@@ -73,11 +73,13 @@ describe("SERVICE_PROFILE=interface", () => {
     expect(after.items[0].city).toBe(before.items[0].city);
   });
 
-  it("still updates through an equal filter", async () => {
+  it("still updates through an equal filter, and answers no before-images even when asked", async () => {
     const res = await svc.call("/v0/record/demo/employees/update", {
+      headers: { "x-baseboard-before-images": "10" },
       json: { fixedValue: [], values: [{ key: "city", value: "Porto" }], filter: { and: [{ key: "employee_id", operator: "equal", value: "E00002" }] } },
     });
     expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ message: "ok" });
   });
 
   it("ignores expiresIn: the signed URL lives 3,600 s", async () => {

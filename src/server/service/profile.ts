@@ -3,8 +3,10 @@
  * interface does, so that the web app's hosted mode can be tested against something real.
  * One gate in front of every route: the extensions (`fields`, `meta`, list, delete, import, jobs, search, versions, restore, resumable uploads) are
  * 404 as on an upstream that never had them; a filter operator other than `equal` is a 400;
- * `expiresIn` is dropped so a signed URL gets the interface's one hour.
+ * `expiresIn` is dropped so a signed URL gets the interface's one hour, and an update's
+ * before-images header (the audit trail's extension) is ignored.
  */
+import { BEFORE_IMAGES_HEADER } from "../../shared/record-writes";
 import type { FastifyInstance } from "fastify";
 import { badRequest, notFound } from "../http-error";
 
@@ -65,6 +67,8 @@ export function registerServiceProfile(app: FastifyInstance, profile: ServicePro
     if (pathname.startsWith("/v0/storage/url/sign/") && request.query && typeof request.query === "object") {
       delete (request.query as Record<string, unknown>).expiresIn;
     }
+    // The before-images an update can answer are an extension too: the header is ignored.
+    delete request.headers[BEFORE_IMAGES_HEADER];
   });
   app.addHook("preHandler", async (request) => {
     if (request.method !== "POST" || !request.url.startsWith("/v0/") || !request.url.includes("/record/")) return;
