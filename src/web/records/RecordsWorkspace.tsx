@@ -96,16 +96,18 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
   const count = records.data?.count;
   const pageOfData = useRef(new WeakMap<object, number>());
   const last = count === undefined ? view.page : lastPage(count, view.size);
+  // Page 1 is the URL without `page`; paging replaces the history entry.
+  const goToPage = useStableCallback((p: number) => setSearch({ page: p === 1 ? undefined : p }, true));
   const onPage = useStableCallback((delta: -1 | 1) => {
     const p = view.page + delta;
-    if (p >= 1 && p <= last) setSearch({ page: p === 1 ? undefined : p }, true);
+    if (p >= 1 && p <= last) goToPage(p);
   });
   const panelPageStep = usePanelPaging({
     page: view.page,
     last,
     pageRows: records.isPlaceholderData ? undefined : records.data?.items,
     pkField,
-    goToPage: (p) => setSearch({ page: p === 1 ? undefined : p }, true),
+    goToPage,
     openRecord: useCallback((record: string) => setSearch({ record }, true), [setSearch]),
   });
   const onApply = useStableCallback((f: FilterGroup | undefined) => setSearch({ filter: f }));
@@ -207,7 +209,7 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
           <GridPlaceholder
             state={placeholder}
             page={view.page}
-            onGoToPage={(p) => setSearch({ page: p === 1 ? undefined : p }, true)}
+            onGoToPage={goToPage}
             onEditFilter={() => {
               setFilterOpen(true);
               // Straight to the first condition that can be changed.
@@ -290,7 +292,7 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
         page={view.page}
         size={view.size}
         count={count}
-        onPage={(p) => setSearch({ page: p === 1 ? undefined : p }, true)}
+        onPage={goToPage}
         onSize={(s) => setSearch({ size: s === 50 ? undefined : s })}
       />
       {bulk && (

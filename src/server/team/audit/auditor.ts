@@ -201,18 +201,17 @@ export function createAuditor(opts: AuditorOptions): Auditor {
       const finish: PendingChange["finish"] = async (status, headers, answer) => {
         const out: Record<string, unknown> = { status, outcome: status < 300 ? "applied" : status === 403 ? "refused" : "failed" };
         const json = parse(answer);
+        const matched = Number(headers["x-matched-count"]);
         let outcomeKeys: string[] = [];
         if (upstreamHeaders[BEFORE_IMAGES_HEADER] && status < 300 && Array.isArray(json.before)) {
           before = json.before as Record<string, unknown>[];
           keys = outcomeKeys = before.map((r) => keyText(r[pk as string]));
-          const matched = Number(headers["x-matched-count"]);
           if (Number.isFinite(matched) && matched > before.length) out.beforeImagesOmitted = matched - before.length;
           // The client asked for an update, not for the trail's copy of what it overwrote.
           delete json.before;
           answer = Buffer.from(JSON.stringify(json));
         }
         if (status >= 300 && typeof json.message === "string") out.message = json.message;
-        const matched = Number(headers["x-matched-count"]);
         if (Number.isFinite(matched)) out.count = matched;
         else if (typeof json.count === "number") out.count = json.count;
         if ((kind === "upload" || c.endpoint === "storage-restore") && typeof json.key === "string") {
