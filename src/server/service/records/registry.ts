@@ -77,6 +77,8 @@ export class TableRegistry {
           .compile(),
       );
     });
+    // Only an engine with a native CSV load makes load tables (the import's fast path).
+    if (engine.dialect.csvLoad) await dropUnadoptedLoads(engine);
     await registry.reload();
     return registry;
   }
@@ -148,13 +150,8 @@ export class TableRegistry {
       );
       const id = Number(rows[0][0]);
       const physical = physicalName(id);
-      let create = b.schema.createTable(physical);
-      for (const f of def.fields) {
-        create = create.addColumn(f.key, dialect.columnType(f.type), (col) =>
-          f.key === def.primaryKey ? (options.primaryKeyLater ? col.notNull() : col.primaryKey().notNull()) : f.nullable ? col : col.notNull(),
-        );
-      }
-      await tx.run(create.compile());
+      if (options.adopt) await tx.run(b.schema.alterTable(options.adopt).renameTo(physical).compile());
+      else await tx.run(physicalTable(this.engine, def, physical, options.primaryKeyLater === true));
       if (dialect.secondaryIndexes) {
         for (const key of def.indexes ?? []) await tx.run(b.schema.createIndex(`${physical}_${key}`).on(physical).column(key).compile());
       }
@@ -182,6 +179,40 @@ export interface CreateOptions {
    * then runs `primaryKeyIndex` (dialect.primaryKeyAfterLoad), before it commits.
    */
   primaryKeyLater?: boolean;
+  /**
+   * A table made by `physicalTable(…, primaryKeyLater: true)` under a `LOAD_TABLE_PREFIX` name
+   * and filled in an earlier transaction: it becomes the Table's, renamed, instead of a new one.
+   */
+  adopt?: string;
+}
+
+/**
+ * Names of tables an import fills before it registers them (see `adopt`). One left behind by
+ * a process that stopped in between belongs to nothing: `dropUnadoptedLoads` removes it.
+ */
+export const LOAD_TABLE_PREFIX = "bb_load_";
+
+/** CREATE TABLE for a Table's columns under `name` (the primary key's index left out when asked). */
+export function physicalTable(engine: SqlEngine, def: TableDef, name: string, primaryKeyLater: boolean) {
+  let create = engine.builder.schema.createTable(name);
+  for (const f of def.fields) {
+    create = create.addColumn(f.key, engine.dialect.columnType(f.type), (col) =>
+      f.key === def.primaryKey ? (primaryKeyLater ? col.notNull() : col.primaryKey().notNull()) : f.nullable ? col : col.notNull(),
+    );
+  }
+  return create.compile();
+}
+
+/** Drops load tables no Table adopted (their import stopped before it could). */
+export async function dropUnadoptedLoads(engine: SqlEngine): Promise<void> {
+  const b = engine.builder;
+  const [{ rows }] = await engine.read([
+    b.selectFrom("information_schema.tables").select("table_name").where("table_name", "like", `${LOAD_TABLE_PREFIX}%`).compile(),
+  ]);
+  if (rows.length === 0) return;
+  await engine.write(async (tx) => {
+    for (const [name] of rows) await tx.run(b.schema.dropTable(String(name)).ifExists().compile());
+  });
 }
 
 /** The unique index that stands for the primary key of a table created with `primaryKeyLater`. */

@@ -17,7 +17,7 @@ const message = (e: unknown) => String((e as Error)?.message ?? e);
 
 export function classifyDuckDbError(error: unknown): EngineErrorKind | undefined {
   const m = message(error);
-  if (/Constraint Error: (Duplicate key|PRIMARY KEY or UNIQUE)/i.test(m)) return "unique";
+  if (/Constraint Error: (Duplicate key|PRIMARY KEY or UNIQUE|Data contains duplicates)/i.test(m)) return "unique";
   if (/NOT NULL constraint failed/i.test(m)) return "notNull";
   if (/No space left on device|disk quota exceeded|out of disk/i.test(m)) return "diskFull";
   if (/read-only file system|read-only mode|Permission denied|cannot be opened in read-only/i.test(m)) return "readOnly";

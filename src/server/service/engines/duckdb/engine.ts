@@ -20,7 +20,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { DOUBLE, type DuckDBConnection, DuckDBInstance, type DuckDBType, type DuckDBValue } from "@duckdb/node-api";
 import { type CompiledQuery, DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from "kysely";
-import { EngineError, type RunResult, type SqlEngine, type SqlTx } from "../engine";
+import { EngineError, type Progress, type RunResult, type SqlEngine, type SqlTx } from "../engine";
 import { appendRows } from "./append";
 import { duckDbDialect } from "./dialect";
 import { forgetPrepared, runPrepared } from "./prepared";
@@ -61,10 +61,23 @@ function typesOf(values: readonly unknown[]): DuckDBType[] {
   return values.map((v) => (typeof v === "number" ? DOUBLE : undefined)) as DuckDBType[];
 }
 
-async function runOn(conn: DuckDBConnection, query: CompiledQuery): Promise<RunResult> {
-  const { rows, changes } = await runPrepared(conn, query.sql, query.parameters as DuckDBValue[], typesOf(query.parameters));
-  return { rows: rows.map((r) => r.map(plain)), changes };
+async function runOn(conn: DuckDBConnection, query: CompiledQuery, progress?: Progress): Promise<RunResult> {
+  // DuckDB tracks a statement's progress once it has run for a while (enable_progress_bar).
+  const poll = progress
+    ? setInterval(() => {
+        const { percentage } = conn.progress;
+        if (percentage >= 0) progress(Math.min(percentage / 100, 1));
+      }, PROGRESS_POLL_MS)
+    : undefined;
+  try {
+    const { rows, changes } = await runPrepared(conn, query.sql, query.parameters as DuckDBValue[], typesOf(query.parameters));
+    return { rows: rows.map((r) => r.map(plain)), changes };
+  } finally {
+    clearInterval(poll);
+  }
 }
+
+const PROGRESS_POLL_MS = 500;
 
 /** Transaction control, prepared once per connection like every other statement. */
 const control = (conn: DuckDBConnection, sql: string) => runPrepared(conn, sql);
@@ -102,6 +115,8 @@ export async function openDuckDbEngine(options: DuckDbOptions): Promise<SqlEngin
     const writer = await instance.connect();
     const readers: DuckDBConnection[] = [];
     for (let i = 0; i < readerCount; i++) readers.push(await instance.connect());
+    // Progress of long statements (the import's scan and load) for `conn.progress`, never printed.
+    for (const c of [writer, ...readers]) await c.run("set enable_progress_bar = true; set enable_progress_bar_print = false");
     return { instance, writer, readers };
   }
 
@@ -159,14 +174,14 @@ export async function openDuckDbEngine(options: DuckDbOptions): Promise<SqlEngin
     },
     builder: compileOnlyKysely(),
 
-    async read(queries) {
+    async read(queries, progress) {
       const conn = await acquire();
       try {
-        if (queries.length === 1) return [await runOn(conn, queries[0])];
+        if (queries.length === 1) return [await runOn(conn, queries[0], progress)];
         await control(conn, "begin transaction read only");
         try {
           const out: RunResult[] = [];
-          for (const q of queries) out.push(await runOn(conn, q));
+          for (const q of queries) out.push(await runOn(conn, q, progress));
           return out;
         } finally {
           await control(conn, "commit").catch(() => undefined);
@@ -184,7 +199,7 @@ export async function openDuckDbEngine(options: DuckDbOptions): Promise<SqlEngin
         const { writer } = await current();
         await control(writer, "begin transaction");
         const tx: SqlTx = {
-          run: (q) => runOn(writer, q),
+          run: (q, progress) => runOn(writer, q, progress),
           append: (table, columns, rows) => appendRows(writer, table, columns, rows),
         };
         try {

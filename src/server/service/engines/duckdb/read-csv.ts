@@ -1,18 +1,23 @@
 /**
- * DuckDB's fast path for the import's load: once our own streaming pass has checked every row
- * and settled every column's type, DuckDB's CSV reader (native, multi-threaded) loads the file
- * into the staging table in one statement: about ten times faster than appending row by row
- * from JavaScript. Columns are read as text and converted by the SQL below, the same way
- * `cellValue` converts them (empty cell = null; numbers may carry spaces; booleans any case).
- * Datetime cells need JavaScript's normalization to one UTC form, so a file with a datetime
- * column takes the appender path instead (see `fits` below).
+ * DuckDB's fast path for the import: its CSV reader (native, multi-threaded) checks the file in
+ * one aggregate pass (`scanSql`) and loads it (`loadSql`, or `insertSql` into the staging
+ * table), about ten times faster than our own streaming pass and appending row by row.
+ *
+ * Columns are read as text and converted by the SQL below, the same way `cellValue` converts
+ * them (empty cell = null; numbers may carry spaces; booleans any case). Datetime cells need
+ * JavaScript's normalization to one UTC form, so a file with a datetime column takes the
+ * appender path instead (see `fits` below).
+ *
+ * The scan's tests are written so that "sure" implies our own rule accepts the cell and
+ * "surely not" implies it refuses it; a cell that is neither (a number with more than 15
+ * characters, unusual whitespace, year 0000) sends the import back to our own pass, which
+ * decides exactly. `scan.test.ts` holds the two sides to each other.
  */
 import type { FieldType } from "../../../../shared/records";
-import type { CsvLoad } from "../engine";
+import type { CellTest, CsvLoad } from "../engine";
 
 const quote = (s: string) => `'${s.replaceAll("'", "''")}'`;
 const ident = (s: string) => `"${s.replaceAll('"', '""')}"`;
-
 
 function converted(column: string, type: FieldType): string {
   const cell = `nullif(${ident(column)}, '')`;
@@ -21,19 +26,82 @@ function converted(column: string, type: FieldType): string {
   return cell;
 }
 
+/** Every column as VARCHAR, no sniffing, the header skipped, a row of the wrong width refused. */
+function source(file: string, names: string[]): string {
+  const columns = `{${names.map((n) => `${quote(n)}: 'VARCHAR'`).join(", ")}}`;
+  return (
+    `read_csv(${quote(file)}, columns = ${columns}, header = true, auto_detect = false, delim = ',', quote = '"', escape = '"', ` +
+    `null_padding = false, strict_mode = true)`
+  );
+}
+
 /**
- * INSERT … SELECT from read_csv into `staging` (columns bb_line, then `names`): every column as
- * VARCHAR, no sniffing, the header skipped; bb_line is the row's position in the file (what
- * "the last line wins" needs), not its line number, which only our own pass reports.
+ * The whitespace JavaScript's `\s` and `trim` know within ASCII (RE2's `\s` lacks \v). Passed
+ * to RE2 as written: a DuckDB string literal keeps its backslashes.
+ */
+const WS = String.raw`[\t\n\x0B\f\r ]`;
+const NUMBER_SHAPE = String.raw`${WS}*[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)${WS}*`;
+const NEGATIVE_ZERO = String.raw`${WS}*-[0.]*${WS}*`;
+/** A character no number's text holds: ASCII other than digits, . + - and whitespace. */
+const NOT_IN_A_NUMBER = String.raw`[^0-9.+\-\t\n\x0B\f\r \x{80}-\x{10FFFF}]`;
+const DATE_SHAPE = "[0-9]{4}-[0-9]{2}-[0-9]{2}";
+
+/** [sure, surely not] for one non-null cell `c` (SQL boolean expressions). */
+export function cellTest(c: string, test: CellTest): [string, string] {
+  switch (test) {
+    case "number":
+      // Up to 15 characters: no double drops a digit and the value is within ±(2^53 − 1).
+      return [
+        `regexp_full_match(${c}, '${NUMBER_SHAPE}') and length(regexp_replace(${c}, '${WS}', '', 'g')) <= 15 and not regexp_full_match(${c}, '${NEGATIVE_ZERO}')`,
+        `regexp_matches(${c}, '${NOT_IN_A_NUMBER}') or not regexp_matches(${c}, '[0-9]')`,
+      ];
+    case "boolean": {
+      const exact = `regexp_full_match(${c}, '[tT][rR][uU][eE]|[fF][aA][lL][sS][eE]')`;
+      return [exact, `not ${exact}`];
+    }
+    case "date":
+      // DuckDB's calendar and ours agree from year 1 on (proleptic Gregorian); year 0 is left to ours.
+      return [
+        `regexp_full_match(${c}, '${DATE_SHAPE}') and ${c} >= '0001' and try_cast(${c} as date) is not null`,
+        `not regexp_full_match(${c}, '${DATE_SHAPE}') or (${c} >= '0001' and try_cast(${c} as date) is null)`,
+      ];
+    case "datetime":
+      // Never sure (only our own pass normalizes a date-time); surely not without its shape.
+      return ["false", `not regexp_full_match(${c}, '${DATE_SHAPE}[Tt].*')`];
+  }
+}
+
+/**
+ * One row: the number of rows, then for each column its non-empty cells followed by, for each
+ * of its tests, the cells sure to pass and the cells sure to fail.
+ */
+export function scanSql(file: string, names: string[], tests: CellTest[][]): string {
+  const out = ["count(*)"];
+  names.forEach((name, i) => {
+    const c = ident(name);
+    out.push(`count(${c})`);
+    for (const test of tests[i]) {
+      const [sure, surelyNot] = cellTest(c, test);
+      out.push(`count(*) filter (where ${sure})`, `count(*) filter (where ${surelyNot})`);
+    }
+  });
+  return `select ${out.join(", ")} from ${source(file, names)}`;
+}
+
+/** INSERT … SELECT from the file straight into `table` (the file's columns, converted). */
+export function loadSql(table: string, file: string, names: string[], types: FieldType[]): string {
+  return `insert into ${ident(table)} (${names.map(ident).join(", ")}) select ${names.map((n, i) => converted(n, types[i])).join(", ")} from ${source(file, names)}`;
+}
+
+/**
+ * INSERT … SELECT from read_csv into `staging` (columns bb_line, then `names`); bb_line is the
+ * row's position in the file (what "the last line wins" needs), not its line number, which
+ * only our own pass reports.
  */
 export function readCsvInsert(staging: string, file: string, names: string[], types: FieldType[]): string {
-  const columns = `{${names.map((n) => `${quote(n)}: 'VARCHAR'`).join(", ")}}`;
-  const source =
-    `read_csv(${quote(file)}, columns = ${columns}, header = true, auto_detect = false, delim = ',', quote = '"', escape = '"', ` +
-    `null_padding = false, strict_mode = true)`;
   return (
     `insert into ${ident(staging)} (bb_line, ${names.map(ident).join(", ")}) ` +
-    `select row_number() over (), ${names.map((n, i) => converted(n, types[i])).join(", ")} from ${source}`
+    `select row_number() over (), ${names.map((n, i) => converted(n, types[i])).join(", ")} from ${source(file, names)}`
   );
 }
 
@@ -41,4 +109,6 @@ export function readCsvInsert(staging: string, file: string, names: string[], ty
 export const duckDbCsvLoad: CsvLoad = {
   fits: (types) => !types.includes("datetime"),
   insertSql: readCsvInsert,
+  loadSql,
+  scanSql,
 };

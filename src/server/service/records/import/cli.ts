@@ -28,7 +28,10 @@ async function main(): Promise<number> {
     const tty = process.stderr.isTTY;
     const result = await importCsv(store, args.file, {
       ...args.options,
-      onProgress: (n) => process.stderr.write(`${tty ? "\r" : ""}${n.toLocaleString("en-US")} rows read${tty ? "" : "\n"}`),
+      onProgress: (p) => {
+        const done = p.rows !== undefined ? `${p.rows.toLocaleString("en-US")} rows` : `${Math.round((p.fraction ?? 0) * 100)}%`;
+        process.stderr.write(`${tty ? "\r\x1b[K" : ""}${p.phase}: ${done}${tty ? "" : "\n"}`);
+      },
     });
     if (tty) process.stderr.write("\n");
     if (!result.ok) {

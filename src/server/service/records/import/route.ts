@@ -62,7 +62,8 @@ export function registerImportRoute(root: FastifyInstance, store: RecordStore, o
         await spoolBody(request.raw, spool, options.maxBytes);
         const result = await importCsv(store, spool, { databaseId, slug, primaryKey, types });
         if (!result.ok) throw HttpError.from(result.error);
-        return { message: "ok", ...result.value };
+        const { inserted, updated, created } = result.value;
+        return { message: "ok", inserted, updated, created };
       } finally {
         await fs.promises.rm(spool, { force: true });
       }
