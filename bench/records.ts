@@ -147,7 +147,7 @@ export async function run(): Promise<void> {
     if (!imported.value.ok) throw new Error(imported.value.error.message);
     await engine.close();
     report(
-      `import of ${ROWS.toLocaleString("en-US")} rows (types inferred, one transaction): ${importS.toFixed(1)} s, ` +
+      `import of ${ROWS.toLocaleString("en-US")} rows (types inferred, all or nothing): ${importS.toFixed(1)} s, ` +
         `${Math.round(ROWS / importS).toLocaleString("en-US")} rows/s, peak RSS ${imported.peakMb.toFixed(0)} MB ` +
         `(${rssBefore.toFixed(0)} MB before) — target ≤ 60 s: ${verdict(importS <= 60)}` +
         (ENGINE === "duckdb" ? `; peak RSS < DUCKDB_MEMORY_LIMIT (${config.duckdb.memoryLimit}) + 300 MB: ${verdict(imported.peakMb < parseSize(config.duckdb.memoryLimit) + 300)}` : ""),
@@ -226,15 +226,21 @@ export async function run(): Promise<void> {
     let stop = false;
     let heavyDone = 0;
     const heavyTimes: number[] = [];
+    // A heavy query that fails ends the loop; the error is reported after the probe, so the
+    // launched service is always stopped (an unhandled rejection here once left it running).
     const heavyLoop = (async () => {
       while (!stop) {
         heavyTimes.push(await timed(heavyPool, `/api${QUERY_PATH}`, heaviest()));
         heavyDone++;
       }
-    })();
+    })().then(
+      () => undefined,
+      (e: Error) => e,
+    );
     const loaded = await probe(STALL_SECONDS);
     stop = true;
-    await heavyLoop;
+    const heavyFailed = await heavyLoop;
+    if (heavyFailed) throw heavyFailed;
     report(`\nstall: light requests through the proxy every 10 ms, alone vs with the heaviest query in flight (${heavyDone} heavy queries, p50 ${ms(stats(heavyTimes).p50)})`);
     for (const [what, a, b] of [
       ["/api/health", alone.health, loaded.health],

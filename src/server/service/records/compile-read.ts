@@ -19,6 +19,8 @@ import { encodeWrite } from "./values";
 /** The SQL of one query, compiled (what the store runs, and what the benchmark runs directly). */
 export interface CompiledRead {
   items: CompiledQuery;
+  /** The items in reverse order, for a page given as [skip, limit] of it (see `reversedPage`). */
+  reversed?: (skip: number, limit: number) => CompiledQuery;
   count: CompiledQuery;
   columns: OutputColumn[];
   /** Ids of the tables read (the count cache's versions). */
@@ -40,7 +42,7 @@ export interface CompilerContext {
 }
 
 export class ReadCompiler {
-  private plans = new SizedLruCache<CachedPlan>(PLAN_CACHE_ENTRIES, PLAN_CACHE_BYTES, (p) => p.itemsSql.length + p.countSql.length);
+  private plans = new SizedLruCache<CachedPlan>(PLAN_CACHE_ENTRIES, PLAN_CACHE_BYTES, (p) => p.itemsSql.length + (p.reversedSql?.length ?? 0) + p.countSql.length);
 
   constructor(private readonly ctx: CompilerContext) {}
 
@@ -64,8 +66,10 @@ export class ReadCompiler {
     if (cached) {
       const params = bindFilterValues(cached.scope, filters.value, dialect);
       if (!params.ok) return params;
+      const { reversedSql } = cached;
       return ok({
         items: CompiledQuery.raw(cached.itemsSql, [...params.value, ...tail]),
+        reversed: reversedSql ? (skip, limit) => CompiledQuery.raw(reversedSql, [...params.value, limit, skip]) : undefined,
         count: CompiledQuery.raw(cached.countSql, params.value),
         columns: cached.columns,
         tables: tablesOf(cached.scope),
@@ -82,10 +86,12 @@ export class ReadCompiler {
     const { columns, scope, params, atMostOne } = plan.value;
     const items = plan.value.items.compile();
     const count = plan.value.count.compile();
+    const reversedSql = plan.value.reversed?.compile().sql;
+    const reversed = reversedSql ? (skip: number, limit: number) => CompiledQuery.raw(reversedSql, [...params, limit, skip]) : undefined;
     if (sameParams(items.parameters, [...params, ...tail]) && sameParams(count.parameters, params)) {
-      this.plans.set(shape, { itemsSql: items.sql, countSql: count.sql, columns, scope, atMostOne });
+      this.plans.set(shape, { itemsSql: items.sql, reversedSql, countSql: count.sql, columns, scope, atMostOne });
     }
-    return ok({ items, count, columns, tables: tablesOf(scope), atMostOne });
+    return ok({ items, reversed, count, columns, tables: tablesOf(scope), atMostOne });
   }
 
   /** The SQL an update runs, after checking every value and the filter. */

@@ -17,6 +17,8 @@ import type { NamedFilter, OutputColumn, Scope } from "./query-plan";
 
 export interface CachedPlan {
   itemsSql: string;
+  /** The items in reverse order (query-plan.ts, `reversed`), when there is an order. */
+  reversedSql?: string;
   countSql: string;
   columns: OutputColumn[];
   scope: Scope;

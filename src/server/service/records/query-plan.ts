@@ -21,6 +21,12 @@ export interface OutputColumn {
 
 export interface QueryPlan {
   items: SelectQueryBuilder<any, any, any>;
+  /**
+   * The same items in the opposite order (every sort term and tie-break reversed, nulls too),
+   * limit and offset bound the same way: a page near the end is the reversed query's page near
+   * its start (see `reversedPage`). Undefined when at most one Record matches.
+   */
+  reversed?: SelectQueryBuilder<any, any, any>;
   count: SelectQueryBuilder<any, any, any>;
   columns: OutputColumn[];
   scope: Scope;
@@ -204,6 +210,7 @@ export function planQuery(ctx: PlanContext, base: StoredTable, body: QueryBodyIn
   if (!where.ok) return where;
 
   const order: RawBuilder<unknown>[] = [];
+  const reverse: RawBuilder<unknown>[] = [];
   // A Field sorted on again cannot change the order (its first mention decides), and SQLite
   // refuses more than 2,000 ORDER BY terms: later mentions are dropped.
   const sorted = new Set<string>();
@@ -215,6 +222,7 @@ export function planQuery(ctx: PlanContext, base: StoredTable, body: QueryBodyIn
       sorted.add(f.name);
       // Null sorts before every value ascending (and so after every value descending).
       order.push(unit.direction === "descending" ? sql`${f.ref} desc nulls last` : sql`${f.ref} asc nulls first`);
+      reverse.push(unit.direction === "descending" ? sql`${f.ref} asc nulls first` : sql`${f.ref} desc nulls last`);
     }
   }
   // Primary keys break ties so that paging with skip is stable.
@@ -222,6 +230,7 @@ export function planQuery(ctx: PlanContext, base: StoredTable, body: QueryBodyIn
   for (const [i, s] of scope.sources.entries()) {
     const pk = sql.id(s.alias, s.table.primaryKey);
     order.push(i === 0 ? sql`${pk} asc` : sql`${pk} asc nulls first`);
+    reverse.push(i === 0 ? sql`${pk} desc` : sql`${pk} desc nulls last`);
   }
 
   let from = ctx.kysely.selectFrom(`${base.physical} as t0`);
@@ -232,11 +241,23 @@ export function planQuery(ctx: PlanContext, base: StoredTable, body: QueryBodyIn
   }
   if (where.value.where) from = from.where(where.value.where);
   const atMostOne = joins.length === 0 && pinsPrimaryKey(filters, base.primaryKey);
-  let items = from.select(unique.map((c, i) => c.ref.as(`c${i}`)));
-  if (!atMostOne) for (const o of order) items = items.orderBy(o);
-  items = items
-    .limit(body.limit ?? QUERY_LIMIT_DEFAULT)
-    .offset(body.skip ?? 0);
+  const selected = from.select(unique.map((c, i) => c.ref.as(`c${i}`)));
+  const page = (terms: RawBuilder<unknown>[]) => {
+    let q = selected;
+    for (const o of terms) q = q.orderBy(o);
+    return q.limit(body.limit ?? QUERY_LIMIT_DEFAULT).offset(body.skip ?? 0);
+  };
+  const items = page(atMostOne ? [] : order);
+  const reversed = atMostOne ? undefined : page(reverse);
   const count = from.select(sql<number>`count(*)`.as("n"));
-  return ok({ items, count, columns: unique.map(({ key, field }) => ({ key, field })), scope, params: where.value.params, atMostOne });
+  return ok({ items, reversed, count, columns: unique.map(({ key, field }) => ({ key, field })), scope, params: where.value.params, atMostOne });
+}
+
+/**
+ * Where a page lies in the reversed order: the page [skip, skip + limit) of `count` Records is
+ * the reversed query's [count − end, count − skip) read backwards, end = min(skip + limit, count).
+ */
+export function reversedPage(skip: number, limit: number, count: number): { skip: number; limit: number } {
+  const end = Math.min(skip + limit, count);
+  return { skip: Math.max(count - end, 0), limit: Math.max(end - skip, 0) };
 }

@@ -13,10 +13,14 @@ import { type Result, fail, ok } from "../../../shared/errors";
 import { type FieldInfo, QUERY_LIMIT_DEFAULT, type QueryBodyInput, type QueryResult, type RecordRow, type UpdateBodyInput } from "../../../shared/records";
 import type { SqlEngine, SqlTx } from "../engines/engine";
 import { kindOf, stateFailure } from "../engines/failures";
-import { ReadCompiler } from "./compile-read";
+import { type CompiledRead, ReadCompiler } from "./compile-read";
 import { SizedLruCache } from "./plan-cache";
+import { reversedPage } from "./query-plan";
 import { type CreateOptions, fieldInfo, type StoredTable, type TableDef, TableRegistry } from "./registry";
 import { decode, encodeTrusted } from "./values";
+
+/** From this skip on, a page nearer the end than the start is read from the end (pageFromEnd). */
+export const REVERSE_FROM = 1_000;
 
 export interface RecordStore {
   table(databaseId: string, slug: string): Promise<StoredTable | undefined>;
@@ -104,19 +108,53 @@ export class SqlRecordStore implements RecordStore {
     const fromItems = atMostOne && (body.skip ?? 0) === 0 && (body.limit ?? QUERY_LIMIT_DEFAULT) > 0;
     const known = fromItems ? -1 : cacheable ? this.counts.get(key) : undefined;
     try {
-      if (known === undefined) this.countQueries++;
-      const results = await this.engine.read(known === undefined ? [itemsQuery, countQuery] : [itemsQuery]);
-      const n = fromItems ? results[0].rows.length : (known ?? Number(results[1].rows[0]?.[0] ?? 0));
-      if (known === undefined && cacheable) this.counts.set(key, n);
-      const out: RecordRow[] = results[0].rows.map((row) => {
-        const record: RecordRow = {};
-        for (let i = 0; i < columns.length; i++) record[columns[i].key] = decode(columns[i].field.type, row[i]);
-        return record;
-      });
-      return ok({ items: out, count: n });
+      const fromEnd = compiled.value.reversed && (body.skip ?? 0) >= REVERSE_FROM ? await this.pageFromEnd(body, compiled.value, key, known) : undefined;
+      if (fromEnd && "count" in fromEnd) {
+        if (cacheable) this.counts.set(key, fromEnd.count);
+        return ok({ items: fromEnd.rows.map((row) => this.record(columns, row)), count: fromEnd.count });
+      }
+      const counted = fromEnd?.counted ?? known;
+      if (known === undefined && counted !== undefined && cacheable) this.counts.set(key, counted);
+      if (counted === undefined) this.countQueries++;
+      const results = await this.engine.read(counted === undefined ? [itemsQuery, countQuery] : [itemsQuery]);
+      const n = fromItems ? results[0].rows.length : (counted ?? Number(results[1].rows[0]?.[0] ?? 0));
+      if (counted === undefined && cacheable) this.counts.set(key, n);
+      return ok({ items: results[0].rows.map((row) => this.record(columns, row)), count: n });
     } catch (e) {
       return this.failure(e, table);
     }
+  }
+
+  private record(columns: CompiledRead["columns"], row: unknown[]): RecordRow {
+    const record: RecordRow = {};
+    for (let i = 0; i < columns.length; i++) record[columns[i].key] = decode(columns[i].field.type, row[i]);
+    return record;
+  }
+
+  /**
+   * A page far from the start, when it lies nearer the end, read from the end: the reversed
+   * order's page near its start. An engine sorting with a large offset keeps every row before
+   * the page (DuckDB's top-N: skip 9,999,000 of 10,000,000 ran out of memory at 512MB), while
+   * from the end it keeps a few. Needs the count first: the cached one or a count of its own.
+   * `{ counted }` when the page is nearer the start (the caller reads it as usual, with that
+   * count) or a write came in between the count and the page (the caller reads both again).
+   */
+  private async pageFromEnd(body: QueryBodyInput, compiled: CompiledRead, key: string, known: number | undefined,
+  ): Promise<{ rows: unknown[][]; count: number } | { counted: number | undefined }> {
+    let count = known;
+    if (count === undefined) {
+      this.countQueries++;
+      const [{ rows }] = await this.engine.read([compiled.count]);
+      count = Number(rows[0]?.[0] ?? 0);
+    }
+    const skip = body.skip ?? 0;
+    const limit = body.limit ?? QUERY_LIMIT_DEFAULT;
+    if (skip + limit / 2 <= count / 2) return { counted: count };
+    const page = reversedPage(skip, limit, count);
+    const [{ rows }] = page.limit > 0 ? await this.engine.read([compiled.reversed!(page.skip, page.limit)]) : [{ rows: [] }];
+    // A write between the count and the page may have moved the page: read both again as one.
+    if (this.countKey(compiled.tables, compiled.count) !== key) return { counted: undefined };
+    return { rows: rows.reverse(), count };
   }
 
   async update(table: StoredTable, body: UpdateBodyInput, opts: { beforeImages?: number } = {}): Promise<Result<{ matched: number; before?: RecordRow[] }>> {
