@@ -61,19 +61,26 @@ function typesOf(values: readonly unknown[]): DuckDBType[] {
   return values.map((v) => (typeof v === "number" ? DOUBLE : undefined)) as DuckDBType[];
 }
 
-async function runOn(conn: DuckDBConnection, query: CompiledQuery, progress?: Progress): Promise<RunResult> {
-  // DuckDB tracks a statement's progress once it has run for a while (enable_progress_bar).
-  const poll = progress
-    ? setInterval(() => {
-        const { percentage } = conn.progress;
-        if (percentage >= 0) progress(Math.min(percentage / 100, 1));
-      }, PROGRESS_POLL_MS)
-    : undefined;
+async function runOn(conn: DuckDBConnection, query: CompiledQuery): Promise<RunResult> {
+  const { rows, changes } = await runPrepared(conn, query.sql, query.parameters as DuckDBValue[], typesOf(query.parameters));
+  return { rows: rows.map((r) => r.map(plain)), changes };
+}
+
+/**
+ * A long statement (the import's scan, load and index) with its progress: DuckDB tracks it
+ * while enable_progress_bar is on, which is only for such statements (never printed).
+ */
+async function runWatched(conn: DuckDBConnection, query: CompiledQuery, progress: Progress): Promise<RunResult> {
+  await control(conn, "set enable_progress_bar = true");
+  const poll = setInterval(() => {
+    const { percentage } = conn.progress;
+    if (percentage >= 0) progress(Math.min(percentage / 100, 1));
+  }, PROGRESS_POLL_MS);
   try {
-    const { rows, changes } = await runPrepared(conn, query.sql, query.parameters as DuckDBValue[], typesOf(query.parameters));
-    return { rows: rows.map((r) => r.map(plain)), changes };
+    return await runOn(conn, query);
   } finally {
     clearInterval(poll);
+    await control(conn, "set enable_progress_bar = false").catch(() => undefined);
   }
 }
 
@@ -115,8 +122,7 @@ export async function openDuckDbEngine(options: DuckDbOptions): Promise<SqlEngin
     const writer = await instance.connect();
     const readers: DuckDBConnection[] = [];
     for (let i = 0; i < readerCount; i++) readers.push(await instance.connect());
-    // Progress of long statements (the import's scan and load) for `conn.progress`, never printed.
-    for (const c of [writer, ...readers]) await c.run("set enable_progress_bar = true; set enable_progress_bar_print = false");
+    for (const c of [writer, ...readers]) await c.run("set enable_progress_bar = false; set enable_progress_bar_print = false");
     return { instance, writer, readers };
   }
 
@@ -177,11 +183,11 @@ export async function openDuckDbEngine(options: DuckDbOptions): Promise<SqlEngin
     async read(queries, progress) {
       const conn = await acquire();
       try {
-        if (queries.length === 1) return [await runOn(conn, queries[0], progress)];
+        if (queries.length === 1) return [await (progress ? runWatched(conn, queries[0], progress) : runOn(conn, queries[0]))];
         await control(conn, "begin transaction read only");
         try {
           const out: RunResult[] = [];
-          for (const q of queries) out.push(await runOn(conn, q, progress));
+          for (const q of queries) out.push(await (progress ? runWatched(conn, q, progress) : runOn(conn, q)));
           return out;
         } finally {
           await control(conn, "commit").catch(() => undefined);
@@ -199,7 +205,18 @@ export async function openDuckDbEngine(options: DuckDbOptions): Promise<SqlEngin
         const { writer } = await current();
         await control(writer, "begin transaction");
         const tx: SqlTx = {
-          run: (q, progress) => runOn(writer, q, progress),
+          run: async (q, progress, runOptions = {}) => {
+            // Global settings: reads running meanwhile share them, for the seconds the statement takes.
+            const settings: [string, string][] = [];
+            if (runOptions.frugal) settings.push(["threads", String(options.threads)]);
+            if (runOptions.unordered) settings.push(["preserve_insertion_order", "true"]);
+            for (const [name] of settings) await control(writer, `set ${name} = ${name === "threads" ? 1 : false}`);
+            try {
+              return await (progress ? runWatched(writer, q, progress) : runOn(writer, q));
+            } finally {
+              for (const [name, value] of settings) await control(writer, `set ${name} = ${value}`).catch(() => undefined);
+            }
+          },
           append: (table, columns, rows) => appendRows(writer, table, columns, rows),
         };
         try {

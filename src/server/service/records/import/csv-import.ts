@@ -249,13 +249,13 @@ async function loadThenAdopt(store: RecordStore, file: string, def: TableDef, na
     const loaded = await engine.write(async (tx) => {
       await tx.run(physicalTable(engine, def, load, true));
       const sql = csvLoad.loadSql(load, file, names, names.map((n) => def.fields.find((f) => f.key === n)!.type));
-      return (await tx.run(CompiledQuery.raw(sql), (fraction) => report({ phase: "loading", fraction }))).changes;
+      return (await tx.run(CompiledQuery.raw(sql), (fraction) => report({ phase: "loading", fraction }), { unordered: true })).changes;
     });
     // The reader saw the file otherwise than the scan did (it should not): the staging path.
     if (loaded !== checked.rows) return undefined;
     await engine.write(async (tx) => {
       created = await store.createTable(def, tx, { primaryKeyLater: true, adopt: load });
-      await tx.run(primaryKeyIndex(engine, created), (fraction) => report({ phase: "indexing", fraction }));
+      await tx.run(primaryKeyIndex(engine, created), (fraction) => report({ phase: "indexing", fraction }), { frugal: true });
     });
     store.touched(created!);
     return { inserted: loaded, updated: 0, created: true, loadedBy: "engine" };
@@ -345,7 +345,7 @@ export async function importCsv(store: RecordStore, file: string, options: Impor
         // A new Table has no Record to update.
         const { changes } = await tx.run(b.insertInto(table.physical).columns(names).expression(rows).compile());
         await tx.run(b.schema.dropTable(staging).compile());
-        if (keyLater) await tx.run(primaryKeyIndex(engine, table), (fraction) => report({ phase: "indexing", fraction }));
+        if (keyLater) await tx.run(primaryKeyIndex(engine, table), (fraction) => report({ phase: "indexing", fraction }), { frugal: true });
         return { inserted: changes, updated: 0, created: true, loadedBy };
       }
       const matched = await tx.run(

@@ -8,6 +8,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { CompiledQuery } from "kysely";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { parseServiceConfig } from "../../config";
 import type { SqlEngine } from "../../engines/engine";
@@ -132,4 +133,14 @@ it("a load table left by a process that stopped before adopting it is dropped on
   expect(await loadTables()).toEqual([`${LOAD_TABLE_PREFIX}left`]);
   await SqlRecordStore.open(engine);
   expect(await loadTables()).toEqual([]);
+});
+
+it("the settings the load and the index build change for their statements are restored after", async () => {
+  const settings = () => engine.read([CompiledQuery.raw("select current_setting('threads'), current_setting('preserve_insertion_order'), current_setting('enable_progress_bar')")]);
+  const [{ rows: before }] = await settings();
+  const r = await load("settings", file("settings"), { onProgress: () => undefined });
+  expect(r.ok && r.value.loadedBy).toBe("engine");
+  const [{ rows: after }] = await settings();
+  expect(after).toEqual(before);
+  expect(before[0]).toEqual([parseServiceConfig([], {}).duckdb.threads, true, false]);
 });
