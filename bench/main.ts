@@ -22,6 +22,7 @@ const benches: Record<string, () => Promise<unknown>> = {
   audit: () => import("./audit"),
   live: () => import("./live"),
   ui: () => import("./ui"),
+  "ui-scale": () => import("./ui-scale"),
   soak: () => import("./soak"),
 };
 
