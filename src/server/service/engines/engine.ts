@@ -35,10 +35,11 @@ export interface Dialect {
   /** Largest filter-expression height the engine evaluates (the compiler refuses deeper ones with a 400). */
   readonly maxHeight: number;
   /**
-   * 1-based position of `needle` in `haystack`, both folded by the same Unicode lower-casing
-   * (0 = absent, null when the haystack is null): contains / notContains / startsWith.
+   * Whether `haystack` contains `needle` (or starts with it), both folded by the same Unicode
+   * lower-casing; null when the haystack is null. The needle is bound once, as text, taken
+   * literally (no wildcards): contains / notContains / startsWith.
    */
-  foldedPosition(haystack: RawBuilder<unknown>, needle: string): RawBuilder<number>;
+  foldedMatch(haystack: RawBuilder<unknown>, needle: string, how: "contains" | "startsWith"): RawBuilder<boolean>;
   /** How a boolean is bound as a parameter. */
   bool(value: boolean): unknown;
   /** Column type for a Field type in CREATE TABLE, text-like ones ordered by code point. */
@@ -64,8 +65,19 @@ export interface Dialect {
    * several processes write one database (PostgreSQL); DuckDB's one writer needs no lock.
    */
   readonly lockRowsForUpdate?: boolean;
+  /**
+   * `notEqual` on a column that is never null is written `(col < v or col > v)`: DuckDB then
+   * skips every row group whose min/max the value lies outside (its zone maps prune ranges,
+   * never `<>`). 10,000,000 keys: `contains` + `key notEqual x` 105 → 55 ms, measured.
+   */
+  readonly notEqualByRange?: boolean;
   /** The engine's own CSV reader, when it has one the import may use after checking every row. */
   readonly csvLoad?: CsvLoad;
+  /**
+   * Statements that make `foldedMatch` on a column fast (PostgreSQL: pg_trgm's extension and
+   * a trigram index on the folded column), or undefined where a scan is the way (DuckDB).
+   */
+  searchIndex?(table: string, column: string, name: string): RawBuilder<unknown>[];
 }
 
 /** What the engine's scan can test a CSV cell for (see `CsvLoad.scanSql`). */

@@ -22,6 +22,8 @@ export interface ResolvedField {
   field: FieldDef;
   /** The name the client used, for messages. */
   name: string;
+  /** The column is never null here (a NOT NULL column of the queried table, not a joined one). */
+  neverNull?: boolean;
 }
 
 export interface ConditionInput {
@@ -128,16 +130,19 @@ export function conditionSql(f: ResolvedField, c: ConditionInput, dialect: Diale
     }
     // The engine folds both sides with the same Unicode lower-casing.
     const needle = c.value;
-    const found = dialect.foldedPosition(col, needle);
-    if (c.operator === "contains") return ok({ sql: sql`${found} > 0`, params: [needle], height: 3 });
-    if (c.operator === "startsWith") return ok({ sql: sql`${found} = 1`, params: [needle], height: 3 });
-    return ok({ sql: sql`(${col} is null or ${found} = 0)`, params: [needle], height: 4 });
+    if (c.operator === "startsWith") return ok({ sql: dialect.foldedMatch(col, needle, "startsWith"), params: [needle], height: 3 });
+    const found = dialect.foldedMatch(col, needle, "contains");
+    if (c.operator === "contains") return ok({ sql: found, params: [needle], height: 3 });
+    return ok({ sql: sql`(${col} is null or not ${found})`, params: [needle], height: 4 });
   }
   const coerced = coerce(f, c, dialect);
   if (!coerced.ok) return coerced;
   const value = coerced.value;
   if (c.operator === "equal") return ok({ sql: sql`${col} = ${value}`, params: [value], height: 2 });
-  if (c.operator === "notEqual") return ok({ sql: sql`(${col} is null or ${col} <> ${value})`, params: [value], height: 3 });
+  if (c.operator === "notEqual") {
+    if (f.neverNull && dialect.notEqualByRange) return ok({ sql: sql`(${col} < ${value} or ${col} > ${value})`, params: [value, value], height: 3 });
+    return ok({ sql: sql`(${col} is null or ${col} <> ${value})`, params: [value], height: 3 });
+  }
   const op = ordering[c.operator];
   if (!op) return fail("validation_error", `${c.path}: unknown operator ${c.operator}.`);
   return ok({ sql: sql`${col} ${sql.raw(op)} ${value}`, params: [value], height: 2 });

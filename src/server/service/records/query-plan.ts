@@ -66,9 +66,12 @@ export class Scope {
     const alias = `t${this.sources.length}`;
     const source = { alias, table, prefix };
     this.sources.push(source);
+    // A joined table's columns are null where its left join found no match, whatever the Field.
+    const base = this.sources.length === 1;
     for (const field of table.fields) {
       const ref = this.qualify ? sql.id(alias, field.key) : sql.id(field.key);
-      this.names.set(prefix + field.key, { ref, field, name: prefix + field.key });
+      const neverNull = base && (field.key === table.primaryKey || !field.nullable);
+      this.names.set(prefix + field.key, { ref, field, name: prefix + field.key, neverNull });
     }
     return source;
   }

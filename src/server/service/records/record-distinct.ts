@@ -26,7 +26,7 @@ export async function distinctValues(store: RecordStore, table: StoredTable, bod
     .orderBy(sql`count(*)`, "desc")
     .orderBy(col)
     .limit(body.limit ?? 20);
-  if (body.prefix) q = q.where(sql<boolean>`${dialect.foldedPosition(sql`${col}`, body.prefix)} = 1`);
+  if (body.prefix) q = q.where(dialect.foldedMatch(sql`${col}`, body.prefix, "startsWith"));
   try {
     const [res] = await store.engine.read([q.compile()]);
     return ok({ items: res.rows.map((r) => ({ value: decode(field.type, r[0]) as string | number | boolean, count: Number(r[1]) })) });

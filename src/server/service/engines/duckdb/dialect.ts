@@ -33,7 +33,8 @@ export const duckDbDialect: Dialect = {
   name: "duckdb",
   // DuckDB's max_expression_depth defaults to 1000; keep a margin for the surrounding statement.
   maxHeight: 800,
-  foldedPosition: (haystack, needle) => sql<number>`strpos(lower(${haystack}), lower(${needle}))`,
+  foldedMatch: (haystack, needle, how) =>
+    how === "contains" ? sql<boolean>`contains(lower(${haystack}), lower(${needle}))` : sql<boolean>`starts_with(lower(${haystack}), lower(${needle}))`,
   bool: (v) => v,
   columnType(type: FieldType) {
     if (type === "number") return sql`double`;
@@ -44,4 +45,5 @@ export const duckDbDialect: Dialect = {
   classifyError: classifyDuckDbError,
   csvLoad: duckDbCsvLoad,
   primaryKeyAfterLoad: true,
+  notEqualByRange: true,
 };

@@ -46,13 +46,25 @@ export function postgresDialect(foldCollation: string | undefined): Dialect {
     // PostgreSQL parses and plans deep and/or trees recursively within max_stack_depth (2 MB by
     // default); 800 levels stay well inside it, the same bound as the embedded engine.
     maxHeight: 800,
-    foldedPosition: (haystack, needle) => sql<number>`strpos(${fold(haystack)}, ${fold(sql`${needle}::text`)})`,
+    // LIKE, not strpos: a trigram index on the folded column (records/search-index.ts) serves it.
+    // The needle's own \\, % and _ are escaped in SQL, so it is matched literally.
+    foldedMatch: (haystack, needle, how) => {
+      const literal = sql`replace(replace(replace(${fold(sql`${needle}::text`)}, '\\', '\\\\'), '%', '\\%'), '_', '\\_')`;
+      const pattern = how === "contains" ? sql`'%' || ${literal} || '%'` : sql`${literal} || '%'`;
+      return sql<boolean>`(${fold(haystack)} like ${pattern} escape '\\')`;
+    },
     bool: (v) => v,
     columnType(type: FieldType) {
       if (type === "number") return sql`double precision`;
       if (type === "boolean") return sql`boolean`;
       return sql`text collate "C"`;
     },
+    // The index's expression is the one `foldedMatch` folds the column with, so the planner
+    // matches it to the query's.
+    searchIndex: (table, column, name) => [
+      sql`create extension if not exists pg_trgm`,
+      sql`create index if not exists ${sql.id(name)} on ${sql.table(table)} using gin (${fold(sql.ref(column))} gin_trgm_ops)`,
+    ],
     secondaryIndexes: true,
     lockRowsForUpdate: true,
     classifyError: classifyPostgresError,
