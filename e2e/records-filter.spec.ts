@@ -152,6 +152,15 @@ test("reload keeps the view; a bad link falls back with a message", async ({ pag
   await expect(page.getByRole("alert").or(page.getByRole("status")).filter({ hasText: "Part of this link was not understood" })).toBeVisible();
   await expect(page.getByTestId("range")).toHaveText("1–50 of 1,000");
   await expect(page).toHaveURL(/\/records\/demo\/employees$/);
+
+  // Parts the router reads as JSON (a number, an array, an object) are dropped the same way:
+  // these once reached the grid raw and crashed the page.
+  const sortAsJson = encodeURIComponent(JSON.stringify([{ key: "hire_date", direction: "descending" }]));
+  await page.goto(`/records/demo/employees?sort=${sortAsJson}&cols=7&join=%5B1%5D&size=%7B%7D`);
+  await expect(page.getByRole("alert").or(page.getByRole("status")).filter({ hasText: "Part of this link was not understood" })).toBeVisible();
+  await expect(page.getByTestId("range")).toHaveText("1–50 of 1,000");
+  await expect(page.getByText("Something went wrong")).toHaveCount(0);
+  await expect(page).toHaveURL(/\/records\/demo\/employees$/);
 });
 
 test("keyboard only: Enter and Shift+Enter on headers sort; focused buttons show a ring", async ({ page }) => {

@@ -16,7 +16,11 @@ function clean(s: ViewSearch): ViewSearch {
 
 export function useViewSearch(db: string, table: string, pkGuess: string | undefined) {
   // By path, not by importing the route object: router.tsx imports the workspace (no cycle).
-  const search = useSearch({ from: "/records/$db/$table" });
+  // The router merges the root's raw search under the route's validated one, so a part that
+  // validateSearch dropped comes back raw (a number or an array from `?sort=5`, which crashed
+  // the grid): read it clean. The effect below says what was dropped and rewrites the link.
+  const merged = useSearch({ from: "/records/$db/$table" });
+  const search = useMemo(() => sanitizeSearch(merged as Record<string, unknown>).search, [merged]);
   const navigate = useNavigate({ from: "/records/$db/$table" });
   // Parts of the view that a navigation did not change keep their identity (see reuseViewParts).
   const prevView = useRef<View | undefined>(undefined);
