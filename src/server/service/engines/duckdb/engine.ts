@@ -206,15 +206,16 @@ export async function openDuckDbEngine(options: DuckDbOptions): Promise<SqlEngin
         await control(writer, "begin transaction");
         const tx: SqlTx = {
           run: async (q, progress, runOptions = {}) => {
-            // Global settings: reads running meanwhile share them, for the seconds the statement takes.
+            // Global settings [for the statement, after it]: reads running meanwhile share them,
+            // for the seconds the statement takes.
             const settings: [string, string][] = [];
-            if (runOptions.frugal) settings.push(["threads", String(options.threads)]);
-            if (runOptions.unordered) settings.push(["preserve_insertion_order", "true"]);
-            for (const [name] of settings) await control(writer, `set ${name} = ${name === "threads" ? 1 : false}`);
+            if (runOptions.frugal) settings.push(["set threads = 1", `set threads = ${options.threads}`]);
+            if (runOptions.unordered) settings.push(["set preserve_insertion_order = false", "set preserve_insertion_order = true"]);
+            for (const [during] of settings) await control(writer, during);
             try {
               return await (progress ? runWatched(writer, q, progress) : runOn(writer, q));
             } finally {
-              for (const [name, value] of settings) await control(writer, `set ${name} = ${value}`).catch(() => undefined);
+              for (const [, after] of settings) await control(writer, after).catch(() => undefined);
             }
           },
           append: (table, columns, rows) => appendRows(writer, table, columns, rows),

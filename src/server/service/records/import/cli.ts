@@ -4,14 +4,13 @@
  * The embedded engine's file is locked by a running service: stop it first, or use the HTTP
  * extension (POST /v0/record/{db}/{table}/import), which runs this same code.
  */
-import { parseServiceConfig } from "../../config";
-import { openEngine } from "../../engines/open";
+import { commandConfig, runCommand, withEngine } from "../../command";
 import { migrateFromSqlite } from "../../migration/from-sqlite";
 import { SqlRecordStore } from "../store";
 import { type ImportArgs, parseImportArgs } from "./args";
 import { importCsv } from "./csv-import";
 
-async function main(): Promise<number> {
+runCommand("Import failed", async () => {
   let args: ImportArgs;
   try {
     args = parseImportArgs(process.argv.slice(2));
@@ -19,9 +18,8 @@ async function main(): Promise<number> {
     console.error(`${(e as Error).message}\nusage: npm run import -- FILE.csv --table DATABASE/TABLE [--primary-key FIELD] [--type FIELD=TYPE …]`);
     return 2;
   }
-  const config = parseServiceConfig(process.argv.slice(2), process.env);
-  const engine = await openEngine(config);
-  try {
+  const config = commandConfig();
+  return withEngine(config, async (engine) => {
     await migrateFromSqlite(config.dataDir, engine);
     const store = await SqlRecordStore.open(engine);
     const started = performance.now();
@@ -42,15 +40,5 @@ async function main(): Promise<number> {
     const s = ((performance.now() - started) / 1000).toFixed(1);
     console.log(`${created ? "Created" : "Updated"} ${args.options.databaseId}/${args.options.slug}: ${inserted.toLocaleString("en-US")} inserted, ${updated.toLocaleString("en-US")} updated in ${s} s.`);
     return 0;
-  } finally {
-    await engine.close();
-  }
-}
-
-main().then(
-  (code) => process.exit(code),
-  (e) => {
-    console.error(`Import failed: ${(e as Error).message}`);
-    process.exit(1);
-  },
-);
+  });
+});

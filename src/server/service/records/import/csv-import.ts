@@ -167,12 +167,14 @@ async function check(engine: SqlEngine, file: string, names: string[], known: (F
   report: (p: ImportProgress) => void,
 ): Promise<Checked & { scanned: boolean }> {
   const counted = (rows: number) => report({ phase: "checking", rows });
+  const csvLoad = engine.dialect.csvLoad;
+  // Without the engine's reader our own pass reads it all, once.
+  if (!csvLoad) return { ...(await checkRows(file, names, known, primaryKey, counted)), scanned: false };
   const sample = await checkRows(file, names, known, primaryKey, counted, SAMPLE_ROWS);
   if (sample.complete) return { ...sample, scanned: false };
-  const csvLoad = engine.dialect.csvLoad;
   const columns: ScanColumn[] = names.map((n, i) => ({ known: known[i], primaryKey: n === primaryKey, candidates: sample.candidates[i] }));
-  const tests = csvLoad && scanTests(columns);
-  if (csvLoad && tests) {
+  const tests = scanTests(columns);
+  if (tests) {
     let row: unknown[] | undefined;
     try {
       [{ rows: [row] }] = await engine.read([CompiledQuery.raw(csvLoad.scanSql(file, names, tests))], (fraction) => report({ phase: "checking", fraction }));
