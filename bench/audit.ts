@@ -13,6 +13,7 @@ import path from "node:path";
 import { startBaseboard, type Baseboard } from "../src/server/launcher/start";
 
 const ROUNDS = Number(process.env.BENCH_AUDIT_ROUNDS ?? 300);
+const BULK_ROUNDS = 11;
 const p50 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const fmt = (n: number, d = 2) => n.toFixed(d);
 const verdict = (ok: boolean) => (ok ? "met" : "NOT met");
@@ -63,13 +64,17 @@ export async function run(): Promise<void> {
 
     const bulkA: number[] = [];
     const bulkT: number[] = [];
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < BULK_ROUNDS; i++) {
       const values = [{ key: "label", value: `round ${i}` }];
       bulkA.push(await post(plain, "/api/v0/record/demo/bench/update", { filter: { and: [] }, values }));
       bulkT.push(await post(trail, "/api/v0/record/demo/bench/update", { filter: { and: [] }, values }));
+      // Apart, as a person makes them: the trail links an entry's 10,000 keys into the history
+      // index after answering (~12 ms of this process's time), which must not land in the next
+      // measurement, the baseline's included (both proxies share this process).
+      await new Promise((r) => setTimeout(r, 150));
     }
     const ratio2 = p50(bulkT) / p50(bulkA);
-    console.log(`bulk update of 10,000 Records, 5 each:`);
+    console.log(`bulk update of 10,000 Records, ${BULK_ROUNDS} each:`);
     console.log(`  without p50 ${fmt(p50(bulkA), 1)} ms; with p50 ${fmt(p50(bulkT), 1)} ms: ${fmt(ratio2)}× — target ≤ 1.5×: ${verdict(ratio2 <= 1.5)}`);
 
     // A Record with 1,000 entries of history.

@@ -50,11 +50,17 @@ export interface DistinctResponse {
 
 /**
  * Update extension (capability `beforeImages` in /v0/meta): an update sent with this header,
- * valued n (1 to BEFORE_IMAGES_MAX), answers `{"message": "ok", "before": [...]}`, the primary
- * key and the Fields being set of at most n matching Records as they were just before the update,
- * read in the update's own transaction (in no particular order). Baseboard's audit trail asks for it
- * instead of reading the Records itself before forwarding; `x-matched-count` still says how many
- * matched in all.
+ * valued n (1 to BEFORE_IMAGES_MAX), answers `{"message": "ok", "before": {"fields": [...],
+ * "rows": [[...], ...]}}`: the primary key (first) and the Fields being set of at most n
+ * matching Records as they were just before the update, read in the update's own transaction (in
+ * no particular order), one array per Record in `fields` order. Arrays, not one object per
+ * Record: for 10,000 Records, half the bytes to send, parse, hash and store, and the engine
+ * writes the JSON itself. Baseboard's audit trail asks for it instead of reading the Records
+ * itself before forwarding; `x-matched-count` still says how many matched in all.
  */
+export interface BeforeImages {
+  fields: string[];
+  rows: unknown[][];
+}
 export const BEFORE_IMAGES_HEADER = "x-baseboard-before-images";
 export const BEFORE_IMAGES_MAX = 10_000;

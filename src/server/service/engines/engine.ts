@@ -40,6 +40,12 @@ export interface Dialect {
    * literally (no wildcards): contains / notContains / startsWith.
    */
   foldedMatch(haystack: RawBuilder<unknown>, needle: string, how: "contains" | "startsWith"): RawBuilder<boolean>;
+  /**
+   * One aggregate: the rows read as JSON text, an array of one array per row (`[]` for none),
+   * built by the engine itself. A `json` column's text is embedded as the JSON it holds. The
+   * audit trail's 10,000 before-images: 2 ms this way on DuckDB, 7 ms as rows read into JS.
+   */
+  jsonRows(columns: { ref: RawBuilder<unknown>; json: boolean }[]): RawBuilder<string>;
   /** How a boolean is bound as a parameter. */
   bool(value: boolean): unknown;
   /** Column type for a Field type in CREATE TABLE, text-like ones ordered by code point. */
@@ -119,9 +125,10 @@ export interface RunOptions {
    */
   frugal?: boolean;
   /**
-   * The rows an INSERT … SELECT writes may be stored in any order (every read orders them):
-   * DuckDB then need not buffer the reader's chunks to keep the file's order (a 10,000,000-row
-   * load peaked 200 MB lower, measured).
+   * The rows an INSERT … SELECT writes may be stored in any order (every read orders them), or
+   * a read's rows may come in any order: DuckDB then need not buffer the reader's chunks to keep
+   * the file's order (a 10,000,000-row load peaked 200 MB lower, measured), nor run a LIMIT on
+   * one thread (10,000 before-images: 3.6 → 2.2 ms).
    */
   unordered?: boolean;
 }

@@ -6,13 +6,13 @@
  *
  * Engine-neutral: everything that differs between databases is asked of the dialect.
  */
-import { CompiledQuery, type Kysely } from "kysely";
+import { CompiledQuery, type Kysely, sql } from "kysely";
 import { type Result, fail, ok } from "../../../shared/errors";
 import { quoteName } from "../../../shared/filter";
 import { QUERY_LIMIT_DEFAULT, type QueryBodyInput, type UpdateBodyInput } from "../../../shared/records";
 import type { Dialect } from "../engines/engine";
 import { bindFilterValues, type CachedPlan, SizedLruCache, queryShape, sameParams } from "./plan-cache";
-import { compileFilters, type OutputColumn, parseFilters, planQuery, Scope } from "./query-plan";
+import { compileFilters, type OutputColumn, parseFilters, pinsPrimaryKey, planQuery, Scope } from "./query-plan";
 import type { StoredTable } from "./registry";
 import { encodeWrite } from "./values";
 
@@ -94,17 +94,18 @@ export class ReadCompiler {
     return ok({ items, reversed, count, columns, tables: tablesOf(scope), atMostOne });
   }
 
-  /** The SQL an update runs, after checking every value and the filter. */
   /**
    * An update's SET and WHERE; with `beforeImages`, also the read of what it will overwrite (the
    * primary key and the Fields being set of at most that many matching Records, in no particular
-   * order: sorting cost 0.4 ms of a 2 ms update), run by the store in the update's own transaction.
+   * order: sorting cost 0.4 ms of a 2 ms update), run by the store in the update's own
+   * transaction: as rows when the filter pins the primary key, else as one row holding them as
+   * JSON (Dialect.jsonRows).
    */
   compileUpdate(
     table: StoredTable,
     body: UpdateBodyInput,
     beforeImages?: number,
-  ): Result<{ update: CompiledQuery; set: Record<string, unknown>; before?: { query: CompiledQuery; keys: string[] } }> {
+  ): Result<{ update: CompiledQuery; set: Record<string, unknown>; before?: { query: CompiledQuery; keys: string[]; atMostOne: boolean } }> {
     const { dialect } = this.ctx;
     const scope = new Scope(table, false);
     const set: Record<string, unknown> = {};
@@ -134,12 +135,16 @@ export class ReadCompiler {
     if (where.value.where) q = q.where(where.value.where);
     if (beforeImages === undefined) return ok({ update: q.compile(), set });
     const keys = [table.primaryKey, ...Object.keys(set).filter((k) => k !== table.primaryKey)];
-    let read = this.ctx.builder
-      .selectFrom(table.physical)
-      .select(keys)
-      .limit(beforeImages);
+    // A filter that pins the primary key matches one Record at most: no LIMIT to keep.
+    const atMostOne = pinsPrimaryKey(filters.value, table.primaryKey);
+    let read = this.ctx.builder.selectFrom(table.physical).select(keys);
+    if (!atMostOne) read = read.limit(beforeImages);
     if (where.value.where) read = read.where(where.value.where);
     if (dialect.lockRowsForUpdate) read = read.forUpdate();
-    return ok({ update: q.compile(), set, before: { query: read.compile(), keys } });
+    // One Record is read as a row (an aggregate's planning cost 0.3 ms more); more as JSON the engine writes.
+    if (atMostOne) return ok({ update: q.compile(), set, before: { query: read.compile(), keys, atMostOne } });
+    const columns = keys.map((k) => ({ ref: sql.id("b", k), json: table.byKey.get(k)!.type === "json" }));
+    const images = this.ctx.builder.selectFrom(read.as("b")).select(dialect.jsonRows(columns).as("rows"));
+    return ok({ update: q.compile(), set, before: { query: images.compile(), keys, atMostOne } });
   }
 }

@@ -180,7 +180,9 @@ function registerRoutes(app: FastifyInstance, store: RecordStore): void {
     const beforeImages = beforeImagesAsked(request.headers[BEFORE_IMAGES_HEADER]);
     const { matched, before } = unwrap(await store.update(table, body, { beforeImages }));
     reply.header("x-matched-count", String(matched));
-    return before ? { message: "ok", before } : { message: "ok" };
+    if (!before) return { message: "ok" };
+    // The rows are JSON the engine wrote: passed on as they are, not parsed and written again.
+    return reply.type("application/json; charset=utf-8").send(`{"message":"ok","before":{"fields":${JSON.stringify(before.fields)},"rows":${before.rowsJson}}}`);
   });
 
   app.post<{ Params: TableParams }>(INSERT_PATH, async (request): Promise<WriteCount> => {

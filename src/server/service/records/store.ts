@@ -22,13 +22,19 @@ import { decode, encodeTrusted } from "./values";
 /** From this skip on, a page nearer the end than the start is read from the end (pageFromEnd). */
 export const REVERSE_FROM = 1_000;
 
+/** What an update overwrote (the beforeImages extension): `fields`, and the rows as the engine wrote them in JSON. */
+export interface BeforeImagesJson {
+  fields: string[];
+  rowsJson: string;
+}
+
 export interface RecordStore {
   table(databaseId: string, slug: string): Promise<StoredTable | undefined>;
   tables(): Promise<StoredTable[]>;
   fields(table: StoredTable): FieldInfo[];
   query(table: StoredTable, body: QueryBodyInput): Promise<Result<QueryResult>>;
   /** Returns how many Records matched (and were updated). */
-  update(table: StoredTable, body: UpdateBodyInput, opts?: { beforeImages?: number }): Promise<Result<{ matched: number; before?: RecordRow[] }>>;
+  update(table: StoredTable, body: UpdateBodyInput, opts?: { beforeImages?: number }): Promise<Result<{ matched: number; before?: BeforeImagesJson }>>;
   /** Creates a Table (inside `tx` when given, so an import that fails leaves none). */
   createTable(def: TableDef, tx?: SqlTx, options?: CreateOptions): Promise<StoredTable>;
   /** Inserts trusted rows (seed, benchmark) through the engine's bulk path, in `tx` or a transaction of its own. */
@@ -157,7 +163,7 @@ export class SqlRecordStore implements RecordStore {
     return { rows: rows.reverse(), count };
   }
 
-  async update(table: StoredTable, body: UpdateBodyInput, opts: { beforeImages?: number } = {}): Promise<Result<{ matched: number; before?: RecordRow[] }>> {
+  async update(table: StoredTable, body: UpdateBodyInput, opts: { beforeImages?: number } = {}): Promise<Result<{ matched: number; before?: BeforeImagesJson }>> {
     const compiled = this.compiler.compileUpdate(table, body, opts.beforeImages);
     if (!compiled.ok) return compiled;
     const { update, set, before } = compiled.value;
@@ -165,18 +171,16 @@ export class SqlRecordStore implements RecordStore {
       // One statement in one transaction: all matching Records change or none. What it
       // overwrites is read in the same transaction, so it is exactly what was there.
       const out = await this.engine.write(async (tx) => {
-        const rows = before ? (await tx.run(before.query)).rows : undefined;
+        // Read in any order: a LIMIT kept in table order runs on one thread (one Record needs neither).
+        const rows = before ? (await tx.run(before.query, undefined, { unordered: !before.atMostOne })).rows : undefined;
         return { matched: (await tx.run(update)).changes, rows };
       });
       if (out.matched > 0) this.touched(table);
       if (!before || !out.rows) return ok({ matched: out.matched });
+      if (!before.atMostOne) return ok({ matched: out.matched, before: { fields: before.keys, rowsJson: String(out.rows[0]?.[0] ?? "[]") } });
       const types = before.keys.map((k) => table.byKey.get(k)!.type);
-      const images = out.rows.map((row) => {
-        const record: RecordRow = {};
-        for (let i = 0; i < before.keys.length; i++) record[before.keys[i]] = decode(types[i], row[i]);
-        return record;
-      });
-      return ok({ matched: out.matched, before: images });
+      const rows = out.rows.map((row) => types.map((type, i) => decode(type, row[i])));
+      return ok({ matched: out.matched, before: { fields: before.keys, rowsJson: JSON.stringify(rows) } });
     } catch (e) {
       return this.failure(e, table, set);
     }

@@ -149,20 +149,48 @@ describe("before-images (the beforeImages extension, for the audit trail)", () =
     const res = await post(svc, `${EMP}/update`, { filter: inDept("Engineering"), values: [{ key: "city", value: "Before City" }, { key: "age", value: 44 }] }, H);
     expect(res.status).toBe(200);
     expect(res.headers.get("x-matched-count")).toBe(String(all.length));
-    const { before } = res.body as { before: RecordRow[] };
-    expect(before).toHaveLength(2);
-    const was = new Map(all.map((r) => [r.employee_id, { employee_id: r.employee_id, city: r.city, age: r.age }]));
-    for (const b of before) expect(b).toEqual(was.get(b.employee_id));
+    const { before } = res.body as { before: { fields: string[]; rows: unknown[][] } };
+    expect(before.fields).toEqual(["employee_id", "city", "age"]);
+    expect(before.rows).toHaveLength(2);
+    const was = new Map(all.map((r) => [r.employee_id, [r.employee_id, r.city, r.age]]));
+    for (const b of before.rows) expect(b).toEqual(was.get(b[0] as string));
     expect((await record(all[0].employee_id as string)).city).toBe("Before City");
   });
 
   it("answers the old primary key when the update changes it; nothing extra without the header", async () => {
     const res = await post(svc, `${EMP}/update`, { filter: byId("E00031"), values: [{ key: "employee_id", value: "E00031-renamed" }] }, { "x-baseboard-before-images": "10000" });
-    expect(res.body).toEqual({ message: "ok", before: [{ employee_id: "E00031" }] });
+    expect(res.body).toEqual({ message: "ok", before: { fields: ["employee_id"], rows: [["E00031"]] } });
     const back = await update({ filter: byId("E00031-renamed"), values: [{ key: "employee_id", value: "E00031" }] });
     expect(back.body).toEqual({ message: "ok" });
     const none = await post(svc, `${EMP}/update`, { filter: byId("nobody"), values: [{ key: "city", value: "x" }] }, H);
-    expect(none.body).toEqual({ message: "ok", before: [] });
+    expect(none.body).toEqual({ message: "ok", before: { fields: ["employee_id", "city"], rows: [] } });
+  });
+
+  it("answers every Field type exactly as a query reads it (the engine writes the JSON)", async () => {
+    // Values whose JSON is easy to get wrong: a double needing 17 digits, text with quotes,
+    // backslashes, control characters, emoji and a newline, a nested JSON value, false, null.
+    const odd = [
+      { sku: "BI-1", name: 'a "quoted" \\ back\u0001slash, é 😀\nline', price: 0.1 + 0.2, in_stock: false, added_at: "2024-05-01T10:00:00.000Z", specs: { tags: ["x", 1.5, null], deep: { ok: true } } },
+      { sku: "BI-2", name: null, price: 9007199254740991, in_stock: true, added_at: null, specs: null },
+      { sku: "BI-3", name: "", price: -0.000001, in_stock: null, added_at: "1999-12-31T23:59:59.999Z", specs: [1, "two", { three: 3 }] },
+    ];
+    const added = await post(svc, `${CAT}/insert`, { records: odd });
+    expect(added.status, JSON.stringify(added.body)).toBe(200);
+    const filter = { and: [{ key: "sku", operator: "startsWith", value: "BI-" }] };
+    const read = (await post(svc, `${CAT}/query`, { filter, limit: 10 })).body.items as RecordRow[];
+    const fields = ["sku", "name", "price", "in_stock", "added_at", "specs"];
+    // One Record by its key (read as a row), then all three (the engine's JSON).
+    const one = read.find((r) => r.sku === "BI-1")!;
+    const same = fields.slice(1).map((key) => ({ key, value: one[key] }));
+    const single = await post(svc, `${CAT}/update`, { filter: { and: [{ key: "sku", operator: "equal", value: "BI-1" }] }, values: same }, { "x-baseboard-before-images": "10" });
+    expect(single.body).toEqual({ message: "ok", before: { fields, rows: [fields.map((f) => one[f])] } });
+    const values = fields.slice(1).map((key) => ({ key, value: null }));
+    const res = await post(svc, `${CAT}/update`, { filter, values }, { "x-baseboard-before-images": "10" });
+    const { before } = res.body as { before: { fields: string[]; rows: unknown[][] } };
+    expect(before.fields).toEqual(fields);
+    const bySku = (rows: unknown[][]) => [...rows].sort((a, b) => String(a[0]).localeCompare(String(b[0])));
+    expect(bySku(before.rows)).toEqual(bySku(read.map((r) => fields.map((f) => r[f]))));
+    expect(Object.is((bySku(before.rows)[0] as number[])[2], 0.1 + 0.2)).toBe(true);
   });
 
   it("refuses a header that is not a whole number from 1 to 10,000, and writes nothing", async () => {

@@ -8,6 +8,7 @@ import type { Actor, Resource } from "../contract";
 import { decide } from "../grants/permissions";
 import type { AuditEntry } from "./audit-entry";
 import type { AuditLog, AuditQuery } from "./audit-log";
+import { expandChanges } from "./record-changes";
 
 export type AuditAnswer = { status: number; body: unknown };
 const bad = (message: string): AuditAnswer => ({ status: 400, body: { error: "validation_error", subCode: 0, message } });
@@ -22,11 +23,10 @@ function time(raw: string | null, name: string): number | undefined | string {
 export function present(e: AuditEntry, outcome: AuditEntry | undefined, record?: string) {
   const detail = JSON.parse(e.detailJson) as Record<string, unknown>;
   const out = outcome ? (JSON.parse(outcome.detailJson) as Record<string, unknown>) : {};
-  let changes = out.changes as { key: unknown; before: Record<string, unknown>; after: Record<string, unknown> }[] | undefined;
-  if (record !== undefined && changes) changes = changes.filter((c) => (typeof c.key === "string" ? c.key : JSON.stringify(c.key)) === record);
   const resource = e.resource ?? undefined;
   // Keys known only from the answer (an upload's, an update's when the upstream read them) are the outcome's.
   const keys = e.keys.length || !outcome ? e.keys : outcome.keys;
+  const changes = expandChanges(out.changes, record);
   const beforeImagesOmitted = (detail.beforeImagesOmitted ?? out.beforeImagesOmitted) as number | undefined;
   return {
     seq: e.seq,

@@ -23,6 +23,11 @@ export interface AuditLog {
   /** Entries in seq order after `afterSeq`, a batch at a time (for verify and export). */
   batch(afterSeq: number, limit: number): Promise<AuditEntry[]>;
   checkpoint(): Promise<Checkpoint>;
+  /**
+   * Resolves once every entry's keys are in the history index (the embedded trail links a bulk
+   * entry's keys after its append; histories find them either way). For tests and benchmarks.
+   */
+  linked?(): Promise<void>;
   /** Retention: drops entries older than `before` behind a checkpoint; how many went. */
   dropOlderThan(before: number): Promise<number>;
   close(): Promise<void>;

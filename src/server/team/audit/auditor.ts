@@ -8,12 +8,13 @@
  * records the outcome before the answer goes back, and gives the answer without those images.
  * `refused` and `signInFailed` record what was turned away.
  */
-import { BEFORE_IMAGES_HEADER, BEFORE_IMAGES_MAX } from "../../../shared/record-writes";
+import { BEFORE_IMAGES_HEADER, BEFORE_IMAGES_MAX, type BeforeImages } from "../../../shared/record-writes";
 import { encodeKeyPath } from "../../../shared/storage";
 import type { Actor } from "../contract";
 import type { Upstream } from "../../proxy/forward";
 import type { NewAuditEntry } from "./audit-entry";
 import type { AuditLog } from "./audit-log";
+import { keyText, packChanges } from "./record-changes";
 
 export interface ChangeRequest {
   actor: Actor;
@@ -85,8 +86,14 @@ function parse(body: Buffer | undefined): Record<string, unknown> {
   }
 }
 
-const keyText = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v));
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+/** The service's before-images answer, or undefined when it is not one. */
+function imagesOf(v: unknown): BeforeImages | undefined {
+  const b = v as BeforeImages | undefined;
+  return b && typeof b === "object" && Array.isArray(b.fields) && Array.isArray(b.rows) && b.rows.every(Array.isArray) ? b : undefined;
+}
+
+/** Records read by a query (one object each) as before-images: `fields` (primary key first), a row each. */
+const imagesFrom = (items: Record<string, unknown>[], fields: string[]): BeforeImages => ({ fields, rows: items.map((r) => fields.map((f) => r[f] ?? null)) });
 
 export interface AuditorOptions {
   log: AuditLog;
@@ -143,7 +150,9 @@ export function createAuditor(opts: AuditorOptions): Auditor {
       const detail: Record<string, unknown> = {};
       let keys: string[] = [];
       let pk: string | undefined;
-      let before: Record<string, unknown>[] | undefined;
+      // What an update overwrote (column by column), and what a Record delete removed.
+      let images: BeforeImages | undefined;
+      let deleted: Record<string, unknown>[] | undefined;
       // The upstream reads what an update overwrites in the update's own transaction, and says so
       // in its answer: no read of ours before it (which another writer could overtake).
       let upstreamBefore = false;
@@ -159,7 +168,7 @@ export function createAuditor(opts: AuditorOptions): Auditor {
         detail.values = values;
         const read = upstreamBefore ? undefined : await readMatching(c, body.filter, values.map((v) => v.key), pk);
         if (read) {
-          before = read.items;
+          images = imagesFrom(read.items, [pk, ...values.map((v) => v.key).filter((k) => k !== pk)]);
           keys = read.items.map((r) => keyText(r[pk as string]));
           if (read.count > read.items.length) detail.beforeImagesOmitted = read.count - read.items.length;
         }
@@ -168,7 +177,7 @@ export function createAuditor(opts: AuditorOptions): Auditor {
         detail.expectedCount = body.expectedCount;
         const read = await readMatching(c, body.filter, undefined, pk);
         if (read) {
-          before = read.items;
+          deleted = read.items;
           keys = read.items.map((r) => keyText(r[pk as string]));
           if (read.count > read.items.length) detail.beforeImagesOmitted = read.count - read.items.length;
         }
@@ -203,10 +212,11 @@ export function createAuditor(opts: AuditorOptions): Auditor {
         const json = parse(answer);
         const matched = Number(headers["x-matched-count"]);
         let outcomeKeys: string[] = [];
-        if (upstreamHeaders[BEFORE_IMAGES_HEADER] && status < 300 && Array.isArray(json.before)) {
-          before = json.before as Record<string, unknown>[];
-          keys = outcomeKeys = before.map((r) => keyText(r[pk as string]));
-          if (Number.isFinite(matched) && matched > before.length) out.beforeImagesOmitted = matched - before.length;
+        const answered = upstreamHeaders[BEFORE_IMAGES_HEADER] && status < 300 ? imagesOf(json.before) : undefined;
+        if (answered) {
+          images = answered;
+          const n = answered.rows.length;
+          if (Number.isFinite(matched) && matched > n) out.beforeImagesOmitted = matched - n;
           // The client asked for an update, not for the trail's copy of what it overwrote.
           delete json.before;
           answer = Buffer.from(JSON.stringify(json));
@@ -221,24 +231,13 @@ export function createAuditor(opts: AuditorOptions): Auditor {
           // A completed resumable upload's request has no body to measure: its answer says the size.
           if (typeof json.size === "number") out.size = json.size;
         }
-        if (status < 300 && before && pk) {
-          if (c.endpoint === "update") {
-            const values = (detail.values as { key: string; value: unknown }[]) ?? [];
-            out.changes = before
-              .map((r) => {
-                const b: Record<string, unknown> = {};
-                const a: Record<string, unknown> = {};
-                for (const v of values) {
-                  if (!same(r[v.key], v.value)) {
-                    b[v.key] = r[v.key] ?? null;
-                    a[v.key] = v.value ?? null;
-                  }
-                }
-                return { key: r[pk as string], before: b, after: a };
-              })
-              .filter((x) => Object.keys(x.before).length > 0);
-          } else out.deleted = before;
+        if (status < 300 && pk && images && c.endpoint === "update") {
+          const packed = packChanges(images, (detail.values as { key: string; value: unknown }[]) ?? []);
+          out.changes = packed.changes;
+          keys = packed.keys;
+          if (answered) outcomeKeys = packed.keys;
         }
+        if (status < 300 && pk && deleted) out.deleted = deleted;
         const uploadKeys = (kind === "upload" || c.endpoint === "storage-restore") && typeof out.key === "string" ? [out.key] : [];
         if (uploadKeys.length) outcomeKeys = uploadKeys;
         try {

@@ -8,7 +8,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { type AuditEntry, type Checkpoint, entryHash, GENESIS, type NewAuditEntry } from "./audit-entry";
 import type { AuditLog, AuditQuery } from "./audit-log";
-import { chainSql, openKeyChains } from "./sqlite-key-chains";
+import { chainSql, INLINE_KEYS, LINKED_KEYS_MAX, openKeyChains } from "./sqlite-key-chains";
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS audit (
@@ -87,14 +87,51 @@ export function openSqliteAuditLog(dataDir: string): AuditLog {
     insert.run(base.seq, base.at, base.actorEmail, base.actorKind, base.address, base.kind, base.endpoint, base.resource, keysJson, base.detailJson, base.ref, last.hash, hash);
     // An outcome's keys belong to the change it completes (a Record's history lists changes).
     const change = e.kind === "outcome" && e.ref ? e.ref : base.seq;
-    if (e.resource && e.keys.length) chains.link(e.resource, change, e.keys.length > 10_000 ? JSON.stringify(e.keys.slice(0, 10_000)) : keysJson);
+    if (e.resource) chains.link(e.resource, change, e.keys.length > LINKED_KEYS_MAX ? e.keys.slice(0, LINKED_KEYS_MAX) : e.keys, base.seq);
     return { ...base, prevHash: last.hash, hash };
   });
+
+  // Pending keys are linked a slice at a time, each slice its own transaction, whenever the
+  // event loop is free: a request arriving meanwhile waits for one slice (~1 ms), not for all.
+  // A slice that fails (a full disk) leaves them pending: histories still find them, and the
+  // next append tries again.
+  const linkSlice = db.transaction(() => chains.linkPending());
+  let linking: NodeJS.Immediate | undefined;
+  let caughtUp: (() => void)[] = [];
+  let closed = false;
+  const settle = () => {
+    for (const resolve of caughtUp) resolve();
+    caughtUp = [];
+  };
+  function linkLater() {
+    if (linking || closed) return;
+    linking = setImmediate(() => {
+      linking = undefined;
+      let more: boolean;
+      try {
+        more = linkSlice.immediate();
+      } catch {
+        more = false; // still pending: the next append, or the next open, tries again
+      }
+      if (more && !closed) linkLater();
+      else settle();
+    });
+  }
+  if (chains.hasPending()) linkLater();
 
   return {
     kind: "embedded",
     async append(e) {
-      return append.immediate(e);
+      const entry = append.immediate(e);
+      if (e.keys.length > INLINE_KEYS) linkLater();
+      return entry;
+    },
+    async linked() {
+      if (!chains.hasPending() || closed) return;
+      await new Promise<void>((resolve) => {
+        caughtUp.push(resolve);
+        linkLater();
+      });
     },
     async list(q: AuditQuery) {
       const where: string[] = [];
@@ -105,13 +142,13 @@ export function openSqliteAuditLog(dataDir: string): AuditLog {
       };
       if (q.resource && q.key !== undefined) {
         where.push(`seq IN (${chainSql(true)})`);
-        args.push(q.resource, q.key);
+        args.push(q.resource, q.key, q.resource, q.key);
       } else if (q.resource) {
         where.push("resource = ?");
         args.push(q.resource);
       } else if (q.key !== undefined) {
         where.push(`seq IN (${chainSql(false)})`);
-        args.push(q.key);
+        args.push(q.key, q.key);
       }
       if (q.actor) add("actor_email = ?", q.actor);
       if (q.since !== undefined) add("at >= ?", q.since);
@@ -146,6 +183,9 @@ export function openSqliteAuditLog(dataDir: string): AuditLog {
       }).immediate();
     },
     async close() {
+      closed = true;
+      if (linking) clearImmediate(linking);
+      settle();
       db.close();
     },
   };

@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { NewAuditEntry } from "./audit-entry";
 import type { AuditLog } from "./audit-log";
 import { openSqliteAuditLog } from "./sqlite-audit-log";
+import { INLINE_KEYS, LINK_SLICE } from "./sqlite-key-chains";
 
 const T = "table:demo/employees";
 let open: AuditLog[] = [];
@@ -67,6 +68,42 @@ describe("key chains", () => {
     const d = await log.append(entry({ keys: [] }));
     await log.append(entry({ kind: "outcome", ref: d.seq, keys: ["K2"] }));
     expect(await history(log, "K2")).toEqual([d.seq, c.seq, a.seq]);
+  });
+
+  it("links a bulk entry's keys after its append, a slice at a time; histories find them before and after", async () => {
+    const { log, dir } = fresh();
+    const pending = () => {
+      const db = new Database(path.join(dir, "audit.sqlite"), { readonly: true });
+      try {
+        return db.prepare("SELECT count(*) FROM audit_key_pending").pluck().get() as number;
+      } finally {
+        db.close();
+      }
+    };
+    const many = Array.from({ length: LINK_SLICE * 2 + 7 }, (_, i) => `B${i}`);
+    const first = await log.append(entry({ keys: ["B5", "B2001"] }));
+    const bulk = await log.append(entry({ keys: many }));
+    // Appended after the bulk one but linked before it: the bulk change is spliced in under it.
+    const after = await log.append(entry({ keys: ["B2001"] }));
+    const outcome = await log.append(entry({ kind: "outcome", ref: first.seq, keys: many.slice(0, INLINE_KEYS + 1) }));
+    expect(pending()).toBe(2);
+    const seen = { B5: await history(log, "B5"), B2001: await history(log, "B2001"), B2004: await history(log, "B2004") };
+    expect(seen).toEqual({ B5: [bulk.seq, first.seq], B2001: [after.seq, bulk.seq, first.seq], B2004: [bulk.seq] });
+    await log.linked?.();
+    expect(pending()).toBe(0);
+    expect({ B5: await history(log, "B5"), B2001: await history(log, "B2001"), B2004: await history(log, "B2004") }).toEqual(seen);
+    expect(await history(log, "B99")).toEqual([bulk.seq, first.seq]); // from the outcome of `first`
+    expect(outcome.seq).toBeGreaterThan(after.seq);
+    // Pending keys left by a stopped process are linked by the next one to open the trail.
+    const again = await log.append(entry({ keys: many }));
+    await log.close();
+    open = [];
+    expect(pending()).toBe(1);
+    const reopened = fresh(dir).log;
+    expect(await history(reopened, "B1500")).toEqual([again.seq, bulk.seq]);
+    await reopened.linked?.();
+    expect(pending()).toBe(0);
+    expect(await history(reopened, "B1500")).toEqual([again.seq, bulk.seq]);
   });
 
   it("retention drops the old links; the chain ends where they went", async () => {

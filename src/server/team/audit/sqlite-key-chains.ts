@@ -11,6 +11,13 @@
  * Chains link changes, not outcomes: an outcome's keys (an upload's, or an update's Records when
  * the upstream named them) join the chain at the change it completes, which may be older than
  * the key's newest change when requests overlap; such a change is spliced in at its place.
+ *
+ * An entry with more than INLINE_KEYS keys is linked after its append, not in it: its append only
+ * notes it in `audit_key_pending`, and `linkPending` links its keys a slice at a time in later
+ * transactions (sqlite-audit-log.ts runs them when the event loop is free). Linking 10,000 keys
+ * cost 12 ms, twice the bulk update it records; the entry itself, with every before-image, is
+ * still written and hashed before the answer. Until its keys are linked, a history looks them up
+ * in the pending entries' own keys (`chainSql`), so it is never missing a change.
  */
 import type Database from "better-sqlite3";
 
@@ -18,17 +25,37 @@ export const KEY_CHAINS_SCHEMA = `
 CREATE TABLE IF NOT EXISTS audit_key_last (resource TEXT NOT NULL, key TEXT NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (resource, key)) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS audit_key_last_key ON audit_key_last(key);
 CREATE TABLE IF NOT EXISTS audit_key_link (seq INTEGER NOT NULL, key TEXT NOT NULL, prev INTEGER, PRIMARY KEY (seq, key)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS audit_key_pending (seq INTEGER PRIMARY KEY, resource TEXT NOT NULL, change INTEGER NOT NULL, done INTEGER NOT NULL DEFAULT 0);
 `;
 
-/** The seqs of every change that touched `key` (in `resource`, or in any when null), as SQL for `seq IN (…)`. */
+/** Entries with more keys than this are linked after their append, in slices of LINK_SLICE keys. */
+export const INLINE_KEYS = 100;
+export const LINK_SLICE = 1_000;
+/** A Record's history finds an entry by at most this many of its keys (the before-images' limit). */
+export const LINKED_KEYS_MAX = 10_000;
+
+/**
+ * The seqs of every change that touched `key` (in `resource`, or in any when null), as SQL for
+ * `seq IN (…)`; its parameters are the resource (when given) and the key, twice over.
+ */
 export function chainSql(withResource: boolean): string {
   const start = withResource ? "SELECT seq, key FROM audit_key_last WHERE resource = ? AND key = ?" : "SELECT seq, key FROM audit_key_last WHERE key = ?";
-  return `WITH RECURSIVE chain(seq, key) AS (${start} UNION ALL SELECT l.prev, l.key FROM audit_key_link l JOIN chain c ON l.seq = c.seq AND l.key = c.key WHERE l.prev IS NOT NULL) SELECT seq FROM chain`;
+  const chain = `WITH RECURSIVE chain(seq, key) AS (${start} UNION ALL SELECT l.prev, l.key FROM audit_key_link l JOIN chain c ON l.seq = c.seq AND l.key = c.key WHERE l.prev IS NOT NULL) SELECT seq FROM chain`;
+  // Entries whose keys are not all linked yet: their own keys (a few entries, read whole).
+  const pending = `SELECT p.change FROM audit_key_pending p JOIN audit a ON a.seq = p.seq, json_each(a.keys) j WHERE ${withResource ? "p.resource = ? AND " : ""}j.value = ?`;
+  return `${chain} UNION ${pending}`;
 }
 
 export interface KeyChains {
-  /** Adds change `seq` to the chains of `keys` in `resource` (inside the append's transaction). */
-  link(resource: string, seq: number, keysJson: string): void;
+  /**
+   * Adds change `seq` to the chains of `keys` in `resource` (inside the append's transaction of
+   * entry `entrySeq`): at once for a few keys, else noted as pending for `linkPending`.
+   */
+  link(resource: string, seq: number, keys: string[], entrySeq: number): void;
+  /** Links the next slice of a pending entry's keys (inside a write transaction); false when none is pending. */
+  linkPending(): boolean;
+  /** Whether some entry's keys are not all linked. */
+  hasPending(): boolean;
   /** Retention: forgets every link and newest change up to `seq`; chains end where their links went. */
   dropUpTo(seq: number): void;
 }
@@ -49,25 +76,54 @@ export function openKeyChains(db: Database.Database): KeyChains {
   const prevOf = db.prepare<[number, string], { prev: number | null }>("SELECT prev FROM audit_key_link WHERE seq = ? AND key = ?");
   const setPrev = db.prepare("UPDATE audit_key_link SET prev = ? WHERE seq = ? AND key = ?");
   const insertLink = db.prepare("INSERT OR IGNORE INTO audit_key_link (seq, key, prev) VALUES (?, ?, ?)");
-  return {
-    link(resource, seq, keysJson) {
-      for (const { key, last } of later.all(keysJson, resource, seq)) {
-        let at = last;
-        for (;;) {
-          const prev = prevOf.get(at, key)?.prev ?? null;
-          if (prev === seq) break; // already in the chain
-          if (prev === null || prev < seq) {
-            insertLink.run(seq, key, prev);
-            setPrev.run(seq, at, key);
-            break;
-          }
-          at = prev;
+  const notePending = db.prepare("INSERT OR IGNORE INTO audit_key_pending (seq, resource, change) VALUES (?, ?, ?)");
+  const oldestPending = db.prepare<[], { seq: number; resource: string; change: number; done: number }>("SELECT seq, resource, change, done FROM audit_key_pending ORDER BY seq LIMIT 1");
+  const keysOf = db.prepare<[number], string>("SELECT keys FROM audit WHERE seq = ?").pluck();
+  // The keys of the entry being linked, parsed once for all its slices.
+  let current: { seq: number; keys: string[] } | undefined;
+  const advance = db.prepare("UPDATE audit_key_pending SET done = ? WHERE seq = ?");
+  const finished = db.prepare("DELETE FROM audit_key_pending WHERE seq = ?");
+  const anyPending = db.prepare("SELECT 1 FROM audit_key_pending LIMIT 1").pluck();
+  function linkNow(resource: string, seq: number, keysJson: string) {
+    for (const { key, last } of later.all(keysJson, resource, seq)) {
+      let at = last;
+      for (;;) {
+        const prev = prevOf.get(at, key)?.prev ?? null;
+        if (prev === seq) break; // already in the chain
+        if (prev === null || prev < seq) {
+          insertLink.run(seq, key, prev);
+          setPrev.run(seq, at, key);
+          break;
         }
+        at = prev;
       }
-      append.run(seq, keysJson, resource, seq);
-      newest.run(resource, seq, keysJson);
+    }
+    append.run(seq, keysJson, resource, seq);
+    newest.run(resource, seq, keysJson);
+  }
+  return {
+    link(resource, seq, keys, entrySeq) {
+      if (keys.length === 0) return;
+      if (keys.length > INLINE_KEYS) notePending.run(entrySeq, resource, seq);
+      else linkNow(resource, seq, JSON.stringify(keys));
+    },
+    linkPending() {
+      const p = oldestPending.get();
+      if (!p) return false;
+      if (current?.seq !== p.seq) current = { seq: p.seq, keys: JSON.parse(keysOf.get(p.seq) ?? "[]") as string[] };
+      const end = Math.min(p.done + LINK_SLICE, current.keys.length, LINKED_KEYS_MAX);
+      if (end > p.done) linkNow(p.resource, p.change, JSON.stringify(current.keys.slice(p.done, end)));
+      if (end >= Math.min(current.keys.length, LINKED_KEYS_MAX)) {
+        finished.run(p.seq);
+        current = undefined;
+      } else advance.run(end, p.seq);
+      return true;
+    },
+    hasPending() {
+      return anyPending.get() !== undefined;
     },
     dropUpTo(seq) {
+      db.prepare("DELETE FROM audit_key_pending WHERE seq <= ?").run(seq);
       db.prepare("DELETE FROM audit_key_link WHERE seq <= ?").run(seq);
       db.prepare("DELETE FROM audit_key_last WHERE seq <= ?").run(seq);
     },

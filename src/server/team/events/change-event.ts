@@ -3,6 +3,7 @@
  * what the audit trail just wrote (the same before-images give the changed Records).
  */
 import type { AppliedChange } from "../audit/auditor";
+import { changesSize, expandChanges } from "../audit/record-changes";
 import type { Actor, Resource } from "../contract";
 import { EVENT_RECORDS_MAX, type NewChangeEvent, resourceParts } from "./live-event";
 
@@ -24,9 +25,10 @@ export function changeEventOf(c: AppliedChange, actor: Pick<Actor, "email" | "na
     case "update": {
       const values = (c.detail.values as { key: string }[] | undefined) ?? [];
       const fields = values.map((v) => v.key);
-      const changes = c.out.changes as { key: unknown; after: Row }[] | undefined;
       if (count === 0) return undefined; // matched nothing: nothing changed
-      // Without before-images (no primary key known, or over the limit) nobody knows which Records: refetch.
+      // Without before-images (no primary key known, or over the limit) nobody knows which Records:
+      // refetch. Over EVENT_RECORDS_MAX matched, too, without working out which of them changed.
+      const changes = changesSize(c.out.changes) > EVENT_RECORDS_MAX ? undefined : expandChanges(c.out.changes);
       if (!changes || c.detail.beforeImagesOmitted || changes.length > EVENT_RECORDS_MAX) return { ...base, kind: "update", fields, count, truncated: true };
       if (!changes.length) return undefined; // every Record already held these values
       return { ...base, kind: "update", fields, count, records: changes.map((x) => ({ key: x.key, values: x.after })) };

@@ -35,6 +35,8 @@ export const duckDbDialect: Dialect = {
   maxHeight: 800,
   foldedMatch: (haystack, needle, how) =>
     how === "contains" ? sql<boolean>`contains(lower(${haystack}), lower(${needle}))` : sql<boolean>`starts_with(lower(${haystack}), lower(${needle}))`,
+  jsonRows: (columns) =>
+    sql<string>`coalesce(json_group_array(json_array(${sql.join(columns.map((c) => (c.json ? sql`${c.ref}::JSON` : c.ref)))}))::VARCHAR, '[]')`,
   bool: (v) => v,
   columnType(type: FieldType) {
     if (type === "number") return sql`double`;

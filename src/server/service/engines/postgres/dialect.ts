@@ -53,6 +53,8 @@ export function postgresDialect(foldCollation: string | undefined): Dialect {
       const pattern = how === "contains" ? sql`'%' || ${literal} || '%'` : sql`${literal} || '%'`;
       return sql<boolean>`(${fold(haystack)} like ${pattern} escape '\\')`;
     },
+    jsonRows: (columns) =>
+      sql<string>`coalesce(json_agg(json_build_array(${sql.join(columns.map((c) => (c.json ? sql`${c.ref}::json` : c.ref)))}))::text, '[]')`,
     bool: (v) => v,
     columnType(type: FieldType) {
       if (type === "number") return sql`double precision`;

@@ -1,0 +1,73 @@
+/**
+ * What an update overwrote, as the trail stores it, and as clients read it (pure).
+ *
+ * Stored as the service answered it: `fields` (the primary key first, then the Fields set), one
+ * row per matching Record holding those Fields as they were, and the values the update set (an
+ * update by filter sets the same values on every Record). For 10,000 Records that is half the
+ * bytes of one `{key, before, after}` object per Record, and no per-Record work on the request
+ * path: which Records really changed (a Field already holding the value is not a change) is
+ * worked out when the entry is read. Entries written before this shape (one object per changed
+ * Record) still read.
+ */
+import type { BeforeImages } from "../../../shared/record-writes";
+
+export interface RecordChange {
+  key: unknown;
+  before: Record<string, unknown>;
+  after: Record<string, unknown>;
+}
+
+export interface StoredChanges extends BeforeImages {
+  /** What each Field set was set to. */
+  after: Record<string, unknown>;
+}
+
+export const keyText = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v));
+const same = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === JSON.stringify(b);
+
+/** The stored changes of an update from its before-images (primary key first) and the values it set; the Records' keys as text. */
+export function packChanges(images: BeforeImages, values: { key: string; value: unknown }[]): { changes: StoredChanges; keys: string[] } {
+  const after: Record<string, unknown> = {};
+  for (const v of values) after[v.key] = v.value ?? null;
+  return { changes: { fields: images.fields, rows: images.rows, after }, keys: images.rows.map((r) => keyText(r[0])) };
+}
+
+function isStored(v: unknown): v is StoredChanges {
+  const s = v as StoredChanges;
+  return !!s && typeof s === "object" && Array.isArray(s.fields) && Array.isArray(s.rows) && !!s.after && typeof s.after === "object";
+}
+
+/** How many Records the stored changes cover, changed or not (the work of expanding them). */
+export function changesSize(stored: unknown): number {
+  return Array.isArray(stored) ? stored.length : isStored(stored) ? stored.rows.length : 0;
+}
+
+/**
+ * One `{key, before, after}` per Record that changed, listing only its Fields that changed;
+ * `only` keeps the one Record with that key (as text). Undefined when nothing was stored.
+ */
+export function expandChanges(stored: unknown, only?: string): RecordChange[] | undefined {
+  if (Array.isArray(stored)) {
+    const rows = stored as RecordChange[];
+    return only === undefined ? rows : rows.filter((c) => keyText(c.key) === only);
+  }
+  if (!isStored(stored)) return undefined;
+  const set = Object.keys(stored.after).map((f) => ({ f, at: stored.fields.indexOf(f), to: stored.after[f] }));
+  const out: RecordChange[] = [];
+  for (const row of stored.rows) {
+    if (only !== undefined && keyText(row[0]) !== only) continue;
+    const before: Record<string, unknown> = {};
+    const after: Record<string, unknown> = {};
+    let changed = false;
+    for (const { f, at, to } of set) {
+      const was = at < 0 ? null : (row[at] ?? null);
+      if (!same(was, to)) {
+        before[f] = was;
+        after[f] = to;
+        changed = true;
+      }
+    }
+    if (changed) out.push({ key: row[0], before, after });
+  }
+  return out;
+}
