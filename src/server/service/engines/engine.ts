@@ -46,6 +46,13 @@ export interface Dialect {
    * audit trail's 10,000 before-images: 2 ms this way on DuckDB, 7 ms as rows read into JS.
    */
   jsonRows(columns: { ref: RawBuilder<unknown>; json: boolean }[]): RawBuilder<string>;
+  /**
+   * `table as alias`, read as a sample of about `percent`% of its rows (whole vectors: cheap),
+   * where the engine can: a sorted first page then finds a bound on its first sort term from the
+   * sample (records/bounded-top-n.ts). Undefined where the engine's top-N needs no help. The
+   * percentage is a constant in the SQL (DuckDB takes no parameter there).
+   */
+  sampleFrom?(table: string, alias: string, percent: number): RawBuilder<unknown>;
   /** How a boolean is bound as a parameter. */
   bool(value: boolean): unknown;
   /** Column type for a Field type in CREATE TABLE, text-like ones ordered by code point. */

@@ -12,7 +12,7 @@ import { quoteName } from "../../../shared/filter";
 import { QUERY_LIMIT_DEFAULT, type QueryBodyInput, type UpdateBodyInput } from "../../../shared/records";
 import type { Dialect } from "../engines/engine";
 import { bindFilterValues, type CachedPlan, SizedLruCache, queryShape, sameParams } from "./plan-cache";
-import { compileFilters, type OutputColumn, parseFilters, pinsPrimaryKey, planQuery, Scope } from "./query-plan";
+import { BOUND_PLACEHOLDER, SAMPLE_PERCENT_PLACEHOLDER, compileFilters, type OutputColumn, parseFilters, pinsPrimaryKey, planQuery, Scope } from "./query-plan";
 import type { StoredTable } from "./registry";
 import { encodeWrite } from "./values";
 
@@ -22,6 +22,12 @@ export interface CompiledRead {
   /** The items in reverse order, for a page given as [skip, limit] of it (see `reversedPage`). */
   reversed?: (skip: number, limit: number) => CompiledQuery;
   count: CompiledQuery;
+  /**
+   * The page found within a bound on its first sort term (bounded-top-n.ts): `probe(k, percent)`
+   * reads the k-th value of that term among the matches of a sample of about `percent`% of the
+   * table, `page(t)` the page among the matches on t's side of it.
+   */
+  bounded?: { probe(k: number, percent: number): CompiledQuery; page(bound: unknown): CompiledQuery };
   columns: OutputColumn[];
   /** Ids of the tables read (the count cache's versions). */
   tables: number[];
@@ -40,6 +46,11 @@ export interface CompilerContext {
   /** A Table by name, for joins. */
   lookup(databaseId: string, slug: string): StoredTable | undefined;
 }
+
+const boundedOf = (sql: { probe: [string, string]; page: string }, params: unknown[], tail: number[]): CompiledRead["bounded"] => ({
+  probe: (k, percent) => CompiledQuery.raw(`${sql.probe[0]}${Math.min(100, Math.max(1, Math.ceil(percent)))}${sql.probe[1]}`, [...params, k]),
+  page: (bound) => CompiledQuery.raw(sql.page, [...params, bound, ...tail]),
+});
 
 export class ReadCompiler {
   private plans = new SizedLruCache<CachedPlan>(PLAN_CACHE_ENTRIES, PLAN_CACHE_BYTES, (p) => p.itemsSql.length + (p.reversedSql?.length ?? 0) + p.countSql.length);
@@ -66,10 +77,11 @@ export class ReadCompiler {
     if (cached) {
       const params = bindFilterValues(cached.scope, filters.value, dialect);
       if (!params.ok) return params;
-      const { reversedSql } = cached;
+      const { reversedSql, boundedSql } = cached;
       return ok({
         items: CompiledQuery.raw(cached.itemsSql, [...params.value, ...tail]),
         reversed: reversedSql ? (skip, limit) => CompiledQuery.raw(reversedSql, [...params.value, limit, skip]) : undefined,
+        bounded: boundedSql ? boundedOf(boundedSql, params.value, tail) : undefined,
         count: CompiledQuery.raw(cached.countSql, params.value),
         columns: cached.columns,
         tables: tablesOf(cached.scope),
@@ -88,10 +100,19 @@ export class ReadCompiler {
     const count = plan.value.count.compile();
     const reversedSql = plan.value.reversed?.compile().sql;
     const reversed = reversedSql ? (skip: number, limit: number) => CompiledQuery.raw(reversedSql, [...params, limit, skip]) : undefined;
+    // Offered only when its values bind where expected: the filters', then k (probe) or T, limit, skip (page).
+    const probe = plan.value.bounded?.probe.compile();
+    const page = plan.value.bounded?.page.compile();
+    const sample = probe?.sql.split(` tablesample ${SAMPLE_PERCENT_PLACEHOLDER}% `);
+    const boundedSql =
+      probe && page && sample?.length === 2 && sameParams(probe.parameters, [...params, 1]) && sameParams(page.parameters, [...params, BOUND_PLACEHOLDER, ...tail])
+        ? { probe: [`${sample[0]} tablesample `, `% ${sample[1]}`] as [string, string], page: page.sql }
+        : undefined;
     if (sameParams(items.parameters, [...params, ...tail]) && sameParams(count.parameters, params)) {
-      this.plans.set(shape, { itemsSql: items.sql, reversedSql, countSql: count.sql, columns, scope, atMostOne });
+      this.plans.set(shape, { itemsSql: items.sql, reversedSql, boundedSql, countSql: count.sql, columns, scope, atMostOne });
     }
-    return ok({ items, reversed, count, columns, tables: tablesOf(scope), atMostOne });
+    const bounded = boundedSql ? boundedOf(boundedSql, params, tail) : undefined;
+    return ok({ items, reversed, count, bounded, columns, tables: tablesOf(scope), atMostOne });
   }
 
   /**

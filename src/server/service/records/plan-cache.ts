@@ -19,6 +19,8 @@ export interface CachedPlan {
   itemsSql: string;
   /** The items in reverse order (query-plan.ts, `reversed`), when there is an order. */
   reversedSql?: string;
+  /** The bounded first page's probe (split where its sample's percentage goes) and page (query-plan.ts, `bounded`). */
+  boundedSql?: { probe: [string, string]; page: string };
   countSql: string;
   columns: OutputColumn[];
   scope: Scope;

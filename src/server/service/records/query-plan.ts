@@ -28,6 +28,11 @@ export interface QueryPlan {
    */
   reversed?: SelectQueryBuilder<any, any, any>;
   count: SelectQueryBuilder<any, any, any>;
+  /**
+   * A first page found with a bound on its first sort term (see `BoundedTopN`), where the
+   * engine can sample (Dialect.sampleFrom), nothing is joined and that term sorts a column.
+   */
+  bounded?: { probe: SelectQueryBuilder<any, any, any>; page: SelectQueryBuilder<any, any, any> };
   columns: OutputColumn[];
   scope: Scope;
   /** Values bound by the filters, in order (before limit and offset). */
@@ -101,6 +106,10 @@ export class Scope {
  * (5,000 conditions: ~0.2 s; 20,000: ~5 s), so one request may hold at most this many.
  */
 export const MAX_CONDITIONS = 5000;
+/** Bound where `bounded` takes a value chosen per query (k, then T); replaced when bound. */
+export const BOUND_PLACEHOLDER = "";
+/** The sample's percentage as planned (a constant in the SQL): compile-read.ts puts the one chosen in its place. */
+export const SAMPLE_PERCENT_PLACEHOLDER = 1;
 
 export interface NamedFilter {
   /** The body property it came from (filter, addtionalFilter), for messages. */
@@ -214,6 +223,7 @@ export function planQuery(ctx: PlanContext, base: StoredTable, body: QueryBodyIn
 
   const order: RawBuilder<unknown>[] = [];
   const reverse: RawBuilder<unknown>[] = [];
+  let first: { f: ResolvedField; descending: boolean } | undefined;
   // A Field sorted on again cannot change the order (its first mention decides), and SQLite
   // refuses more than 2,000 ORDER BY terms: later mentions are dropped.
   const sorted = new Set<string>();
@@ -223,6 +233,7 @@ export function planQuery(ctx: PlanContext, base: StoredTable, body: QueryBodyIn
       if (!f) return scope.unknown(unit.key, `${prop}[${i}].key`);
       if (sorted.has(f.name)) continue;
       sorted.add(f.name);
+      first ??= { f, descending: unit.direction === "descending" };
       // Null sorts before every value ascending (and so after every value descending).
       order.push(unit.direction === "descending" ? sql`${f.ref} desc nulls last` : sql`${f.ref} asc nulls first`);
       reverse.push(unit.direction === "descending" ? sql`${f.ref} asc nulls first` : sql`${f.ref} desc nulls last`);
@@ -253,7 +264,21 @@ export function planQuery(ctx: PlanContext, base: StoredTable, body: QueryBodyIn
   const items = page(atMostOne ? [] : order);
   const reversed = atMostOne ? undefined : page(reverse);
   const count = from.select(sql<number>`count(*)`.as("n"));
-  return ok({ items, reversed, count, columns: unique.map(({ key, field }) => ({ key, field })), scope, params: where.value.params, atMostOne });
+  let bounded: QueryPlan["bounded"];
+  if (first && !atMostOne && joins.length === 0 && ctx.dialect.sampleFrom && first.f.field.type !== "boolean") {
+    const { f, descending } = first;
+    // The first term's own order, nulls placed as in `order`: the probe's k-th value is T.
+    const term = descending ? sql`${f.ref} desc nulls last` : sql`${f.ref} asc nulls first`;
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a FROM Kysely has no type for (a sampled table)
+    let probe = ctx.kysely.selectFrom(ctx.dialect.sampleFrom(base.physical, "t0", SAMPLE_PERCENT_PLACEHOLDER) as any).select(f.ref.as("c0"));
+    if (where.value.where) probe = probe.where(where.value.where);
+    // The placeholders (k, T) are bound anew each time (compile-read.ts).
+    const kept = descending ? sql<SqlBool>`${f.ref} >= ${BOUND_PLACEHOLDER}` : sql<SqlBool>`(${f.ref} is null or ${f.ref} <= ${BOUND_PLACEHOLDER})`;
+    let within = selected.where(kept);
+    for (const o of order) within = within.orderBy(o);
+    bounded = { probe: probe.orderBy(term).limit(1), page: within.limit(body.limit ?? QUERY_LIMIT_DEFAULT).offset(body.skip ?? 0) };
+  }
+  return ok({ items, reversed, count, bounded, columns: unique.map(({ key, field }) => ({ key, field })), scope, params: where.value.params, atMostOne });
 }
 
 /**

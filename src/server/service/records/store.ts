@@ -8,13 +8,14 @@
  * (a per-table version counter bumped by every write of this process, and an epoch bumped
  * when the engine reports another process's write).
  */
-import type { CompiledQuery } from "kysely";
+import { type CompiledQuery, sql } from "kysely";
 import { type Result, fail, ok } from "../../../shared/errors";
 import { type FieldInfo, QUERY_LIMIT_DEFAULT, type QueryBodyInput, type QueryResult, type RecordRow, type UpdateBodyInput } from "../../../shared/records";
 import type { SqlEngine, SqlTx } from "../engines/engine";
 import { kindOf, stateFailure } from "../engines/failures";
 import { type CompiledRead, ReadCompiler } from "./compile-read";
 import { SizedLruCache } from "./plan-cache";
+import { BOUND_MAX_END, BOUND_MIN_MATCHES, boundRank, pageRows, samplePercent } from "./bounded-top-n";
 import { reversedPage } from "./query-plan";
 import { type CreateOptions, fieldInfo, type StoredTable, type TableDef, TableRegistry } from "./registry";
 import { decode, encodeTrusted } from "./values";
@@ -94,6 +95,10 @@ export class SqlRecordStore implements RecordStore {
     this.versions.set(table.id, (this.versions.get(table.id) ?? 0) + 1);
   }
 
+  /** Sorted pages read within a bound, and bounds that came out unusable (for tests; bounded-top-n.ts). */
+  readonly bounds = { used: 0, missed: 0 };
+  private readonly rowsOf = new Map<number, { version: string; rows: number }>();
+
   /** How many count queries this store has run (for tests of the count cache). */
   get countsRun(): number {
     return this.countQueries;
@@ -119,6 +124,11 @@ export class SqlRecordStore implements RecordStore {
         if (cacheable) this.counts.set(key, fromEnd.count);
         return ok({ items: fromEnd.rows.map((row) => this.record(columns, row)), count: fromEnd.count });
       }
+      const bounded = !fromEnd && !fromItems ? await this.boundedPage(table, body, compiled.value, key, known) : undefined;
+      if (bounded) {
+        if (cacheable) this.counts.set(key, bounded.count);
+        return ok({ items: bounded.rows.map((row) => this.record(columns, row)), count: bounded.count });
+      }
       const counted = fromEnd?.counted ?? known;
       if (known === undefined && counted !== undefined && cacheable) this.counts.set(key, counted);
       if (counted === undefined) this.countQueries++;
@@ -129,6 +139,55 @@ export class SqlRecordStore implements RecordStore {
     } catch (e) {
       return this.failure(e, table);
     }
+  }
+
+  /**
+   * A first page of many matches within a bound on its first sort term (bounded-top-n.ts): the
+   * count (cached, or its own), then the sample's k-th value, then the page on its side; the
+   * page alone when a bound would not pay. Undefined when there is no bound to use, or a write
+   * came in between (the caller reads page and count as one).
+   */
+  private async boundedPage(table: StoredTable, body: QueryBodyInput, compiled: CompiledRead, key: string, known: number | undefined,
+  ): Promise<{ rows: unknown[][]; count: number } | undefined> {
+    const skip = body.skip ?? 0;
+    const limit = body.limit ?? QUERY_LIMIT_DEFAULT;
+    const { bounded } = compiled;
+    if (!bounded || limit <= 0 || skip + limit > BOUND_MAX_END) return undefined;
+    const one = async (q: CompiledQuery) => (await this.engine.read([q]))[0].rows;
+    let count = known;
+    if (count === undefined) {
+      this.countQueries++;
+      count = Number((await one(compiled.count))[0]?.[0] ?? 0);
+    }
+    const percent = count >= BOUND_MIN_MATCHES ? samplePercent(await this.tableRows(table)) : 100;
+    const k = boundRank(count, skip, limit, percent);
+    let rows: unknown[][] | undefined;
+    if (k !== undefined) {
+      const sample = await one(bounded.probe(k, percent));
+      const bound = sample.length === k ? sample[k - 1][0] : null;
+      if (bound !== null && bound !== undefined) {
+        rows = await one(bounded.page(bound));
+        // Fewer rows than the page holds: the bound cut into it (a sample unlike the table).
+        if (rows.length < pageRows(count, skip, limit)) rows = undefined;
+      }
+    }
+    if (rows) this.bounds.used++;
+    else if (k !== undefined) this.bounds.missed++;
+    rows ??= await one(compiled.items);
+    // A write between the count and the page may have moved the page: read both again as one.
+    if (this.countKey(compiled.tables, compiled.count) !== key) return undefined;
+    return { rows, count };
+  }
+
+  /** How many rows a table holds (all of them: the sample's base), cached until it is written. */
+  private async tableRows(table: StoredTable): Promise<number> {
+    const version = `${this.epoch}|${this.versions.get(table.id) ?? 0}`;
+    const kept = this.rowsOf.get(table.id);
+    if (kept?.version === version) return kept.rows;
+    const q = this.engine.builder.selectFrom(table.physical).select(sql<number>`count(*)`.as("n")).compile();
+    const rows = Number((await this.engine.read([q]))[0].rows[0]?.[0] ?? 0);
+    this.rowsOf.set(table.id, { version, rows });
+    return rows;
   }
 
   private record(columns: CompiledRead["columns"], row: unknown[]): RecordRow {

@@ -37,6 +37,7 @@ export const duckDbDialect: Dialect = {
     how === "contains" ? sql<boolean>`contains(lower(${haystack}), lower(${needle}))` : sql<boolean>`starts_with(lower(${haystack}), lower(${needle}))`,
   jsonRows: (columns) =>
     sql<string>`coalesce(json_group_array(json_array(${sql.join(columns.map((c) => (c.json ? sql`${c.ref}::JSON` : c.ref)))}))::VARCHAR, '[]')`,
+  sampleFrom: (table, alias, percent) => sql`${sql.table(table)} as ${sql.id(alias)} tablesample ${sql.lit(percent)}% (system)`,
   bool: (v) => v,
   columnType(type: FieldType) {
     if (type === "number") return sql`double`;
