@@ -269,7 +269,6 @@ export function planQuery(ctx: PlanContext, base: StoredTable, body: QueryBodyIn
     const { f, descending } = first;
     // The first term's own order, nulls placed as in `order`: the probe's k-th value is T.
     const term = descending ? sql`${f.ref} desc nulls last` : sql`${f.ref} asc nulls first`;
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a FROM Kysely has no type for (a sampled table)
     let probe = ctx.kysely.selectFrom(ctx.dialect.sampleFrom(base.physical, "t0", SAMPLE_PERCENT_PLACEHOLDER) as any).select(f.ref.as("c0"));
     if (where.value.where) probe = probe.where(where.value.where);
     // The placeholders (k, T) are bound anew each time (compile-read.ts).
