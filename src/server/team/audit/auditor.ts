@@ -212,11 +212,19 @@ export function createAuditor(opts: AuditorOptions): Auditor {
         const json = parse(answer);
         const matched = Number(headers["x-matched-count"]);
         let outcomeKeys: string[] = [];
-        const answered = upstreamHeaders[BEFORE_IMAGES_HEADER] && status < 300 ? imagesOf(json.before) : undefined;
+        const asked = upstreamHeaders[BEFORE_IMAGES_HEADER] && status < 300 && "before" in json;
+        // An older service answered one object per Record: read the same way.
+        const answered = !asked
+          ? undefined
+          : Array.isArray(json.before)
+            ? imagesFrom(json.before as Record<string, unknown>[], [pk as string, ...((detail.values as { key: string }[]) ?? []).map((v) => v.key).filter((k) => k !== pk)])
+            : imagesOf(json.before);
         if (answered) {
           images = answered;
           const n = answered.rows.length;
           if (Number.isFinite(matched) && matched > n) out.beforeImagesOmitted = matched - n;
+        } else if (asked) out.beforeImagesUnreadable = true;
+        if (asked) {
           // The client asked for an update, not for the trail's copy of what it overwrote.
           delete json.before;
           answer = Buffer.from(JSON.stringify(json));

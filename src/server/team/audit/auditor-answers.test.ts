@@ -1,0 +1,66 @@
+/**
+ * What the trail makes of an update's answer (auditor.ts `finish`), with a real trail on disk:
+ * the service's before-images (rows, as the engine wrote them), an older service's (one object
+ * per Record), and an answer it cannot read, which is still kept from the client and marked.
+ * The upstream is never asked anything here: with the extension, the answer carries it all.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, expect, it } from "vitest";
+import type { Upstream } from "../../proxy/forward";
+import { present } from "./audit-api";
+import type { AuditLog } from "./audit-log";
+import { createAuditor } from "./auditor";
+import { openSqliteAuditLog } from "./sqlite-audit-log";
+
+let log: AuditLog | undefined;
+afterEach(async () => {
+  await log?.close();
+  log = undefined;
+});
+
+const unused = new Proxy({}, { get: () => () => Promise.reject(new Error("the upstream is not asked")) }) as Upstream;
+
+async function updateAnswered(upstreamAnswer: unknown) {
+  log = openSqliteAuditLog(fs.mkdtempSync(path.join(os.tmpdir(), "bb-answers-")));
+  const auditor = createAuditor({ log, upstream: unused, tableOf: async () => ({ primaryKey: "id", beforeImages: true }) });
+  const pending = await auditor.beforeChange({
+    actor: { kind: "single-user", email: "single-user", name: "Single user", role: "admin", grants: [] } as never,
+    address: "127.0.0.1",
+    method: "POST",
+    endpoint: "update",
+    upstreamPath: "/v0/record/demo/t/update",
+    target: "demo/t",
+    body: Buffer.from(JSON.stringify({ filter: { and: [] }, values: [{ key: "city", value: "Porto" }] })),
+  });
+  expect(pending.upstreamHeaders).toEqual({ "x-baseboard-before-images": "10000" });
+  const { answer } = await pending.finish(200, { "x-matched-count": "2" }, Buffer.from(JSON.stringify(upstreamAnswer)));
+  const [entry] = await log.list({ limit: 1 });
+  const outcome = (await log.outcomesOf([entry.seq])).get(entry.seq);
+  return { client: JSON.parse(answer.toString()), shown: present(entry, outcome), outcome: JSON.parse(outcome!.detailJson) };
+}
+
+const changes = [
+  { key: "A", before: { city: "Lisbon" }, after: { city: "Porto" } },
+  { key: 7, before: { city: null }, after: { city: "Porto" } },
+];
+
+it("reads the service's rows, keeps them from the client, and shows each Record's change", async () => {
+  const r = await updateAnswered({ message: "ok", before: { fields: ["id", "city"], rows: [["A", "Lisbon"], [7, null], ["B", "Porto"]] } });
+  expect(r.client).toEqual({ message: "ok" });
+  expect(r.shown).toMatchObject({ keys: ["A", "7", "B"], keyCount: 3, count: 2, changes });
+});
+
+it("reads an older service's objects the same way", async () => {
+  const r = await updateAnswered({ message: "ok", before: [{ id: "A", city: "Lisbon" }, { id: 7, city: null }, { id: "B", city: "Porto" }] });
+  expect(r.client).toEqual({ message: "ok" });
+  expect(r.shown).toMatchObject({ keys: ["A", "7", "B"], changes });
+});
+
+it("an answer it cannot read is still kept from the client, and the entry says so", async () => {
+  const r = await updateAnswered({ message: "ok", before: "garbled" });
+  expect(r.client).toEqual({ message: "ok" });
+  expect(r.outcome).toMatchObject({ outcome: "applied", count: 2, beforeImagesUnreadable: true });
+  expect(r.shown.changes).toBeUndefined();
+});
