@@ -67,6 +67,12 @@ export interface UpdateBody {
   filter: FilterGroup;
 }
 
+/**
+ * A Record's primary key as text, the one way app and server name a Record: a text key as it
+ * is, any other (a number) as its JSON. Used for history look-ups, live events and grid rows.
+ */
+export const recordKeyText = (key: unknown): string => (typeof key === "string" ? key : JSON.stringify(key));
+
 export const QUERY_LIMIT_DEFAULT = 100;
 export const QUERY_LIMIT_MAX = 10_000;
 

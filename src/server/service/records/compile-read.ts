@@ -47,6 +47,8 @@ export interface CompilerContext {
   lookup(databaseId: string, slug: string): StoredTable | undefined;
 }
 
+const reversedOf = (sql: string, params: unknown[]): CompiledRead["reversed"] => (skip, limit) => CompiledQuery.raw(sql, [...params, limit, skip]);
+
 const boundedOf = (sql: { probe: [string, string]; page: string }, params: unknown[], tail: number[]): CompiledRead["bounded"] => ({
   probe: (k, percent) => CompiledQuery.raw(`${sql.probe[0]}${Math.min(100, Math.max(1, Math.ceil(percent)))}${sql.probe[1]}`, [...params, k]),
   page: (bound) => CompiledQuery.raw(sql.page, [...params, bound, ...tail]),
@@ -80,7 +82,7 @@ export class ReadCompiler {
       const { reversedSql, boundedSql } = cached;
       return ok({
         items: CompiledQuery.raw(cached.itemsSql, [...params.value, ...tail]),
-        reversed: reversedSql ? (skip, limit) => CompiledQuery.raw(reversedSql, [...params.value, limit, skip]) : undefined,
+        reversed: reversedSql ? reversedOf(reversedSql, params.value) : undefined,
         bounded: boundedSql ? boundedOf(boundedSql, params.value, tail) : undefined,
         count: CompiledQuery.raw(cached.countSql, params.value),
         columns: cached.columns,
@@ -99,7 +101,6 @@ export class ReadCompiler {
     const items = plan.value.items.compile();
     const count = plan.value.count.compile();
     const reversedSql = plan.value.reversed?.compile().sql;
-    const reversed = reversedSql ? (skip: number, limit: number) => CompiledQuery.raw(reversedSql, [...params, limit, skip]) : undefined;
     // Offered only when its values bind where expected: the filters', then k (probe) or T, limit, skip (page).
     const probe = plan.value.bounded?.probe.compile();
     const page = plan.value.bounded?.page.compile();
@@ -111,6 +112,7 @@ export class ReadCompiler {
     if (sameParams(items.parameters, [...params, ...tail]) && sameParams(count.parameters, params)) {
       this.plans.set(shape, { itemsSql: items.sql, reversedSql, boundedSql, countSql: count.sql, columns, scope, atMostOne });
     }
+    const reversed = reversedSql ? reversedOf(reversedSql, params) : undefined;
     const bounded = boundedSql ? boundedOf(boundedSql, params, tail) : undefined;
     return ok({ items, reversed, count, bounded, columns, tables: tablesOf(scope), atMostOne });
   }

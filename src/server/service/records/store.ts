@@ -15,7 +15,7 @@ import type { SqlEngine, SqlTx } from "../engines/engine";
 import { kindOf, stateFailure } from "../engines/failures";
 import { type CompiledRead, ReadCompiler } from "./compile-read";
 import { SizedLruCache } from "./plan-cache";
-import { BOUND_MAX_END, BOUND_MIN_MATCHES, boundRank, pageRows, samplePercent } from "./bounded-top-n";
+import { BOUND_MAX_END, boundRank, pageRows, samplePercent } from "./bounded-top-n";
 import { reversedPage } from "./query-plan";
 import { type CreateOptions, fieldInfo, type StoredTable, type TableDef, TableRegistry } from "./registry";
 import { decode, encodeTrusted } from "./values";
@@ -97,7 +97,6 @@ export class SqlRecordStore implements RecordStore {
 
   /** Sorted pages read within a bound, and bounds that came out unusable (for tests; bounded-top-n.ts). */
   readonly bounds = { used: 0, missed: 0 };
-  private readonly rowsOf = new Map<number, { version: string; rows: number }>();
 
   /** How many count queries this store has run (for tests of the count cache). */
   get countsRun(): number {
@@ -154,13 +153,11 @@ export class SqlRecordStore implements RecordStore {
     const { bounded } = compiled;
     if (!bounded || limit <= 0 || skip + limit > BOUND_MAX_END) return undefined;
     const one = async (q: CompiledQuery) => (await this.engine.read([q]))[0].rows;
-    let count = known;
-    if (count === undefined) {
-      this.countQueries++;
-      count = Number((await one(compiled.count))[0]?.[0] ?? 0);
-    }
-    const percent = count >= BOUND_MIN_MATCHES ? samplePercent(await this.tableRows(table)) : 100;
-    const k = boundRank(count, skip, limit, percent);
+    const count = known ?? (await this.countOf(compiled.count));
+    // Whether a bound pays does not depend on the sample's size; its rank does.
+    const pays = boundRank(count, skip, limit, 100) !== undefined;
+    const percent = pays ? samplePercent(await this.tableRows(table)) : 100;
+    const k = pays ? boundRank(count, skip, limit, percent) : undefined;
     let rows: unknown[][] | undefined;
     if (k !== undefined) {
       const sample = await one(bounded.probe(k, percent));
@@ -179,14 +176,21 @@ export class SqlRecordStore implements RecordStore {
     return { rows, count };
   }
 
-  /** How many rows a table holds (all of them: the sample's base), cached until it is written. */
+  /** A count query's answer (counted in `countsRun`). */
+  private async countOf(count: CompiledQuery): Promise<number> {
+    this.countQueries++;
+    const [{ rows }] = await this.engine.read([count]);
+    return Number(rows[0]?.[0] ?? 0);
+  }
+
+  /** How many rows a table holds (the sample's base): kept in the count cache, like any count, until the table is written. */
   private async tableRows(table: StoredTable): Promise<number> {
-    const version = `${this.epoch}|${this.versions.get(table.id) ?? 0}`;
-    const kept = this.rowsOf.get(table.id);
-    if (kept?.version === version) return kept.rows;
     const q = this.engine.builder.selectFrom(table.physical).select(sql<number>`count(*)`.as("n")).compile();
-    const rows = Number((await this.engine.read([q]))[0].rows[0]?.[0] ?? 0);
-    this.rowsOf.set(table.id, { version, rows });
+    const key = this.countKey([table.id], q);
+    const kept = this.counts.get(key);
+    if (kept !== undefined) return kept;
+    const rows = await this.countOf(q);
+    this.counts.set(key, rows);
     return rows;
   }
 
@@ -206,12 +210,7 @@ export class SqlRecordStore implements RecordStore {
    */
   private async pageFromEnd(body: QueryBodyInput, compiled: CompiledRead, key: string, known: number | undefined,
   ): Promise<{ rows: unknown[][]; count: number } | { counted: number | undefined }> {
-    let count = known;
-    if (count === undefined) {
-      this.countQueries++;
-      const [{ rows }] = await this.engine.read([compiled.count]);
-      count = Number(rows[0]?.[0] ?? 0);
-    }
+    const count = known ?? (await this.countOf(compiled.count));
     const skip = body.skip ?? 0;
     const limit = body.limit ?? QUERY_LIMIT_DEFAULT;
     if (skip + limit / 2 <= count / 2) return { counted: count };

@@ -14,7 +14,8 @@ import type { Actor } from "../contract";
 import type { Upstream } from "../../proxy/forward";
 import type { NewAuditEntry } from "./audit-entry";
 import type { AuditLog } from "./audit-log";
-import { keyText, packChanges } from "./record-changes";
+import { recordKeyText } from "../../../shared/records";
+import { packChanges } from "./record-changes";
 
 export interface ChangeRequest {
   actor: Actor;
@@ -169,7 +170,7 @@ export function createAuditor(opts: AuditorOptions): Auditor {
         const read = upstreamBefore ? undefined : await readMatching(c, body.filter, values.map((v) => v.key), pk);
         if (read) {
           images = imagesFrom(read.items, [pk, ...values.map((v) => v.key).filter((k) => k !== pk)]);
-          keys = read.items.map((r) => keyText(r[pk as string]));
+          keys = read.items.map((r) => recordKeyText(r[pk as string]));
           if (read.count > read.items.length) detail.beforeImagesOmitted = read.count - read.items.length;
         }
       } else if (c.endpoint === "delete-records" && pk) {
@@ -178,13 +179,13 @@ export function createAuditor(opts: AuditorOptions): Auditor {
         const read = await readMatching(c, body.filter, undefined, pk);
         if (read) {
           deleted = read.items;
-          keys = read.items.map((r) => keyText(r[pk as string]));
+          keys = read.items.map((r) => recordKeyText(r[pk as string]));
           if (read.count > read.items.length) detail.beforeImagesOmitted = read.count - read.items.length;
         }
       } else if (c.endpoint === "insert") {
         const records = Array.isArray(body.records) ? (body.records as Record<string, unknown>[]) : [];
         detail.records = records.slice(0, BEFORE_IMAGES_MAX);
-        if (pk) keys = records.map((r) => keyText(r[pk as string]));
+        if (pk) keys = records.map((r) => recordKeyText(r[pk as string]));
       } else if (c.endpoint === "delete") {
         const key = decodeURIComponent(c.upstreamPath.split("?")[0].split("/").slice(5).join("/"));
         keys = [key];

@@ -10,6 +10,7 @@
  * Record) still read.
  */
 import type { BeforeImages } from "../../../shared/record-writes";
+import { recordKeyText } from "../../../shared/records";
 
 export interface RecordChange {
   key: unknown;
@@ -22,14 +23,13 @@ export interface StoredChanges extends BeforeImages {
   after: Record<string, unknown>;
 }
 
-export const keyText = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v));
 const same = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === JSON.stringify(b);
 
 /** The stored changes of an update from its before-images (primary key first) and the values it set; the Records' keys as text. */
 export function packChanges(images: BeforeImages, values: { key: string; value: unknown }[]): { changes: StoredChanges; keys: string[] } {
   const after: Record<string, unknown> = {};
   for (const v of values) after[v.key] = v.value ?? null;
-  return { changes: { fields: images.fields, rows: images.rows, after }, keys: images.rows.map((r) => keyText(r[0])) };
+  return { changes: { fields: images.fields, rows: images.rows, after }, keys: images.rows.map((r) => recordKeyText(r[0])) };
 }
 
 function isStored(v: unknown): v is StoredChanges {
@@ -49,13 +49,13 @@ export function changesSize(stored: unknown): number {
 export function expandChanges(stored: unknown, only?: string): RecordChange[] | undefined {
   if (Array.isArray(stored)) {
     const rows = stored as RecordChange[];
-    return only === undefined ? rows : rows.filter((c) => keyText(c.key) === only);
+    return only === undefined ? rows : rows.filter((c) => recordKeyText(c.key) === only);
   }
   if (!isStored(stored)) return undefined;
   const set = Object.keys(stored.after).map((f) => ({ f, at: stored.fields.indexOf(f), to: stored.after[f] }));
   const out: RecordChange[] = [];
   for (const row of stored.rows) {
-    if (only !== undefined && keyText(row[0]) !== only) continue;
+    if (only !== undefined && recordKeyText(row[0]) !== only) continue;
     const before: Record<string, unknown> = {};
     const after: Record<string, unknown> = {};
     let changed = false;

@@ -8,7 +8,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { type AuditEntry, type Checkpoint, entryHash, GENESIS, type NewAuditEntry } from "./audit-entry";
 import type { AuditLog, AuditQuery } from "./audit-log";
-import { chainSql, INLINE_KEYS, LINKED_KEYS_MAX, openKeyChains } from "./sqlite-key-chains";
+import { chainSql, INLINE_KEYS, openKeyChains } from "./sqlite-key-chains";
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS audit (
@@ -87,7 +87,7 @@ export function openSqliteAuditLog(dataDir: string): AuditLog {
     insert.run(base.seq, base.at, base.actorEmail, base.actorKind, base.address, base.kind, base.endpoint, base.resource, keysJson, base.detailJson, base.ref, last.hash, hash);
     // An outcome's keys belong to the change it completes (a Record's history lists changes).
     const change = e.kind === "outcome" && e.ref ? e.ref : base.seq;
-    if (e.resource) chains.link(e.resource, change, e.keys.length > LINKED_KEYS_MAX ? e.keys.slice(0, LINKED_KEYS_MAX) : e.keys, base.seq);
+    if (e.resource) chains.link(e.resource, change, keysJson, e.keys.length, base.seq);
     return { ...base, prevHash: last.hash, hash };
   });
 

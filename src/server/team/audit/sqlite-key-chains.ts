@@ -48,10 +48,11 @@ export function chainSql(withResource: boolean): string {
 
 export interface KeyChains {
   /**
-   * Adds change `seq` to the chains of `keys` in `resource` (inside the append's transaction of
-   * entry `entrySeq`): at once for a few keys, else noted as pending for `linkPending`.
+   * Adds change `seq` to the chains of `count` keys (`keysJson`, a JSON array) in `resource`,
+   * inside the append's transaction of entry `entrySeq`: at once for a few keys, else noted as
+   * pending for `linkPending` (which reads the entry's own keys, the first LINKED_KEYS_MAX).
    */
-  link(resource: string, seq: number, keys: string[], entrySeq: number): void;
+  link(resource: string, seq: number, keysJson: string, count: number, entrySeq: number): void;
   /** Links the next slice of a pending entry's keys (inside a write transaction); false when none is pending. */
   linkPending(): boolean;
   /** Whether some entry's keys are not all linked. */
@@ -102,10 +103,10 @@ export function openKeyChains(db: Database.Database): KeyChains {
     newest.run(resource, seq, keysJson);
   }
   return {
-    link(resource, seq, keys, entrySeq) {
-      if (keys.length === 0) return;
-      if (keys.length > INLINE_KEYS) notePending.run(entrySeq, resource, seq);
-      else linkNow(resource, seq, JSON.stringify(keys));
+    link(resource, seq, keysJson, count, entrySeq) {
+      if (count === 0) return;
+      if (count > INLINE_KEYS) notePending.run(entrySeq, resource, seq);
+      else linkNow(resource, seq, keysJson);
     },
     linkPending() {
       const p = oldestPending.get();

@@ -3,7 +3,7 @@
  * virtualized with TanStack Virtual, a roving active cell for keyboard use, inline editing.
  */
 import { useRowMarks } from "../../team/live/row-marks";
-import { keyText } from "../../team/live/apply-change.utils";
+import { recordKeyText } from "../../../shared/records";
 import { rowSortingFeature, type SortingState, tableFeatures, useTable } from "@tanstack/react-table";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef } from "react";
@@ -316,8 +316,8 @@ export const RecordsGrid = memo(function RecordsGrid(p: Props) {
               onCellDoubleClick={onCellDoubleClick}
               onCommit={commit}
               onCancel={cancel}
-              {...marks.get(keyText(row[p.pkField]))}
-              isOpen={p.openRecord !== undefined && keyText(row[p.pkField]) === p.openRecord}
+              {...marks.get(recordKeyText(row[p.pkField]))}
+              isOpen={p.openRecord !== undefined && recordKeyText(row[p.pkField]) === p.openRecord}
             />
           );
         })}

@@ -1,5 +1,5 @@
 /** The cell this tab is editing, as (Record's primary key, Field), for presence; undefined when none. */
-import type { RecordRow } from "../../../shared/records";
+import { type RecordRow, recordKeyText } from "../../../shared/records";
 import type { GridColumn } from "./columns.utils";
 import { useGridStore } from "./grid-store";
 
@@ -10,5 +10,5 @@ export function useEditingCell(rows: readonly RecordRow[] | undefined, columns: 
   const col = columns[editing.col - 1];
   if (!row || !col) return undefined;
   const pk = row[pkField];
-  return { record: typeof pk === "string" ? pk : JSON.stringify(pk), field: col.key };
+  return { record: recordKeyText(pk), field: col.key };
 }

@@ -3,7 +3,7 @@
  * must set: for every Field changed after that version, its value before the first of those
  * later changes. Pure: the panel's History tab and its test use it.
  */
-import type { RecordRow, RecordValue } from "../../../shared/records";
+import { type RecordRow, type RecordValue, recordKeyText } from "../../../shared/records";
 import type { AuditItem } from "./audit-list-query";
 
 export interface FieldChange {
@@ -33,7 +33,7 @@ export function recordVersions(items: readonly AuditItem[], record: string, pkFi
   const out: RecordVersion[] = [];
   for (const it of items) {
     if (it.outcome !== "applied") continue;
-    const change = it.changes?.find((c) => (typeof c.key === "string" ? c.key : JSON.stringify(c.key)) === record);
+    const change = it.changes?.find((c) => recordKeyText(c.key) === record);
     if (change) {
       const before = valuesOf(change.before);
       const after = valuesOf(change.after);

@@ -5,10 +5,10 @@
  * Records are unknown refetch the table; a bucket's change refetches its listings.
  */
 import type { QueryClient } from "@tanstack/react-query";
-import type { QueryBody, QueryResult, RecordRow } from "../../../shared/records";
+import { type QueryBody, type QueryResult, type RecordRow, recordKeyText } from "../../../shared/records";
 import { recordKeys } from "../../records/records-keys";
 import { storageKeys } from "../../storage/storage-keys";
-import { filterUses, keyText, patchRows } from "./apply-change.utils";
+import { filterUses, patchRows } from "./apply-change.utils";
 import { liveActions } from "./live-store";
 import type { LiveChange } from "./live-types";
 
@@ -34,7 +34,7 @@ export function applyChange(qc: QueryClient, e: LiveChange, pkOf: (table: string
     return;
   }
   const fields = new Set(e.fields ?? []);
-  const byKey = new Map(e.records.map((r) => [keyText(r.key), r.values ?? {}]));
+  const byKey = new Map(e.records.map((r) => [recordKeyText(r.key), r.values ?? {}]));
   for (const [key, data] of qc.getQueriesData<QueryResult | RecordRow | null>({ queryKey: recordKeys.table(db, table) })) {
     if (!data) continue;
     const kind = key[3];

@@ -1,7 +1,5 @@
 /** Pure helpers of applying a live change to cached pages: which views it may reorder or refilter, and the patch. */
-import type { RecordRow } from "../../../shared/records";
-
-export const keyText = (k: unknown) => (typeof k === "string" ? k : JSON.stringify(k));
+import { type RecordRow, recordKeyText } from "../../../shared/records";
 
 /** Does a filter tree test any of these Fields? Then a change to them may move Records in or out. */
 export function filterUses(filter: unknown, fields: ReadonlySet<string>): boolean {
@@ -25,7 +23,7 @@ export function filterUses(filter: unknown, fields: ReadonlySet<string>): boolea
 export function patchRows(rows: readonly RecordRow[], pkField: string, byKey: ReadonlyMap<string, Record<string, unknown>>): { rows: RecordRow[]; hit: RecordRow[] } {
   const hit: RecordRow[] = [];
   const next = rows.map((r) => {
-    const values = byKey.get(keyText(r[pkField]));
+    const values = byKey.get(recordKeyText(r[pkField]));
     if (!values) return r;
     const patched: RecordRow = { ...r };
     for (const [k, v] of Object.entries(values)) if (k in r) patched[k] = v as RecordRow[string];

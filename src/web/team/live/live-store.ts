@@ -4,6 +4,7 @@
  * data itself is patched in TanStack Query's cache (apply-change.ts).
  */
 import { create } from "zustand";
+import { recordKeyText } from "../../../shared/records";
 import type { LivePresence } from "./live-types";
 
 export const FLASH_MS = 2500;
@@ -32,7 +33,7 @@ export interface BucketNews {
 
 export const useLiveStore = create<LiveState>(() => ({ connected: false, flashes: new Map(), changedUnder: new Map(), presence: new Map(), bucketNews: new Map() }));
 
-export const rowKey = (table: string, pk: unknown) => `${table}|${typeof pk === "string" ? pk : JSON.stringify(pk)}`;
+export const rowKey = (table: string, pk: unknown) => `${table}|${recordKeyText(pk)}`;
 
 export const liveActions = {
   setConnected(connected: boolean) {
