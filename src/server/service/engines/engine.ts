@@ -147,6 +147,15 @@ export interface SqlTx {
    * DuckDB's appender, PostgreSQL's COPY. Returns how many rows were appended.
    */
   append(table: string, columns: string[], rows: AsyncIterable<unknown[][]>): Promise<number>;
+  /**
+   * Starts a read of what this transaction began with, on another connection, to run beside the
+   * transaction's own statements (which it does not see); resolve it before the transaction
+   * ends. Only an engine whose every write goes through this process's serialized `write` has
+   * it (DuckDB holds its file alone): no commit can come between the transaction's start and
+   * the read. Undefined when no connection is free at once (read inside the transaction instead).
+   * `unordered` as for `run`, for this read alone.
+   */
+  readBeside?(query: CompiledQuery, options?: Pick<RunOptions, "unordered">): Promise<RunResult> | undefined;
 }
 
 export interface SqlEngine {

@@ -227,10 +227,19 @@ export class SqlRecordStore implements RecordStore {
     const { update, set, before } = compiled.value;
     try {
       // One statement in one transaction: all matching Records change or none. What it
-      // overwrites is read in the same transaction, so it is exactly what was there.
+      // overwrites is read in the same transaction, or beside it from the snapshot the
+      // transaction began with, so it is exactly what was there.
       const out = await this.engine.write(async (tx) => {
         // Read in any order: a LIMIT kept in table order runs on one thread (one Record needs neither).
-        const rows = before ? (await tx.run(before.query, undefined, { unordered: !before.atMostOne })).rows : undefined;
+        const unordered = before && !before.atMostOne;
+        // Beside the update where the engine can (the two take their time at once), else before
+        // it in the transaction: either way exactly what the update overwrites.
+        const beside = before && tx.readBeside?.(before.query, { unordered });
+        if (beside) {
+          const [read, changed] = await Promise.all([beside, tx.run(update)]);
+          return { matched: changed.changes, rows: read.rows };
+        }
+        const rows = before ? (await tx.run(before.query, undefined, { unordered })).rows : undefined;
         return { matched: (await tx.run(update)).changes, rows };
       });
       if (out.matched > 0) this.touched(table);

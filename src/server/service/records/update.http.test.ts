@@ -193,6 +193,37 @@ describe("before-images (the beforeImages extension, for the audit trail)", () =
     expect(Object.is((bySku(before.rows)[0] as number[])[2], 0.1 + 0.2)).toBe(true);
   });
 
+  it("concurrent updates of one Record, by key and by filter: each before-image is what the update before it wrote", async () => {
+    // DuckDB reads the before-images beside the update on another connection: they must still
+    // be exactly what each update overwrote, so the Record's values form one unbroken chain.
+    const id = "E00040";
+    const start = await record(id);
+    const dept = { and: [{ key: "department", operator: "equal", value: start.department }] };
+    const sent = Array.from({ length: 36 }, (_, i) => ({ city: `Chain ${i}`, bulk: i % 3 === 2 }));
+    const busy = Array.from({ length: 6 }, () => post(svc, `${EMP}/query`, { filter: { and: [{ key: "full_name", operator: "contains", value: "a" }] }, limit: 50 }));
+    const answers = await Promise.all(
+      sent.map(({ city, bulk }) =>
+        post(svc, `${EMP}/update`, { filter: bulk ? dept : byId(id), values: [{ key: "city", value: city }] }, { "x-baseboard-before-images": "10000" }),
+      ),
+    );
+    await Promise.all(busy);
+    const next = new Map<unknown, string>();
+    answers.forEach((res, i) => {
+      expect(res.status).toBe(200);
+      const { before } = res.body as { before: { fields: string[]; rows: unknown[][] } };
+      const mine = before.rows.filter((r) => r[0] === id);
+      expect(mine, sent[i].city).toHaveLength(1);
+      expect(next.has(mine[0][1]), `two updates overwrote ${String(mine[0][1])}`).toBe(false);
+      next.set(mine[0][1], sent[i].city);
+    });
+    let at: unknown = start.city;
+    for (let n = 0; n < sent.length; n++) {
+      expect(next.has(at), `the chain breaks after ${String(at)}`).toBe(true);
+      at = next.get(at);
+    }
+    expect((await record(id)).city).toBe(at);
+  });
+
   it("refuses a header that is not a whole number from 1 to 10,000, and writes nothing", async () => {
     const was = await record("E00032");
     for (const bad of ["0", "10001", "abc", "1.5", "-3"]) {

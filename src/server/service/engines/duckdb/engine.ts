@@ -219,6 +219,28 @@ export async function openDuckDbEngine(options: DuckDbOptions): Promise<SqlEngin
             }
           },
           append: (table, columns, rows) => appendRows(writer, table, columns, rows),
+          // A reader's snapshot taken now is this transaction's start: every write of this file
+          // is serialized here, and this one has not committed. Never waits for a busy reader.
+          // `unordered` is this reader's session setting, for this read only (not the instance's).
+          readBeside: (q, runOptions = {}) => {
+            const conn = idle.pop();
+            if (!conn || !db?.readers.includes(conn)) return undefined;
+            const read = async () => {
+              if (!runOptions.unordered) return runOn(conn, q);
+              await control(conn, "set session preserve_insertion_order = false");
+              try {
+                return await runOn(conn, q);
+              } finally {
+                await control(conn, "reset session preserve_insertion_order").catch(() => undefined);
+              }
+            };
+            return read()
+              .catch((e) => {
+                invalidateOn(e);
+                throw e;
+              })
+              .finally(() => release(conn));
+          },
         };
         try {
           const result = await fn(tx);
