@@ -173,7 +173,8 @@ describe("what is recorded", () => {
     const up = await fetch(`${base()}/api/v0/storage/object/team-files`, { method: "POST", headers: { ...fromApp(base()), cookie: ada }, body: form });
     expect(up.status).toBe(200);
     const files = await call(ada, "GET", "/api/audit?bucket=team-files&key=audit/note.txt");
-    expect(files.body.items[0]).toMatchObject({ action: "upload", bucket: "team-files", outcome: "applied", file: { key: "audit/note.txt" } });
+    // The file's size, not the multipart request's (which also holds the key part and boundaries).
+    expect(files.body.items[0]).toMatchObject({ action: "upload", bucket: "team-files", outcome: "applied", file: { key: "audit/note.txt", size: 5 } });
     expect(files.body.items[0].file.version).toMatch(/^\d+$/);
 
     const vic = await signIn(base(), "vic@example.com", PW);

@@ -190,7 +190,11 @@ export function createAuditor(opts: AuditorOptions): Auditor {
         const key = decodeURIComponent(c.upstreamPath.split("?")[0].split("/").slice(5).join("/"));
         keys = [key];
         detail.key = key;
-      } else if (c.endpoint === "upload" || c.endpoint === "import") {
+      } else if (c.endpoint === "upload") {
+        // The request's length counts the multipart framing too: the file's own size is read
+        // from the versions the upstream lists once it is stored (below).
+        if (c.size !== undefined) detail.requestBytes = c.size;
+      } else if (c.endpoint === "import") {
         if (c.size !== undefined) detail.size = c.size;
       } else if (c.endpoint === "storage-restore") {
         // A new newest version of `key` with the content of `restoredFrom` (v<version>/<key>).
@@ -237,8 +241,13 @@ export function createAuditor(opts: AuditorOptions): Auditor {
           const m = /^v(\d+)\/(.*)$/.exec(json.key);
           out.versionedKey = json.key;
           if (m) Object.assign(out, { version: m[1], key: m[2] });
-          // A completed resumable upload's request has no body to measure: its answer says the size.
+          // A completed resumable upload's answer says the size; a one-request upload's does not
+          // (decisions: `{"key"}`): the version the upstream lists says it.
           if (typeof json.size === "number") out.size = json.size;
+          else if (m && status < 300) {
+            const size = await sizeOfVersion(c.target ?? "", m[2], json.key);
+            if (size !== undefined) out.size = size;
+          }
         }
         if (status < 300 && pk && images && c.endpoint === "update") {
           const packed = packChanges(images, (detail.values as { key: string; value: unknown }[]) ?? []);

@@ -1,8 +1,9 @@
 /**
  * `npm run audit -- verify` walks the chain (DATA_DIR/audit.sqlite, or BASEBOARD_DATABASE_URL)
  * and names the first broken link, exit 1 then; `npm run audit -- export --since <ISO time>
- * --format jsonl|csv` writes entries (outcomes folded in) to standard output.
+ * [--until <ISO time>] --format jsonl|csv` writes entries (outcomes folded in) to standard output.
  */
+import { parseArgs } from "node:util";
 import { stringify } from "csv-stringify/sync";
 import type { AuditEntry } from "./audit-entry";
 import { firstBrokenLink } from "./audit-entry";
@@ -11,7 +12,10 @@ import type { AuditLog } from "./audit-log";
 import { openAuditLog } from "./open-audit-log";
 
 const USAGE = `Usage: npm run audit -- verify
-       npm run audit -- export [--since <ISO time>] [--format jsonl|csv]`;
+       npm run audit -- export [--since <ISO time>] [--until <ISO time>] [--format jsonl|csv]`;
+
+/** The CSV export's columns: one row per change, its outcome folded in. */
+export const CSV_COLUMNS = ["seq", "at", "actor", "address", "action", "resource", "keys", "outcome", "count", "message", "filter", "values", "detail", "hash"] as const;
 
 async function* walk(log: AuditLog, afterSeq: number): AsyncGenerator<AuditEntry> {
   let after = afterSeq;
@@ -43,16 +47,43 @@ export async function verify(log: AuditLog): Promise<{ ok: true; entries: number
   return broken ? { ok: false, ...broken } : { ok: true, entries: count };
 }
 
-export async function runAuditCommand(argv: string[], out: (s: string) => void): Promise<number> {
+/** An ISO time given on the command line, or why not. */
+function timeArg(name: string, raw: string | undefined): number | string | undefined {
+  if (raw === undefined) return undefined;
+  const t = Date.parse(raw);
+  return Number.isFinite(t) ? t : `--${name} is an ISO time such as 2026-11-01 or 2026-11-01T08:00:00Z (got "${raw}").`;
+}
+
+/**
+ * Runs the command; `out` writes one line of results (awaited: a slow pipe holds the export
+ * back instead of losing its end), `err` one line of complaint. The exit code is returned.
+ */
+export async function runAuditCommand(argv: string[], out: (s: string) => unknown, err: (s: string) => void = (s) => void out(s)): Promise<number> {
   const [command, ...rest] = argv;
   if (command !== "verify" && command !== "export") {
-    out(USAGE);
+    err(USAGE);
     return 2;
   }
-  const flag = (name: string) => {
-    const i = rest.indexOf(`--${name}`);
-    return i >= 0 ? rest[i + 1] : undefined;
-  };
+  let values: { since?: string; until?: string; format?: string };
+  try {
+    // Strict: an unknown option or one without its value is an error, not quietly ignored.
+    values = parseArgs({ args: rest, options: command === "export" ? { since: { type: "string" }, until: { type: "string" }, format: { type: "string" } } : {}, strict: true, allowPositionals: false }).values;
+  } catch (e) {
+    err(`${(e as Error).message}\n${USAGE}`);
+    return 2;
+  }
+  const format = values.format ?? "jsonl";
+  if (format !== "jsonl" && format !== "csv") {
+    err(`--format is jsonl or csv (got "${format}").`);
+    return 2;
+  }
+  const sinceArg = timeArg("since", values.since) ?? 0;
+  const untilArg = timeArg("until", values.until) ?? Infinity;
+  if (typeof sinceArg === "string" || typeof untilArg === "string") {
+    err(typeof sinceArg === "string" ? sinceArg : (untilArg as string));
+    return 2;
+  }
+  const [since, until] = [sinceArg, untilArg];
   const log = await openAuditLog(process.env);
   try {
     if (command === "verify") {
@@ -64,31 +95,24 @@ export async function runAuditCommand(argv: string[], out: (s: string) => void):
       out(`The activity log is broken at entry ${r.seq}: ${r.why}.`);
       return 1;
     }
-    const format = flag("format") ?? "jsonl";
-    if (format !== "jsonl" && format !== "csv") {
-      out("--format is jsonl or csv.");
-      return 2;
-    }
-    const sinceRaw = flag("since");
-    const since = sinceRaw ? Date.parse(sinceRaw) : 0;
-    if (!Number.isFinite(since)) {
-      out("--since is an ISO time such as 2026-11-01 or 2026-11-01T08:00:00Z.");
-      return 2;
-    }
+    const json = (v: unknown) => (v === undefined ? "" : JSON.stringify(v));
     const pending: AuditEntry[] = [];
     const flush = async () => {
       const outcomes = await log.outcomesOf(pending.map((e) => e.seq));
       for (const e of pending) {
         const p = present(e, outcomes.get(e.seq));
-        if (format === "jsonl") out(JSON.stringify(p));
-        else out(stringify([[p.seq, p.at, p.actor, p.address, p.action, p.table ?? p.bucket ?? "", p.keys.join(" "), p.outcome ?? "", p.count ?? "", JSON.stringify(p.changes ?? p.deleted ?? p.records ?? p.file ?? p.detail ?? null), p.hash]]).trimEnd());
+        if (format === "jsonl") await out(JSON.stringify(p));
+        else {
+          const row = [p.seq, p.at, p.actor, p.address, p.action, p.table ?? p.bucket ?? "", json(p.keys), p.outcome ?? "", p.count ?? "", p.message ?? "", json(p.filter), json(p.values)];
+          await out(stringify([[...row, json(p.changes ?? p.deleted ?? p.records ?? p.file ?? p.detail ?? null), p.hash]]).trimEnd());
+        }
       }
       pending.length = 0;
     };
-    if (format === "csv") out("seq,at,actor,address,action,resource,keys,outcome,count,detail,hash");
+    if (format === "csv") await out(CSV_COLUMNS.join(","));
     const cp = await log.checkpoint();
     for await (const e of walk(log, cp.seq)) {
-      if (e.at < since || e.kind === "outcome") continue;
+      if (e.at < since || e.at > until || e.kind === "outcome") continue;
       pending.push(e);
       if (pending.length >= 1000) await flush();
     }
@@ -99,12 +123,21 @@ export async function runAuditCommand(argv: string[], out: (s: string) => void):
   }
 }
 
+/** A line to standard output, waiting while the pipe is full (process.exit would cut it short). */
+function writeLine(s: string): Promise<void> | void {
+  if (process.stdout.write(`${s}\n`)) return;
+  return new Promise((resolve) => process.stdout.once("drain", resolve));
+}
+
 if (process.argv[1] && /audit[\\/]cli\.[tj]s$/.test(process.argv[1])) {
-  runAuditCommand(process.argv.slice(2), (s) => console.log(s)).then(
-    (code) => process.exit(code),
+  // The exit code is set, not forced: the process ends once standard output is flushed.
+  runAuditCommand(process.argv.slice(2), writeLine, (s) => console.error(s)).then(
+    (code) => {
+      process.exitCode = code;
+    },
     (e) => {
       console.error(`Error: ${(e as Error).message}`);
-      process.exit(2);
+      process.exitCode = 2;
     },
   );
 }

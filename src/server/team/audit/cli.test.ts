@@ -1,0 +1,107 @@
+/**
+ * `npm run audit` as a user runs it: the real command in a child process, on a real trail. An
+ * export piped into another program arrives whole; bad arguments are refused, not ignored.
+ */
+import { execFile, spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parse } from "csv-parse/sync";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openSqliteAuditLog } from "./sqlite-audit-log";
+import { CSV_COLUMNS } from "./cli";
+
+const ENTRIES = 400;
+const T0 = Date.parse("2026-01-01T00:00:00Z");
+let dir: string;
+
+/** Runs `npm run audit -- …` (what package.json runs) on `dir`; stdout read as a pipe, slowly. */
+function audit(args: string[]): Promise<{ code: number; out: string; err: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", "src/server/team/audit/cli.ts", ...args], { env: { ...process.env, DATA_DIR: dir, BASEBOARD_DATABASE_URL: "" }, stdio: ["ignore", "pipe", "pipe"] });
+    const out: Buffer[] = [];
+    let err = "";
+    // A reader that pauses now and then, like a pipe into a slower program.
+    child.stdout.on("data", (d: Buffer) => {
+      out.push(d);
+      child.stdout.pause();
+      setTimeout(() => child.stdout.resume(), 2);
+    });
+    child.stderr.on("data", (d) => (err += d));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code: code ?? -1, out: Buffer.concat(out).toString("utf8"), err }));
+  });
+}
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "bb-audit-cli-"));
+  const log = openSqliteAuditLog(dir);
+  // ~1 KB each: the export is far more than a pipe holds at once (64 KiB).
+  for (let i = 0; i < ENTRIES; i++) {
+    const refused = i % 10 === 9;
+    await log.append({
+      at: T0 + i * 60_000,
+      actorEmail: "ada@example.com",
+      actorKind: "person",
+      address: "127.0.0.1",
+      kind: refused ? "refused" : "update",
+      endpoint: "POST /api/v0/record/demo/employees/update",
+      resource: "table:demo/employees",
+      keys: refused ? [] : [`E ${i}`],
+      detail: refused ? { endpoint: "update", message: `not allowed ${i}` } : { filter: { and: [{ key: "employee_id", operator: "equal", value: `E ${i}` }] }, values: [{ key: "city", value: "x".repeat(900) }] },
+    });
+  }
+  await log.close();
+});
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+describe("npm run audit", () => {
+  it("an export piped into another program arrives whole, every line complete", async () => {
+    const r = await audit(["export", "--format", "jsonl"]);
+    expect(r.code, r.err).toBe(0);
+    const lines = r.out.trimEnd().split("\n");
+    expect(lines).toHaveLength(ENTRIES);
+    expect(lines.map((l) => JSON.parse(l).seq)).toEqual(Array.from({ length: ENTRIES }, (_, i) => i + 1));
+  });
+
+  it("CSV: one row per change with the message, filter, values, and keys as JSON", async () => {
+    const r = await audit(["export", "--format", "csv", "--since", "2026-01-01T01:00:00Z", "--until", "2026-01-01T02:00:00Z"]);
+    expect(r.code, r.err).toBe(0);
+    const rows = parse(r.out, { columns: true }) as Record<string, string>[];
+    expect(Object.keys(rows[0])).toEqual([...CSV_COLUMNS]);
+    // Minutes 60 to 120: entries 60 to 120.
+    expect(rows.map((row) => Number(row.seq))).toEqual(Array.from({ length: 61 }, (_, i) => i + 61));
+    const update = rows.find((row) => row.action === "update")!;
+    expect(JSON.parse(update.keys)).toEqual([`E ${Number(update.seq) - 1}`]);
+    expect(JSON.parse(update.filter).and[0].value).toBe(`E ${Number(update.seq) - 1}`);
+    expect(JSON.parse(update.values)[0].key).toBe("city");
+    const refused = rows.find((row) => row.action === "refused")!;
+    expect(refused.message).toBe(`not allowed ${Number(refused.seq) - 1}`);
+  });
+
+  it("refuses unknown options, options without their value, and bad times, with exit 2 and why", async () => {
+    const cases: [string[], RegExp][] = [
+      [["export", "--since"], /--since.*argument missing/i],
+      [["export", "--format"], /--format.*argument missing/i],
+      [["export", "--sinse", "2026-01-01"], /Unknown option '--sinse'/],
+      [["verify", "--bogus"], /Unknown option '--bogus'/],
+      [["export", "--until", "tomorrow"], /--until is an ISO time/],
+      [["export", "--format", "xml"], /--format is jsonl or csv/],
+      [["exprt"], /Usage: npm run audit/],
+    ];
+    for (const [args, why] of cases) {
+      const r = await audit(args);
+      expect(r.code, args.join(" ")).toBe(2);
+      expect(r.err, args.join(" ")).toMatch(why);
+      expect(r.out, args.join(" ")).toBe("");
+    }
+  });
+
+  it("verify still answers on standard output, exit 0", async () => {
+    const r = await new Promise<{ code: number; out: string }>((resolve) =>
+      execFile(process.execPath, ["--import", "tsx", "src/server/team/audit/cli.ts", "verify"], { env: { ...process.env, DATA_DIR: dir, BASEBOARD_DATABASE_URL: "" } }, (e, out) => resolve({ code: e ? Number(e.code) : 0, out })),
+    );
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(new RegExp(`verifies: ${ENTRIES} entries`));
+  });
+});
