@@ -190,7 +190,16 @@ export function createProxyHandler(deps: ProxyDeps) {
       return forward(req, res, route, false, SIGNED_HEADERS);
     }
     const refusal = apiRequestRefusal(req.headers, host, safe, config.publicOrigin);
-    if (refusal) return apiError(res, 403, errorBody("forbidden", refusal));
+    if (refusal) {
+      // A change refused as cross-site is recorded like any refused change: under whoever's
+      // session it carried (a page elsewhere may have sent it in their name), else as nobody.
+      if (deps.audit && route.kind === "forward" && CHANGE_ENDPOINTS.has(route.endpoint)) {
+        const actor = await identify(req).catch(() => undefined);
+        const change = { actor, address: req.socket.remoteAddress ?? "", method, endpoint: route.endpoint, upstreamPath: route.upstreamPath, target: route.target };
+        await deps.audit.refused(change, refusal);
+      }
+      return apiError(res, 403, errorBody("forbidden", refusal));
+    }
     if (pathname === "/api/health" && safe) {
       const health = healthReport(service);
       return apiError(res, health.status, health.body as never);

@@ -15,9 +15,13 @@ const bad = (message: string): AuditAnswer => ({ status: 400, body: { error: "va
 
 function time(raw: string | null, name: string): number | undefined | string {
   if (raw === null || raw === "") return undefined;
-  const t = Date.parse(raw);
-  return Number.isFinite(t) ? t : `${name} must be an ISO time such as 2026-11-25T10:00:00Z.`;
+  // A date, or a date and time (with a zone to be exact); not whatever Date.parse accepts ("1" is 2001).
+  const t = /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/i.test(raw.trim()) ? Date.parse(raw.trim()) : NaN;
+  return Number.isFinite(t) ? t : `${name} must be an ISO time such as 2026-11-25T10:00:00Z (got "${raw}").`;
 }
+
+/** The kinds `kind=` may name (an outcome is folded into its change, never listed alone). */
+export const LISTED_KINDS = ["update", "insert", "delete-records", "import", "restore", "upload", "restore-file", "delete-file", "storage-job", "people", "refused", "sign-in-failed"] as const;
 
 /** One entry as clients see it: the change with its outcome folded in. */
 export function present(e: AuditEntry, outcome: AuditEntry | undefined, record?: string) {
@@ -83,6 +87,8 @@ export async function answerAudit(log: AuditLog, actor: Actor, params: URLSearch
   const beforeSeq = cursorRaw ? Number(cursorRaw) : undefined;
   if (beforeSeq !== undefined && (!Number.isInteger(beforeSeq) || beforeSeq < 1)) return bad("cursor is the nextCursor of a previous page.");
   const kinds = params.get("kind")?.split(",").map((k) => k.trim()).filter(Boolean);
+  const unknownKind = kinds?.find((k) => !(LISTED_KINDS as readonly string[]).includes(k));
+  if (unknownKind !== undefined) return bad(`kind "${unknownKind}" is not one of ${LISTED_KINDS.join(", ")} (a comma list).`);
   const q: AuditQuery = {
     resource: table ? `table:${table}` : bucket ? `bucket:${bucket}` : undefined,
     key: record ?? key,

@@ -60,6 +60,17 @@ describe("the audit trail on one PostgreSQL", () => {
     expect(history.items[0]).toMatchObject({ action: "update", outcome: "applied", changes: [{ key: "E00010", after: { city: "A0" } }] });
   });
 
+  it("kind=refused finds a change the service itself refused (its outcome), besides the proxy's refusals", async () => {
+    const form = new FormData();
+    form.append("key", "secret.txt");
+    form.append("file", new Blob(["no"], { type: "text/plain" }), "secret.txt");
+    expect((await fetch(`${a.url}/api/v0/storage/object/vault`, { method: "POST", headers: fromApp(a.url), body: form })).status).toBe(403);
+    const refused = await (await fetch(`${b.url}/api/audit?kind=refused`)).json();
+    expect(refused.items[0]).toMatchObject({ action: "upload", outcome: "refused", bucket: "vault" });
+    const updates = await (await fetch(`${b.url}/api/audit?kind=update&limit=500`)).json();
+    expect(updates.items.every((i: { action: string }) => i.action === "update")).toBe(true);
+  });
+
   it("a read-only database: changes are refused with 503 and not made", async () => {
     const admin = new pg.Client({ connectionString: inject("pgAdminUrl") });
     await admin.connect();

@@ -180,8 +180,48 @@ describe("what is recorded", () => {
     const vic = await signIn(base(), "vic@example.com", PW);
     expect((await call(vic, "POST", "/api/v0/record/demo/employees/update", { filter: byId("E00001"), values: [{ key: "city", value: "X" }] })).status).toBe(403);
     const refused = await call(ada, "GET", "/api/audit?actor=vic@example.com&kind=refused");
-    expect(refused.body.items[0]).toMatchObject({ action: "refused", outcome: "refused", table: "demo/employees" });
+    // What was attempted, not only that it was refused.
+    expect(refused.body.items[0]).toMatchObject({ action: "refused", outcome: "refused", table: "demo/employees", filter: byId("E00001"), values: [{ key: "city", value: "X" }] });
     expect(refused.body.items[0].message).toMatch(/editor access/);
+    const vicDelete = await call(vic, "DELETE", "/api/v0/storage/object/team-files/audit/note.txt");
+    expect(vicDelete.status).toBe(403);
+    const refusedDelete = await call(ada, "GET", "/api/audit?actor=vic@example.com&kind=refused&bucket=team-files");
+    expect(refusedDelete.body.items[0]).toMatchObject({ action: "refused", keys: ["audit/note.txt"], file: { key: "audit/note.txt" } });
+  });
+
+  it("refusals the permission table did not make: the service's own 403, and a change sent cross-site", async () => {
+    const ada = await signIn(base(), "ada@example.com", PW);
+    // The vault bucket is forbidden by the service itself: forwarded, refused there, found as refused.
+    const form = new FormData();
+    form.append("key", "secret.txt");
+    form.append("file", new Blob(["no"], { type: "text/plain" }), "secret.txt");
+    const up = await fetch(`${base()}/api/v0/storage/object/vault`, { method: "POST", headers: { ...fromApp(base()), cookie: ada }, body: form });
+    expect(up.status).toBe(403);
+    const byService = await call(ada, "GET", "/api/audit?kind=refused&bucket=vault");
+    expect(byService.body.items[0]).toMatchObject({ action: "upload", outcome: "refused", bucket: "vault", actor: "ada@example.com" });
+    // Without the app's header (a form posted from another site): 403 before identification, still recorded.
+    const cross = await fetch(`${base()}/api/v0/record/demo/employees/update`, {
+      method: "POST",
+      headers: { cookie: ada, "content-type": "application/json", origin: "https://elsewhere.example", "sec-fetch-site": "cross-site" },
+      body: JSON.stringify({ filter: byId("E00002"), values: [{ key: "city", value: "Y" }] }),
+    });
+    expect(cross.status).toBe(403);
+    const crossEntry = await call(ada, "GET", "/api/audit?kind=refused&table=demo/employees&limit=1");
+    expect(crossEntry.body.items[0]).toMatchObject({ action: "refused", actor: "ada@example.com", table: "demo/employees" });
+    expect(crossEntry.body.items[0].message).toMatch(/./);
+  });
+
+  it("refuses filters it does not know: an unknown kind, a time that is not ISO", async () => {
+    const ada = await signIn(base(), "ada@example.com", PW);
+    const kind = await call(ada, "GET", "/api/audit?kind=update,bogus");
+    expect(kind.status).toBe(400);
+    expect(kind.body.message).toMatch(/kind "bogus" is not one of update, insert/);
+    for (const t of ["1", "yesterday", "2026-13"]) {
+      const r = await call(ada, "GET", `/api/audit?since=${t}`);
+      expect(r.status, t).toBe(400);
+      expect(r.body.message, t).toMatch(/since must be an ISO time/);
+    }
+    expect((await call(ada, "GET", "/api/audit?since=2026-11-01&until=2026-11-30T10:00:00%2B01:00")).status).toBe(200);
   });
 
   it("a restored file version: the key, the new version, its size and the version it came from; a viewer lists versions but may not restore", async () => {

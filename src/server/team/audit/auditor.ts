@@ -32,6 +32,9 @@ export interface ChangeRequest {
   size?: number;
 }
 
+/** A change turned away before it was forwarded; it may carry no session at all (a cross-site request). */
+export type RefusedRequest = Omit<ChangeRequest, "actor"> & { actor?: Actor };
+
 /** A change that was applied, as recorded: what the live stream turns into an event. */
 export interface AppliedChange {
   kind: NewAuditEntry["kind"];
@@ -56,7 +59,7 @@ export interface PendingChange {
 
 export interface Auditor {
   beforeChange(c: ChangeRequest): Promise<PendingChange>;
-  refused(c: ChangeRequest, message: string): Promise<void>;
+  refused(c: RefusedRequest, message: string): Promise<void>;
   signInFailed(email: string, address: string): Promise<void>;
   record(e: Omit<NewAuditEntry, "at">): Promise<void>;
   readonly log: AuditLog;
@@ -77,6 +80,9 @@ const KIND: Record<string, NewAuditEntry["kind"]> = {
 };
 
 export const CHANGE_ENDPOINTS = new Set(Object.keys(KIND));
+
+/** A refused insert keeps this many of its Records (and how many there were). */
+const REFUSED_RECORDS = 100;
 
 function parse(body: Buffer | undefined): Record<string, unknown> {
   try {
@@ -106,13 +112,13 @@ export interface AuditorOptions {
 
 export function createAuditor(opts: AuditorOptions): Auditor {
   const { log, upstream } = opts;
-  const base = (c: ChangeRequest) => ({
-    actorEmail: c.actor.email,
-    actorKind: c.actor.kind,
+  const base = (c: RefusedRequest) => ({
+    actorEmail: c.actor?.email ?? "(not signed in)",
+    actorKind: c.actor?.kind ?? "unknown",
     address: c.address,
     endpoint: `${c.method} ${c.upstreamPath.split("?")[0]}`.slice(0, 500),
   });
-  const resourceOf = (c: ChangeRequest) =>
+  const resourceOf = (c: RefusedRequest) =>
     !c.target ? null : c.upstreamPath.startsWith("/v0/record/") ? `table:${c.target}` : `bucket:${c.target}`;
 
   /** The Records a filter picks, their primary key and the named Fields (all of them when none are named). */
@@ -137,6 +143,38 @@ export function createAuditor(opts: AuditorOptions): Auditor {
     const items = (res.body as { items?: { versionedKey?: unknown; size?: unknown }[] }).items ?? [];
     const size = items.find((i) => i.versionedKey === versioned)?.size;
     return typeof size === "number" ? size : undefined;
+  }
+
+  /**
+   * What a refused change asked for, from its request alone (nothing is read upstream for it):
+   * the filter and values, the Records (the first REFUSED_RECORDS, and how many) and their keys,
+   * a file's key, a job's source and destination. A streamed body (an upload) is not read.
+   */
+  async function attempted(c: RefusedRequest): Promise<{ detail: Record<string, unknown>; keys: string[] }> {
+    const body = parse(c.body);
+    const detail: Record<string, unknown> = {};
+    let keys: string[] = [];
+    if (c.endpoint === "delete") {
+      const key = decodeURIComponent(c.upstreamPath.split("?")[0].split("/").slice(5).join("/"));
+      detail.key = key;
+      keys = [key];
+    } else if (c.endpoint === "update" || c.endpoint === "delete-records" || c.endpoint === "insert") {
+      if (body.filter !== undefined) detail.filter = body.filter;
+      if (Array.isArray(body.values)) detail.values = body.values;
+      if (Array.isArray(body.records)) {
+        const records = body.records as Record<string, unknown>[];
+        detail.records = records.slice(0, REFUSED_RECORDS);
+        detail.recordCount = records.length;
+        const [db, table] = (c.target ?? "/").split("/");
+        const pk = (await opts.tableOf(db, table).catch(() => undefined))?.primaryKey;
+        if (pk) keys = records.slice(0, BEFORE_IMAGES_MAX).map((r) => recordKeyText(r?.[pk]));
+      }
+    } else if (c.body) {
+      Object.assign(detail, body);
+      if (typeof body.from === "string") keys = [body.from, ...(typeof body.to === "string" ? [body.to] : [])];
+    }
+    if (c.size !== undefined && !c.body) detail.requestBytes = c.size;
+    return { detail, keys };
   }
 
   return {
@@ -272,7 +310,8 @@ export function createAuditor(opts: AuditorOptions): Auditor {
     },
     async refused(c, message) {
       try {
-        await log.append({ ...base(c), at: Date.now(), kind: "refused", resource: resourceOf(c), keys: [], detail: { endpoint: c.endpoint, message } });
+        const { detail, keys } = await attempted(c);
+        await log.append({ ...base(c), at: Date.now(), kind: "refused", resource: resourceOf(c), keys, detail: { endpoint: c.endpoint, message, ...detail } });
       } catch (e) {
         opts.onError?.(e as Error);
       }

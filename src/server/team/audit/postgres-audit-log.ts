@@ -94,8 +94,13 @@ export async function openPostgresAuditLog(url: string): Promise<AuditLog> {
       if (q.actor) where.push(`actor_email = ${arg(q.actor)}`);
       if (q.since !== undefined) where.push(`at >= ${arg(q.since)}`);
       if (q.until !== undefined) where.push(`at <= ${arg(q.until)}`);
-      if (q.kinds?.length) where.push(`kind = ANY(${arg(q.kinds)})`);
-      else where.push("kind <> 'outcome'");
+      if (q.kinds?.length) {
+        // "refused" also finds changes the upstream itself refused (a 403 in their outcome).
+        const upstreamRefused = q.kinds.includes("refused")
+          ? " OR EXISTS (SELECT 1 FROM bb_audit o WHERE o.ref = bb_audit.seq AND o.kind = 'outcome' AND (o.detail::jsonb ->> 'outcome') = 'refused')"
+          : "";
+        where.push(`(kind = ANY(${arg(q.kinds)})${upstreamRefused})`);
+      } else where.push("kind <> 'outcome'");
       if (q.beforeSeq !== undefined) where.push(`seq < ${arg(q.beforeSeq)}`);
       const sql = `SELECT * FROM bb_audit ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY seq DESC LIMIT ${arg(q.limit)}`;
       return (await pool.query(sql, args)).rows.map(toEntry);

@@ -153,8 +153,13 @@ export function openSqliteAuditLog(dataDir: string): AuditLog {
       if (q.actor) add("actor_email = ?", q.actor);
       if (q.since !== undefined) add("at >= ?", q.since);
       if (q.until !== undefined) add("at <= ?", q.until);
-      if (q.kinds?.length) add(`kind IN (${q.kinds.map(() => "?").join(",")})`, ...q.kinds);
-      else add("kind <> 'outcome'");
+      if (q.kinds?.length) {
+        // "refused" also finds changes the upstream itself refused (a 403 in their outcome).
+        const upstreamRefused = q.kinds.includes("refused")
+          ? " OR EXISTS (SELECT 1 FROM audit o WHERE o.ref = audit.seq AND o.kind = 'outcome' AND json_extract(o.detail, '$.outcome') = 'refused')"
+          : "";
+        add(`(kind IN (${q.kinds.map(() => "?").join(",")})${upstreamRefused})`, ...q.kinds);
+      } else add("kind <> 'outcome'");
       if (q.beforeSeq !== undefined) add("seq < ?", q.beforeSeq);
       const sql = `SELECT * FROM audit ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY seq DESC LIMIT ?`;
       return (db.prepare(sql).all(...args, q.limit) as Row[]).map(toEntry);
