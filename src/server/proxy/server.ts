@@ -30,6 +30,9 @@ import { createZipDownloads, ZIP_PATH } from "./zip/zip-download";
 
 type ForwardRoute = Extract<ApiRoute, { kind: "forward" }>;
 
+/** SQLite's and PostgreSQL's ways of saying a write cannot be stored (full, read-only, I/O). */
+const OWN_STORE_UNWRITABLE = /SQLITE_FULL|SQLITE_READONLY|SQLITE_IOERR|SQLITE_CANTOPEN|ENOSPC|EROFS|database or disk is full|readonly database|read-only transaction|could not extend file/i;
+
 export type Middleware = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void;
 
 export interface ProxyDeps {
@@ -217,7 +220,9 @@ export function createProxyHandler(deps: ProxyDeps) {
         buckets: cfg.buckets.map((b) => b.name),
       };
     };
-    if (deps.team && /^\/api\/(me|people)(\/|$)/.test(pathname) && (await deps.team.handleApi(req, res, pathname, actor, catalog))) return;
+    const audit = deps.audit;
+    const recordPeople = audit && ((what: Parameters<Auditor["peopleChange"]>[0]["what"]) => audit.peopleChange({ actor, address: req.socket.remoteAddress ?? "", method, path: pathname, what }));
+    if (deps.team && /^\/api\/(me|people)(\/|$)/.test(pathname) && (await deps.team.handleApi(req, res, pathname, actor, catalog, recordPeople))) return;
     if (pathname === "/api/audit" && safe) {
       if (!deps.audit) return apiError(res, 404, errorBody("not_found", "This proxy keeps no activity log."));
       const answer = await answerAudit(deps.audit.log, actor, new URL(rawUrl, "http://x").searchParams);
@@ -332,8 +337,16 @@ export function createProxyHandler(deps: ProxyDeps) {
   return function onRequest(req: IncomingMessage, res: ServerResponse): void {
     handle(req, res).catch((err) => {
       deps.log(`internal error on ${req.method} ${(req.url ?? "").split("?")[0]}: ${(err as Error).message}`);
-      if (!res.headersSent) sendJson(res, 500, errorBody("internal_error", "Something went wrong inside the proxy."));
-      else res.destroy();
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      // Baseboard's own store (people, sessions, the activity log) refusing a write is a state
+      // of the machine the person can fix, not a bug: say which.
+      if (OWN_STORE_UNWRITABLE.test(`${(err as NodeJS.ErrnoException)?.code ?? ""} ${(err as Error)?.message ?? ""}`)) {
+        return sendJson(res, 503, errorBody("unavailable", "Baseboard's own store (people, sessions, the activity log) cannot be written: its disk is full or read-only. Check the storage behind DATA_DIR or BASEBOARD_DATABASE_URL, then try again."), { "retry-after": "5" });
+      }
+      sendJson(res, 500, errorBody("internal_error", "Something went wrong inside the proxy."));
     });
   };
 }

@@ -15,7 +15,7 @@ import { clientKey, createAttemptLimiter } from "../proxy/login-limiter";
 import { ownOrigins } from "../proxy/guard";
 import type { SessionGate } from "../proxy/session";
 import { SHARED_PASSWORD, SINGLE_USER, type Actor, type IdentityMode } from "./contract";
-import { handlePeopleApi, type TablesAndBuckets } from "./api/people-api";
+import { handlePeopleApi, type RecordPeopleChange, type TablesAndBuckets } from "./api/people-api";
 import { checkPassword } from "./people/passwords";
 import { createPeopleAdmin, hashToken } from "./people/people-admin";
 import { passwordProblem } from "./people/common-passwords";
@@ -34,7 +34,7 @@ export interface TeamGate {
   /** Sign-in, sign-out, invites; and app pages without a session are sent to /login. True when it answered. */
   handlePage(req: IncomingMessage, res: ServerResponse, pathname: string, host: string): Promise<boolean>;
   /** /api/me… and /api/people… (the caller has checked Host, CSRF and that `actor` exists). True when it answered. */
-  handleApi(req: IncomingMessage, res: ServerResponse, pathname: string, actor: Actor, catalog: () => Promise<TablesAndBuckets>): Promise<boolean>;
+  handleApi(req: IncomingMessage, res: ServerResponse, pathname: string, actor: Actor, catalog: () => Promise<TablesAndBuckets>, record?: RecordPeopleChange): Promise<boolean>;
   /** Files opened from other sites go through without the key only when nobody signs in. */
   close(): Promise<void>;
   readonly people: PeopleSessions;
@@ -200,7 +200,7 @@ export async function createTeamGate(opts: TeamOptions): Promise<TeamGate> {
       redirect(res, `/login?next=${encodeURIComponent(safeNext(req.url))}`);
       return true;
     },
-    handleApi: (req, res, pathname, actor, catalog) => handlePeopleApi({ req, res, pathname, actor, catalog, store, admin, people, mode: mode() }),
+    handleApi: (req, res, pathname, actor, catalog, record) => handlePeopleApi({ req, res, pathname, actor, catalog, store, admin, people, mode: mode(), record }),
     async close() {
       people.close();
       await store.close();

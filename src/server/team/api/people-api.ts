@@ -20,7 +20,15 @@ export interface TablesAndBuckets {
   buckets: string[];
 }
 
+/**
+ * Records a change to people before it is made and returns the step that records its outcome
+ * before the answer (the audit trail's side; throws when the trail cannot be written).
+ */
+export type RecordPeopleChange = (what: { action: string; email?: string; detail: Record<string, unknown> }) => Promise<(status: number, message?: string) => Promise<void>>;
+
 interface Ctx {
+  /** The audit trail, when the proxy keeps one. */
+  record?: RecordPeopleChange;
   req: IncomingMessage;
   res: ServerResponse;
   pathname: string;
@@ -145,17 +153,35 @@ export async function handlePeopleApi(ctx: Ctx): Promise<boolean> {
     return b.ok ? b.value : undefined;
   };
   const after = async () => people.refresh();
+  // Fail closed, as for data: a change the trail cannot record is not made.
+  let finish: ((status: number, message?: string) => Promise<void>) | undefined;
+  const begin = async (action: string, detail: Record<string, unknown> = {}): Promise<boolean> => {
+    if (!ctx.record) return true;
+    try {
+      finish = await ctx.record({ action, email: email ?? (typeof detail.email === "string" ? detail.email : undefined), detail });
+      return true;
+    } catch {
+      error(res, 503, "unavailable", "The activity log cannot be written right now (its disk or database refused), so nothing was changed. Check the storage behind DATA_DIR or BASEBOARD_DATABASE_URL, then try again.");
+      return false;
+    }
+  };
+  /** Records how a change ended, then answers. */
+  const ended = async <T>(o: Outcome<T>, ok: (v: T) => unknown, status = 200) => {
+    await finish?.(o.ok ? status : o.status, o.ok ? undefined : o.message);
+    answer(o, ok, status);
+  };
 
   if (parts.length === 1 && method === "GET") {
     json(res, 200, { items: (await admin.list()).map(publicPerson) });
   } else if (parts.length === 1 && method === "POST") {
     const b = await body();
     if (!b) return true;
+    if (!(await begin("add", { email: b.email, name: b.name, role: b.role }))) return true;
     const added = await admin.add({ email: b.email, name: b.name, role: b.role });
-    if (!added.ok) return answer(added, () => null), true;
+    if (!added.ok) return await ended(added, () => null), true;
     const inv = await admin.invite(added.value.email);
     await after();
-    answer(inv, (v) => ({ person: publicPerson(v.person), inviteUrl: `/invite/${v.token}` }), 201);
+    await ended(inv, (v) => ({ person: publicPerson(v.person), inviteUrl: `/invite/${v.token}` }), 201);
   } else if (parts.length === 2 && method === "GET") {
     const p = await admin.get(email);
     if (!p) error(res, 404, "not_found", `Nobody signs in as ${email}.`);
@@ -167,28 +193,38 @@ export async function handlePeopleApi(ctx: Ctx): Promise<boolean> {
       error(res, 400, "validation_error", "You cannot take away your own admin role or disable yourself; ask another admin.");
       return true;
     }
-    answer(await admin.update(email, { name: b.name, role: b.role, disabled: b.disabled }), publicPerson);
+    if (!(await begin("update", { name: b.name, role: b.role, disabled: b.disabled }))) return true;
+    const updated = await admin.update(email, { name: b.name, role: b.role, disabled: b.disabled });
     await after();
+    await ended(updated, publicPerson);
   } else if (sub === "grants" && parts.length === 3 && method === "PUT") {
     const b = await body();
     if (!b) return true;
-    answer(await admin.grant(email, b.resource, b.level), publicPerson);
+    if (!(await begin("grant", { resource: b.resource, level: b.level }))) return true;
+    const granted = await admin.grant(email, b.resource, b.level);
     await after();
+    await ended(granted, publicPerson);
   } else if (sub === "grants" && parts.length === 4 && method === "DELETE") {
-    answer(await admin.revokeGrant(email, extra), publicPerson);
+    if (!(await begin("revoke-grant", { resource: extra }))) return true;
+    const revoked = await admin.revokeGrant(email, extra);
     await after();
+    await ended(revoked, publicPerson);
   } else if (sub === "invite" && parts.length === 3 && method === "POST") {
-    answer(await admin.invite(email), (v) => ({ person: publicPerson(v.person), inviteUrl: `/invite/${v.token}` }));
+    if (!(await begin("invite"))) return true;
+    await ended(await admin.invite(email), (v) => ({ person: publicPerson(v.person), inviteUrl: `/invite/${v.token}` }));
   } else if (sub === "sessions" && parts.length === 3 && method === "GET") {
     json(res, 200, { items: (await store.listSessions(email.toLowerCase())).map((s) => publicSession(s, people.idOf(req))) });
   } else if (sub === "sessions" && parts.length === 3 && method === "DELETE") {
-    json(res, 200, { ended: await store.deleteSessionsOf(email.toLowerCase()) });
+    if (!(await begin("end-sessions"))) return true;
+    const n = await store.deleteSessionsOf(email.toLowerCase());
     await after();
+    await ended({ ok: true, value: n }, (v) => ({ ended: v }));
   } else if (sub === "sessions" && parts.length === 4 && method === "DELETE") {
+    if (!(await begin("end-session", { session: extra }))) return true;
     const s = (await store.listSessions(email.toLowerCase())).find((x) => x.id.startsWith(extra) && extra.length === 16);
-    if (!s || !(await store.deleteSession(s.email, s.id))) error(res, 404, "not_found", "No such session (it may have ended already).");
-    else json(res, 200, { ended: 1 });
+    const gone = !!s && (await store.deleteSession(s.email, s.id));
     await after();
+    await ended(gone ? { ok: true, value: 1 } : { ok: false, status: 404, message: "No such session (it may have ended already)." }, (v) => ({ ended: v }));
   } else {
     error(res, 404, "not_found", `No endpoint ${method} ${ctx.pathname.slice(0, 200)}.`);
   }

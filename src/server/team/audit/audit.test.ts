@@ -189,6 +189,22 @@ describe("what is recorded", () => {
     expect(refusedDelete.body.items[0]).toMatchObject({ action: "refused", keys: ["audit/note.txt"], file: { key: "audit/note.txt" } });
   });
 
+  it("changes to people, roles and grants: who did what to whom, and how it ended", async () => {
+    const ada = await signIn(base(), "ada@example.com", PW);
+    expect((await call(ada, "PUT", "/api/people/vic@example.com/grants", { resource: "bucket:vault", level: "none" })).status).toBe(200);
+    expect((await call(ada, "DELETE", "/api/people/vic@example.com/grants/bucket:vault")).status).toBe(200);
+    expect((await call(ada, "PATCH", "/api/people/nobody@example.com", { role: "editor" })).status).toBe(404);
+    const added = await call(ada, "POST", "/api/people", { email: "new.person@example.com", name: "New Person", role: "viewer" });
+    expect(added.status).toBe(201);
+    const people = await call(ada, "GET", "/api/audit?kind=people&limit=4");
+    expect(people.body.items.map((i: { detail: { action: string } }) => i.detail.action)).toEqual(["add", "update", "revoke-grant", "grant"]);
+    expect(people.body.items[3]).toMatchObject({ action: "people", actor: "ada@example.com", keys: ["vic@example.com"], outcome: "applied", detail: { resource: "bucket:vault", level: "none" } });
+    expect(people.body.items[1]).toMatchObject({ keys: ["nobody@example.com"], outcome: "failed", message: expect.stringMatching(/nobody@example.com/i) });
+    expect(people.body.items[0]).toMatchObject({ keys: ["new.person@example.com"], outcome: "applied", detail: { role: "viewer" } });
+    // Invites are secrets: the entry holds who was invited, never the link.
+    expect(JSON.stringify(people.body.items[0])).not.toMatch(/invite\//);
+  });
+
   it("refusals the permission table did not make: the service's own 403, and a change sent cross-site", async () => {
     const ada = await signIn(base(), "ada@example.com", PW);
     // The vault bucket is forbidden by the service itself: forwarded, refused there, found as refused.
@@ -341,6 +357,7 @@ describe("fail closed", () => {
   it("a full store refuses the change with 503, and nothing reaches the upstream", async (ctx) => {
     if (!mounted) ctx.skip();
     const eve = await signIn(base(), "eve@example.com", PW);
+    const ada = await signIn(base(), "ada@example.com", PW);
     const filler = path.join(auditDir(), "filler");
     try {
       execFileSync("sh", ["-c", `dd if=/dev/zero of=${filler} bs=64k 2>/dev/null || true`]);
@@ -349,6 +366,16 @@ describe("fail closed", () => {
       const r = await call(eve, "POST", "/api/v0/record/demo/employees/update", { filter: byId("E00010"), values: [{ key: "city", value: big }] });
       expect(r.status).toBe(503);
       expect(stack.relay.seen.slice(before).some((s) => s.url.endsWith("/update"))).toBe(false);
+      // A change to people too: refused, and not made.
+      const grantsBefore = (await call(ada, "GET", "/api/people/vic@example.com")).body.grants;
+      const g = await call(ada, "PUT", "/api/people/vic@example.com/grants", { resource: "bucket:team-files", level: "edit" });
+      expect(g.status).toBe(503);
+      expect(g.body.message).toMatch(/activity log cannot be written/);
+      expect((await call(ada, "GET", "/api/people/vic@example.com")).body.grants).toEqual(grantsBefore);
+      // Signing in needs a session stored: a clear 503, not "something went wrong".
+      const login = await fetch(`${base()}/login`, { method: "POST", redirect: "manual", headers: { origin: base(), "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ email: "vic@example.com", password: PW }).toString() });
+      expect(login.status).toBe(503);
+      expect((await login.json()).message).toMatch(/disk is full or read-only/);
     } finally {
       fs.rmSync(filler, { force: true });
     }

@@ -60,6 +60,12 @@ export interface PendingChange {
 export interface Auditor {
   beforeChange(c: ChangeRequest): Promise<PendingChange>;
   refused(c: RefusedRequest, message: string): Promise<void>;
+  /**
+   * A change to people, roles, grants or sessions (the team layer's endpoints): recorded before
+   * it is made (throws when it cannot be: nothing is changed then), and the returned step
+   * records its outcome before the answer.
+   */
+  peopleChange(c: { actor: Actor; address: string; method: string; path: string; what: { action: string; email?: string; detail: Record<string, unknown> } }): Promise<(status: number, message?: string) => Promise<void>>;
   signInFailed(email: string, address: string): Promise<void>;
   record(e: Omit<NewAuditEntry, "at">): Promise<void>;
   readonly log: AuditLog;
@@ -315,6 +321,21 @@ export function createAuditor(opts: AuditorOptions): Auditor {
       } catch (e) {
         opts.onError?.(e as Error);
       }
+    },
+    async peopleChange({ actor, address, method, path, what }) {
+      const endpoint = `${method} ${path}`.slice(0, 500);
+      const who = { actorEmail: actor.email, actorKind: actor.kind, address, endpoint };
+      const keys = what.email ? [what.email.toLowerCase()] : [];
+      const change = await log.append({ ...who, at: Date.now(), kind: "people", resource: null, keys, detail: { action: what.action, ...what.detail, outcome: "pending" } });
+      return async (status, message) => {
+        const out = { status, outcome: status < 300 ? "applied" : status === 403 ? "refused" : "failed", ...(message ? { message } : {}) };
+        try {
+          await log.append({ ...who, at: Date.now(), kind: "outcome", resource: null, keys: [], detail: out, ref: change.seq });
+        } catch (e) {
+          // The change is made; the entry before it says what was asked.
+          opts.onError?.(e as Error);
+        }
+      };
     },
     async signInFailed(email, address) {
       try {
