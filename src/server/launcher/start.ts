@@ -21,7 +21,7 @@ import { openTeamStore } from "../team/store/open-store";
 import { createTeamGate, type TeamGate } from "../team/team-gate";
 import { parseOidcSettings } from "../team/sso/oidc-config";
 import { createOidcSignIn } from "../team/sso/oidc-sign-in";
-import { createAuditor } from "../team/audit/auditor";
+import { type Auditor, createAuditor } from "../team/audit/auditor";
 import type { AuditLog } from "../team/audit/audit-log";
 import { openAuditLog } from "../team/audit/open-audit-log";
 import { loadSessionSecret } from "../proxy/session-secret";
@@ -142,6 +142,7 @@ export async function startBaseboard(env: NodeJS.ProcessEnv, opts: StartOptions 
   let upstream: Upstream | undefined;
   let team: TeamGate | undefined;
   let auditLog: AuditLog | undefined;
+  let auditor: Auditor | undefined;
   let live: LiveHub | undefined;
   let retentionTimer: NodeJS.Timeout | undefined;
   let vite: { close(): Promise<void>; middlewares: Middleware } | undefined;
@@ -178,7 +179,7 @@ export async function startBaseboard(env: NodeJS.ProcessEnv, opts: StartOptions 
     const metaCache = { at: 0, config: undefined as AppConfig | undefined };
     const upstreamFor = upstream;
     const sourceInfo = { kind, label, file, fileName: config.configFile } as const;
-    const auditor = createAuditor({
+    const trail = createAuditor({
       log: auditLog,
       upstream: upstreamFor,
       async tableOf(db, table) {
@@ -192,6 +193,7 @@ export async function startBaseboard(env: NodeJS.ProcessEnv, opts: StartOptions 
       },
       onError: (e) => log(`audit trail: could not record an outcome: ${e.message}`),
     });
+    auditor = trail;
     const retentionDays = Number(env.BASEBOARD_AUDIT_RETENTION_DAYS ?? "");
     if (env.BASEBOARD_AUDIT_RETENTION_DAYS && !(retentionDays > 0)) throw new Error("BASEBOARD_AUDIT_RETENTION_DAYS must be a positive number of days (unset keeps everything).");
     if (retentionDays > 0) {
@@ -211,7 +213,7 @@ export async function startBaseboard(env: NodeJS.ProcessEnv, opts: StartOptions 
         : undefined,
       publicOrigin: config.publicOrigin,
       oidc: oidcSettings ? createOidcSignIn(oidcSettings, teamStore, log) : undefined,
-      onSignInFailed: (email, address) => auditor.signInFailed(email, address),
+      onSignInFailed: (email, address) => trail.signInFailed(email, address),
       log,
     });
     // Live events: in this process, or across proxies over the same PostgreSQL (LISTEN/NOTIFY).
@@ -224,7 +226,7 @@ export async function startBaseboard(env: NodeJS.ProcessEnv, opts: StartOptions 
       service: supervisor ?? HOSTED,
       team,
       live,
-      audit: opts.withoutAuditTrail ? undefined : auditor,
+      audit: opts.withoutAuditTrail ? undefined : trail,
       dev: vite?.middlewares,
       log,
     });
@@ -258,6 +260,7 @@ export async function startBaseboard(env: NodeJS.ProcessEnv, opts: StartOptions 
         await supervisor?.stop();
         clearInterval(retentionTimer);
         await team?.close();
+        await auditor?.flush().catch(() => {});
         await auditLog?.close();
       })();
       return closing;

@@ -45,7 +45,8 @@ export function present(e: AuditEntry, outcome: AuditEntry | undefined, record?:
     keys: keys.slice(0, 100),
     keyCount: keys.length,
     outcome: e.kind === "refused" ? "refused" : e.kind === "sign-in-failed" ? "failed" : ((out.outcome as string | undefined) ?? (detail.outcome === "pending" ? "unknown" : undefined)),
-    count: out.count,
+    // Failed sign-ins carry how many they were (per account and address, within a minute).
+    count: e.kind === "sign-in-failed" ? (detail.count ?? 1) : out.count,
     message: (out.message ?? detail.message) as string | undefined,
     filter: detail.filter,
     values: detail.values,

@@ -314,7 +314,7 @@ describe("what is recorded", () => {
     await fetch(`${base()}/login`, { method: "POST", redirect: "manual", headers: { origin: base(), "content-type": "application/x-www-form-urlencoded" }, body: "email=eve%40example.com&password=wrong-wrong-wrong" });
     const ada = await signIn(base(), "ada@example.com", PW);
     const r = await call(ada, "GET", "/api/audit?kind=sign-in-failed&actor=eve@example.com");
-    expect(r.body.items[0]).toMatchObject({ action: "sign-in-failed", actor: "eve@example.com", address: "127.0.0.1" });
+    expect(r.body.items[0]).toMatchObject({ action: "sign-in-failed", actor: "eve@example.com", address: "127.0.0.1", count: 1 });
   });
 });
 

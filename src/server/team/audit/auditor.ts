@@ -66,7 +66,13 @@ export interface Auditor {
    * records its outcome before the answer.
    */
   peopleChange(c: { actor: Actor; address: string; method: string; path: string; what: { action: string; email?: string; detail: Record<string, unknown> } }): Promise<(status: number, message?: string) => Promise<void>>;
+  /**
+   * A failed sign-in, counted per account and address: the first of a minute is written at once
+   * (count 1), the rest of that minute as one entry with their count when it ends.
+   */
   signInFailed(email: string, address: string): Promise<void>;
+  /** Writes what is still being counted (at shutdown, and for tests). */
+  flush(): Promise<void>;
   record(e: Omit<NewAuditEntry, "at">): Promise<void>;
   readonly log: AuditLog;
 }
@@ -86,6 +92,17 @@ const KIND: Record<string, NewAuditEntry["kind"]> = {
 };
 
 export const CHANGE_ENDPOINTS = new Set(Object.keys(KIND));
+
+/** Failed sign-ins of one account from one address within this long are one entry with their count. */
+export const SIGN_IN_WINDOW_MS = 60_000;
+interface FailureWindow {
+  account: string;
+  address: string;
+  since: number;
+  /** Failures after the first (which was written at once). */
+  count: number;
+  timer: NodeJS.Timeout;
+}
 
 /** A refused insert keeps this many of its Records (and how many there were). */
 const REFUSED_RECORDS = 100;
@@ -181,6 +198,21 @@ export function createAuditor(opts: AuditorOptions): Auditor {
     }
     if (c.size !== undefined && !c.body) detail.requestBytes = c.size;
     return { detail, keys };
+  }
+
+  // Failed sign-ins being counted, per account and address (a guessing run is a few entries, not thousands).
+  const failures = new Map<string, FailureWindow>();
+  async function appendFailures(account: string, address: string, count: number, since: number, until: number) {
+    try {
+      await log.append({ actorEmail: account, actorKind: "unknown", address, endpoint: "POST /login", at: until, kind: "sign-in-failed", resource: null, keys: [], detail: { count, since: new Date(since).toISOString() } });
+    } catch (e) {
+      opts.onError?.(e as Error);
+    }
+  }
+  async function writeFailures(k: string, w: FailureWindow) {
+    clearTimeout(w.timer);
+    if (failures.get(k) === w) failures.delete(k);
+    if (w.count > 0) await appendFailures(w.account, w.address, w.count, w.since, Date.now());
   }
 
   return {
@@ -338,11 +370,22 @@ export function createAuditor(opts: AuditorOptions): Auditor {
       };
     },
     async signInFailed(email, address) {
-      try {
-        await log.append({ actorEmail: email || "(no email)", actorKind: "unknown", address, endpoint: "POST /login", at: Date.now(), kind: "sign-in-failed", resource: null, keys: [], detail: {} });
-      } catch (e) {
-        opts.onError?.(e as Error);
+      const account = email || "(no email)";
+      const k = `${account}\n${address}`;
+      const now = Date.now();
+      const open = failures.get(k);
+      if (open && now - open.since < SIGN_IN_WINDOW_MS) {
+        open.count++;
+        return;
       }
+      if (open) await writeFailures(k, open);
+      const window: FailureWindow = { account, address, since: now, count: 0, timer: setTimeout(() => void writeFailures(k, window), SIGN_IN_WINDOW_MS) };
+      window.timer.unref();
+      failures.set(k, window);
+      await appendFailures(account, address, 1, now, now);
+    },
+    async flush() {
+      await Promise.all([...failures].map(([k, w]) => writeFailures(k, w)));
     },
   };
 }
