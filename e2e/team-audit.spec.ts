@@ -1,7 +1,9 @@
 /**
  * The audit trail in the app: a Record's History tab with Restore (checked through the API, and
- * undone from its toast), a conflict that names who changed the Record, and the admins' Activity
- * page (filters, an entry's diff, the link to the Record); a viewer gets neither. Axe on both.
+ * undone from its toast, the list following both), a conflict that names who changed the Record,
+ * a viewer's History (why Restore is off, said on the page), and the admins' Activity page
+ * (filters kept in the URL as instants, an entry's diff, links named for their Record, an
+ * insert's Records); a viewer gets no Activity. Axe on each.
  */
 import AxeBuilder from "@axe-core/playwright";
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
@@ -59,10 +61,47 @@ test("History tab: each version with who and what; Restore this version, then Un
   await expect(versions).toHaveCount(3);
   await expect(versions.nth(0)).toContainText("102,000");
 
-  // Undo from the toast puts 102,000 back.
+  // Undo from the toast puts 102,000 back, and the list follows: the undo is the current version.
   await toastBox.getByRole("button", { name: "Undo" }).click();
   await expect.poll(async () => (await record(page.request, "E00011")).annual_salary).toBe(102_000);
+  await expect(versions).toHaveCount(4);
+  await expect(versions.nth(0)).toContainText("Current version");
+  await expect(versions.nth(0).locator("ins")).toHaveText("102,000");
+  await expect(versions.nth(1).getByRole("button", { name: "Restore this version" })).toBeVisible();
+  // An editor is not told about edit access.
+  await expect(page.getByText("You can read this history")).toHaveCount(0);
   expect(before.employee_id).toBe("E00011");
+});
+
+test("a viewer's History: why Restore is off is on the page, and the buttons look off", async ({ page, browser }) => {
+  await signInAs(page, "eve@example.com", PW);
+  await update(page.request, "E00013", { city: "Viewer Town" });
+  await update(page.request, "E00013", { city: "Viewer City" });
+  const ctx = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  const vic = await ctx.newPage();
+  await signInAs(vic, "vic@example.com", PW);
+  await vic.goto(`${teamUrl}/records/demo/employees?record=E00013`);
+  await vic.getByRole("tab", { name: "History" }).click();
+  const versions = vic.getByRole("list", { name: "Versions of Record E00013, newest first" }).getByRole("listitem");
+  await expect(versions).toHaveCount(2);
+  const note = vic.getByText("You can read this history; restoring a version needs edit access to this table.");
+  await expect(note).toBeVisible();
+  await expect(note).toContainText("Your role (viewer) cannot change table demo/employees.");
+  await expect(note).toHaveCount(1);
+  const restore = versions.nth(1).getByRole("button", { name: "Restore this version" });
+  await expect(restore).toHaveAttribute("aria-disabled", "true");
+  await expect(restore).toHaveAccessibleDescription(/restoring a version needs edit access/);
+  // The kit's disabled look, as a disabled button has.
+  expect(Number(await restore.evaluate((el) => getComputedStyle(el).opacity))).toBeLessThan(0.5);
+  expect(await restore.evaluate((el) => getComputedStyle(el).cursor)).toBe("not-allowed");
+  expect(await serious(vic)).toEqual([]);
+  await vic.screenshot({ path: "test-results/audit-history-viewer.png" });
+  // Reachable from the keyboard, and says why when used.
+  await restore.focus();
+  await vic.keyboard.press("Enter");
+  await expect(vic.getByRole("status").filter({ hasText: "Your role (viewer) cannot change table demo/employees." })).toBeVisible();
+  expect((await record(page.request, "E00013")).city).toBe("Viewer City");
+  await ctx.close();
 });
 
 test("a conflict names who changed the Record and when", async ({ page, browser }) => {
@@ -116,9 +155,46 @@ test("Activity: admins filter the trail, open an entry's diff and go to the Reco
   await expect(diff).toContainText("Activity City");
   expect(await serious(page)).toEqual([]);
   await page.screenshot({ path: "test-results/audit-activity.png", fullPage: true });
-  await diff.getByRole("link", { name: "open" }).click();
+  await diff.getByRole("link", { name: "Open Record E00012", exact: true }).click();
   await expect(page).toHaveURL(/records\/demo\/employees\?.*record=E00012/);
   await expect(page.getByRole("heading", { name: /Record E00012/ })).toBeVisible();
+
+  // An insert lists the Records it added, each with its own link.
+  const added = await page.request.post(`${teamUrl}/api/v0/record/demo/employees/insert`, {
+    headers,
+    data: { records: [{ employee_id: "E90001", full_name: "Added One" }, { employee_id: "E90002", full_name: "Added Two" }] },
+  });
+  expect(added.status(), await added.text()).toBe(200);
+  await page.goto(`${teamUrl}/activity?kind=insert`);
+  await rows.first().getByRole("button").click();
+  await expect(diff.getByRole("listitem")).toHaveText([/Record E90001 added/, /Record E90002 added/]);
+  await expect(diff.getByRole("link", { name: "Open Record E90002", exact: true })).toHaveAttribute("href", /record=E90002/);
+  expect(await serious(page)).toEqual([]);
+  await page.screenshot({ path: "test-results/audit-activity-insert.png", fullPage: true });
+
+  // Times go into the URL as instants: a link made in Chicago shows the same window in Tokyo,
+  // in Tokyo's own time; an older link without a zone is read as the viewer's local time.
+  const chicago = await browser.newContext({ timezoneId: "America/Chicago" });
+  const inChicago = await chicago.newPage();
+  await signInAs(inChicago, "ada@example.com", PW);
+  await inChicago.goto(`${teamUrl}/activity`);
+  await inChicago.getByLabel("From").fill("2026-11-25T21:17");
+  const sent = inChicago.waitForRequest((r) => r.url().includes("/api/audit?") && r.url().includes("since="));
+  await inChicago.getByRole("button", { name: "Apply" }).click();
+  expect(new URL((await sent).url()).searchParams.get("since")).toBe("2026-11-26T03:17:00.000Z");
+  await expect(inChicago).toHaveURL(/since=2026-11-26T03%3A17%3A00.000Z/);
+  const shared = inChicago.url();
+  await chicago.close();
+  const tokyo = await browser.newContext({ timezoneId: "Asia/Tokyo" });
+  const inTokyo = await tokyo.newPage();
+  await signInAs(inTokyo, "ada@example.com", PW);
+  await inTokyo.goto(shared);
+  await expect(inTokyo.getByLabel("From")).toHaveValue("2026-11-26T12:17");
+  const old = inTokyo.waitForRequest((r) => r.url().includes("/api/audit?") && r.url().includes("since="));
+  await inTokyo.goto(`${teamUrl}/activity?since=2026-11-25T21%3A17`);
+  expect(new URL((await old).url()).searchParams.get("since")).toBe("2026-11-25T12:17:00.000Z");
+  await expect(inTokyo.getByLabel("From")).toHaveValue("2026-11-25T21:17");
+  await tokyo.close();
 
   // A viewer: no Activity in the menu, a 403 from the API, an explanation on the page.
   const ctx = await browser.newContext();

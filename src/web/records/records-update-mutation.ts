@@ -4,6 +4,7 @@ import type { UpdateBody } from "../../shared/records";
 import { apiFetch } from "../api-client";
 import { matchedCount } from "./grid/edit.utils";
 import { recordPath } from "./record-path";
+import { teamKeys } from "../team/team-keys";
 import { recordKeys } from "./records-keys";
 
 export interface UpdateOutcome {
@@ -22,5 +23,7 @@ export async function invalidateTableRecords(qc: QueryClient, db: string, table:
   await Promise.all([
     qc.invalidateQueries({ queryKey: recordKeys.table(db, table) }),
     qc.invalidateQueries({ queryKey: recordKeys.tableCounts(db, table) }),
+    // Every write is recorded: a Record's History tab and the Activity list show it at once.
+    qc.invalidateQueries({ queryKey: teamKeys.auditAll() }),
   ]);
 }

@@ -1,6 +1,7 @@
 /**
  * Undo/redo actions: run the restore plan, count what was restored from x-matched-count (or, on
- * an upstream without it, from a count query made just before; nothing is sent when nothing matches), report, refresh the grid.
+ * an upstream without it, from a count query made just before; nothing is sent when nothing matches), report, refresh the grid
+ * and the audit trail's lists.
  */
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect } from "react";
@@ -96,6 +97,7 @@ export function useUndoRedo() {
         toastError(e, direction === "undo" ? "Undo failed" : "Redo failed");
       } finally {
         undoActions.setBusy(false);
+        // The trail recorded the undo too: the History tab and Activity refresh with the grid.
         await invalidateTableRecords(qc, entry.db, entry.table);
       }
     },

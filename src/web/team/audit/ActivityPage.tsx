@@ -7,7 +7,7 @@ import { Link } from "@tanstack/react-router";
 import { useMemo, useState } from "react";
 import { configQueryOptions } from "../../app/config-get-query";
 import { meQueryOptions } from "../me-get-query";
-import { type ActivitySearch, toAuditFilters } from "./activity-search.utils";
+import { type ActivitySearch, toAuditFilters, toInstant, toLocalInput } from "./activity-search.utils";
 import { type AuditItem, auditQueryOptions } from "./audit-list-query";
 import { formatWhen } from "./format-when";
 import "../team.css";
@@ -83,11 +83,11 @@ export function ActivityPage({ search, onSearch }: Props) {
         </label>
         <label>
           From
-          <input className="input" type="datetime-local" value={draft.since ?? ""} onChange={(e) => set("since", e.target.value)} />
+          <input className="input" type="datetime-local" value={toLocalInput(draft.since)} onChange={(e) => set("since", toInstant(e.target.value) ?? "")} />
         </label>
         <label>
           To
-          <input className="input" type="datetime-local" value={draft.until ?? ""} onChange={(e) => set("until", e.target.value)} />
+          <input className="input" type="datetime-local" value={toLocalInput(draft.until)} onChange={(e) => set("until", toInstant(e.target.value) ?? "")} />
         </label>
         <button type="submit" className="btn btn-primary">
           Apply
@@ -178,9 +178,23 @@ function Entry({ item: it, open, onToggle }: { item: AuditItem; open: boolean; o
 
 const text = (v: unknown) => (v === undefined ? "—" : v === null ? "NULL" : typeof v === "string" ? v : JSON.stringify(v));
 
+/** Records listed in one entry's diff; the rest are counted ("and N more Records"). */
+const SHOWN = 200;
+
+/** "open", named for its Record: a list of them would otherwise read "open, open, open". */
+function RecordLink({ db, table, record }: { db: string; table: string; record: string }) {
+  return (
+    <Link to="/records/$db/$table" params={{ db, table }} search={{ record }} aria-label={`Open Record ${record}`}>
+      open
+    </Link>
+  );
+}
+
 function EntryDetail({ item: it }: { item: AuditItem }) {
   const [db, table] = it.table?.split("/") ?? [];
   const folder = it.file?.key?.includes("/") ? it.file.key.slice(0, it.file.key.lastIndexOf("/") + 1) : "";
+  // An insert has no before-images: its Records are its keys (the API sends the first 100).
+  const inserted = it.action === "insert" && !it.changes?.length && it.outcome === "applied" ? it.keys.slice(0, SHOWN) : [];
   return (
     <div className="activity-diff">
       <p className="muted small">
@@ -189,15 +203,10 @@ function EntryDetail({ item: it }: { item: AuditItem }) {
       </p>
       {it.changes && it.changes.length > 0 && (
         <ul className="history-list">
-          {it.changes.slice(0, 200).map((c) => (
+          {it.changes.slice(0, SHOWN).map((c) => (
             <li key={text(c.key)} className="history-item">
               <p className="history-who">
-                Record <strong>{text(c.key)}</strong>{" "}
-                {db && (
-                  <Link to="/records/$db/$table" params={{ db, table }} search={{ record: text(c.key) }}>
-                    open
-                  </Link>
-                )}
+                Record <strong>{text(c.key)}</strong> {db && <RecordLink db={db} table={table} record={text(c.key)} />}
               </p>
               <dl className="history-fields">
                 {Object.keys({ ...c.before, ...c.after }).map((f) => (
@@ -212,10 +221,22 @@ function EntryDetail({ item: it }: { item: AuditItem }) {
               </dl>
             </li>
           ))}
-          {it.changes.length > 200 && <li className="muted">and {(it.changes.length - 200).toLocaleString()} more Records</li>}
+          {it.changes.length > SHOWN && <li className="muted">and {(it.changes.length - SHOWN).toLocaleString()} more Records</li>}
         </ul>
       )}
-      {!it.changes?.length && db && it.keyCount === 1 && (
+      {inserted.length > 0 && (
+        <ul className="history-list" aria-label={`Records added (${it.keyCount.toLocaleString()})`}>
+          {inserted.map((k) => (
+            <li key={k} className="history-item">
+              <p className="history-who">
+                Record <strong>{k}</strong> added {db && <RecordLink db={db} table={table} record={k} />}
+              </p>
+            </li>
+          ))}
+          {it.keyCount > inserted.length && <li className="muted">and {(it.keyCount - inserted.length).toLocaleString()} more Records</li>}
+        </ul>
+      )}
+      {!it.changes?.length && !inserted.length && db && it.keyCount === 1 && (
         <p>
           <Link to="/records/$db/$table" params={{ db, table }} search={{ record: it.keys[0] }}>
             Open Record {it.keys[0]}

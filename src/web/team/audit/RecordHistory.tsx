@@ -34,7 +34,11 @@ const VERB = { changed: "changed", added: "added the Record", deleted: "deleted 
 
 export function RecordHistory({ db, table, pkField, recordText, row, columns }: Props) {
   const qc = useQueryClient();
-  const may = useMay().table(db, table);
+  const { me, table: mayOn } = useMay();
+  const may = mayOn(db, table);
+  // Said once, visibly: a disabled button's title reaches neither the keyboard nor a screen reader.
+  const readOnly = me && !may.write ? `You can read this history; restoring a version needs edit access to this table. ${may.why("change")}` : undefined;
+  const noteId = `history-note-${db}-${table}`;
   const q = useInfiniteQuery(auditQueryOptions({ table: `${db}/${table}`, record: recordText }, 50));
   const items = useMemo(() => q.data?.pages.flatMap((p) => p.items) ?? [], [q.data]);
   const versions = useMemo(() => recordVersions(items, recordText, pkField), [items, recordText, pkField]);
@@ -70,6 +74,11 @@ export function RecordHistory({ db, table, pkField, recordText, row, columns }: 
     );
   return (
     <div className="history">
+      {readOnly && (
+        <p id={noteId} className="muted small">
+          {readOnly}
+        </p>
+      )}
       <ol className="history-list" aria-label={`Versions of Record ${recordText}, newest first`}>
         {versions.map((v) => (
           <li key={v.seq} className="history-item">
@@ -98,20 +107,28 @@ export function RecordHistory({ db, table, pkField, recordText, row, columns }: 
             {v.what === "changed" && !v.target && v.why === "This is the current version." ? (
               <span className="muted small">Current version</span>
             ) : v.what === "changed" && (
-              <button
-                type="button"
-                className="btn btn-sm"
-                disabled={busy !== null || !row}
-                aria-disabled={!v.target || !may.write ? true : undefined}
-                title={!may.write ? may.why("change") : (v.why ?? "Set every Field changed since back to its value in this version (one update, undoable)")}
-                onClick={() => {
-                  if (!may.write) toast(may.why("change"));
-                  else if (!v.target) toast(v.why ?? "Nothing to restore.");
-                  else void restore(v.seq, v.at, v.target);
-                }}
-              >
-                {busy === v.seq ? "Restoring…" : "Restore this version"}
-              </button>
+              <div className="history-restore">
+                <button
+                  type="button"
+                  className="btn btn-sm"
+                  disabled={busy !== null || !row}
+                  aria-disabled={!v.target || !may.write ? true : undefined}
+                  aria-describedby={readOnly ? noteId : !v.target && v.why ? `history-why-${v.seq}` : undefined}
+                  title={!may.write ? may.why("change") : (v.why ?? "Set every Field changed since back to its value in this version (one update, undoable)")}
+                  onClick={() => {
+                    if (!may.write) toast(may.why("change"));
+                    else if (!v.target) toast(v.why ?? "Nothing to restore.");
+                    else void restore(v.seq, v.at, v.target);
+                  }}
+                >
+                  {busy === v.seq ? "Restoring…" : "Restore this version"}
+                </button>
+                {!readOnly && !v.target && v.why && (
+                  <span id={`history-why-${v.seq}`} className="muted small">
+                    {v.why}
+                  </span>
+                )}
+              </div>
             )}
           </li>
         ))}

@@ -1,16 +1,59 @@
-import { describe, expect, it } from "vitest";
-import { sanitizeActivitySearch, toAuditFilters } from "./activity-search.utils";
+import { afterEach, describe, expect, it } from "vitest";
+import { sanitizeActivitySearch, toAuditFilters, toInstant, toLocalInput } from "./activity-search.utils";
+
+const zone = process.env.TZ;
+/** Node reads TZ again when it changes: each test can be a viewer somewhere else. */
+const inZone = (tz: string) => {
+  process.env.TZ = tz;
+};
 
 describe("activity search", () => {
+  afterEach(() => {
+    if (zone === undefined) delete process.env.TZ;
+    else process.env.TZ = zone;
+  });
+
   it("keeps valid filters and drops malformed ones", () => {
     expect(sanitizeActivitySearch({ actor: " ada@example.com ", on: "table:demo/employees", kind: "update" })).toEqual({ actor: "ada@example.com", on: "table:demo/employees", kind: "update", since: undefined, until: undefined });
     expect(sanitizeActivitySearch({ on: "table:employees", actor: 3 }).on).toBeUndefined();
     expect(sanitizeActivitySearch({ on: "bucket:public-assets" }).on).toBe("bucket:public-assets");
   });
-  it("maps to the API's parameters, local times to ISO", () => {
-    const f = toAuditFilters({ on: "bucket:team-files", since: "2026-11-25T10:00" });
+
+  it("keeps times in the URL as instants, the same for a viewer in any zone", () => {
+    for (const tz of ["America/Chicago", "Asia/Tokyo", "UTC"]) {
+      inZone(tz);
+      expect(sanitizeActivitySearch({ since: "2026-11-26T03:17:00.000Z" }).since).toBe("2026-11-26T03:17:00.000Z");
+      expect(sanitizeActivitySearch({ until: "2026-11-26T04:17+01:00" }).until).toBe("2026-11-26T03:17:00.000Z");
+    }
+  });
+
+  it("reads an old link's zoneless time as the viewer's local time", () => {
+    inZone("America/Chicago");
+    expect(sanitizeActivitySearch({ since: "2026-11-25T21:17" }).since).toBe("2026-11-26T03:17:00.000Z");
+    inZone("Asia/Tokyo");
+    expect(sanitizeActivitySearch({ since: "2026-11-25T21:17" }).since).toBe("2026-11-25T12:17:00.000Z");
+  });
+
+  it("drops what is not a moment", () => {
+    for (const v of ["yesterday", "2026-11-25", "2026-13-45T99:00", "1764126000000", 1764126000000, ""]) expect(toInstant(v)).toBeUndefined();
+  });
+
+  it("shows an instant in the viewer's zone in the datetime-local inputs, and reads it back", () => {
+    inZone("America/Chicago");
+    expect(toLocalInput("2026-11-26T03:17:00.000Z")).toBe("2026-11-25T21:17");
+    expect(toLocalInput("2026-11-26T03:17:05.000Z")).toBe("2026-11-25T21:17:05");
+    expect(toInstant(toLocalInput("2026-11-26T03:17:05.000Z"))).toBe("2026-11-26T03:17:05.000Z");
+    inZone("Asia/Tokyo");
+    expect(toLocalInput("2026-11-26T03:17:00.000Z")).toBe("2026-11-26T12:17");
+    expect(toLocalInput(undefined)).toBe("");
+    expect(toLocalInput("nonsense")).toBe("");
+  });
+
+  it("maps to the API's parameters", () => {
+    const f = toAuditFilters({ on: "bucket:team-files", since: "2026-11-25T10:00:00.000Z" });
     expect(f.bucket).toBe("team-files");
     expect(f.table).toBeUndefined();
-    expect(f.since).toBe(new Date("2026-11-25T10:00").toISOString());
+    expect(f.since).toBe("2026-11-25T10:00:00.000Z");
+    expect(toAuditFilters({ on: "table:demo/employees" }).table).toBe("demo/employees");
   });
 });

@@ -1,14 +1,41 @@
-/** The Activity page's filters as URL search params (shareable), validated. */
+/**
+ * The Activity page's filters as URL search params (shareable), validated. Times travel as
+ * instants (ISO with `Z`) so a shared link shows the same window in every time zone; only the
+ * datetime-local inputs show them in the viewer's own zone.
+ */
 export interface ActivitySearch {
   actor?: string;
   /** "table:<db>/<slug>" or "bucket:<name>". */
   on?: string;
   kind?: string;
+  /** An instant, "2026-11-26T03:17:00.000Z". */
   since?: string;
   until?: string;
 }
 
 const str = (v: unknown) => (typeof v === "string" && v.trim() !== "" ? v.trim() : undefined);
+
+// Only the forms the inputs and this module write: a zoneless value is local time (as in links
+// made before instants were used, and as the Date parser reads it); anything else is dropped.
+const MOMENT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})?$/;
+
+/** A URL or input time as an instant ("…Z"), or undefined when it is not one. */
+export function toInstant(v: unknown): string | undefined {
+  const s = str(v);
+  if (!s || !MOMENT.test(s)) return undefined;
+  const t = new Date(s);
+  return Number.isNaN(t.getTime()) ? undefined : t.toISOString();
+}
+
+const pad = (n: number) => String(n).padStart(2, "0");
+
+/** An instant as a datetime-local input's value, in the viewer's zone ("" when there is none). */
+export function toLocalInput(instant: string | undefined): string {
+  const t = instant ? new Date(instant) : undefined;
+  if (!t || Number.isNaN(t.getTime())) return "";
+  const s = t.getSeconds();
+  return `${t.getFullYear()}-${pad(t.getMonth() + 1)}-${pad(t.getDate())}T${pad(t.getHours())}:${pad(t.getMinutes())}${s ? `:${pad(s)}` : ""}`;
+}
 
 export function sanitizeActivitySearch(raw: Record<string, unknown>): ActivitySearch {
   const on = str(raw.on);
@@ -16,24 +43,19 @@ export function sanitizeActivitySearch(raw: Record<string, unknown>): ActivitySe
     actor: str(raw.actor),
     on: on && /^(table:[^/\s]+\/[^/\s]+|bucket:\S+)$/.test(on) ? on : undefined,
     kind: str(raw.kind),
-    since: str(raw.since),
-    until: str(raw.until),
+    since: toInstant(raw.since),
+    until: toInstant(raw.until),
   };
 }
 
-/** The API's filters from the page's: a datetime-local value ("2026-11-25T10:00") is local time. */
+/** The API's filters from the page's. */
 export function toAuditFilters(s: ActivitySearch): Record<string, string | undefined> {
-  const iso = (v: string | undefined) => {
-    if (!v) return undefined;
-    const t = new Date(v);
-    return Number.isNaN(t.getTime()) ? v : t.toISOString();
-  };
   return {
     actor: s.actor,
     table: s.on?.startsWith("table:") ? s.on.slice(6) : undefined,
     bucket: s.on?.startsWith("bucket:") ? s.on.slice(7) : undefined,
     kind: s.kind,
-    since: iso(s.since),
-    until: iso(s.until),
+    since: toInstant(s.since),
+    until: toInstant(s.until),
   };
 }
