@@ -117,6 +117,40 @@ describe("bounded first pages (embedded engine)", () => {
   });
 });
 
+describe("a write whose commit is seen before its promise settles", () => {
+  it("no page from after it with a count from before it", async () => {
+    // The same engine, but each write's promise settles 60 ms after its commit (as on a busy
+    // event loop): new reads already see the change while the store has not heard of it.
+    const late: SqlEngine = { ...engine, write: async (fn) => {
+      const out = await engine.write(fn);
+      await new Promise((r) => setTimeout(r, 60));
+      return out;
+    } };
+    const lateStore = await SqlRecordStore.open(late);
+    const big = (await lateStore.table("demo", "big"))!;
+    const body: QueryBodyInput = { filter: { and: [{ key: "s", operator: "contains", value: "e" }] }, sort: [{ key: "x", direction: "descending" }], limit: 20 };
+    const target = all[7].id as string;
+    // B000007 does not match yet; the first page is read, its count cached.
+    expect(all[7].s).toBe("alpha");
+    const first = await lateStore.query(big, body);
+    expect(first.ok && first.value.items.some((r) => r.id === target)).toBe(false);
+    const was = first.ok ? first.value.count : -1;
+    // It now matches, and sorts first: committed at once, settled 60 ms later.
+    const writing = lateStore.update(big, { filter: { and: [{ key: "id", operator: "equal", value: target }] }, values: [{ key: "s", value: "eee" }, { key: "x", value: 10_000_000 }] });
+    await new Promise((r) => setTimeout(r, 30));
+    const during = await lateStore.query(big, body);
+    expect((await writing).ok).toBe(true);
+    expect(during.ok).toBe(true);
+    if (!during.ok) return;
+    const onPage = during.value.items.some((r) => r.id === target);
+    // Either both from before the write or both from after it.
+    expect(during.value.count).toBe(onPage ? was + 1 : was);
+    all[7] = { ...all[7], s: "eee", x: 10_000_000 };
+    await store.update(table, { filter: { and: [{ key: "id", operator: "equal", value: target }] }, values: [{ key: "s", value: "alpha" }, { key: "x", value: 7 }] });
+    all[7] = { ...all[7], s: "alpha", x: 7 };
+  });
+});
+
 describe("the rules", () => {
   it("samples ~50,000 rows, at least 1% and at most all", () => {
     expect(samplePercent(10_000_000)).toBe(1);

@@ -81,7 +81,7 @@ export async function insertRecords(store: RecordStore, table: StoredTable, reco
   const pkIndex = table.fields.findIndex((f) => f.key === pk);
   const { builder } = store.engine;
   try {
-    const count = await store.engine.write(async (tx) => {
+    const count = await store.writing(table, () => store.engine.write(async (tx) => {
       // Checked first, in the same transaction, so the conflict can name the key that exists.
       const keys = rows.map((row) => row[pkIndex]);
       const existing = await tx.run(builder.selectFrom(table.physical).select(sql.ref(pk).as("k")).where(sql.ref(pk), "in", keys).limit(3).compile());
@@ -93,8 +93,7 @@ export async function insertRecords(store: RecordStore, table: StoredTable, reco
         yield rows;
       }
       return tx.append(table.physical, table.fields.map((f) => f.key), one());
-    });
-    store.touched(table);
+    }));
     return ok({ count });
   } catch (e) {
     return engineFailure(store, e, table);
@@ -116,7 +115,7 @@ export async function deleteRecords(store: RecordStore, table: StoredTable, filt
     deleteQ = deleteQ.where(where.value.where);
   }
   try {
-    const count = await store.engine.write(async (tx) => {
+    const count = await store.writing(table, () => store.engine.write(async (tx) => {
       const matched = Number((await tx.run(countQ.compile())).rows[0]?.[0] ?? 0);
       if (matched !== expectedCount) {
         throw new Refused(
@@ -124,8 +123,7 @@ export async function deleteRecords(store: RecordStore, table: StoredTable, filt
         );
       }
       return matched === 0 ? 0 : (await tx.run(deleteQ.compile())).changes;
-    });
-    if (count > 0) store.touched(table);
+    }));
     return ok({ count });
   } catch (e) {
     return engineFailure(store, e, table);

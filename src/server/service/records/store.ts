@@ -44,15 +44,26 @@ export interface RecordStore {
   forgetTable(table: StoredTable): void;
   /** Marks a table changed by a write made outside `update` (import), so cached counts are dropped. */
   touched(table: StoredTable): void;
+  /**
+   * Runs a write of `table` (outside `update`), marked as in flight from its start to its end:
+   * counts are neither cached nor trusted meanwhile, since its commit becomes visible to new
+   * reads a moment before the write's promise settles here.
+   */
+  writing<T>(table: StoredTable, write: () => Promise<T>): Promise<T>;
   readonly engine: SqlEngine;
 }
 
 const COUNT_CACHE_ENTRIES = 1024;
+/** How long a query waits for a write of its tables to end before reading page and count as one. */
+const SETTLE_WAIT_MS = 250;
 const COUNT_CACHE_BYTES = 4 * 1024 * 1024;
 
 export class SqlRecordStore implements RecordStore {
   private counts = new SizedLruCache<number>(COUNT_CACHE_ENTRIES, COUNT_CACHE_BYTES, () => 0);
   private versions = new Map<number, number>();
+  /** Writes in flight per table (`writing`): while any, its counts are not cached or trusted. */
+  private inFlight = new Map<number, number>();
+  private settledWaiters: (() => void)[] = [];
   private countQueries = 0;
   /** Parse, plan cache and plan: the compiler's one door (compile-read.ts). */
   readonly compiler: ReadCompiler;
@@ -95,6 +106,35 @@ export class SqlRecordStore implements RecordStore {
     this.versions.set(table.id, (this.versions.get(table.id) ?? 0) + 1);
   }
 
+  // The version moves at both ends: a read that spans either end sees its key change.
+  async writing<T>(table: StoredTable, write: () => Promise<T>): Promise<T> {
+    this.inFlight.set(table.id, (this.inFlight.get(table.id) ?? 0) + 1);
+    this.touched(table);
+    try {
+      return await write();
+    } finally {
+      const left = (this.inFlight.get(table.id) ?? 1) - 1;
+      if (left > 0) this.inFlight.set(table.id, left);
+      else this.inFlight.delete(table.id);
+      this.touched(table);
+      if (this.inFlight.size === 0) for (const wake of this.settledWaiters.splice(0)) wake();
+    }
+  }
+
+  /** Whether no write of these tables is in flight, after waiting up to `ms` for them to end. */
+  private async settled(tables: number[], ms: number): Promise<boolean> {
+    const busy = () => tables.some((id) => this.inFlight.has(id));
+    if (!busy()) return true;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.settledWaiters.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+    return !busy();
+  }
+
   /** Sorted pages read within a bound, and bounds that came out unusable (for tests; bounded-top-n.ts). */
   readonly bounds = { used: 0, missed: 0 };
 
@@ -111,19 +151,22 @@ export class SqlRecordStore implements RecordStore {
     const compiled = this.compiler.compileRead(table, body);
     if (!compiled.ok) return compiled;
     const { items: itemsQuery, count: countQuery, columns, tables, atMostOne } = compiled.value;
+    // A count read while a write of these tables is in flight may be from before or after its
+    // commit: such a query reads its page and count as one snapshot (after a short wait).
+    const settled = atMostOne || (await this.settled(tables, SETTLE_WAIT_MS));
     const key = this.countKey(tables, countQuery);
     // Keys of huge filters are not worth keeping (and would crowd out the rest).
-    const cacheable = key.length < 64 * 1024 && !atMostOne;
+    const cacheable = settled && key.length < 64 * 1024 && !atMostOne;
     // A first page of a primary-key lookup holds every match: its length is the count.
     const fromItems = atMostOne && (body.skip ?? 0) === 0 && (body.limit ?? QUERY_LIMIT_DEFAULT) > 0;
     const known = fromItems ? -1 : cacheable ? this.counts.get(key) : undefined;
     try {
-      const fromEnd = compiled.value.reversed && (body.skip ?? 0) >= REVERSE_FROM ? await this.pageFromEnd(body, compiled.value, key, known) : undefined;
+      const fromEnd = settled && compiled.value.reversed && (body.skip ?? 0) >= REVERSE_FROM ? await this.pageFromEnd(body, compiled.value, key, known) : undefined;
       if (fromEnd && "count" in fromEnd) {
         if (cacheable) this.counts.set(key, fromEnd.count);
         return ok({ items: fromEnd.rows.map((row) => this.record(columns, row)), count: fromEnd.count });
       }
-      const bounded = !fromEnd && !fromItems ? await this.boundedPage(table, body, compiled.value, key, known) : undefined;
+      const bounded = settled && !fromEnd && !fromItems ? await this.boundedPage(table, body, compiled.value, key, known) : undefined;
       if (bounded) {
         if (cacheable) this.counts.set(key, bounded.count);
         return ok({ items: bounded.rows.map((row) => this.record(columns, row)), count: bounded.count });
@@ -229,7 +272,7 @@ export class SqlRecordStore implements RecordStore {
       // One statement in one transaction: all matching Records change or none. What it
       // overwrites is read in the same transaction, or beside it from the snapshot the
       // transaction began with, so it is exactly what was there.
-      const out = await this.engine.write(async (tx) => {
+      const out = await this.writing(table, () => this.engine.write(async (tx) => {
         // Read in any order: a LIMIT kept in table order runs on one thread (one Record needs neither).
         const unordered = before && !before.atMostOne;
         // Beside the update where the engine can (the two take their time at once), else before
@@ -241,8 +284,7 @@ export class SqlRecordStore implements RecordStore {
         }
         const rows = before ? (await tx.run(before.query, undefined, { unordered })).rows : undefined;
         return { matched: (await tx.run(update)).changes, rows };
-      });
-      if (out.matched > 0) this.touched(table);
+      }));
       if (!before || !out.rows) return ok({ matched: out.matched });
       if (!before.atMostOne) return ok({ matched: out.matched, before: { fields: before.keys, rowsJson: String(out.rows[0]?.[0] ?? "[]") } });
       const types = before.keys.map((k) => table.byKey.get(k)!.type);
@@ -281,7 +323,8 @@ export class SqlRecordStore implements RecordStore {
       }
       if (batch.length) yield batch;
     }
-    const n = outer ? await outer.append(table.physical, keys, batches()) : await this.engine.write((tx) => tx.append(table.physical, keys, batches()));
+    if (!outer) return this.writing(table, () => this.engine.write((tx) => tx.append(table.physical, keys, batches())));
+    const n = await outer.append(table.physical, keys, batches());
     this.touched(table);
     return n;
   }

@@ -310,7 +310,9 @@ export async function importCsv(store: RecordStore, file: string, options: Impor
     }
     const progress = (rows: number) => report({ phase: "loading", rows });
 
-    const result = await engine.write(async (tx: SqlTx): Promise<ImportResult> => {
+    // Into an existing Table: a write in flight for its readers' counts (store.writing).
+    const write = (fn: () => Promise<ImportResult>) => (existing ? store.writing(existing, fn) : fn());
+    const result = await write(() => engine.write(async (tx: SqlTx): Promise<ImportResult> => {
       // A new Table's key index is built once its rows are in (dialect.primaryKeyAfterLoad).
       const keyLater = !existing && engine.dialect.primaryKeyAfterLoad === true;
       const table = existing ?? (created = await store.createTable(def!, tx, { primaryKeyLater: keyLater }));
@@ -372,7 +374,7 @@ export async function importCsv(store: RecordStore, file: string, options: Impor
       await tx.run(b.schema.dropTable(staging).compile());
       // DuckDB counts an upserted row once; with others empty, conflicting rows are not counted.
       return { inserted: others.length === 0 ? changes : changes - updated, updated, created: false, loadedBy };
-    });
+    }));
     const table = await store.table(options.databaseId, options.slug);
     if (table) store.touched(table);
     return ok(result);
