@@ -2,6 +2,15 @@ import { parse } from "csv-parse/sync";
 import { describe, expect, it } from "vitest";
 import { csvProblem } from "./csv-problem";
 
+const problemIn = (text: string) => {
+  try {
+    parse(text, { bom: true, skip_empty_lines: true, info: true });
+  } catch (e) {
+    return csvProblem(e as object, undefined, text);
+  }
+  return "parsed";
+};
+
 const problemOf = (text: string) => {
   try {
     parse(text, { info: true });
@@ -20,5 +29,16 @@ describe("csvProblem", () => {
     const p = problemOf(text);
     expect(p).toContain(want);
     expect(p).not.toMatch(/record/i);
+  });
+});
+
+describe("a quote never closed is named where it opens", () => {
+  it.each([
+    ['id,name\n1,a\n2,"b\n3,c\n4,d\n5,e\n', 3],
+    ['id,name\n"1,a\n2,b\n', 2],
+    ['id,name\n1,"multi\nline"\n2,"b\n3,c\n', 4],
+    ['id,name\n1,ü\n\n2,"b\n', 4],
+  ])("%j → line %i", (text, line) => {
+    expect(problemIn(text)).toBe(`line ${line}: a quote (") opens a value that is never closed.`);
   });
 });

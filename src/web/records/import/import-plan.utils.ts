@@ -26,7 +26,7 @@ export function readCsv(text: string, fields: readonly FieldInfo[]): ReadResult 
   try {
     records = parse(text, { bom: true, skip_empty_lines: true, info: true, relax_column_count: false }) as unknown as typeof records;
   } catch (e) {
-    return { ok: false, message: `The file is not valid CSV: ${csvProblem(e as CsvParseError)}` };
+    return { ok: false, message: `The file is not valid CSV: ${csvProblem(e as CsvParseError, undefined, text)}` };
   }
   if (!records.length) return { ok: false, message: "The file is empty: it needs a header row of Field names." };
   const keys = records[0].record.map((k) => k.trim());

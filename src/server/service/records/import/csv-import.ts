@@ -12,6 +12,7 @@
  * Memory stays bounded whatever the file size.
  */
 import fs from "node:fs";
+import { isUtf8 } from "node:buffer";
 import { parse } from "csv-parse";
 import { CompiledQuery, sql } from "kysely";
 import { type Result, fail, ok } from "../../../../shared/errors";
@@ -82,12 +83,18 @@ type Row = { line: number; cells: string[] };
  */
 async function* csvRows(file: string): AsyncIterable<Row> {
   const source = fs.createReadStream(file);
-  const parser = source.pipe(parse({ bom: true, relax_column_count: true, skip_empty_lines: false }));
+  // Cells as bytes: each is checked to be UTF-8 before it becomes text (decoding would quietly
+  // turn a Latin-1 "ü" into "�", and the engine's reader refuses the file later in its own words).
+  const parser = source.pipe(parse({ bom: true, relax_column_count: true, skip_empty_lines: false, encoding: null }));
   let line = 1;
   try {
-    for await (const cells of parser as AsyncIterable<string[]>) {
+    for await (const raw of parser as AsyncIterable<Buffer[]>) {
       const at = line;
       line++;
+      const cells = raw.map((bytes, i) => {
+        if (!isUtf8(bytes)) throw new LineError(at, `cell ${i + 1} is not UTF-8 text (the file was saved in another encoding, such as Latin-1 or Windows-1252): save it as UTF-8 (in Excel: "CSV UTF-8") and import again.`);
+        return bytes.toString("utf8");
+      });
       for (const cell of cells) for (let i = cell.indexOf("\n"); i >= 0; i = cell.indexOf("\n", i + 1)) line++;
       if (cells.length === 1 && cells[0] === "") continue; // an empty line
       yield { line: at, cells };
@@ -95,7 +102,9 @@ async function* csvRows(file: string): AsyncIterable<Row> {
   } catch (e) {
     const err = e as CsvParseError;
     // In lines and cells, not csv-parse's "Records" (a Record is something else here).
-    if (err.code?.startsWith("CSV_")) throw new LineError(err.lines ?? line, `the CSV is malformed: ${csvProblem(err).replace(/^line \d+: /, "")}`);
+    // A quote never closed is named where it opens (the row after the last whole one), not at the end.
+    const at = err.code === "CSV_QUOTE_NOT_CLOSED" ? line : (err.lines ?? line);
+    if (err.code?.startsWith("CSV_")) throw new LineError(at, `the CSV is malformed: ${csvProblem(err).replace(/^line \d+: /, "")}`);
     throw e;
   } finally {
     // pipe() does not close the file when the reader stops early (header() reads one row): an

@@ -106,8 +106,8 @@ it.each([
   ["a bad cell of a given type", (i: number, c: string[]) => (i === 1800 ? [c[0], "twelve", ...c.slice(2)] : c), { types: { n: "number" } }, `line ${line(1800)}: "n" is number`],
   ["an empty primary key", (i: number, c: string[]) => (i === 2100 ? ["", ...c.slice(1)] : c), {}, `line ${line(2100)}: "id" is the primary key and cannot be empty`],
   ["a row of another width", (i: number, c: string[]) => (i === 1600 ? [...c, "extra"] : c), {}, `line ${line(1600)}: 6 values for 5 columns`],
-  // csv-parse names the line where the file ends, inside the quoted value.
-  ["a quote never closed", (i: number, c: string[]) => (i === 1700 ? [c[0], '"12', ...c.slice(2)] : c), {}, `: the CSV is malformed: a quote (") opens a value that is never closed`],
+  // Named where the quote opens (csv-parse's own line is where the file ends).
+  ["a quote never closed", (i: number, c: string[]) => (i === 1700 ? [c[0], '"12', ...c.slice(2)] : c), {}, `line ${line(1700)}: the CSV is malformed: a quote (") opens a value that is never closed`],
 ] as const)("%s past the first rows is named by its line and nothing is imported", async (_, change, options, message) => {
   const r = await load("bad", file("bad", change), options as Partial<ImportOptions>);
   expect(r.ok).toBe(false);

@@ -107,6 +107,25 @@ describe("bad input: nothing is imported", () => {
     expect((await csv("id,x\n1,a\n", "", "demo/never")).status).toBe(200);
   });
 
+  it("refuses a file that is not UTF-8 at the line that is not, in a new Table or an existing one, and writes nothing", async () => {
+    // "Müller" saved as Latin-1: the ü is the single byte 0xFC.
+    const latin1 = Buffer.concat([Buffer.from("id,name\n1,ok\n2,M"), Buffer.from([0xfc]), Buffer.from("ller\n3,b\n")]);
+    for (const table of ["demo/latin", "demo/people"]) {
+      const before = table === "demo/people" ? await all(table) : undefined;
+      const res = await svc.call(`/v0/record/${table}/import`, { method: "POST", headers: { "content-type": "text/csv" }, body: latin1 });
+      expect(res.status, table).toBe(400);
+      expect((await res.json()).message, table).toMatch(/^line 3: cell 2 is not UTF-8 text .*save it as UTF-8/);
+      if (before) expect(await all(table)).toEqual(before);
+    }
+    expect((await svc.call("/v0/record/demo/latin/query", { json: {} })).status).toBe(404);
+  });
+
+  it("names the line where a quote that never closes opens", async () => {
+    const res = await csv('id,x\n1,a\n2,"b\n3,c\n4,d\n', "", "demo/quote");
+    expect(res.status).toBe(400);
+    expect((await res.json()).message).toMatch(/^line 3: the CSV is malformed: a quote \("\) opens a value that is never closed/);
+  });
+
   it.each([
     ["an unknown column", "k,nope\na,1\n", /^line 1: "nope" is not a Field/],
     ["no primary key column", "v\n1\n", /^line 1: the primary key "k" must be a column/],
