@@ -135,9 +135,22 @@ export function parseServiceConfig(argv: string[], env: NodeJS.ProcessEnv): Serv
   };
 }
 
+const MIN_DUCKDB_MEMORY = 8 * 1000 ** 2;
+
+/** A size such as "512MB", "2GB" or "1.5GiB" in bytes, as DuckDB reads it (KB/MB/GB: powers of 1000; KiB/MiB/GiB: of 1024), or undefined. */
+export function sizeBytes(text: string): number | undefined {
+  const m = /^(\d+(?:\.\d+)?)\s*(KB|MB|GB|KiB|MiB|GiB)$/i.exec(text.trim());
+  if (!m) return undefined;
+  const unit = m[2].toUpperCase();
+  const power = unit[0] === "K" ? 1 : unit[0] === "M" ? 2 : 3;
+  return Number(m[1]) * (unit.includes("I") ? 1024 : 1000) ** power;
+}
+
 function parseDuckDbConfig(env: NodeJS.ProcessEnv): ServiceConfig["duckdb"] {
   const memoryLimit = env.DUCKDB_MEMORY_LIMIT ?? "512MB";
-  if (!/^\d+(\.\d+)?\s*(KB|MB|GB|KiB|MiB|GiB)$/i.test(memoryLimit)) throw new Error(`DUCKDB_MEMORY_LIMIT: a size such as 512MB or 2GB, not ${memoryLimit}`);
+  const bytes = sizeBytes(memoryLimit);
+  if (bytes === undefined) throw new Error(`DUCKDB_MEMORY_LIMIT: a size such as 512MB or 2GB, not ${memoryLimit}`);
+  if (bytes < MIN_DUCKDB_MEMORY) throw new Error(`DUCKDB_MEMORY_LIMIT: at least 8MB (the engine needs room for its own buffers; 512MB is the default), not ${memoryLimit}`);
   const threads = Number(env.DUCKDB_THREADS ?? 2);
   if (!Number.isInteger(threads) || threads < 1 || threads > 64) throw new Error(`DUCKDB_THREADS: a whole number from 1 to 64, not ${env.DUCKDB_THREADS}`);
   return { memoryLimit, threads };

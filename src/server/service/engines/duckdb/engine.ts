@@ -21,6 +21,7 @@ import path from "node:path";
 import { DOUBLE, type DuckDBConnection, DuckDBInstance, type DuckDBType, type DuckDBValue } from "@duckdb/node-api";
 import { type CompiledQuery, DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from "kysely";
 import { EngineError, type Progress, type RunResult, type SqlEngine, type SqlTx } from "../engine";
+import { sizeBytes } from "../../config";
 import { appendRows } from "./append";
 import { duckDbDialect } from "./dialect";
 import { forgetPrepared, runPrepared } from "./prepared";
@@ -93,6 +94,16 @@ interface Opened {
   instance: DuckDBInstance;
   writer: DuckDBConnection;
   readers: DuckDBConnection[];
+}
+
+/**
+ * What to do when DuckDB runs out of memory: a larger DUCKDB_MEMORY_LIMIT (twice the current
+ * one, at least 2GB) where the service or the command runs, or PostgreSQL.
+ */
+export function memoryAdvice(limit: string): string {
+  const next = Math.max(2e9, 2 * (sizeBytes(limit) ?? 0));
+  const suggest = next % 1e9 === 0 ? `${next / 1e9}GB` : `${Math.ceil(next / 1e6)}MB`;
+  return `Raise DUCKDB_MEMORY_LIMIT (now ${limit}; e.g. DUCKDB_MEMORY_LIMIT=${suggest}) for the service or the command that ran this, and try again, or move to PostgreSQL (DATABASE_URL).`;
 }
 
 export async function openDuckDbEngine(options: DuckDbOptions): Promise<SqlEngine> {
@@ -176,7 +187,7 @@ export async function openDuckDbEngine(options: DuckDbOptions): Promise<SqlEngin
   const engine: SqlEngine = {
     dialect: {
       ...duckDbDialect,
-      memoryAdvice: `Raise DUCKDB_MEMORY_LIMIT (now ${options.memoryLimit}, e.g. DUCKDB_MEMORY_LIMIT=2GB) and restart the service, or move to PostgreSQL (DATABASE_URL).`,
+      memoryAdvice: memoryAdvice(options.memoryLimit),
     },
     builder: compileOnlyKysely(),
 

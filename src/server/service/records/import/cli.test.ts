@@ -1,0 +1,75 @@
+/**
+ * `npm run import` as a user runs it, on the embedded engine (the postgres project does not
+ * list this file): a database another process holds, and memory settings, answered in our words.
+ */
+import { execFile, spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseServiceConfig, sizeBytes } from "../../config";
+import { memoryAdvice } from "../../engines/duckdb/engine";
+
+let dir: string;
+let csv: string;
+beforeAll(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "bb-import-cli-"));
+  csv = path.join(dir, "people.csv");
+  fs.writeFileSync(csv, "id,name\n1,Ada\n2,Grace\n");
+});
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+function runImport(env: NodeJS.ProcessEnv): Promise<{ code: number; err: string }> {
+  return new Promise((resolve) =>
+    execFile(process.execPath, ["--import", "tsx", "src/server/service/records/import/cli.ts", csv, "--table", "demo/people"], { env: { ...process.env, DATABASE_URL: "", ...env } }, (e, _out, err) =>
+      resolve({ code: e ? Number(e.code) : 0, err }),
+    ),
+  );
+}
+
+describe("npm run import", () => {
+  it("a database another process holds: who holds it, and what to do, not DuckDB's lock text", async () => {
+    const data = path.join(dir, "held");
+    // Another process with the database open (as a running Baseboard would have it).
+    const holder: ChildProcess = spawn(process.execPath, ["-e", `
+      const { DuckDBInstance } = require("@duckdb/node-api");
+      require("node:fs").mkdirSync(${JSON.stringify(data)}, { recursive: true });
+      DuckDBInstance.create(${JSON.stringify(path.join(data, "baseboard.duckdb"))}).then(() => { console.log("open"); setInterval(() => {}, 1000); });
+    `], { stdio: ["ignore", "pipe", "inherit"] });
+    try {
+      await new Promise<void>((resolve) => holder.stdout!.once("data", () => resolve()));
+      const r = await runImport({ DATA_DIR: data });
+      expect(r.code).toBe(1);
+      expect(r.err).toContain(`the database in ${data} is open in another process (PID ${holder.pid})`);
+      expect(r.err).toMatch(/stop it first, or import through it/);
+      expect(r.err).not.toMatch(/Conflicting lock|IO Error/);
+    } finally {
+      holder.kill();
+    }
+  }, 60_000);
+
+  it("a memory limit too small to run at all is refused at start, in our words", async () => {
+    const r = await runImport({ DATA_DIR: path.join(dir, "tiny"), DUCKDB_MEMORY_LIMIT: "0MB" });
+    expect(r.code).toBe(1);
+    expect(r.err).toContain("DUCKDB_MEMORY_LIMIT: at least 8MB");
+    expect(r.err).not.toMatch(/SET threads|Out of Memory Error/);
+  }, 60_000);
+});
+
+describe("memory sizes and advice", () => {
+  it("reads sizes as DuckDB does (MB: 1000², MiB: 1024²)", () => {
+    expect(sizeBytes("512MB")).toBe(512e6);
+    expect(sizeBytes("2 GiB")).toBe(2 * 1024 ** 3);
+    expect(sizeBytes("1.5GB")).toBe(1.5e9);
+    expect(sizeBytes("lots")).toBeUndefined();
+    expect(() => parseServiceConfig([], { DUCKDB_MEMORY_LIMIT: "4MB" })).toThrow(/at least 8MB/);
+    expect(parseServiceConfig([], { DUCKDB_MEMORY_LIMIT: "8MB" }).duckdb.memoryLimit).toBe("8MB");
+  });
+
+  it("suggests more than there is: twice the limit, at least 2GB", () => {
+    expect(memoryAdvice("512MB")).toContain("(now 512MB; e.g. DUCKDB_MEMORY_LIMIT=2GB)");
+    expect(memoryAdvice("4GB")).toContain("(now 4GB; e.g. DUCKDB_MEMORY_LIMIT=8GB)");
+    expect(memoryAdvice("3.5GB")).toContain("DUCKDB_MEMORY_LIMIT=7GB");
+    expect(memoryAdvice("512MB")).not.toMatch(/restart the service/);
+  });
+});
