@@ -347,12 +347,24 @@ export async function importCsv(store: RecordStore, file: string, options: Impor
       if (appended === 0) appended = await tx.append(staging, ["bb_line", ...names], encodedBatches(file, table, fields, progress));
       progress(appended);
       // A key given twice in the file: its last line wins, as if the rows were applied in order.
-      // (Sorting a million rows for that costs seconds, so only when a key repeats.)
-      const repeated = await tx.run(b.selectFrom(staging).select(sql.ref(pk).as(pk)).groupBy(pk).having(sql`count(*)`, ">", 1).limit(1).compile());
-      const latest =
-        repeated.rows.length > 0
-          ? b.selectFrom(staging).select(names.map((n) => sql.ref(n).as(n))).distinctOn(pk).orderBy(pk).orderBy("bb_line", "desc")
-          : b.selectFrom(staging).select(names.map((n) => sql.ref(n).as(n)));
+      // The earlier lines of the keys that repeat are dropped from the staging table: a hash
+      // aggregate over the keys, where keeping the latest of every key (DISTINCT ON) sorted every
+      // row with all its columns (1,000,000 rows: 9.3 s and 783 MB peak against 2.6 s clean).
+      const repeats = `${staging}_repeats`;
+      await tx.run(
+        b.schema.createTable(repeats).as(b.selectFrom(staging).select([sql.ref(pk).as("k"), sql`max(bb_line)`.as("last")]).groupBy(pk).having(sql`count(*)`, ">", 1)).compile(),
+      );
+      const repeated = Number((await tx.run(b.selectFrom(repeats).select(sql<number>`count(*)`.as("n")).compile())).rows[0]?.[0] ?? 0);
+      if (repeated > 0) {
+        await tx.run(
+          b
+            .deleteFrom(staging)
+            .where(({ exists, selectFrom }) => exists(selectFrom(`${repeats} as r`).select(sql`1`.as("one")).whereRef("r.k", "=", sql.ref(`${staging}.${pk}`) as never).whereRef("r.last", ">", sql.ref(`${staging}.bb_line`) as never)))
+            .compile(),
+        );
+      }
+      await tx.run(b.schema.dropTable(repeats).compile());
+      const latest = b.selectFrom(staging).select(names.map((n) => sql.ref(n).as(n)));
       const rows = b.selectFrom(latest.as("s")).select(names.map((n) => sql.ref(`s.${n}`).as(n)));
       if (!existing) {
         // A new Table has no Record to update.
