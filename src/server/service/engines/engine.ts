@@ -84,6 +84,13 @@ export interface Dialect {
    * never `<>`). 10,000,000 keys: `contains` + `key notEqual x` 105 → 55 ms, measured.
    */
   readonly notEqualByRange?: boolean;
+  /**
+   * A page deep in a sort is better found by numbering the matches' keys in order (a window: a
+   * sort that spills to disk) than by the engine's top-N, which holds every row before the page
+   * in memory it cannot spill (DuckDB: skip 5,000,000 of 10,000,000 ran the service out of
+   * memory at 512MB beside other queries).
+   */
+  readonly deepPagesByKeys?: boolean;
   /** The engine's own CSV reader, when it has one the import may use after checking every row. */
   readonly csvLoad?: CsvLoad;
   /**

@@ -117,6 +117,39 @@ describe("bounded first pages (embedded engine)", () => {
   });
 });
 
+describe("deep pages by their keys' numbers (Dialect.deepPagesByKeys)", () => {
+  it("equal the in-memory order under any sort and filter, and are used from deepFrom on", async () => {
+    store.deepFrom = 1_000;
+    const before = store.deepPages;
+    let used = 0;
+    try {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(fc.record({ key: fc.constantFrom("n", "s", "day", "x", "id"), direction: fc.constantFrom("ascending" as const, "descending" as const) }), { minLength: 0, maxLength: 3 }),
+          fc.constantFrom(undefined, 20, 60),
+          fc.integer({ min: 1_000, max: 40_000 }),
+          fc.integer({ min: 1, max: 60 }),
+          async (sort, above, skip, limit) => {
+            const filter = above === undefined ? undefined : { or: [{ key: "n", operator: "greaterThan", value: above }, { key: "n", operator: "isEmpty" }] };
+            const matching = above === undefined ? all : all.filter((r) => r.n === null || (r.n as number) > above);
+            // A page nearer the end is read from the end instead: only those nearer the start here.
+            fc.pre(skip + limit / 2 <= matching.length / 2);
+            const got = await query({ filter, sort, skip, limit });
+            used++;
+            expect(got.items).toEqual(sortRecords(matching, sort, "id").slice(skip, skip + limit));
+            expect(got.count).toBe(matching.length);
+          },
+        ),
+        { numRuns: 25, seed: 20261126 },
+      );
+    } finally {
+      store.deepFrom = Infinity;
+    }
+    expect(store.deepPages - before).toBe(used);
+    expect(used).toBeGreaterThan(10);
+  }, 60_000);
+});
+
 describe("a write whose commit is seen before its promise settles", () => {
   it("no page from after it with a count from before it", async () => {
     // The same engine, but each write's promise settles 60 ms after its commit (as on a busy

@@ -28,6 +28,8 @@ export interface CompiledRead {
    * table, `page(t)` the page among the matches on t's side of it.
    */
   bounded?: { probe(k: number, percent: number): CompiledQuery; page(bound: unknown): CompiledQuery };
+  /** The page [skip, skip + limit) found by numbering the matches' keys (QueryPlan.deep). */
+  deep?: (skip: number, limit: number) => CompiledQuery;
   columns: OutputColumn[];
   /** Ids of the tables read (the count cache's versions). */
   tables: number[];
@@ -49,13 +51,15 @@ export interface CompilerContext {
 
 const reversedOf = (sql: string, params: unknown[]): CompiledRead["reversed"] => (skip, limit) => CompiledQuery.raw(sql, [...params, limit, skip]);
 
+const deepOf = (sql: string, params: unknown[]): CompiledRead["deep"] => (skip, limit) => CompiledQuery.raw(sql, [...params, skip, skip + limit]);
+
 const boundedOf = (sql: { probe: [string, string]; page: string }, params: unknown[], tail: number[]): CompiledRead["bounded"] => ({
   probe: (k, percent) => CompiledQuery.raw(`${sql.probe[0]}${Math.min(100, Math.max(1, Math.ceil(percent)))}${sql.probe[1]}`, [...params, k]),
   page: (bound) => CompiledQuery.raw(sql.page, [...params, bound, ...tail]),
 });
 
 export class ReadCompiler {
-  private plans = new SizedLruCache<CachedPlan>(PLAN_CACHE_ENTRIES, PLAN_CACHE_BYTES, (p) => p.itemsSql.length + (p.reversedSql?.length ?? 0) + p.countSql.length);
+  private plans = new SizedLruCache<CachedPlan>(PLAN_CACHE_ENTRIES, PLAN_CACHE_BYTES, (p) => p.itemsSql.length + (p.reversedSql?.length ?? 0) + (p.deepSql?.length ?? 0) + p.countSql.length);
 
   constructor(private readonly ctx: CompilerContext) {}
 
@@ -79,10 +83,11 @@ export class ReadCompiler {
     if (cached) {
       const params = bindFilterValues(cached.scope, filters.value, dialect);
       if (!params.ok) return params;
-      const { reversedSql, boundedSql } = cached;
+      const { reversedSql, boundedSql, deepSql } = cached;
       return ok({
         items: CompiledQuery.raw(cached.itemsSql, [...params.value, ...tail]),
         reversed: reversedSql ? reversedOf(reversedSql, params.value) : undefined,
+        deep: deepSql ? deepOf(deepSql, params.value) : undefined,
         bounded: boundedSql ? boundedOf(boundedSql, params.value, tail) : undefined,
         count: CompiledQuery.raw(cached.countSql, params.value),
         columns: cached.columns,
@@ -109,12 +114,17 @@ export class ReadCompiler {
       probe && page && sample?.length === 2 && sameParams(probe.parameters, [...params, 1]) && sameParams(page.parameters, [...params, BOUND_PLACEHOLDER, ...tail])
         ? { probe: [`${sample[0]} tablesample `, `% ${sample[1]}`] as [string, string], page: page.sql }
         : undefined;
+    // Offered only when its values bind where expected: the filters', then skip and skip + limit.
+    const deepQuery = plan.value.deep?.compile();
+    const skip = body.skip ?? 0;
+    const deepSql = deepQuery && sameParams(deepQuery.parameters, [...params, skip, skip + (body.limit ?? QUERY_LIMIT_DEFAULT)]) ? deepQuery.sql : undefined;
     if (sameParams(items.parameters, [...params, ...tail]) && sameParams(count.parameters, params)) {
-      this.plans.set(shape, { itemsSql: items.sql, reversedSql, boundedSql, countSql: count.sql, columns, scope, atMostOne });
+      this.plans.set(shape, { itemsSql: items.sql, reversedSql, boundedSql, deepSql, countSql: count.sql, columns, scope, atMostOne });
     }
     const reversed = reversedSql ? reversedOf(reversedSql, params) : undefined;
     const bounded = boundedSql ? boundedOf(boundedSql, params, tail) : undefined;
-    return ok({ items, reversed, count, bounded, columns, tables: tablesOf(scope), atMostOne });
+    const deep = deepSql ? deepOf(deepSql, params) : undefined;
+    return ok({ items, reversed, count, bounded, deep, columns, tables: tablesOf(scope), atMostOne });
   }
 
   /**

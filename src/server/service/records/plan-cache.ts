@@ -21,6 +21,8 @@ export interface CachedPlan {
   reversedSql?: string;
   /** The bounded first page's probe (split where its sample's percentage goes) and page (query-plan.ts, `bounded`). */
   boundedSql?: { probe: [string, string]; page: string };
+  /** A deep page by its keys' numbers (query-plan.ts, `deep`). */
+  deepSql?: string;
   countSql: string;
   columns: OutputColumn[];
   scope: Scope;

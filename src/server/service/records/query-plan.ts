@@ -33,6 +33,11 @@ export interface QueryPlan {
    * engine can sample (Dialect.sampleFrom), nothing is joined and that term sorts a column.
    */
   bounded?: { probe: SelectQueryBuilder<any, any, any>; page: SelectQueryBuilder<any, any, any> };
+  /**
+   * The page found by numbering the matches' primary keys in order (a window), then reading
+   * those rows (Dialect.deepPagesByKeys, unjoined tables): bound by skip, then skip + limit.
+   */
+  deep?: SelectQueryBuilder<any, any, any>;
   columns: OutputColumn[];
   scope: Scope;
   /** Values bound by the filters, in order (before limit and offset). */
@@ -277,7 +282,19 @@ export function planQuery(ctx: PlanContext, base: StoredTable, body: QueryBodyIn
     for (const o of order) within = within.orderBy(o);
     bounded = { probe: probe.orderBy(term).limit(1), page: within.limit(body.limit ?? QUERY_LIMIT_DEFAULT).offset(body.skip ?? 0) };
   }
-  return ok({ items, reversed, count, bounded, columns: unique.map(({ key, field }) => ({ key, field })), scope, params: where.value.params, atMostOne });
+  let deep: QueryPlan["deep"];
+  if (!atMostOne && joins.length === 0 && ctx.dialect.deepPagesByKeys) {
+    const pk = base.primaryKey;
+    const skip = body.skip ?? 0;
+    const numbered = from.select([sql.id("t0", pk).as("k"), sql<number>`row_number() over (order by ${sql.join(order)})`.as("rn")]);
+    deep = ctx.kysely
+      .selectFrom(`${base.physical} as t0`)
+      .innerJoin(numbered.as("p"), (jb) => jb.on(sql<SqlBool>`${sql.id("p", "k")} = ${sql.id("t0", pk)}`))
+      .select(unique.map((c, i) => c.ref.as(`c${i}`)))
+      .where(sql<SqlBool>`${sql.id("p", "rn")} > ${skip} and ${sql.id("p", "rn")} <= ${skip + (body.limit ?? QUERY_LIMIT_DEFAULT)}`)
+      .orderBy(sql.id("p", "rn"));
+  }
+  return ok({ items, reversed, count, bounded, deep, columns: unique.map(({ key, field }) => ({ key, field })), scope, params: where.value.params, atMostOne });
 }
 
 /**

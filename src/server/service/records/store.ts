@@ -54,6 +54,11 @@ export interface RecordStore {
 }
 
 const COUNT_CACHE_ENTRIES = 1024;
+/**
+ * From this skip on, a page not nearer the end is found by numbering the matches' keys (a sort
+ * that spills) instead of a top-N holding every row before it in memory (Dialect.deepPagesByKeys).
+ */
+export const DEEP_FROM = 250_000;
 /** How long a query waits for a write of its tables to end before reading page and count as one. */
 const SETTLE_WAIT_MS = 250;
 const COUNT_CACHE_BYTES = 4 * 1024 * 1024;
@@ -135,6 +140,10 @@ export class SqlRecordStore implements RecordStore {
     return !busy();
   }
 
+  /** Where deep pages start (DEEP_FROM; lower in tests), and how many were read by their keys. */
+  deepFrom = DEEP_FROM;
+  deepPages = 0;
+
   /** Sorted pages read within a bound, and bounds that came out unusable (for tests; bounded-top-n.ts). */
   readonly bounds = { used: 0, missed: 0 };
 
@@ -174,7 +183,12 @@ export class SqlRecordStore implements RecordStore {
       const counted = fromEnd?.counted ?? known;
       if (known === undefined && counted !== undefined && cacheable) this.counts.set(key, counted);
       if (counted === undefined) this.countQueries++;
-      const results = await this.engine.read(counted === undefined ? [itemsQuery, countQuery] : [itemsQuery]);
+      // Deep in a sort (and not nearer its end): the matches' keys numbered in order, not a top-N.
+      const skip = body.skip ?? 0;
+      const deep = compiled.value.deep && skip >= this.deepFrom ? compiled.value.deep(skip, body.limit ?? QUERY_LIMIT_DEFAULT) : undefined;
+      if (deep) this.deepPages++;
+      const page = deep ?? itemsQuery;
+      const results = await this.engine.read(counted === undefined ? [page, countQuery] : [page]);
       const n = fromItems ? results[0].rows.length : (counted ?? Number(results[1].rows[0]?.[0] ?? 0));
       if (counted === undefined && cacheable) this.counts.set(key, n);
       return ok({ items: results[0].rows.map((row) => this.record(columns, row)), count: n });

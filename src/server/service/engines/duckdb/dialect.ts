@@ -49,4 +49,5 @@ export const duckDbDialect: Dialect = {
   csvLoad: duckDbCsvLoad,
   primaryKeyAfterLoad: true,
   notEqualByRange: true,
+  deepPagesByKeys: true,
 };
