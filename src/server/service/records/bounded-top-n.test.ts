@@ -132,8 +132,8 @@ describe("deep pages by their keys' numbers (Dialect.deepPagesByKeys)", () => {
           async (sort, above, skip, limit) => {
             const filter = above === undefined ? undefined : { or: [{ key: "n", operator: "greaterThan", value: above }, { key: "n", operator: "isEmpty" }] };
             const matching = above === undefined ? all : all.filter((r) => r.n === null || (r.n as number) > above);
-            // A page nearer the end is read from the end instead: only those nearer the start here.
-            fc.pre(skip + limit / 2 <= matching.length / 2);
+            // A page nearer the end is read from the end, unless it is as deep from there too.
+            fc.pre(skip + limit / 2 <= matching.length / 2 || matching.length - skip - limit >= 1_000);
             const got = await query({ filter, sort, skip, limit });
             used++;
             expect(got.items).toEqual(sortRecords(matching, sort, "id").slice(skip, skip + limit));

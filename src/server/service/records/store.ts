@@ -183,7 +183,8 @@ export class SqlRecordStore implements RecordStore {
       const counted = fromEnd?.counted ?? known;
       if (known === undefined && counted !== undefined && cacheable) this.counts.set(key, counted);
       if (counted === undefined) this.countQueries++;
-      // Deep in a sort (and not nearer its end): the matches' keys numbered in order, not a top-N.
+      // Deep in a sort (from its start, and from its end if read from there): the matches' keys
+      // numbered in order, not a top-N.
       const skip = body.skip ?? 0;
       const deep = compiled.value.deep && skip >= this.deepFrom ? compiled.value.deep(skip, body.limit ?? QUERY_LIMIT_DEFAULT) : undefined;
       if (deep) this.deepPages++;
@@ -272,6 +273,8 @@ export class SqlRecordStore implements RecordStore {
     const limit = body.limit ?? QUERY_LIMIT_DEFAULT;
     if (skip + limit / 2 <= count / 2) return { counted: count };
     const page = reversedPage(skip, limit, count);
+    // Deep from both ends (the middle of a large sort): numbered by its keys on the caller's path.
+    if (compiled.deep && page.skip >= this.deepFrom) return { counted: count };
     const [{ rows }] = page.limit > 0 ? await this.engine.read([compiled.reversed!(page.skip, page.limit)]) : [{ rows: [] }];
     // A write between the count and the page may have moved the page: read both again as one.
     if (this.countKey(compiled.tables, compiled.count) !== key) return { counted: undefined };

@@ -60,6 +60,9 @@ export function present(e: AuditEntry, outcome: AuditEntry | undefined, record?:
           ? { key: detail.key }
           : undefined,
     beforeImagesOmitted,
+    // In a Record's history: a change past the before-images' limit that does not name this
+    // Record may still have changed it (its values were not kept).
+    partial: record !== undefined && (beforeImagesOmitted ?? 0) > 0 && !keys.includes(record) ? true : undefined,
     detail: e.kind === "storage-job" || e.kind === "people" ? detail : undefined,
     hash: e.hash,
   };

@@ -22,7 +22,7 @@ afterEach(async () => {
 
 const unused = new Proxy({}, { get: () => () => Promise.reject(new Error("the upstream is not asked")) }) as Upstream;
 
-async function updateAnswered(upstreamAnswer: unknown) {
+async function updateAnswered(upstreamAnswer: unknown, matched = "2") {
   log = openSqliteAuditLog(fs.mkdtempSync(path.join(os.tmpdir(), "bb-answers-")));
   const auditor = createAuditor({ log, upstream: unused, tableOf: async () => ({ primaryKey: "id", beforeImages: true }) });
   const pending = await auditor.beforeChange({
@@ -35,7 +35,7 @@ async function updateAnswered(upstreamAnswer: unknown) {
     body: Buffer.from(JSON.stringify({ filter: { and: [] }, values: [{ key: "city", value: "Porto" }] })),
   });
   expect(pending.upstreamHeaders).toEqual({ "x-baseboard-before-images": "10000" });
-  const { answer } = await pending.finish(200, { "x-matched-count": "2" }, Buffer.from(JSON.stringify(upstreamAnswer)));
+  const { answer } = await pending.finish(200, { "x-matched-count": matched }, Buffer.from(JSON.stringify(upstreamAnswer)));
   const [entry] = await log.list({ limit: 1 });
   const outcome = (await log.outcomesOf([entry.seq])).get(entry.seq);
   return { client: JSON.parse(answer.toString()), shown: present(entry, outcome), outcome: JSON.parse(outcome!.detailJson) };
@@ -63,4 +63,19 @@ it("an answer it cannot read is still kept from the client, and the entry says s
   expect(r.client).toEqual({ message: "ok" });
   expect(r.outcome).toMatchObject({ outcome: "applied", count: 2, beforeImagesUnreadable: true });
   expect(r.shown.changes).toBeUndefined();
+});
+
+it("a change past the before-images' limit is in the history of every Record of the table, marked partial where it names it not", async () => {
+  // 10,005 matched, images for 3 (as if the limit were 3): the other 10,002 are not named.
+  const r = await updateAnswered({ message: "ok", before: { fields: ["id", "city"], rows: [["A", "Lisbon"], [7, null], ["B", "Porto"]] } }, "10005");
+  expect(r.outcome).toMatchObject({ beforeImagesOmitted: 10_002 });
+  const named = await log!.list({ resource: "table:demo/t", key: "A", limit: 10 });
+  const unnamed = await log!.list({ resource: "table:demo/t", key: "Z", limit: 10 });
+  const other = await log!.list({ resource: "table:demo/other", key: "Z", limit: 10 });
+  expect(named).toHaveLength(1);
+  expect(unnamed.map((e) => e.seq)).toEqual(named.map((e) => e.seq));
+  expect(other).toHaveLength(0);
+  const outcome = (await log!.outcomesOf([unnamed[0].seq])).get(unnamed[0].seq);
+  expect(present(unnamed[0], outcome, "Z")).toMatchObject({ partial: true, beforeImagesOmitted: 10_002 });
+  expect(present(named[0], outcome, "A").partial).toBeUndefined();
 });

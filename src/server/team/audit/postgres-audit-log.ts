@@ -20,6 +20,7 @@ CREATE INDEX IF NOT EXISTS bb_audit_actor ON bb_audit(actor_email, seq);
 CREATE INDEX IF NOT EXISTS bb_audit_ref ON bb_audit(ref);
 CREATE TABLE IF NOT EXISTS bb_audit_keys (resource TEXT NOT NULL, key TEXT NOT NULL, seq BIGINT NOT NULL);
 CREATE INDEX IF NOT EXISTS bb_audit_keys_lookup ON bb_audit_keys(resource, key, seq);
+CREATE TABLE IF NOT EXISTS bb_audit_partial (resource TEXT NOT NULL, change BIGINT NOT NULL, PRIMARY KEY (resource, change));
 CREATE TABLE IF NOT EXISTS bb_audit_checkpoint (id INT PRIMARY KEY CHECK (id = 1), seq BIGINT NOT NULL, hash TEXT NOT NULL);
 INSERT INTO bb_audit_checkpoint (id, seq, hash) VALUES (1, 0, '${GENESIS}') ON CONFLICT DO NOTHING;
 `;
@@ -79,6 +80,10 @@ export async function openPostgresAuditLog(url: string): Promise<AuditLog> {
         if (keys.length) {
           await c.query("INSERT INTO bb_audit_keys (resource, key, seq) SELECT $1, k, $2 FROM unnest($3::text[]) AS k", [e.resource, base.seq, keys]);
         }
+        // Past the before-images' limit: every Record's history of the table lists it (partial).
+        if (e.resource && Number(e.detail.beforeImagesOmitted) > 0) {
+          await c.query("INSERT INTO bb_audit_partial (resource, change) VALUES ($1, $2) ON CONFLICT DO NOTHING", [e.resource, e.kind === "outcome" && e.ref ? e.ref : base.seq]);
+        }
         return { ...base, prevHash: last.hash, hash } as AuditEntry;
       }),
     async list(q: AuditQuery) {
@@ -88,7 +93,11 @@ export async function openPostgresAuditLog(url: string): Promise<AuditLog> {
         args.push(v);
         return `$${args.length}`;
       };
-      if (q.resource && q.key !== undefined) where.push(`seq IN (SELECT CASE WHEN a.kind = 'outcome' THEN a.ref ELSE a.seq END FROM bb_audit_keys k JOIN bb_audit a ON a.seq = k.seq WHERE k.resource = ${arg(q.resource)} AND k.key = ${arg(q.key)})`);
+      if (q.resource && q.key !== undefined) {
+        where.push(
+          `(seq IN (SELECT CASE WHEN a.kind = 'outcome' THEN a.ref ELSE a.seq END FROM bb_audit_keys k JOIN bb_audit a ON a.seq = k.seq WHERE k.resource = ${arg(q.resource)} AND k.key = ${arg(q.key)}) OR seq IN (SELECT change FROM bb_audit_partial WHERE resource = ${arg(q.resource)}))`,
+        );
+      }
       else if (q.resource) where.push(`resource = ${arg(q.resource)}`);
       else if (q.key !== undefined) where.push(`seq IN (SELECT CASE WHEN a.kind = 'outcome' THEN a.ref ELSE a.seq END FROM bb_audit_keys k JOIN bb_audit a ON a.seq = k.seq WHERE k.key = ${arg(q.key)})`);
       if (q.actor) where.push(`actor_email = ${arg(q.actor)}`);
@@ -125,6 +134,7 @@ export async function openPostgresAuditLog(url: string): Promise<AuditLog> {
         if (!last) return 0;
         const r = await c.query("DELETE FROM bb_audit WHERE seq <= $1", [last.seq]);
         await c.query("DELETE FROM bb_audit_keys WHERE seq <= $1", [last.seq]);
+        await c.query("DELETE FROM bb_audit_partial WHERE change <= $1", [last.seq]);
         await c.query("UPDATE bb_audit_checkpoint SET seq = $1, hash = $2 WHERE id = 1", [last.seq, last.hash]);
         return r.rowCount ?? 0;
       }),

@@ -19,6 +19,9 @@ CREATE INDEX IF NOT EXISTS audit_at ON audit(at);
 CREATE INDEX IF NOT EXISTS audit_resource ON audit(resource, seq);
 CREATE INDEX IF NOT EXISTS audit_actor ON audit(actor_email, seq);
 CREATE INDEX IF NOT EXISTS audit_ref ON audit(ref);
+-- Changes past the before-images' limit (10,000): they may have touched Records they do not
+-- name, so every Record's history of that table lists them (marked: partial).
+CREATE TABLE IF NOT EXISTS audit_partial (resource TEXT NOT NULL, change INTEGER NOT NULL, PRIMARY KEY (resource, change)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS audit_checkpoint (id INTEGER PRIMARY KEY CHECK (id = 1), seq INTEGER NOT NULL, hash TEXT NOT NULL);
 INSERT OR IGNORE INTO audit_checkpoint (id, seq, hash) VALUES (1, 0, '${GENESIS}');
 `;
@@ -67,6 +70,7 @@ export function openSqliteAuditLog(dataDir: string): AuditLog {
     "INSERT INTO audit (seq, at, actor_email, actor_kind, address, kind, endpoint, resource, keys, detail, ref, prev_hash, hash) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
   );
   const chains = openKeyChains(db);
+  const notePartial = db.prepare("INSERT OR IGNORE INTO audit_partial (resource, change) VALUES (?, ?)");
   const append = db.transaction((e: NewAuditEntry): AuditEntry => {
     const last = head.get() ?? cp.get() ?? { seq: 0, hash: GENESIS };
     const base = {
@@ -88,6 +92,7 @@ export function openSqliteAuditLog(dataDir: string): AuditLog {
     // An outcome's keys belong to the change it completes (a Record's history lists changes).
     const change = e.kind === "outcome" && e.ref ? e.ref : base.seq;
     if (e.resource) chains.link(e.resource, change, keysJson, e.keys.length, base.seq);
+    if (e.resource && Number(e.detail.beforeImagesOmitted) > 0) notePartial.run(e.resource, change);
     return { ...base, prevHash: last.hash, hash };
   });
 
@@ -141,8 +146,8 @@ export function openSqliteAuditLog(dataDir: string): AuditLog {
         args.push(...values);
       };
       if (q.resource && q.key !== undefined) {
-        where.push(`seq IN (${chainSql(true)})`);
-        args.push(q.resource, q.key, q.resource, q.key);
+        where.push(`(seq IN (${chainSql(true)}) OR seq IN (SELECT change FROM audit_partial WHERE resource = ?))`);
+        args.push(q.resource, q.key, q.resource, q.key, q.resource);
       } else if (q.resource) {
         where.push("resource = ?");
         args.push(q.resource);
@@ -183,6 +188,7 @@ export function openSqliteAuditLog(dataDir: string): AuditLog {
         if (!last) return 0;
         const r = db.prepare("DELETE FROM audit WHERE seq <= ?").run(last.seq);
         chains.dropUpTo(last.seq);
+        db.prepare("DELETE FROM audit_partial WHERE change <= ?").run(last.seq);
         db.prepare("UPDATE audit_checkpoint SET seq = ?, hash = ? WHERE id = 1").run(last.seq, last.hash);
         return r.changes;
       }).immediate();

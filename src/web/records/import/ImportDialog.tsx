@@ -30,23 +30,57 @@ interface Props {
   onClose(): void;
 }
 
+/** How far reading the Records a file names has come (they are read a few hundred at a time). */
+interface Reading {
+  done: number;
+  total: number;
+}
+
 type State =
-  | { kind: "reading" }
+  | { kind: "reading"; progress?: Reading }
   | { kind: "refused"; message: string }
   | { kind: "preview"; plan: ImportPlan; rows: number; errors: ReturnType<typeof readCsv> & { ok: true } }
-  | { kind: "sending" }
+  | { kind: "sending"; progress?: Reading }
   | { kind: "done"; inserted: number; updated: number; skipped: CellChange[] };
 
 const plural = (n: number, one: string) => `${fmtInt(n)} ${one}${n === 1 ? "" : "s"}`;
 
-async function currentRecords(db: string, table: string, pkField: string, keys: string[], pks: RecordValue[]): Promise<RecordRow[]> {
-  const out: RecordRow[] = [];
-  for (let i = 0; i < pks.length; i += 500) {
-    const chunk = pks.slice(i, i + 500);
-    const r = await queryRecords(db, table, { filter: pkFilter(pkField, chunk), select: keys, limit: chunk.length });
-    out.push(...r.items);
-  }
-  return out;
+const CHUNK = 500;
+/** Requests at once: the service reads on a few connections; more would only queue there. */
+const AT_ONCE = 3;
+
+/** The Records `pks` name, as they are now, a chunk per request, a few at once, saying how far it got. */
+async function currentRecords(db: string, table: string, pkField: string, keys: string[], pks: RecordValue[], progress: (r: Reading) => void): Promise<RecordRow[]> {
+  const chunks: RecordValue[][] = [];
+  for (let i = 0; i < pks.length; i += CHUNK) chunks.push(pks.slice(i, i + CHUNK));
+  const found: RecordRow[][] = new Array(chunks.length);
+  let next = 0;
+  let done = 0;
+  progress({ done, total: pks.length });
+  const worker = async () => {
+    while (next < chunks.length) {
+      const i = next++;
+      const r = await queryRecords(db, table, { filter: pkFilter(pkField, chunks[i]), select: keys, limit: chunks[i].length });
+      found[i] = r.items;
+      done += chunks[i].length;
+      progress({ done, total: pks.length });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(AT_ONCE, chunks.length) }, worker));
+  return found.flat();
+}
+
+function ReadingStatus({ what, progress }: { what: string; progress?: Reading }) {
+  const big = progress && progress.total > CHUNK;
+  return (
+    <div role="status">
+      <p>
+        {what}
+        {big ? `: ${fmtInt(progress.done)} of ${plural(progress.total, "Record")}…` : "…"}
+      </p>
+      {big && <progress max={progress.total} value={progress.done} aria-label={what} />}
+    </div>
+  );
 }
 
 export default function ImportDialog(p: Props) {
@@ -58,7 +92,7 @@ export default function ImportDialog(p: Props) {
     (async () => {
       const read = readCsv(await p.file.text(), p.fields);
       if (!read.ok) return live && setState({ kind: "refused", message: read.message });
-      const existing = await currentRecords(p.db, p.table, p.pkField, read.keys, read.rows.map((r) => r.pk));
+      const existing = await currentRecords(p.db, p.table, p.pkField, read.keys, read.rows.map((r) => r.pk), (progress) => live && setState({ kind: "reading", progress }));
       // The plan covers the rows that can be written; the others are listed as errors.
       if (live) setState({ kind: "preview", plan: planImport(read.rows.filter((r) => !r.bad), existing, p.fields, p.pkField), rows: read.rows.length, errors: read });
     })().catch((e: Error) => live && setState({ kind: "refused", message: e.message }));
@@ -75,7 +109,8 @@ export default function ImportDialog(p: Props) {
     try {
       // The before-images for undo, read just before sending (as a bulk update does): the
       // preview may be minutes old.
-      const existing = await currentRecords(p.db, p.table, p.pkField, read.keys, good.map((r) => r.pk));
+      const existing = await currentRecords(p.db, p.table, p.pkField, read.keys, good.map((r) => r.pk), (progress) => setState({ kind: "sending", progress }));
+      setState({ kind: "sending" });
       const undo = importUndo(planImport(good, existing, p.fields, p.pkField), good);
       const body = skipInvalid ? new Blob([csvWithout(read.keys, read.rows)], { type: "text/csv" }) : p.file;
       const r = await importCsv(p.db, p.table, body);
@@ -106,8 +141,8 @@ export default function ImportDialog(p: Props) {
         <header className="dialog-head">
           <h2 id="import-title">Import {p.file.name}</h2>
         </header>
-        {state.kind === "reading" && <p role="status">Reading the file and the Records it names…</p>}
-        {state.kind === "sending" && <p role="status">Importing…</p>}
+        {state.kind === "reading" && <ReadingStatus what="Reading the file and the Records it names" progress={state.progress} />}
+        {state.kind === "sending" && (state.progress ? <ReadingStatus what="Keeping what the import overwrites, for Undo" progress={state.progress} /> : <p role="status">Importing…</p>)}
         {state.kind === "refused" && (
           <p className="error-text" role="alert">
             {state.message}

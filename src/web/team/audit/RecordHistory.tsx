@@ -30,7 +30,7 @@ interface Props {
   columns: readonly GridColumn[];
 }
 
-const VERB = { changed: "changed", added: "added the Record", deleted: "deleted the Record" } as const;
+const VERB = { changed: "changed", added: "added the Record", deleted: "deleted the Record", maybe: "updated Records by filter, perhaps this one," } as const;
 
 export function RecordHistory({ db, table, pkField, recordText, row, columns }: Props) {
   const qc = useQueryClient();
@@ -104,6 +104,7 @@ export function RecordHistory({ db, table, pkField, recordText, row, columns }: 
                 ))}
               </dl>
             )}
+            {v.what === "maybe" && <p className="muted small">{v.why}</p>}
             {v.what === "changed" && !v.target && v.why === "This is the current version." ? (
               <span className="muted small">Current version</span>
             ) : v.what === "changed" && (

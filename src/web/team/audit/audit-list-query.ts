@@ -37,6 +37,8 @@ export interface AuditItem {
   records?: Record<string, RecordValue>[];
   file?: { key?: string; version?: string; versionedKey?: string; size?: number; restoredFrom?: string };
   beforeImagesOmitted?: number;
+  /** In a Record's history: a change past the before-images' limit that may have changed it (not named). */
+  partial?: boolean;
   detail?: unknown;
 }
 

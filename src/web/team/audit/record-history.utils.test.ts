@@ -40,6 +40,23 @@ describe("recordVersions", () => {
     expect(v[3].fields).toEqual([{ field: "a", before: undefined, after: 0 }]);
   });
 
+  it("a change past the before-images' limit that may have touched the Record: shown, and it blocks restoring what came before", () => {
+    const items: AuditItem[] = [
+      upd("E1", { a: 2 }, { a: 3 }),
+      { seq: 50, at: "2026-11-25T10:30:00.000Z", actor: "eve@example.com", action: "update", keys: ["E9"], keyCount: 10_000, outcome: "applied", beforeImagesOmitted: 9, partial: true } as AuditItem,
+      upd("E1", { a: 1 }, { a: 2 }),
+      upd("E1", { a: 0 }, { a: 1 }),
+    ];
+    const v = recordVersions(items, "E1", "id");
+    expect(v.map((x) => x.what)).toEqual(["changed", "maybe", "changed", "changed"]);
+    expect(v[1].why).toMatch(/values were not kept/);
+    expect(v[1].target).toBeUndefined();
+    // Older than the unknown change: what to set back is not known.
+    expect(v[2].target).toBeUndefined();
+    expect(v[2].why).toMatch(/may have changed this Record/);
+    expect(v[3].target).toBeUndefined();
+  });
+
   it("numeric primary keys match by their text", () => {
     const items = [upd(7 as unknown as string, { a: 1 }, { a: 2 })];
     expect(recordVersions(items, "7", "id")).toHaveLength(1);

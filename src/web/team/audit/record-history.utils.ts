@@ -17,8 +17,11 @@ export interface RecordVersion {
   at: string;
   actor: string;
   action: string;
-  /** "changed" for updates and imports, "added" for an insert, "deleted" for a delete. */
-  what: "changed" | "added" | "deleted";
+  /**
+   * "changed" for updates and imports, "added" for an insert, "deleted" for a delete; "maybe"
+   * for a change past the before-images' limit that may have touched it (its values not kept).
+   */
+  what: "changed" | "added" | "deleted" | "maybe";
   fields: FieldChange[];
   /** The Fields and values that bring the Record back to this version; undefined when it is current. */
   target?: Record<string, RecordValue>;
@@ -33,6 +36,10 @@ export function recordVersions(items: readonly AuditItem[], record: string, pkFi
   const out: RecordVersion[] = [];
   for (const it of items) {
     if (it.outcome !== "applied") continue;
+    if (it.partial) {
+      out.push({ seq: it.seq, at: it.at, actor: it.actor, action: it.action, what: "maybe", fields: [] });
+      continue;
+    }
     const change = it.changes?.find((c) => recordKeyText(c.key) === record);
     if (change) {
       const before = valuesOf(change.before);
@@ -51,12 +58,16 @@ export function recordVersions(items: readonly AuditItem[], record: string, pkFi
   for (let i = 0; i < out.length; i++) {
     const target: Record<string, RecordValue> = {};
     let deletedSince = false;
+    let unknownSince = false;
     for (let j = i - 1; j >= 0; j--) {
       if (out[j].what === "deleted") deletedSince = true;
+      if (out[j].what === "maybe") unknownSince = true;
       if (out[j].what !== "changed") continue;
       for (const f of out[j].fields) if (!(f.field in target) && f.before !== undefined) target[f.field] = f.before;
     }
-    if (i === 0) out[i].why = "This is the current version.";
+    if (out[i].what === "maybe") out[i].why = "More than 10,000 Records matched this change; this Record's values were not kept.";
+    else if (i === 0) out[i].why = "This is the current version.";
+    else if (unknownSince) out[i].why = "A change since may have changed this Record without keeping its values: compare with the Record before restoring by hand.";
     else if (deletedSince) out[i].why = "The Record was deleted since; undo the delete first.";
     else if (out[i].what === "deleted") out[i].why = "This version is the deletion.";
     else if (Object.keys(target).length === 0) out[i].why = "Nothing changed since this version.";
