@@ -86,6 +86,8 @@ async function runWatched(conn: DuckDBConnection, query: CompiledQuery, progress
 }
 
 const PROGRESS_POLL_MS = 500;
+/** How long a read that ran out of memory beside others waits for them before its second try. */
+const OOM_RETRY_WAIT_MS = 60_000;
 
 /** Transaction control, prepared once per connection like every other statement. */
 const control = (conn: DuckDBConnection, sql: string) => runPrepared(conn, sql);
@@ -184,6 +186,55 @@ export async function openDuckDbEngine(options: DuckDbOptions): Promise<SqlEngin
     else idle.push(c);
   }
 
+  // Reads running, and those of them waiting for the others to end (a second try after running
+  // out of memory).
+  let reading = 0;
+  let retrying = 0;
+  let readersDone: (() => void)[] = [];
+  /** Resolves when no read runs but those waiting like this one (or after `ms`). */
+  const othersDone = (ms: number) =>
+    new Promise<void>((resolve) => {
+      if (reading - retrying - 1 <= 0) return resolve();
+      retrying++;
+      let woken = false;
+      const wake = () => {
+        if (woken) return;
+        woken = true;
+        retrying--;
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(wake, ms);
+      readersDone.push(wake);
+    });
+  const readEnded = () => {
+    reading--;
+    if (reading - retrying > 0) return;
+    const wake = readersDone;
+    readersDone = [];
+    for (const w of wake) w();
+  };
+
+  async function readOnce(queries: CompiledQuery[], progress?: Progress): Promise<RunResult[]> {
+    const conn = await acquire();
+    try {
+      if (queries.length === 1) return [await (progress ? runWatched(conn, queries[0], progress) : runOn(conn, queries[0]))];
+      await control(conn, "begin transaction read only");
+      try {
+        const out: RunResult[] = [];
+        for (const q of queries) out.push(await (progress ? runWatched(conn, q, progress) : runOn(conn, q)));
+        return out;
+      } finally {
+        await control(conn, "commit").catch(() => undefined);
+      }
+    } catch (e) {
+      invalidateOn(e);
+      throw e;
+    } finally {
+      release(conn);
+    }
+  }
+
   const engine: SqlEngine = {
     dialect: {
       ...duckDbDialect,
@@ -191,23 +242,18 @@ export async function openDuckDbEngine(options: DuckDbOptions): Promise<SqlEngin
     },
     builder: compileOnlyKysely(),
 
+    // A read that runs out of memory while other reads run (a deep sort beside a key lookup:
+    // DuckDB has no per-query share) waits for those to end and runs once more; alone, it fails.
     async read(queries, progress) {
-      const conn = await acquire();
+      reading++;
       try {
-        if (queries.length === 1) return [await (progress ? runWatched(conn, queries[0], progress) : runOn(conn, queries[0]))];
-        await control(conn, "begin transaction read only");
-        try {
-          const out: RunResult[] = [];
-          for (const q of queries) out.push(await (progress ? runWatched(conn, q, progress) : runOn(conn, q)));
-          return out;
-        } finally {
-          await control(conn, "commit").catch(() => undefined);
-        }
+        return await readOnce(queries, progress);
       } catch (e) {
-        invalidateOn(e);
-        throw e;
+        if (duckDbDialect.classifyError(e) !== "outOfMemory" || reading - retrying <= 1) throw e;
+        await othersDone(OOM_RETRY_WAIT_MS);
+        return await readOnce(queries, progress);
       } finally {
-        release(conn);
+        readEnded();
       }
     },
 
