@@ -1,12 +1,12 @@
 import { parse } from "csv-parse/sync";
 import { describe, expect, it } from "vitest";
-import { csvProblem } from "./csv-problem";
+import { csvProblem, rowStartLine, type SyncCsvParse } from "./csv-problem";
 
 const problemIn = (text: string) => {
   try {
     parse(text, { bom: true, skip_empty_lines: true, info: true });
   } catch (e) {
-    return csvProblem(e as object, undefined, text);
+    return csvProblem(e as object, undefined, rowStartLine(e as object, text, parse as SyncCsvParse));
   }
   return "parsed";
 };

@@ -2,8 +2,6 @@
  * csv-parse's errors in the words of someone looking at a file: lines and cells. Its own
  * messages speak of "Records" (its word for a CSV row), which in this app are something else.
  */
-import { parse } from "csv-parse/sync";
-
 export interface CsvParseError {
   code?: string;
   lines?: number;
@@ -15,12 +13,12 @@ export interface CsvParseError {
 }
 
 /**
- * What is wrong, as "line N: …"; `headerCells` is the header's width when known. `text`, when
- * given, is the whole file: a quote never closed is then named at the line it opens on (the
- * parser's own line is the file's last).
+ * What is wrong, as "line N: …"; `headerCells` is the header's width when known. `startLine`,
+ * when known (`rowStartLine`), is where the row that failed starts: a quote never closed is
+ * named there (the parser's own line is the file's last).
  */
-export function csvProblem(e: CsvParseError, headerCells?: number, text?: string): string {
-  const line = (e.code === "CSV_QUOTE_NOT_CLOSED" && text !== undefined ? rowStartLine(e, text) : undefined) ?? e.lines ?? 1;
+export function csvProblem(e: CsvParseError, headerCells?: number, startLine?: number): string {
+  const line = (e.code === "CSV_QUOTE_NOT_CLOSED" ? startLine : undefined) ?? e.lines ?? 1;
   switch (e.code) {
     case "CSV_RECORD_INCONSISTENT_FIELDS_LENGTH":
     case "CSV_RECORD_INCONSISTENT_COLUMNS": {
@@ -40,12 +38,15 @@ export function csvProblem(e: CsvParseError, headerCells?: number, text?: string
   }
 }
 
+/** csv-parse's synchronous parse (its Node or its browser build: the caller's side chooses). */
+export type SyncCsvParse = (text: string, options: { to: number; info: true; bom: true; relax_column_count: true; skip_empty_lines: true }) => unknown;
+
 /** The line the row that failed starts on: the one after the last whole row the parser read. */
-export function rowStartLine(e: CsvParseError, text: string): number | undefined {
+export function rowStartLine(e: CsvParseError, text: string, parse: SyncCsvParse): number | undefined {
   if (typeof e.records !== "number") return undefined;
   if (e.records === 0) return 1;
   // Read again up to that row (no error then), and ask where it ended.
-  const rows = parse(text, { to: e.records, info: true, bom: true, relax_column_count: true, skip_empty_lines: true }) as unknown as { info: { lines: number } }[];
+  const rows = parse(text, { to: e.records, info: true, bom: true, relax_column_count: true, skip_empty_lines: true }) as { info: { lines: number } }[];
   const last = rows[rows.length - 1];
   if (!last) return undefined;
   // Past any empty lines after it (they hold no row).

@@ -7,7 +7,7 @@ import { parse } from "csv-parse/browser/esm/sync";
 import type { FieldInfo, RecordRow, RecordValue } from "../../../shared/records";
 import type { CellChange } from "../clipboard/paste.utils";
 import { fmtInt, parseInput, sameValue } from "../values/values.utils";
-import { type CsvParseError, csvProblem } from "../../../shared/csv-problem";
+import { type CsvParseError, csvProblem, rowStartLine, type SyncCsvParse } from "../../../shared/csv-problem";
 
 export interface ImportRow {
   line: number;
@@ -26,7 +26,7 @@ export function readCsv(text: string, fields: readonly FieldInfo[]): ReadResult 
   try {
     records = parse(text, { bom: true, skip_empty_lines: true, info: true, relax_column_count: false }) as unknown as typeof records;
   } catch (e) {
-    return { ok: false, message: `The file is not valid CSV: ${csvProblem(e as CsvParseError, undefined, text)}` };
+    return { ok: false, message: `The file is not valid CSV: ${csvProblem(e as CsvParseError, undefined, rowStartLine(e as CsvParseError, text, parse as SyncCsvParse))}` };
   }
   if (!records.length) return { ok: false, message: "The file is empty: it needs a header row of Field names." };
   const keys = records[0].record.map((k) => k.trim());
