@@ -4,6 +4,7 @@
  * next entry, so two proxies never both link to the same predecessor (no forks).
  */
 import pg from "pg";
+import { inTransaction } from "../store/pg-transaction";
 import { type AuditEntry, type Checkpoint, entryHash, GENESIS, type NewAuditEntry } from "./audit-entry";
 import type { AuditLog, AuditQuery } from "./audit-log";
 import { toEntry } from "./sqlite-audit-log";
@@ -36,20 +37,7 @@ export async function openPostgresAuditLog(url: string): Promise<AuditLog> {
     await c.query(`SELECT pg_advisory_unlock(${LOCK})`).catch(() => {});
     c.release();
   }
-  async function tx<T>(fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
-    const client = await pool.connect();
-    try {
-      await client.query("BEGIN");
-      const out = await fn(client);
-      await client.query("COMMIT");
-      return out;
-    } catch (e) {
-      await client.query("ROLLBACK").catch(() => {});
-      throw e;
-    } finally {
-      client.release();
-    }
-  }
+  const tx = <T>(fn: (c: pg.PoolClient) => Promise<T>): Promise<T> => inTransaction(pool, fn);
   return {
     kind: "postgres",
     append: (e: NewAuditEntry) =>

@@ -4,6 +4,7 @@
  * revision counter they poll to see each other's revocations.
  */
 import pg from "pg";
+import { inTransaction } from "./pg-transaction";
 import type { GrantLevel, Resource, Role } from "../contract";
 import type { NewPerson, PersonRow, SessionRow, TeamStore } from "./team-store";
 
@@ -59,20 +60,7 @@ export async function openPostgresTeamStore(url: string): Promise<TeamStore> {
     await c.query("SELECT pg_advisory_unlock(727140)").catch(() => {});
     c.release();
   }
-  async function tx<T>(fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
-    const client = await pool.connect();
-    try {
-      await client.query("BEGIN");
-      const out = await fn(client);
-      await client.query("COMMIT");
-      return out;
-    } catch (e) {
-      await client.query("ROLLBACK").catch(() => {});
-      throw e;
-    } finally {
-      client.release();
-    }
-  }
+  const tx = <T>(fn: (c: pg.PoolClient) => Promise<T>): Promise<T> => inTransaction(pool, fn);
   const withGrants = async (rows: PersonDb[], q: pg.Pool | pg.PoolClient = pool): Promise<PersonRow[]> => {
     if (rows.length === 0) return [];
     const g = await q.query<{ email: string; resource: string; level: string }>(

@@ -98,11 +98,19 @@ export async function openPostgresEngine(options: PostgresOptions): Promise<SqlE
     }
   }
 
-  /** Releases a client; one whose connection broke is destroyed, not returned to the pool. */
-  /** One transaction on a pooled client: `begin` opens it; on any failure it is rolled back and the error translated. */
+  /**
+   * One transaction on a pooled client: `begin` opens it; on any failure it is rolled back and the
+   * error translated. A connection that breaks between its queries emits 'error' on the client
+   * (the pool's handler covers idle clients only): caught, the next query fails, and the client
+   * is destroyed.
+   */
   async function transaction<T>(begin: string, body: (client: pg.PoolClient) => Promise<T>): Promise<T> {
     const client = await connect();
     let failure: unknown;
+    const onError = (e: Error) => {
+      failure ??= e;
+    };
+    client.on("error", onError);
     try {
       await client.query(begin);
       const result = await body(client);
@@ -113,10 +121,12 @@ export async function openPostgresEngine(options: PostgresOptions): Promise<SqlE
       await client.query("rollback").catch(() => undefined);
       throw translate(e);
     } finally {
+      client.off("error", onError);
       release(client, failure);
     }
   }
 
+  /** Releases a client; one whose connection broke is destroyed, not returned to the pool. */
   function release(client: pg.PoolClient, error?: unknown): void {
     const broken = error !== undefined && classifyPostgresError(error) === "unavailable";
     client.release(broken ? (error as Error) : undefined);
