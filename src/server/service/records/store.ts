@@ -55,8 +55,9 @@ export interface RecordStore {
 
 const COUNT_CACHE_ENTRIES = 1024;
 /**
- * From this skip on, a page not nearer the end is found by numbering the matches' keys (a sort
- * that spills) instead of a top-N holding every row before it in memory (Dialect.deepPagesByKeys).
+ * A page at least this far from the start of its sort, and from its end when nearer that, is
+ * found by numbering the matches' keys (a window) instead of a top-N holding every row before it
+ * in memory (Dialect.deepPagesByKeys).
  */
 export const DEEP_FROM = 250_000;
 /** How long a query waits for a write of its tables to end before reading page and count as one. */
