@@ -104,6 +104,11 @@ interface FailureWindow {
   timer: NodeJS.Timeout;
 }
 
+/** The object key a storage path names (/v0/storage/<op>/<bucket>/<key…>), decoded. */
+const objectKeyOf = (c: { upstreamPath: string }) => decodeURIComponent(c.upstreamPath.split("?")[0].split("/").slice(5).join("/"));
+/** The keys a storage job names: its source, and its destination when it has one. */
+const jobKeys = (body: Record<string, unknown>): string[] => (typeof body.from === "string" ? [body.from, ...(typeof body.to === "string" ? [body.to] : [])] : []);
+
 /** A refused insert keeps this many of its Records (and how many there were). */
 const REFUSED_RECORDS = 100;
 
@@ -178,7 +183,7 @@ export function createAuditor(opts: AuditorOptions): Auditor {
     const detail: Record<string, unknown> = {};
     let keys: string[] = [];
     if (c.endpoint === "delete") {
-      const key = decodeURIComponent(c.upstreamPath.split("?")[0].split("/").slice(5).join("/"));
+      const key = objectKeyOf(c);
       detail.key = key;
       keys = [key];
     } else if (c.endpoint === "update" || c.endpoint === "delete-records" || c.endpoint === "insert") {
@@ -194,7 +199,7 @@ export function createAuditor(opts: AuditorOptions): Auditor {
       }
     } else if (c.body) {
       Object.assign(detail, body);
-      if (typeof body.from === "string") keys = [body.from, ...(typeof body.to === "string" ? [body.to] : [])];
+      keys = jobKeys(body);
     }
     if (c.size !== undefined && !c.body) detail.requestBytes = c.size;
     return { detail, keys };
@@ -263,7 +268,7 @@ export function createAuditor(opts: AuditorOptions): Auditor {
         detail.records = records.slice(0, BEFORE_IMAGES_MAX);
         if (pk) keys = records.map((r) => recordKeyText(r[pk as string]));
       } else if (c.endpoint === "delete") {
-        const key = decodeURIComponent(c.upstreamPath.split("?")[0].split("/").slice(5).join("/"));
+        const key = objectKeyOf(c);
         keys = [key];
         detail.key = key;
       } else if (c.endpoint === "upload") {
@@ -274,7 +279,7 @@ export function createAuditor(opts: AuditorOptions): Auditor {
         if (c.size !== undefined) detail.size = c.size;
       } else if (c.endpoint === "storage-restore") {
         // A new newest version of `key` with the content of `restoredFrom` (v<version>/<key>).
-        const restoredFrom = decodeURIComponent(c.upstreamPath.split("?")[0].split("/").slice(5).join("/"));
+        const restoredFrom = objectKeyOf(c);
         const m = /^v(\d+)\/(.*)$/.exec(restoredFrom);
         Object.assign(detail, { restoredFrom, ...(m ? { fromVersion: m[1], key: m[2] } : {}) });
         if (m) {
@@ -284,7 +289,7 @@ export function createAuditor(opts: AuditorOptions): Auditor {
         }
       } else {
         Object.assign(detail, body);
-        if (typeof body.from === "string") keys = [body.from, ...(typeof body.to === "string" ? [body.to] : [])];
+        keys = jobKeys(body);
       }
       const change = await log.append({ ...base(c), at: Date.now(), kind, resource, keys, detail: { ...detail, outcome: "pending" } });
       const upstreamHeaders: Record<string, string> = upstreamBefore && pk ? { [BEFORE_IMAGES_HEADER]: String(BEFORE_IMAGES_MAX) } : {};

@@ -215,9 +215,21 @@ export async function openDuckDbEngine(options: DuckDbOptions): Promise<SqlEngin
     for (const w of wake) w();
   };
 
+  /** Runs `fn` on reader `conn`: an error that invalidated the instance is noted, and the reader goes back to the pool. */
+  async function onReader<T>(conn: DuckDBConnection, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (e) {
+      invalidateOn(e);
+      throw e;
+    } finally {
+      release(conn);
+    }
+  }
+
   async function readOnce(queries: CompiledQuery[], progress?: Progress): Promise<RunResult[]> {
     const conn = await acquire();
-    try {
+    return onReader(conn, async () => {
       if (queries.length === 1) return [await (progress ? runWatched(conn, queries[0], progress) : runOn(conn, queries[0]))];
       await control(conn, "begin transaction read only");
       try {
@@ -227,12 +239,7 @@ export async function openDuckDbEngine(options: DuckDbOptions): Promise<SqlEngin
       } finally {
         await control(conn, "commit").catch(() => undefined);
       }
-    } catch (e) {
-      invalidateOn(e);
-      throw e;
-    } finally {
-      release(conn);
-    }
+    });
   }
 
   const engine: SqlEngine = {
@@ -291,12 +298,7 @@ export async function openDuckDbEngine(options: DuckDbOptions): Promise<SqlEngin
                 await control(conn, "reset session preserve_insertion_order").catch(() => undefined);
               }
             };
-            return read()
-              .catch((e) => {
-                invalidateOn(e);
-                throw e;
-              })
-              .finally(() => release(conn));
+            return onReader(conn, read);
           },
         };
         try {
