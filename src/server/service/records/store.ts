@@ -293,21 +293,31 @@ export class SqlRecordStore implements RecordStore {
       const out = await this.writing(table, () => this.engine.write(async (tx) => {
         // Read in any order: a LIMIT kept in table order runs on one thread (one Record needs neither).
         const unordered = before && !before.atMostOne;
-        // Beside the update where the engine can (the two take their time at once), else before
-        // it in the transaction: either way exactly what the update overwrites.
-        const beside = before && tx.readBeside?.(before.query, { unordered });
-        if (beside) {
-          const [read, changed] = await Promise.all([beside, tx.run(update)]);
-          return { matched: changed.changes, rows: read.rows };
+        // Beside the update where the engine can: begun before the update commits, and read
+        // while it runs and commits (the two take their time at once). The update is sent
+        // first: starting the read takes this thread 0.2 ms, which the engine spends updating.
+        // Else before it in the transaction.
+        const readBeside = before && tx.readerBeside?.();
+        if (readBeside) {
+          const changing = tx.run(update);
+          const [started, changed] = await Promise.all([readBeside(before.query, { unordered }), changing]);
+          return { matched: changed.changes, reading: started.result };
         }
         const rows = before ? (await tx.run(before.query, undefined, { unordered })).rows : undefined;
         return { matched: (await tx.run(update)).changes, rows };
       }));
-      if (!before || !out.rows) return ok({ matched: out.matched });
-      if (!before.atMostOne) return ok({ matched: out.matched, before: { fields: before.keys, rowsJson: String(out.rows[0]?.[0] ?? "[]") } });
+      if (!before) return ok({ matched: out.matched });
+      let rows = out.rows;
+      if (out.reading) {
+        // The update has committed: a read that fails now only loses what it overwrote (the
+        // answer then carries none; the trail records that it could not be read).
+        rows = await out.reading.then((r) => r.rows, () => undefined);
+      }
+      if (!rows) return ok({ matched: out.matched });
+      if (!before.atMostOne) return ok({ matched: out.matched, before: { fields: before.keys, rowsJson: String(rows[0]?.[0] ?? "[]") } });
       const types = before.keys.map((k) => table.byKey.get(k)!.type);
-      const rows = out.rows.map((row) => types.map((type, i) => decode(type, row[i])));
-      return ok({ matched: out.matched, before: { fields: before.keys, rowsJson: JSON.stringify(rows) } });
+      const decoded = rows.map((row) => types.map((type, i) => decode(type, row[i])));
+      return ok({ matched: out.matched, before: { fields: before.keys, rowsJson: JSON.stringify(decoded) } });
     } catch (e) {
       return this.failure(e, table, set);
     }

@@ -58,11 +58,22 @@ export const toEntry = (r: Row): AuditEntry => ({
   hash: r.hash,
 });
 
+/** The trail's file, opened as every process using it opens it. */
+export function openTrailFile(file: string): Database.Database {
+  const db = new Database(file);
+  db.pragma("journal_mode = WAL");
+  // Said, not left to the build: SQLite applies the build's WAL default (NORMAL) only to a file
+  // that was already in WAL mode when opened, so a new trail ran FULL until its first restart.
+  // NORMAL: an entry is in the log file before the change is forwarded (a killed process loses
+  // none); the file is synced at checkpoints (README, "Durability of the embedded trail").
+  db.pragma("synchronous = NORMAL");
+  db.pragma("busy_timeout = 10000");
+  return db;
+}
+
 export function openSqliteAuditLog(dataDir: string): AuditLog {
   fs.mkdirSync(dataDir, { recursive: true });
-  const db = new Database(path.join(dataDir, "audit.sqlite"));
-  db.pragma("journal_mode = WAL");
-  db.pragma("busy_timeout = 10000");
+  const db = openTrailFile(path.join(dataDir, "audit.sqlite"));
   db.exec(SCHEMA);
   const head = db.prepare<[], { seq: number; hash: string }>("SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1");
   const cp = db.prepare<[], { seq: number; hash: string }>("SELECT seq, hash FROM audit_checkpoint WHERE id = 1");

@@ -24,7 +24,7 @@ import { EngineError, type Progress, type RunResult, type SqlEngine, type SqlTx 
 import { sizeBytes } from "../../config";
 import { appendRows } from "./append";
 import { duckDbDialect } from "./dialect";
-import { forgetPrepared, runPrepared } from "./prepared";
+import { forgetPrepared, runPrepared, startPrepared } from "./prepared";
 
 export interface DuckDbOptions {
   file: string;
@@ -285,20 +285,29 @@ export async function openDuckDbEngine(options: DuckDbOptions): Promise<SqlEngin
           append: (table, columns, rows) => appendRows(writer, table, columns, rows),
           // A reader's snapshot taken now is this transaction's start: every write of this file
           // is serialized here, and this one has not committed. Never waits for a busy reader.
-          // `unordered` is this reader's session setting, for this read only (not the instance's).
-          readBeside: (q, runOptions = {}) => {
+          // The read is started (its snapshot taken) before it resolves, so the transaction may
+          // commit while it runs. `unordered` is this reader's session setting, for this read only
+          // (not the instance's).
+          readerBeside: () => {
             const conn = idle.pop();
             if (!conn || !db?.readers.includes(conn)) return undefined;
-            const read = async () => {
-              if (!runOptions.unordered) return runOn(conn, q);
-              await control(conn, "set session preserve_insertion_order = false");
-              try {
-                return await runOn(conn, q);
-              } finally {
-                await control(conn, "reset session preserve_insertion_order").catch(() => undefined);
-              }
+            return (q, runOptions = {}) => {
+              let started!: () => void;
+              const begun = new Promise<void>((resolve) => (started = resolve));
+              const result = onReader(conn, async () => {
+                if (runOptions.unordered) await control(conn, "set session preserve_insertion_order = false");
+                try {
+                  const run = await startPrepared(conn, q.sql, q.parameters as DuckDBValue[], typesOf(q.parameters));
+                  started();
+                  const { rows, changes } = await run.result;
+                  return { rows: rows.map((r) => r.map(plain)), changes };
+                } finally {
+                  if (runOptions.unordered) await control(conn, "reset session preserve_insertion_order").catch(() => undefined);
+                }
+              });
+              // A read that fails before it began fails the start; after, only its result.
+              return Promise.race([begun.then(() => ({ result })), result.then(() => ({ result }))]);
             };
-            return onReader(conn, read);
           },
         };
         try {

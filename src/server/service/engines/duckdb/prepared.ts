@@ -16,7 +16,7 @@
  * it was prepared (a table created, altered or dropped), so cached statements stay correct
  * across DDL; DDL itself is not cached (run once, it would only take room).
  */
-import type { DuckDBConnection, DuckDBPreparedStatement, DuckDBType, DuckDBValue } from "@duckdb/node-api";
+import type { DuckDBConnection, DuckDBMaterializedResult, DuckDBPreparedStatement, DuckDBType, DuckDBValue } from "@duckdb/node-api";
 
 /** Statements kept per connection; the least recently used one is dropped beyond this. */
 export const PREPARED_PER_CONNECTION = 256;
@@ -66,6 +66,31 @@ export async function runPrepared(
   const rows: DuckDBValue[][] = [];
   for (let i = 0; i < result.chunkCount; i++) for (const row of result.getChunk(i).getRows()) rows.push(row);
   return { rows, changes: result.rowsChanged };
+}
+
+/**
+ * Starts one statement, prepared once per connection like `runPrepared`, and resolves once it
+ * has begun: DuckDB takes its snapshot when the statement is started (synchronously, here), so
+ * a commit on another connection after this resolves is not seen by it. Its rows come in
+ * `result` (wrapped, so awaiting the start does not wait for them).
+ */
+export async function startPrepared(
+  conn: DuckDBConnection,
+  sql: string,
+  values: readonly DuckDBValue[] = [],
+  types: (DuckDBType | undefined)[] = [],
+): Promise<{ result: Promise<{ rows: DuckDBValue[][]; changes: number }> }> {
+  const statement = await preparedFor(conn, sql);
+  if (!statement) throw new Error(`startPrepared: not a statement kept prepared: ${sql.slice(0, 40)}`);
+  if (values.length) statement.bind([...values], types as DuckDBType[]);
+  const pending = statement.start();
+  const result = pending.getResult().then((r) => {
+    const rows: DuckDBValue[][] = [];
+    const m = r as DuckDBMaterializedResult;
+    for (let i = 0; i < m.chunkCount; i++) for (const row of m.getChunk(i).getRows()) rows.push(row);
+    return { rows, changes: m.rowsChanged };
+  });
+  return { result };
 }
 
 /** How many statements a connection holds prepared (for tests and diagnostics). */

@@ -1,0 +1,23 @@
+/**
+ * How the embedded trail's file is opened: the durability the README states holds for a new
+ * trail as for one reopened (SQLite applies its build's WAL default only to a file already in
+ * WAL mode when opened).
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { expect, it } from "vitest";
+import { openTrailFile } from "./sqlite-audit-log";
+
+it("a new trail and a reopened one both sync at checkpoints (synchronous NORMAL), in WAL mode", () => {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "bb-trail-file-")), "audit.sqlite");
+  for (const when of ["new", "reopened"]) {
+    const db = openTrailFile(file);
+    try {
+      expect({ when, synchronous: db.pragma("synchronous", { simple: true }), mode: db.pragma("journal_mode", { simple: true }) }).toEqual({ when, synchronous: 1, mode: "wal" });
+      db.exec("CREATE TABLE IF NOT EXISTS t (x)");
+    } finally {
+      db.close();
+    }
+  }
+});
