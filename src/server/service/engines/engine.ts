@@ -162,9 +162,11 @@ export interface SqlTx {
    * (it still sees what the transaction began with); a read that fails to start rejects. Only
    * an engine whose every write goes through this process's serialized `write` has it (DuckDB
    * holds its file alone): no commit can come between the transaction's start and the read.
-   * `unordered` as for `run`, for this read alone.
+   * `atMostOne`: the read is of one Record at most (else of many, in any order). `pin`: a
+   * statement without parameters that reads a table the read reads, cheaply (it can take the
+   * snapshot).
    */
-  readerBeside?(): ((query: CompiledQuery, options?: Pick<RunOptions, "unordered">) => Promise<{ result: Promise<RunResult> }>) | undefined;
+  readerBeside?(): ((query: CompiledQuery, options: { atMostOne: boolean; pin: CompiledQuery }) => Promise<{ result: Promise<RunResult> }>) | undefined;
 }
 
 export interface SqlEngine {

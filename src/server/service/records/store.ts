@@ -295,12 +295,12 @@ export class SqlRecordStore implements RecordStore {
         const unordered = before && !before.atMostOne;
         // Beside the update where the engine can: begun before the update commits, and read
         // while it runs and commits (the two take their time at once). The update is sent
-        // first: starting the read takes this thread 0.2 ms, which the engine spends updating.
-        // Else before it in the transaction.
+        // first: starting the read may take this thread a moment, which the engine spends
+        // updating. Else before it in the transaction.
         const readBeside = before && tx.readerBeside?.();
         if (readBeside) {
           const changing = tx.run(update);
-          const [started, changed] = await Promise.all([readBeside(before.query, { unordered }), changing]);
+          const [started, changed] = await Promise.all([readBeside(before.query, { atMostOne: before.atMostOne, pin: before.pin }), changing]);
           return { matched: changed.changes, reading: started.result };
         }
         const rows = before ? (await tx.run(before.query, undefined, { unordered })).rows : undefined;
