@@ -56,14 +56,19 @@ export function present(e: AuditEntry, outcome: AuditEntry | undefined, record?:
     file:
       e.kind === "upload" || e.kind === "restore-file"
         ? { key: out.key ?? detail.key, version: out.version, versionedKey: out.versionedKey, size: out.size ?? detail.size, ...(e.kind === "restore-file" ? { restoredFrom: detail.restoredFrom } : {}) }
-        : detail.key
-          ? { key: detail.key }
-          : undefined,
+        : e.kind === "delete-file" && detail.key
+          ? // Every version the delete removed, as listed before it (where the upstream lists versions).
+            { key: detail.key, size: detail.size, versions: detail.versions, versionsOmitted: detail.versionsOmitted }
+          : detail.key
+            ? { key: detail.key }
+            : undefined,
     beforeImagesOmitted,
     // In a Record's history: a change past the before-images' limit that does not name this
     // Record may still have changed it (its values were not kept).
     partial: record !== undefined && (beforeImagesOmitted ?? 0) > 0 && !keys.includes(record) ? true : undefined,
     detail: e.kind === "storage-job" || e.kind === "people" ? detail : undefined,
+    // A storage job's state, files done and total: as answered, then as it ended.
+    job: out.job,
     hash: e.hash,
   };
 }

@@ -18,7 +18,10 @@ export interface AuditLog {
   /** Appends one entry at the head of the chain (serialized across processes). Throws when it cannot be written. */
   append(e: NewAuditEntry): Promise<AuditEntry>;
   list(q: AuditQuery): Promise<AuditEntry[]>;
-  /** The `outcome` entries that complete these changes, by the change's seq. */
+  /**
+   * The `outcome` entries that complete these changes, by the change's seq: the newest of each
+   * (a storage job has one when it is answered and one when it ends).
+   */
   outcomesOf(seqs: number[]): Promise<Map<number, AuditEntry>>;
   /** Entries in seq order after `afterSeq`, a batch at a time (for verify and export). */
   batch(afterSeq: number, limit: number): Promise<AuditEntry[]>;

@@ -187,6 +187,18 @@ describe("what is recorded", () => {
     expect(vicDelete.status).toBe(403);
     const refusedDelete = await call(ada, "GET", "/api/audit?actor=vic@example.com&kind=refused&bucket=team-files");
     expect(refusedDelete.body.items[0]).toMatchObject({ action: "refused", keys: ["audit/note.txt"], file: { key: "audit/note.txt" } });
+
+    // A delete removes every version of the key: each is named, with its bytes.
+    const second = new FormData();
+    second.append("key", "audit/note.txt");
+    second.append("file", new Blob(["hello, again"], { type: "text/plain" }), "note.txt");
+    const up2 = await fetch(`${base()}/api/v0/storage/object/team-files`, { method: "POST", headers: { ...fromApp(base()), cookie: ada }, body: second });
+    const [v1, v2] = [(await up.json()).key, (await up2.json()).key];
+    expect((await call(ada, "DELETE", "/api/v0/storage/object/team-files/audit/note.txt")).status).toBeLessThan(300);
+    const deleted = (await call(ada, "GET", "/api/audit?bucket=team-files&key=audit/note.txt&kind=delete-file")).body.items[0];
+    expect(deleted).toMatchObject({ action: "delete-file", outcome: "applied", file: { key: "audit/note.txt", size: 17 } });
+    expect(deleted.file.versions.map((v: { versionedKey: string }) => v.versionedKey).sort()).toEqual([v1, v2].sort());
+    expect(deleted.file.versions.map((v: { size: number }) => v.size).sort((a: number, b: number) => a - b)).toEqual([5, 12]);
   });
 
   it("changes to people, roles and grants: who did what to whom, and how it ended", async () => {
@@ -238,6 +250,27 @@ describe("what is recorded", () => {
       expect(r.body.message, t).toMatch(/since must be an ISO time/);
     }
     expect((await call(ada, "GET", "/api/audit?since=2026-11-01&until=2026-11-30T10:00:00%2B01:00")).status).toBe(200);
+  });
+
+  it("a storage job: what it asked, then how it ended (state, files done of total), recorded when it ends", async () => {
+    const ada = await signIn(base(), "ada@example.com", PW);
+    for (const name of ["a.txt", "b.txt"]) {
+      const form = new FormData();
+      form.append("key", `audit/job-from/${name}`);
+      form.append("file", new Blob([name], { type: "text/plain" }), name);
+      expect((await fetch(`${base()}/api/v0/storage/object/team-files`, { method: "POST", headers: { ...fromApp(base()), cookie: ada }, body: form })).status).toBe(200);
+    }
+    const started = await call(ada, "POST", "/api/v0/storage/jobs/team-files", { action: "move", from: "audit/job-from/", to: "audit/job-to/" });
+    expect(started.status).toBe(202);
+    let item: { action: string; job?: { state: string; done?: number; total?: number }; detail?: unknown } | undefined;
+    for (let i = 0; i < 100; i++) {
+      item = (await call(ada, "GET", "/api/audit?bucket=team-files&kind=storage-job")).body.items[0];
+      if (item?.job?.state !== "running") break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(item).toMatchObject({ action: "storage-job", outcome: "applied", detail: { action: "move", from: "audit/job-from/", to: "audit/job-to/" }, job: { state: "done", done: 2, total: 2 } });
+    // The job's end is one more entry of the chain, which still verifies.
+    expect((await audit(["verify"])).code).toBe(0);
   });
 
   it("a restored file version: the key, the new version, its size and the version it came from; a viewer lists versions but may not restore", async () => {

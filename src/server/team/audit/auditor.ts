@@ -109,6 +109,19 @@ const objectKeyOf = (c: { upstreamPath: string }) => decodeURIComponent(c.upstre
 /** The keys a storage job names: its source, and its destination when it has one. */
 const jobKeys = (body: Record<string, unknown>): string[] => (typeof body.from === "string" ? [body.from, ...(typeof body.to === "string" ? [body.to] : [])] : []);
 
+/** A job's state and counts as the upstream answers them (jobs extension), or undefined. */
+function jobOf(v: unknown): { id?: unknown; state: string; done?: unknown; total?: unknown; error?: unknown } | undefined {
+  const j = v as Record<string, unknown> | undefined;
+  if (!j || typeof j !== "object" || typeof j.state !== "string") return undefined;
+  return { id: j.id, state: j.state, done: j.done, total: j.total, error: j.error };
+}
+/** How often a running storage job is asked how it goes: at first, and at most. */
+const JOB_POLL_MS = 250;
+const JOB_POLL_MAX_MS = 5_000;
+
+/** A file delete lists this many of the versions it removes (and how many more there were). */
+const DELETED_VERSIONS_MAX = 1_000;
+
 /** A refused insert keeps this many of its Records (and how many there were). */
 const REFUSED_RECORDS = 100;
 
@@ -164,12 +177,15 @@ export function createAuditor(opts: AuditorOptions): Auditor {
   }
 
   /** The size of one version, from the versions extension; undefined when it cannot say (the entry goes on without it). */
-  async function sizeOfVersion(bucket: string, key: string, versioned: string): Promise<number | undefined> {
+  /** A key's versions as the upstream lists them (the versions extension), or undefined without it. */
+  async function versionsOf(bucket: string, key: string): Promise<{ versionedKey?: unknown; size?: unknown }[] | undefined> {
     const path = `/v0/storage/versions/${encodeURIComponent(bucket)}/${encodeKeyPath(key)}`;
     const res = await upstream.getJson(path).catch(() => undefined);
     if (res?.status !== 200) return undefined;
-    const items = (res.body as { items?: { versionedKey?: unknown; size?: unknown }[] }).items ?? [];
-    const size = items.find((i) => i.versionedKey === versioned)?.size;
+    return (res.body as { items?: { versionedKey?: unknown; size?: unknown }[] }).items ?? [];
+  }
+  async function sizeOfVersion(bucket: string, key: string, versioned: string): Promise<number | undefined> {
+    const size = (await versionsOf(bucket, key))?.find((i) => i.versionedKey === versioned)?.size;
     return typeof size === "number" ? size : undefined;
   }
 
@@ -203,6 +219,33 @@ export function createAuditor(opts: AuditorOptions): Auditor {
     }
     if (c.size !== undefined && !c.body) detail.requestBytes = c.size;
     return { detail, keys };
+  }
+
+  /**
+   * Follows a storage job until it ends, then records how (one more outcome of the change that
+   * started it, the newest: the one clients see). A proxy stopped first leaves the job's answer
+   * (running) as its last word; so does a job the upstream forgets.
+   */
+  const jobWatches = new Set<NodeJS.Timeout>();
+  function watchJob(c: ChangeRequest, resource: string | null, changeSeq: number, bucket: string, id: string) {
+    let wait = JOB_POLL_MS;
+    const next = () => {
+      const timer = setTimeout(async () => {
+        jobWatches.delete(timer);
+        const res = await upstream.getJson(`/v0/storage/jobs/${encodeURIComponent(bucket)}/${encodeURIComponent(id)}`).catch(() => undefined);
+        if (res?.status === 404) return;
+        const job = res?.status === 200 ? jobOf(res.body) : undefined;
+        if (!job || job.state === "running") {
+          wait = Math.min(wait * 2, JOB_POLL_MAX_MS);
+          return next();
+        }
+        const out = { status: 200, outcome: job.state === "done" ? "applied" : "failed", job, ...(typeof job.error === "string" ? { message: job.error } : {}) };
+        await log.append({ ...base(c), at: Date.now(), kind: "outcome", resource, keys: [], detail: out, ref: changeSeq }).catch((e: Error) => opts.onError?.(e));
+      }, wait);
+      timer.unref();
+      jobWatches.add(timer);
+    };
+    next();
   }
 
   // Failed sign-ins being counted, per account and address (a guessing run is a few entries, not thousands).
@@ -271,6 +314,14 @@ export function createAuditor(opts: AuditorOptions): Auditor {
         const key = objectKeyOf(c);
         keys = [key];
         detail.key = key;
+        // A delete removes every version of the key: which, and their bytes, as listed before it.
+        const versions = await versionsOf(c.target ?? "", key);
+        if (versions?.length) {
+          const listed = versions.slice(0, DELETED_VERSIONS_MAX).map((v) => ({ versionedKey: v.versionedKey, size: v.size }));
+          detail.versions = listed;
+          if (versions.length > listed.length) detail.versionsOmitted = versions.length - listed.length;
+          detail.size = versions.reduce((n, v) => n + (typeof v.size === "number" ? v.size : 0), 0);
+        }
       } else if (c.endpoint === "upload") {
         // The request's length counts the multipart framing too: the file's own size is read
         // from the versions the upstream lists once it is stored (below).
@@ -339,6 +390,8 @@ export function createAuditor(opts: AuditorOptions): Auditor {
         if (status < 300 && pk && deleted) out.deleted = deleted;
         const uploadKeys = (kind === "upload" || c.endpoint === "storage-restore") && typeof out.key === "string" ? [out.key] : [];
         if (uploadKeys.length) outcomeKeys = uploadKeys;
+        const job = c.endpoint === "storage-job-start" && status < 300 ? jobOf(json) : undefined;
+        if (job) out.job = job;
         try {
           // An upload's key, and the Records an update changed when the upstream named them, are
           // known only from the answer: the outcome carries them (a Record's history finds it).
@@ -347,6 +400,8 @@ export function createAuditor(opts: AuditorOptions): Auditor {
           // The change is made; the entry before it says what was asked. Nothing else to do but say so.
           opts.onError?.(e as Error);
         }
+        // A job runs on after its answer: how it ended is recorded when it ends.
+        if (job?.state === "running" && typeof job.id === "string") watchJob(c, resource, change.seq, c.target ?? "", job.id);
         return { applied: status < 300 ? { kind, resource, keys: uploadKeys.length ? uploadKeys : keys, detail, out } : undefined, answer };
       };
       return { upstreamHeaders, finish };
@@ -391,6 +446,8 @@ export function createAuditor(opts: AuditorOptions): Auditor {
     },
     async flush() {
       await Promise.all([...failures].map(([k, w]) => writeFailures(k, w)));
+      for (const t of jobWatches) clearTimeout(t);
+      jobWatches.clear();
     },
   };
 }

@@ -105,7 +105,7 @@ export async function openPostgresAuditLog(url: string): Promise<AuditLog> {
     async outcomesOf(seqs) {
       const out = new Map<number, AuditEntry>();
       if (seqs.length === 0) return out;
-      for (const r of (await pool.query("SELECT * FROM bb_audit WHERE kind = 'outcome' AND ref = ANY($1)", [seqs])).rows) out.set(Number(r.ref), toEntry(r));
+      for (const r of (await pool.query("SELECT * FROM bb_audit WHERE kind = 'outcome' AND ref = ANY($1) ORDER BY seq", [seqs])).rows) out.set(Number(r.ref), toEntry(r));
       return out;
     },
     async batch(afterSeq, limit) {

@@ -183,7 +183,7 @@ export function openSqliteAuditLog(dataDir: string): AuditLog {
     async outcomesOf(seqs) {
       const out = new Map<number, AuditEntry>();
       if (seqs.length === 0) return out;
-      const rows = db.prepare(`SELECT * FROM audit WHERE kind = 'outcome' AND ref IN (${seqs.map(() => "?").join(",")})`).all(...seqs) as Row[];
+      const rows = db.prepare(`SELECT * FROM audit WHERE kind = 'outcome' AND ref IN (${seqs.map(() => "?").join(",")}) ORDER BY seq`).all(...seqs) as Row[];
       for (const r of rows) out.set(Number(r.ref), toEntry(r));
       return out;
     },

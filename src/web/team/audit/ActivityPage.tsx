@@ -182,6 +182,8 @@ const text = (v: unknown) => (v === undefined ? "—" : v === null ? "NULL" : ty
 const SHOWN = 200;
 
 /** "open", named for its Record: a list of them would otherwise read "open, open, open". */
+const versionsText = (n: number) => `${n.toLocaleString()} version${n === 1 ? "" : "s"}`;
+
 function RecordLink({ db, table, record }: { db: string; table: string; record: string }) {
   return (
     <Link to="/records/$db/$table" params={{ db, table }} search={{ record }} aria-label={`Open Record ${record}`}>
@@ -248,8 +250,26 @@ function EntryDetail({ item: it }: { item: AuditItem }) {
           <Link to="/storage/$bucket" params={{ bucket: it.bucket }} search={{ folder }}>
             Open the folder of {it.file.key}
           </Link>
+          {it.file.versions ? ` · ${versionsText(it.file.versions.length + (it.file.versionsOmitted ?? 0))} deleted` : ""}
           {it.file.size !== undefined ? ` · ${it.file.size.toLocaleString()} bytes` : ""}
           {it.file.version ? ` · version ${it.file.version}` : ""}
+        </p>
+      )}
+      {it.file?.versions && (
+        <ul className="mono small">
+          {it.file.versions.map((v) => (
+            <li key={v.versionedKey}>
+              {v.versionedKey}
+              {v.size !== undefined ? ` · ${v.size.toLocaleString()} bytes` : ""}
+            </li>
+          ))}
+        </ul>
+      )}
+      {it.job && (
+        <p>
+          {it.job.state === "running" ? "The job was running when last recorded" : `The job ended: ${it.job.state}`}
+          {typeof it.job.total === "number" ? ` · ${(it.job.done ?? 0).toLocaleString()} of ${it.job.total.toLocaleString()} files` : ""}
+          {it.job.error ? ` · ${it.job.error}` : ""}
         </p>
       )}
       {it.beforeImagesOmitted ? <p className="muted small">Before-images of {it.beforeImagesOmitted.toLocaleString()} more Records were not kept (over 10,000 in one change).</p> : null}

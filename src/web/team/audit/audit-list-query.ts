@@ -35,11 +35,14 @@ export interface AuditItem {
   changes?: AuditChange[];
   deleted?: unknown;
   records?: Record<string, RecordValue>[];
-  file?: { key?: string; version?: string; versionedKey?: string; size?: number; restoredFrom?: string };
+  /** A delete's `versions` are every version it removed (`size`: their bytes together). */
+  file?: { key?: string; version?: string; versionedKey?: string; size?: number; restoredFrom?: string; versions?: { versionedKey: string; size?: number }[]; versionsOmitted?: number };
   beforeImagesOmitted?: number;
   /** In a Record's history: a change past the before-images' limit that may have changed it (not named). */
   partial?: boolean;
   detail?: unknown;
+  /** A storage job's state as answered, then as it ended ("done", "failed", "cancelled"). */
+  job?: { state: string; done?: number; total?: number; error?: string | null };
 }
 
 export interface AuditPage {
