@@ -1,0 +1,29 @@
+/**
+ * Reads that run out of memory leave none of it taken: DuckDB keeps what a failed run of a
+ * prepared statement had allocated until the statement is destroyed, and the engine keeps its
+ * statements per connection (prepared.ts drops one whose run failed). Real DuckDB, a 64MB limit.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { CompiledQuery } from "kysely";
+import { afterEach, expect, it } from "vitest";
+import type { SqlEngine } from "../engine";
+import { openDuckDbEngine } from "./engine";
+
+let engine: SqlEngine | undefined;
+afterEach(async () => {
+  await engine?.close();
+  engine = undefined;
+});
+
+// A list of n numbers: held whole in memory (DuckDB cannot spill it), ~8 bytes each.
+const list = (n: number) => CompiledQuery.raw(`select length(list(i)) as n from range(${n}) t(i)`, []);
+
+it("after two reads ran out of memory at once, a read that fits runs (each of four in a row)", async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bb-oom-"));
+  engine = await openDuckDbEngine({ file: path.join(dir, "db.duckdb"), memoryLimit: "64MB", threads: 2, readers: 2 });
+  const big = await Promise.allSettled([engine.read([list(4_000_000)]), engine.read([list(4_000_000)])]);
+  expect(big.map((r) => r.status === "rejected" && engine!.dialect.classifyError(r.reason))).toEqual(["outOfMemory", "outOfMemory"]);
+  for (let i = 0; i < 4; i++) expect((await engine.read([list(1_500_000)]))[0].rows).toEqual([[1_500_000]]);
+});
