@@ -210,3 +210,25 @@ test("Activity: admins filter the trail, open an entry's diff and go to the Reco
   expect((await vic.request.get(`${teamUrl}/api/audit?table=demo/employees&record=E00012`, { headers })).status()).toBe(200);
   await ctx.close();
 });
+
+test("Activity: a storage job shows how it ended, recorded when it ended", async ({ page }) => {
+  await signInAs(page, "ada@example.com", PW);
+  for (const name of ["one.txt", "two.txt"]) {
+    const up = await page.request.post(`${teamUrl}/api/v0/storage/object/team-files`, {
+      headers: { origin: teamUrl, "x-baseboard-client": "1" },
+      multipart: { key: `activity-job/${name}`, file: { name, mimeType: "text/plain", buffer: Buffer.from(name) } },
+    });
+    expect(up.status(), await up.text()).toBe(200);
+  }
+  const job = await page.request.post(`${teamUrl}/api/v0/storage/jobs/team-files`, { headers, data: { action: "copy", from: "activity-job/", to: "activity-job-copy/" } });
+  expect(job.status(), await job.text()).toBe(202);
+  await expect
+    .poll(async () => ((await (await page.request.get(`${teamUrl}/api/audit?kind=storage-job&bucket=team-files`, { headers })).json()) as { items: { job?: { state: string } }[] }).items[0]?.job?.state)
+    .toBe("done");
+  await page.goto(`${teamUrl}/activity?kind=storage-job`);
+  const rows = page.getByRole("table", { name: "Activity, newest first" }).locator("tbody tr");
+  await rows.first().getByRole("button").click();
+  await expect(page.locator(".activity-diff")).toContainText("The job ended: done · 2 of 2 files");
+  expect(await serious(page)).toEqual([]);
+  await page.screenshot({ path: "test-results/audit-activity-job.png", fullPage: true });
+});
