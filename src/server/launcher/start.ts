@@ -183,13 +183,15 @@ export async function startBaseboard(env: NodeJS.ProcessEnv, opts: StartOptions 
       log: auditLog,
       upstream: upstreamFor,
       async tableOf(db, table) {
-        if (!metaCache.config || Date.now() - metaCache.at > 30_000) {
+        const find = () => metaCache.config?.databases.find((d) => d.id === db)?.tables.find((t) => t.slug === table);
+        // Kept 30 s, and read again at once for a table it does not know (one just imported:
+        // without its primary key a change to it would be recorded without what it overwrote).
+        if (!metaCache.config || Date.now() - metaCache.at > 30_000 || !find()) {
           const r = await buildAppConfig(upstreamFor, sourceInfo);
           if (r.status === 200) metaCache.config = r.body as AppConfig;
           metaCache.at = Date.now();
         }
-        const primaryKey = metaCache.config?.databases.find((d) => d.id === db)?.tables.find((t) => t.slug === table)?.primaryKey;
-        return { primaryKey, beforeImages: metaCache.config?.capabilities.beforeImages === true };
+        return { primaryKey: find()?.primaryKey, beforeImages: metaCache.config?.capabilities.beforeImages === true };
       },
       onError: (e) => log(`audit trail: could not record an outcome: ${e.message}`),
     });

@@ -104,6 +104,21 @@ describe("what is recorded", () => {
     expect(entry.keyCount).toBe(matching.body.count);
   });
 
+  it("a table imported a moment ago: its first update is recorded with what it overwrote", async () => {
+    const ada = await signIn(base(), "ada@example.com", PW);
+    // The proxy reads the tables at a change (kept 30 s); this one is new to it.
+    expect((await call(ada, "POST", "/api/v0/record/demo/employees/update", { filter: byId("E00003"), values: [{ key: "city", value: "Primed" }] })).status).toBe(200);
+    const imported = await fetch(`${base()}/api/v0/record/demo/fresh_table/import`, { method: "POST", headers: { ...fromApp(base()), cookie: ada, "content-type": "text/csv" }, body: "code,label\nK1,one\nK2,two" });
+    expect(imported.status, await imported.text()).toBeLessThan(300);
+    expect((await call(ada, "POST", "/api/v0/record/demo/fresh_table/update", { filter: { and: [] }, values: [{ key: "label", value: "new" }] })).status).toBe(200);
+    const entry = (await call(ada, "GET", "/api/audit?table=demo/fresh_table&kind=update&limit=1")).body.items[0];
+    expect(entry.keyCount).toBe(2);
+    expect(entry.changes).toEqual([
+      { key: "K1", before: { label: "one" }, after: { label: "new" } },
+      { key: "K2", before: { label: "two" }, after: { label: "new" } },
+    ]);
+  });
+
   it("an update's before-images come from the service's own transaction: the proxy reads nothing first", async () => {
     const eve = await signIn(base(), "eve@example.com", PW);
     const was = (await call(eve, "POST", "/api/v0/record/demo/employees/query", { filter: byId("E00008") })).body.items[0];
