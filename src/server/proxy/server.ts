@@ -4,6 +4,7 @@
  * (dist/ or, in dev, Vite's middleware). Every /api answer it makes itself uses the one error
  * shape; it never answers with CORS headers.
  */
+import { trailRefusal, whyUnwritable } from "../team/store/why-unwritable";
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import { errorBody } from "../../shared/errors";
 import { type AppConfig, LOGIN_REQUIRED_SUBCODE } from "../../shared/meta";
@@ -29,9 +30,6 @@ import { changeEventOf } from "../team/events/change-event";
 import { createZipDownloads, ZIP_PATH } from "./zip/zip-download";
 
 type ForwardRoute = Extract<ApiRoute, { kind: "forward" }>;
-
-/** SQLite's and PostgreSQL's ways of saying a write cannot be stored (full, read-only, I/O). */
-const OWN_STORE_UNWRITABLE = /SQLITE_FULL|SQLITE_READONLY|SQLITE_IOERR|SQLITE_CANTOPEN|ENOSPC|EROFS|database or disk is full|readonly database|read-only transaction|could not extend file/i;
 
 export type Middleware = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void;
 
@@ -159,12 +157,7 @@ export function createProxyHandler(deps: ProxyDeps) {
           release();
           deps.log(`audit trail: cannot write (${(e as Error).message}); refused ${where(req)}`);
           if (!route.jsonBody) res.once("finish", () => req.readableEnded || discardRest(req));
-          return sendJson(
-            res,
-            503,
-            errorBody("unavailable", "The activity log cannot be written right now (its disk or database refused), so nothing was changed. Check the storage behind DATA_DIR or BASEBOARD_DATABASE_URL, then try again."),
-            { ...headers, "retry-after": "5" },
-          );
+          return sendJson(res, 503, errorBody("unavailable", trailRefusal(e)), { ...headers, "retry-after": "5" });
         }
       }
     }
@@ -343,8 +336,9 @@ export function createProxyHandler(deps: ProxyDeps) {
       }
       // Baseboard's own store (people, sessions, the activity log) refusing a write is a state
       // of the machine the person can fix, not a bug: say which.
-      if (OWN_STORE_UNWRITABLE.test(`${(err as NodeJS.ErrnoException)?.code ?? ""} ${(err as Error)?.message ?? ""}`)) {
-        return sendJson(res, 503, errorBody("unavailable", "Baseboard's own store (people, sessions, the activity log) cannot be written: its disk is full or read-only. Check the storage behind DATA_DIR or BASEBOARD_DATABASE_URL, then try again."), { "retry-after": "5" });
+      const why = whyUnwritable(err);
+      if (why) {
+        return sendJson(res, 503, errorBody("unavailable", `Baseboard's own store (people, sessions, the activity log) cannot be written: ${why}. Check the storage behind DATA_DIR or BASEBOARD_DATABASE_URL, then try again.`), { "retry-after": "5" });
       }
       sendJson(res, 500, errorBody("internal_error", "Something went wrong inside the proxy."));
     });

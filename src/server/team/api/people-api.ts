@@ -4,6 +4,7 @@
  * nothing returned ever holds a password, a hash or a session's secret (sessions are named by
  * a prefix of their hash).
  */
+import { trailRefusal } from "../store/why-unwritable";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { errorBody } from "../../../shared/errors";
 import { API_SECURITY_HEADERS } from "../../proxy/headers";
@@ -160,8 +161,8 @@ export async function handlePeopleApi(ctx: Ctx): Promise<boolean> {
     try {
       finish = await ctx.record({ action, email: email ?? (typeof detail.email === "string" ? detail.email : undefined), detail });
       return true;
-    } catch {
-      error(res, 503, "unavailable", "The activity log cannot be written right now (its disk or database refused), so nothing was changed. Check the storage behind DATA_DIR or BASEBOARD_DATABASE_URL, then try again.");
+    } catch (e) {
+      error(res, 503, "unavailable", trailRefusal(e));
       return false;
     }
   };

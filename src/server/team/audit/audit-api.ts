@@ -49,6 +49,8 @@ export function present(e: AuditEntry, outcome: AuditEntry | undefined, record?:
     count: e.kind === "sign-in-failed" ? (detail.count ?? 1) : out.count,
     message: (out.message ?? detail.message) as string | undefined,
     filter: detail.filter,
+    // A filter too deep to keep as JSON is kept as its text.
+    filterText: detail.filterText,
     values: detail.values,
     changes,
     deleted: out.deleted,

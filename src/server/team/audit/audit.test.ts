@@ -119,6 +119,21 @@ describe("what is recorded", () => {
     ]);
   });
 
+  it("a filter nested 5,000 levels (the interface allows 10,000): applied and recorded, the filter kept as its text", async () => {
+    const ada = await signIn(base(), "ada@example.com", PW);
+    const r = await fetch(`${base()}/api/v0/record/demo/employees/update`, {
+      method: "POST",
+      headers: { ...fromApp(base()), cookie: ada, "content-type": "application/json" },
+      // JSON.stringify overflows at this depth too: the test writes the text itself.
+      body: `{"values":[{"key":"city","value":"Deep"}],"filter":${'{"and":['.repeat(5_000)}${JSON.stringify(byId("E00004"))}${"]}".repeat(5_000)}}`,
+    });
+    expect(r.status, await r.text()).toBe(200);
+    const entry = (await call(ada, "GET", "/api/audit?table=demo/employees&record=E00004&limit=1")).body.items[0];
+    expect(entry).toMatchObject({ action: "update", outcome: "applied", count: 1, changes: [{ key: "E00004", after: { city: "Deep" } }] });
+    expect(entry.filter).toBeUndefined();
+    expect(entry.filterText.length).toBeGreaterThan(5_000 * 9);
+  });
+
   it("an update's before-images come from the service's own transaction: the proxy reads nothing first", async () => {
     const eve = await signIn(base(), "eve@example.com", PW);
     const was = (await call(eve, "POST", "/api/v0/record/demo/employees/query", { filter: byId("E00008") })).body.items[0];
@@ -413,6 +428,8 @@ describe("fail closed", () => {
       const big = "x".repeat(200_000);
       const r = await call(eve, "POST", "/api/v0/record/demo/employees/update", { filter: byId("E00010"), values: [{ key: "city", value: big }] });
       expect(r.status).toBe(503);
+      // Why, in words: not "its disk or database refused".
+      expect(r.body.message).toMatch(/activity log cannot be written right now \(its disk is full\)/);
       expect(stack.relay.seen.slice(before).some((s) => s.url.endsWith("/update"))).toBe(false);
       // A change to people too: refused, and not made.
       const grantsBefore = (await call(ada, "GET", "/api/people/vic@example.com")).body.grants;
@@ -423,7 +440,7 @@ describe("fail closed", () => {
       // Signing in needs a session stored: a clear 503, not "something went wrong".
       const login = await fetch(`${base()}/login`, { method: "POST", redirect: "manual", headers: { origin: base(), "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ email: "vic@example.com", password: PW }).toString() });
       expect(login.status).toBe(503);
-      expect((await login.json()).message).toMatch(/disk is full or read-only/);
+      expect((await login.json()).message).toMatch(/cannot be written: its disk is full/);
     } finally {
       fs.rmSync(filler, { force: true });
     }

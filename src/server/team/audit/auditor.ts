@@ -15,6 +15,7 @@ import type { Upstream } from "../../proxy/forward";
 import type { NewAuditEntry } from "./audit-entry";
 import type { AuditLog } from "./audit-log";
 import { recordKeyText } from "../../../shared/records";
+import { deeperThan, encodeDeep } from "./deep-json";
 import { packChanges } from "./record-changes";
 
 export interface ChangeRequest {
@@ -108,6 +109,20 @@ interface FailureWindow {
 const objectKeyOf = (c: { upstreamPath: string }) => decodeURIComponent(c.upstreamPath.split("?")[0].split("/").slice(5).join("/"));
 /** The keys a storage job names: its source, and its destination when it has one. */
 const jobKeys = (body: Record<string, unknown>): string[] => (typeof body.from === "string" ? [body.from, ...(typeof body.to === "string" ? [body.to] : [])] : []);
+
+/**
+ * Fields of a request nested deeper than this are kept as their JSON text (`<field>Text`): the
+ * interface allows filters 10,000 levels deep, which JSON.stringify cannot write (deep-json.ts).
+ */
+const KEPT_DEPTH = 200;
+function keepDeep(detail: Record<string, unknown>): Record<string, unknown> {
+  for (const [k, v] of Object.entries(detail)) {
+    if (!deeperThan(v, KEPT_DEPTH)) continue;
+    delete detail[k];
+    detail[`${k}Text`] = encodeDeep(v);
+  }
+  return detail;
+}
 
 /** A job's state and counts as the upstream answers them (jobs extension), or undefined. */
 function jobOf(v: unknown): { id?: unknown; state: string; done?: unknown; total?: unknown; error?: unknown } | undefined {
@@ -218,7 +233,7 @@ export function createAuditor(opts: AuditorOptions): Auditor {
       keys = jobKeys(body);
     }
     if (c.size !== undefined && !c.body) detail.requestBytes = c.size;
-    return { detail, keys };
+    return { detail: keepDeep(detail), keys };
   }
 
   /**
@@ -342,7 +357,7 @@ export function createAuditor(opts: AuditorOptions): Auditor {
         Object.assign(detail, body);
         keys = jobKeys(body);
       }
-      const change = await log.append({ ...base(c), at: Date.now(), kind, resource, keys, detail: { ...detail, outcome: "pending" } });
+      const change = await log.append({ ...base(c), at: Date.now(), kind, resource, keys, detail: { ...keepDeep(detail), outcome: "pending" } });
       const upstreamHeaders: Record<string, string> = upstreamBefore && pk ? { [BEFORE_IMAGES_HEADER]: String(BEFORE_IMAGES_MAX) } : {};
       const finish: PendingChange["finish"] = async (status, headers, answer) => {
         const out: Record<string, unknown> = { status, outcome: status < 300 ? "applied" : status === 403 ? "refused" : "failed" };

@@ -273,10 +273,11 @@ function EntryDetail({ item: it }: { item: AuditItem }) {
         </p>
       )}
       {it.beforeImagesOmitted ? <p className="muted small">Before-images of {it.beforeImagesOmitted.toLocaleString()} more Records were not kept (over 10,000 in one change).</p> : null}
-      {(it.filter !== undefined || it.values !== undefined || it.records !== undefined || it.detail !== undefined) && (
+      {(it.filter !== undefined || it.values !== undefined || it.records !== undefined || it.detail !== undefined || it.filterText !== undefined) && (
         <details>
           <summary>The request as recorded</summary>
           <pre className="mono small">{JSON.stringify({ filter: it.filter, values: it.values, records: it.records?.slice(0, 20), detail: it.detail }, null, 2)}</pre>
+          {it.filterText !== undefined && <pre className="mono small">filter (nested too deep to lay out): {it.filterText.slice(0, 2000)}{it.filterText.length > 2000 ? "…" : ""}</pre>}
         </details>
       )}
     </div>

@@ -41,6 +41,8 @@ export interface AuditItem {
   /** In a Record's history: a change past the before-images' limit that may have changed it (not named). */
   partial?: boolean;
   detail?: unknown;
+  /** A filter nested too deep to keep as JSON (hundreds of levels), as its text. */
+  filterText?: string;
   /** A storage job's state as answered, then as it ended ("done", "failed", "cancelled"). */
   job?: { state: string; done?: number; total?: number; error?: string | null };
 }
