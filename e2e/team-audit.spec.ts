@@ -232,3 +232,20 @@ test("Activity: a storage job shows how it ended, recorded when it ended", async
   expect(await serious(page)).toEqual([]);
   await page.screenshot({ path: "test-results/audit-activity-job.png", fullPage: true });
 });
+
+test("Activity: a Record delete shows each Record as it was", async ({ page }) => {
+  await signInAs(page, "ada@example.com", PW);
+  const added = await page.request.post(`${teamUrl}/api/v0/record/demo/employees/insert`, { headers, data: { records: [{ employee_id: "E90101", full_name: "Gone Soon", city: "Lisbon" }] } });
+  expect(added.status(), await added.text()).toBe(200);
+  const gone = await page.request.post(`${teamUrl}/api/v0/record/demo/employees/delete`, { headers, data: { filter: { and: [{ key: "employee_id", operator: "equal", value: "E90101" }] }, expectedCount: 1 } });
+  expect(gone.status(), await gone.text()).toBe(200);
+  await page.goto(`${teamUrl}/activity?kind=delete-records`);
+  const rows = page.getByRole("table", { name: "Activity, newest first" }).locator("tbody tr");
+  await rows.first().getByRole("button").click();
+  const list = page.getByRole("list", { name: "Records deleted (1)" });
+  await expect(list).toContainText("Record E90101 deleted, as it was:");
+  await expect(list).toContainText("Gone Soon");
+  await expect(list).toContainText("Lisbon");
+  expect(await serious(page)).toEqual([]);
+  await page.screenshot({ path: "test-results/audit-activity-delete.png", fullPage: true });
+});

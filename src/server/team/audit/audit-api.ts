@@ -1,13 +1,14 @@
 /**
  * GET /api/audit: the trail, newest first, paged by cursor. Filters: table=<db>/<slug>,
  * record=<primary key>, bucket=, key=, actor=<email>, since, until (ISO times), kind (comma
- * list), limit (≤ 500). A Record's history (table and record given) is open to anyone who may
+ * list), limit (≤ 500), changes (how many Records of each entry to list; all when left out). A Record's history (table and record given) is open to anyone who may
  * read that table; everything else needs the admin role (403 otherwise).
  */
 import type { Actor, Resource } from "../contract";
 import { decide } from "../grants/permissions";
 import type { AuditEntry } from "./audit-entry";
 import type { AuditLog, AuditQuery } from "./audit-log";
+import { parseIsoTime } from "./iso-time";
 import { expandChanges } from "./record-changes";
 
 export type AuditAnswer = { status: number; body: unknown };
@@ -15,22 +16,25 @@ const bad = (message: string): AuditAnswer => ({ status: 400, body: { error: "va
 
 function time(raw: string | null, name: string): number | undefined | string {
   if (raw === null || raw === "") return undefined;
-  // A date, or a date and time (with a zone to be exact); not whatever Date.parse accepts ("1" is 2001).
-  const t = /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/i.test(raw.trim()) ? Date.parse(raw.trim()) : NaN;
-  return Number.isFinite(t) ? t : `${name} must be an ISO time such as 2026-11-25T10:00:00Z (got "${raw}").`;
+  return parseIsoTime(raw) ?? `${name} must be an ISO time such as 2026-11-25T10:00:00Z, on a date that exists (got "${raw}").`;
 }
 
-/** The kinds `kind=` may name (an outcome is folded into its change, never listed alone). */
-export const LISTED_KINDS = ["update", "insert", "delete-records", "import", "restore", "upload", "restore-file", "delete-file", "storage-job", "people", "refused", "sign-in-failed"] as const;
+/**
+ * The kinds `kind=` may name (an outcome is folded into its change, never listed alone). A
+ * Record's "Restore this version" is recorded as the update it is.
+ */
+export const LISTED_KINDS = ["update", "insert", "delete-records", "import", "upload", "restore-file", "delete-file", "storage-job", "people", "refused", "sign-in-failed"] as const;
 
 /** One entry as clients see it: the change with its outcome folded in. */
-export function present(e: AuditEntry, outcome: AuditEntry | undefined, record?: string) {
+export function present(e: AuditEntry, outcome: AuditEntry | undefined, record?: string, maxChanges = Infinity) {
   const detail = JSON.parse(e.detailJson) as Record<string, unknown>;
   const out = outcome ? (JSON.parse(outcome.detailJson) as Record<string, unknown>) : {};
   const resource = e.resource ?? undefined;
   // Keys known only from the answer (an upload's, an update's when the upstream read them) are the outcome's.
   const keys = e.keys.length || !outcome ? e.keys : outcome.keys;
-  const changes = expandChanges(out.changes, record);
+  const all = expandChanges(out.changes, record);
+  // A list asks for the first n of an entry's Records (`changes=n`): 10,000 are 1.2 MB.
+  const changes = all && all.length > maxChanges ? all.slice(0, maxChanges) : all;
   const beforeImagesOmitted = (detail.beforeImagesOmitted ?? out.beforeImagesOmitted) as number | undefined;
   return {
     seq: e.seq,
@@ -53,6 +57,7 @@ export function present(e: AuditEntry, outcome: AuditEntry | undefined, record?:
     filterText: detail.filterText,
     values: detail.values,
     changes,
+    changesOmitted: all && changes && all.length > changes.length ? all.length - changes.length : undefined,
     deleted: out.deleted,
     records: detail.records,
     file:
@@ -68,7 +73,8 @@ export function present(e: AuditEntry, outcome: AuditEntry | undefined, record?:
     // In a Record's history: a change past the before-images' limit that does not name this
     // Record may still have changed it (its values were not kept).
     partial: record !== undefined && (beforeImagesOmitted ?? 0) > 0 && !keys.includes(record) ? true : undefined,
-    detail: e.kind === "storage-job" || e.kind === "people" ? detail : undefined,
+    // What was asked (its own `outcome` was "pending" when it was written: the item's says how it went).
+    detail: e.kind === "storage-job" || e.kind === "people" ? { ...detail, outcome: undefined } : undefined,
     // A storage job's state, files done and total: as answered, then as it ended.
     job: out.job,
     hash: e.hash,
@@ -94,6 +100,9 @@ export async function answerAudit(log: AuditLog, actor: Actor, params: URLSearch
   const limitRaw = params.get("limit");
   const limit = limitRaw === null ? 50 : Number(limitRaw);
   if (!Number.isInteger(limit) || limit < 1 || limit > 500) return bad("limit is a whole number from 1 to 500.");
+  const changesRaw = params.get("changes");
+  const maxChanges = changesRaw === null || changesRaw === "" ? Infinity : Number(changesRaw);
+  if (maxChanges !== Infinity && (!Number.isInteger(maxChanges) || maxChanges < 0)) return bad("changes is how many Records of each entry to list: a whole number (leave it out for all).");
   const cursorRaw = params.get("cursor");
   const beforeSeq = cursorRaw ? Number(cursorRaw) : undefined;
   if (beforeSeq !== undefined && (!Number.isInteger(beforeSeq) || beforeSeq < 1)) return bad("cursor is the nextCursor of a previous page.");
@@ -116,7 +125,7 @@ export async function answerAudit(log: AuditLog, actor: Actor, params: URLSearch
   return {
     status: 200,
     body: {
-      items: page.map((e) => present(e, outcomes.get(e.seq), record)),
+      items: page.map((e) => present(e, outcomes.get(e.seq), record, maxChanges)),
       nextCursor: rows.length > limit ? String(page[page.length - 1].seq) : null,
     },
   };

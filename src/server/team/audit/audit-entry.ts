@@ -12,7 +12,6 @@ export type AuditKind =
   | "insert"
   | "delete-records"
   | "import"
-  | "restore"
   | "upload"
   /** A file's older version made its newest (storage restore). */
   | "restore-file"

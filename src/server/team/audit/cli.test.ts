@@ -86,6 +86,7 @@ describe("npm run audit", () => {
       [["export", "--sinse", "2026-01-01"], /Unknown option '--sinse'/],
       [["verify", "--bogus"], /Unknown option '--bogus'/],
       [["export", "--until", "tomorrow"], /--until is an ISO time/],
+      [["export", "--since", "2026-02-30"], /--since is an ISO time.*on a date that exists/],
       [["export", "--format", "xml"], /--format is jsonl or csv/],
       [["exprt"], /Usage: npm run audit/],
     ];
@@ -97,11 +98,39 @@ describe("npm run audit", () => {
     }
   });
 
+  it("an export into a reader that stops early (| head) ends quietly, exit 0", async () => {
+    const r = await new Promise<{ code: number; err: string }>((resolve, reject) => {
+      const child = spawn(process.execPath, ["--import", "tsx", "src/server/team/audit/cli.ts", "export", "--format", "csv"], { env: { ...process.env, DATA_DIR: dir, BASEBOARD_DATABASE_URL: "" }, stdio: ["ignore", "pipe", "pipe"] });
+      let err = "";
+      // Like `head -5`: read a little, then close the pipe.
+      child.stdout.once("data", () => child.stdout.destroy());
+      child.stderr.on("data", (d) => (err += d));
+      child.on("error", reject);
+      child.on("close", (code) => resolve({ code: code ?? -1, err }));
+    });
+    expect(r).toEqual({ code: 0, err: "" });
+  });
+
   it("verify still answers on standard output, exit 0", async () => {
     const r = await new Promise<{ code: number; out: string }>((resolve) =>
       execFile(process.execPath, ["--import", "tsx", "src/server/team/audit/cli.ts", "verify"], { env: { ...process.env, DATA_DIR: dir, BASEBOARD_DATABASE_URL: "" } }, (e, out) => resolve({ code: e ? Number(e.code) : 0, out })),
     );
     expect(r.code).toBe(0);
     expect(r.out).toMatch(new RegExp(`verifies: ${ENTRIES} entries`));
+  });
+
+  it("verify says where the chain starts once older entries were dropped, and whether retention explains it", async () => {
+    const log = openSqliteAuditLog(dir);
+    // Entries at minutes 0 to 99 are older than minute 100.
+    expect(await log.dropOlderThan(T0 + 100 * 60_000)).toBe(100);
+    await log.close();
+    const run = (env: Record<string, string>) =>
+      new Promise<string>((resolve) =>
+        execFile(process.execPath, ["--import", "tsx", "src/server/team/audit/cli.ts", "verify"], { env: { ...process.env, DATA_DIR: dir, BASEBOARD_DATABASE_URL: "", ...env } }, (_e, out) => resolve(out)),
+      );
+    const unexplained = await run({ BASEBOARD_AUDIT_RETENTION_DAYS: "" });
+    expect(unexplained).toMatch(new RegExp(`verifies: ${ENTRIES - 100} entries`));
+    expect(unexplained).toMatch(/starts after entry 100: entries 1 to 100 were dropped behind a checkpoint; no retention is set here.*someone removed them/);
+    expect(await run({ BASEBOARD_AUDIT_RETENTION_DAYS: "30" })).toMatch(/retention \(BASEBOARD_AUDIT_RETENTION_DAYS=30\) drops old entries/);
   });
 });

@@ -3,6 +3,7 @@
  * and names the first broken link, exit 1 then; `npm run audit -- export --since <ISO time>
  * [--until <ISO time>] --format jsonl|csv` writes entries (outcomes folded in) to standard output.
  */
+import { parseIsoTime } from "./iso-time";
 import { parseArgs } from "node:util";
 import { stringify } from "csv-stringify/sync";
 import type { AuditEntry } from "./audit-entry";
@@ -50,8 +51,7 @@ export async function verify(log: AuditLog): Promise<{ ok: true; entries: number
 /** An ISO time given on the command line, or why not. */
 function timeArg(name: string, raw: string | undefined): number | string | undefined {
   if (raw === undefined) return undefined;
-  const t = Date.parse(raw);
-  return Number.isFinite(t) ? t : `--${name} is an ISO time such as 2026-11-01 or 2026-11-01T08:00:00Z (got "${raw}").`;
+  return parseIsoTime(raw) ?? `--${name} is an ISO time such as 2026-11-01 or 2026-11-01T08:00:00Z, on a date that exists (got "${raw}").`;
 }
 
 /**
@@ -90,6 +90,12 @@ export async function runAuditCommand(argv: string[], out: (s: string) => unknow
       const r = await verify(log);
       if (r.ok) {
         out(`The activity log verifies: ${r.entries} entr${r.entries === 1 ? "y" : "ies"}, every link intact.`);
+        // A chain proves nothing before its first entry: say where it starts, and why it may.
+        const cp = await log.checkpoint();
+        if (cp.seq > 0) {
+          const kept = process.env.BASEBOARD_AUDIT_RETENTION_DAYS ? `retention (BASEBOARD_AUDIT_RETENTION_DAYS=${process.env.BASEBOARD_AUDIT_RETENTION_DAYS}) drops old entries` : "no retention is set here (BASEBOARD_AUDIT_RETENTION_DAYS): if none was ever set, someone removed them";
+          out(`It starts after entry ${cp.seq}: entries 1 to ${cp.seq} were dropped behind a checkpoint; ${kept}.`);
+        }
         return 0;
       }
       out(`The activity log is broken at entry ${r.seq}: ${r.why}.`);
@@ -130,6 +136,11 @@ function writeLine(s: string): Promise<void> | void {
 }
 
 if (process.argv[1] && /audit[\\/]cli\.[tj]s$/.test(process.argv[1])) {
+  // A reader that stops early (`| head`) has what it wanted: stop quietly, as other tools do.
+  process.stdout.on("error", (e: NodeJS.ErrnoException) => {
+    if (e.code !== "EPIPE") throw e;
+    process.exit(0);
+  });
   // The exit code is set, not forced: the process ends once standard output is flushed.
   runAuditCommand(process.argv.slice(2), writeLine, (s) => console.error(s)).then(
     (code) => {

@@ -24,7 +24,7 @@ export function ActivityPage({ search, onSearch }: Props) {
   const me = useQuery(meQueryOptions()).data;
   const config = useQuery(configQueryOptions()).data;
   const filters = useMemo(() => toAuditFilters(search), [search]);
-  const q = useInfiniteQuery({ ...auditQueryOptions(filters, 50), enabled: !!me?.may.readActivity });
+  const q = useInfiniteQuery({ ...auditQueryOptions(filters, 50, SHOWN), enabled: !!me?.may.readActivity });
   const items = q.data?.pages.flatMap((p) => p.items) ?? [];
   const [open, setOpen] = useState<number | null>(null);
   const [draft, setDraft] = useState<ActivitySearch>(search);
@@ -197,6 +197,8 @@ function EntryDetail({ item: it }: { item: AuditItem }) {
   const folder = it.file?.key?.includes("/") ? it.file.key.slice(0, it.file.key.lastIndexOf("/") + 1) : "";
   // An insert has no before-images: its Records are its keys (the API sends the first 100).
   const inserted = it.action === "insert" && !it.changes?.length && it.outcome === "applied" ? it.keys.slice(0, SHOWN) : [];
+  // A Record delete keeps the whole Records it removed (their keys in `keys`, in the same order).
+  const removed = it.action === "delete-records" && Array.isArray(it.deleted) ? (it.deleted as Record<string, unknown>[]) : [];
   return (
     <div className="activity-diff">
       <p className="muted small">
@@ -223,7 +225,7 @@ function EntryDetail({ item: it }: { item: AuditItem }) {
               </dl>
             </li>
           ))}
-          {it.changes.length > SHOWN && <li className="muted">and {(it.changes.length - SHOWN).toLocaleString()} more Records</li>}
+          {it.changes.length + (it.changesOmitted ?? 0) > SHOWN && <li className="muted">and {(it.changes.length + (it.changesOmitted ?? 0) - SHOWN).toLocaleString()} more Records</li>}
         </ul>
       )}
       {inserted.length > 0 && (
@@ -238,7 +240,27 @@ function EntryDetail({ item: it }: { item: AuditItem }) {
           {it.keyCount > inserted.length && <li className="muted">and {(it.keyCount - inserted.length).toLocaleString()} more Records</li>}
         </ul>
       )}
-      {!it.changes?.length && !inserted.length && db && it.keyCount === 1 && (
+      {removed.length > 0 && (
+        <ul className="history-list" aria-label={`Records deleted (${removed.length.toLocaleString()})`}>
+          {removed.slice(0, SHOWN).map((r, i) => (
+            <li key={it.keys[i] ?? i} className="history-item">
+              <p className="history-who">
+                Record <strong>{it.keys[i] ?? ""}</strong> deleted, as it was:
+              </p>
+              <dl className="history-fields mono small">
+                {Object.entries(r).map(([f, v]) => (
+                  <div key={f}>
+                    <dt>{f}</dt>
+                    <dd>{text(v)}</dd>
+                  </div>
+                ))}
+              </dl>
+            </li>
+          ))}
+          {removed.length > SHOWN && <li className="muted">and {(removed.length - SHOWN).toLocaleString()} more Records</li>}
+        </ul>
+      )}
+      {!it.changes?.length && !inserted.length && !removed.length && db && it.keyCount === 1 && (
         <p>
           <Link to="/records/$db/$table" params={{ db, table }} search={{ record: it.keys[0] }}>
             Open Record {it.keys[0]}

@@ -41,6 +41,8 @@ export interface AuditItem {
   /** In a Record's history: a change past the before-images' limit that may have changed it (not named). */
   partial?: boolean;
   detail?: unknown;
+  /** Records of the entry not listed in `changes` (the list asked for fewer). */
+  changesOmitted?: number;
   /** A filter nested too deep to keep as JSON (hundreds of levels), as its text. */
   filterText?: string;
   /** A storage job's state as answered, then as it ended ("done", "failed", "cancelled"). */
@@ -64,18 +66,20 @@ export interface AuditFilters {
   until?: string;
 }
 
-export function auditSearch(f: AuditFilters, cursor?: string | null, limit = 50): string {
+export function auditSearch(f: AuditFilters, cursor?: string | null, limit = 50, changes?: number): string {
   const q = new URLSearchParams();
   for (const [k, v] of Object.entries(f)) if (v !== undefined && v !== "") q.set(k, v);
   q.set("limit", String(limit));
+  if (changes !== undefined) q.set("changes", String(changes));
   if (cursor) q.set("cursor", cursor);
   return q.toString();
 }
 
-export const auditQueryOptions = (f: AuditFilters, limit = 50) =>
+/** `changes`: how many Records of each entry to fetch (the rest counted in `changesOmitted`). */
+export const auditQueryOptions = (f: AuditFilters, limit = 50, changes?: number) =>
   infiniteQueryOptions({
     queryKey: teamKeys.audit(f),
-    queryFn: ({ pageParam, signal }) => api<AuditPage>(`/api/audit?${auditSearch(f, pageParam, limit)}`, { signal }),
+    queryFn: ({ pageParam, signal }) => api<AuditPage>(`/api/audit?${auditSearch(f, pageParam, limit, changes)}`, { signal }),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.nextCursor,
   });
