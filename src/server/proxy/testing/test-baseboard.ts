@@ -118,6 +118,8 @@ export async function startTestBaseboard(env: Record<string, string> = {}): Prom
       SERVICE_LOG_LEVEL: "silent",
       BASEBOARD_DIST: makeDist(dir),
       BASEBOARD_CONFIG: path.join(dir, "baseboard.config.json"),
+      // 1 MB of room kept for the trail's outcomes, not 16: a test run starts many of these.
+      BASEBOARD_AUDIT_RESERVE_MB: "1",
       ...env,
     },
     { log: (line) => logs.push(line) },

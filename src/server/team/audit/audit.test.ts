@@ -22,7 +22,7 @@ let mounted = false;
 
 function tryMount(dir: string) {
   try {
-    execFileSync("mount", ["-t", "tmpfs", "-o", "size=4m", "tmpfs", dir], { stdio: "pipe" });
+    execFileSync("mount", ["-t", "tmpfs", "-o", "size=8m", "tmpfs", dir], { stdio: "pipe" });
     mounted = true;
   } catch (e) {
     console.warn(`audit fail-closed: no tmpfs here (${String((e as Error).message).split("\n")[0]}); those cases are skipped`);
@@ -423,6 +423,34 @@ describe("tamper-evident", () => {
 });
 
 describe("fail closed", () => {
+  it("on a nearly full disk, a change whose outcome does not fit is still recorded whole (room kept for it), and the next is refused until there is room again", async (ctx) => {
+    if (!mounted) ctx.skip();
+    const eve = await signIn(base(), "eve@example.com", PW);
+    const ada = await signIn(base(), "ada@example.com", PW);
+    const legal = { and: [{ key: "department", operator: "equal", value: "Legal" }] };
+    // Long values, so that what the next update overwrites is a large outcome.
+    expect((await call(eve, "POST", "/api/v0/record/demo/employees/update", { filter: legal, values: [{ key: "city", value: "c".repeat(2_000) }] })).status).toBe(200);
+    const filler = path.join(auditDir(), "filler");
+    try {
+      // Leave 96 KB: room for a change's request entry, not for its outcome.
+      const { bavail, bsize } = fs.statfsSync(auditDir());
+      execFileSync("sh", ["-c", `dd if=/dev/zero of=${filler} bs=4096 count=${Math.max(0, Math.floor((bavail * bsize - 96 * 1024) / 4096))} 2>/dev/null || true`]);
+      const r = await call(eve, "POST", "/api/v0/record/demo/employees/update", { filter: legal, values: [{ key: "city", value: "Short" }] });
+      expect(r.status).toBe(200);
+      const entry = (await call(ada, "GET", "/api/audit?table=demo/employees&kind=update&limit=1")).body.items[0];
+      expect(entry.outcome).toBe("applied");
+      expect(entry.changes.length).toBe(entry.count);
+      expect(entry.changes[0].before.city).toBe("c".repeat(2_000));
+      // The room is used: the next change is refused until there is room to keep again.
+      const next = await call(eve, "POST", "/api/v0/record/demo/employees/update", { filter: byId("E00011"), values: [{ key: "city", value: "Faro" }] });
+      expect(next.status).toBe(503);
+      expect(next.body.message).toMatch(/its disk is full/);
+    } finally {
+      fs.rmSync(filler, { force: true });
+    }
+    expect((await call(eve, "POST", "/api/v0/record/demo/employees/update", { filter: byId("E00011"), values: [{ key: "city", value: "Faro" }] })).status).toBe(200);
+  });
+
   it("a full store refuses the change with 503, and nothing reaches the upstream", async (ctx) => {
     if (!mounted) ctx.skip();
     const eve = await signIn(base(), "eve@example.com", PW);

@@ -412,8 +412,11 @@ export function createAuditor(opts: AuditorOptions): Auditor {
           // known only from the answer: the outcome carries them (a Record's history finds it).
           await log.append({ ...base(c), at: Date.now(), kind: "outcome", resource, keys: outcomeKeys, detail: out, ref: change.seq });
         } catch (e) {
-          // The change is made; the entry before it says what was asked. Nothing else to do but say so.
+          // The change is made; the entry before it says what was asked. Not even the room kept
+          // for outcomes held this one: how it ended, without what it overwrote, may still fit.
           opts.onError?.(e as Error);
+          const slim = { status: out.status, outcome: out.outcome, count: out.count, message: out.message, notKept: `what the change overwrote did not fit in the trail (${(e as Error).message})` };
+          await log.append({ ...base(c), at: Date.now(), kind: "outcome", resource, keys: outcomeKeys, detail: slim, ref: change.seq }).catch(() => undefined);
         }
         // A job runs on after its answer: how it ended is recorded when it ends.
         if (job?.state === "running" && typeof job.id === "string") watchJob(c, resource, change.seq, c.target ?? "", job.id);

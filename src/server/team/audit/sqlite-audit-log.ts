@@ -8,6 +8,8 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { type AuditEntry, type Checkpoint, entryHash, GENESIS, type NewAuditEntry } from "./audit-entry";
 import type { AuditLog, AuditQuery } from "./audit-log";
+import { whyUnwritable } from "../store/why-unwritable";
+import { openSpaceReserve } from "./space-reserve";
 import { chainSql, INLINE_KEYS, openKeyChains } from "./sqlite-key-chains";
 
 const SCHEMA = `
@@ -71,9 +73,13 @@ export function openTrailFile(file: string): Database.Database {
   return db;
 }
 
-export function openSqliteAuditLog(dataDir: string): AuditLog {
+/** Room kept for outcomes (space-reserve.ts), unless BASEBOARD_AUDIT_RESERVE_MB says otherwise. */
+export const AUDIT_RESERVE_MB = 16;
+
+export function openSqliteAuditLog(dataDir: string, reserveMb = AUDIT_RESERVE_MB): AuditLog {
   fs.mkdirSync(dataDir, { recursive: true });
   const db = openTrailFile(path.join(dataDir, "audit.sqlite"));
+  const reserve = openSpaceReserve(path.join(dataDir, "audit.reserve"), reserveMb * 1024 * 1024);
   db.exec(SCHEMA);
   const head = db.prepare<[], { seq: number; hash: string }>("SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1");
   const cp = db.prepare<[], { seq: number; hash: string }>("SELECT seq, hash FROM audit_checkpoint WHERE id = 1");
@@ -138,7 +144,18 @@ export function openSqliteAuditLog(dataDir: string): AuditLog {
   return {
     kind: "embedded",
     async append(e) {
-      const entry = append.immediate(e);
+      // A change starts only with room kept for its outcome; an outcome may use that room.
+      const startsChange = e.kind !== "outcome" && e.kind !== "refused" && e.kind !== "sign-in-failed";
+      if (startsChange && !reserve.ensure()) {
+        throw Object.assign(new Error("database or disk is full: no room is left to keep for the outcome of a change"), { code: "SQLITE_FULL" });
+      }
+      let entry: AuditEntry;
+      try {
+        entry = append.immediate(e);
+      } catch (err) {
+        if (e.kind !== "outcome" || whyUnwritable(err) !== "its disk is full" || !reserve.release()) throw err;
+        entry = append.immediate(e);
+      }
       if (e.keys.length > INLINE_KEYS) linkLater();
       return entry;
     },
