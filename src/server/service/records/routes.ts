@@ -14,7 +14,6 @@ import {
 import { badRequest, forbidden, HttpError, notFound } from "../../http-error";
 import {
   BEFORE_IMAGES_HEADER,
-  BEFORE_IMAGES_MAX,
   deleteBodySchema,
   distinctBodySchema,
   type DistinctResponse,
@@ -25,6 +24,7 @@ import { requireKey, scopeAllows } from "../auth";
 import { deleteRecords, insertRecords } from "./record-writes";
 import { distinctValues } from "./record-distinct";
 import type { StoredTable } from "./registry";
+import { beforeImagesAsked } from "./before-images";
 import { IMPORT_PATH, registerImportRoute } from "./import/route";
 import type { RecordStore } from "./store";
 
@@ -116,16 +116,6 @@ async function tableAccess(request: FastifyRequest, store: RecordStore, database
   const table = await store.table(databaseId, slug);
   if (!table && mustExist) throw notFound(`No table "${slug}" in database "${databaseId}".`);
   return table;
-}
-
-/** The before-images an update asks for (BEFORE_IMAGES_HEADER), or undefined when it asks for none. */
-function beforeImagesAsked(header: string | string[] | undefined): number | undefined {
-  if (header === undefined) return undefined;
-  const n = Number(header);
-  if (typeof header !== "string" || !Number.isInteger(n) || n < 1 || n > BEFORE_IMAGES_MAX) {
-    throw badRequest(`${BEFORE_IMAGES_HEADER}: send a whole number from 1 to ${BEFORE_IMAGES_MAX} (how many Records' before-images to return), or leave the header out.`);
-  }
-  return n;
 }
 
 const QUERY_PATH = "/v0/record/:database_id/:table_slug/query";

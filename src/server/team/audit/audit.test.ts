@@ -109,6 +109,21 @@ describe("what is recorded", () => {
     expect((await call(ada, "GET", "/api/audit?changes=some")).status).toBe(400);
   });
 
+  it("an import that updates Records: what it overwrote, Record by Record, in each one's history", async () => {
+    const ada = await signIn(base(), "ada@example.com", PW);
+    const was = (await call(ada, "POST", "/api/v0/record/demo/employees/query", { filter: { and: [{ key: "employee_id", operator: "anyOf", value: ["E00002", "E00003"] }] }, sort: [{ key: "employee_id", direction: "ascending" }] })).body.items;
+    const r = await fetch(`${base()}/api/v0/record/demo/employees/import`, { method: "POST", headers: { ...fromApp(base()), cookie: ada, "content-type": "text/csv" }, body: "employee_id,annual_salary,city\nE00002,1,Braga\nE00003,2,Coimbra\nE90077,3,Aveiro" });
+    const answer = await r.json();
+    expect(r.status).toBe(200);
+    // The client gets the import's answer, not the trail's copy of what it overwrote.
+    expect(answer).toEqual({ message: "ok", inserted: 1, updated: 2, created: false });
+    const entry = (await call(ada, "GET", "/api/audit?table=demo/employees&record=E00002&limit=1")).body.items[0];
+    expect(entry).toMatchObject({ action: "import", outcome: "applied" });
+    expect(entry.changes).toEqual([{ key: "E00002", before: { annual_salary: was[0].annual_salary, city: was[0].city }, after: { annual_salary: 1, city: "Braga" } }]);
+    const all = (await call(ada, "GET", "/api/audit?table=demo/employees&kind=import&limit=1")).body.items[0];
+    expect(all.changes.map((c: { key: string }) => c.key).sort()).toEqual(["E00002", "E00003"]);
+  });
+
   it("a table imported a moment ago: its first update is recorded with what it overwrote", async () => {
     const ada = await signIn(base(), "ada@example.com", PW);
     // The proxy reads the tables at a change (kept 30 s); this one is new to it.

@@ -16,7 +16,7 @@ import type { NewAuditEntry } from "./audit-entry";
 import type { AuditLog } from "./audit-log";
 import { recordKeyText } from "../../../shared/records";
 import { deeperThan, encodeDeep } from "./deep-json";
-import { packChanges } from "./record-changes";
+import { packChanges, packImported } from "./record-changes";
 
 export interface ChangeRequest {
   actor: Actor;
@@ -296,11 +296,12 @@ export function createAuditor(opts: AuditorOptions): Auditor {
       // The upstream reads what an update overwrites in the update's own transaction, and says so
       // in its answer: no read of ours before it (which another writer could overtake).
       let upstreamBefore = false;
-      if (c.endpoint === "update" || c.endpoint === "delete-records" || c.endpoint === "insert") {
+      if (c.endpoint === "update" || c.endpoint === "delete-records" || c.endpoint === "insert" || c.endpoint === "import") {
         const [db, table] = (c.target ?? "/").split("/");
         const info = await opts.tableOf(db, table);
         pk = info.primaryKey;
-        upstreamBefore = info.beforeImages && c.endpoint === "update";
+        // An import updates the Records its file names: the upstream reads them as it does for an update.
+        upstreamBefore = info.beforeImages && (c.endpoint === "update" || c.endpoint === "import");
       }
       if (c.endpoint === "update" && pk) {
         const values = Array.isArray(body.values) ? (body.values as { key: string; value: unknown }[]) : [];
@@ -358,7 +359,7 @@ export function createAuditor(opts: AuditorOptions): Auditor {
         keys = jobKeys(body);
       }
       const change = await log.append({ ...base(c), at: Date.now(), kind, resource, keys, detail: { ...keepDeep(detail), outcome: "pending" } });
-      const upstreamHeaders: Record<string, string> = upstreamBefore && pk ? { [BEFORE_IMAGES_HEADER]: String(BEFORE_IMAGES_MAX) } : {};
+      const upstreamHeaders: Record<string, string> = upstreamBefore && (pk || c.endpoint === "import") ? { [BEFORE_IMAGES_HEADER]: String(BEFORE_IMAGES_MAX) } : {};
       const finish: PendingChange["finish"] = async (status, headers, answer) => {
         const out: Record<string, unknown> = { status, outcome: status < 300 ? "applied" : status === 403 ? "refused" : "failed" };
         const json = parse(answer);
@@ -374,7 +375,9 @@ export function createAuditor(opts: AuditorOptions): Auditor {
         if (answered) {
           images = answered;
           const n = answered.rows.length;
-          if (Number.isFinite(matched) && matched > n) out.beforeImagesOmitted = matched - n;
+          // An import's count of Records it updated is in its answer, not a header.
+          const overwrote = c.endpoint === "import" ? Number(json.updated) : matched;
+          if (Number.isFinite(overwrote) && overwrote > n) out.beforeImagesOmitted = overwrote - n;
         } else if (asked) out.beforeImagesUnreadable = true;
         if (asked) {
           // The client asked for an update, not for the trail's copy of what it overwrote.
@@ -401,6 +404,10 @@ export function createAuditor(opts: AuditorOptions): Auditor {
           out.changes = packed.changes;
           keys = packed.keys;
           if (answered) outcomeKeys = packed.keys;
+        } else if (status < 300 && answered && c.endpoint === "import") {
+          const packed = packImported(answered);
+          out.changes = packed.changes;
+          keys = outcomeKeys = packed.keys;
         }
         if (status < 300 && pk && deleted) out.deleted = deleted;
         const uploadKeys = (kind === "upload" || c.endpoint === "storage-restore") && typeof out.key === "string" ? [out.key] : [];

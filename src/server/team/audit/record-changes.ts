@@ -23,6 +23,25 @@ export interface StoredChanges extends BeforeImages {
   after: Record<string, unknown>;
 }
 
+/**
+ * An import's: each Record's own new values follow its old ones in its row (`fields`: the
+ * primary key, then the file's other columns; a row: the key, those Fields as they were, then as
+ * the file set them).
+ */
+export interface StoredImport extends BeforeImages {
+  afterInRow: true;
+}
+
+/** The stored changes of an import from the rows the service read before it overwrote them. */
+export function packImported(images: BeforeImages): { changes: StoredImport; keys: string[] } {
+  return { changes: { fields: images.fields, rows: images.rows, afterInRow: true }, keys: images.rows.map((r) => recordKeyText(r[0])) };
+}
+
+function isImport(v: unknown): v is StoredImport {
+  const s = v as StoredImport;
+  return !!s && typeof s === "object" && s.afterInRow === true && Array.isArray(s.fields) && Array.isArray(s.rows);
+}
+
 const same = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === JSON.stringify(b);
 
 /** The stored changes of an update from its before-images (primary key first) and the values it set; the Records' keys as text. */
@@ -39,7 +58,7 @@ function isStored(v: unknown): v is StoredChanges {
 
 /** How many Records the stored changes cover, changed or not (the work of expanding them). */
 export function changesSize(stored: unknown): number {
-  return Array.isArray(stored) ? stored.length : isStored(stored) ? stored.rows.length : 0;
+  return Array.isArray(stored) ? stored.length : isStored(stored) || isImport(stored) ? stored.rows.length : 0;
 }
 
 /**
@@ -50,6 +69,23 @@ export function expandChanges(stored: unknown, only?: string): RecordChange[] | 
   if (Array.isArray(stored)) {
     const rows = stored as RecordChange[];
     return only === undefined ? rows : rows.filter((c) => recordKeyText(c.key) === only);
+  }
+  if (isImport(stored)) {
+    const n = stored.fields.length - 1;
+    const out: RecordChange[] = [];
+    for (const row of stored.rows) {
+      if (only !== undefined && recordKeyText(row[0]) !== only) continue;
+      const before: Record<string, unknown> = {};
+      const after: Record<string, unknown> = {};
+      for (let i = 1; i <= n; i++) {
+        const [was, to] = [row[i] ?? null, row[i + n] ?? null];
+        if (same(was, to)) continue;
+        before[stored.fields[i]] = was;
+        after[stored.fields[i]] = to;
+      }
+      if (Object.keys(after).length) out.push({ key: row[0], before, after });
+    }
+    return out;
   }
   if (!isStored(stored)) return undefined;
   const set = Object.keys(stored.after).map((f) => ({ f, at: stored.fields.indexOf(f), to: stored.after[f] }));

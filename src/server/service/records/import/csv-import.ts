@@ -21,7 +21,7 @@ import { randomUUID } from "node:crypto";
 import type { SqlEngine, SqlTx } from "../../engines/engine";
 import { kindOf, stateFailure } from "../../engines/failures";
 import { type FieldDef, LOAD_TABLE_PREFIX, physicalTable, primaryKeyIndex, type StoredTable, type TableDef, TableExistsError, validateDef } from "../registry";
-import type { RecordStore } from "../store";
+import type { BeforeImagesJson, RecordStore } from "../store";
 import { type CsvParseError, csvProblem } from "../../../../shared/csv-problem";
 import { allCandidates, type Candidates, cellValue, inferred, narrow } from "./cells";
 import { type ScanColumn, scanTests, scanVerdict } from "./scan";
@@ -35,6 +35,11 @@ export interface ImportOptions {
   types?: Record<string, FieldType>;
   /** Told how far the import has got: rows every `PROGRESS_EVERY`, or a fraction of a phase. */
   onProgress?(progress: ImportProgress): void;
+  /**
+   * Also read what the import overwrites, of at most this many of the Records it updates (the
+   * beforeImages extension, for the audit trail): `before` in the result.
+   */
+  beforeImages?: number;
 }
 
 /** Where an import is: checking the file, loading it, building the primary key's index. */
@@ -55,6 +60,12 @@ export interface ImportResult {
    * Table, its reader into the staging table, or our own pass through the appender.
    */
   loadedBy: "engine" | "staging" | "appender";
+  /**
+   * With `beforeImages`: the Records it updated, read in its transaction before they were
+   * overwritten. `fields` are the primary key, then the other columns of the file; each row holds
+   * the key, those Fields as they were, then as the file set them.
+   */
+  before?: BeforeImagesJson;
 }
 
 const BATCH = 2048;
@@ -382,6 +393,16 @@ export async function importCsv(store: RecordStore, file: string, options: Impor
       );
       const updated = Number(matched.rows[0][0]);
       const others = names.filter((n) => n !== pk);
+      let before: BeforeImagesJson | undefined;
+      if (options.beforeImages && updated > 0) {
+        // Key, the Fields as they are, then as the file sets them, of the Records it updates.
+        const cols = [sql.ref(`t.${pk}`).as("k"), ...others.map((n, i) => sql.ref(`t.${n}`).as(`b${i}`)), ...others.map((n, i) => sql.ref(`s.${n}`).as(`a${i}`))];
+        const images = b.selectFrom(latest.as("s")).innerJoin(`${table.physical} as t`, `t.${pk}`, `s.${pk}`).select(cols).limit(options.beforeImages);
+        const json = (n: string) => table.byKey.get(n)!.type === "json";
+        const refs = [{ ref: sql.ref("i.k"), json: json(pk) }, ...others.map((n, i) => ({ ref: sql.ref(`i.b${i}`), json: json(n) })), ...others.map((n, i) => ({ ref: sql.ref(`i.a${i}`), json: json(n) }))];
+        const read = await tx.run(b.selectFrom(images.as("i")).select(engine.dialect.jsonRows(refs).as("rows")).compile(), undefined, { unordered: true });
+        before = { fields: [pk, ...others], rowsJson: String(read.rows[0]?.[0] ?? "[]") };
+      }
       const { changes } = await tx.run(
         b
           .insertInto(table.physical)
@@ -394,7 +415,7 @@ export async function importCsv(store: RecordStore, file: string, options: Impor
       );
       await tx.run(b.schema.dropTable(staging).compile());
       // DuckDB counts an upserted row once; with others empty, conflicting rows are not counted.
-      return { inserted: others.length === 0 ? changes : changes - updated, updated, created: false, loadedBy };
+      return { inserted: others.length === 0 ? changes : changes - updated, updated, created: false, loadedBy, before };
     }));
     const table = await store.table(options.databaseId, options.slug);
     if (table) store.touched(table);

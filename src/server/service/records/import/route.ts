@@ -2,14 +2,17 @@
  * POST /v0/record/{database_id}/{table_slug}/import (extension, contract C): a `text/csv`
  * body, streamed to a temporary file (so that types can be inferred in a first pass, and the
  * upload limit applies without holding the body in memory), then imported by the same code
- * as `npm run import`. 200 {message, inserted, updated, created}; 400 "line L: …"; 413.
+ * as `npm run import`. 200 {message, inserted, updated, created}; 400 "line L: …"; 413. With the
+ * beforeImages header, also `before` (what it overwrote of the Records it updated: csv-import.ts).
  */
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { fieldTypes, type FieldType } from "../../../../shared/records";
+import { BEFORE_IMAGES_HEADER } from "../../../../shared/record-writes";
 import { badRequest, HttpError } from "../../../http-error";
+import { beforeImagesAsked } from "../before-images";
 import type { RecordStore } from "../store";
 import { importCsv } from "./csv-import";
 import { spoolBody } from "./spool";
@@ -43,7 +46,7 @@ export function registerImportRoute(root: FastifyInstance, store: RecordStore, o
     app.removeAllContentTypeParsers();
     // The body is left unread here and streamed below (the 1 MiB JSON limit does not apply).
     app.addContentTypeParser("*", (_request, _payload, done) => done(null, undefined));
-    app.post<{ Params: { database_id: string; table_slug: string }; Querystring: Record<string, unknown> }>(IMPORT_PATH, async (request) => {
+    app.post<{ Params: { database_id: string; table_slug: string }; Querystring: Record<string, unknown> }>(IMPORT_PATH, async (request, reply) => {
       const { database_id: databaseId, table_slug: slug } = request.params;
       await options.authorize(request, databaseId, slug);
       const type = request.headers["content-type"] ?? "";
@@ -60,10 +63,13 @@ export function registerImportRoute(root: FastifyInstance, store: RecordStore, o
       const spool = path.join(options.spoolDir, `${randomUUID()}.csv`);
       try {
         await spoolBody(request.raw, spool, options.maxBytes);
-        const result = await importCsv(store, spool, { databaseId, slug, primaryKey, types });
+        const beforeImages = beforeImagesAsked(request.headers[BEFORE_IMAGES_HEADER]);
+        const result = await importCsv(store, spool, { databaseId, slug, primaryKey, types, beforeImages });
         if (!result.ok) throw HttpError.from(result.error);
-        const { inserted, updated, created } = result.value;
-        return { message: "ok", inserted, updated, created };
+        const { inserted, updated, created, before } = result.value;
+        if (!before) return { message: "ok", inserted, updated, created };
+        // The rows are JSON the engine wrote: passed on as they are (as for an update).
+        return reply.type("application/json; charset=utf-8").send(`{"message":"ok","inserted":${inserted},"updated":${updated},"created":${created},"before":{"fields":${JSON.stringify(before.fields)},"rows":${before.rowsJson}}}`);
       } finally {
         await fs.promises.rm(spool, { force: true });
       }
