@@ -144,6 +144,13 @@ export async function handlePeopleApi(ctx: Ctx): Promise<boolean> {
   if (parts[0] !== "people") return false;
   const may = decide(actor, "manage-people");
   if (!may.allowed) {
+    // A change refused is recorded like any (a people change whose outcome is "refused"); a read is no change.
+    if (method !== "GET" && method !== "HEAD" && ctx.record) {
+      await ctx
+        .record({ action: "refused", email: parts[1], detail: { method, path: ctx.pathname.slice(0, 500) } })
+        .then((finish) => finish(403, may.message))
+        .catch(() => undefined);
+    }
     error(res, 403, "forbidden", may.message);
     return true;
   }

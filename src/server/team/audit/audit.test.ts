@@ -265,6 +265,13 @@ describe("what is recorded", () => {
     expect(people.body.items[0]).toMatchObject({ keys: ["new.person@example.com"], outcome: "applied", detail: { role: "viewer" } });
     // Invites are secrets: the entry holds who was invited, never the link.
     expect(JSON.stringify(people.body.items[0])).not.toMatch(/invite\//);
+    // A people change refused (an editor may not manage people) is recorded; a read is not.
+    const eve = await signIn(base(), "eve@example.com", PW);
+    expect((await call(eve, "PATCH", "/api/people/vic@example.com", { role: "admin" })).status).toBe(403);
+    expect((await call(eve, "GET", "/api/people")).status).toBe(403);
+    const refused = (await call(ada, "GET", "/api/audit?kind=refused&actor=eve@example.com&limit=5")).body.items;
+    expect(refused[0]).toMatchObject({ action: "people", actor: "eve@example.com", keys: ["vic@example.com"], outcome: "refused", detail: { action: "refused", method: "PATCH", path: "/api/people/vic@example.com" } });
+    expect(refused.filter((i: { detail?: { method?: string } }) => i.detail?.method === "GET")).toEqual([]);
   });
 
   it("refusals the permission table did not make: the service's own 403, and a change sent cross-site", async () => {

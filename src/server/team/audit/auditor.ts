@@ -111,6 +111,33 @@ const objectKeyOf = (c: { upstreamPath: string }) => decodeURIComponent(c.upstre
 const jobKeys = (body: Record<string, unknown>): string[] => (typeof body.from === "string" ? [body.from, ...(typeof body.to === "string" ? [body.to] : [])] : []);
 
 /**
+ * A change to people, roles, grants or sessions, by the API or by `npm run people`: recorded
+ * before it is made (throws when it cannot be: nothing is to be changed then); the returned step
+ * records how it ended.
+ */
+export async function recordPeopleChange(
+  log: AuditLog,
+  who: { email: string; kind: string },
+  address: string,
+  endpoint: string,
+  what: { action: string; email?: string; detail: Record<string, unknown> },
+  onError?: (e: Error) => void,
+): Promise<(status: number, message?: string) => Promise<void>> {
+  const by = { actorEmail: who.email, actorKind: who.kind, address, endpoint: endpoint.slice(0, 500) };
+  const keys = what.email ? [what.email.toLowerCase()] : [];
+  const change = await log.append({ ...by, at: Date.now(), kind: "people", resource: null, keys, detail: { action: what.action, ...what.detail, outcome: "pending" } });
+  return async (status, message) => {
+    const out = { status, outcome: status < 300 ? "applied" : status === 403 ? "refused" : "failed", ...(message ? { message } : {}) };
+    try {
+      await log.append({ ...by, at: Date.now(), kind: "outcome", resource: null, keys: [], detail: out, ref: change.seq });
+    } catch (e) {
+      // The change is made; the entry before it says what was asked.
+      onError?.(e as Error);
+    }
+  };
+}
+
+/**
  * Fields of a request nested deeper than this are kept as their JSON text (`<field>Text`): the
  * interface allows filters 10,000 levels deep, which JSON.stringify cannot write (deep-json.ts).
  */
@@ -440,19 +467,7 @@ export function createAuditor(opts: AuditorOptions): Auditor {
       }
     },
     async peopleChange({ actor, address, method, path, what }) {
-      const endpoint = `${method} ${path}`.slice(0, 500);
-      const who = { actorEmail: actor.email, actorKind: actor.kind, address, endpoint };
-      const keys = what.email ? [what.email.toLowerCase()] : [];
-      const change = await log.append({ ...who, at: Date.now(), kind: "people", resource: null, keys, detail: { action: what.action, ...what.detail, outcome: "pending" } });
-      return async (status, message) => {
-        const out = { status, outcome: status < 300 ? "applied" : status === 403 ? "refused" : "failed", ...(message ? { message } : {}) };
-        try {
-          await log.append({ ...who, at: Date.now(), kind: "outcome", resource: null, keys: [], detail: out, ref: change.seq });
-        } catch (e) {
-          // The change is made; the entry before it says what was asked.
-          opts.onError?.(e as Error);
-        }
-      };
+      return recordPeopleChange(log, { email: actor.email, kind: actor.kind }, address, `${method} ${path}`, what, opts.onError);
     },
     async signInFailed(email, address) {
       const account = email || "(no email)";

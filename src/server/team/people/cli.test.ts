@@ -55,4 +55,35 @@ describe("npm run people", () => {
     }
     expect(people(["frobnicate"]).code).toBe(2);
   }, 120_000);
+
+  it("each change is in the activity log, by the command, with how it ended, never a password; a list is no change", async () => {
+    const { openSqliteAuditLog } = await import("../audit/sqlite-audit-log");
+    const { answerAudit } = await import("../audit/audit-api");
+    const log = openSqliteAuditLog(dir);
+    try {
+      const admin = { email: "x", name: "x", kind: "person", role: "admin", grants: [] } as never;
+      const items = ((await answerAudit(log, admin, new URLSearchParams("kind=people&limit=50"))).body as { items: { actor: string; actorKind: string; keys: string[]; outcome: string; detail: Record<string, unknown>; message?: string }[] }).items;
+      // Newest first: the commands above, each one entry with its outcome.
+      const actions = items.map((i) => `${i.detail.action} ${i.keys[0]} ${i.outcome}`).reverse();
+      expect(actions).toEqual([
+        "add ada@example.com applied",
+        "add bob@example.com failed",
+        "add bob@example.com failed",
+        "add bob@example.com failed",
+        "add bob@example.com applied",
+        "add bob@example.com failed",
+        "grant bob@example.com applied",
+        "grant bob@example.com failed",
+        "set-role bob@example.com applied",
+        "disable bob@example.com applied",
+        "revoke-grant bob@example.com applied",
+        "reset-password ada@example.com applied",
+      ]);
+      expect(items[0]).toMatchObject({ actorKind: "command", actor: expect.stringMatching(/^npm run people \(/) });
+      expect(items.filter((i) => i.detail.action === "grant").at(-1)?.detail).toMatchObject({ resource: "table:demo/employees", level: "editor" });
+      expect(JSON.stringify(items)).not.toMatch(/passphrase|password1234|argon2/);
+    } finally {
+      await log.close();
+    }
+  });
 });

@@ -13,8 +13,13 @@
  * A password comes from standard input when it is not a terminal (one line), or is asked twice
  * at a terminal without echo. `--invite` prints a one-time link that sets it instead.
  */
+import os from "node:os";
 import { createInterface } from "node:readline";
+import type { AuditLog } from "../audit/audit-log";
+import { recordPeopleChange } from "../audit/auditor";
+import { openAuditLog } from "../audit/open-audit-log";
 import { openTeamStore } from "../store/open-store";
+import { trailRefusal } from "../store/why-unwritable";
 import { createPeopleAdmin, type Outcome, publicPerson } from "./people-admin";
 
 const USAGE = `Usage: npm run people -- <command>
@@ -96,7 +101,29 @@ export async function runPeopleCommand(argv: string[], print: (s: string) => voi
   };
   const store = await openTeamStore(process.env);
   const admin = createPeopleAdmin(store);
-  const done = <T>(o: Outcome<T>, say: (v: T) => string) => {
+  // A change made here is recorded like one made in the app: before it is made (nothing is
+  // changed when the activity log cannot be written), then how it ended.
+  let finish: ((status: number, message?: string) => Promise<void>) | undefined;
+  let trail: AuditLog | undefined;
+  const detail = PEOPLE_DETAIL[command]?.(args, flags);
+  if (detail) {
+    trail = await openAuditLog(process.env);
+    try {
+      finish = await recordPeopleChange(trail, { email: `npm run people (${os.userInfo().username})`, kind: "command" }, "this machine", `npm run people -- ${command}`, { action: command, email: args[0], detail });
+    } catch (e) {
+      print(`Error: ${trailRefusal(e)}`);
+      await trail.close();
+      await store.close();
+      return 1;
+    }
+  }
+  const ended = async (status: number, message?: string) => {
+    const f = finish;
+    finish = undefined;
+    await f?.(status, message);
+  };
+  const done = async <T>(o: Outcome<T>, say: (v: T) => string) => {
+    await ended(o.ok ? 200 : 400, o.ok ? undefined : o.message);
     if (!o.ok) {
       print(`Error: ${o.message}`);
       return 1;
@@ -149,10 +176,25 @@ export async function runPeopleCommand(argv: string[], print: (s: string) => voi
       default:
         throw new UsageError(`Unknown command "${command}".\n${USAGE}`);
     }
+  } catch (e) {
+    await ended(400, (e as Error).message);
+    throw e;
   } finally {
+    await trail?.close();
     await store.close();
   }
 }
+
+/** What the activity log keeps of each command that changes people (never a password). */
+const PEOPLE_DETAIL: Record<string, ((args: string[], flags: Record<string, string | true | undefined>) => Record<string, unknown>) | undefined> = {
+  add: (_a, f) => ({ role: f.role, name: f.name, ...(f.invite ? { invite: true } : {}) }),
+  grant: (a) => ({ resource: a[1], level: a[2] }),
+  "revoke-grant": (a) => ({ resource: a[1] }),
+  "set-role": (a) => ({ role: a[1] }),
+  disable: () => ({ disabled: true }),
+  enable: () => ({ disabled: false }),
+  "reset-password": (_a, f) => (f.invite ? { invite: true } : {}),
+};
 
 // Run as a command (not when imported by tests).
 if (process.argv[1] && /people[\\/]cli\.[tj]s$/.test(process.argv[1])) {
