@@ -87,6 +87,8 @@ class LineError extends Error {
 
 type Row = { line: number; cells: string[] };
 
+const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
 /**
  * Rows of a CSV file with their 1-based line numbers (the header row is line 1). Lines are
  * counted here (1 + the line breaks inside quoted cells) rather than by csv-parse's `info`
@@ -96,12 +98,15 @@ async function* csvRows(file: string): AsyncIterable<Row> {
   const source = fs.createReadStream(file);
   // Cells as bytes: each is checked to be UTF-8 before it becomes text (decoding would quietly
   // turn a Latin-1 "ü" into "�", and the engine's reader refuses the file later in its own words).
-  const parser = source.pipe(parse({ bom: true, relax_column_count: true, skip_empty_lines: false, encoding: null }));
+  // The byte-order mark (Excel's "CSV UTF-8" writes one) is taken off here: csv-parse's own `bom`
+  // hands the first cell over as a string when cells are bytes.
+  const parser = source.pipe(parse({ bom: false, relax_column_count: true, skip_empty_lines: false, encoding: null }));
   let line = 1;
   try {
     for await (const raw of parser as AsyncIterable<Buffer[]>) {
       const at = line;
       line++;
+      if (at === 1 && raw[0]?.subarray(0, 3).equals(UTF8_BOM)) raw[0] = raw[0].subarray(3);
       const cells = raw.map((bytes, i) => {
         if (!isUtf8(bytes)) throw new LineError(at, `cell ${i + 1} is not UTF-8 text (the file was saved in another encoding, such as Latin-1 or Windows-1252): save it as UTF-8 (in Excel: "CSV UTF-8") and import again.`);
         return bytes.toString("utf8");

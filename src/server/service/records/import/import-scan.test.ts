@@ -144,3 +144,15 @@ it("the settings the load and the index build change for their statements are re
   expect(after).toEqual(before);
   expect(before[0]).toEqual([parseServiceConfig([], {}).duckdb.threads, true, false]);
 });
+
+it("a file that begins with a UTF-8 byte-order mark (Excel's CSV UTF-8): imported, its first column named without it, on both paths", async () => {
+  const f = path.join(dir, "bom.csv");
+  fs.writeFileSync(f, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from("id,name\nB1,Ann\nB2,Bo\n")]));
+  expect(await load("bom", f)).toMatchObject({ ok: true, value: { inserted: 2, created: true } });
+  expect((await store.table("scan", "bom"))!.fields.map((x) => x.key)).toEqual(["id", "name"]);
+  expect(await record("bom", "B2")).toEqual({ id: "B2", name: "Bo" });
+  // Into the Table it made: an update and an insert through the staging table.
+  fs.writeFileSync(f, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from("id,name\nB2,Bea\nB3,Cy\n")]));
+  expect(await load("bom", f)).toMatchObject({ ok: true, value: { inserted: 1, updated: 1, created: false } });
+  expect(await record("bom", "B2")).toEqual({ id: "B2", name: "Bea" });
+});
