@@ -88,6 +88,8 @@ async function runWatched(conn: DuckDBConnection, query: CompiledQuery, progress
 const PROGRESS_POLL_MS = 500;
 /** How long a read that ran out of memory beside others waits for them before its second try. */
 const OOM_RETRY_WAIT_MS = 60_000;
+/** The instance is opened afresh for a read that ran out of memory alone at most this often. */
+const RECYCLE_EVERY_MS = 10_000;
 
 /** Transaction control, prepared once per connection like every other statement. */
 const control = (conn: DuckDBConnection, sql: string) => runPrepared(conn, sql);
@@ -145,8 +147,11 @@ export async function openDuckDbEngine(options: DuckDbOptions): Promise<SqlEngin
   const waiting: ((c: DuckDBConnection) => void)[] = [];
   let writeChain: Promise<unknown> = Promise.resolve();
   let closed = false;
+  let pause: Promise<void> | undefined;
 
   async function current(): Promise<Opened> {
+    // While the instance is opened afresh (recycle), everything new waits for it.
+    while (pause) await pause;
     if (closed) throw new EngineError("unavailable");
     if (db) return db;
     reopening ??= open().then((o) => {
@@ -215,6 +220,38 @@ export async function openDuckDbEngine(options: DuckDbOptions): Promise<SqlEngin
     for (const w of wake) w();
   };
 
+  /**
+   * Opens the instance afresh once no other read or write runs: DuckDB keeps what it has loaded of
+   * a primary-key index (lookups at random over 10,000,000 keys: ~350 MB of a 512MB limit) and
+   * gives none back, so a read needing more than is left fails however often it is tried, until
+   * the service restarts. At most once in 10 s; false when not done (others still running).
+   */
+  let recycledAt = -Infinity;
+  async function recycle(): Promise<boolean> {
+    if (pause || closed || !db || Date.now() - recycledAt < RECYCLE_EVERY_MS) return false;
+    recycledAt = Date.now();
+    let resume!: () => void;
+    pause = new Promise<void>((resolve) => (resume = resolve));
+    try {
+      // The write in progress, if any, ends (new ones wait in current()); then the other reads.
+      await writeChain;
+      await othersDone(OOM_RETRY_WAIT_MS);
+      if (reading - retrying > 1 || !db) return false;
+      const old = db;
+      db = undefined;
+      idle.length = 0;
+      for (const c of [old.writer, ...old.readers]) {
+        forgetPrepared(c);
+        c.closeSync();
+      }
+      old.instance.closeSync();
+      return true;
+    } finally {
+      pause = undefined;
+      resume();
+    }
+  }
+
   /** Runs `fn` on reader `conn`: an error that invalidated the instance is noted, and the reader goes back to the pool. */
   async function onReader<T>(conn: DuckDBConnection, fn: () => Promise<T>): Promise<T> {
     try {
@@ -250,15 +287,28 @@ export async function openDuckDbEngine(options: DuckDbOptions): Promise<SqlEngin
     builder: compileOnlyKysely(),
 
     // A read that runs out of memory while other reads run (a deep sort beside a key lookup:
-    // DuckDB has no per-query share) waits for those to end and runs once more; alone, it fails.
+    // DuckDB has no per-query share) waits for those to end and runs once more; alone (or still),
+    // the instance is opened afresh (recycle) and it runs once more; then it fails.
     async read(queries, progress) {
       reading++;
+      const outOfMemory = (e: unknown) => duckDbDialect.classifyError(e) === "outOfMemory";
       try {
-        return await readOnce(queries, progress);
-      } catch (e) {
-        if (duckDbDialect.classifyError(e) !== "outOfMemory" || reading - retrying <= 1) throw e;
-        await othersDone(OOM_RETRY_WAIT_MS);
-        return await readOnce(queries, progress);
+        try {
+          return await readOnce(queries, progress);
+        } catch (e) {
+          if (!outOfMemory(e)) throw e;
+          if (reading - retrying > 1) {
+            await othersDone(OOM_RETRY_WAIT_MS);
+            try {
+              return await readOnce(queries, progress);
+            } catch (again) {
+              if (!outOfMemory(again)) throw again;
+            }
+          }
+          // Alone and still out of memory: what the instance holds may be what is missing.
+          if (!(await recycle())) throw e;
+          return await readOnce(queries, progress);
+        }
       } finally {
         readEnded();
       }

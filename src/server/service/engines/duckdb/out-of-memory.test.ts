@@ -27,3 +27,25 @@ it("after two reads ran out of memory at once, a read that fits runs (each of fo
   expect(big.map((r) => r.status === "rejected" && engine!.dialect.classifyError(r.reason))).toEqual(["outOfMemory", "outOfMemory"]);
   for (let i = 0; i < 4; i++) expect((await engine.read([list(1_500_000)]))[0].rows).toEqual([[1_500_000]]);
 });
+
+it("a read that runs out of memory alone, after lookups loaded much of a key index, runs once the instance is opened afresh", async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bb-oom-"));
+  const file = path.join(dir, "db.duckdb");
+  const setup = await openDuckDbEngine({ file, memoryLimit: "1GB", threads: 2 });
+  await setup.write(async (tx) => {
+    await tx.run(CompiledQuery.raw("create table t as select 'K' || lpad(i::varchar, 9, '0') as k, i as n from range(1500000) r(i)", []));
+    await tx.run(CompiledQuery.raw("create unique index t_k on t(k)", []));
+  });
+  await setup.close();
+  engine = await openDuckDbEngine({ file, memoryLimit: "96MB", threads: 2 });
+  // Lookups at random: DuckDB keeps the index nodes they load (~60 MB here) and gives none back;
+  // the read below needs ~40 MB (it ran when the instance was new, and fails after without this).
+  let seed = 5;
+  for (let i = 0; i < 3000; i++) {
+    seed = (seed * 48271) % 2147483647;
+    await engine.read([CompiledQuery.raw("select * from t where k = $1", [`K${String(seed % 1_500_000).padStart(9, "0")}`])]);
+  }
+  expect((await engine.read([list(3_000_000)]))[0].rows).toEqual([[3_000_000]]);
+  // And the instance opened afresh serves everything as before.
+  expect((await engine.read([CompiledQuery.raw("select n from t where k = $1", ["K000001234"])]))[0].rows).toEqual([[1234]]);
+});

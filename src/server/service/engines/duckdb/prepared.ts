@@ -115,5 +115,14 @@ export function preparedCount(conn: DuckDBConnection): number {
 
 /** Forgets a connection's statements (before it is closed, or after its database was invalidated). */
 export function forgetPrepared(conn: DuckDBConnection): void {
+  // Destroyed, not left to the garbage collector: a statement holds memory of its last run, and
+  // its connection's database, until then.
+  for (const statement of caches.get(conn)?.values() ?? []) {
+    try {
+      statement.destroySync();
+    } catch {
+      // Its database is already unusable.
+    }
+  }
   caches.delete(conn);
 }
