@@ -25,7 +25,7 @@ export type EngineErrorKind =
   | "readOnly"
   /** The engine is restarting or unreachable (503 unavailable). */
   | "unavailable"
-  /** The engine ran out of the memory it may use (507, with the dialect's advice). */
+  /** The engine ran out of the memory it may use (503 unavailable, with the dialect's advice). */
   | "outOfMemory";
 
 /** What differs in SQL between engines. Pure: no I/O. */

@@ -15,9 +15,11 @@ export function kindOf(dialect: Dialect, error: unknown): EngineErrorKind | unde
 export function stateFailure(kind: EngineErrorKind | undefined, dialect?: Dialect): Result<never> | undefined {
   switch (kind) {
     case "outOfMemory":
+      // 503, not 507: decisions §9 keeps 507 for a disk or object store refusing a write, and a
+      // read runs out of memory too (nothing was changed either way).
       return fail(
-        "insufficient_storage",
-        `The database ran out of memory for this request; nothing was written. ${dialect?.memoryAdvice ?? "Give the database more memory and retry."}`,
+        "unavailable",
+        `The database ran out of memory for this request; nothing was changed. ${dialect?.memoryAdvice ?? "Give the database more memory and retry."}`,
       );
     case "diskFull":
       return fail("insufficient_storage", "The disk holding the database is full; nothing was written. Free some space and retry.");
