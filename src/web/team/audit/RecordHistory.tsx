@@ -105,7 +105,7 @@ export function RecordHistory({ db, table, pkField, recordText, row, columns }: 
               </dl>
             )}
             {v.what === "maybe" && <p className="muted small">{v.why}</p>}
-            {v.what === "changed" && !v.target && v.why === "This is the current version." ? (
+            {(v.what === "changed" || v.what === "added") && !v.target && v.why === "This is the current version." ? (
               <span className="muted small">Current version</span>
             ) : v.what === "changed" && (
               <div className="history-restore">

@@ -40,6 +40,20 @@ describe("recordVersions", () => {
     expect(v[3].fields).toEqual([{ field: "a", before: undefined, after: 0 }]);
   });
 
+  it("deleted, then added again (Undo of the delete): the versions before can be restored, and the new one is current", () => {
+    const items: AuditItem[] = [
+      { seq: 20, at: "2026-11-25T12:00:00.000Z", actor: "eve@example.com", action: "insert", keys: ["E1"], keyCount: 1, outcome: "applied", records: [{ id: "E1", a: 2 }] },
+      { seq: 19, at: "2026-11-25T11:00:00.000Z", actor: "eve@example.com", action: "delete-records", keys: ["E1"], keyCount: 1, outcome: "applied" },
+      upd("E1", { a: 1 }, { a: 2 }),
+      upd("E1", { a: 0 }, { a: 1 }),
+    ];
+    const v = recordVersions(items, "E1", "id");
+    expect(v.map((x) => x.what)).toEqual(["added", "deleted", "changed", "changed"]);
+    expect(v[0].why).toMatch(/current/);
+    expect(v[3].target).toEqual({ a: 1 });
+    expect(v[3].why).toBeUndefined();
+  });
+
   it("a change past the before-images' limit that may have touched the Record: shown, and it blocks restoring what came before", () => {
     const items: AuditItem[] = [
       upd("E1", { a: 2 }, { a: 3 }),

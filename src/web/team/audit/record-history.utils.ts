@@ -60,7 +60,9 @@ export function recordVersions(items: readonly AuditItem[], record: string, pkFi
     let deletedSince = false;
     let unknownSince = false;
     for (let j = i - 1; j >= 0; j--) {
+      // Deleted since, unless added again after (newer: smaller j), as Undo of a delete does.
       if (out[j].what === "deleted") deletedSince = true;
+      if (out[j].what === "added") deletedSince = false;
       if (out[j].what === "maybe") unknownSince = true;
       if (out[j].what !== "changed") continue;
       for (const f of out[j].fields) if (!(f.field in target) && f.before !== undefined) target[f.field] = f.before;
