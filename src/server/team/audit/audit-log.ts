@@ -27,6 +27,11 @@ export interface AuditLog {
   batch(afterSeq: number, limit: number): Promise<AuditEntry[]>;
   checkpoint(): Promise<Checkpoint>;
   /**
+   * Whether the history index (which a Record's history reads, and which the hash chain does not
+   * cover) holds exactly what the entries say: undefined when it does, else what is wrong.
+   */
+  historyIndexProblem(): Promise<string | undefined>;
+  /**
    * Resolves once every entry's keys are in the history index (the embedded trail links a bulk
    * entry's keys after its append; histories find them either way). For tests and benchmarks.
    */

@@ -58,6 +58,20 @@ describe("the audit trail on one PostgreSQL", () => {
     expect(v.code).toBe(0);
     const history = await (await fetch(`${b.url}/api/audit?table=demo/employees&record=E00010`)).json();
     expect(history.items[0]).toMatchObject({ action: "update", outcome: "applied", changes: [{ key: "E00010", after: { city: "A0" } }] });
+    // The history index is not in the chain: verify checks it against the entries.
+    const store = new pg.Client({ connectionString: db.url });
+    await store.connect();
+    try {
+      await store.query("DELETE FROM bb_audit_keys WHERE key = 'E00010'");
+      const hidden = await audit(["verify"]);
+      expect(hidden.code).toBe(1);
+      expect(hidden.out).toMatch(/history index was changed: the history of "E00010" does not list entry \d+/);
+      expect((await (await fetch(`${b.url}/api/audit?table=demo/employees&record=E00010`)).json()).items).toEqual([]);
+      await store.query("INSERT INTO bb_audit_keys (resource, key, seq) SELECT resource, 'E00010', seq FROM bb_audit WHERE keys::jsonb ? 'E00010'");
+      expect((await audit(["verify"])).code).toBe(0);
+    } finally {
+      await store.end();
+    }
   });
 
   it("kind=refused finds a change the service itself refused (its outcome), besides the proxy's refusals", async () => {

@@ -89,6 +89,12 @@ export async function runAuditCommand(argv: string[], out: (s: string) => unknow
     if (command === "verify") {
       const r = await verify(log);
       if (r.ok) {
+        // The history index is derived from the entries, not in the chain: checked against them.
+        const index = await log.historyIndexProblem();
+        if (index) {
+          out(`The activity log's entries verify (${r.entries}, every link intact), but its history index was changed: ${index}. A Record's history may hide or invent changes; the entries are right.`);
+          return 1;
+        }
         out(`The activity log verifies: ${r.entries} entr${r.entries === 1 ? "y" : "ies"}, every link intact.`);
         // A chain proves nothing before its first entry: say where it starts, and why it may.
         const cp = await log.checkpoint();

@@ -111,6 +111,17 @@ export async function openPostgresAuditLog(url: string): Promise<AuditLog> {
     async batch(afterSeq, limit) {
       return (await pool.query("SELECT * FROM bb_audit WHERE seq > $1 ORDER BY seq LIMIT $2", [afterSeq, limit])).rows.map(toEntry);
     },
+    async historyIndexProblem() {
+      // What the entries say (the first 10,000 keys of each entry in a resource) against the index, both ways.
+      const expected = `SELECT a.resource, k.key, a.seq FROM bb_audit a, jsonb_array_elements_text(a.keys::jsonb) WITH ORDINALITY AS k(key, n) WHERE a.resource IS NOT NULL AND k.n <= 10000`;
+      const r = await pool.query<{ key: string; seq: string; side: string }>(
+        `(SELECT key, seq, 'missing' AS side FROM (${expected} EXCEPT SELECT resource, key, seq FROM bb_audit_keys) m LIMIT 1)
+         UNION ALL (SELECT key, seq, 'extra' AS side FROM (SELECT resource, key, seq FROM bb_audit_keys EXCEPT ${expected}) x LIMIT 1)`,
+      );
+      const first = r.rows[0];
+      if (!first) return undefined;
+      return first.side === "missing" ? `the history of "${first.key}" does not list entry ${first.seq} where its entries put it` : `the history of "${first.key}" lists entry ${first.seq}, which no entry gives it`;
+    },
     async checkpoint(): Promise<Checkpoint> {
       const r = (await pool.query<{ seq: string; hash: string }>("SELECT seq, hash FROM bb_audit_checkpoint WHERE id = 1")).rows[0];
       return { seq: Number(r.seq), hash: r.hash };

@@ -210,6 +210,9 @@ export function openSqliteAuditLog(dataDir: string, reserveMb = AUDIT_RESERVE_MB
     async checkpoint(): Promise<Checkpoint> {
       return cp.get() as Checkpoint;
     },
+    async historyIndexProblem() {
+      return chains.problem();
+    },
     async dropOlderThan(before) {
       return db.transaction(() => {
         const last = db.prepare<[number], { seq: number; hash: string }>("SELECT seq, hash FROM audit WHERE at < ? ORDER BY seq DESC LIMIT 1").get(before);

@@ -119,6 +119,30 @@ describe("key chains", () => {
     expect(await history(log, "J")).toEqual([next.seq]);
   });
 
+  it("the history index is checked against the entries: intact through outcomes, bulk linking and retention; a history someone removed is named", async () => {
+    const { log, dir } = fresh();
+    const old = Date.now() - 10 * 86_400_000;
+    await log.append(entry({ keys: ["K"], at: old }));
+    const a = await log.append(entry({ keys: [] }));
+    await log.append(entry({ keys: ["K", "J"] }));
+    await log.append(entry({ kind: "outcome", ref: a.seq, keys: ["K", "L"] }));
+    await log.append(entry({ keys: Array.from({ length: INLINE_KEYS + 50 }, (_, i) => `B${i}`) }));
+    expect(await log.historyIndexProblem()).toBeUndefined(); // the bulk entry still pending
+    await log.linked!();
+    expect(await log.historyIndexProblem()).toBeUndefined();
+    expect(await log.dropOlderThan(Date.now() - 86_400_000)).toBe(1);
+    expect(await log.historyIndexProblem()).toBeUndefined();
+    const db = new Database(path.join(dir, "audit.sqlite"));
+    try {
+      // Someone hides K's history (the chain of entries is untouched).
+      db.prepare("DELETE FROM audit_key_link WHERE key = 'K'").run();
+      db.prepare("DELETE FROM audit_key_last WHERE key = 'K'").run();
+      expect(await log.historyIndexProblem()).toMatch(/history of "K" does not list change/);
+    } finally {
+      db.close();
+    }
+  });
+
   it("turns a trail written with the flat key index into chains when opened", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bb-chains-old-"));
     const { log } = fresh(dir);

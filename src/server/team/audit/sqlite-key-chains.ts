@@ -59,6 +59,12 @@ export interface KeyChains {
   hasPending(): boolean;
   /** Retention: forgets every link and newest change up to `seq`; chains end where their links went. */
   dropUpTo(seq: number): void;
+  /**
+   * Whether the chains are exactly what the entries say (every linked key of every change, each
+   * link pointing at the key's change before it, each key's newest change): undefined, or the
+   * first thing wrong. Keys of entries still pending are left out.
+   */
+  problem(): string | undefined;
 }
 
 export function openKeyChains(db: Database.Database): KeyChains {
@@ -122,6 +128,22 @@ export function openKeyChains(db: Database.Database): KeyChains {
     },
     hasPending() {
       return anyPending.get() !== undefined;
+    },
+    problem() {
+      // What the entries say: every (change, key) of the first LINKED_KEYS_MAX keys of each entry
+      // in a resource, the change being the one an outcome completes; its key's previous change.
+      const expected = `SELECT resource, key, change, LAG(change) OVER (PARTITION BY resource, key ORDER BY change) AS prev FROM (
+        SELECT DISTINCT a.resource, j.value AS key, CASE WHEN a.kind = 'outcome' THEN a.ref ELSE a.seq END AS change
+        FROM audit a, json_each(a.keys) j
+        WHERE a.resource IS NOT NULL AND CAST(j.key AS INTEGER) < ${LINKED_KEYS_MAX}
+          AND a.seq NOT IN (SELECT seq FROM audit_key_pending) AND a.seq > (SELECT seq FROM audit_checkpoint WHERE id = 1))`;
+      const missing = db.prepare<[], { key: string; change: number }>(`SELECT e.key, e.change FROM (${expected}) e LEFT JOIN audit_key_link l ON l.seq = e.change AND l.key = e.key WHERE l.seq IS NULL OR (e.prev IS NOT NULL AND l.prev IS NOT e.prev) LIMIT 1`).get();
+      if (missing) return `the history of "${missing.key}" does not list change ${missing.change} where its entries put it`;
+      const extra = db.prepare<[], { key: string; seq: number }>(`SELECT l.key, l.seq FROM audit_key_link l LEFT JOIN (${expected}) e ON e.change = l.seq AND e.key = l.key WHERE e.change IS NULL AND l.seq NOT IN (SELECT change FROM audit_key_pending) LIMIT 1`).get();
+      if (extra) return `the history of "${extra.key}" lists change ${extra.seq}, which no entry gives it`;
+      const newestWrong = db.prepare<[], { key: string }>(`SELECT e.key FROM (SELECT resource, key, MAX(change) AS change FROM (${expected}) GROUP BY resource, key) e LEFT JOIN audit_key_last l ON l.resource = e.resource AND l.key = e.key WHERE l.seq IS NOT e.change AND NOT EXISTS (SELECT 1 FROM audit_key_pending p WHERE p.resource = e.resource AND p.change > e.change) LIMIT 1`).get();
+      if (newestWrong) return `the history of "${newestWrong.key}" does not start at its newest change`;
+      return undefined;
     },
     dropUpTo(seq) {
       db.prepare("DELETE FROM audit_key_pending WHERE seq <= ?").run(seq);
