@@ -105,8 +105,11 @@ export type CellTest = "number" | "boolean" | "date" | "datetime";
 
 /** The engine's own CSV reader, used by the import to check and load a file natively. */
 export interface CsvLoad {
-  /** Whether columns of these types load natively with the same conversions as our own checks. */
-  fits(types: FieldType[]): boolean;
+  /**
+   * Whether columns of these types load natively with the same conversions as our own checks;
+   * `scanned`: the engine's scan was sure of every cell (some conversions hold only for those).
+   */
+  fits(types: FieldType[], scanned: boolean): boolean;
   /** INSERT … SELECT from the file into `staging`; bb_line is the row's position in the file. */
   insertSql(staging: string, file: string, names: string[], types: FieldType[]): string;
   /** INSERT … SELECT from the file straight into `table`. */

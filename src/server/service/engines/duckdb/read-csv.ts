@@ -4,9 +4,9 @@
  * table), about ten times faster than our own streaming pass and appending row by row.
  *
  * Columns are read as text and converted by the SQL below, the same way `cellValue` converts
- * them (empty cell = null; numbers may carry spaces; booleans any case). Datetime cells need
- * JavaScript's normalization to one UTC form, so a file with a datetime column takes the
- * appender path instead (see `fits` below).
+ * them (empty cell = null; numbers may carry spaces; booleans any case; date-times in UTC to
+ * the second written to milliseconds, as JavaScript's normalization writes them; any other
+ * date-time sends the file to our own pass).
  *
  * The scan's tests are written so that "sure" implies our own rule accepts the cell and
  * "surely not" implies it refuses it; a cell that is neither (a number with more than 15
@@ -23,6 +23,9 @@ function converted(column: string, type: FieldType): string {
   const cell = `nullif(${ident(column)}, '')`;
   if (type === "number") return `cast(trim(${cell}) as double)`;
   if (type === "boolean") return `(lower(${cell}) = 'true')`;
+  // Only cells the scan is sure of reach here (DATETIME_SHAPE): written as normalizeDatetime
+  // writes them, the fraction to milliseconds (2024-05-01T10:00:00.5Z → …00.500Z).
+  if (type === "datetime") return `substr(${cell}, 1, 19) || '.' || rpad(regexp_extract(${cell}, '${FRACTION}', 1), 3, '0') || 'Z'`;
   return cell;
 }
 
@@ -45,6 +48,10 @@ const NEGATIVE_ZERO = String.raw`${WS}*-[0.]*${WS}*`;
 /** A character no number's text holds: ASCII other than digits, . + - and whitespace. */
 const NOT_IN_A_NUMBER = String.raw`[^0-9.+\-\t\n\x0B\f\r \x{80}-\x{10FFFF}]`;
 const DATE_SHAPE = "[0-9]{4}-[0-9]{2}-[0-9]{2}";
+/** A date-time's fraction of a second, as the conversion reads it. */
+const FRACTION = String.raw`\.([0-9]{1,3})Z$`;
+/** The date-times the scan is sure of: UTC to the second, up to milliseconds (what logs write). */
+const DATETIME_SHAPE = String.raw`${DATE_SHAPE}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,3})?Z`;
 
 /** [sure, surely not] for one non-null cell `c` (SQL boolean expressions). */
 export function cellTest(c: string, test: CellTest): [string, string] {
@@ -66,8 +73,13 @@ export function cellTest(c: string, test: CellTest): [string, string] {
         `not regexp_full_match(${c}, '${DATE_SHAPE}') or (${c} >= '0001' and try_cast(${c} as date) is null)`,
       ];
     case "datetime":
-      // Never sure (only our own pass normalizes a date-time); surely not without its shape.
-      return ["false", `not regexp_full_match(${c}, '${DATE_SHAPE}[Tt].*')`];
+      // Sure of UTC to the second (up to milliseconds), on a real day from year 1 and a real
+      // time: those convert in SQL as our own pass writes them. Any other zone, a lower-case
+      // t or z, no seconds or more digits are left to our own pass. Surely not without its shape.
+      return [
+        `regexp_full_match(${c}, '${DATETIME_SHAPE}') and ${c} >= '0001' and try_cast(substr(${c}, 1, 10) as date) is not null and substr(${c}, 12, 2) <= '23' and substr(${c}, 15, 2) <= '59' and substr(${c}, 18, 2) <= '59'`,
+        `not regexp_full_match(${c}, '${DATE_SHAPE}[Tt].*')`,
+      ];
   }
 }
 
@@ -107,7 +119,9 @@ export function readCsvInsert(staging: string, file: string, names: string[], ty
 
 /** DuckDB's native CSV load, offered to the import through the dialect. */
 export const duckDbCsvLoad: CsvLoad = {
-  fits: (types) => !types.includes("datetime"),
+  // Date-times only when the scan was sure of every cell: those alone convert in SQL exactly
+  // (one with another zone, checked by our own pass, goes through the appender).
+  fits: (types, scanned) => scanned || !types.includes("datetime"),
   insertSql: readCsvInsert,
   loadSql,
   scanSql,

@@ -322,14 +322,15 @@ export async function importCsv(store: RecordStore, file: string, options: Impor
     // A new Table needs the file checked first to infer its types. An existing Table's rows, on
     // the appender path, are checked as they are appended: one pass.
     const csvLoad = engine.dialect.csvLoad;
-    const needsCheck = !existing || (csvLoad?.fits(existing.fields.map((f) => f.type)) ?? false);
+    // Worth checking by the scan when the engine could then load it (sure of every cell).
+    const needsCheck = !existing || (csvLoad?.fits(existing.fields.map((f) => f.type), true) ?? false);
     const report = (p: ImportProgress) => options.onProgress?.(p);
     const checked = needsCheck ? await check(engine, file, names, known, primaryKey, report) : undefined;
     if (!existing) def = newTableDef(options, names, checked!.types);
 
     // A new Table whose file the engine checked is loaded by the engine straight into its
     // table; one whose keys repeat takes the staging path below (the last line wins).
-    if (def && checked?.scanned && csvLoad?.fits(checked.types) && engine.dialect.primaryKeyAfterLoad) {
+    if (def && checked?.scanned && csvLoad?.fits(checked.types, true) && engine.dialect.primaryKeyAfterLoad) {
       const loaded = await loadThenAdopt(store, file, def, names, checked, report);
       if (loaded) return ok(loaded);
     }
@@ -350,7 +351,7 @@ export async function importCsv(store: RecordStore, file: string, options: Impor
       await tx.run(create.compile());
       const types = fields.map((f) => f.type);
       let appended = 0;
-      if (checked && csvLoad?.fits(types)) {
+      if (checked && csvLoad?.fits(types, checked.scanned)) {
         // Every row was checked by pass 1: the engine's own reader loads the file.
         appended = (await tx.run(CompiledQuery.raw(csvLoad.insertSql(staging, file, names, types)), (fraction) => report({ phase: "loading", fraction }))).changes;
         if (appended !== checked.rows) {

@@ -5,6 +5,7 @@
  * import stays all or nothing with the line of a bad cell named. Embedded engine (the only one
  * with a native CSV load), real files.
  */
+import { normalizeDatetime } from "../../../../shared/values/dates";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -116,10 +117,22 @@ it.each([
   expect(await loadTables()).toEqual([]);
 });
 
-it("a date-time column past the first rows: our own pass and the appender", async () => {
-  const r = await load("times", file("times", (i, c) => [...c.slice(0, 3), `${c[3]}T10:00:00Z`, c[4]]));
-  expect(r.ok && r.value.loadedBy).toBe("appender");
+it("a date-time column in UTC: checked by the scan and loaded by the engine, each written as our own pass writes it", async () => {
+  const fractions = ["", ".5", ".12", ".123"];
+  const cellOf = (i: number, day: string) => `${day}T10:0${i % 10}:${String(i % 60).padStart(2, "0")}${fractions[i % 4]}Z`;
+  const r = await load("times", file("times", (i, c) => [...c.slice(0, 3), cellOf(i, c[3]), c[4]]));
+  expect(r.ok && r.value.loadedBy).toBe("engine");
   expect((await store.table("scan", "times"))!.byKey.get("day")!.type).toBe("datetime");
+  for (const i of [0, 1, 2, 3, 1234, ROWS - 1]) {
+    const row = await record("times", `K${String(i).padStart(6, "0")}`);
+    expect(row.day).toBe(normalizeDatetime(cellOf(i, `2024-0${1 + (i % 9)}-1${i % 10}`)));
+  }
+});
+
+it("a date-time with another zone past the first rows: our own pass and the appender, which normalize it", async () => {
+  const r = await load("zones", file("zones", (i, c) => [...c.slice(0, 3), i === ROWS - 5 ? `${c[3]}T10:00:00+02:00` : `${c[3]}T10:00:00Z`, c[4]]));
+  expect(r.ok && r.value.loadedBy).toBe("appender");
+  expect((await record("zones", `K${String(ROWS - 5).padStart(6, "0")}`)).day).toMatch(/T08:00:00\.000Z$/);
 });
 
 it("an existing Table is checked by the scan, then updated and added to through the staging table", async () => {

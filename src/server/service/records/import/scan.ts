@@ -14,7 +14,7 @@ import type { Candidates } from "./cells";
 /** Inference order: the first type every non-empty cell passes wins, else text. */
 const INFERENCE: (keyof Candidates)[] = ["number", "boolean", "date", "datetime"];
 /** Known types the scan can check exactly enough; a column of any other sends the import to our pass. */
-const CHECKABLE = new Set<FieldType>(["text", "number", "boolean", "date"]);
+const CHECKABLE = new Set<FieldType>(["text", "number", "boolean", "date", "datetime"]);
 
 export interface ScanColumn {
   /** The Field the column goes to (existing, or a type given), or undefined to infer one. */
