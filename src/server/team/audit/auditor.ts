@@ -218,7 +218,6 @@ export function createAuditor(opts: AuditorOptions): Auditor {
     return { items: body.items ?? [], count: body.count ?? body.items?.length ?? 0 };
   }
 
-  /** The size of one version, from the versions extension; undefined when it cannot say (the entry goes on without it). */
   /** A key's versions as the upstream lists them (the versions extension), or undefined without it. */
   async function versionsOf(bucket: string, key: string): Promise<{ versionedKey?: unknown; size?: unknown }[] | undefined> {
     const path = `/v0/storage/versions/${encodeURIComponent(bucket)}/${encodeKeyPath(key)}`;
@@ -226,6 +225,7 @@ export function createAuditor(opts: AuditorOptions): Auditor {
     if (res?.status !== 200) return undefined;
     return (res.body as { items?: { versionedKey?: unknown; size?: unknown }[] }).items ?? [];
   }
+  /** The size of one version, from the versions extension; undefined when it cannot say (the entry goes on without it). */
   async function sizeOfVersion(bucket: string, key: string, versioned: string): Promise<number | undefined> {
     const size = (await versionsOf(bucket, key))?.find((i) => i.versionedKey === versioned)?.size;
     return typeof size === "number" ? size : undefined;
