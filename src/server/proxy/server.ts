@@ -191,8 +191,15 @@ export function createProxyHandler(deps: ProxyDeps) {
       // session it carried (a page elsewhere may have sent it in their name), else as nobody.
       if (deps.audit && route.kind === "forward" && CHANGE_ENDPOINTS.has(route.endpoint)) {
         const actor = await identify(req).catch(() => undefined);
-        const change = { actor, address: req.socket.remoteAddress ?? "", method, endpoint: route.endpoint, upstreamPath: route.upstreamPath, target: route.target };
-        await deps.audit.refused(change, refusal);
+        // What it asked, as for any refused change: its JSON body, within the usual limits.
+        const read = route.jsonBody ? await readJsonBody(req, { idleMs: config.limits.bodyIdleMs, totalMs: config.limits.jsonBodyMs, budget: jsonBudget }) : undefined;
+        const body = read?.kind === "ok" ? read.body : undefined;
+        const change = { actor, address: req.socket.remoteAddress ?? "", method, endpoint: route.endpoint, upstreamPath: route.upstreamPath, target: route.target, body };
+        try {
+          await deps.audit.refused(change, refusal);
+        } finally {
+          if (read?.kind === "ok") read.release();
+        }
       }
       return apiError(res, 403, errorBody("forbidden", refusal));
     }
