@@ -4,6 +4,7 @@
  * (dist/ or, in dev, Vite's middleware). Every /api answer it makes itself uses the one error
  * shape; it never answers with CORS headers.
  */
+import { multipartKey } from "./multipart-key";
 import { trailRefusal, whyUnwritable } from "../team/store/why-unwritable";
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import { errorBody } from "../../shared/errors";
@@ -30,6 +31,9 @@ import { changeEventOf } from "../team/events/change-event";
 import { createZipDownloads, ZIP_PATH } from "./zip/zip-download";
 
 type ForwardRoute = Extract<ApiRoute, { kind: "forward" }>;
+
+/** How long a refused upload's key is waited for (its body's first part) before it is recorded without. */
+const UPLOAD_KEY_WAIT_MS = 2_000;
 
 export type Middleware = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void;
 
@@ -130,7 +134,9 @@ export function createProxyHandler(deps: ProxyDeps) {
       // Decided before anything reaches the upstream; a body the check needs (joins, jobs) was read above.
       const decision = checkRequest(actor, route, body);
       if (!decision.allowed) {
-        await deps.audit?.refused(change, decision.message);
+        // A refused upload is recorded with the key it asked for (its file is not read).
+        const uploadKey = deps.audit && route.endpoint === "upload" ? await multipartKey(req, UPLOAD_KEY_WAIT_MS) : undefined;
+        await deps.audit?.refused({ ...change, uploadKey }, decision.message);
         release();
         if (!route.jsonBody && req.method !== "GET" && req.method !== "HEAD") res.once("finish", () => req.readableEnded || discardRest(req));
         return sendJson(res, 403, errorBody("forbidden", decision.message), headers);

@@ -233,6 +233,15 @@ describe("what is recorded", () => {
     // What was attempted, not only that it was refused.
     expect(refused.body.items[0]).toMatchObject({ action: "refused", outcome: "refused", table: "demo/employees", filter: byId("E00001"), values: [{ key: "city", value: "X" }] });
     expect(refused.body.items[0].message).toMatch(/editor access/);
+    // A viewer's upload: refused, with the key it asked for (its file is not read), and nothing stored.
+    const vicForm = new FormData();
+    vicForm.append("key", "audit/viewer-upload.txt");
+    vicForm.append("file", new Blob(["x".repeat(100_000)], { type: "text/plain" }), "viewer-upload.txt");
+    const vicUp = await fetch(`${base()}/api/v0/storage/object/team-files`, { method: "POST", headers: { ...fromApp(base()), cookie: vic }, body: vicForm });
+    expect(vicUp.status).toBe(403);
+    const refusedUpload = (await call(ada, "GET", "/api/audit?actor=vic@example.com&kind=refused&bucket=team-files&limit=1")).body.items[0];
+    expect(refusedUpload).toMatchObject({ action: "refused", keys: ["audit/viewer-upload.txt"], file: { key: "audit/viewer-upload.txt" } });
+    expect((await call(ada, "GET", "/api/v0/storage/versions/team-files/audit/viewer-upload.txt")).status).toBe(404);
     const vicDelete = await call(vic, "DELETE", "/api/v0/storage/object/team-files/audit/note.txt");
     expect(vicDelete.status).toBe(403);
     const refusedDelete = await call(ada, "GET", "/api/audit?actor=vic@example.com&kind=refused&bucket=team-files");

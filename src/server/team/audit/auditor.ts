@@ -34,7 +34,11 @@ export interface ChangeRequest {
 }
 
 /** A change turned away before it was forwarded; it may carry no session at all (a cross-site request). */
-export type RefusedRequest = Omit<ChangeRequest, "actor"> & { actor?: Actor };
+export type RefusedRequest = Omit<ChangeRequest, "actor"> & {
+  actor?: Actor;
+  /** A refused upload's key, read from its body as far as that field (the file is not read). */
+  uploadKey?: string;
+};
 
 /** A change that was applied, as recorded: what the live stream turns into an event. */
 export interface AppliedChange {
@@ -244,6 +248,9 @@ export function createAuditor(opts: AuditorOptions): Auditor {
       const key = objectKeyOf(c);
       detail.key = key;
       keys = [key];
+    } else if (c.endpoint === "upload" && c.uploadKey !== undefined) {
+      detail.key = c.uploadKey;
+      keys = [c.uploadKey];
     } else if (c.endpoint === "update" || c.endpoint === "delete-records" || c.endpoint === "insert") {
       if (body.filter !== undefined) detail.filter = body.filter;
       if (Array.isArray(body.values)) detail.values = body.values;
