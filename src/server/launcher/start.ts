@@ -177,6 +177,8 @@ export async function startBaseboard(env: NodeJS.ProcessEnv, opts: StartOptions 
     // The audit trail: DATA_DIR/audit.sqlite, or the same PostgreSQL as the people.
     auditLog = await openAuditLog(env);
     const metaCache = { at: 0, config: undefined as AppConfig | undefined };
+    /** Tables not found, by name, with when they were last looked for. */
+    const missed = new Map<string, number>();
     const upstreamFor = upstream;
     const sourceInfo = { kind, label, file, fileName: config.configFile } as const;
     const trail = createAuditor({
@@ -184,14 +186,26 @@ export async function startBaseboard(env: NodeJS.ProcessEnv, opts: StartOptions 
       upstream: upstreamFor,
       async tableOf(db, table) {
         const find = () => metaCache.config?.databases.find((d) => d.id === db)?.tables.find((t) => t.slug === table);
-        // Kept 30 s, and read again at once for a table it does not know (one just imported:
-        // without its primary key a change to it would be recorded without what it overwrote).
-        if (!metaCache.config || Date.now() - metaCache.at > 30_000 || !find()) {
+        // Kept 30 s, and read again for a table it does not know (one just imported: without its
+        // primary key a change to it would be recorded without what it overwrote), at most once a
+        // second per name (requests for a table that does not exist must not each cost a read).
+        const name = `${db}/${table}`;
+        const now = Date.now();
+        const recheck = !find() && now - (missed.get(name) ?? 0) > 1_000;
+        if (recheck) {
+          if (missed.size > 1_000) missed.clear();
+          missed.set(name, now);
+        }
+        if (!metaCache.config || now - metaCache.at > 30_000 || recheck) {
           const r = await buildAppConfig(upstreamFor, sourceInfo);
           if (r.status === 200) metaCache.config = r.body as AppConfig;
           metaCache.at = Date.now();
         }
         return { primaryKey: find()?.primaryKey, beforeImages: metaCache.config?.capabilities.beforeImages === true };
+      },
+      tablesChanged() {
+        missed.clear();
+        metaCache.at = 0;
       },
       onError: (e) => log(`audit trail: could not record an outcome: ${e.message}`),
     });

@@ -71,6 +71,8 @@ export function createProxyHandler(deps: ProxyDeps) {
   const zips = createZipDownloads(deps.upstream, { sendIdleMs: config.limits.sendIdleMs, log: deps.log });
 
   const jsonBudget = createBufferBudget(config.limits.jsonBufferBytes);
+  /** A JSON body within the proxy's limits (time, size, the memory all bodies share). */
+  const readJson = (req: IncomingMessage) => readJsonBody(req, { idleMs: config.limits.bodyIdleMs, totalMs: config.limits.jsonBodyMs, budget: jsonBudget });
   const info = config.logLevel === "info" ? deps.log : () => {};
   const where = (req: IncomingMessage) => `${req.method} ${(req.url ?? "").split("?")[0].slice(0, 200)}`;
 
@@ -103,7 +105,7 @@ export function createProxyHandler(deps: ProxyDeps) {
     let body: Buffer | undefined;
     let release = () => {};
     if (route.jsonBody) {
-      const read = await readJsonBody(req, { idleMs: config.limits.bodyIdleMs, totalMs: config.limits.jsonBodyMs, budget: jsonBudget });
+      const read = await readJson(req);
       if (read.kind === "aborted") return info(`client went away while sending ${where(req)} (after ${read.received} bytes)`);
       if (read.kind === "refused") {
         // A 413 lets the browser finish sending (it shows no answer before); the rest close the connection.
@@ -198,7 +200,7 @@ export function createProxyHandler(deps: ProxyDeps) {
       if (deps.audit && route.kind === "forward" && CHANGE_ENDPOINTS.has(route.endpoint)) {
         const actor = await identify(req).catch(() => undefined);
         // What it asked, as for any refused change: its JSON body, within the usual limits.
-        const read = route.jsonBody ? await readJsonBody(req, { idleMs: config.limits.bodyIdleMs, totalMs: config.limits.jsonBodyMs, budget: jsonBudget }) : undefined;
+        const read = route.jsonBody ? await readJson(req) : undefined;
         const body = read?.kind === "ok" ? read.body : undefined;
         const change = { actor, address: req.socket.remoteAddress ?? "", method, endpoint: route.endpoint, upstreamPath: route.upstreamPath, target: route.target, body };
         try {
@@ -241,7 +243,7 @@ export function createProxyHandler(deps: ProxyDeps) {
     }
     if (pathname === "/api/presence" && method === "POST") {
       if (!deps.live) return apiError(res, 404, errorBody("not_found", "This proxy has no live events."));
-      const read = await readJsonBody(req, { idleMs: config.limits.bodyIdleMs, totalMs: config.limits.jsonBodyMs, budget: jsonBudget });
+      const read = await readJson(req);
       if (read.kind !== "ok") return read.kind === "aborted" ? undefined : sendJson(res, read.status, read.body, API_SECURITY_HEADERS);
       let body: unknown;
       try {
@@ -276,7 +278,7 @@ export function createProxyHandler(deps: ProxyDeps) {
       return sendJson(res, answer.status, answer.body, API_SECURITY_HEADERS);
     }
     if (pathname === ZIP_PATH && method === "POST") {
-      const read = await readJsonBody(req, { idleMs: config.limits.bodyIdleMs, totalMs: config.limits.jsonBodyMs, budget: jsonBudget });
+      const read = await readJson(req);
       if (read.kind !== "ok") return read.kind === "aborted" ? undefined : sendJson(res, read.status, read.body, API_SECURITY_HEADERS);
       let body: unknown;
       try {

@@ -144,6 +144,8 @@ export async function recordPeopleChange(
 /**
  * Fields of a request nested deeper than this are kept as their JSON text (`<field>Text`): the
  * interface allows filters 10,000 levels deep, which JSON.stringify cannot write (deep-json.ts).
+ * Only for an entry that failed to be written so (a RangeError): walking every request's fields
+ * would cost each change (an insert of 10,000 Records is ~100,000 values).
  */
 const KEPT_DEPTH = 200;
 function keepDeep(detail: Record<string, unknown>): Record<string, unknown> {
@@ -194,6 +196,8 @@ export interface AuditorOptions {
   upstream: Upstream;
   /** A table's primary key, and whether the upstream answers updates with before-images. */
   tableOf(db: string, table: string): Promise<{ primaryKey?: string; beforeImages: boolean }>;
+  /** An import was applied: it may have made a table that `tableOf` has not seen. */
+  tablesChanged?(): void;
   onError?(e: Error): void;
 }
 
@@ -267,7 +271,7 @@ export function createAuditor(opts: AuditorOptions): Auditor {
       keys = jobKeys(body);
     }
     if (c.size !== undefined && !c.body) detail.requestBytes = c.size;
-    return { detail: keepDeep(detail), keys };
+    return { detail, keys };
   }
 
   /**
@@ -295,6 +299,16 @@ export function createAuditor(opts: AuditorOptions): Auditor {
       jobWatches.add(timer);
     };
     next();
+  }
+
+  /** Appends `e`; one JSON.stringify cannot write (nested too deep) again with such fields as text. */
+  async function appendKept(e: NewAuditEntry) {
+    try {
+      return await log.append(e);
+    } catch (err) {
+      if (!(err instanceof RangeError)) throw err;
+      return log.append({ ...e, detail: keepDeep({ ...e.detail }) });
+    }
   }
 
   // Failed sign-ins being counted, per account and address (a guessing run is a few entries, not thousands).
@@ -392,7 +406,7 @@ export function createAuditor(opts: AuditorOptions): Auditor {
         Object.assign(detail, body);
         keys = jobKeys(body);
       }
-      const change = await log.append({ ...base(c), at: Date.now(), kind, resource, keys, detail: { ...keepDeep(detail), outcome: "pending" } });
+      const change = await appendKept({ ...base(c), at: Date.now(), kind, resource, keys, detail: { ...detail, outcome: "pending" } });
       const upstreamHeaders: Record<string, string> = upstreamBefore && (pk || c.endpoint === "import") ? { [BEFORE_IMAGES_HEADER]: String(BEFORE_IMAGES_MAX) } : {};
       const finish: PendingChange["finish"] = async (status, headers, answer) => {
         const out: Record<string, unknown> = { status, outcome: status < 300 ? "applied" : status === 403 ? "refused" : "failed" };
@@ -446,6 +460,7 @@ export function createAuditor(opts: AuditorOptions): Auditor {
         if (status < 300 && pk && deleted) out.deleted = deleted;
         const uploadKeys = (kind === "upload" || c.endpoint === "storage-restore") && typeof out.key === "string" ? [out.key] : [];
         if (uploadKeys.length) outcomeKeys = uploadKeys;
+        if (c.endpoint === "import" && status < 300) opts.tablesChanged?.();
         const job = c.endpoint === "storage-job-start" && status < 300 ? jobOf(json) : undefined;
         if (job) out.job = job;
         try {
@@ -468,7 +483,7 @@ export function createAuditor(opts: AuditorOptions): Auditor {
     async refused(c, message) {
       try {
         const { detail, keys } = await attempted(c);
-        await log.append({ ...base(c), at: Date.now(), kind: "refused", resource: resourceOf(c), keys, detail: { endpoint: c.endpoint, message, ...detail } });
+        await appendKept({ ...base(c), at: Date.now(), kind: "refused", resource: resourceOf(c), keys, detail: { endpoint: c.endpoint, message, ...detail } });
       } catch (e) {
         opts.onError?.(e as Error);
       }

@@ -63,9 +63,10 @@ function typesOf(values: readonly unknown[]): DuckDBType[] {
 }
 
 async function runOn(conn: DuckDBConnection, query: CompiledQuery): Promise<RunResult> {
-  const { rows, changes } = await runPrepared(conn, query.sql, query.parameters as DuckDBValue[], typesOf(query.parameters));
-  return { rows: rows.map((r) => r.map(plain)), changes };
+  return plainResult(await runPrepared(conn, query.sql, query.parameters as DuckDBValue[], typesOf(query.parameters)));
 }
+
+const plainResult = ({ rows, changes }: { rows: DuckDBValue[][]; changes: number }): RunResult => ({ rows: rows.map((r) => r.map(plain)), changes });
 
 /**
  * A long statement (the import's scan, load and index) with its progress: DuckDB tracks it
@@ -169,7 +170,20 @@ export async function openDuckDbEngine(options: DuckDbOptions): Promise<SqlEngin
     if (duckDbDialect.classifyError(error) !== "unavailable" || !db) return;
     const old = db;
     db = undefined;
-    for (const c of [old.writer, ...old.readers]) forgetPrepared(c);
+    shut(old);
+  }
+
+  /** Closes an instance this engine no longer uses: its statements, connections, then itself. */
+  function shut(old: Opened): void {
+    idle.length = 0;
+    for (const c of [old.writer, ...old.readers]) {
+      forgetPrepared(c);
+      try {
+        c.closeSync();
+      } catch {
+        // Already unusable.
+      }
+    }
     try {
       old.instance.closeSync();
     } catch {
@@ -239,12 +253,7 @@ export async function openDuckDbEngine(options: DuckDbOptions): Promise<SqlEngin
       if (reading - retrying > 1 || !db) return false;
       const old = db;
       db = undefined;
-      idle.length = 0;
-      for (const c of [old.writer, ...old.readers]) {
-        forgetPrepared(c);
-        c.closeSync();
-      }
-      old.instance.closeSync();
+      shut(old);
       return true;
     } finally {
       pause = undefined;
@@ -349,8 +358,7 @@ export async function openDuckDbEngine(options: DuckDbOptions): Promise<SqlEngin
                   // this thread for one Record, and one trip to its threads fewer.
                   const run = await startPrepared(conn, q.sql, q.parameters as DuckDBValue[], typesOf(q.parameters));
                   started();
-                  const { rows, changes } = await run.result;
-                  return { rows: rows.map((r) => r.map(plain)), changes };
+                  return plainResult(await run.result);
                 }
                 // Many Records (started synchronously, that held this thread 2-3 ms): in a
                 // transaction of the reader's own, whose snapshot its first statement reading the
@@ -394,11 +402,7 @@ export async function openDuckDbEngine(options: DuckDbOptions): Promise<SqlEngin
       } catch {
         // A read-only or full disk: the WAL stays and is replayed next time.
       }
-      for (const c of [db.writer, ...db.readers]) {
-        forgetPrepared(c);
-        c.closeSync();
-      }
-      db.instance.closeSync();
+      shut(db);
       db = undefined;
     },
   };

@@ -47,6 +47,13 @@ async function preparedFor(conn: DuckDBConnection, sql: string): Promise<DuckDBP
   return made;
 }
 
+/** The connection's prepared statement for `sql` with these values bound, or undefined for one not kept. */
+async function bound(conn: DuckDBConnection, sql: string, values: readonly DuckDBValue[], types: (DuckDBType | undefined)[]): Promise<DuckDBPreparedStatement | undefined> {
+  const statement = await preparedFor(conn, sql);
+  if (statement && values.length) statement.bind([...values], types as DuckDBType[]);
+  return statement;
+}
+
 /** Rows (all chunks read) and rows changed of one statement, prepared once per connection. */
 export async function runPrepared(
   conn: DuckDBConnection,
@@ -54,12 +61,11 @@ export async function runPrepared(
   values: readonly DuckDBValue[] = [],
   types: (DuckDBType | undefined)[] = [],
 ): Promise<{ rows: DuckDBValue[][]; changes: number }> {
-  const statement = await preparedFor(conn, sql);
+  const statement = await bound(conn, sql, values, types);
   if (!statement) {
     const reader = await conn.runAndReadAll(sql, values.length ? [...values] : undefined, types as DuckDBType[]);
     return { rows: reader.getRows(), changes: reader.rowsChanged };
   }
-  if (values.length) statement.bind([...values], types as DuckDBType[]);
   // One trip to DuckDB: `run` materializes the result, whose chunks are then read without
   // waiting (a reader would fetch them one async call each, plus one to find the end).
   const result = await statement.run().catch((e: unknown) => failed(conn, sql, statement, e));
@@ -97,9 +103,8 @@ export async function startPrepared(
   values: readonly DuckDBValue[] = [],
   types: (DuckDBType | undefined)[] = [],
 ): Promise<{ result: Promise<{ rows: DuckDBValue[][]; changes: number }> }> {
-  const statement = await preparedFor(conn, sql);
+  const statement = await bound(conn, sql, values, types);
   if (!statement) throw new Error(`startPrepared: not a statement kept prepared: ${sql.slice(0, 40)}`);
-  if (values.length) statement.bind([...values], types as DuckDBType[]);
   const pending = statement.start();
   const result = pending.getResult().then(
     (r) => rowsOf(r as DuckDBMaterializedResult),
