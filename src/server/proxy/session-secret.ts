@@ -7,6 +7,7 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
+import { writeFileOnce } from "../write-once";
 
 export const SECRET_FILE = "session-secret";
 export const MIN_SECRET_LENGTH = 32;
@@ -20,11 +21,7 @@ export async function loadSessionSecret(fromEnv: string | undefined, dataDir: st
   }
   const file = path.join(dataDir, SECRET_FILE);
   await fs.mkdir(dataDir, { recursive: true });
-  try {
-    await fs.writeFile(file, `${randomBytes(32).toString("base64url")}\n`, { mode: 0o600, flag: "wx" });
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
-  }
+  await writeFileOnce(file, `${randomBytes(32).toString("base64url")}\n`, 0o600);
   const secret = (await fs.readFile(file, "utf8")).trim();
   if (secret.length < MIN_SECRET_LENGTH) throw new Error(`${file} holds a secret shorter than ${MIN_SECRET_LENGTH} characters: delete it to have a new one generated.`);
   return secret;

@@ -7,6 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { isPostgresUrl, type PostgresOptions, parsePostgresOptions } from "./engines/postgres/connection";
 import { type BlobStoreConfig, parseStorageUrl } from "./blobs/storage-url";
+import { writeFileOnceSync } from "../write-once";
 import { parseServiceProfile, type ServiceProfile } from "./profile";
 
 export interface ApiKeyScope {
@@ -176,6 +177,7 @@ export function resolveApiKeys(config: ServiceConfig): ApiKeyEntry[] {
     if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
   }
   const key = `bb_${randomBytes(24).toString("base64url")}`;
-  fs.writeFileSync(file, `${key}\n`, { mode: 0o600, flag: "wx" });
-  return [{ key }];
+  // Another instance starting at the same moment may have written its key first: use that one.
+  if (writeFileOnceSync(file, `${key}\n`, 0o600)) return [{ key }];
+  return [{ key: fs.readFileSync(file, "utf8").trim() }];
 }

@@ -8,6 +8,7 @@ import path from "node:path";
 import { z } from "zod";
 import type { Failure } from "../../../../shared/errors";
 import type { BucketAccess, MetaBucket } from "../../../../shared/meta";
+import { writeFileOnceSync } from "../../../write-once";
 import { type AllowList, compileAllowList } from "./address";
 
 export const BUCKETS_FILE = "buckets.json";
@@ -69,12 +70,7 @@ export function loadBuckets(dataDir: string): { buckets: Bucket[]; created: bool
   let created = false;
   if (!fs.existsSync(file)) {
     fs.mkdirSync(dataDir, { recursive: true });
-    try {
-      fs.writeFileSync(file, `${JSON.stringify({ buckets: sampleBuckets }, null, 2)}\n`, { flag: "wx" });
-      created = true;
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
-    }
+    created = writeFileOnceSync(file, `${JSON.stringify({ buckets: sampleBuckets }, null, 2)}\n`);
   }
   return { buckets: parseBuckets(fs.readFileSync(file, "utf8"), file), created };
 }

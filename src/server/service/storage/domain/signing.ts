@@ -10,6 +10,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { writeFileOnce } from "../../../write-once";
 import { type Result, fail, ok } from "../../../../shared/errors";
 
 export const SIGNING_KEYS_FILE = "storage-signing-keys.json";
@@ -100,14 +101,10 @@ const MISS_REFRESH_MS = 100;
  */
 export async function openKeyring(file: string): Promise<Keyring> {
   if (!fs.existsSync(file)) {
-    try {
-      const pair = newPair();
-      await fs.promises.mkdir(path.dirname(file), { recursive: true });
-      // wx: when two instances start at once on a shared file, the second reads the first's pair.
-      await fs.promises.writeFile(file, `${JSON.stringify({ active: pair.id, pairs: [pair] }, null, 2)}\n`, { mode: 0o600, flag: "wx" });
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
-    }
+    const pair = newPair();
+    await fs.promises.mkdir(path.dirname(file), { recursive: true });
+    // When two instances start at once on a shared file, the second reads the first's pair.
+    await writeFileOnce(file, `${JSON.stringify({ active: pair.id, pairs: [pair] }, null, 2)}\n`, 0o600);
   }
   let data = parseKeyring(await fs.promises.readFile(file, "utf8"), file);
   let stamp = "";
