@@ -9,6 +9,7 @@ import { migrateFromSqlite } from "../../migration/from-sqlite";
 import { SqlRecordStore } from "../store";
 import { type ImportArgs, parseImportArgs } from "./args";
 import { importCsv } from "./csv-import";
+import { progressPrinter } from "./progress-line";
 
 runCommand("Import failed", async () => {
   let args: ImportArgs;
@@ -24,11 +25,12 @@ runCommand("Import failed", async () => {
     const store = await SqlRecordStore.open(engine);
     const started = performance.now();
     const tty = process.stderr.isTTY;
+    const printer = progressPrinter(tty);
     const result = await importCsv(store, args.file, {
       ...args.options,
       onProgress: (p) => {
-        const done = p.rows !== undefined ? `${p.rows.toLocaleString("en-US")} rows` : `${Math.round((p.fraction ?? 0) * 100)}%`;
-        process.stderr.write(`${tty ? "\r\x1b[K" : ""}${p.phase}: ${done}${tty ? "" : "\n"}`);
+        const line = printer(p);
+        if (line !== undefined) process.stderr.write(tty ? `\r\x1b[K${line}` : `${line}\n`);
       },
     });
     if (tty) process.stderr.write("\n");
