@@ -73,6 +73,29 @@ test("History tab: each version with who and what; Restore this version, then Un
   expect(before.employee_id).toBe("E00011");
 });
 
+test("History after a change of the key: the rename, and the versions from before it, restorable", async ({ page }) => {
+  await signInAs(page, "eve@example.com", PW);
+  await update(page.request, "E00017", { job_title: "Before The Rename" });
+  await update(page.request, "E00017", { employee_id: "R-17", job_title: "Renamed" });
+
+  await page.goto(`${teamUrl}/records/demo/employees?record=R-17`);
+  await page.getByRole("tab", { name: "History" }).click();
+  const versions = page.getByRole("list", { name: "Versions of Record R-17, newest first" }).getByRole("listitem");
+  await expect(versions).toHaveCount(2);
+  await expect(versions.nth(0)).toContainText("eve@example.com changed the key from E00017 to R-17");
+  await expect(versions.nth(0)).toContainText("Current version");
+  await expect(versions.nth(0).locator("del")).toHaveText("Before The Rename");
+  await expect(versions.nth(1)).toContainText("Before The Rename");
+  expect(await serious(page)).toEqual([]);
+  await page.screenshot({ path: "test-results/audit-history-renamed.png" });
+
+  // Restoring the version from before the rename sets its Fields back and keeps today's key.
+  await versions.nth(1).getByRole("button", { name: "Restore this version" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Restored Record R-17" })).toBeVisible();
+  await expect.poll(async () => (await record(page.request, "R-17"))?.job_title).toBe("Before The Rename");
+  expect(await record(page.request, "E00017")).toBeUndefined();
+});
+
 test("a viewer's History: why Restore is off is on the page, and the buttons look off", async ({ page, browser }) => {
   await signInAs(page, "eve@example.com", PW);
   await update(page.request, "E00013", { city: "Viewer Town" });

@@ -9,7 +9,7 @@ import { decide } from "../grants/permissions";
 import type { AuditEntry } from "./audit-entry";
 import type { AuditLog, AuditQuery } from "./audit-log";
 import { parseIsoTime } from "./iso-time";
-import { expandChanges } from "./record-changes";
+import { expandChanges, renamedInto } from "./record-changes";
 
 export type AuditAnswer = { status: number; body: unknown };
 const bad = (message: string): AuditAnswer => ({ status: 400, body: { error: "validation_error", subCode: 0, message } });
@@ -103,9 +103,9 @@ export async function answerAudit(log: AuditLog, actor: Actor, params: URLSearch
   const changesRaw = params.get("changes");
   const maxChanges = changesRaw === null || changesRaw === "" ? Infinity : Number(changesRaw);
   if (maxChanges !== Infinity && (!Number.isInteger(maxChanges) || maxChanges < 0)) return bad("changes is how many Records of each entry to list: a whole number (leave it out for all).");
-  const cursorRaw = params.get("cursor");
-  const beforeSeq = cursorRaw ? Number(cursorRaw) : undefined;
-  if (beforeSeq !== undefined && (!Number.isInteger(beforeSeq) || beforeSeq < 1)) return bad("cursor is the nextCursor of a previous page.");
+  const cursor = parseCursor(params.get("cursor"));
+  if (cursor === "bad") return bad("cursor is the nextCursor of a previous page.");
+  const beforeSeq = cursor?.seq;
   const kinds = params.get("kind")?.split(",").map((k) => k.trim()).filter(Boolean);
   const unknownKind = kinds?.find((k) => !(LISTED_KINDS as readonly string[]).includes(k));
   if (unknownKind !== undefined) return bad(`kind "${unknownKind}" is not one of ${LISTED_KINDS.join(", ")} (a comma list).`);
@@ -119,6 +119,8 @@ export async function answerAudit(log: AuditLog, actor: Actor, params: URLSearch
     beforeSeq,
     limit: limit + 1,
   };
+  if (history) return { status: 200, body: await historyPage(log, q, record, cursor?.key ?? record, limit, maxChanges) };
+  if (cursor?.key !== undefined) return bad("cursor is the nextCursor of a previous page.");
   const rows = await log.list(q);
   const page = rows.slice(0, limit);
   const outcomes = await log.outcomesOf(page.map((e) => e.seq));
@@ -129,4 +131,60 @@ export async function answerAudit(log: AuditLog, actor: Actor, params: URLSearch
       nextCursor: rows.length > limit ? String(page[page.length - 1].seq) : null,
     },
   };
+}
+
+/**
+ * A cursor is the seq the next page starts below; in a Record's history that has followed a
+ * rename, also the key the Record had then (`<seq>.<key, base64url>`).
+ */
+function parseCursor(raw: string | null): { seq: number; key?: string } | undefined | "bad" {
+  if (!raw) return undefined;
+  const [seqText, keyText, ...rest] = raw.split(".");
+  const seq = Number(seqText);
+  if (!Number.isInteger(seq) || seq < 1 || rest.length) return "bad";
+  if (keyText === undefined) return { seq };
+  const key = Buffer.from(keyText, "base64url").toString("utf8");
+  return key ? { seq, key } : "bad";
+}
+
+/**
+ * A Record's history, newest first. It follows the Record through changes of its primary key:
+ * the entry that renamed it (listed under its new key too) is followed by what came before
+ * under the key it had, and so on back. Entries under the new key older than the rename are
+ * another Record's (one deleted before), and are not listed.
+ */
+async function historyPage(log: AuditLog, q: AuditQuery, record: string, startKey: string, limit: number, maxChanges: number) {
+  // recordKey: the key the Record had at that entry, where it is not `record` (before a rename).
+  const items: (ReturnType<typeof present> & { recordKey?: string })[] = [];
+  let key = startKey;
+  let beforeSeq = q.beforeSeq;
+  // Each round reads one key's entries (at most one more than the page still needs).
+  for (let round = 0; round < 100; round++) {
+    const want = limit - items.length;
+    const rows = await log.list({ ...q, key, beforeSeq, limit: want + 1 });
+    const outcomes = await log.outcomesOf(rows.slice(0, want).map((e) => e.seq));
+    let renamedFrom: string | undefined;
+    for (const [i, e] of rows.entries()) {
+      if (i === want) return { items, nextCursor: cursorAt(items[items.length - 1].seq, key, record) };
+      const out = outcomes.get(e.seq);
+      renamedFrom = out ? renamedInto(changesOf(out), key) : undefined;
+      // The rename shows as the old key's change (its row names the old key).
+      items.push({ ...present(e, out, renamedFrom ?? key, maxChanges), recordKey: key === record && !renamedFrom ? undefined : (renamedFrom ?? key) });
+      if (renamedFrom !== undefined) {
+        beforeSeq = e.seq;
+        break;
+      }
+    }
+    if (renamedFrom === undefined || items.length === limit) {
+      return { items, nextCursor: renamedFrom !== undefined ? cursorAt(beforeSeq!, renamedFrom, record) : null };
+    }
+    key = renamedFrom;
+  }
+  return { items, nextCursor: cursorAt(beforeSeq!, key, record) };
+}
+
+const cursorAt = (seq: number, key: string, record: string) => (key === record ? String(seq) : `${seq}.${Buffer.from(key, "utf8").toString("base64url")}`);
+
+function changesOf(outcome: AuditEntry): unknown {
+  return (JSON.parse(outcome.detailJson) as { changes?: unknown }).changes;
 }

@@ -74,6 +74,27 @@ describe("the audit trail on one PostgreSQL", () => {
     }
   });
 
+  it("a Record's history follows a change of its key back to what came before (written by one proxy, read through the other)", async () => {
+    expect((await update(a, "E00071", "Oslo")).status).toBe(200);
+    const rename = await fetch(`${a.url}/api/v0/record/demo/employees/update`, {
+      method: "POST",
+      headers: { ...fromApp(a.url), "content-type": "application/json" },
+      body: JSON.stringify({ filter: { and: [{ key: "employee_id", operator: "equal", value: "E00071" }] }, values: [{ key: "employee_id", value: "R-71" }] }),
+    });
+    expect(rename.status).toBe(200);
+    expect((await update(a, "R-71", "Bergen")).status).toBe(200);
+    const items = (await (await fetch(`${b.url}/api/audit?table=demo/employees&record=R-71`)).json()).items;
+    expect(items.map((e: { recordKey?: string; changes: { after: unknown }[] }) => [e.recordKey, e.changes[0].after])).toEqual([
+      [undefined, { city: "Bergen" }],
+      ["E00071", { employee_id: "R-71" }],
+      ["E00071", { city: "Oslo" }],
+    ]);
+    const second = await (await fetch(`${b.url}/api/audit?table=demo/employees&record=R-71&limit=2`)).json();
+    const rest = await (await fetch(`${b.url}/api/audit?table=demo/employees&record=R-71&limit=2&cursor=${encodeURIComponent(second.nextCursor)}`)).json();
+    expect([...second.items, ...rest.items].map((e: { seq: number }) => e.seq)).toEqual(items.map((e: { seq: number }) => e.seq));
+    expect((await audit(["verify"])).code).toBe(0);
+  });
+
   it("kind=refused finds a change the service itself refused (its outcome), besides the proxy's refusals", async () => {
     const form = new FormData();
     form.append("key", "secret.txt");

@@ -208,6 +208,46 @@ describe("what is recorded", () => {
     }
   });
 
+  it("a change of a Record's key: its history follows it to what came before, page by page; the old key's next Record starts afresh", async () => {
+    const eve = await signIn(base(), "eve@example.com", PW);
+    const up = (id: string, values: { key: string; value: unknown }[]) => call(eve, "POST", "/api/v0/record/demo/employees/update", { filter: byId(id), values });
+    expect((await up("E00012", [{ key: "city", value: "Oslo" }])).status).toBe(200);
+    expect((await up("E00012", [{ key: "employee_id", value: "R-12" }, { key: "city", value: "Tromsø" }])).status).toBe(200);
+    expect((await up("R-12", [{ key: "city", value: "Bergen" }])).status).toBe(200);
+    const vic = await signIn(base(), "vic@example.com", PW);
+    const h = await call(vic, "GET", "/api/audit?table=demo/employees&record=R-12");
+    expect(h.status).toBe(200);
+    expect(h.body.nextCursor).toBeNull();
+    const items = h.body.items as { seq: number; recordKey?: string; changes: unknown[] }[];
+    expect(items.map((e) => [e.recordKey, e.changes])).toEqual([
+      [undefined, [{ key: "R-12", before: { city: "Tromsø" }, after: { city: "Bergen" } }]],
+      ["E00012", [{ key: "E00012", before: { employee_id: "E00012", city: "Oslo" }, after: { employee_id: "R-12", city: "Tromsø" } }]],
+      ["E00012", [{ key: "E00012", before: { city: expect.any(String) }, after: { city: "Oslo" } }]],
+    ]);
+    // One entry a page: the same entries, the cursor carrying the key the Record had.
+    const paged: number[] = [];
+    let cursor: string | null = "";
+    while (cursor !== null) {
+      const page: { body: { items: { seq: number }[]; nextCursor: string | null } } = await call(vic, "GET", `/api/audit?table=demo/employees&record=R-12&limit=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+      paged.push(...page.body.items.map((e) => e.seq));
+      cursor = page.body.nextCursor;
+    }
+    expect(paged).toEqual(items.map((e) => e.seq));
+    // A new Record under the old key: its history is its own, then where the old one went.
+    expect((await call(eve, "POST", "/api/v0/record/demo/employees/insert", { records: [{ employee_id: "E00012", full_name: "Second Holder" }] })).status).toBeLessThan(300);
+    const old = await call(vic, "GET", "/api/audit?table=demo/employees&record=E00012");
+    expect(old.body.items.map((e: { action: string; recordKey?: string }) => [e.action, e.recordKey])).toEqual([
+      ["insert", undefined],
+      ["update", undefined],
+      ["update", undefined],
+    ]);
+    expect(old.body.items[1].changes[0].after).toEqual({ employee_id: "R-12", city: "Tromsø" });
+    // A cursor that is not one: refused, in words.
+    expect((await call(vic, "GET", "/api/audit?table=demo/employees&record=R-12&cursor=3.%21%21")).status).toBe(400);
+    const ada = await signIn(base(), "ada@example.com", PW);
+    expect((await call(ada, "GET", `/api/audit?table=demo/employees&cursor=3.${Buffer.from("E00012").toString("base64url")}`)).status).toBe(400);
+  });
+
   it("inserts, deletes with the deleted Records, uploads with key and version, and refusals", async () => {
     const ada = await signIn(base(), "ada@example.com", PW);
     const rec = { employee_id: "E90001", full_name: "Audit Person" };

@@ -44,11 +44,33 @@ function isImport(v: unknown): v is StoredImport {
 
 const same = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === JSON.stringify(b);
 
-/** The stored changes of an update from its before-images (primary key first) and the values it set; the Records' keys as text. */
+/**
+ * The stored changes of an update from its before-images (primary key first) and the values it
+ * set; the Records' keys as text. An update that sets the primary key (a rename) is listed under
+ * the new key too, so the Record's history under its new key finds it (see `renamedInto`).
+ */
 export function packChanges(images: BeforeImages, values: { key: string; value: unknown }[]): { changes: StoredChanges; keys: string[] } {
   const after: Record<string, unknown> = {};
   for (const v of values) after[v.key] = v.value ?? null;
-  return { changes: { fields: images.fields, rows: images.rows, after }, keys: images.rows.map((r) => recordKeyText(r[0])) };
+  const keys = images.rows.map((r) => recordKeyText(r[0]));
+  const pk = images.fields[0];
+  if (pk !== undefined && pk in after && after[pk] !== null && images.rows.length > 0) {
+    const renamed = recordKeyText(after[pk]);
+    if (!keys.includes(renamed)) keys.push(renamed);
+  }
+  return { changes: { fields: images.fields, rows: images.rows, after }, keys };
+}
+
+/**
+ * When these stored changes renamed a Record to `key` (set its primary key from another value):
+ * the key it had before. A Record's history follows it there for what came before the rename.
+ */
+export function renamedInto(stored: unknown, key: string): string | undefined {
+  if (!isStored(stored) || isImport(stored)) return undefined;
+  const pk = stored.fields[0];
+  if (pk === undefined || !(pk in stored.after) || stored.after[pk] === null || recordKeyText(stored.after[pk]) !== key) return undefined;
+  const from = stored.rows.find((r) => recordKeyText(r[0]) !== key);
+  return from ? recordKeyText(from[0]) : undefined;
 }
 
 function isStored(v: unknown): v is StoredChanges {

@@ -30,7 +30,7 @@ interface Props {
   columns: readonly GridColumn[];
 }
 
-const VERB = { changed: "changed", added: "added the Record", deleted: "deleted the Record", maybe: "updated Records by filter, perhaps this one," } as const;
+const VERB = { changed: "changed", added: "added the Record", deleted: "deleted the Record", maybe: "updated Records by filter, perhaps this one,", renamed: "changed the key", renamedAway: "changed the key" } as const;
 
 export function RecordHistory({ db, table, pkField, recordText, row, columns }: Props) {
   const qc = useQueryClient();
@@ -83,7 +83,14 @@ export function RecordHistory({ db, table, pkField, recordText, row, columns }: 
         {versions.map((v) => (
           <li key={v.seq} className="history-item">
             <p className="history-who">
-              <strong>{v.actor}</strong> {VERB[v.what]} <time dateTime={v.at}>{formatWhen(v.at)}</time>
+              <strong>{v.actor}</strong> {VERB[v.what]}
+              {v.key && (
+                <>
+                  {" "}
+                  from <code>{v.key.from}</code> to <code>{v.key.to}</code>
+                </>
+              )}{" "}
+              <time dateTime={v.at}>{formatWhen(v.at)}</time>
               {v.action === "import" && <span className="muted"> (import)</span>}
             </p>
             {v.fields.length > 0 && (
@@ -92,7 +99,7 @@ export function RecordHistory({ db, table, pkField, recordText, row, columns }: 
                   <div key={f.field}>
                     <dt>{f.field}</dt>
                     <dd>
-                      {v.what === "changed" && (
+                      {(v.what === "changed" || v.what === "renamed") && (
                         <>
                           <del>{show(f.field, f.before)}</del> <span aria-hidden="true">→</span>
                           <span className="visually-hidden">changed to</span>{" "}
@@ -104,10 +111,10 @@ export function RecordHistory({ db, table, pkField, recordText, row, columns }: 
                 ))}
               </dl>
             )}
-            {v.what === "maybe" && <p className="muted small">{v.why}</p>}
-            {(v.what === "changed" || v.what === "added") && !v.target && v.why === "This is the current version." ? (
+            {(v.what === "maybe" || v.what === "renamedAway") && <p className="muted small">{v.why}</p>}
+            {(v.what === "changed" || v.what === "renamed" || v.what === "added") && !v.target && v.why === "This is the current version." ? (
               <span className="muted small">Current version</span>
-            ) : v.what === "changed" && (
+            ) : (v.what === "changed" || v.what === "renamed") && (
               <div className="history-restore">
                 <button
                   type="button"

@@ -47,6 +47,8 @@ export interface AuditItem {
   filterText?: string;
   /** A storage job's state as answered, then as it ended ("done", "failed", "cancelled"). */
   job?: { state: string; done?: number; total?: number; error?: string | null };
+  /** In a Record's history: the key the Record had at this entry, when not the one asked for (before a change of its key). */
+  recordKey?: string;
 }
 
 export interface AuditPage {

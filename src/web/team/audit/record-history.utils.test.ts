@@ -71,6 +71,35 @@ describe("recordVersions", () => {
     expect(v[3].target).toBeUndefined();
   });
 
+  it("a change of the key: the versions before it (under the old key) restore their Fields, never the key", () => {
+    // As GET /api/audit lists the history of R1: the rename and what came before carry recordKey.
+    const items = [
+      upd("R1", { salary: 300 }, { salary: 400 }),
+      upd("E1", { id: "E1", salary: 200 }, { id: "R1", salary: 300 }, { recordKey: "E1" }),
+      upd("E1", { salary: 100 }, { salary: 200 }, { recordKey: "E1" }),
+    ];
+    const v = recordVersions(items, "R1", "id");
+    expect(v.map((x) => x.what)).toEqual(["changed", "renamed", "changed"]);
+    expect(v[1].key).toEqual({ from: "E1", to: "R1" });
+    expect(v[1].fields).toEqual([{ field: "salary", before: 200, after: 300 }]);
+    expect(v[1].target).toEqual({ salary: 300 });
+    expect(v[2].target).toEqual({ salary: 200 });
+  });
+
+  it("the key given to another Record: what came before was that Record's, and is not restored here", () => {
+    // The history of E1 after E1 became R1 and a new E1 was added.
+    const items: AuditItem[] = [
+      { seq: 50, at: "2026-11-25T12:00:00.000Z", actor: "eve@example.com", action: "insert", keys: ["E1"], keyCount: 1, outcome: "applied", records: [{ id: "E1", salary: 1 }] },
+      upd("E1", { id: "E1" }, { id: "R1" }),
+      upd("E1", { salary: 100 }, { salary: 200 }),
+    ];
+    const v = recordVersions(items, "E1", "id");
+    expect(v.map((x) => x.what)).toEqual(["added", "renamedAway", "changed"]);
+    expect(v[1].why).toMatch(/goes on under R1/);
+    expect(v[2].target).toBeUndefined();
+    expect(v[2].why).toMatch(/key changed to R1 since/);
+  });
+
   it("numeric primary keys match by their text", () => {
     const items = [upd(7 as unknown as string, { a: 1 }, { a: 2 })];
     expect(recordVersions(items, "7", "id")).toHaveLength(1);

@@ -19,10 +19,14 @@ export interface RecordVersion {
   action: string;
   /**
    * "changed" for updates and imports, "added" for an insert, "deleted" for a delete; "maybe"
-   * for a change past the before-images' limit that may have touched it (its values not kept).
+   * for a change past the before-images' limit that may have touched it (its values not kept);
+   * "renamed" for an update that changed this Record's key (`key`: from, to; other Fields it
+   * changed are in `fields`), "renamedAway" for one that gave the Record then holding this key
+   * another key (what came before was that Record's).
    */
-  what: "changed" | "added" | "deleted" | "maybe";
+  what: "changed" | "added" | "deleted" | "maybe" | "renamed" | "renamedAway";
   fields: FieldChange[];
+  key?: { from: string; to: string };
   /** The Fields and values that bring the Record back to this version; undefined when it is current. */
   target?: Record<string, RecordValue>;
   /** Why this version cannot be restored, when it cannot. */
@@ -40,12 +44,17 @@ export function recordVersions(items: readonly AuditItem[], record: string, pkFi
       out.push({ seq: it.seq, at: it.at, actor: it.actor, action: it.action, what: "maybe", fields: [] });
       continue;
     }
-    const change = it.changes?.find((c) => recordKeyText(c.key) === record);
+    // Before a change of its key, the Record had another (the history follows it there).
+    const as = it.recordKey ?? record;
+    const change = it.changes?.find((c) => recordKeyText(c.key) === as);
     if (change) {
       const before = valuesOf(change.before);
       const after = valuesOf(change.after);
       const names = [...new Set([...Object.keys(after), ...Object.keys(before)])].filter((f) => f !== pkField);
-      out.push({ seq: it.seq, at: it.at, actor: it.actor, action: it.action, what: "changed", fields: names.map((field) => ({ field, before: before[field], after: after[field] })) });
+      const fields = names.map((field) => ({ field, before: before[field], after: after[field] }));
+      const to = pkField in after && after[pkField] !== null ? recordKeyText(after[pkField]) : as;
+      const what = to === as ? "changed" : it.recordKey !== undefined ? "renamed" : "renamedAway";
+      out.push({ seq: it.seq, at: it.at, actor: it.actor, action: it.action, what, fields, ...(to !== as ? { key: { from: as, to } } : {}) });
     } else if (it.action === "insert" || (it.action === "import" && !it.changes)) {
       const row = it.records?.find((r) => String(r[pkField]) === record);
       if (it.action === "insert" && !row && !it.keys.includes(record)) continue;
@@ -59,19 +68,25 @@ export function recordVersions(items: readonly AuditItem[], record: string, pkFi
     const target: Record<string, RecordValue> = {};
     let deletedSince = false;
     let unknownSince = false;
+    let renamedAwaySince: string | undefined;
     for (let j = i - 1; j >= 0; j--) {
       // Deleted since, unless added again after (newer: smaller j), as Undo of a delete does.
-      if (out[j].what === "deleted") deletedSince = true;
-      if (out[j].what === "added") deletedSince = false;
+      if (out[j].what === "deleted" || out[j].what === "renamedAway") deletedSince = true;
+      if (out[j].what === "renamedAway") renamedAwaySince = out[j].key?.to;
+      // (A Record added under a key another Record gave up is not that Record back.)
+      if (out[j].what === "added" && renamedAwaySince === undefined) deletedSince = false;
       if (out[j].what === "maybe") unknownSince = true;
-      if (out[j].what !== "changed") continue;
+      // A restore sets Fields back, never the key: a version from before a rename keeps today's.
+      if (out[j].what !== "changed" && out[j].what !== "renamed") continue;
       for (const f of out[j].fields) if (!(f.field in target) && f.before !== undefined) target[f.field] = f.before;
     }
     if (out[i].what === "maybe") out[i].why = "More than 10,000 Records matched this change; this Record's values were not kept.";
-    else if (i === 0) out[i].why = "This is the current version.";
+    else if (i === 0 && out[i].what !== "renamedAway") out[i].why = "This is the current version.";
     else if (unknownSince) out[i].why = "A change since may have changed this Record without keeping its values: compare with the Record before restoring by hand.";
+    else if (deletedSince && renamedAwaySince !== undefined) out[i].why = `That Record's key changed to ${renamedAwaySince} since: restore it from the history of ${renamedAwaySince}.`;
     else if (deletedSince) out[i].why = "The Record was deleted since; undo the delete first.";
     else if (out[i].what === "deleted") out[i].why = "This version is the deletion.";
+    else if (out[i].what === "renamedAway") out[i].why = `After this change, that Record's history goes on under ${out[i].key?.to}.`;
     else if (Object.keys(target).length === 0) out[i].why = "Nothing changed since this version.";
     else out[i].target = target;
   }
