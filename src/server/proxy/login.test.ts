@@ -82,6 +82,13 @@ describe("login", () => {
     expect((await raw(board.url, "/api/config", { headers: { cookie } })).status).toBe(401);
   });
 
+  it("answers a form far past a password's length in words (413), not with an error, and still logs in after", async () => {
+    const res = await login("x".repeat(50_000));
+    expect(res.status).toBe(413);
+    expect(res.text).toContain("The form was too large");
+    expect((await login(PASSWORD)).status).toBe(303);
+  });
+
   it("never redirects to another site after login", async () => {
     const res = await login(PASSWORD, {}, "//evil.example/x");
     expect(res.headers.location).toBe("/");

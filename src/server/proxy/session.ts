@@ -11,6 +11,7 @@ import { ownOrigins } from "./guard";
 import { PAGE_SECURITY_HEADERS } from "./headers";
 import { clientKey, createAttemptLimiter } from "./login-limiter";
 import { loginPage } from "./login-page";
+import { FORM_TOO_LARGE, readForm } from "./read-form";
 import { createRevokedSessions } from "./revoked-sessions";
 import { createSessionSigner, SESSION_MS } from "./session-token";
 
@@ -33,17 +34,6 @@ export function readCookie(header: string | undefined, name: string): string | u
 }
 
 const digest = (s: string) => createHash("sha256").update(s, "utf8").digest();
-
-async function readForm(req: IncomingMessage, limit = 4096): Promise<URLSearchParams | undefined> {
-  let size = 0;
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > limit) return undefined;
-    chunks.push(chunk as Buffer);
-  }
-  return new URLSearchParams(Buffer.concat(chunks).toString("utf8"));
-}
 
 /** Only a path of this app may follow a login (no //evil.example, no absolute URL). */
 export function safeNext(next: string | null | undefined): string {
@@ -85,16 +75,20 @@ export function createSessionGate(opts: { password: string; secret: string; publ
     const wait = limiter.retryAfter(who);
     if (wait > 0) return html(res, 429, loginPage({ error: `Too many wrong passwords. Try again in ${Math.ceil(wait / 60)} min.` }), { "retry-after": String(wait) });
     if (!sameOrigin(req, host)) return html(res, 403, loginPage({ error: "This form was sent from another site. Open the login page directly." }));
-    const form = await readForm(req);
-    const given = form?.get("password") ?? "";
+    const { form, tooLarge } = await readForm(req, 4096);
+    if (tooLarge) {
+      limiter.fail(who);
+      return html(res, 413, loginPage({ error: FORM_TOO_LARGE }), { connection: "close" });
+    }
+    const given = form.get("password") ?? "";
     if (!timingSafeEqual(digest(given), expected)) {
       limiter.fail(who);
-      return html(res, 401, loginPage({ error: "Wrong password.", next: form?.get("next") ?? "/" }));
+      return html(res, 401, loginPage({ error: "Wrong password.", next: form.get("next") ?? "/" }));
     }
     limiter.succeed(who);
     const token = signer.issue(Date.now(), randomBytes(16).toString("base64url"));
     const cookie = `${COOKIE}=${token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${Math.floor(lifetimeMs / 1000)}${secure}`;
-    return redirect(res, safeNext(form?.get("next")), { "set-cookie": cookie });
+    return redirect(res, safeNext(form.get("next")), { "set-cookie": cookie });
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse, pathname: string, host: string): Promise<boolean> {

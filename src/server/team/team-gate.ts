@@ -13,6 +13,7 @@ import { errorBody } from "../../shared/errors";
 import { PAGE_SECURITY_HEADERS } from "../proxy/headers";
 import { clientKey, createAttemptLimiter } from "../proxy/login-limiter";
 import { ownOrigins } from "../proxy/guard";
+import { FORM_TOO_LARGE, readForm } from "../proxy/read-form";
 import type { SessionGate } from "../proxy/session";
 import { SHARED_PASSWORD, SINGLE_USER, type Actor, type IdentityMode } from "./contract";
 import { handlePeopleApi, type RecordPeopleChange, type TablesAndBuckets } from "./api/people-api";
@@ -54,16 +55,8 @@ export interface TeamOptions {
   onSignInFailed?: (email: string, address: string) => Promise<void>;
 }
 
-async function readForm(req: IncomingMessage, limit = 8192): Promise<URLSearchParams | undefined> {
-  let size = 0;
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > limit) return undefined;
-    chunks.push(chunk as Buffer);
-  }
-  return new URLSearchParams(Buffer.concat(chunks).toString("utf8"));
-}
+/** A sign-in or set-password form is a few hundred bytes; past this it is refused (413). */
+const FORM_LIMIT = 8192;
 
 export function safeNext(next: string | null | undefined): string {
   return next && next.startsWith("/") && !next.startsWith("//") && !next.includes("\\") ? next : "/";
@@ -95,17 +88,23 @@ export async function createTeamGate(opts: TeamOptions): Promise<TeamGate> {
 
   async function signIn(req: IncomingMessage, res: ServerResponse, host: string) {
     if (!sameOrigin(req, host)) return html(res, 403, signInPage({ error: "This form was sent from another site. Open the sign-in page directly.", sso }));
-    const form = await readForm(req);
-    const email = normalizeEmail(form?.get("email") ?? "").slice(0, 254);
-    const next = safeNext(form?.get("next"));
     const address = clientKey(req.socket.remoteAddress);
+    const { form, tooLarge } = await readForm(req, FORM_LIMIT);
+    if (tooLarge) {
+      // Counted against the address (no account can be named by it) and recorded like any miss.
+      byAddress.fail(address);
+      await opts.onSignInFailed?.("(form too large)", address);
+      return html(res, 413, signInPage({ error: FORM_TOO_LARGE, sso }), { connection: "close" });
+    }
+    const email = normalizeEmail(form.get("email") ?? "").slice(0, 254);
+    const next = safeNext(form.get("next"));
     const wait = Math.max(byAddress.retryAfter(address), email ? byAccount.retryAfter(email) : 0);
     if (wait > 0) {
       return html(res, 429, signInPage({ error: `Too many wrong attempts. Try again in ${Math.ceil(wait / 60)} min.`, next, email, sso }), { "retry-after": String(wait) });
     }
     const person = email ? await store.getPerson(email) : undefined;
     // Unknown emails check a dummy hash: the answer takes the same time either way.
-    const good = await checkPassword(person?.passwordHash, form?.get("password") ?? "");
+    const good = await checkPassword(person?.passwordHash, form.get("password") ?? "");
     if (!person || !good || person.disabled) {
       byAddress.fail(address);
       if (email) byAccount.fail(email);
@@ -125,9 +124,10 @@ export async function createTeamGate(opts: TeamOptions): Promise<TeamGate> {
     const action = `/invite/${encodeURIComponent(token)}`;
     if (req.method !== "POST") return html(res, 200, setPasswordPage({ email, action }));
     if (!sameOrigin(req, host)) return html(res, 403, setPasswordPage({ email, action, error: "This form was sent from another site." }));
-    const form = await readForm(req);
-    const password = form?.get("password") ?? "";
-    if (password !== (form?.get("confirm") ?? "")) return html(res, 400, setPasswordPage({ email, action, error: "The two passwords differ." }));
+    const { form, tooLarge } = await readForm(req, FORM_LIMIT);
+    if (tooLarge) return html(res, 413, setPasswordPage({ email, action, error: FORM_TOO_LARGE }), { connection: "close" });
+    const password = form.get("password") ?? "";
+    if (password !== (form.get("confirm") ?? "")) return html(res, 400, setPasswordPage({ email, action, error: "The two passwords differ." }));
     const problem = passwordProblem(password, email);
     if (problem) return html(res, 400, setPasswordPage({ email, action, error: problem }));
     // Taken only now, so a refused password leaves the link usable.

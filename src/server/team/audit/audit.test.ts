@@ -456,6 +456,12 @@ describe("what is recorded", () => {
     const ada = await signIn(base(), "ada@example.com", PW);
     const r = await call(ada, "GET", "/api/audit?kind=sign-in-failed&actor=eve@example.com");
     expect(r.body.items[0]).toMatchObject({ action: "sign-in-failed", actor: "eve@example.com", address: "127.0.0.1", count: 1 });
+    // A form far past any email's length: answered in words (it was a 500), and counted.
+    const huge = await fetch(`${base()}/login`, { method: "POST", redirect: "manual", headers: { origin: base(), "content-type": "application/x-www-form-urlencoded" }, body: `email=${"x".repeat(20_000)}%40example.com&password=wrong-wrong-wrong` });
+    expect(huge.status).toBe(413);
+    expect(await huge.text()).toContain("The form was too large");
+    const big = await call(ada, "GET", `/api/audit?kind=sign-in-failed&actor=${encodeURIComponent("(form too large)")}`);
+    expect(big.body.items[0]).toMatchObject({ action: "sign-in-failed", address: "127.0.0.1", count: 1 });
   });
 });
 
