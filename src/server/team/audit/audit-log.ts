@@ -40,3 +40,14 @@ export interface AuditLog {
   dropOlderThan(before: number): Promise<number>;
   close(): Promise<void>;
 }
+
+/**
+ * What `historyIndexProblem` says when the list of changes past the before-images' limit (which
+ * every Record's history of their table shows, as "perhaps this one") disagrees with the entries.
+ * Both stores word it the same.
+ */
+export function partialListProblem(side: "missing" | "extra", resource: string, change: number): string {
+  return side === "missing"
+    ? `the histories of ${resource} do not list entry ${change}, a change past the before-images' limit`
+    : `the histories of ${resource} list entry ${change} as a change past the before-images' limit, which no entry says`;
+}

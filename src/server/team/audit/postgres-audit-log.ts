@@ -6,7 +6,7 @@
 import pg from "pg";
 import { inTransaction } from "../store/pg-transaction";
 import { type AuditEntry, type Checkpoint, entryHash, GENESIS, type NewAuditEntry } from "./audit-entry";
-import type { AuditLog, AuditQuery } from "./audit-log";
+import { type AuditLog, type AuditQuery, partialListProblem } from "./audit-log";
 import { toEntry } from "./sqlite-audit-log";
 
 const LOCK = 727142;
@@ -119,8 +119,17 @@ export async function openPostgresAuditLog(url: string): Promise<AuditLog> {
          UNION ALL (SELECT key, seq, 'extra' AS side FROM (SELECT resource, key, seq FROM bb_audit_keys EXCEPT ${expected}) x LIMIT 1)`,
       );
       const first = r.rows[0];
-      if (!first) return undefined;
-      return first.side === "missing" ? `the history of "${first.key}" does not list entry ${first.seq} where its entries put it` : `the history of "${first.key}" lists entry ${first.seq}, which no entry gives it`;
+      if (first) return first.side === "missing" ? `the history of "${first.key}" does not list entry ${first.seq} where its entries put it` : `the history of "${first.key}" lists entry ${first.seq}, which no entry gives it`;
+      // bb_audit_partial against the entries, both ways (retention drops both up to the checkpoint).
+      const partial = `SELECT resource, CASE WHEN kind = 'outcome' AND ref IS NOT NULL THEN ref ELSE seq END AS change FROM bb_audit
+        WHERE resource IS NOT NULL AND (detail::jsonb ->> 'beforeImagesOmitted') ~ '^[0-9.]+$' AND (detail::jsonb ->> 'beforeImagesOmitted')::numeric > 0`;
+      const p = await pool.query<{ resource: string; change: string; side: "missing" | "extra" }>(
+        `(SELECT resource, change, 'missing' AS side FROM (SELECT * FROM (${partial}) e WHERE change > COALESCE((SELECT seq FROM bb_audit_checkpoint WHERE id = 1), 0)
+           EXCEPT SELECT resource, change FROM bb_audit_partial) m LIMIT 1)
+         UNION ALL (SELECT resource, change, 'extra' AS side FROM (SELECT resource, change FROM bb_audit_partial EXCEPT ${partial}) x LIMIT 1)`,
+      );
+      const q = p.rows[0];
+      return q ? partialListProblem(q.side, q.resource, Number(q.change)) : undefined;
     },
     async checkpoint(): Promise<Checkpoint> {
       const r = (await pool.query<{ seq: string; hash: string }>("SELECT seq, hash FROM bb_audit_checkpoint WHERE id = 1")).rows[0];

@@ -7,7 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { type AuditEntry, type Checkpoint, entryHash, GENESIS, type NewAuditEntry } from "./audit-entry";
-import type { AuditLog, AuditQuery } from "./audit-log";
+import { type AuditLog, type AuditQuery, partialListProblem } from "./audit-log";
 import { whyUnwritable } from "../store/why-unwritable";
 import { openSpaceReserve } from "./space-reserve";
 import { chainSql, INLINE_KEYS, openKeyChains } from "./sqlite-key-chains";
@@ -88,6 +88,15 @@ export function openSqliteAuditLog(dataDir: string, reserveMb = AUDIT_RESERVE_MB
   );
   const chains = openKeyChains(db);
   const notePartial = db.prepare("INSERT OR IGNORE INTO audit_partial (resource, change) VALUES (?, ?)");
+  // audit_partial against the entries, both ways (what `notePartial` is told on append; retention
+  // drops both up to the checkpoint).
+  const expectedPartial = `SELECT resource, CASE WHEN kind = 'outcome' AND ref IS NOT NULL THEN ref ELSE seq END AS change FROM audit
+    WHERE resource IS NOT NULL AND json_valid(detail) AND CAST(json_extract(detail, '$.beforeImagesOmitted') AS REAL) > 0`;
+  const partialCheck = db.prepare<[], { resource: string; change: number; side: "missing" | "extra" }>(
+    `SELECT * FROM (SELECT resource, change, 'missing' AS side FROM (SELECT * FROM (${expectedPartial}) WHERE change > COALESCE((SELECT seq FROM audit_checkpoint WHERE id = 1), 0)
+       EXCEPT SELECT resource, change FROM audit_partial) LIMIT 1)
+     UNION ALL SELECT * FROM (SELECT resource, change, 'extra' AS side FROM (SELECT resource, change FROM audit_partial EXCEPT ${expectedPartial}) LIMIT 1)`,
+  );
   const append = db.transaction((e: NewAuditEntry): AuditEntry => {
     const last = head.get() ?? cp.get() ?? { seq: 0, hash: GENESIS };
     const base = {
@@ -211,7 +220,10 @@ export function openSqliteAuditLog(dataDir: string, reserveMb = AUDIT_RESERVE_MB
       return cp.get() as Checkpoint;
     },
     async historyIndexProblem() {
-      return chains.problem();
+      const chain = chains.problem();
+      if (chain) return chain;
+      const p = partialCheck.get();
+      return p ? partialListProblem(p.side, p.resource, p.change) : undefined;
     },
     async dropOlderThan(before) {
       return db.transaction(() => {

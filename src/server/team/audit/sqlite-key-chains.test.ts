@@ -143,6 +143,31 @@ describe("key chains", () => {
     }
   });
 
+  it("the list of changes past the before-images' limit is checked too: one removed, one forged, each named; retention keeps it intact", async () => {
+    const { log, dir } = fresh();
+    const old = Date.now() - 10 * 86_400_000;
+    const early = await log.append(entry({ keys: [], at: old }));
+    await log.append(entry({ kind: "outcome", ref: early.seq, keys: ["K"], detail: { beforeImagesOmitted: 50 } }));
+    const big = await log.append(entry({ keys: [] }));
+    await log.append(entry({ kind: "outcome", ref: big.seq, keys: ["K", "J"], detail: { beforeImagesOmitted: 7 } }));
+    const small = await log.append(entry({ keys: ["J"] }));
+    expect(await log.historyIndexProblem()).toBeUndefined();
+    // Retention between a change and its outcome: the change's row goes with it.
+    expect(await log.dropOlderThan(Date.now() - 86_400_000)).toBe(1);
+    expect(await log.historyIndexProblem()).toBeUndefined();
+    const db = new Database(path.join(dir, "audit.sqlite"));
+    try {
+      db.prepare("DELETE FROM audit_partial WHERE change = ?").run(big.seq);
+      expect(await log.historyIndexProblem()).toBe(`the histories of ${T} do not list entry ${big.seq}, a change past the before-images' limit`);
+      db.prepare("INSERT INTO audit_partial (resource, change) VALUES (?, ?)").run(T, big.seq);
+      expect(await log.historyIndexProblem()).toBeUndefined();
+      db.prepare("INSERT INTO audit_partial (resource, change) VALUES (?, ?)").run(T, small.seq);
+      expect(await log.historyIndexProblem()).toMatch(new RegExp(`list entry ${small.seq} as a change past the before-images' limit, which no entry says`));
+    } finally {
+      db.close();
+    }
+  });
+
   it("turns a trail written with the flat key index into chains when opened", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bb-chains-old-"));
     const { log } = fresh(dir);

@@ -132,11 +132,13 @@ export function openKeyChains(db: Database.Database): KeyChains {
     problem() {
       // What the entries say: every (change, key) of the first LINKED_KEYS_MAX keys of each entry
       // in a resource, the change being the one an outcome completes; its key's previous change.
+      // A change retention dropped is not expected, though its outcome (newer) may still be kept.
       const expected = `SELECT resource, key, change, LAG(change) OVER (PARTITION BY resource, key ORDER BY change) AS prev FROM (
         SELECT DISTINCT a.resource, j.value AS key, CASE WHEN a.kind = 'outcome' THEN a.ref ELSE a.seq END AS change
         FROM audit a, json_each(a.keys) j
         WHERE a.resource IS NOT NULL AND CAST(j.key AS INTEGER) < ${LINKED_KEYS_MAX}
-          AND a.seq NOT IN (SELECT seq FROM audit_key_pending) AND a.seq > (SELECT seq FROM audit_checkpoint WHERE id = 1))`;
+          AND a.seq NOT IN (SELECT seq FROM audit_key_pending) AND a.seq > (SELECT seq FROM audit_checkpoint WHERE id = 1))
+        WHERE change > (SELECT seq FROM audit_checkpoint WHERE id = 1)`;
       const missing = db.prepare<[], { key: string; change: number }>(`SELECT e.key, e.change FROM (${expected}) e LEFT JOIN audit_key_link l ON l.seq = e.change AND l.key = e.key WHERE l.seq IS NULL OR (e.prev IS NOT NULL AND l.prev IS NOT e.prev) LIMIT 1`).get();
       if (missing) return `the history of "${missing.key}" does not list change ${missing.change} where its entries put it`;
       const extra = db.prepare<[], { key: string; seq: number }>(`SELECT l.key, l.seq FROM audit_key_link l LEFT JOIN (${expected}) e ON e.change = l.seq AND e.key = l.key WHERE e.change IS NULL AND l.seq NOT IN (SELECT change FROM audit_key_pending) LIMIT 1`).get();
