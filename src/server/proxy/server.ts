@@ -20,6 +20,7 @@ import { type ApiRoute, matchApiRoute } from "./routes";
 import { EXISTS_PREFIX, objectExists } from "./object-exists";
 import type { SessionGate } from "./session";
 import { SHARED_PASSWORD, SINGLE_USER, type Actor, type Resource } from "../team/contract";
+import { recordRefusedPeopleChange } from "../team/api/people-api";
 import { decide, mayRead } from "../team/grants/permissions";
 import { checkRequest } from "../team/grants/request-access";
 import type { TeamGate } from "../team/team-gate";
@@ -208,6 +209,13 @@ export function createProxyHandler(deps: ProxyDeps) {
         } finally {
           if (read?.kind === "ok") read.release();
         }
+      } else if (deps.audit && !safe && /^\/api\/people(\/|$)/.test(pathname)) {
+        // A people change sent from another site, recorded like one refused to a non-admin.
+        const audit = deps.audit;
+        // Under whoever's session it carried (a page elsewhere may have sent it in their name).
+        const actor = (await identify(req).catch(() => undefined)) ?? { email: "(not signed in)", kind: "unknown" };
+        const address = req.socket.remoteAddress ?? "";
+        await recordRefusedPeopleChange(req, method, pathname, (what) => audit.peopleChange({ actor, address, method, path: pathname, what }), refusal);
       }
       return apiError(res, 403, errorBody("forbidden", refusal));
     }

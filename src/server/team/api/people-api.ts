@@ -9,6 +9,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { errorBody } from "../../../shared/errors";
 import { API_SECURITY_HEADERS } from "../../proxy/headers";
 import { sendJson } from "../../proxy/forward";
+import { readJsonBody } from "../../proxy/json-body";
 import type { Actor, IdentityMode, Resource } from "../contract";
 import { decide, mayOn } from "../grants/permissions";
 import { type Outcome, type PeopleAdmin, publicPerson } from "../people/people-admin";
@@ -45,21 +46,51 @@ const json = (res: ServerResponse, status: number, body: unknown) => sendJson(re
 const error = (res: ServerResponse, status: number, code: Parameters<typeof errorBody>[0], message: string) => json(res, status, errorBody(code, message));
 const CODES = { 400: "validation_error", 404: "not_found", 409: "conflict" } as const;
 
-async function readJson(req: IncomingMessage, limit = 16 * 1024): Promise<{ ok: true; value: Record<string, unknown> } | { ok: false; message: string }> {
-  let size = 0;
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > limit) return { ok: false, message: `The body may have at most ${limit} bytes.` };
-    chunks.push(chunk as Buffer);
-  }
+/** People bodies are small; past this a body is refused (413), read through the proxy's own reader. */
+const BODY_LIMIT = 16 * 1024;
+const BODY_LIMITS = { limit: BODY_LIMIT, idleMs: 10_000, totalMs: 30_000 };
+
+type JsonRead = { ok: true; value: Record<string, unknown> } | { ok: false; status: number; message: string } | { ok: false; aborted: true };
+
+async function readJson(req: IncomingMessage): Promise<JsonRead> {
+  const read = await readJsonBody(req, BODY_LIMITS);
+  if (read.kind === "aborted") return { ok: false, aborted: true };
+  if (read.kind === "refused") return { ok: false, status: read.status, message: read.status === 413 ? `The body may have at most ${BODY_LIMIT} bytes.` : read.body.message };
   try {
-    const v = JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}");
+    const v = JSON.parse(read.body.toString("utf8") || "{}");
     if (v && typeof v === "object" && !Array.isArray(v)) return { ok: true, value: v as Record<string, unknown> };
   } catch {
     /* below */
+  } finally {
+    read.release();
   }
-  return { ok: false, message: "The body must be a JSON object." };
+  return { ok: false, status: 400, message: "The body must be a JSON object." };
+}
+
+const safeDecode = (s: string) => {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+};
+
+/** A body's fields for the trail, without anything secret (a password set or sent). */
+function withoutSecrets(v: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(v).filter(([k]) => !/password|secret|token/i.test(k)));
+}
+
+/**
+ * Records a people change that was refused (not an admin, or sent from another site), with what
+ * it asked: its JSON body within the usual limit, never a password. `pathname` is /api/people/…
+ */
+export async function recordRefusedPeopleChange(req: IncomingMessage, method: string, pathname: string, record: RecordPeopleChange, message: string): Promise<void> {
+  const read = method === "POST" || method === "PATCH" || method === "PUT" ? await readJson(req) : undefined;
+  const asked = read?.ok ? withoutSecrets(read.value) : undefined;
+  const email = pathname.split("/").filter(Boolean)[2] ?? (typeof asked?.email === "string" ? asked.email : undefined);
+  await record({ action: "refused", email: email && safeDecode(email), detail: { method, path: pathname.slice(0, 500), ...(asked ? { asked } : {}) } })
+    .then((finish) => finish(403, message))
+    .catch(() => undefined);
 }
 
 const publicSession = (s: SessionRow, current: string | undefined) => ({
@@ -145,20 +176,17 @@ export async function handlePeopleApi(ctx: Ctx): Promise<boolean> {
   const may = decide(actor, "manage-people");
   if (!may.allowed) {
     // A change refused is recorded like any (a people change whose outcome is "refused"); a read is no change.
-    if (method !== "GET" && method !== "HEAD" && ctx.record) {
-      await ctx
-        .record({ action: "refused", email: parts[1], detail: { method, path: ctx.pathname.slice(0, 500) } })
-        .then((finish) => finish(403, may.message))
-        .catch(() => undefined);
-    }
+    if (method !== "GET" && method !== "HEAD" && ctx.record) await recordRefusedPeopleChange(req, method, ctx.pathname, ctx.record, may.message);
     error(res, 403, "forbidden", may.message);
     return true;
   }
   const [, email, sub, extra] = parts;
   const body = async () => {
     const b = await readJson(req);
-    if (!b.ok) error(res, 400, "validation_error", b.message);
-    return b.ok ? b.value : undefined;
+    if (b.ok) return b.value;
+    // A client that went away has nobody to answer.
+    if ("status" in b) error(res, b.status, b.status === 413 ? "payload_too_large" : b.status === 408 ? "request_timeout" : "validation_error", b.message);
+    return undefined;
   };
   const after = async () => people.refresh();
   // Fail closed, as for data: a change the trail cannot record is not made.

@@ -307,6 +307,9 @@ describe("what is recorded", () => {
     expect((await call(ada, "PATCH", "/api/people/nobody@example.com", { role: "editor" })).status).toBe(404);
     const added = await call(ada, "POST", "/api/people", { email: "new.person@example.com", name: "New Person", role: "viewer" });
     expect(added.status).toBe(201);
+    // A body past the limit is answered (it was a reset connection), and nothing is recorded.
+    const huge = await call(ada, "POST", "/api/people", { email: "huge@example.com", name: "x".repeat(20_000), role: "viewer" });
+    expect(huge).toMatchObject({ status: 413, body: { error: "payload_too_large", message: expect.stringMatching(/at most 16384 bytes/) } });
     const people = await call(ada, "GET", "/api/audit?kind=people&limit=4");
     expect(people.body.items.map((i: { detail: { action: string } }) => i.detail.action)).toEqual(["add", "update", "revoke-grant", "grant"]);
     expect(people.body.items[3]).toMatchObject({ action: "people", actor: "ada@example.com", keys: ["vic@example.com"], outcome: "applied", detail: { resource: "bucket:vault", level: "none" } });
@@ -319,8 +322,23 @@ describe("what is recorded", () => {
     expect((await call(eve, "PATCH", "/api/people/vic@example.com", { role: "admin" })).status).toBe(403);
     expect((await call(eve, "GET", "/api/people")).status).toBe(403);
     const refused = (await call(ada, "GET", "/api/audit?kind=refused&actor=eve@example.com&limit=5")).body.items;
-    expect(refused[0]).toMatchObject({ action: "people", actor: "eve@example.com", keys: ["vic@example.com"], outcome: "refused", detail: { action: "refused", method: "PATCH", path: "/api/people/vic@example.com" } });
+    // With what it asked (never a password).
+    expect(refused[0]).toMatchObject({ action: "people", actor: "eve@example.com", keys: ["vic@example.com"], outcome: "refused", detail: { action: "refused", method: "PATCH", path: "/api/people/vic@example.com", asked: { role: "admin" } } });
     expect(refused.filter((i: { detail?: { method?: string } }) => i.detail?.method === "GET")).toEqual([]);
+    expect((await call(eve, "POST", "/api/people", { email: "sneaky@example.com", role: "admin", password: "a sneaky long password" })).status).toBe(403);
+    const add = (await call(ada, "GET", "/api/audit?kind=refused&actor=eve@example.com&limit=1")).body.items[0];
+    expect(add).toMatchObject({ keys: ["sneaky@example.com"], outcome: "refused", detail: { method: "POST", asked: { email: "sneaky@example.com", role: "admin" } } });
+    expect(JSON.stringify(add)).not.toContain("sneaky long password");
+    // An admin's session carried by a page on another site: refused, and recorded in the admin's name.
+    const cross = await fetch(`${base()}/api/people/vic@example.com`, {
+      method: "PATCH",
+      headers: { cookie: ada, origin: "https://evil.example", "sec-fetch-site": "cross-site", "content-type": "application/json" },
+      body: JSON.stringify({ role: "admin" }),
+    });
+    expect(cross.status).toBe(403);
+    const crossEntry = (await call(ada, "GET", "/api/audit?kind=refused&actor=ada@example.com&limit=1")).body.items[0];
+    expect(crossEntry).toMatchObject({ action: "people", keys: ["vic@example.com"], outcome: "refused", detail: { method: "PATCH", asked: { role: "admin" } } });
+    expect(crossEntry.message).toMatch(/other sites are refused/);
   });
 
   it("refusals the permission table did not make: the service's own 403, and a change sent cross-site", async () => {

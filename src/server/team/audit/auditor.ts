@@ -70,7 +70,7 @@ export interface Auditor {
    * it is made (throws when it cannot be: nothing is changed then), and the returned step
    * records its outcome before the answer.
    */
-  peopleChange(c: { actor: Actor; address: string; method: string; path: string; what: { action: string; email?: string; detail: Record<string, unknown> } }): Promise<(status: number, message?: string) => Promise<void>>;
+  peopleChange(c: { actor: Pick<Actor, "email"> & { kind: string }; address: string; method: string; path: string; what: { action: string; email?: string; detail: Record<string, unknown> } }): Promise<(status: number, message?: string) => Promise<void>>;
   /**
    * A failed sign-in, counted per account and address: the first of a minute is written at once
    * (count 1), the rest of that minute as one entry with their count when it ends.
