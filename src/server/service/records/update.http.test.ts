@@ -157,6 +157,21 @@ describe("before-images (the beforeImages extension, for the audit trail)", () =
     expect((await record(all[0].employee_id as string)).city).toBe("Before City");
   });
 
+  it("an import answers what it overwrote and the keys of the Records it added, at most n each", async () => {
+    const csv = "employee_id,city\nE00041,Import City\nBI-N1,New One\nBI-N2,New Two\nBI-N3,New Three\n";
+    const was = await record("E00041");
+    const res = await svc.call(`${EMP}/import`, { method: "POST", headers: { "content-type": "text/csv", ...H }, body: csv });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { inserted: number; updated: number; before: { fields: string[]; rows: unknown[][] }; added: string[] };
+    expect(body).toMatchObject({ inserted: 3, updated: 1 });
+    expect(body.before).toEqual({ fields: ["employee_id", "city"], rows: [["E00041", was.city, "Import City"]] });
+    expect(body.added).toHaveLength(2);
+    for (const k of body.added) expect(["BI-N1", "BI-N2", "BI-N3"]).toContain(k);
+    // Without the header: the plain answer.
+    const plain = await svc.call(`${EMP}/import`, { method: "POST", headers: { "content-type": "text/csv" }, body: "employee_id,city\nBI-N4,Plain\n" });
+    expect(await plain.json()).toEqual({ message: "ok", inserted: 1, updated: 0, created: false });
+  });
+
   it("answers the old primary key when the update changes it; nothing extra without the header", async () => {
     const res = await post(svc, `${EMP}/update`, { filter: byId("E00031"), values: [{ key: "employee_id", value: "E00031-renamed" }] }, { "x-baseboard-before-images": "10000" });
     expect(res.body).toEqual({ message: "ok", before: { fields: ["employee_id"], rows: [["E00031"]] } });

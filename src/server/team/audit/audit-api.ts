@@ -60,6 +60,12 @@ export function present(e: AuditEntry, outcome: AuditEntry | undefined, record?:
     changesOmitted: all && changes && all.length > changes.length ? all.length - changes.length : undefined,
     deleted: out.deleted,
     records: detail.records,
+    // An import's counts; in a Record's history, whether it added this Record. Past 10,000
+    // Records added, the rest are counted, not named.
+    inserted: out.inserted,
+    updated: out.updated,
+    added: record !== undefined && Array.isArray(out.added) && (out.added as string[]).includes(record) ? true : undefined,
+    addedOmitted: out.addedOmitted,
     file:
       e.kind === "upload" || e.kind === "restore-file"
         ? { key: out.key ?? detail.key, version: out.version, versionedKey: out.versionedKey, size: out.size ?? detail.size, ...(e.kind === "restore-file" ? { restoredFrom: detail.restoredFrom } : {}) }

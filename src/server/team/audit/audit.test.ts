@@ -122,6 +122,12 @@ describe("what is recorded", () => {
     expect(entry.changes).toEqual([{ key: "E00002", before: { annual_salary: was[0].annual_salary, city: was[0].city }, after: { annual_salary: 1, city: "Braga" } }]);
     const all = (await call(ada, "GET", "/api/audit?table=demo/employees&kind=import&limit=1")).body.items[0];
     expect(all.changes.map((c: { key: string }) => c.key).sort()).toEqual(["E00002", "E00003"]);
+    // Its counts, and the Record it added, whose history starts with it.
+    expect(all).toMatchObject({ count: 3, inserted: 1, updated: 2 });
+    expect(all.keys.sort()).toEqual(["E00002", "E00003", "E90077"]);
+    const added = (await call(ada, "GET", "/api/audit?table=demo/employees&record=E90077")).body.items;
+    expect(added).toHaveLength(1);
+    expect(added[0]).toMatchObject({ action: "import", added: true, inserted: 1 });
   });
 
   it("a table imported a moment ago: its first update is recorded with what it overwrote", async () => {
@@ -129,7 +135,11 @@ describe("what is recorded", () => {
     // The proxy reads the tables at a change (kept 30 s); this one is new to it.
     expect((await call(ada, "POST", "/api/v0/record/demo/employees/update", { filter: byId("E00003"), values: [{ key: "city", value: "Primed" }] })).status).toBe(200);
     const imported = await fetch(`${base()}/api/v0/record/demo/fresh_table/import`, { method: "POST", headers: { ...fromApp(base()), cookie: ada, "content-type": "text/csv" }, body: "code,label\nK1,one\nK2,two" });
-    expect(imported.status, await imported.text()).toBeLessThan(300);
+    expect(imported.status).toBeLessThan(300);
+    expect(await imported.json()).toEqual({ message: "ok", inserted: 2, updated: 0, created: true });
+    // The import that made the table names the Records it added.
+    const made = (await call(ada, "GET", "/api/audit?table=demo/fresh_table&record=K2")).body.items;
+    expect(made.map((e: { action: string; added?: boolean; count: number }) => [e.action, e.added, e.count])).toEqual([["import", true, 2]]);
     expect((await call(ada, "POST", "/api/v0/record/demo/fresh_table/update", { filter: { and: [] }, values: [{ key: "label", value: "new" }] })).status).toBe(200);
     const entry = (await call(ada, "GET", "/api/audit?table=demo/fresh_table&kind=update&limit=1")).body.items[0];
     expect(entry.keyCount).toBe(2);

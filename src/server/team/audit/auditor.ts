@@ -427,9 +427,19 @@ export function createAuditor(opts: AuditorOptions): Auditor {
           const overwrote = c.endpoint === "import" ? Number(json.updated) : matched;
           if (Number.isFinite(overwrote) && overwrote > n) out.beforeImagesOmitted = overwrote - n;
         } else if (asked) out.beforeImagesUnreadable = true;
-        if (asked) {
+        // An import's: the keys of the Records it added (at most BEFORE_IMAGES_MAX), and its counts.
+        const added = c.endpoint === "import" && status < 300 && Array.isArray(json.added) ? (json.added as unknown[]).map(recordKeyText) : undefined;
+        if (c.endpoint === "import" && status < 300 && typeof json.inserted === "number" && typeof json.updated === "number") {
+          Object.assign(out, { inserted: json.inserted, updated: json.updated, count: json.inserted + json.updated });
+          if (added) {
+            out.added = added;
+            if (json.inserted > added.length) out.addedOmitted = json.inserted - added.length;
+          }
+        }
+        if (asked || added) {
           // The client asked for an update, not for the trail's copy of what it overwrote.
           delete json.before;
+          delete json.added;
           answer = Buffer.from(JSON.stringify(json));
         }
         if (status >= 300 && typeof json.message === "string") out.message = json.message;
@@ -456,6 +466,15 @@ export function createAuditor(opts: AuditorOptions): Auditor {
           const packed = packImported(answered);
           out.changes = packed.changes;
           keys = outcomeKeys = packed.keys;
+        }
+        // Each added Record's history lists the import (the index takes BEFORE_IMAGES_MAX keys an entry).
+        if (added?.length) {
+          const room = Math.max(0, BEFORE_IMAGES_MAX - outcomeKeys.length);
+          if (added.length > room) {
+            out.added = added.slice(0, room);
+            out.addedOmitted = Number(out.inserted) - room;
+          }
+          keys = outcomeKeys = [...outcomeKeys, ...(out.added as string[])];
         }
         if (status < 300 && pk && deleted) out.deleted = deleted;
         const uploadKeys = (kind === "upload" || c.endpoint === "storage-restore") && typeof out.key === "string" ? [out.key] : [];

@@ -47,6 +47,13 @@ export interface AuditItem {
   filterText?: string;
   /** A storage job's state as answered, then as it ended ("done", "failed", "cancelled"). */
   job?: { state: string; done?: number; total?: number; error?: string | null };
+  /** An import's counts of Records it added and updated. */
+  inserted?: number;
+  updated?: number;
+  /** In a Record's history: this import added the Record. */
+  added?: boolean;
+  /** Records an import added past the 10,000 it names. */
+  addedOmitted?: number;
   /** In a Record's history: the key the Record had at this entry, when not the one asked for (before a change of its key). */
   recordKey?: string;
 }

@@ -55,7 +55,7 @@ export function recordVersions(items: readonly AuditItem[], record: string, pkFi
       const to = pkField in after && after[pkField] !== null ? recordKeyText(after[pkField]) : as;
       const what = to === as ? "changed" : it.recordKey !== undefined ? "renamed" : "renamedAway";
       out.push({ seq: it.seq, at: it.at, actor: it.actor, action: it.action, what, fields, ...(to !== as ? { key: { from: as, to } } : {}) });
-    } else if (it.action === "insert" || (it.action === "import" && !it.changes)) {
+    } else if (it.action === "insert" || (it.action === "import" && (it.added || !it.changes))) {
       const row = it.records?.find((r) => String(r[pkField]) === record);
       if (it.action === "insert" && !row && !it.keys.includes(record)) continue;
       out.push({ seq: it.seq, at: it.at, actor: it.actor, action: it.action, what: "added", fields: row ? Object.entries(row).filter(([f]) => f !== pkField).map(([field, v]) => ({ field, before: undefined, after: v })) : [] });

@@ -66,6 +66,8 @@ export interface ImportResult {
    * the key, those Fields as they were, then as the file set them.
    */
   before?: BeforeImagesJson;
+  /** With `beforeImages`: the keys of the Records it added, at most that many (the count says how many in all). */
+  added?: unknown[];
 }
 
 const BATCH = 2048;
@@ -266,7 +268,7 @@ async function* encodedBatches(file: string, table: StoredTable, fields: FieldDe
  * is still all or nothing. Undefined when a key repeats: the caller takes the staging path.
  */
 async function loadThenAdopt(store: RecordStore, file: string, def: TableDef, names: string[], checked: Checked,
-  report: (p: ImportProgress) => void,
+  report: (p: ImportProgress) => void, keysWanted: number | undefined,
 ): Promise<ImportResult | undefined> {
   const engine = store.engine;
   const csvLoad = engine.dialect.csvLoad!;
@@ -280,12 +282,13 @@ async function loadThenAdopt(store: RecordStore, file: string, def: TableDef, na
     });
     // The reader saw the file otherwise than the scan did (it should not): the staging path.
     if (loaded !== checked.rows) return undefined;
-    await engine.write(async (tx) => {
+    const added = await engine.write(async (tx) => {
       created = await store.createTable(def, tx, { primaryKeyLater: true, adopt: load });
       await tx.run(primaryKeyIndex(engine, created), (fraction) => report({ phase: "indexing", fraction }), { frugal: true });
+      return keysWanted ? keysOf(tx, engine.builder.selectFrom(created.physical).select(sql.ref(created.primaryKey).as("k")), keysWanted) : undefined;
     });
     store.touched(created!);
-    return { inserted: loaded, updated: 0, created: true, loadedBy: "engine" };
+    return { inserted: loaded, updated: 0, created: true, loadedBy: "engine", added };
   } catch (e) {
     if (created) store.forgetTable(created);
     if (kindOf(engine.dialect, e) === "unique") return undefined;
@@ -293,6 +296,11 @@ async function loadThenAdopt(store: RecordStore, file: string, def: TableDef, na
   } finally {
     await engine.write((tx) => tx.run(engine.builder.schema.dropTable(load).ifExists().compile())).catch(() => undefined);
   }
+}
+
+/** At most `limit` keys a query selects (as `k`), for the trail: which Records an import added. */
+async function keysOf(tx: SqlTx, query: { limit(n: number): { compile(): CompiledQuery } }, limit: number): Promise<unknown[]> {
+  return (await tx.run(query.limit(limit).compile(), undefined, { unordered: true })).rows.map((r) => r[0]);
 }
 
 /** Imports a CSV file; a Result so that callers (CLI, HTTP) report failures in the one error shape. */
@@ -331,7 +339,7 @@ export async function importCsv(store: RecordStore, file: string, options: Impor
     // A new Table whose file the engine checked is loaded by the engine straight into its
     // table; one whose keys repeat takes the staging path below (the last line wins).
     if (def && checked?.scanned && csvLoad?.fits(checked.types, true) && engine.dialect.primaryKeyAfterLoad) {
-      const loaded = await loadThenAdopt(store, file, def, names, checked, report);
+      const loaded = await loadThenAdopt(store, file, def, names, checked, report, options.beforeImages);
       if (loaded) return ok(loaded);
     }
     const progress = (rows: number) => report({ phase: "loading", rows });
@@ -385,10 +393,11 @@ export async function importCsv(store: RecordStore, file: string, options: Impor
       const rows = b.selectFrom(latest.as("s")).select(names.map((n) => sql.ref(`s.${n}`).as(n)));
       if (!existing) {
         // A new Table has no Record to update.
+        const added = options.beforeImages ? await keysOf(tx, b.selectFrom(staging).select(sql.ref(pk).as("k")), options.beforeImages) : undefined;
         const { changes } = await tx.run(b.insertInto(table.physical).columns(names).expression(rows).compile());
         await tx.run(b.schema.dropTable(staging).compile());
         if (keyLater) await tx.run(primaryKeyIndex(engine, table), (fraction) => report({ phase: "indexing", fraction }), { frugal: true });
-        return { inserted: changes, updated: 0, created: true, loadedBy };
+        return { inserted: changes, updated: 0, created: true, loadedBy, added };
       }
       const matched = await tx.run(
         b
@@ -409,6 +418,10 @@ export async function importCsv(store: RecordStore, file: string, options: Impor
         const read = await tx.run(b.selectFrom(images.as("i")).select(engine.dialect.jsonRows(refs).as("rows")).compile(), undefined, { unordered: true });
         before = { fields: [pk, ...others], rowsJson: String(read.rows[0]?.[0] ?? "[]") };
       }
+      // The keys of the Records it adds: those no Record has yet.
+      const added = options.beforeImages
+        ? await keysOf(tx, b.selectFrom(latest.as("s")).leftJoin(`${table.physical} as t`, `t.${pk}`, `s.${pk}`).where(sql.ref(`t.${pk}`), "is", null).select(sql.ref(`s.${pk}`).as("k")), options.beforeImages)
+        : undefined;
       const { changes } = await tx.run(
         b
           .insertInto(table.physical)
@@ -421,7 +434,7 @@ export async function importCsv(store: RecordStore, file: string, options: Impor
       );
       await tx.run(b.schema.dropTable(staging).compile());
       // DuckDB counts an upserted row once; with others empty, conflicting rows are not counted.
-      return { inserted: others.length === 0 ? changes : changes - updated, updated, created: false, loadedBy, before };
+      return { inserted: others.length === 0 ? changes : changes - updated, updated, created: false, loadedBy, before, added };
     }));
     const table = await store.table(options.databaseId, options.slug);
     if (table) store.touched(table);
