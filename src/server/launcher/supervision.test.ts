@@ -32,11 +32,17 @@ it("restarts the service after a crash; the proxy answers 503 restarting meanwhi
 
   // Until it is back: every answer is either the 503 in the error shape or a real answer.
   let saw503 = false;
+  let unsent = 0;
   const end = Date.now() + 60_000;
   for (;;) {
     const res = await query();
     if (res.status === 200 && saw503) break;
     if (res.status === 503) {
+      if (!saw503) {
+        // A change asked for meanwhile is not made, and the trail says so (with what it asked).
+        const meanwhile = await update({ filter: byId, values: [{ key: "bonus", value: 999 }] });
+        if (meanwhile.status === 503) unsent++;
+      }
       saw503 = true;
       expect(res.json()).toEqual({ error: "unavailable", subCode: 12, message: "The local service is restarting; try again in a moment." });
       expect(Number(res.headers["retry-after"])).toBeGreaterThan(0);
@@ -58,6 +64,9 @@ it("restarts the service after a crash; the proxy answers 503 restarting meanwhi
   expect(board.logs.join("\n")).toMatch(/the local service is back \(pid \d+, restart 1\)/);
   const after = (await query()).json() as { items: Record<string, unknown>[] };
   expect(after.items[0]).toMatchObject({ employee_id: "E00001", bonus: 4321 });
+  expect(unsent).toBe(1);
+  const trail = (await raw(board.url, "/api/audit?kind=update&limit=1", { headers: fromApp(board.url) })).json() as { items: Record<string, unknown>[] };
+  expect(trail.items[0]).toMatchObject({ action: "update", outcome: "failed", message: "The local service is restarting; try again in a moment.", values: [{ key: "bonus", value: 999 }] });
 });
 
 it("stops the service when Baseboard stops", async () => {

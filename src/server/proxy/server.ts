@@ -100,6 +100,13 @@ export function createProxyHandler(deps: ProxyDeps) {
     // The embedded service is restarting (or down): say so now rather than send to a closed port.
     const down = serviceUnavailable(service);
     if (down) {
+      if (actor && deps.audit && CHANGE_ENDPOINTS.has(route.endpoint)) {
+        // A change asked for now is recorded as failed, with what it asked (its JSON body).
+        const read = route.jsonBody ? await readJson(req) : undefined;
+        const change = { actor, address: req.socket.remoteAddress ?? "", method: req.method ?? "GET", endpoint: route.endpoint, upstreamPath: route.upstreamPath, target: route.target, body: read?.kind === "ok" ? read.body : undefined };
+        await deps.audit.unanswered(change, 503, down.body.message);
+        if (read?.kind === "ok") read.release();
+      }
       if (req.method !== "GET" && req.method !== "HEAD") res.once("finish", () => req.readableEnded || discardRest(req));
       return sendJson(res, 503, down.body, { ...headers, ...down.headers });
     }

@@ -66,6 +66,11 @@ export interface Auditor {
   beforeChange(c: ChangeRequest): Promise<PendingChange>;
   refused(c: RefusedRequest, message: string): Promise<void>;
   /**
+   * A change the proxy could not send on (the embedded service restarting or down): recorded as
+   * asked and failed, with why. Best effort, like a refusal: nothing was changed either way.
+   */
+  unanswered(c: ChangeRequest, status: number, message: string): Promise<void>;
+  /**
    * A change to people, roles, grants or sessions (the team layer's endpoints): recorded before
    * it is made (throws when it cannot be: nothing is changed then), and the returned step
    * records its outcome before the answer.
@@ -503,6 +508,17 @@ export function createAuditor(opts: AuditorOptions): Auditor {
       try {
         const { detail, keys } = await attempted(c);
         await appendKept({ ...base(c), at: Date.now(), kind: "refused", resource: resourceOf(c), keys, detail: { endpoint: c.endpoint, message, ...detail } });
+      } catch (e) {
+        opts.onError?.(e as Error);
+      }
+    },
+    async unanswered(c, status, message) {
+      try {
+        const { detail, keys } = await attempted(c);
+        const kind = KIND[c.endpoint] ?? "refused";
+        const resource = resourceOf(c);
+        const change = await appendKept({ ...base(c), at: Date.now(), kind, resource, keys, detail: { ...detail, outcome: "pending" } });
+        await log.append({ ...base(c), at: Date.now(), kind: "outcome", resource, keys: [], detail: { status, outcome: "failed", message }, ref: change.seq });
       } catch (e) {
         opts.onError?.(e as Error);
       }
