@@ -65,6 +65,23 @@ it("json fields: filter on primary key only, with the values to check by reading
   expect(steps[1].body.filter).toEqual({ and: [{ or: [{ key: "employee_id", operator: "equal", value: "E2" }] }, { key: "specs", operator: "equal", value: null }] });
 });
 
+it("several Fields of one Record (a restored version): one update over all of them, whole or not at all", () => {
+  const e: UndoEntry = { ...entry, label: "Restore E1", changes: [{ pk: "E1", field: "city", before: "Oslo", after: "Faro" }, { pk: "E1", field: "age", before: 40, after: 41 }] };
+  expect(planRestore(e, "undo")).toEqual([
+    {
+      expected: 2,
+      cellsPerRecord: 2,
+      body: {
+        values: [{ key: "city", value: "Oslo" }, { key: "age", value: 40 }],
+        filter: { and: [{ or: [{ key: "employee_id", operator: "equal", value: "E1" }] }, { key: "city", operator: "equal", value: "Faro" }, { key: "age", operator: "equal", value: 41 }] },
+      },
+    },
+  ]);
+  expect(planRestore(e, "redo")[0].body.values).toEqual([{ key: "city", value: "Faro" }, { key: "age", value: 41 }]);
+  // With a json Field among them, each Field on its own (a json value is checked by reading).
+  expect(planRestore({ ...e, jsonFields: ["city"] }, "undo")).toHaveLength(2);
+});
+
 describe("summaries", () => {
   it("counts restored and changed-since cells", () => {
     const s = summarize([

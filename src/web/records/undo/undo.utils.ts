@@ -3,7 +3,7 @@
  * this app wrote. Restoring sends updates filtered on primary key AND the value we expect to
  * find, so anything changed since by someone else is left alone and counted.
  */
-import type { RecordRow, RecordValue, UpdateBody } from "../../../shared/records";
+import { type RecordRow, type RecordValue, recordKeyText, type UpdateBody } from "../../../shared/records";
 import { equalCond, pkFilter } from "../grid/edit.utils";
 import { fmtInt } from "../values/values.utils";
 
@@ -48,6 +48,8 @@ export interface RestoreStep {
    * must first read these Records and keep only those whose value is still `from`.
    */
   check?: { field: string; from: RecordValue; pks: RecordValue[] };
+  /** Cells each matched Record restores (a step over several Fields of one Record: all or none). */
+  cellsPerRecord?: number;
 }
 
 /**
@@ -56,6 +58,21 @@ export interface RestoreStep {
  * call per distinct old value rather than one per Record.
  */
 export function planRestore(entry: UndoEntry, direction: "undo" | "redo"): RestoreStep[] {
+  const json = new Set(entry.jsonFields ?? []);
+  // Several Fields of one Record (a restored version, a panel edit): one update over all of them,
+  // filtered on every one still holding what the entry left, so it comes back whole or not at all.
+  const one = entry.changes[0];
+  if (entry.changes.length > 1 && entry.changes.every((c) => recordKeyText(c.pk) === recordKeyText(one.pk) && !json.has(c.field)) && new Set(entry.changes.map((c) => c.field)).size === entry.changes.length) {
+    const from = (c: Change) => (direction === "undo" ? c.after : c.before);
+    const to = (c: Change) => (direction === "undo" ? c.before : c.after);
+    return [
+      {
+        body: { values: entry.changes.map((c) => ({ key: c.field, value: to(c) })), filter: { and: [pkFilter(entry.pkField, [one.pk]), ...entry.changes.map((c) => equalCond(c.field, from(c)))] } },
+        expected: entry.changes.length,
+        cellsPerRecord: entry.changes.length,
+      },
+    ];
+  }
   const groups = new Map<string, { field: string; from: RecordValue; to: RecordValue; pks: RecordValue[] }>();
   for (const c of entry.changes) {
     const from = direction === "undo" ? c.after : c.before;
@@ -65,7 +82,6 @@ export function planRestore(entry: UndoEntry, direction: "undo" | "redo"): Resto
     g.pks.push(c.pk);
     groups.set(k, g);
   }
-  const json = new Set(entry.jsonFields ?? []);
   return [...groups.values()].map((g) => {
     const byRead = json.has(g.field) && g.from !== null;
     return {

@@ -86,7 +86,7 @@ export function useUndoRedo() {
           // Counted just before writing, for upstreams that do not send x-matched-count.
           const before = (await queryRecords(entry.db, entry.table, { filter: step.body.filter, limit: 0 })).count;
           const out = before > 0 ? await updateRecords(entry.db, entry.table, step.body) : { matched: 0 };
-          results.push({ expected: step.expected, matched: out.matched ?? before });
+          results.push({ expected: step.expected, matched: (out.matched ?? before) * (step.cellsPerRecord ?? 1) });
         }
         if (direction === "undo") undoActions.movedBack();
         else undoActions.movedForward();
