@@ -42,7 +42,9 @@ test("History tab: each version with who and what; Restore this version, then Un
   await page.goto(`${teamUrl}/records/demo/employees?record=E00011`);
   await page.getByRole("tab", { name: "History" }).click();
   const versions = page.getByRole("list", { name: "Versions of Record E00011, newest first" }).getByRole("listitem");
-  await expect(versions).toHaveCount(2);
+  // The two changes, and the Record as it was before the first of them.
+  await expect(versions).toHaveCount(3);
+  await expect(versions.nth(2)).toContainText("As it was before the first recorded change");
   await expect(versions.nth(0)).toContainText("eve@example.com changed");
   await expect(versions.nth(0)).toContainText("annual_salary");
   await expect(versions.nth(1)).toContainText("History Tester");
@@ -58,19 +60,23 @@ test("History tab: each version with who and what; Restore this version, then Un
   await expect.poll(async () => (await record(page.request, "E00011")).annual_salary).toBe(101_000);
   expect((await record(page.request, "E00011")).job_title).toBe("History Tester");
   // The restore is itself recorded: a third version, by eve.
-  await expect(versions).toHaveCount(3);
+  await expect(versions).toHaveCount(4);
   await expect(versions.nth(0)).toContainText("102,000");
 
   // Undo from the toast puts 102,000 back, and the list follows: the undo is the current version.
   await toastBox.getByRole("button", { name: "Undo" }).click();
   await expect.poll(async () => (await record(page.request, "E00011")).annual_salary).toBe(102_000);
-  await expect(versions).toHaveCount(4);
+  await expect(versions).toHaveCount(5);
   await expect(versions.nth(0)).toContainText("Current version");
   await expect(versions.nth(0).locator("ins")).toHaveText("102,000");
   await expect(versions.nth(1).getByRole("button", { name: "Restore this version" })).toBeVisible();
   // An editor is not told about edit access.
   await expect(page.getByText("You can read this history")).toHaveCount(0);
-  expect(before.employee_id).toBe("E00011");
+  // The Record before its first recorded change: both Fields back as they were.
+  await versions.last().getByRole("button", { name: "Restore this version" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Restored Record E00011 to the version of before" })).toBeVisible();
+  await expect.poll(async () => (await record(page.request, "E00011")).annual_salary).toBe(before.annual_salary);
+  expect((await record(page.request, "E00011")).job_title).toBe(before.job_title);
 });
 
 test("History after a change of the key: the rename, and the versions from before it, restorable", async ({ page }) => {
@@ -81,7 +87,7 @@ test("History after a change of the key: the rename, and the versions from befor
   await page.goto(`${teamUrl}/records/demo/employees?record=R-17`);
   await page.getByRole("tab", { name: "History" }).click();
   const versions = page.getByRole("list", { name: "Versions of Record R-17, newest first" }).getByRole("listitem");
-  await expect(versions).toHaveCount(2);
+  await expect(versions).toHaveCount(3);
   await expect(versions.nth(0)).toContainText("eve@example.com changed the key from E00017 to R-17");
   await expect(versions.nth(0)).toContainText("Current version");
   await expect(versions.nth(0).locator("del")).toHaveText("Before The Rename");
@@ -106,7 +112,7 @@ test("a viewer's History: why Restore is off is on the page, and the buttons loo
   await vic.goto(`${teamUrl}/records/demo/employees?record=E00013`);
   await vic.getByRole("tab", { name: "History" }).click();
   const versions = vic.getByRole("list", { name: "Versions of Record E00013, newest first" }).getByRole("listitem");
-  await expect(versions).toHaveCount(2);
+  await expect(versions).toHaveCount(3);
   const note = vic.getByText("You can read this history; restoring a version needs edit access to this table.");
   await expect(note).toBeVisible();
   await expect(note).toContainText("Your role (viewer) cannot change table demo/employees.");

@@ -41,21 +41,22 @@ export function RecordHistory({ db, table, pkField, recordText, row, columns }: 
   const noteId = `history-note-${db}-${table}`;
   const q = useInfiniteQuery(auditQueryOptions({ table: `${db}/${table}`, record: recordText }, 50));
   const items = useMemo(() => q.data?.pages.flatMap((p) => p.items) ?? [], [q.data]);
-  const versions = useMemo(() => recordVersions(items, recordText, pkField), [items, recordText, pkField]);
+  const versions = useMemo(() => recordVersions(items, recordText, pkField, !q.hasNextPage), [items, recordText, pkField, q.hasNextPage]);
   const types = useMemo(() => Object.fromEntries(columns.map((c) => [c.key, c.field.type])) as Record<string, FieldType>, [columns]);
   const [busy, setBusy] = useState<number | null>(null);
   const show = (field: string, v: RecordValue | undefined) => (v === undefined ? "—" : formatValue(types[field] ?? "text", v));
 
-  const restore = async (seq: number, at: string, target: Record<string, RecordValue>) => {
+  /** `when`: the version's time as people read it ("before …" for the Record before its first change). */
+  const restore = async (seq: number, when: string, target: Record<string, RecordValue>) => {
     if (!row) return;
     setBusy(seq);
     try {
-      const out = await restoreVersion({ db, table, pkField, row, target, types, label: `Restore ${recordText} to ${formatWhen(at)}` });
+      const out = await restoreVersion({ db, table, pkField, row, target, types, label: `Restore ${recordText} to ${when}` });
       if (out.kind === "nothing") toast(`Record ${recordText} is already as in that version.`);
       else if (out.kind === "conflict") {
         const who = await lastChangeOf(db, table, recordText);
         toast(`Not restored: Record ${recordText} was changed${byWhom(who)}`, { kind: "error", detail: "It no longer holds the values shown here. Look at the newest version, then restore again.", ttlMs: 12_000 });
-      } else toast(`Restored Record ${recordText} to the version of ${formatWhen(at)}`, { kind: "success", detail: `${out.fields.join(", ")} set back.`, action: undoAction });
+      } else toast(`Restored Record ${recordText} to the version of ${when}`, { kind: "success", detail: `${out.fields.join(", ")} set back.`, action: undoAction });
     } catch (e) {
       toast(`Not restored: ${(e as Error).message}`, { kind: "error" });
     } finally {
@@ -82,17 +83,23 @@ export function RecordHistory({ db, table, pkField, recordText, row, columns }: 
       <ol className="history-list" aria-label={`Versions of Record ${recordText}, newest first`}>
         {versions.map((v) => (
           <li key={v.seq} className="history-item">
-            <p className="history-who">
-              <strong>{v.actor}</strong> {VERB[v.what]}
-              {v.key && (
-                <>
-                  {" "}
-                  from <code>{v.key.from}</code> to <code>{v.key.to}</code>
-                </>
-              )}{" "}
-              <time dateTime={v.at}>{formatWhen(v.at)}</time>
-              {v.action === "import" && <span className="muted"> (import)</span>}
-            </p>
+            {v.what === "original" ? (
+              <p className="history-who">
+                As it was before the first recorded change (<time dateTime={v.at}>{formatWhen(v.at)}</time>)
+              </p>
+            ) : (
+              <p className="history-who">
+                <strong>{v.actor}</strong> {VERB[v.what]}
+                {v.key && (
+                  <>
+                    {" "}
+                    from <code>{v.key.from}</code> to <code>{v.key.to}</code>
+                  </>
+                )}{" "}
+                <time dateTime={v.at}>{formatWhen(v.at)}</time>
+                {v.action === "import" && <span className="muted"> (import)</span>}
+              </p>
+            )}
             {v.fields.length > 0 && (
               <dl className="history-fields">
                 {v.fields.map((f) => (
@@ -114,7 +121,7 @@ export function RecordHistory({ db, table, pkField, recordText, row, columns }: 
             {(v.what === "maybe" || v.what === "renamedAway") && <p className="muted small">{v.why}</p>}
             {(v.what === "changed" || v.what === "renamed" || v.what === "added") && !v.target && v.why === "This is the current version." ? (
               <span className="muted small">Current version</span>
-            ) : (v.what === "changed" || v.what === "renamed") && (
+            ) : (v.what === "changed" || v.what === "renamed" || v.what === "original") && (
               <div className="history-restore">
                 <button
                   type="button"
@@ -126,7 +133,7 @@ export function RecordHistory({ db, table, pkField, recordText, row, columns }: 
                   onClick={() => {
                     if (!may.write) toast(may.why("change"));
                     else if (!v.target) toast(v.why ?? "Nothing to restore.");
-                    else void restore(v.seq, v.at, v.target);
+                    else void restore(v.seq, v.what === "original" ? `before ${formatWhen(v.at)}` : formatWhen(v.at), v.target);
                   }}
                 >
                   {busy === v.seq ? "Restoring…" : "Restore this version"}

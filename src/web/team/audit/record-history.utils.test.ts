@@ -100,6 +100,21 @@ describe("recordVersions", () => {
     expect(v[2].why).toMatch(/key changed to R1 since/);
   });
 
+  it("with every page read, the Record as it was before its first recorded change can be restored too", () => {
+    const items = [upd("E1", { salary: 210 }, { salary: 220 }), upd("E1", { salary: 209, title: "A" }, { salary: 210, title: "B" })];
+    expect(recordVersions(items, "E1", "id").map((v) => v.what)).toEqual(["changed", "changed"]);
+    const v = recordVersions(items, "E1", "id", true);
+    expect(v.map((x) => x.what)).toEqual(["changed", "changed", "original"]);
+    expect(v[2].fields).toEqual([{ field: "salary", before: undefined, after: 209 }, { field: "title", before: undefined, after: "A" }]);
+    expect(v[2].target).toEqual({ salary: 209, title: "A" });
+    // One change only: the one thing to restore is the Record before it.
+    const one = recordVersions([upd("E2", { salary: 1 }, { salary: 2 })], "E2", "id", true);
+    expect(one.map((x) => [x.what, x.target])).toEqual([["changed", undefined], ["original", { salary: 1 }]]);
+    // A Record added through Baseboard has no earlier state.
+    const added: AuditItem = { seq: 1, at: "2026-11-25T09:00:00.000Z", actor: "eve@example.com", action: "insert", keys: ["E3"], keyCount: 1, outcome: "applied", records: [{ id: "E3", a: 0 }] };
+    expect(recordVersions([upd("E3", { a: 0 }, { a: 1 }), added], "E3", "id", true).map((x) => x.what)).toEqual(["changed", "added"]);
+  });
+
   it("numeric primary keys match by their text", () => {
     const items = [upd(7 as unknown as string, { a: 1 }, { a: 2 })];
     expect(recordVersions(items, "7", "id")).toHaveLength(1);

@@ -24,7 +24,7 @@ export interface RecordVersion {
    * changed are in `fields`), "renamedAway" for one that gave the Record then holding this key
    * another key (what came before was that Record's).
    */
-  what: "changed" | "added" | "deleted" | "maybe" | "renamed" | "renamedAway";
+  what: "changed" | "added" | "deleted" | "maybe" | "renamed" | "renamedAway" | "original";
   fields: FieldChange[];
   key?: { from: string; to: string };
   /** The Fields and values that bring the Record back to this version; undefined when it is current. */
@@ -35,8 +35,13 @@ export interface RecordVersion {
 
 const valuesOf = (o: Record<string, RecordValue> | undefined) => o ?? {};
 
-/** The versions of one Record, newest first. `complete` is false while older pages are unread. */
-export function recordVersions(items: readonly AuditItem[], record: string, pkField: string): RecordVersion[] {
+/**
+ * The versions of one Record, newest first. `complete`: every page of its history is read; then,
+ * when the oldest recorded entry changed the Record (it was not added through Baseboard), the
+ * Record as it was before that change is listed last ("original", `at` the change's time), so
+ * that change too can be taken back.
+ */
+export function recordVersions(items: readonly AuditItem[], record: string, pkField: string, complete = false): RecordVersion[] {
   const out: RecordVersion[] = [];
   for (const it of items) {
     if (it.outcome !== "applied") continue;
@@ -62,6 +67,10 @@ export function recordVersions(items: readonly AuditItem[], record: string, pkFi
     } else if (it.action === "delete-records") {
       out.push({ seq: it.seq, at: it.at, actor: it.actor, action: it.action, what: "deleted", fields: [] });
     }
+  }
+  const oldest = out[out.length - 1];
+  if (complete && oldest && (oldest.what === "changed" || oldest.what === "renamed") && oldest.fields.length) {
+    out.push({ seq: 0, at: oldest.at, actor: "", action: "original", what: "original", fields: oldest.fields.map((f) => ({ field: f.field, before: undefined, after: f.before })) });
   }
   // Targets: walk from each version towards the newest, keeping the first "before" per Field.
   for (let i = 0; i < out.length; i++) {
