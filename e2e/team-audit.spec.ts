@@ -258,6 +258,8 @@ test("Activity: a storage job shows how it ended, recorded when it ended", async
   const rows = page.getByRole("table", { name: "Activity, newest first" }).locator("tbody tr");
   await rows.first().getByRole("button").click();
   await expect(page.locator(".activity-diff")).toContainText("The job ended: done · 2 of 2 files");
+  const files = page.getByRole("list", { name: "Files in the folder when the job started" }).getByRole("listitem");
+  await expect(files).toHaveText(["activity-job/one.txt", "activity-job/two.txt"]);
   expect(await serious(page)).toEqual([]);
   await page.screenshot({ path: "test-results/audit-activity-job.png", fullPage: true });
 });

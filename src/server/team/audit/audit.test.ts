@@ -405,6 +405,10 @@ describe("what is recorded", () => {
     }
     expect(item).toMatchObject({ action: "storage-job", outcome: "applied", detail: { action: "move", from: "audit/job-from/", to: "audit/job-to/" }, job: { state: "done", done: 2, total: 2 } });
     expect(item?.detail).not.toHaveProperty("outcome");
+    // The files it moved, named as they were: each one's key finds the job.
+    expect(item?.detail).toMatchObject({ files: ["audit/job-from/a.txt", "audit/job-from/b.txt"] });
+    const byFile = (await call(ada, "GET", `/api/audit?bucket=team-files&key=${encodeURIComponent("audit/job-from/b.txt")}`)).body.items[0];
+    expect(byFile).toMatchObject({ action: "storage-job", detail: { action: "move" } });
     // The job's end is one more entry of the chain, which still verifies.
     expect((await audit(["verify"])).code).toBe(0);
   });

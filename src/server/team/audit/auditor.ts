@@ -174,6 +174,8 @@ const JOB_POLL_MAX_MS = 5_000;
 
 /** A file delete lists this many of the versions it removes (and how many more there were). */
 const DELETED_VERSIONS_MAX = 1_000;
+/** A folder job (move, copy, delete of a prefix) names at most this many of the files it takes. */
+const JOB_FILES_MAX = 1_000;
 
 /** A refused insert keeps this many of its Records (and how many there were). */
 const REFUSED_RECORDS = 100;
@@ -237,6 +239,29 @@ export function createAuditor(opts: AuditorOptions): Auditor {
     const res = await upstream.getJson(path).catch(() => undefined);
     if (res?.status !== 200) return undefined;
     return (res.body as { items?: { versionedKey?: unknown; size?: unknown }[] }).items ?? [];
+  }
+  /**
+   * The keys under a folder (`prefix` ends in "/"), at most `max`, from the search extension (any
+   * depth; it finds names containing the text, so the prefix is checked here); undefined when the
+   * upstream cannot say (the entry goes on naming the folder alone).
+   */
+  async function filesUnder(bucket: string, prefix: string, max: number): Promise<{ keys: string[]; more: boolean } | undefined> {
+    const keys: string[] = [];
+    let cursor: string | null = null;
+    for (let page = 0; page < 5; page++) {
+      const q = new URLSearchParams({ q: prefix, limit: "1000", ...(cursor ? { cursor } : {}) });
+      const res = await upstream.getJson(`/v0/storage/search/${encodeURIComponent(bucket)}?${q}`).catch(() => undefined);
+      if (res?.status !== 200) return page === 0 ? undefined : { keys, more: true };
+      const body = res.body as { items?: { key?: unknown }[]; nextCursor?: string | null };
+      for (const it of body.items ?? []) {
+        if (typeof it.key !== "string" || !it.key.startsWith(prefix)) continue;
+        if (keys.length === max) return { keys, more: true };
+        keys.push(it.key);
+      }
+      cursor = body.nextCursor ?? null;
+      if (!cursor) return { keys, more: false };
+    }
+    return { keys, more: true };
   }
   /** The size of one version, from the versions extension; undefined when it cannot say (the entry goes on without it). */
   async function sizeOfVersion(bucket: string, key: string, versioned: string): Promise<number | undefined> {
@@ -410,6 +435,15 @@ export function createAuditor(opts: AuditorOptions): Auditor {
       } else {
         Object.assign(detail, body);
         keys = jobKeys(body);
+        // A folder's job: the files it takes, named as they were before it (their keys find it).
+        if (c.endpoint === "storage-job-start" && typeof body.from === "string" && body.from.endsWith("/")) {
+          const files = await filesUnder(c.target ?? "", body.from, JOB_FILES_MAX);
+          if (files) {
+            detail.files = files.keys;
+            if (files.more) detail.filesMore = true;
+            keys = [...keys, ...files.keys];
+          }
+        }
       }
       const change = await appendKept({ ...base(c), at: Date.now(), kind, resource, keys, detail: { ...detail, outcome: "pending" } });
       const upstreamHeaders: Record<string, string> = upstreamBefore && (pk || c.endpoint === "import") ? { [BEFORE_IMAGES_HEADER]: String(BEFORE_IMAGES_MAX) } : {};

@@ -199,6 +199,9 @@ function EntryDetail({ item: it }: { item: AuditItem }) {
   const inserted = it.action === "insert" && !it.changes?.length && it.outcome === "applied" ? it.keys.slice(0, SHOWN) : [];
   // A Record delete keeps the whole Records it removed (their keys in `keys`, in the same order).
   const removed = it.action === "delete-records" && Array.isArray(it.deleted) ? (it.deleted as Record<string, unknown>[]) : [];
+  // A folder's move, copy or delete: the files it took, as listed when it started.
+  const jobDetail = it.action === "storage-job" ? (it.detail as { files?: unknown; filesMore?: boolean } | undefined) : undefined;
+  const jobFiles = Array.isArray(jobDetail?.files) ? (jobDetail.files as string[]) : [];
   return (
     <div className="activity-diff">
       <p className="muted small">
@@ -293,6 +296,20 @@ function EntryDetail({ item: it }: { item: AuditItem }) {
           {typeof it.job.total === "number" ? ` · ${(it.job.done ?? 0).toLocaleString()} of ${it.job.total.toLocaleString()} files` : ""}
           {it.job.error ? ` · ${it.job.error}` : ""}
         </p>
+      )}
+      {jobFiles.length > 0 && (
+        <>
+          <p>
+            Files in the folder when the job started: {jobFiles.length.toLocaleString()}
+            {jobDetail?.filesMore ? " (the first; there were more)" : ""}
+          </p>
+          <ul className="mono small" aria-label="Files in the folder when the job started">
+            {jobFiles.slice(0, SHOWN).map((k) => (
+              <li key={k}>{k}</li>
+            ))}
+            {jobFiles.length > SHOWN && <li className="muted">and {(jobFiles.length - SHOWN).toLocaleString()} more</li>}
+          </ul>
+        </>
       )}
       {it.beforeImagesOmitted ? <p className="muted small">Before-images of {it.beforeImagesOmitted.toLocaleString()} more Records were not kept (over 10,000 in one change).</p> : null}
       {(it.filter !== undefined || it.values !== undefined || it.records !== undefined || it.detail !== undefined || it.filterText !== undefined) && (
