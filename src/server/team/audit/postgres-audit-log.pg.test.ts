@@ -6,11 +6,11 @@
 import pg from "pg";
 import { afterAll, beforeAll, expect, inject, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../service/engines/postgres/testing/test-database";
-import type { NewAuditEntry } from "./audit-entry";
 import type { AuditLog } from "./audit-log";
 import { openPostgresAuditLog } from "./postgres-audit-log";
+import { EMPLOYEES, newEntry } from "../testing/audit-entries";
 
-const T = "table:demo/employees";
+const T = EMPLOYEES;
 let db: TestDatabase;
 let log: AuditLog;
 beforeAll(async () => {
@@ -22,18 +22,7 @@ afterAll(async () => {
   await db?.drop();
 });
 
-const entry = (e: Partial<NewAuditEntry>): NewAuditEntry => ({
-  at: Date.now(),
-  actorEmail: "ada@example.com",
-  actorKind: "person",
-  address: "127.0.0.1",
-  kind: "update",
-  endpoint: "POST /v0/record/demo/employees/update",
-  resource: T,
-  keys: [],
-  detail: {},
-  ...e,
-});
+const entry = newEntry;
 
 it("the list of changes past the before-images' limit is checked: one removed, one forged, each named; retention keeps it intact", async () => {
   const old = Date.now() - 10 * 86_400_000;

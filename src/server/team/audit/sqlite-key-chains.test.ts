@@ -8,12 +8,12 @@ import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
-import type { NewAuditEntry } from "./audit-entry";
 import type { AuditLog } from "./audit-log";
 import { openSqliteAuditLog } from "./sqlite-audit-log";
 import { INLINE_KEYS, LINK_SLICE } from "./sqlite-key-chains";
+import { EMPLOYEES, newEntry } from "../testing/audit-entries";
 
-const T = "table:demo/employees";
+const T = EMPLOYEES;
 let open: AuditLog[] = [];
 afterEach(async () => {
   for (const l of open) await l.close();
@@ -24,18 +24,7 @@ function fresh(dir = fs.mkdtempSync(path.join(os.tmpdir(), "bb-chains-"))) {
   open.push(log);
   return { log, dir };
 }
-const entry = (e: Partial<NewAuditEntry>): NewAuditEntry => ({
-  at: Date.now(),
-  actorEmail: "ada@example.com",
-  actorKind: "person",
-  address: "127.0.0.1",
-  kind: "update",
-  endpoint: "POST /v0/record/demo/employees/update",
-  resource: T,
-  keys: [],
-  detail: {},
-  ...e,
-});
+const entry = newEntry;
 const history = async (log: AuditLog, key: string, more: { beforeSeq?: number; limit?: number; resource?: string | null } = {}) =>
   (await log.list({ resource: more.resource === null ? undefined : (more.resource ?? T), key, beforeSeq: more.beforeSeq, limit: more.limit ?? 100 })).map((e) => e.seq);
 
