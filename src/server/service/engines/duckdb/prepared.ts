@@ -8,7 +8,7 @@
  * busy event loop: under load a serialized writer pays that wait several times per write. A statement prepared once and bound
  * anew each time skips the parse and the plan. The records compiler and storage metadata
  * produce a small set of SQL texts (values are always `$n` parameters), so a bounded cache
- * holds the working set.
+ * holds the working set. Statements without parameters are not kept (see `keep`).
  *
  * A prepared statement belongs to one connection and is used by one caller at a time: the
  * engine hands a connection to one read or one write at once, so bind-then-run never
@@ -21,13 +21,24 @@ import type { DuckDBConnection, DuckDBMaterializedResult, DuckDBPreparedStatemen
 /** Statements kept per connection; the least recently used one is dropped beyond this. */
 export const PREPARED_PER_CONNECTION = 256;
 
-/** Statements worth keeping: queries and data changes, and transaction control. */
-const CACHEABLE = /^\s*(select|with|insert|update|delete|begin|commit|rollback)\b/i;
+/** Statements worth keeping: queries and data changes (with parameters, below), and transaction control. */
+const QUERY = /^\s*(select|with|insert|update|delete)\b/i;
+const CONTROL = /^\s*(begin|commit|rollback)\b/i;
+
+/**
+ * Only a statement with parameters is kept. DuckDB plans a statement without any once, when it is
+ * prepared, and folds what the table's statistics say into that plan: `count(*)` of a whole
+ * table became the row count of that moment, a filter its min/max ruled out became an empty
+ * result, `max(n)` a constant, and every later run answered the same whatever was written since
+ * (a table's total stayed 1,000,000 after inserts; its last page skipped Records). A statement
+ * with parameters is planned again at each run. (Tested in prepared-statistics.test.ts.)
+ */
+const keep = (sql: string, parameters: number) => CONTROL.test(sql) || (parameters > 0 && QUERY.test(sql));
 
 const caches = new WeakMap<DuckDBConnection, Map<string, DuckDBPreparedStatement>>();
 
-async function preparedFor(conn: DuckDBConnection, sql: string): Promise<DuckDBPreparedStatement | undefined> {
-  if (!CACHEABLE.test(sql)) return undefined;
+async function preparedFor(conn: DuckDBConnection, sql: string, parameters: number): Promise<DuckDBPreparedStatement | undefined> {
+  if (!keep(sql, parameters)) return undefined;
   let cache = caches.get(conn);
   if (!cache) caches.set(conn, (cache = new Map()));
   const hit = cache.get(sql);
@@ -49,7 +60,7 @@ async function preparedFor(conn: DuckDBConnection, sql: string): Promise<DuckDBP
 
 /** The connection's prepared statement for `sql` with these values bound, or undefined for one not kept. */
 async function bound(conn: DuckDBConnection, sql: string, values: readonly DuckDBValue[], types: (DuckDBType | undefined)[]): Promise<DuckDBPreparedStatement | undefined> {
-  const statement = await preparedFor(conn, sql);
+  const statement = await preparedFor(conn, sql, values.length);
   if (statement && values.length) statement.bind([...values], types as DuckDBType[]);
   return statement;
 }
