@@ -13,6 +13,15 @@ export interface CsvParseError {
 }
 
 /**
+ * Whether an error is csv-parse's own about the file (not ours, not I/O). Its codes start with
+ * CSV_, except one: a quote in the middle of a value is "INVALID_OPENING_QUOTE" (csv-parse 5/6).
+ */
+export function isCsvParseError(e: unknown): e is CsvParseError {
+  const code = (e as CsvParseError | undefined)?.code;
+  return typeof code === "string" && (code.startsWith("CSV_") || code === "INVALID_OPENING_QUOTE");
+}
+
+/**
  * What is wrong, as "line N: …"; `headerCells` is the header's width when known. `startLine`,
  * when known (`rowStartLine`), is where the row that failed starts: a quote never closed is
  * named there (the parser's own line is the file's last).
@@ -32,6 +41,7 @@ export function csvProblem(e: CsvParseError, headerCells?: number, startLine?: n
     case "CSV_INVALID_CLOSING_QUOTE":
       return `line ${line}: a quoted value is followed by more text; write a quote inside a value twice ("").`;
     case "CSV_INVALID_OPENING_QUOTE":
+    case "INVALID_OPENING_QUOTE":
       return `line ${line}: a quote (") in the middle of a value; put the whole value in quotes and write the quote twice ("").`;
     default:
       return `line ${line}: ${(e.message ?? "the CSV cannot be read").replace(/\brecords?\b/gi, "line").replace(/^Invalid [^:]*: /, "")}`;

@@ -22,7 +22,7 @@ import type { SqlEngine, SqlTx } from "../../engines/engine";
 import { kindOf, stateFailure } from "../../engines/failures";
 import { type FieldDef, LOAD_TABLE_PREFIX, physicalTable, primaryKeyIndex, type StoredTable, type TableDef, TableExistsError, validateDef } from "../registry";
 import type { BeforeImagesJson, RecordStore } from "../store";
-import { type CsvParseError, csvProblem } from "../../../../shared/csv-problem";
+import { type CsvParseError, csvProblem, isCsvParseError } from "../../../../shared/csv-problem";
 import { allCandidates, type Candidates, cellValue, inferred, narrow } from "./cells";
 import { type ScanColumn, scanTests, scanVerdict } from "./scan";
 
@@ -102,7 +102,9 @@ async function* csvRows(file: string): AsyncIterable<Row> {
   // turn a Latin-1 "ü" into "�", and the engine's reader refuses the file later in its own words).
   // The byte-order mark (Excel's "CSV UTF-8" writes one) is taken off here: csv-parse's own `bom`
   // hands the first cell over as a string when cells are bytes.
-  const parser = source.pipe(parse({ bom: false, relax_column_count: true, skip_empty_lines: false, encoding: null }));
+  // relax_quotes: a quote inside an unquoted value (Ann "Bo" Lee) is kept as text, as DuckDB's own
+  // reader keeps it past the rows this pass reads (it was refused here, a 500, and taken there).
+  const parser = source.pipe(parse({ bom: false, relax_column_count: true, relax_quotes: true, skip_empty_lines: false, encoding: null }));
   let line = 1;
   try {
     for await (const raw of parser as AsyncIterable<Buffer[]>) {
@@ -122,7 +124,7 @@ async function* csvRows(file: string): AsyncIterable<Row> {
     // In lines and cells, not csv-parse's "Records" (a Record is something else here).
     // A quote never closed is named where it opens (the row after the last whole one), not at the end.
     const at = err.code === "CSV_QUOTE_NOT_CLOSED" ? line : (err.lines ?? line);
-    if (err.code?.startsWith("CSV_")) throw new LineError(at, `the CSV is malformed: ${csvProblem(err).replace(/^line \d+: /, "")}`);
+    if (isCsvParseError(err)) throw new LineError(at, `the CSV is malformed: ${csvProblem(err).replace(/^line \d+: /, "")}`);
     throw e;
   } finally {
     // pipe() does not close the file when the reader stops early (header() reads one row): an

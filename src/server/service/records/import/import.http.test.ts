@@ -120,6 +120,15 @@ describe("bad input: nothing is imported", () => {
     expect((await svc.call("/v0/record/demo/latin/query", { json: {} })).status).toBe(404);
   });
 
+  it("keeps a quote inside an unquoted value as text, early in the file and late (it was a 500 within the first rows)", async () => {
+    const late = Array.from({ length: 2500 }, (_, i) => `${i + 10},row ${i}`).join("\n");
+    const res = await csv(`id,name\n1,Ann "Bo" Lee\n2,plain\n${late}\n3,Cy "Di" Ek\n`, "", "demo/strayquote");
+    expect(res.status, await res.clone().text()).toBe(200);
+    const rows = (await all("demo/strayquote")).items;
+    expect(rows.find((r) => r.id === 1)?.name).toBe('Ann "Bo" Lee');
+    expect(rows.find((r) => r.id === 3)?.name).toBe('Cy "Di" Ek');
+  });
+
   it("names the line where a quote that never closes opens", async () => {
     const res = await csv('id,x\n1,a\n2,"b\n3,c\n4,d\n', "", "demo/quote");
     expect(res.status).toBe(400);
