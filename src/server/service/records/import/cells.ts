@@ -14,7 +14,7 @@ const BOOLEAN = /^(true|false)$/i;
 /** What a CSV cell of each type must look like (no JSON here: cells are text). */
 const expected: Record<FieldType, string> = {
   text: "text",
-  number: 'a number such as 42 or -4.2e1',
+  number: "a number written out, such as 42 or -4.25",
   boolean: "true or false",
   date: "a date YYYY-MM-DD",
   datetime: "an ISO 8601 date-time with a zone, e.g. 2024-05-01T10:00:00Z",
