@@ -137,6 +137,12 @@ describe("what is recorded", () => {
     const imported = await fetch(`${base()}/api/v0/record/demo/fresh_table/import`, { method: "POST", headers: { ...fromApp(base()), cookie: ada, "content-type": "text/csv" }, body: "code,label\nK1,one\nK2,two" });
     expect(imported.status).toBeLessThan(300);
     expect(await imported.json()).toEqual({ message: "ok", inserted: 2, updated: 0, created: true });
+    // Past 10,000 Records added, the rest are counted, not named.
+    const many = ["id,v", ...Array.from({ length: 10_050 }, (_, i) => `M${i},${i}`)].join("\n");
+    const big = await fetch(`${base()}/api/v0/record/demo/many_added/import`, { method: "POST", headers: { ...fromApp(base()), cookie: ada, "content-type": "text/csv" }, body: many });
+    expect(big.status).toBeLessThan(300);
+    const bigEntry = (await call(ada, "GET", "/api/audit?table=demo/many_added&kind=import&limit=1&changes=0")).body.items[0];
+    expect(bigEntry).toMatchObject({ inserted: 10_050, count: 10_050, keyCount: 10_000, addedOmitted: 50 });
     // The import that made the table names the Records it added.
     const made = (await call(ada, "GET", "/api/audit?table=demo/fresh_table&record=K2")).body.items;
     expect(made.map((e: { action: string; added?: boolean; count: number }) => [e.action, e.added, e.count])).toEqual([["import", true, 2]]);

@@ -470,10 +470,6 @@ export function createAuditor(opts: AuditorOptions): Auditor {
         const added = c.endpoint === "import" && status < 300 && Array.isArray(json.added) ? (json.added as unknown[]).map(recordKeyText) : undefined;
         if (c.endpoint === "import" && status < 300 && typeof json.inserted === "number" && typeof json.updated === "number") {
           Object.assign(out, { inserted: json.inserted, updated: json.updated, count: json.inserted + json.updated });
-          if (added) {
-            out.added = added;
-            if (json.inserted > added.length) out.addedOmitted = json.inserted - added.length;
-          }
         }
         if (asked || added) {
           // The client asked for an update, not for the trail's copy of what it overwrote.
@@ -508,12 +504,12 @@ export function createAuditor(opts: AuditorOptions): Auditor {
         }
         // Each added Record's history lists the import (the index takes BEFORE_IMAGES_MAX keys an entry).
         if (added?.length) {
-          const room = Math.max(0, BEFORE_IMAGES_MAX - outcomeKeys.length);
-          if (added.length > room) {
-            out.added = added.slice(0, room);
-            out.addedOmitted = Number(out.inserted) - room;
-          }
-          keys = outcomeKeys = [...outcomeKeys, ...(out.added as string[])];
+          const named = added.slice(0, Math.max(0, BEFORE_IMAGES_MAX - outcomeKeys.length));
+          out.added = named;
+          // Past what is named, counted: the service names at most BEFORE_IMAGES_MAX of them.
+          const inserted = typeof out.inserted === "number" ? out.inserted : added.length;
+          if (inserted > named.length) out.addedOmitted = inserted - named.length;
+          keys = outcomeKeys = [...outcomeKeys, ...named];
         }
         if (status < 300 && pk && deleted) out.deleted = deleted;
         const uploadKeys = (kind === "upload" || c.endpoint === "storage-restore") && typeof out.key === "string" ? [out.key] : [];
