@@ -9,7 +9,7 @@ import { decide } from "../grants/permissions";
 import type { AuditEntry } from "./audit-entry";
 import type { AuditLog, AuditQuery } from "./audit-log";
 import { parseIsoTime } from "./iso-time";
-import { expandChanges, renamedInto } from "./record-changes";
+import { expandChanges, renamedInto, renameOf } from "./record-changes";
 
 export type AuditAnswer = { status: number; body: unknown };
 const bad = (message: string): AuditAnswer => ({ status: 400, body: { error: "validation_error", subCode: 0, message } });
@@ -33,6 +33,8 @@ export function present(e: AuditEntry, outcome: AuditEntry | undefined, record?:
   // Keys known only from the answer (an upload's, an update's when the upstream read them) are the outcome's.
   const keys = e.keys.length || !outcome ? e.keys : outcome.keys;
   const all = expandChanges(out.changes, record);
+  // A change of one Record's key is listed under both keys: one Record, named by both.
+  const renamed = renameOf(out.changes);
   // A list asks for the first n of an entry's Records (`changes=n`): 10,000 are 1.2 MB.
   const changes = all && all.length > maxChanges ? all.slice(0, maxChanges) : all;
   const beforeImagesOmitted = (detail.beforeImagesOmitted ?? out.beforeImagesOmitted) as number | undefined;
@@ -47,7 +49,8 @@ export function present(e: AuditEntry, outcome: AuditEntry | undefined, record?:
     table: resource?.startsWith("table:") ? resource.slice(6) : undefined,
     bucket: resource?.startsWith("bucket:") ? resource.slice(7) : undefined,
     keys: keys.slice(0, 100),
-    keyCount: keys.length,
+    keyCount: renamed ? 1 : keys.length,
+    renamed,
     outcome: e.kind === "refused" ? "refused" : e.kind === "sign-in-failed" ? "failed" : ((out.outcome as string | undefined) ?? (detail.outcome === "pending" ? "unknown" : undefined)),
     // Failed sign-ins carry how many they were (per account and address, within a minute).
     count: e.kind === "sign-in-failed" ? (detail.count ?? 1) : out.count,

@@ -415,6 +415,9 @@ describe("what is recorded", () => {
     expect(item?.detail).toMatchObject({ files: ["audit/job-from/a.txt", "audit/job-from/b.txt"] });
     const byFile = (await call(ada, "GET", `/api/audit?bucket=team-files&key=${encodeURIComponent("audit/job-from/b.txt")}`)).body.items[0];
     expect(byFile).toMatchObject({ action: "storage-job", detail: { action: "move" } });
+    // And by the key each file has after it.
+    const byDestination = (await call(ada, "GET", `/api/audit?bucket=team-files&key=${encodeURIComponent("audit/job-to/a.txt")}`)).body.items[0];
+    expect(byDestination).toMatchObject({ action: "storage-job", seq: byFile.seq });
     // The job's end is one more entry of the chain, which still verifies.
     expect((await audit(["verify"])).code).toBe(0);
   });

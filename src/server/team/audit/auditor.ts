@@ -436,12 +436,15 @@ export function createAuditor(opts: AuditorOptions): Auditor {
         Object.assign(detail, body);
         keys = jobKeys(body);
         // A folder's job: the files it takes, named as they were before it (their keys find it).
-        if (c.endpoint === "storage-job-start" && typeof body.from === "string" && body.from.endsWith("/")) {
-          const files = await filesUnder(c.target ?? "", body.from, JOB_FILES_MAX);
+        const from = body.from;
+        if (c.endpoint === "storage-job-start" && typeof from === "string" && from.endsWith("/")) {
+          const files = await filesUnder(c.target ?? "", from, JOB_FILES_MAX);
           if (files) {
             detail.files = files.keys;
             if (files.more) detail.filesMore = true;
-            keys = [...keys, ...files.keys];
+            // A move or copy writes each under the destination folder: those keys find it too.
+            const to = typeof body.to === "string" && body.action !== "delete" ? body.to : undefined;
+            keys = [...keys, ...files.keys, ...(to === undefined ? [] : files.keys.map((k) => to + k.slice(from.length)))];
           }
         }
       }

@@ -66,11 +66,17 @@ export function packChanges(images: BeforeImages, values: { key: string; value: 
  * the key it had before. A Record's history follows it there for what came before the rename.
  */
 export function renamedInto(stored: unknown, key: string): string | undefined {
+  const r = renameOf(stored);
+  return r?.to === key ? r.from : undefined;
+}
+
+/** The change of one Record's key these stored changes made (an update setting the primary key), if any. */
+export function renameOf(stored: unknown): { from: string; to: string } | undefined {
   if (!isStored(stored) || isImport(stored)) return undefined;
   const pk = stored.fields[0];
-  if (pk === undefined || !(pk in stored.after) || stored.after[pk] === null || recordKeyText(stored.after[pk]) !== key) return undefined;
-  const from = stored.rows.find((r) => recordKeyText(r[0]) !== key);
-  return from ? recordKeyText(from[0]) : undefined;
+  if (pk === undefined || !(pk in stored.after) || stored.after[pk] === null || stored.rows.length !== 1) return undefined;
+  const [from, to] = [recordKeyText(stored.rows[0][0]), recordKeyText(stored.after[pk])];
+  return from === to ? undefined : { from, to };
 }
 
 function isStored(v: unknown): v is StoredChanges {

@@ -56,10 +56,9 @@ describe("import checks, skipping and undo (issue 24)", () => {
     expect(r).toMatchObject({ ok: false, message: expect.stringContaining("line 3: 1 cell where the header has 2") });
     expect(r.ok ? "" : r.message).not.toMatch(/record/i);
   });
-  it("a quote inside an unquoted value is text, as the service reads it", () => {
-    const r = readCsv('id,age,name\na,31,Ann "Bo" Lee\n', fields);
-    if (!r.ok) throw new Error(r.message);
-    expect(r.rows[0].values).toEqual({ id: "a", age: 31, name: 'Ann "Bo" Lee' });
+  it("a quote in the middle of a value, and a quoted value with more after it: named by line, in words", () => {
+    expect(readCsv('id,age,name\na,31,Ann "Bo" Lee\n', fields)).toMatchObject({ ok: false, message: expect.stringContaining('line 2: a quote (") in the middle of a value') });
+    expect(readCsv('id,age,name\na,31,"Bo" Lee\n', fields)).toMatchObject({ ok: false, message: expect.stringContaining("line 2: a quoted value is followed by more text") });
   });
   it("undo: the changed cells with their before-images, and the added Records", () => {
     const r = readCsv("id,age,name\na,31,Ann\nn,5,\n", fields);

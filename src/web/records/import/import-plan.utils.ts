@@ -24,8 +24,7 @@ export type ReadResult = { ok: true; keys: string[]; rows: ImportRow[]; errors: 
 export function readCsv(text: string, fields: readonly FieldInfo[]): ReadResult {
   let records: { record: string[]; info: { lines: number } }[];
   try {
-    // A quote inside an unquoted value (Ann "Bo" Lee) is text, as the service reads it.
-    records = parse(text, { bom: true, skip_empty_lines: true, info: true, relax_column_count: false, relax_quotes: true }) as unknown as typeof records;
+    records = parse(text, { bom: true, skip_empty_lines: true, info: true, relax_column_count: false }) as unknown as typeof records;
   } catch (e) {
     return { ok: false, message: `The file is not valid CSV: ${csvProblem(e as CsvParseError, undefined, rowStartLine(e as CsvParseError, text, parse as SyncCsvParse))}` };
   }

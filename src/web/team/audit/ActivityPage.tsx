@@ -142,7 +142,10 @@ export function ActivityPage({ search, onSearch }: Props) {
 }
 
 function target(it: AuditItem) {
-  if (it.table) return `${it.table}${it.keyCount ? ` · ${it.keyCount === 1 ? `Record ${it.keys[0]}` : `${it.keyCount.toLocaleString()} Records`}` : ""}`;
+  if (it.table) {
+    const one = it.renamed ? `Record ${it.renamed.to} (was ${it.renamed.from})` : `Record ${it.keys[0]}`;
+    return `${it.table}${it.keyCount ? ` · ${it.keyCount === 1 ? one : `${it.keyCount.toLocaleString()} Records`}` : ""}`;
+  }
   if (it.bucket) return `${it.bucket}${it.file?.key ? ` · ${it.file.key}` : ""}`;
   return it.endpoint ?? "";
 }
@@ -210,10 +213,14 @@ function EntryDetail({ item: it }: { item: AuditItem }) {
       </p>
       {it.changes && it.changes.length > 0 && (
         <ul className="history-list">
-          {it.changes.slice(0, SHOWN).map((c) => (
+          {it.changes.slice(0, SHOWN).map((c) => {
+            // After a change of its key the Record is found by the new one.
+            const now = it.renamed && text(c.key) === it.renamed.from ? it.renamed.to : text(c.key);
+            return (
             <li key={text(c.key)} className="history-item">
               <p className="history-who">
-                Record <strong>{text(c.key)}</strong> {db && <RecordLink db={db} table={table} record={text(c.key)} />}
+                Record <strong>{now}</strong>
+                {now !== text(c.key) && <> (was {text(c.key)})</>} {db && <RecordLink db={db} table={table} record={now} />}
               </p>
               <dl className="history-fields">
                 {Object.keys({ ...c.before, ...c.after }).map((f) => (
@@ -227,7 +234,8 @@ function EntryDetail({ item: it }: { item: AuditItem }) {
                 ))}
               </dl>
             </li>
-          ))}
+            );
+          })}
           {it.changes.length + (it.changesOmitted ?? 0) > SHOWN && <li className="muted">and {(it.changes.length + (it.changesOmitted ?? 0) - SHOWN).toLocaleString()} more Records</li>}
         </ul>
       )}

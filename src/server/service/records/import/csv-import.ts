@@ -102,9 +102,9 @@ async function* csvRows(file: string): AsyncIterable<Row> {
   // turn a Latin-1 "ü" into "�", and the engine's reader refuses the file later in its own words).
   // The byte-order mark (Excel's "CSV UTF-8" writes one) is taken off here: csv-parse's own `bom`
   // hands the first cell over as a string when cells are bytes.
-  // relax_quotes: a quote inside an unquoted value (Ann "Bo" Lee) is kept as text, as DuckDB's own
-  // reader keeps it past the rows this pass reads (it was refused here, a 500, and taken there).
-  const parser = source.pipe(parse({ bom: false, relax_column_count: true, relax_quotes: true, skip_empty_lines: false, encoding: null }));
+  // Strict quotes: csv-parse's relax_quotes also took `"Bo" Lee` (a quoted value with more text
+  // after it), which DuckDB's reader refuses when it loads the file.
+  const parser = source.pipe(parse({ bom: false, relax_column_count: true, skip_empty_lines: false, encoding: null }));
   let line = 1;
   try {
     for await (const raw of parser as AsyncIterable<Buffer[]>) {

@@ -121,13 +121,18 @@ describe("bad input: nothing is imported", () => {
     expect((await svc.call("/v0/record/demo/latin/query", { json: {} })).status).toBe(404);
   });
 
-  it("keeps a quote inside an unquoted value as text, early in the file and late (it was a 500 within the first rows)", async () => {
+  it("names the line of a quote in the middle of a value (it was a 500), and of a quoted value with more after it, early and late", async () => {
     const late = Array.from({ length: 2500 }, (_, i) => `${i + 10},row ${i}`).join("\n");
-    const res = await csv(`id,name\n1,Ann "Bo" Lee\n2,plain\n${late}\n3,Cy "Di" Ek\n`, "", "demo/strayquote");
-    expect(res.status, await res.clone().text()).toBe(200);
-    const rows = (await all("demo/strayquote")).items;
-    expect(rows.find((r) => r.id === 1)?.name).toBe('Ann "Bo" Lee');
-    expect(rows.find((r) => r.id === 3)?.name).toBe('Cy "Di" Ek');
+    for (const [text, line, words] of [
+      ['id,name\n1,ok\n2,Ann "Bo" Lee\n', 3, 'a quote (") in the middle of a value'],
+      ['id,name\n1,ok\n2,"Bo" Lee\n', 3, "a quoted value is followed by more text"],
+      [`id,name\n${late}\n2,"Bo" Lee\n`, 2502, "a quoted value is followed by more text"],
+    ] as const) {
+      const res = await csv(text, "", "demo/strayquote");
+      expect(res.status).toBe(400);
+      expect((await res.json()).message).toMatch(new RegExp(`^line ${line}: the CSV is malformed: ${words.replace(/[()]/g, "\\$&")}`));
+    }
+    expect((await svc.call("/v0/record/demo/strayquote/query", { json: {} })).status).toBe(404);
   });
 
   it("names the line where a quote that never closes opens", async () => {
