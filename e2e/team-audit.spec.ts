@@ -102,6 +102,19 @@ test("History after a change of the key: the rename, and the versions from befor
   expect(await record(page.request, "E00017")).toBeUndefined();
 });
 
+test("Activity: a change of a Record's key is one Record, linked by its new key", async ({ page }) => {
+  await signInAs(page, "ada@example.com", PW);
+  await update(page.request, "E00018", { employee_id: "R-18" });
+  await page.goto(`${teamUrl}/activity?kind=update`);
+  const row = page.getByRole("table", { name: "Activity, newest first" }).locator("tbody tr").first();
+  await expect(row).toContainText("Record R-18 (was E00018)");
+  await row.getByRole("button").click();
+  await expect(page.locator(".activity-diff")).toContainText("Record R-18 (was E00018)");
+  await page.getByRole("link", { name: "Open Record R-18" }).click();
+  await expect(page.getByRole("heading", { name: "Record R-18" })).toBeVisible();
+  expect(await serious(page)).toEqual([]);
+});
+
 test("a viewer's History: why Restore is off is on the page, and the buttons look off", async ({ page, browser }) => {
   await signInAs(page, "eve@example.com", PW);
   await update(page.request, "E00013", { city: "Viewer Town" });

@@ -240,6 +240,8 @@ describe("what is recorded", () => {
       ["E00012", [{ key: "E00012", before: { employee_id: "E00012", city: "Oslo" }, after: { employee_id: "R-12", city: "Tromsø" } }]],
       ["E00012", [{ key: "E00012", before: { city: expect.any(String) }, after: { city: "Oslo" } }]],
     ]);
+    // The rename is one Record, named both ways.
+    expect(items[1]).toMatchObject({ keyCount: 1, renamed: { from: "E00012", to: "R-12" } });
     // One entry a page: the same entries, the cursor carrying the key the Record had.
     const paged: number[] = [];
     let cursor: string | null = "";
