@@ -7,7 +7,7 @@
 import type { Actor, Resource } from "../contract";
 import { decide } from "../grants/permissions";
 import type { AuditEntry } from "./audit-entry";
-import type { AuditLog, AuditQuery } from "./audit-log";
+import { type AuditLog, type AuditQuery, namesNotAll } from "./audit-log";
 import { parseIsoTime } from "./iso-time";
 import { expandChanges, renamedInto, renameOf } from "./record-changes";
 
@@ -81,7 +81,7 @@ export function present(e: AuditEntry, outcome: AuditEntry | undefined, record?:
     beforeImagesOmitted,
     // In a Record's history: a change past the before-images' limit that does not name this
     // Record may still have changed it (its values were not kept).
-    partial: record !== undefined && (beforeImagesOmitted ?? 0) > 0 && !keys.includes(record) ? true : undefined,
+    partial: record !== undefined && (namesNotAll(detail) || namesNotAll(out)) && !keys.includes(record) ? true : undefined,
     // What was asked (its own `outcome` was "pending" when it was written: the item's says how it went).
     detail: e.kind === "storage-job" || e.kind === "people" ? { ...detail, outcome: undefined } : undefined,
     // A storage job's state, files done and total: as answered, then as it ended.
@@ -128,7 +128,10 @@ export async function answerAudit(log: AuditLog, actor: Actor, params: URLSearch
     beforeSeq,
     limit: limit + 1,
   };
-  if (history) return { status: 200, body: await historyPage(log, q, record, cursor?.key ?? record, limit, maxChanges) };
+  if (history) {
+    const filtered = q.actor !== undefined || q.since !== undefined || q.until !== undefined || q.kinds?.length;
+    return { status: 200, body: filtered ? await filteredHistoryPage(log, q, record, cursor, limit, maxChanges) : await historyPage(log, q, record, cursor?.key ?? record, limit, maxChanges) };
+  }
   if (cursor?.key !== undefined) return bad("cursor is the nextCursor of a previous page.");
   const rows = await log.list(q);
   const page = rows.slice(0, limit);
@@ -190,6 +193,69 @@ async function historyPage(log: AuditLog, q: AuditQuery, record: string, startKe
     key = renamedFrom;
   }
   return { items, nextCursor: cursorAt(beforeSeq!, key, record) };
+}
+
+/**
+ * The Record's keys back through changes of its key, newest first, walked without the filters:
+ * each key, and its stretch of the trail (`from`: the entry that renamed the Record into it,
+ * which belongs to it; 0 when none; `to`: where the newer key's stretch starts).
+ */
+async function lineage(log: AuditLog, resource: string | undefined, record: string): Promise<{ key: string; from: number; to?: number }[]> {
+  const out: { key: string; from: number; to?: number }[] = [];
+  let key = record;
+  let to: number | undefined;
+  for (let hop = 0; hop < 100; hop++) {
+    const rename = await renameInto(log, resource, key, to);
+    out.push({ key, from: rename?.seq ?? 0, to });
+    if (!rename) break;
+    [key, to] = [rename.from, rename.seq];
+  }
+  return out;
+}
+
+/** The newest entry under `key` before `beforeSeq` that renamed a Record into it. */
+async function renameInto(log: AuditLog, resource: string | undefined, key: string, beforeSeq: number | undefined): Promise<{ seq: number; from: string } | undefined> {
+  for (let cursor = beforeSeq; ; ) {
+    const rows = await log.list({ resource, key, beforeSeq: cursor, limit: 200 });
+    const outcomes = await log.outcomesOf(rows.map((e) => e.seq));
+    for (const e of rows) {
+      const out = outcomes.get(e.seq);
+      const from = out ? renamedInto(changesOf(out), key) : undefined;
+      if (from !== undefined) return { seq: e.seq, from };
+    }
+    if (rows.length < 200) return undefined;
+    cursor = rows[rows.length - 1].seq;
+  }
+}
+
+/**
+ * A Record's history with filters (actor, since, until, kind): the stretches of its lineage
+ * (found without them, so a rename the filters leave out is still followed), each read with them.
+ */
+async function filteredHistoryPage(log: AuditLog, q: AuditQuery, record: string, cursor: { seq: number; key?: string } | undefined, limit: number, maxChanges: number) {
+  const stretches = await lineage(log, q.resource, record);
+  const at = cursor ? (cursor.key ?? record) : record;
+  let i = cursor ? stretches.findIndex((s) => s.key === at && cursor.seq > s.from && (s.to === undefined || cursor.seq <= s.to)) : 0;
+  const items: (ReturnType<typeof present> & { recordKey?: string })[] = [];
+  if (i < 0) return { items, nextCursor: null };
+  let beforeSeq = cursor?.seq;
+  for (; i < stretches.length; i++) {
+    const s = stretches[i];
+    const want = limit - items.length;
+    const upper = Math.min(beforeSeq ?? Infinity, s.to ?? Infinity);
+    const rows = (await log.list({ ...q, key: s.key, beforeSeq: upper === Infinity ? undefined : upper, limit: want + 1 })).filter((e) => e.seq >= s.from);
+    const outcomes = await log.outcomesOf(rows.slice(0, want).map((e) => e.seq));
+    for (const [j, e] of rows.entries()) {
+      if (j === want) return { items, nextCursor: cursorAt(items[items.length - 1].seq, s.key, record) };
+      // The entry that renamed the Record into this key shows as the older key's change.
+      const older = e.seq === s.from ? stretches[i + 1]?.key : undefined;
+      items.push({ ...present(e, outcomes.get(e.seq), older ?? s.key, maxChanges), recordKey: s.key === record && older === undefined ? undefined : (older ?? s.key) });
+    }
+    beforeSeq = undefined;
+    // Full at the end of a stretch: the next page starts with the older one (it may be empty).
+    if (items.length === limit) return { items, nextCursor: i + 1 < stretches.length ? cursorAt(s.from, stretches[i + 1].key, record) : null };
+  }
+  return { items, nextCursor: null };
 }
 
 const cursorAt = (seq: number, key: string, record: string) => (key === record ? String(seq) : `${seq}.${Buffer.from(key, "utf8").toString("base64url")}`);

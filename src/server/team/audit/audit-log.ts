@@ -51,3 +51,12 @@ export function partialListProblem(side: "missing" | "extra", resource: string, 
     ? `the histories of ${resource} do not list entry ${change}, a change past the before-images' limit`
     : `the histories of ${resource} list entry ${change} as a change past the before-images' limit, which no entry says`;
 }
+
+/**
+ * Whether an entry changed Records of its table it does not name: an update past the
+ * before-images' limit (`beforeImagesOmitted`), an import that added more than it names
+ * (`addedOmitted`). Every Record's history of that table lists it ("perhaps this one").
+ */
+export function namesNotAll(detail: Record<string, unknown>): boolean {
+  return Number(detail.beforeImagesOmitted) > 0 || Number(detail.addedOmitted) > 0;
+}

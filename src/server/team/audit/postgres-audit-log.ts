@@ -6,7 +6,7 @@
 import pg from "pg";
 import { inTransaction } from "../store/pg-transaction";
 import { type AuditEntry, type Checkpoint, entryHash, GENESIS, type NewAuditEntry } from "./audit-entry";
-import { type AuditLog, type AuditQuery, partialListProblem } from "./audit-log";
+import { type AuditLog, type AuditQuery, namesNotAll, partialListProblem } from "./audit-log";
 import { toEntry } from "./sqlite-audit-log";
 
 const LOCK = 727142;
@@ -69,7 +69,7 @@ export async function openPostgresAuditLog(url: string): Promise<AuditLog> {
           await c.query("INSERT INTO bb_audit_keys (resource, key, seq) SELECT $1, k, $2 FROM unnest($3::text[]) AS k", [e.resource, base.seq, keys]);
         }
         // Past the before-images' limit: every Record's history of the table lists it (partial).
-        if (e.resource && Number(e.detail.beforeImagesOmitted) > 0) {
+        if (e.resource && namesNotAll(e.detail)) {
           await c.query("INSERT INTO bb_audit_partial (resource, change) VALUES ($1, $2) ON CONFLICT DO NOTHING", [e.resource, e.kind === "outcome" && e.ref ? e.ref : base.seq]);
         }
         return { ...base, prevHash: last.hash, hash } as AuditEntry;
@@ -122,7 +122,8 @@ export async function openPostgresAuditLog(url: string): Promise<AuditLog> {
       if (first) return first.side === "missing" ? `the history of "${first.key}" does not list entry ${first.seq} where its entries put it` : `the history of "${first.key}" lists entry ${first.seq}, which no entry gives it`;
       // bb_audit_partial against the entries, both ways (retention drops both up to the checkpoint).
       const partial = `SELECT resource, CASE WHEN kind = 'outcome' AND ref IS NOT NULL THEN ref ELSE seq END AS change FROM bb_audit
-        WHERE resource IS NOT NULL AND (detail::jsonb ->> 'beforeImagesOmitted') ~ '^[0-9.]+$' AND (detail::jsonb ->> 'beforeImagesOmitted')::numeric > 0`;
+        WHERE resource IS NOT NULL AND (((detail::jsonb ->> 'beforeImagesOmitted') ~ '^[0-9.]+$' AND (detail::jsonb ->> 'beforeImagesOmitted')::numeric > 0)
+          OR ((detail::jsonb ->> 'addedOmitted') ~ '^[0-9.]+$' AND (detail::jsonb ->> 'addedOmitted')::numeric > 0))`;
       const p = await pool.query<{ resource: string; change: string; side: "missing" | "extra" }>(
         `(SELECT resource, change, 'missing' AS side FROM (SELECT * FROM (${partial}) e WHERE change > COALESCE((SELECT seq FROM bb_audit_checkpoint WHERE id = 1), 0)
            EXCEPT SELECT resource, change FROM bb_audit_partial) m LIMIT 1)

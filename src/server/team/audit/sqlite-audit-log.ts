@@ -7,7 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { type AuditEntry, type Checkpoint, entryHash, GENESIS, type NewAuditEntry } from "./audit-entry";
-import { type AuditLog, type AuditQuery, partialListProblem } from "./audit-log";
+import { type AuditLog, type AuditQuery, namesNotAll, partialListProblem } from "./audit-log";
 import { whyUnwritable } from "../store/why-unwritable";
 import { openSpaceReserve } from "./space-reserve";
 import { chainSql, INLINE_KEYS, openKeyChains } from "./sqlite-key-chains";
@@ -91,7 +91,8 @@ export function openSqliteAuditLog(dataDir: string, reserveMb = AUDIT_RESERVE_MB
   // audit_partial against the entries, both ways (what `notePartial` is told on append; retention
   // drops both up to the checkpoint).
   const expectedPartial = `SELECT resource, CASE WHEN kind = 'outcome' AND ref IS NOT NULL THEN ref ELSE seq END AS change FROM audit
-    WHERE resource IS NOT NULL AND json_valid(detail) AND CAST(json_extract(detail, '$.beforeImagesOmitted') AS REAL) > 0`;
+    WHERE resource IS NOT NULL AND json_valid(detail)
+      AND (CAST(json_extract(detail, '$.beforeImagesOmitted') AS REAL) > 0 OR CAST(json_extract(detail, '$.addedOmitted') AS REAL) > 0)`;
   const partialCheck = db.prepare<[], { resource: string; change: number; side: "missing" | "extra" }>(
     `SELECT * FROM (SELECT resource, change, 'missing' AS side FROM (SELECT * FROM (${expectedPartial}) WHERE change > COALESCE((SELECT seq FROM audit_checkpoint WHERE id = 1), 0)
        EXCEPT SELECT resource, change FROM audit_partial) LIMIT 1)
@@ -118,7 +119,7 @@ export function openSqliteAuditLog(dataDir: string, reserveMb = AUDIT_RESERVE_MB
     // An outcome's keys belong to the change it completes (a Record's history lists changes).
     const change = e.kind === "outcome" && e.ref ? e.ref : base.seq;
     if (e.resource) chains.link(e.resource, change, keysJson, e.keys.length, base.seq);
-    if (e.resource && Number(e.detail.beforeImagesOmitted) > 0) notePartial.run(e.resource, change);
+    if (e.resource && namesNotAll(e.detail)) notePartial.run(e.resource, change);
     return { ...base, prevHash: last.hash, hash };
   });
 

@@ -89,7 +89,7 @@ export function RecordHistory({ db, table, pkField, recordText, row, columns }: 
               </p>
             ) : (
               <p className="history-who">
-                <strong>{v.actor}</strong> {VERB[v.what]}
+                <strong>{v.actor}</strong> {v.what === "maybe" && v.action === "import" ? "imported Records, perhaps this one," : VERB[v.what]}
                 {v.key && (
                   <>
                     {" "}

@@ -71,6 +71,16 @@ describe("recordVersions", () => {
     expect(v[3].target).toBeUndefined();
   });
 
+  it("changes past the limit older than the Record's addition are not listed; an import past the limit says so", () => {
+    const maybe = (seq: number, action = "update") => ({ seq, at: "2026-11-25T10:30:00.000Z", actor: "eve@example.com", action, keys: ["E9"], keyCount: 10_000, outcome: "applied", partial: true }) as AuditItem;
+    const added: AuditItem = { seq: 60, at: "2026-11-25T11:00:00.000Z", actor: "eve@example.com", action: "import", keys: ["N1"], keyCount: 1, outcome: "applied", added: true };
+    expect(recordVersions([maybe(70), added, maybe(50)], "N1", "id").map((x) => [x.seq, x.what])).toEqual([[70, "maybe"], [60, "added"]]);
+    // Only the import that perhaps added it: listed, in its words.
+    const only = recordVersions([maybe(80, "import")], "N2", "id", true);
+    expect(only.map((x) => x.what)).toEqual(["maybe"]);
+    expect(only[0].why).toMatch(/import added more than 10,000 Records/);
+  });
+
   it("a change of the key: the versions before it (under the old key) restore their Fields, never the key", () => {
     // As GET /api/audit lists the history of R1: the rename and what came before carry recordKey.
     const items = [

@@ -68,6 +68,10 @@ export function recordVersions(items: readonly AuditItem[], record: string, pkFi
       out.push({ seq: it.seq, at: it.at, actor: it.actor, action: it.action, what: "deleted", fields: [] });
     }
   }
+  // Changes past the limit that are older than the Record's addition could not have touched it
+  // (the oldest version naming it added it): not listed.
+  const named = out.findLastIndex((v) => v.what !== "maybe");
+  if (named >= 0 && out[named].what === "added") out.splice(named + 1);
   const oldest = out[out.length - 1];
   if (complete && oldest && (oldest.what === "changed" || oldest.what === "renamed") && oldest.fields.length) {
     out.push({ seq: 0, at: oldest.at, actor: "", action: "original", what: "original", fields: oldest.fields.map((f) => ({ field: f.field, before: undefined, after: f.before })) });
@@ -89,7 +93,8 @@ export function recordVersions(items: readonly AuditItem[], record: string, pkFi
       if (out[j].what !== "changed" && out[j].what !== "renamed") continue;
       for (const f of out[j].fields) if (!(f.field in target) && f.before !== undefined) target[f.field] = f.before;
     }
-    if (out[i].what === "maybe") out[i].why = "More than 10,000 Records matched this change; this Record's values were not kept.";
+    if (out[i].what === "maybe")
+      out[i].why = out[i].action === "import" ? "The import added more than 10,000 Records; not all were named." : "More than 10,000 Records matched this change; this Record's values were not kept.";
     else if (i === 0 && out[i].what !== "renamedAway") out[i].why = "This is the current version.";
     else if (unknownSince) out[i].why = "A change since may have changed this Record without keeping its values: compare with the Record before restoring by hand.";
     else if (deletedSince && renamedAwaySince !== undefined) out[i].why = `That Record's key changed to ${renamedAwaySince} since: restore it from the history of ${renamedAwaySince}.`;
