@@ -74,7 +74,7 @@ test("History tab: each version with who and what; Restore this version, then Un
   await expect(page.getByText("You can read this history")).toHaveCount(0);
   // The Record before its first recorded change: both Fields back as they were.
   await versions.last().getByRole("button", { name: "Restore this version" }).click();
-  await expect(page.getByRole("status").filter({ hasText: "Restored Record E00011 to the version of before" })).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: "Restored Record E00011 as it was before" })).toBeVisible();
   await expect.poll(async () => (await record(page.request, "E00011")).annual_salary).toBe(before.annual_salary);
   expect((await record(page.request, "E00011")).job_title).toBe(before.job_title);
 });

@@ -46,17 +46,17 @@ export function RecordHistory({ db, table, pkField, recordText, row, columns }: 
   const [busy, setBusy] = useState<number | null>(null);
   const show = (field: string, v: RecordValue | undefined) => (v === undefined ? "—" : formatValue(types[field] ?? "text", v));
 
-  /** `when`: the version's time as people read it ("before …" for the Record before its first change). */
-  const restore = async (seq: number, when: string, target: Record<string, RecordValue>) => {
+  /** `version`: which, as people read it ("to the version of …", "as it was before …"). */
+  const restore = async (seq: number, version: string, target: Record<string, RecordValue>) => {
     if (!row) return;
     setBusy(seq);
     try {
-      const out = await restoreVersion({ db, table, pkField, row, target, types, label: `Restore ${recordText} to ${when}` });
+      const out = await restoreVersion({ db, table, pkField, row, target, types, label: `Restore ${recordText} ${version}` });
       if (out.kind === "nothing") toast(`Record ${recordText} is already as in that version.`);
       else if (out.kind === "conflict") {
         const who = await lastChangeOf(db, table, recordText);
         toast(`Not restored: Record ${recordText} was changed${byWhom(who)}`, { kind: "error", detail: "It no longer holds the values shown here. Look at the newest version, then restore again.", ttlMs: 12_000 });
-      } else toast(`Restored Record ${recordText} to the version of ${when}`, { kind: "success", detail: `${out.fields.join(", ")} set back.`, action: undoAction });
+      } else toast(`Restored Record ${recordText} ${version}`, { kind: "success", detail: `${out.fields.join(", ")} set back.`, action: undoAction });
     } catch (e) {
       toast(`Not restored: ${(e as Error).message}`, { kind: "error" });
     } finally {
@@ -133,7 +133,7 @@ export function RecordHistory({ db, table, pkField, recordText, row, columns }: 
                   onClick={() => {
                     if (!may.write) toast(may.why("change"));
                     else if (!v.target) toast(v.why ?? "Nothing to restore.");
-                    else void restore(v.seq, v.what === "original" ? `before ${formatWhen(v.at)}` : formatWhen(v.at), v.target);
+                    else void restore(v.seq, v.what === "original" ? `as it was before ${formatWhen(v.at)}` : `to the version of ${formatWhen(v.at)}`, v.target);
                   }}
                 >
                   {busy === v.seq ? "Restoring…" : "Restore this version"}
