@@ -232,7 +232,8 @@ test("Activity: admins filter the trail, open an entry's diff and go to the Reco
   await signInAs(inTokyo, "ada@example.com", PW);
   await inTokyo.goto(shared);
   await expect(inTokyo.getByLabel("From")).toHaveValue("2026-11-26T12:17");
-  const old = inTokyo.waitForRequest((r) => r.url().includes("/api/audit?") && r.url().includes("since="));
+  // (Not a late refetch of the shared link's page, whose since is 03:17 UTC.)
+  const old = inTokyo.waitForRequest((r) => r.url().includes("/api/audit?") && r.url().includes("since=") && !r.url().includes("since=2026-11-26T03"));
   await inTokyo.goto(`${teamUrl}/activity?since=2026-11-25T21%3A17`);
   expect(new URL((await old).url()).searchParams.get("since")).toBe("2026-11-25T12:17:00.000Z");
   await expect(inTokyo.getByLabel("From")).toHaveValue("2026-11-25T21:17");
@@ -273,8 +274,12 @@ test("Activity: a storage job shows how it ended, recorded when it ended", async
   await expect(page.locator(".activity-diff")).toContainText("The job ended: done · 2 of 2 files");
   const files = page.getByRole("list", { name: "Files in the folder when the job started" }).getByRole("listitem");
   await expect(files).toHaveText(["activity-job/one.txt", "activity-job/two.txt"]);
+  await expect(page.getByRole("link", { name: "Open the source folder activity-job/" })).toBeVisible();
   expect(await serious(page)).toEqual([]);
   await page.screenshot({ path: "test-results/audit-activity-job.png", fullPage: true });
+  await page.getByRole("link", { name: "Open the destination folder activity-job-copy/" }).click();
+  await expect(page).toHaveURL(/\/storage\/team-files\?folder=activity-job-copy/);
+  await expect(page.getByText("one.txt").first()).toBeVisible();
 });
 
 test("Activity: a Record delete shows each Record as it was", async ({ page }) => {

@@ -48,8 +48,8 @@ export interface AuditLog {
  */
 export function partialListProblem(side: "missing" | "extra", resource: string, change: number): string {
   return side === "missing"
-    ? `the histories of ${resource} do not list entry ${change}, a change past the before-images' limit`
-    : `the histories of ${resource} list entry ${change} as a change past the before-images' limit, which no entry says`;
+    ? `the histories of ${resource} do not list entry ${change}, a change that does not name every Record it changed (past the 10,000 before-images, or an import's added Records)`
+    : `the histories of ${resource} list entry ${change} as a change that does not name every Record it changed, which no entry says`;
 }
 
 /**

@@ -147,11 +147,11 @@ describe("key chains", () => {
     const db = new Database(path.join(dir, "audit.sqlite"));
     try {
       db.prepare("DELETE FROM audit_partial WHERE change = ?").run(big.seq);
-      expect(await log.historyIndexProblem()).toBe(`the histories of ${T} do not list entry ${big.seq}, a change past the before-images' limit`);
+      expect(await log.historyIndexProblem()).toBe(`the histories of ${T} do not list entry ${big.seq}, a change that does not name every Record it changed (past the 10,000 before-images, or an import's added Records)`);
       db.prepare("INSERT INTO audit_partial (resource, change) VALUES (?, ?)").run(T, big.seq);
       expect(await log.historyIndexProblem()).toBeUndefined();
       db.prepare("INSERT INTO audit_partial (resource, change) VALUES (?, ?)").run(T, small.seq);
-      expect(await log.historyIndexProblem()).toMatch(new RegExp(`list entry ${small.seq} as a change past the before-images' limit, which no entry says`));
+      expect(await log.historyIndexProblem()).toMatch(new RegExp(`list entry ${small.seq} as a change that does not name every Record it changed, which no entry says`));
     } finally {
       db.close();
     }

@@ -203,8 +203,11 @@ function EntryDetail({ item: it }: { item: AuditItem }) {
   // A Record delete keeps the whole Records it removed (their keys in `keys`, in the same order).
   const removed = it.action === "delete-records" && Array.isArray(it.deleted) ? (it.deleted as Record<string, unknown>[]) : [];
   // A folder's move, copy or delete: the files it took, as listed when it started.
-  const jobDetail = it.action === "storage-job" ? (it.detail as { files?: unknown; filesMore?: boolean } | undefined) : undefined;
+  const jobDetail = it.action === "storage-job" ? (it.detail as { files?: unknown; filesMore?: boolean; action?: unknown; from?: unknown; to?: unknown } | undefined) : undefined;
   const jobFiles = Array.isArray(jobDetail?.files) ? (jobDetail.files as string[]) : [];
+  // Where a job took its files from and put them: the folders, to open in the bucket browser.
+  const folderOf = (k: unknown) => (typeof k === "string" ? k.slice(0, k.lastIndexOf("/") + 1) : undefined);
+  const jobFolders = it.bucket && jobDetail ? ([["from", folderOf(jobDetail.from)], ...(jobDetail.action !== "delete" ? [["to", folderOf(jobDetail.to)]] : [])] as [string, string | undefined][]) : [];
   return (
     <div className="activity-diff">
       <p className="muted small">
@@ -303,6 +306,20 @@ function EntryDetail({ item: it }: { item: AuditItem }) {
           {it.job.state === "running" ? "The job was running when last recorded" : `The job ended: ${it.job.state}`}
           {typeof it.job.total === "number" ? ` · ${(it.job.done ?? 0).toLocaleString()} of ${it.job.total.toLocaleString()} files` : ""}
           {it.job.error ? ` · ${it.job.error}` : ""}
+        </p>
+      )}
+      {it.bucket && jobFolders.some(([, f]) => f !== undefined) && (
+        <p>
+          {jobFolders
+            .filter((x): x is [string, string] => x[1] !== undefined)
+            .map(([side, f], i) => (
+              <span key={side}>
+                {i > 0 ? " · " : ""}
+                <Link to="/storage/$bucket" params={{ bucket: it.bucket as string }} search={{ folder: f }}>
+                  Open the {side === "from" ? "source" : "destination"} folder {f || "(the bucket's top)"}
+                </Link>
+              </span>
+            ))}
         </p>
       )}
       {jobFiles.length > 0 && (

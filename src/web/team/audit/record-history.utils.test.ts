@@ -75,6 +75,13 @@ describe("recordVersions", () => {
     const maybe = (seq: number, action = "update") => ({ seq, at: "2026-11-25T10:30:00.000Z", actor: "eve@example.com", action, keys: ["E9"], keyCount: 10_000, outcome: "applied", partial: true }) as AuditItem;
     const added: AuditItem = { seq: 60, at: "2026-11-25T11:00:00.000Z", actor: "eve@example.com", action: "import", keys: ["N1"], keyCount: 1, outcome: "applied", added: true };
     expect(recordVersions([maybe(70), added, maybe(50)], "N1", "id").map((x) => [x.seq, x.what])).toEqual([[70, "maybe"], [60, "added"]]);
+    // An import that only added Records it did not all name cannot have touched one that existed before it.
+    const existed = recordVersions([maybe(90, "import"), upd("N3", { a: 1 }, { a: 2 })], "N3", "id");
+    expect(existed.map((x) => x.what)).toEqual(["changed"]);
+    expect(existed[0].why).toMatch(/current/);
+    // One that also left updates unnamed (past the before-images) may have: listed.
+    const updatedToo = recordVersions([{ ...maybe(91, "import"), beforeImagesOmitted: 5 }, upd("N3", { a: 1 }, { a: 2 })], "N3", "id");
+    expect(updatedToo.map((x) => x.what)).toEqual(["maybe", "changed"]);
     // Only the import that perhaps added it: listed, in its words.
     const only = recordVersions([maybe(80, "import")], "N2", "id", true);
     expect(only.map((x) => x.what)).toEqual(["maybe"]);

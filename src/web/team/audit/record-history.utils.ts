@@ -43,6 +43,8 @@ const valuesOf = (o: Record<string, RecordValue> | undefined) => o ?? {};
  */
 export function recordVersions(items: readonly AuditItem[], record: string, pkField: string, complete = false): RecordVersion[] {
   const out: RecordVersion[] = [];
+  // Imports that named every Record they updated (before-images all kept): only what they added may be unnamed.
+  const namedAllUpdated = new Set(items.filter((it) => it.action === "import" && !it.beforeImagesOmitted).map((it) => it.seq));
   for (const it of items) {
     if (it.outcome !== "applied") continue;
     if (it.partial) {
@@ -72,6 +74,14 @@ export function recordVersions(items: readonly AuditItem[], record: string, pkFi
   // (the oldest version naming it added it): not listed.
   const named = out.findLastIndex((v) => v.what !== "maybe");
   if (named >= 0 && out[named].what === "added") out.splice(named + 1);
+  // An import that named every Record it updated and not all it added cannot have touched a
+  // Record that existed then (an older version, not its deletion): not listed for it.
+  for (let i = out.length - 1; i >= 0; i--) {
+    const v = out[i];
+    if (v.what !== "maybe" || v.action !== "import" || !namedAllUpdated.has(v.seq)) continue;
+    const before = out.slice(i + 1).find((o) => o.what !== "maybe");
+    if (before && before.what !== "deleted" && before.what !== "renamedAway") out.splice(i, 1);
+  }
   const oldest = out[out.length - 1];
   if (complete && oldest && (oldest.what === "changed" || oldest.what === "renamed") && oldest.fields.length) {
     out.push({ seq: 0, at: oldest.at, actor: "", action: "original", what: "original", fields: oldest.fields.map((f) => ({ field: f.field, before: undefined, after: f.before })) });
