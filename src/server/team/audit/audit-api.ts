@@ -179,7 +179,7 @@ async function historyPage(log: AuditLog, q: AuditQuery, record: string, startKe
     for (const [i, e] of rows.entries()) {
       if (i === want) return { items, nextCursor: cursorAt(items[items.length - 1].seq, key, record) };
       const out = outcomes.get(e.seq);
-      renamedFrom = out ? renamedInto(changesOf(out), key) : undefined;
+      renamedFrom = renameFrom(e, out, key);
       // The rename shows as the old key's change (its row names the old key).
       items.push({ ...present(e, out, renamedFrom ?? key, maxChanges), recordKey: key === record && !renamedFrom ? undefined : (renamedFrom ?? key) });
       if (renamedFrom !== undefined) {
@@ -219,8 +219,7 @@ async function renameInto(log: AuditLog, resource: string | undefined, key: stri
     const rows = await log.list({ resource, key, beforeSeq: cursor, limit: 200 });
     const outcomes = await log.outcomesOf(rows.map((e) => e.seq));
     for (const e of rows) {
-      const out = outcomes.get(e.seq);
-      const from = out ? renamedInto(changesOf(out), key) : undefined;
+      const from = renameFrom(e, outcomes.get(e.seq), key);
       if (from !== undefined) return { seq: e.seq, from };
     }
     if (rows.length < 200) return undefined;
@@ -260,6 +259,14 @@ async function filteredHistoryPage(log: AuditLog, q: AuditQuery, record: string,
 
 const cursorAt = (seq: number, key: string, record: string) => (key === record ? String(seq) : `${seq}.${Buffer.from(key, "utf8").toString("base64url")}`);
 
-function changesOf(outcome: AuditEntry): unknown {
-  return (JSON.parse(outcome.detailJson) as { changes?: unknown }).changes;
+/**
+ * The key an outcome renamed the Record from into `key`, if it did. A rename's outcome lists
+ * exactly the two keys: any other is not parsed (a bulk change's is up to half a megabyte, and
+ * `present` parses the ones on the page anyway).
+ */
+function renameFrom(change: AuditEntry, outcome: AuditEntry | undefined, key: string): string | undefined {
+  // The keys are the change's, or the outcome's when known only from the answer (as in `present`).
+  const keys = change.keys.length ? change.keys : (outcome?.keys ?? []);
+  if (!outcome || keys.length !== 2 || !keys.includes(key)) return undefined;
+  return renamedInto((JSON.parse(outcome.detailJson) as { changes?: unknown }).changes, key);
 }
