@@ -6,22 +6,18 @@
  * lightbox, a preview, the upload queue and the move dialog. Sign-in, People and Activity are
  * checked in the team specs. Each state's violations are collected and reported together.
  */
-import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
 import { cell, openView } from "./testing/records";
 import { dropFiles, dropzone } from "./testing/storage";
+import { seriousViolations } from "./testing/a11y";
 
 /** The whole page, or (for an overlay over a page already checked) only the overlay itself. */
 async function violations(page: Page, state: string, only?: string): Promise<string[]> {
-  const builder = new AxeBuilder({ page });
-  const result = await (only ? builder.include(only) : builder).analyze();
-  return result.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${state}: ${v.id} (${v.impact}) at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+  return (await seriousViolations(page, only)).map((v) => `${state}: ${v}`);
 }
 
 test("records: grid, filter builder, record panel, menus and dialogs have no serious axe violations", async ({ page }) => {
-  test.slow(); // eleven axe runs over a grid of 50 rows: 25 s alone, near a minute in CI
+  test.slow(); // eleven axe runs over a grid of 50 rows, in CI beside the rest of the suite
   const found: string[] = [];
   await openView(page, "employees", { sort: "employee_id" });
   found.push(...(await violations(page, "grid")));

@@ -6,6 +6,7 @@
  */
 import { expect, test } from "@playwright/test";
 import { apiQuery, openView } from "./testing/records";
+import { seriousViolations } from "./testing/a11y";
 
 const pkOr = (...pks: string[]) => ({ or: pks.map((value) => ({ key: "employee_id", operator: "equal", value })) });
 
@@ -98,9 +99,7 @@ test("Add Record: by the toolbar and Ctrl+Shift+Enter, primary key first, requir
 });
 
 test("the new dialogs pass axe (no serious or critical violations) and are screenshotted", async ({ page }) => {
-  const { default: AxeBuilder } = await import("@axe-core/playwright");
-  const serious = async () =>
-    (await new AxeBuilder({ page }).include("dialog").analyze()).violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.help}`);
+  const serious = () => seriousViolations(page, "dialog");
   await page.setViewportSize({ width: 1440, height: 900 });
   await openView(page, "employees", { filter: { and: [pkOr("E00958")] } });
   await page.keyboard.press("Control+Shift+Enter");

@@ -2,7 +2,7 @@
  * Storage jobs in the app (issue 22.2), in a real Chromium against the real proxy and service:
  * rename a file and move a folder by the dialog, with progress and outcome; delete a folder.
  */
-import AxeBuilder from "@axe-core/playwright";
+import { seriousViolations } from "./testing/a11y";
 import { expect, test } from "@playwright/test";
 import { SHOTS, listKeys, putText } from "./testing/storage";
 
@@ -18,8 +18,7 @@ test("rename a file, move a folder and delete a folder by server-side jobs", asy
   const path = dialog.getByLabel("New path in team-files");
   await expect(path).toHaveValue(`${base}/a.txt`);
   await path.fill(`${base}/renamed.txt`);
-  const axe = await new AxeBuilder({ page }).include("dialog").analyze();
-  expect(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical")).toEqual([]);
+  expect(await seriousViolations(page, "dialog")).toEqual([]);
   await page.screenshot({ path: `${SHOTS}/40-move-dialog.png` });
   await dialog.getByRole("button", { name: "Move", exact: true }).click();
   await expect(page.getByTestId("job-text")).toHaveText(`Moved 1 file: ${base}/a.txt → ${base}/renamed.txt`);
@@ -63,6 +62,5 @@ test("the filter box searches this folder or the whole bucket", async ({ page })
   await page.getByRole("combobox", { name: "Where to filter" }).selectOption("bucket");
   await expect(page.getByRole("button", { name: `Preview ${base}/x/y/Needle-Deep.txt` })).toBeVisible();
   await page.screenshot({ path: `${SHOTS}/42-search-bucket.png` });
-  const axe = await new AxeBuilder({ page }).include(".st-toolbar").analyze();
-  expect(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical")).toEqual([]);
+  expect(await seriousViolations(page, ".st-toolbar")).toEqual([]);
 });

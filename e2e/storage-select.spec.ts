@@ -6,7 +6,7 @@
  */
 import { createHash } from "node:crypto";
 import fs from "node:fs";
-import AxeBuilder from "@axe-core/playwright";
+import { seriousViolations } from "./testing/a11y";
 import { expect, test } from "@playwright/test";
 import { strFromU8, unzipSync } from "fflate";
 import { SHOTS, listKeys, putText } from "./testing/storage";
@@ -17,7 +17,6 @@ async function read(bucket: string, key: string): Promise<string> {
   expect(res.status).toBe(200);
   return res.text();
 }
-const serious = (v: { impact?: string | null }[]) => v.filter((x) => x.impact === "serious" || x.impact === "critical");
 
 test("select with checkboxes, shift-click and Ctrl+A; move, copy and delete the selection; download it as a zip", async ({ page }) => {
   const base = `sel-${Date.now()}`;
@@ -30,7 +29,7 @@ test("select with checkboxes, shift-click and Ctrl+A; move, copy and delete the 
   const bar = page.getByRole("region", { name: "Selection" });
   await expect(bar.getByTestId("selection-count")).toHaveText("3 files selected · 18 B");
   await page.screenshot({ path: `${SHOTS}/50-selection.png` });
-  expect(serious((await new AxeBuilder({ page }).analyze()).violations)).toEqual([]);
+  expect(await seriousViolations(page)).toEqual([]);
 
   // Copy two of them into a new folder; the originals stay.
   await page.getByRole("checkbox", { name: "Select c.txt" }).click();
@@ -101,7 +100,7 @@ test("file details: sha256, every version, a signed URL with a chosen lifetime, 
   const expires = Number(new URL(url).searchParams.get("Expires"));
   expect(expires * 1000 - Date.now()).toBeGreaterThan(6.9 * 24 * 3600 * 1000);
   await page.screenshot({ path: `${SHOTS}/52-details.png` });
-  expect(serious((await new AxeBuilder({ page }).include(".st-details").analyze()).violations)).toEqual([]);
+  expect(await seriousViolations(page, ".st-details")).toEqual([]);
 
   await versions.nth(1).getByRole("button", { name: /^Restore version 1/ }).click();
   await expect(versions).toHaveCount(3);

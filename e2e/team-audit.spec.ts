@@ -5,9 +5,9 @@
  * (filters kept in the URL as instants, an entry's diff, links named for their Record, an
  * insert's Records); a viewer gets no Activity. Axe on each.
  */
-import AxeBuilder from "@axe-core/playwright";
-import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
+import { type APIRequestContext, expect, test } from "@playwright/test";
 import { signInAs, teamUrl, useTeamStack } from "./testing/team";
+import { seriousViolations as serious } from "./testing/a11y";
 
 const PW = "a long enough passphrase";
 useTeamStack((stack) => {
@@ -27,10 +27,6 @@ async function update(req: APIRequestContext, id: string, values: Record<string,
 async function record(req: APIRequestContext, id: string) {
   const res = await req.post(`${teamUrl}/api/v0/record/demo/employees/query`, { headers, data: { filter: { and: [{ key: "employee_id", operator: "equal", value: id }] }, limit: 1 } });
   return ((await res.json()) as { items: Record<string, unknown>[] }).items[0];
-}
-async function serious(page: Page) {
-  const r = await new AxeBuilder({ page }).analyze();
-  return r.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
 }
 
 test("History tab: each version with who and what; Restore this version, then Undo from its toast", async ({ page }) => {

@@ -7,7 +7,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import AxeBuilder from "@axe-core/playwright";
+import { seriousViolations } from "./testing/a11y";
 import { type Browser, expect, type Page, test } from "@playwright/test";
 import { E2E_SERVICE_PORT } from "../playwright.config";
 import { signInAs, teamUrl, useTeamStack } from "./testing/team";
@@ -53,8 +53,7 @@ test("two people in one table: presence, live edits, open Record and edited cell
   const id = (await cell(eve, 6, "employee_id").innerText()).trim();
   await ada.goto(`${teamUrl}/records/demo/employees?record=${id}`);
   await expect(eve.locator(`.grid-row[data-index="6"] .live-open-by`)).toHaveAttribute("aria-label", "Open in the panel of Ada Admin (ada@example.com)");
-  const axe = await new AxeBuilder({ page: eve }).analyze();
-  expect(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual([]);
+  expect(await seriousViolations(eve)).toEqual([]);
 
   // Eve has that Record open; Ada changes it: Eve's panel says who, and shows the new value.
   await eve.goto(`${teamUrl}/records/demo/employees?record=${id}`);

@@ -3,7 +3,7 @@
  * invite link, open it in a second browser, set the password), a viewer's read-only grid and
  * storage, and the pages checked with axe. Everything is also checked through the API.
  */
-import AxeBuilder from "@axe-core/playwright";
+import { seriousViolations } from "./testing/a11y";
 import { expect, test } from "@playwright/test";
 import { signInAs, teamUrl, useTeamStack } from "./testing/team";
 
@@ -12,10 +12,6 @@ useTeamStack((stack) => {
   stack.people(["add", "ada@example.com", "--role", "admin", "--name", "Ada Admin"], ADMIN_PW);
 });
 
-async function seriousViolations(page: import("@playwright/test").Page) {
-  const result = await new AxeBuilder({ page }).analyze();
-  return result.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-}
 
 test("an admin signs in, invites a viewer, and the viewer gets a read-only grid and storage", async ({ page, browser }) => {
   // The app needs a session: it sends us to the sign-in page, which axe finds clean.
