@@ -29,6 +29,8 @@ export type CommitOutcome = { ok: true; row: ObjectRow } | { ok: false; exists: 
 
 export interface Metadata {
   latest(bucket: string, key: string): Promise<ObjectRow | undefined>;
+  /** The newest version of each of `keys` that has one, in one read (a listing's page). */
+  latestOf(bucket: string, keys: string[]): Promise<Map<string, ObjectRow>>;
   version(bucket: string, key: string, version: number): Promise<ObjectRow | undefined>;
   exists(bucket: string, key: string): Promise<boolean>;
   /** Every version of a key, newest first (empty when the key has none). */
@@ -107,6 +109,15 @@ export async function openMetadata(engine: SqlEngine): Promise<Metadata> {
 
   return {
     latest,
+    async latestOf(bucket, keys) {
+      const out = new Map<string, ObjectRow>();
+      if (keys.length === 0) return out;
+      // Each key's newest version, by the primary key (bucket, key, version) on both engines.
+      const newest = b.selectFrom(`${OBJECTS} as n`).select(sql<number>`max(n.version)`.as("v")).whereRef("n.bucket", "=", `${OBJECTS}.bucket`).whereRef("n.key", "=", `${OBJECTS}.key`);
+      const rows = await one(select().where("bucket", "=", bucket).where("key", "in", keys).where("version", "=", newest).compile());
+      for (const r of rows) out.set(String(r[1]), toRow(r));
+      return out;
+    },
     async version(bucket, key, version) {
       const rows = await one(select().where("bucket", "=", bucket).where("key", "=", key).where("version", "=", version).compile());
       return rows[0] ? toRow(rows[0]) : undefined;

@@ -18,12 +18,14 @@ export async function listObjects(d: StorageDomain, bucket: Bucket, q: { prefix:
   }
   const page = await listPage(prefix, cursor, q.limit, (from, inclusive, below, n) => d.metadata.keys(bucket.name, from, inclusive, below, n));
   const response: StorageListResponse = { items: [], folders: [], nextCursor: page.next ? encodeCursor(page.next) : null };
+  // One read for the page's files (one each took ~2.7 ms: a second and more for 1,000 of them).
+  const latest = await d.metadata.latestOf(bucket.name, page.entries.flatMap((e) => (e.kind === "folder" ? [] : [e.key])));
   for (const entry of page.entries) {
     if (entry.kind === "folder") {
       response.folders.push(entry.prefix);
       continue;
     }
-    const row = await d.metadata.latest(bucket.name, entry.key);
+    const row = latest.get(entry.key);
     if (!row) continue; // deleted between the two reads
     response.items.push({
       key: row.key,
