@@ -18,6 +18,8 @@ import { Worker } from "node:worker_threads";
 import os from "node:os";
 import path from "node:path";
 import { startBaseboard, type Baseboard } from "../src/server/launcher/start";
+import { childEnv } from "../src/server/launcher/service-command";
+import { buildServer } from "./build-server";
 
 const ROUNDS = Number(process.env.BENCH_AUDIT_ROUNDS ?? 300);
 const BULK_ROUNDS = 11;
@@ -26,10 +28,11 @@ const fmt = (n: number, d = 2) => n.toFixed(d);
 const verdict = (ok: boolean) => (ok ? "met" : "NOT met");
 
 async function launch(dir: string, without: boolean): Promise<Baseboard> {
-  return startBaseboard(
-    { PORT: "0", SERVICE_PORT: "0", DATA_DIR: dir, SERVICE_LOG_LEVEL: "silent", BASEBOARD_DIST: path.join(dir, "no-dist") },
-    { log: () => {}, withoutAuditTrail: without },
-  );
+  const env = { PORT: "0", SERVICE_PORT: "0", DATA_DIR: dir, SERVICE_LOG_LEVEL: "silent", BASEBOARD_DIST: path.join(dir, "no-dist") };
+  // The service as `npm start` runs it: the esbuild bundle on plain node (built in run()), not
+  // under tsx as tests run it.
+  const serviceCommand = { script: path.resolve("dist-server/service/main.js"), execArgv: ["--max-semi-space-size=1"], env: childEnv({ ...process.env, ...env }) };
+  return startBaseboard(env, { log: () => {}, withoutAuditTrail: without, serviceCommand });
 }
 
 /** The client: one request at a time, timed where it is made (plain JS: no loader in the worker). */
@@ -71,6 +74,7 @@ const single = (board: Baseboard, i: number) =>
   });
 
 export async function run(): Promise<void> {
+  buildServer();
   const root = fs.mkdtempSync(path.join(os.tmpdir(), "bb-bench-audit-"));
   const plain = await launch(path.join(root, "plain"), true);
   const trail = await launch(path.join(root, "trail"), false);

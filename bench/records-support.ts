@@ -2,12 +2,13 @@
  * Helpers of the records benchmark: the engines it can run on, the generated CSV, Baseboard
  * launched as `npm start` runs it, latency statistics. Nothing here measures anything itself.
  */
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import type { CompiledQuery } from "kysely";
 import type { Pool } from "undici";
 import { DUCKDB_FILE } from "../src/server/service/engines/open";
+import { buildServer } from "./build-server";
 import { postgresBench } from "./records-postgres";
 import type { RecordRow } from "../src/shared/records";
 
@@ -83,8 +84,7 @@ export interface Launched {
 
 /** Baseboard as `npm start` runs it: the esbuild bundle of the launcher on plain node. */
 export function launchBaseboard(env: Record<string, string>): Promise<Launched> {
-  const built = spawnSync("npm", ["run", "build:server", "--silent"], { stdio: "inherit" });
-  if (built.status !== 0) throw new Error("npm run build:server failed");
+  buildServer();
   const proc = spawn(process.execPath, ["--max-semi-space-size=1", "dist-server/launcher/main.js"], {
     env: { ...process.env, PORT: "0", SERVICE_PORT: "0", SERVICE_LOG_LEVEL: "silent", SERVICE_SEED: "0", ...env },
     stdio: ["ignore", "pipe", "inherit"],
