@@ -7,9 +7,10 @@
 import type { Server } from "node:http";
 import { expect, test } from "@playwright/test";
 import Provider from "oidc-provider";
-import { TEAM_PORT, teamUrl, useTeamStack } from "./testing/team";
+import { TEAM_PORT, TEAM_SERVICE_PORT, teamUrl, useTeamStack } from "./testing/team";
 
-const ISSUER_PORT = TEAM_PORT + 1;
+// Beside the team stack's ports, never on one of them (E2E_TEAM_SERVICE_PORT may be TEAM_PORT + 1).
+const ISSUER_PORT = [TEAM_PORT + 1, TEAM_PORT + 2].find((p) => p !== TEAM_SERVICE_PORT)!;
 const issuer = `http://127.0.0.1:${ISSUER_PORT}`;
 let server: Server | undefined;
 

@@ -11,7 +11,7 @@ import { test, type Page } from "@playwright/test";
 import { E2E_PORT, E2E_SERVICE_PORT } from "../../playwright.config";
 
 export const TEAM_PORT = Number(process.env.E2E_TEAM_PORT ?? E2E_PORT + 20);
-const TEAM_SERVICE_PORT = Number(process.env.E2E_TEAM_SERVICE_PORT ?? E2E_SERVICE_PORT + 20);
+export const TEAM_SERVICE_PORT = Number(process.env.E2E_TEAM_SERVICE_PORT ?? E2E_SERVICE_PORT + 20);
 export const teamUrl = `http://127.0.0.1:${TEAM_PORT}`;
 const TSX = path.resolve("node_modules/.bin/tsx");
 

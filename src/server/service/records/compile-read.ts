@@ -170,17 +170,23 @@ export class ReadCompiler {
     const keys = [table.primaryKey, ...Object.keys(set).filter((k) => k !== table.primaryKey)];
     // A filter that pins the primary key matches one Record at most: no LIMIT to keep.
     const atMostOne = pinsPrimaryKey(filters.value, table.primaryKey);
-    let read = this.ctx.builder.selectFrom(table.physical).select(keys);
-    if (!atMostOne) read = read.limit(beforeImages);
-    if (where.value.where) read = read.where(where.value.where);
-    if (dialect.lockRowsForUpdate) read = read.forUpdate();
-    // One Record is read as a row (an aggregate's planning cost 0.3 ms more); more as JSON the engine writes.
     // Reads the table and nothing of it: where the read runs in a transaction of its own, this
     // takes that transaction's snapshot.
     const pin = this.ctx.builder.selectFrom(table.physical).select(sql.lit(1).as("one")).limit(sql.lit(0)).compile();
-    if (atMostOne) return ok({ update: q.compile(), set, before: { query: read.compile(), pin, keys, atMostOne } });
-    const columns = keys.map((k) => ({ ref: sql.id("b", k), json: table.byKey.get(k)!.type === "json" }));
-    const images = this.ctx.builder.selectFrom(read.as("b")).select(dialect.jsonRows(columns).as("rows"));
+    const matching = () => {
+      let read = this.ctx.builder.selectFrom(table.physical);
+      if (where.value.where) read = read.where(where.value.where);
+      return read;
+    };
+    // One Record is read as a row (an aggregate's planning cost 0.3 ms more); more as JSON the engine writes.
+    if (atMostOne) {
+      const read = matching().select(keys);
+      return ok({ update: q.compile(), set, before: { query: (dialect.lockRowsForUpdate ? read.forUpdate() : read).compile(), pin, keys, atMostOne } });
+    }
+    const columns = keys.map((k) => ({ ref: sql.ref(k), json: table.byKey.get(k)!.type === "json" }));
+    let rows = matching().select(dialect.jsonRow(columns).as("j")).limit(beforeImages);
+    if (dialect.lockRowsForUpdate) rows = rows.forUpdate();
+    const images = this.ctx.builder.selectFrom(rows.as("b")).select(dialect.jsonArrayOf(sql.ref("b.j")).as("rows"));
     return ok({ update: q.compile(), set, before: { query: images.compile(), pin, keys, atMostOne } });
   }
 }

@@ -37,8 +37,8 @@ export const duckDbDialect: Dialect = {
     how === "contains" ? sql<boolean>`contains(lower(${haystack}), lower(${needle}))` : sql<boolean>`starts_with(lower(${haystack}), lower(${needle}))`,
   // Each row's JSON joined as text: half the time of json_group_array (1.2 against 2.4 ms for
   // 10,000 rows), which builds one JSON document of them all first.
-  jsonRows: (columns) =>
-    sql<string>`coalesce('[' || string_agg(json_array(${sql.join(columns.map((c) => (c.json ? sql`${c.ref}::JSON` : c.ref)))})::VARCHAR, ',') || ']', '[]')`,
+  jsonRow: (columns) => sql<string>`json_array(${sql.join(columns.map((c) => (c.json ? sql`${c.ref}::JSON` : c.ref)))})::VARCHAR`,
+  jsonArrayOf: (rowText) => sql<string>`coalesce('[' || string_agg(${rowText}, ',') || ']', '[]')`,
   sampleFrom: (table, alias, percent) => sql`${sql.table(table)} as ${sql.id(alias)} tablesample ${sql.lit(percent)}% (system)`,
   bool: (v) => v,
   columnType(type: FieldType) {

@@ -53,8 +53,8 @@ export function postgresDialect(foldCollation: string | undefined): Dialect {
       const pattern = how === "contains" ? sql`'%' || ${literal} || '%'` : sql`${literal} || '%'`;
       return sql<boolean>`(${fold(haystack)} like ${pattern} escape '\\')`;
     },
-    jsonRows: (columns) =>
-      sql<string>`coalesce(json_agg(json_build_array(${sql.join(columns.map((c) => (c.json ? sql`${c.ref}::json` : c.ref)))}))::text, '[]')`,
+    jsonRow: (columns) => sql<string>`json_build_array(${sql.join(columns.map((c) => (c.json ? sql`${c.ref}::json` : c.ref)))})::text`,
+    jsonArrayOf: (rowText) => sql<string>`coalesce('[' || string_agg(${rowText}, ',') || ']', '[]')`,
     bool: (v) => v,
     columnType(type: FieldType) {
       if (type === "number") return sql`double precision`;

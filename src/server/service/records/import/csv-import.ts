@@ -413,11 +413,10 @@ export async function importCsv(store: RecordStore, file: string, options: Impor
       let before: BeforeImagesJson | undefined;
       if (options.beforeImages && updated > 0) {
         // Key, the Fields as they are, then as the file sets them, of the Records it updates.
-        const cols = [sql.ref(`t.${pk}`).as("k"), ...others.map((n, i) => sql.ref(`t.${n}`).as(`b${i}`)), ...others.map((n, i) => sql.ref(`s.${n}`).as(`a${i}`))];
-        const images = b.selectFrom(latest.as("s")).innerJoin(`${table.physical} as t`, `t.${pk}`, `s.${pk}`).select(cols).limit(options.beforeImages);
         const json = (n: string) => table.byKey.get(n)!.type === "json";
-        const refs = [{ ref: sql.ref("i.k"), json: json(pk) }, ...others.map((n, i) => ({ ref: sql.ref(`i.b${i}`), json: json(n) })), ...others.map((n, i) => ({ ref: sql.ref(`i.a${i}`), json: json(n) }))];
-        const read = await tx.run(b.selectFrom(images.as("i")).select(engine.dialect.jsonRows(refs).as("rows")).compile(), undefined, { unordered: true });
+        const refs = [{ ref: sql.ref(`t.${pk}`), json: json(pk) }, ...others.map((n) => ({ ref: sql.ref(`t.${n}`), json: json(n) })), ...others.map((n) => ({ ref: sql.ref(`s.${n}`), json: json(n) }))];
+        const images = b.selectFrom(latest.as("s")).innerJoin(`${table.physical} as t`, `t.${pk}`, `s.${pk}`).select(engine.dialect.jsonRow(refs).as("j")).limit(options.beforeImages);
+        const read = await tx.run(b.selectFrom(images.as("i")).select(engine.dialect.jsonArrayOf(sql.ref("i.j")).as("rows")).compile(), undefined, { unordered: true });
         before = { fields: [pk, ...others], rowsJson: String(read.rows[0]?.[0] ?? "[]") };
       }
       // The keys of the Records it adds: those no Record has yet.
