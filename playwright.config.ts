@@ -29,7 +29,9 @@ export default defineConfig({
     screenshot: "only-on-failure",
   },
   webServer: {
-    command: `rm -rf ${E2E_DATA_DIR} && tsx src/server/launcher/main.ts`,
+    // Baseboard as `npm start` runs it: the esbuild bundle on plain node, built here first (the
+    // team and hosted stacks the specs start run the same bundle).
+    command: `npm run build:server --silent && rm -rf ${E2E_DATA_DIR} && node --max-semi-space-size=1 dist-server/launcher/main.js`,
     url: `http://127.0.0.1:${E2E_PORT}/api/health`,
     reuseExistingServer: false,
     timeout: 120_000,

@@ -17,11 +17,11 @@ export const HOSTED_SERVICE_PORT = Number(process.env.E2E_HOSTED_SERVICE_PORT ??
 export const hostedUrl = `http://127.0.0.1:${HOSTED_PORT}`;
 export const upstreamUrl = `http://127.0.0.1:${HOSTED_SERVICE_PORT}`;
 const KEY = "e2e-hosted-key-7f3a9c1d";
-const TSX = path.resolve("node_modules/.bin/tsx");
 
+/** A bundle the web server's command built (playwright.config.ts), as `npm start` runs it. */
 function start(script: string, env: Record<string, string>): ChildProcess {
-  // Its own process group, so that stopping it stops tsx's node child too.
-  const child = spawn(TSX, [script], { env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "pipe"], detached: true });
+  // Its own process group, so that stopping it stops its children too.
+  const child = spawn(process.execPath, ["--max-semi-space-size=1", script], { env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "pipe"], detached: true });
   child.stderr?.on("data", (d: Buffer) => {
     if (process.env.E2E_VERBOSE) process.stderr.write(d);
   });
@@ -57,7 +57,7 @@ export class HostedStack {
 
   async start(): Promise<void> {
     await this.startService();
-    this.launcher = start("src/server/launcher/main.ts", {
+    this.launcher = start("dist-server/launcher/main.js", {
       PORT: String(HOSTED_PORT),
       BASE_URL: upstreamUrl,
       API_KEY: KEY,
@@ -68,7 +68,7 @@ export class HostedStack {
 
   /** The upstream alone (same data directory: a restart keeps its data). */
   async startService(): Promise<void> {
-    this.service = start("src/server/service/main.ts", {
+    this.service = start("dist-server/service/main.js", {
       SERVICE_PROFILE: "interface",
       SERVICE_PORT: String(HOSTED_SERVICE_PORT),
       DATA_DIR: this.dataDir,

@@ -32,7 +32,8 @@ export class TeamStack {
   }
 
   async start(): Promise<void> {
-    this.launcher = spawn(TSX, ["src/server/launcher/main.ts"], {
+    // The bundle the web server's command built (playwright.config.ts), as `npm start` runs it.
+    this.launcher = spawn(process.execPath, ["--max-semi-space-size=1", "dist-server/launcher/main.js"], {
       env: { ...process.env, PORT: String(TEAM_PORT), SERVICE_PORT: String(TEAM_SERVICE_PORT), DATA_DIR: this.dataDir, ...this.env },
       stdio: ["ignore", "ignore", "pipe"],
       detached: true,

@@ -10,6 +10,8 @@ import os from "node:os";
 import path from "node:path";
 import type { Readable } from "node:stream";
 import { type Baseboard, startBaseboard } from "../../launcher/start";
+import { childEnv } from "../../launcher/service-command";
+import { serviceEntry } from "../../service/testing/service-entry";
 
 export interface RawResponse {
   status: number;
@@ -110,8 +112,7 @@ export function makeDist(dir: string): string {
 export async function startTestBaseboard(env: Record<string, string> = {}): Promise<TestBaseboard> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bb-proxy-"));
   const logs: string[] = [];
-  const board = await startBaseboard(
-    {
+  const boardEnv = {
       PORT: "0",
       SERVICE_PORT: "0",
       DATA_DIR: path.join(dir, "data"),
@@ -121,9 +122,8 @@ export async function startTestBaseboard(env: Record<string, string> = {}): Prom
       // 1 MB of room kept for the trail's outcomes, not 16: a test run starts many of these.
       BASEBOARD_AUDIT_RESERVE_MB: "1",
       ...env,
-    },
-    { log: (line) => logs.push(line) },
-  );
+  };
+  const board = await startBaseboard(boardEnv, { log: (line) => logs.push(line), serviceCommand: { ...serviceEntry(), env: childEnv(boardEnv) } });
   return {
     ...board,
     logs,

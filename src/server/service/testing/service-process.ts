@@ -5,6 +5,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
+import { serviceEntry } from "./service-entry";
 
 export interface ServiceProcess {
   child: ChildProcess;
@@ -18,7 +19,8 @@ export const PROCESS_KEY = "instance-test-key-0123456789";
 const ROOT = path.resolve(__dirname, "../../../..");
 
 export function startServiceProcess(env: Record<string, string>, opts: { dataDir?: string } = {}): Promise<ServiceProcess> {
-  const args = ["--import", "tsx", "src/server/service/main.ts", "--port", "0", ...(opts.dataDir ? ["--data-dir", opts.dataDir] : [])];
+  const { script, execArgv } = serviceEntry();
+  const args = [...execArgv, script, "--port", "0", ...(opts.dataDir ? ["--data-dir", opts.dataDir] : [])];
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { ...process.env, SERVICE_API_KEYS: PROCESS_KEY, SERVICE_SEED: "0", SERVICE_LOG_LEVEL: "warn", ...env },
