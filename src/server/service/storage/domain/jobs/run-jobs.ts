@@ -10,14 +10,17 @@
  */
 import { randomUUID } from "node:crypto";
 import type { JobRow, JobsStore, StepOutcome } from "../../metadata-jobs";
+import type { ObjectRow } from "../../metadata";
 import { StorageFailure } from "../failure";
 import { objectBlob, type StorageDomain } from "../storage-domain";
 import { type JobRequest, destination, selectionOf } from "./job-request.utils";
 
 /** Keys per committed step: small enough that a cancel is seen soon, big enough to be fast. */
 const STEP = 200;
+/** Keys per copy step: their versions read in two queries (one each took ~2.7 ms on DuckDB). */
+const COPY_STEP = 64;
 /** Copies hold a blob stream each: a few at once. */
-const COPY_STEP = 8;
+const COPIES_AT_ONCE = 8;
 
 export interface JobRunner {
   start(bucket: string, req: JobRequest): Promise<JobRow>;
@@ -41,11 +44,8 @@ export function createJobRunner(d: StorageDomain, jobs: JobsStore, opts: { step?
     await Promise.all(files.map((f) => d.variants.dropFile(bucket, f)));
   };
 
-  const copyOne = async (job: JobRow, key: string) => {
-    const src = await d.metadata.latest(job.bucket, key);
+  const copyOne = async (job: JobRow, src: ObjectRow | undefined, to: string, there: ObjectRow | undefined) => {
     if (!src) return; // deleted meanwhile: nothing to copy
-    const to = destination(key, job.from, job.to);
-    const there = await d.metadata.latest(job.bucket, to);
     if (there && there.sha256 === src.sha256) return; // done before a restart, or the same bytes
     if (there && !job.overwrite) throw new StorageFailure("conflict", `"${to}" already exists; copy with overwrite to replace it.`);
     const file = randomUUID();
@@ -65,7 +65,13 @@ export function createJobRunner(d: StorageDomain, jobs: JobsStore, opts: { step?
     const last = keys[keys.length - 1];
     if (job.action === "move") return jobs.moveStep(job, s, last, keys.length);
     if (job.action === "delete") return jobs.deleteStep(job, s, last, keys.length);
-    await Promise.all(keys.map((k) => copyOne(job, k)));
+    const sources = await d.metadata.latestOf(job.bucket, keys);
+    const targets = keys.map((k) => destination(k, job.from, job.to));
+    const existing = await d.metadata.latestOf(job.bucket, targets);
+    for (let i = 0; i < keys.length; i += COPIES_AT_ONCE) {
+      const some = keys.slice(i, i + COPIES_AT_ONCE);
+      await Promise.all(some.map((k, j) => copyOne(job, sources.get(k), targets[i + j], existing.get(targets[i + j]))));
+    }
     return jobs.advance(job, last, keys.length);
   };
 
