@@ -18,8 +18,12 @@ export default defineConfig({
   workers: 2,
   fullyParallel: false,
   projects: [
-    { name: "records", testMatch: ["records-*.spec.ts", "keyboard-layout.spec.ts", "shell.spec.ts", "ui-kit.spec.ts", "a11y-screens.spec.ts"], workers: 1 },
+    { name: "records", testMatch: ["records-*.spec.ts"], workers: 1 },
     { name: "storage", testMatch: ["storage-browse.spec.ts", "storage-jobs.spec.ts", "storage-select.spec.ts", "storage-upload.spec.ts"], workers: 1 },
+    // Both workspaces on one page (screenshots, axe over whole pages, the shell): after the two
+    // groups above, so that neither's changes (a file uploaded, a Record edited) show up in them
+    // as a live notice meanwhile.
+    { name: "screens", testMatch: ["a11y-screens.spec.ts", "ui-kit.spec.ts", "shell.spec.ts", "keyboard-layout.spec.ts"], dependencies: ["records", "storage"], workers: 1 },
     // Their own launchers on fixed ports (the team stack, the hosted stack).
     { name: "stacks", testMatch: ["team-*.spec.ts", "service-hung.spec.ts", "storage-resume.spec.ts", "hosted-*.spec.ts", "storage-jobs-hosted.spec.ts"], workers: 1 },
   ],

@@ -45,6 +45,8 @@ export interface ForwardOptions {
    * it returns is sent instead of the upstream's body.
    */
   onAnswer?(status: number, headers: Record<string, string | string[] | undefined>, body: Buffer): Promise<Buffer | void>;
+  /** Each chunk of the browser's body as it goes to the upstream (streamed bodies only). */
+  onBodyChunk?(chunk: Buffer): void;
   /** Added to the request upstream (after the browser's own headers are filtered). */
   upstreamHeaders?: Record<string, string>;
 }
@@ -113,12 +115,15 @@ export function discardRest(req: IncomingMessage): void {
  * request waits for a free upstream connection nobody else listens to it yet, and an
  * unheard 'error' event would end the whole process.
  */
-function bodyOf(req: IncomingMessage): PassThrough {
+function bodyOf(req: IncomingMessage, onChunk?: (chunk: Buffer) => void): PassThrough {
   const pass = new PassThrough();
   pass.on("error", () => {});
   req.once("error", (err) => pass.destroy(err));
   req.once("aborted", () => pass.destroy(new Error("the browser broke off the request")));
-  return req.pipe(pass);
+  const piped = req.pipe(pass);
+  // Beside the pipe, which already has req flowing: a listener added before it would lose chunks.
+  if (onChunk) req.on("data", onChunk);
+  return piped;
 }
 
 /** After a 408 the rest of the body will not be read: answer, then close the connection. */
@@ -205,7 +210,7 @@ export function createUpstream(opts: UpstreamOptions): Upstream {
         path: basePath + path,
         method: req.method as "GET",
         headers,
-        body: fopts.body ?? (hasBody ? bodyOf(req) : undefined),
+        body: fopts.body ?? (hasBody ? bodyOf(req, fopts.onBodyChunk) : undefined),
         signal: abort.signal,
       });
       answered = true;

@@ -4,7 +4,7 @@
  * (dist/ or, in dev, Vite's middleware). Every /api answer it makes itself uses the one error
  * shape; it never answers with CORS headers.
  */
-import { multipartKey } from "./multipart-key";
+import { multipartKey, multipartKeySniffer } from "./multipart-key";
 import { trailRefusal, whyUnwritable } from "../team/store/why-unwritable";
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import { errorBody } from "../../shared/errors";
@@ -129,6 +129,7 @@ export function createProxyHandler(deps: ProxyDeps) {
       release = read.release;
     }
     let onAnswer: Parameters<Upstream["forward"]>[3]["onAnswer"];
+    let onBodyChunk: ((chunk: Buffer) => void) | undefined;
     let upstreamHeaders: Record<string, string> | undefined;
     if (actor) {
       const change: ChangeRequest = {
@@ -162,7 +163,17 @@ export function createProxyHandler(deps: ProxyDeps) {
           const pending = await deps.audit.beforeChange(change);
           upstreamHeaders = pending.upstreamHeaders;
           const tab = typeof req.headers["x-baseboard-tab"] === "string" ? req.headers["x-baseboard-tab"].slice(0, 64) : undefined;
+          // An upload the service refuses is recorded with the key it asked for: read from the
+          // body's start as it goes to the service (its answer then names none).
+          const sniffer = route.endpoint === "upload" ? multipartKeySniffer(req.headers) : undefined;
+          if (sniffer) {
+            onBodyChunk = (chunk) => {
+              sniffer.feed(chunk);
+              if (sniffer.done && onBodyChunk) req.off("data", onBodyChunk);
+            };
+          }
           onAnswer = async (status, answerHeaders, answer) => {
+            if (sniffer) change.uploadKey = sniffer.key();
             const { applied, answer: forClient } = await pending.finish(status, answerHeaders, answer);
             const event = applied && deps.live ? changeEventOf(applied, actor, tab) : undefined;
             // Not awaited: the person who made the change does not wait for the others to hear of it.
@@ -179,7 +190,7 @@ export function createProxyHandler(deps: ProxyDeps) {
     }
     let outcome;
     try {
-      outcome = await deps.upstream.forward(req, res, route.upstreamPath, { withKey, headers, lane: route.lane, body, onAnswer, upstreamHeaders });
+      outcome = await deps.upstream.forward(req, res, route.upstreamPath, { withKey, headers, lane: route.lane, body, onAnswer, onBodyChunk, upstreamHeaders });
     } finally {
       release();
     }

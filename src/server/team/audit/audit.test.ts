@@ -414,7 +414,10 @@ describe("what is recorded", () => {
     const up = await fetch(`${base()}/api/v0/storage/object/vault`, { method: "POST", headers: { ...fromApp(base()), cookie: ada }, body: form });
     expect(up.status).toBe(403);
     const byService = await call(ada, "GET", "/api/audit?kind=refused&bucket=vault");
-    expect(byService.body.items[0]).toMatchObject({ action: "upload", outcome: "refused", bucket: "vault", actor: "ada@example.com" });
+    // With the key it asked for, read from its body as it went to the service (whose answer names none).
+    expect(byService.body.items[0]).toMatchObject({ action: "upload", outcome: "refused", bucket: "vault", actor: "ada@example.com", keys: ["secret.txt"], file: { key: "secret.txt" } });
+    // And found by that key.
+    expect((await call(ada, "GET", "/api/audit?bucket=vault&key=secret.txt")).body.items[0]).toMatchObject({ action: "upload", outcome: "refused" });
     // Without the app's header (a form posted from another site): 403 before identification, still recorded.
     const cross = await fetch(`${base()}/api/v0/record/demo/employees/update`, {
       method: "POST",

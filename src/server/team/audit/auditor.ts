@@ -31,14 +31,15 @@ export interface ChangeRequest {
   body?: Buffer;
   /** Content length of a streamed body (uploads, imports). */
   size?: number;
+  /**
+   * An upload's key, read from its body as far as that field: for one refused before it is
+   * forwarded, or set as it goes to the upstream (for one the upstream refuses).
+   */
+  uploadKey?: string;
 }
 
 /** A change turned away before it was forwarded; it may carry no session at all (a cross-site request). */
-export type RefusedRequest = Omit<ChangeRequest, "actor"> & {
-  actor?: Actor;
-  /** A refused upload's key, read from its body as far as that field (the file is not read). */
-  uploadKey?: string;
-};
+export type RefusedRequest = Omit<ChangeRequest, "actor"> & { actor?: Actor };
 
 /** A change that was applied, as recorded: what the live stream turns into an event. */
 export interface AppliedChange {
@@ -483,6 +484,8 @@ export function createAuditor(opts: AuditorOptions): Auditor {
         if (status >= 300 && typeof json.message === "string") out.message = json.message;
         if (Number.isFinite(matched)) out.count = matched;
         else if (typeof json.count === "number") out.count = json.count;
+        // An upload the service refused: the key it asked for (read from its body as it went).
+        if (kind === "upload" && status >= 300 && c.uploadKey !== undefined) out.key = c.uploadKey;
         if ((kind === "upload" || c.endpoint === "storage-restore") && typeof json.key === "string") {
           const m = /^v(\d+)\/(.*)$/.exec(json.key);
           out.versionedKey = json.key;
