@@ -173,7 +173,11 @@ export function createProxyHandler(deps: ProxyDeps) {
             };
           }
           onAnswer = async (status, answerHeaders, answer) => {
-            if (sniffer) change.uploadKey = sniffer.key();
+            if (sniffer) {
+              // Refused before its key came (from the headers alone): read on a moment for it.
+              if (status >= 300 && !sniffer.done) req.resume();
+              change.uploadKey = status >= 300 ? await sniffer.settled(UPLOAD_KEY_WAIT_MS) : sniffer.key();
+            }
             const { applied, answer: forClient } = await pending.finish(status, answerHeaders, answer);
             const event = applied && deps.live ? changeEventOf(applied, actor, tab) : undefined;
             // Not awaited: the person who made the change does not wait for the others to hear of it.

@@ -418,6 +418,28 @@ describe("what is recorded", () => {
     expect(byService.body.items[0]).toMatchObject({ action: "upload", outcome: "refused", bucket: "vault", actor: "ada@example.com", keys: ["secret.txt"], file: { key: "secret.txt" } });
     // And found by that key.
     expect((await call(ada, "GET", "/api/audit?bucket=vault&key=secret.txt")).body.items[0]).toMatchObject({ action: "upload", outcome: "refused" });
+    // Refused from the headers alone, before the key field came: its key still recorded (the
+    // proxy reads on a moment for it). Sent as a slow client does: the key, then 300 ms later the file.
+    const boundary = "bb-audit-slow";
+    const keyPart = `--${boundary}\r\nContent-Disposition: form-data; name="key"\r\n\r\nslow/key.txt\r\n`;
+    const filePart = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="k.txt"\r\nContent-Type: text/plain\r\n\r\nno\r\n--${boundary}--\r\n`;
+    const slow = await new Promise<number>((resolve, reject) => {
+      const url = new URL("/api/v0/storage/object/vault", base());
+      const req = http.request(url, {
+        method: "POST",
+        headers: { ...fromApp(base()), cookie: ada, "content-type": `multipart/form-data; boundary=${boundary}`, "content-length": String(Buffer.byteLength(keyPart + filePart)) },
+      }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on("error", reject);
+      req.flushHeaders();
+      req.write(keyPart.slice(0, 20));
+      setTimeout(() => req.write(keyPart.slice(20)), 150);
+      setTimeout(() => req.end(filePart), 300);
+    });
+    expect(slow).toBe(403);
+    expect((await call(ada, "GET", "/api/audit?bucket=vault&key=slow/key.txt")).body.items[0]).toMatchObject({ action: "upload", outcome: "refused", keys: ["slow/key.txt"] });
     // Without the app's header (a form posted from another site): 403 before identification, still recorded.
     const cross = await fetch(`${base()}/api/v0/record/demo/employees/update`, {
       method: "POST",
