@@ -18,7 +18,8 @@ import { Worker } from "node:worker_threads";
 import os from "node:os";
 import path from "node:path";
 import { startBaseboard, type Baseboard } from "../src/server/launcher/start";
-import { childEnv } from "../src/server/launcher/service-command";
+import { pathToFileURL } from "node:url";
+import { serviceCommand } from "../src/server/launcher/service-command";
 import { buildServer } from "./build-server";
 
 const ROUNDS = Number(process.env.BENCH_AUDIT_ROUNDS ?? 300);
@@ -31,8 +32,8 @@ async function launch(dir: string, without: boolean): Promise<Baseboard> {
   const env = { PORT: "0", SERVICE_PORT: "0", DATA_DIR: dir, SERVICE_LOG_LEVEL: "silent", BASEBOARD_DIST: path.join(dir, "no-dist") };
   // The service as `npm start` runs it: the esbuild bundle on plain node (built in run()), not
   // under tsx as tests run it.
-  const serviceCommand = { script: path.resolve("dist-server/service/main.js"), execArgv: ["--max-semi-space-size=1"], env: childEnv({ ...process.env, ...env }) };
-  return startBaseboard(env, { log: () => {}, withoutAuditTrail: without, serviceCommand });
+  const bundled = serviceCommand(pathToFileURL(path.resolve("dist-server/launcher/main.js")).href, { ...process.env, ...env });
+  return startBaseboard(env, { log: () => {}, withoutAuditTrail: without, serviceCommand: bundled });
 }
 
 /** The client: one request at a time, timed where it is made (plain JS: no loader in the worker). */

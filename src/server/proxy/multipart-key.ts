@@ -1,9 +1,10 @@
 /**
- * The `key` field of an upload's multipart body, read only as far as that field (busboy): what a
- * refused upload asked for, for the audit trail. The file part is not read; a body whose key
- * comes after the file, or that is not multipart, or that does not arrive in `ms`, gives none,
- * and so does a key longer than any the service takes (cut short, it would name another file).
- * The rest of the body is left to the caller (discardRest once the answer has gone).
+ * The `key` field of an upload's multipart body, read only as far as that field (busboy, through
+ * `multipartKeySniffer`): what an upload the proxy refuses asked for, for the audit trail. The
+ * file part is not read; a body whose key comes after the file, or that is not multipart, or
+ * that does not arrive in `ms`, gives none, and so does a key longer than any the service takes
+ * (cut short, it would name another file). The rest of the body is left to the caller
+ * (discardRest once the answer has gone).
  */
 import type { IncomingMessage } from "node:http";
 import busboy from "busboy";
@@ -12,30 +13,17 @@ import busboy from "busboy";
 const LIMITS = { fields: 200, fieldSize: 4096, parts: 201 };
 
 export function multipartKey(req: IncomingMessage, ms: number): Promise<string | undefined> {
-  return new Promise((resolve) => {
-    let parser: busboy.Busboy;
-    try {
-      parser = busboy({ headers: req.headers, limits: LIMITS });
-    } catch {
-      return resolve(undefined);
-    }
-    let settled = false;
-    const done = (key: string | undefined) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      req.unpipe(parser);
-      resolve(key);
-    };
-    const timer = setTimeout(() => done(undefined), ms);
-    parser.on("field", (name, value, info) => name === "key" && done(info.valueTruncated ? undefined : value));
-    parser.on("file", (_name, file) => {
-      file.resume();
-      done(undefined);
-    });
-    parser.on("close", () => done(undefined));
-    parser.on("error", () => done(undefined));
-    req.pipe(parser);
+  const sniffer = multipartKeySniffer(req.headers);
+  const feed = (chunk: Buffer) => sniffer.feed(chunk);
+  const ended = () => sniffer.end();
+  req.on("data", feed);
+  req.once("end", ended);
+  return sniffer.settled(ms).then((key) => {
+    req.off("data", feed);
+    req.off("end", ended);
+    // Read no further: the rest is the caller's (discardRest).
+    req.pause();
+    return key;
   });
 }
 
@@ -51,6 +39,8 @@ const SNIFF_BYTES = 64 * 1024;
  */
 export function multipartKeySniffer(headers: IncomingMessage["headers"]): {
   feed(chunk: Buffer): void;
+  /** The body has ended: no key is coming. */
+  end(): void;
   readonly done: boolean;
   key(): string | undefined;
   settled(ms: number): Promise<string | undefined>;
@@ -87,6 +77,9 @@ export function multipartKeySniffer(headers: IncomingMessage["headers"]): {
       seen += chunk.length;
       parser.write(chunk);
       if (seen >= SNIFF_BYTES) stop();
+    },
+    end() {
+      if (!done) stop();
     },
     get done() {
       return done;

@@ -113,15 +113,15 @@ export async function startTestBaseboard(env: Record<string, string> = {}): Prom
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bb-proxy-"));
   const logs: string[] = [];
   const boardEnv = {
-      PORT: "0",
-      SERVICE_PORT: "0",
-      DATA_DIR: path.join(dir, "data"),
-      SERVICE_LOG_LEVEL: "silent",
-      BASEBOARD_DIST: makeDist(dir),
-      BASEBOARD_CONFIG: path.join(dir, "baseboard.config.json"),
-      // 1 MB of room kept for the trail's outcomes, not 16: a test run starts many of these.
-      BASEBOARD_AUDIT_RESERVE_MB: "1",
-      ...env,
+    PORT: "0",
+    SERVICE_PORT: "0",
+    DATA_DIR: path.join(dir, "data"),
+    SERVICE_LOG_LEVEL: "silent",
+    BASEBOARD_DIST: makeDist(dir),
+    BASEBOARD_CONFIG: path.join(dir, "baseboard.config.json"),
+    // 1 MB of room kept for the trail's outcomes, not 16: a test run starts many of these.
+    BASEBOARD_AUDIT_RESERVE_MB: "1",
+    ...env,
   };
   const board = await startBaseboard(boardEnv, { log: (line) => logs.push(line), serviceCommand: { ...serviceEntry(), env: childEnv(boardEnv) } });
   return {
