@@ -187,8 +187,11 @@ async function historyPage(log: AuditLog, q: AuditQuery, record: string, startKe
         break;
       }
     }
-    if (renamedFrom === undefined || items.length === limit) {
-      return { items, nextCursor: renamedFrom !== undefined ? cursorAt(beforeSeq!, renamedFrom, record) : null };
+    if (renamedFrom === undefined) return { items, nextCursor: null };
+    if (items.length === limit) {
+      // Full at the rename: a next page only when the key before it has entries to show.
+      const older = await log.list({ ...q, key: renamedFrom, beforeSeq, limit: 1 });
+      return { items, nextCursor: older.length ? cursorAt(beforeSeq!, renamedFrom, record) : null };
     }
     key = renamedFrom;
   }
@@ -251,10 +254,23 @@ async function filteredHistoryPage(log: AuditLog, q: AuditQuery, record: string,
       items.push({ ...present(e, outcomes.get(e.seq), older ?? s.key, maxChanges), recordKey: s.key === record && older === undefined ? undefined : (older ?? s.key) });
     }
     beforeSeq = undefined;
-    // Full at the end of a stretch: the next page starts with the older one (it may be empty).
-    if (items.length === limit) return { items, nextCursor: i + 1 < stretches.length ? cursorAt(s.from, stretches[i + 1].key, record) : null };
+    // Full at the end of a stretch: a next page, starting with the older stretch, only when one
+    // of the older stretches has an entry the filters keep (no empty page with a cursor).
+    if (items.length === limit) {
+      const more = await anyMatchIn(log, q, stretches.slice(i + 1));
+      return { items, nextCursor: more ? cursorAt(s.from, stretches[i + 1].key, record) : null };
+    }
   }
   return { items, nextCursor: null };
+}
+
+/** Whether any of these stretches holds an entry the query's filters keep. */
+async function anyMatchIn(log: AuditLog, q: AuditQuery, stretches: { key: string; from: number; to?: number }[]): Promise<boolean> {
+  for (const s of stretches) {
+    const rows = await log.list({ ...q, key: s.key, beforeSeq: s.to, limit: 1 });
+    if (rows.length && rows[0].seq >= s.from) return true;
+  }
+  return false;
 }
 
 const cursorAt = (seq: number, key: string, record: string) => (key === record ? String(seq) : `${seq}.${Buffer.from(key, "utf8").toString("base64url")}`);

@@ -287,6 +287,14 @@ describe("what is recorded", () => {
     const inserted = (await call(vic, "GET", "/api/audit?table=demo/employees&record=N-2&kind=insert")).body;
     expect(inserted.items.map((e: { action: string; recordKey?: string }) => [e.action, e.recordKey])).toEqual([["insert", "N-1"]]);
     expect((await call(vic, "GET", "/api/audit?table=demo/employees&record=N-2&actor=eve@example.com")).body.items.map((e: { action: string }) => e.action)).toEqual(["insert"]);
+    // A page that fills at a rename, with nothing older for it to show: no cursor to an empty page.
+    const atRename = (await call(vic, "GET", "/api/audit?table=demo/employees&record=N-2&kind=update&limit=1")).body;
+    expect([atRename.items.map((e: { action: string; recordKey?: string }) => e.recordKey), atRename.nextCursor]).toEqual([["N-1"], null]);
+    expect((await call(ada0, "POST", "/api/v0/record/demo/employees/update", { filter: byId("E00013"), values: [{ key: "employee_id", value: "R-13" }] })).status).toBe(200);
+    const unfiltered = (await call(vic, "GET", "/api/audit?table=demo/employees&record=R-13&limit=1")).body;
+    expect([unfiltered.items.length, unfiltered.nextCursor]).toEqual([1, null]);
+    // With something older, the cursor stays.
+    expect((await call(vic, "GET", "/api/audit?table=demo/employees&record=N-2&limit=1")).body.nextCursor).toEqual(expect.any(String));
     // Paged one at a time with a filter: the same entries as unpaged.
     const filteredAll = (await call(vic, "GET", "/api/audit?table=demo/employees&record=R-12&kind=update")).body.items.map((e: { seq: number }) => e.seq);
     expect(filteredAll).toEqual(items.map((e) => e.seq));
