@@ -53,7 +53,11 @@ async function waitFor(url: string, timeoutMs = 60_000): Promise<void> {
 export class HostedStack {
   private service?: ChildProcess;
   private launcher?: ChildProcess;
-  readonly dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bb-e2e-hosted-"));
+  private dir?: string;
+  /** Made when first asked for: Playwright loads a spec file in several processes, and only one starts the stack. */
+  get dataDir(): string {
+    return (this.dir ??= fs.mkdtempSync(path.join(os.tmpdir(), "bb-e2e-hosted-")));
+  }
 
   async start(): Promise<void> {
     await this.startService();
@@ -106,7 +110,8 @@ export class HostedStack {
   async stop(): Promise<void> {
     await stop(this.launcher);
     await stop(this.service);
-    fs.rmSync(this.dataDir, { recursive: true, force: true });
+    if (this.dir) fs.rmSync(this.dir, { recursive: true, force: true });
+    this.dir = undefined;
   }
 
   /** A call to the upstream with the key, to set up and check what the UI did. */

@@ -16,7 +16,11 @@ export const teamUrl = `http://127.0.0.1:${TEAM_PORT}`;
 const TSX = path.resolve("node_modules/.bin/tsx");
 
 export class TeamStack {
-  readonly dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bb-e2e-team-"));
+  private dir?: string;
+  /** Made when first asked for: Playwright loads a spec file in several processes, and only one starts the stack. */
+  get dataDir(): string {
+    return (this.dir ??= fs.mkdtempSync(path.join(os.tmpdir(), "bb-e2e-team-")));
+  }
   private launcher?: ChildProcess;
   /** Extra environment for the launcher (single sign-on settings). */
   env: Record<string, string> = {};
@@ -88,7 +92,8 @@ export class TeamStack {
       await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
       if (child.exitCode === null) process.kill(-child.pid, "SIGKILL");
     }
-    fs.rmSync(this.dataDir, { recursive: true, force: true });
+    if (this.dir) fs.rmSync(this.dir, { recursive: true, force: true });
+    this.dir = undefined;
   }
 }
 

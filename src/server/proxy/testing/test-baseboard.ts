@@ -123,7 +123,11 @@ export async function startTestBaseboard(env: Record<string, string> = {}): Prom
     BASEBOARD_AUDIT_RESERVE_MB: "1",
     ...env,
   };
-  const board = await startBaseboard(boardEnv, { log: (line) => logs.push(line), serviceCommand: { ...serviceEntry(), env: childEnv(boardEnv) } });
+  const board = await startBaseboard(boardEnv, { log: (line) => logs.push(line), serviceCommand: { ...serviceEntry(), env: childEnv(boardEnv) } }).catch((e: unknown) => {
+    // A start that fails (a refused configuration) leaves no directory behind either.
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw e;
+  });
   return {
     ...board,
     logs,

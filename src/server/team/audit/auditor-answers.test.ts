@@ -15,15 +15,19 @@ import { createAuditor } from "./auditor";
 import { openSqliteAuditLog } from "./sqlite-audit-log";
 
 let log: AuditLog | undefined;
+let dir: string | undefined;
 afterEach(async () => {
   await log?.close();
   log = undefined;
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  dir = undefined;
 });
 
 const unused = new Proxy({}, { get: () => () => Promise.reject(new Error("the upstream is not asked")) }) as Upstream;
 
 async function updateAnswered(upstreamAnswer: unknown, matched = "2") {
-  log = openSqliteAuditLog(fs.mkdtempSync(path.join(os.tmpdir(), "bb-answers-")));
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "bb-answers-"));
+  log = openSqliteAuditLog(dir);
   const auditor = createAuditor({ log, upstream: unused, tableOf: async () => ({ primaryKey: "id", beforeImages: true }) });
   const pending = await auditor.beforeChange({
     actor: { kind: "single-user", email: "single-user", name: "Single user", role: "admin", grants: [] } as never,

@@ -14,11 +14,17 @@ import { createAuditor, SIGN_IN_WINDOW_MS } from "./auditor";
 import { openSqliteAuditLog } from "./sqlite-audit-log";
 
 let log: AuditLog | undefined;
+const dirs: string[] = [];
 afterEach(async () => {
   vi.useRealTimers();
   await log?.close();
   log = undefined;
+  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
 });
+const tempDir = () => {
+  dirs.push(fs.mkdtempSync(path.join(os.tmpdir(), "bb-signin-")));
+  return dirs[dirs.length - 1];
+};
 
 const unused = new Proxy({}, { get: () => () => Promise.reject(new Error("the upstream is not asked")) }) as Upstream;
 
@@ -28,7 +34,7 @@ async function failures() {
 }
 
 it("counts per account and address: the first at once, the rest of the minute as one entry", async () => {
-  log = openSqliteAuditLog(fs.mkdtempSync(path.join(os.tmpdir(), "bb-signin-")));
+  log = openSqliteAuditLog(tempDir());
   const auditor = createAuditor({ log, upstream: unused, tableOf: async () => ({ beforeImages: false }) });
   for (let i = 0; i < 5; i++) await auditor.signInFailed("eve@example.com", "10.0.0.1");
   await auditor.signInFailed("eve@example.com", "10.0.0.2");
@@ -48,7 +54,7 @@ it("counts per account and address: the first at once, the rest of the minute as
 
 it("a minute later the count starts again; the minute's rest is written when it ends", async () => {
   vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
-  log = openSqliteAuditLog(fs.mkdtempSync(path.join(os.tmpdir(), "bb-signin-")));
+  log = openSqliteAuditLog(tempDir());
   const auditor = createAuditor({ log, upstream: unused, tableOf: async () => ({ beforeImages: false }) });
   await auditor.signInFailed("ada@example.com", "10.0.0.9");
   await auditor.signInFailed("ada@example.com", "10.0.0.9");

@@ -10,14 +10,19 @@ import { expect, it } from "vitest";
 import { openTrailFile } from "./sqlite-audit-log";
 
 it("a new trail and a reopened one both sync at checkpoints (synchronous NORMAL), in WAL mode", () => {
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "bb-trail-file-")), "audit.sqlite");
-  for (const when of ["new", "reopened"]) {
-    const db = openTrailFile(file);
-    try {
-      expect({ when, synchronous: db.pragma("synchronous", { simple: true }), mode: db.pragma("journal_mode", { simple: true }) }).toEqual({ when, synchronous: 1, mode: "wal" });
-      db.exec("CREATE TABLE IF NOT EXISTS t (x)");
-    } finally {
-      db.close();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bb-trail-file-"));
+  const file = path.join(dir, "audit.sqlite");
+  try {
+    for (const when of ["new", "reopened"]) {
+      const db = openTrailFile(file);
+      try {
+        expect({ when, synchronous: db.pragma("synchronous", { simple: true }), mode: db.pragma("journal_mode", { simple: true }) }).toEqual({ when, synchronous: 1, mode: "wal" });
+        db.exec("CREATE TABLE IF NOT EXISTS t (x)");
+      } finally {
+        db.close();
+      }
     }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
   }
 });

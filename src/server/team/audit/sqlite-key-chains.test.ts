@@ -15,11 +15,15 @@ import { EMPLOYEES, newEntry } from "../testing/audit-entries";
 
 const T = EMPLOYEES;
 let open: AuditLog[] = [];
+const dirs = new Set<string>();
 afterEach(async () => {
   for (const l of open) await l.close();
   open = [];
+  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+  dirs.clear();
 });
 function fresh(dir = fs.mkdtempSync(path.join(os.tmpdir(), "bb-chains-"))) {
+  dirs.add(dir);
   const log = openSqliteAuditLog(dir);
   open.push(log);
   return { log, dir };

@@ -12,16 +12,22 @@ import type { SqlEngine } from "../engine";
 import { openDuckDbEngine } from "./engine";
 
 let engine: SqlEngine | undefined;
+const dirs: string[] = [];
 afterEach(async () => {
   await engine?.close();
   engine = undefined;
+  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
 });
+const tempDir = () => {
+  dirs.push(fs.mkdtempSync(path.join(os.tmpdir(), "bb-oom-")));
+  return dirs[dirs.length - 1];
+};
 
 // A list of n numbers: held whole in memory (DuckDB cannot spill it), ~8 bytes each.
 const list = (n: number) => CompiledQuery.raw(`select length(list(i)) as n from range(${n}) t(i)`, []);
 
 it("after two reads ran out of memory at once, a read that fits runs (each of four in a row)", async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bb-oom-"));
+  const dir = tempDir();
   engine = await openDuckDbEngine({ file: path.join(dir, "db.duckdb"), memoryLimit: "64MB", threads: 2, readers: 2 });
   const big = await Promise.allSettled([engine.read([list(4_000_000)]), engine.read([list(4_000_000)])]);
   expect(big.map((r) => r.status === "rejected" && engine!.dialect.classifyError(r.reason))).toEqual(["outOfMemory", "outOfMemory"]);
@@ -29,7 +35,7 @@ it("after two reads ran out of memory at once, a read that fits runs (each of fo
 });
 
 it("a read that runs out of memory alone, after lookups loaded much of a key index, runs once the instance is opened afresh", async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bb-oom-"));
+  const dir = tempDir();
   const file = path.join(dir, "db.duckdb");
   const setup = await openDuckDbEngine({ file, memoryLimit: "1GB", threads: 2 });
   await setup.write(async (tx) => {
