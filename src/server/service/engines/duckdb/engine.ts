@@ -24,6 +24,7 @@ import { EngineError, type Progress, type RunResult, type SqlEngine, type SqlTx 
 import { sizeBytes } from "../../config";
 import { appendRows } from "./append";
 import { duckDbDialect } from "./dialect";
+import { createMemoryGate, MEMORY_GATE_TIMINGS } from "./memory-gate";
 import { forgetPrepared, runPrepared, startPrepared } from "./prepared";
 
 export interface DuckDbOptions {
@@ -87,8 +88,6 @@ async function runWatched(conn: DuckDBConnection, query: CompiledQuery, progress
 }
 
 const PROGRESS_POLL_MS = 500;
-/** How long a read that ran out of memory beside others waits for them before its second try. */
-const OOM_RETRY_WAIT_MS = 60_000;
 /** The instance is opened afresh for a read that ran out of memory alone at most this often. */
 const RECYCLE_EVERY_MS = 10_000;
 
@@ -205,34 +204,8 @@ export async function openDuckDbEngine(options: DuckDbOptions): Promise<SqlEngin
     else idle.push(c);
   }
 
-  // Reads running, and those of them waiting for the others to end (a second try after running
-  // out of memory).
-  let reading = 0;
-  let retrying = 0;
-  let readersDone: (() => void)[] = [];
-  /** Resolves when no read runs but those waiting like this one (or after `ms`). */
-  const othersDone = (ms: number) =>
-    new Promise<void>((resolve) => {
-      if (reading - retrying - 1 <= 0) return resolve();
-      retrying++;
-      let woken = false;
-      const wake = () => {
-        if (woken) return;
-        woken = true;
-        retrying--;
-        clearTimeout(timer);
-        resolve();
-      };
-      const timer = setTimeout(wake, ms);
-      readersDone.push(wake);
-    });
-  const readEnded = () => {
-    reading--;
-    if (reading - retrying > 0) return;
-    const wake = readersDone;
-    readersDone = [];
-    for (const w of wake) w();
-  };
+  // Reads that run out of memory: tried again beside the others, after them, or on a fresh instance.
+  const gate = createMemoryGate({ isOutOfMemory: (e) => duckDbDialect.classifyError(e) === "outOfMemory", recycle });
 
   /**
    * Opens the instance afresh once no other read or write runs: DuckDB keeps what it has loaded of
@@ -249,11 +222,12 @@ export async function openDuckDbEngine(options: DuckDbOptions): Promise<SqlEngin
     try {
       // The write in progress, if any, ends (new ones wait in current()); then the other reads.
       await writeChain;
-      await othersDone(OOM_RETRY_WAIT_MS);
-      if (reading - retrying > 1 || !db) return false;
+      await gate.othersDone(MEMORY_GATE_TIMINGS.othersWaitMs);
+      if (gate.othersRunning() > 0 || !db) return false;
       const old = db;
       db = undefined;
       shut(old);
+      gate.wakeWaiting();
       return true;
     } finally {
       pause = undefined;
@@ -295,33 +269,8 @@ export async function openDuckDbEngine(options: DuckDbOptions): Promise<SqlEngin
     },
     builder: compileOnlyKysely(),
 
-    // A read that runs out of memory while other reads run (a deep sort beside a key lookup:
-    // DuckDB has no per-query share) waits for those to end and runs once more; alone (or still),
-    // the instance is opened afresh (recycle) and it runs once more; then it fails.
-    async read(queries, progress) {
-      reading++;
-      const outOfMemory = (e: unknown) => duckDbDialect.classifyError(e) === "outOfMemory";
-      try {
-        try {
-          return await readOnce(queries, progress);
-        } catch (e) {
-          if (!outOfMemory(e)) throw e;
-          if (reading - retrying > 1) {
-            await othersDone(OOM_RETRY_WAIT_MS);
-            try {
-              return await readOnce(queries, progress);
-            } catch (again) {
-              if (!outOfMemory(again)) throw again;
-            }
-          }
-          // Alone and still out of memory: what the instance holds may be what is missing.
-          if (!(await recycle())) throw e;
-          return await readOnce(queries, progress);
-        }
-      } finally {
-        readEnded();
-      }
-    },
+    // Out of memory: see memory-gate.ts.
+    read: (queries, progress) => gate.read(() => readOnce(queries, progress)),
 
     write(fn) {
       const run = async () => {
