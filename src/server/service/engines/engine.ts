@@ -119,6 +119,11 @@ export interface CsvLoad {
   /** INSERT … SELECT from the file straight into `table`. */
   loadSql(table: string, file: string, names: string[], types: FieldType[]): string;
   /**
+   * INSERT … SELECT into `table` of the last line in the file of each key `repeats` holds (its
+   * column `k`), keyed by `primaryKey`: a load whose keys repeat keeps the last line of each.
+   */
+  lastLinesSql(table: string, file: string, names: string[], types: FieldType[], primaryKey: string, repeats: string): string;
+  /**
    * One aggregate over the file (a row of a different width fails it): the number of rows,
    * then per column its non-empty cells and, per test asked, [cells surely passing, cells
    * surely failing] by our own rules (`import/cells.ts`). A cell may be neither.

@@ -106,6 +106,19 @@ export function loadSql(table: string, file: string, names: string[], types: Fie
 }
 
 /**
+ * INSERT … SELECT into `table` of the last line of each key in `repeats`: the rows numbered in
+ * file order as the staging path numbers them, only the repeated keys' kept, the last of each.
+ */
+export function lastLinesSql(table: string, file: string, names: string[], types: FieldType[], primaryKey: string, repeats: string): string {
+  const pk = ident(primaryKey);
+  const numbered = `select row_number() over () as bb_line, ${names.map((n, i) => `${converted(n, types[i])} as ${ident(n)}`).join(", ")} from ${source(file, names)}`;
+  return (
+    `insert into ${ident(table)} (${names.map(ident).join(", ")}) select ${names.map(ident).join(", ")} from (${numbered}) ` +
+    `where ${pk} in (select k from ${ident(repeats)}) qualify row_number() over (partition by ${pk} order by bb_line desc) = 1`
+  );
+}
+
+/**
  * INSERT … SELECT from read_csv into `staging` (columns bb_line, then `names`); bb_line is the
  * row's position in the file (what "the last line wins" needs), not its line number, which
  * only our own pass reports.
@@ -124,5 +137,6 @@ export const duckDbCsvLoad: CsvLoad = {
   fits: (types, scanned) => scanned || !types.includes("datetime"),
   insertSql: readCsvInsert,
   loadSql,
+  lastLinesSql,
   scanSql,
 };

@@ -82,10 +82,23 @@ it("the same file read by our own pass alone (no scan) gives the same Table", as
   expect((await store.table("scan", "small"))!.fields.map((f) => f.type)).toEqual((await store.table("scan", "plain"))!.fields.map((f) => f.type));
 });
 
-it("a key repeated past the first rows: the engine's load is undone and the last line wins", async () => {
-  const r = await load("repeat", file("repeat", (i, c) => (i === ROWS - 1 ? ["K001200", "777", "true", "2020-01-01", "last"] : c)));
-  expect(r).toEqual({ ok: true, value: { inserted: ROWS - 1, updated: 0, created: true, loadedBy: "staging" } });
+it("keys repeated past the first rows: the engine's load keeps the last line of each, in file order", async () => {
+  const r = await load("repeat", file("repeat", (i, c) => {
+    if (i === 300) return ["K000005", "1", "true", "2020-01-01", "second"];
+    if (i === ROWS - 2) return ["K000005", "2", "false", "2020-01-02", "third"];
+    if (i === ROWS - 1) return ["K001200", "777", "true", "2020-01-01", "last"];
+    return c;
+  }));
+  expect(r).toEqual({ ok: true, value: { inserted: ROWS - 3, updated: 0, created: true, loadedBy: "engine" } });
   expect(await record("repeat", "K001200")).toEqual({ id: "K001200", n: 777, ok: true, day: "2020-01-01", note: "last" });
+  expect(await record("repeat", "K000005")).toEqual({ id: "K000005", n: 2, ok: false, day: "2020-01-02", note: "third" });
+  expect(await record("repeat", "K000006")).toEqual({ id: "K000006", n: -22, ok: false, day: "2024-07-16", note: "note 6" });
+  const table = (await store.table("scan", "repeat"))!;
+  const all = await store.query(table, {} as never);
+  expect(all.ok && all.value.count).toBe(ROWS - 3);
+  // The key holds afterwards: no second row for a key.
+  const counted = await engine.read([CompiledQuery.raw(`select count(distinct id) from "${table.physical}"`, [])]);
+  expect(Number(counted[0].rows[0][0])).toBe(ROWS - 3);
   expect(await loadTables()).toEqual([]);
 });
 
