@@ -5,7 +5,7 @@
  */
 import { expect, test } from "@playwright/test";
 import sharp from "sharp";
-import { SHOTS, dropFiles, dropzone, listKeys, uploadRow } from "./testing/storage";
+import { SHOTS, dropFiles, dropzone, listKeys, shootBoth, uploadRow } from "./testing/storage";
 import { serviceCall } from "./testing/service";
 
 test("team-files: upload by the button, text and PDF previews", async ({ page }) => {
@@ -19,6 +19,12 @@ test("team-files: upload by the button, text and PDF previews", async ({ page })
 
   await page.getByRole("button", { name: "Preview readme.txt" }).click();
   await expect(page.getByLabel("Contents of readme.txt")).not.toBeEmpty();
+  // The key, not the internal versioned key (v…/docs/readme.txt) the preview loads.
+  const readme = page.getByRole("dialog", { name: "readme.txt" });
+  await expect(readme).toContainText("Key: docs/readme.txt");
+  await expect(readme).not.toContainText(/v\d+\//);
+  await shootBoth(page, "10-text-preview-key");
+  await page.setViewportSize({ width: 1400, height: 900 });
   await page.keyboard.press("Escape");
   await page.getByRole("button", { name: "Preview manual.pdf" }).click();
   const pdf = page.getByRole("dialog", { name: "manual.pdf" });
@@ -111,4 +117,19 @@ test("an image the browser cannot draw (TIFF) gets an icon and a message, not a 
   const box = page.getByRole("dialog", { name: "scan.tif" });
   await expect(box.getByRole("status")).toContainText("This browser cannot show this image (TIF image)");
   await expect(box.getByRole("link", { name: "Download scan.tif" })).toBeVisible();
+});
+
+test("at 1024×768 the list gives the names their room: short names show whole", async ({ page }) => {
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await page.goto("/storage/public-assets?folder=catalog");
+  const names = page.locator(".st-table .st-name");
+  await expect(names.filter({ hasText: "plant.png" })).toBeVisible();
+  const cut = () => names.evaluateAll((els) => els.filter((e) => e.scrollWidth > e.clientWidth).map((e) => e.textContent));
+  expect(await cut()).toEqual([]);
+  await page.screenshot({ path: `${SHOTS}/14-catalog-1024.png` });
+  // Also beside the details panel, which takes 360 px of the same width.
+  await page.getByRole("button", { name: "Details of plant.png" }).click();
+  await expect(page.getByRole("complementary", { name: "plant.png" })).toBeVisible();
+  expect(await cut()).toEqual([]);
+  await page.screenshot({ path: `${SHOTS}/14a-catalog-1024-details.png` });
 });

@@ -3,8 +3,8 @@
  * rename a file and move a folder by the dialog, with progress and outcome; delete a folder.
  */
 import { seriousViolations } from "./testing/a11y";
-import { expect, test } from "@playwright/test";
-import { SHOTS, listKeys, putText } from "./testing/storage";
+import { type Locator, expect, test } from "@playwright/test";
+import { SHOTS, listKeys, putText, shootBoth } from "./testing/storage";
 
 
 test("rename a file, move a folder and delete a folder by server-side jobs", async ({ page }) => {
@@ -63,4 +63,61 @@ test("the filter box searches this folder or the whole bucket", async ({ page })
   await expect(page.getByRole("button", { name: `Preview ${base}/x/y/Needle-Deep.txt` })).toBeVisible();
   await page.screenshot({ path: `${SHOTS}/42-search-bucket.png` });
   expect(await seriousViolations(page, ".st-toolbar")).toEqual([]);
+});
+
+/** A checkbox or radio with its label on one line beside it (the input once took the dialog's whole width). */
+async function expectOneRow(control: Locator) {
+  const input = await control.boundingBox();
+  expect(input!.width).toBeLessThan(24);
+  const label = await control.locator("xpath=ancestor::label[1]").boundingBox();
+  expect(label!.height).toBeLessThan(28);
+}
+
+test("move dialogs: readable replace and action rows; an existing destination names the checkbox, not an API field", async ({ page }) => {
+  const base = `clash-${Date.now()}`;
+  for (const n of ["a", "b"]) await putText("team-files", `${base}/${n}.txt`, `new ${n}`);
+  for (const n of ["a", "b"]) await putText("team-files", `${base}/into/${n}.txt`, `old ${n}`);
+  await page.goto(`/storage/team-files?folder=${base}`);
+
+  // One file's dialog: refused onto an existing file, in the app's words; then replaced by ticking the box.
+  await page.getByRole("button", { name: "Move, rename or copy a.txt" }).click();
+  const dialog = page.getByRole("dialog", { name: "Move, rename or copy file" });
+  const replace = dialog.getByRole("checkbox", { name: "Replace existing files at the new path" });
+  await expectOneRow(replace);
+  await expectOneRow(dialog.getByRole("radio", { name: "Move or rename" }));
+  await expectOneRow(dialog.getByRole("radio", { name: "Copy" }));
+  await dialog.getByLabel("New path in team-files").fill(`${base}/into/a.txt`);
+  await dialog.getByRole("button", { name: "Move", exact: true }).click();
+  const refusal = page.getByText(`“${base}/into/a.txt” already exists. Tick “Replace existing files at the new path” to replace it (every version of it), or choose another name.`);
+  await expect(refusal).toBeVisible();
+  await expect(page.getByText(/"overwrite"/)).toHaveCount(0);
+  await shootBoth(page, "43-move-onto-existing");
+  await replace.check();
+  await dialog.getByRole("button", { name: "Move", exact: true }).click();
+  await expect(page.getByTestId("job-text")).toHaveText(`Moved 1 file: ${base}/a.txt → ${base}/into/a.txt`);
+  await page.locator(".dialog-foot").getByRole("button", { name: "Close" }).click();
+
+  // A folder's dialog.
+  await page.getByRole("button", { name: "Move, rename or copy folder into" }).click();
+  const folderDialog = page.getByRole("dialog", { name: "Move, rename or copy folder" });
+  await expectOneRow(folderDialog.getByRole("checkbox", { name: "Replace existing files at the new path" }));
+  await expectOneRow(folderDialog.getByRole("radio", { name: "Move or rename" }));
+  await shootBoth(page, "44-folder-move-dialog");
+  await folderDialog.getByRole("button", { name: "Cancel" }).click();
+
+  // The selection bar's "Move to…": the outcome names its own checkbox.
+  await page.getByRole("checkbox", { name: "Select b.txt" }).click();
+  await page.getByRole("region", { name: "Selection" }).getByRole("button", { name: "Move to…" }).click();
+  const bulk = page.getByRole("dialog", { name: "Move 1 file" });
+  await expectOneRow(bulk.getByRole("checkbox", { name: "Replace existing files in that folder" }));
+  await bulk.getByLabel(/Into the folder/).fill(`${base}/into/`);
+  await shootBoth(page, "45-bulk-move-dialog");
+  await bulk.getByRole("button", { name: "Move 1 file" }).click();
+  await expect(page.getByTestId("bulk-outcome")).toHaveText("0 of 1 moved; 1 failed:");
+  await expect(page.locator(".st-bulk-failed")).toHaveText(
+    `${base}/b.txt: “${base}/into/b.txt” already exists. Tick “Replace existing files in that folder” to replace it (every version of it), or choose another folder.`,
+  );
+  await shootBoth(page, "46-bulk-move-refused");
+  await page.locator(".dialog-foot").getByRole("button", { name: "Close" }).click();
+  expect(await listKeys("team-files", `${base}/into/`)).toEqual([`${base}/into/a.txt`, `${base}/into/b.txt`]);
 });

@@ -9,7 +9,7 @@ import fs from "node:fs";
 import { seriousViolations } from "./testing/a11y";
 import { expect, test } from "@playwright/test";
 import { strFromU8, unzipSync } from "fflate";
-import { SHOTS, listKeys, putText } from "./testing/storage";
+import { SHOTS, listKeys, putText, shootBoth } from "./testing/storage";
 import { serviceCall } from "./testing/service";
 
 async function read(bucket: string, key: string): Promise<string> {
@@ -95,7 +95,13 @@ test("file details: sha256, every version, a signed URL with a chosen lifetime, 
   await expect(versions).toHaveCount(2);
   await panel.getByLabel("Links expire after").selectOption({ label: "7 days" });
   await panel.getByRole("button", { name: "Copy signed URL" }).click();
-  await expect(page.getByRole("status").filter({ hasText: "Signed URL copied" })).toBeVisible();
+  const copiedToast = page.getByRole("status").filter({ hasText: "Signed URL copied" });
+  await expect(copiedToast).toBeVisible();
+  // Named by key and version as the list names it, not by the internal versioned key (v…/key).
+  await expect(copiedToast).toContainText(`${key}, version 2 · `);
+  await expect(copiedToast).not.toContainText(/v\d+\//);
+  await shootBoth(page, "52a-signed-url-toast");
+  await page.setViewportSize({ width: 1400, height: 900 });
   const url = await page.evaluate(() => navigator.clipboard.readText());
   const expires = Number(new URL(url).searchParams.get("Expires"));
   expect(expires * 1000 - Date.now()).toBeGreaterThan(6.9 * 24 * 3600 * 1000);
@@ -108,4 +114,43 @@ test("file details: sha256, every version, a signed URL with a chosen lifetime, 
   expect(await read("team-files", key)).toBe("first version");
   await page.keyboard.press("Escape");
   await expect(panel).toBeHidden();
+});
+
+test("the details panel closes when its file is deleted (from its row or the selection bar); a whole-bucket search says so when empty", async ({ page }) => {
+  const base = `gone-${Date.now()}`;
+  for (const n of ["one", "two", "three"]) await putText("team-files", `${base}/${n}.txt`, n);
+  const notFound: string[] = [];
+  page.on("response", (r) => r.status() === 404 && notFound.push(r.url()));
+  await page.goto(`/storage/team-files?folder=${base}`);
+  const panel = page.getByRole("complementary");
+
+  // From its row.
+  await page.getByRole("button", { name: "Details of one.txt" }).click();
+  await expect(panel.getByRole("list", { name: "Versions of one.txt, newest first" }).getByRole("listitem")).toHaveCount(1);
+  await page.getByRole("button", { name: "Delete one.txt" }).click();
+  await page.getByRole("dialog", { name: "Delete one.txt?" }).getByRole("button", { name: "Delete" }).click();
+  await expect(page.getByRole("button", { name: "Preview one.txt" })).toHaveCount(0);
+  await expect(panel).toBeHidden();
+  await shootBoth(page, "53-details-closed-after-delete");
+  await page.setViewportSize({ width: 1400, height: 900 });
+
+  // From the selection bar.
+  await page.getByRole("button", { name: "Details of two.txt" }).click();
+  await expect(panel.getByRole("list", { name: "Versions of two.txt, newest first" }).getByRole("listitem")).toHaveCount(1);
+  await page.getByRole("checkbox", { name: "Select two.txt" }).click();
+  await page.getByRole("region", { name: "Selection" }).getByRole("button", { name: "Delete…" }).click();
+  await page.getByRole("dialog", { name: "Delete 1 file" }).getByRole("button", { name: "Delete 1 file" }).click();
+  await expect(page.getByTestId("bulk-outcome")).toHaveText("1 of 1 deleted.");
+  await page.locator(".dialog-foot").getByRole("button", { name: "Close" }).click();
+  await expect(panel).toBeHidden();
+  // Nothing asked for the versions of a file that was gone.
+  expect(notFound).toEqual([]);
+
+  // The empty result says where it looked.
+  const filter = page.getByRole("searchbox", { name: "Filter by name" });
+  await filter.fill(`no-such-name-${Date.now()}`);
+  await expect(page.getByText("Nothing in this folder matches the filter.")).toBeVisible();
+  await page.getByRole("combobox", { name: "Where to filter" }).selectOption("bucket");
+  await expect(page.getByText("Nothing in this bucket matches the search.")).toBeVisible();
+  await shootBoth(page, "54-bucket-search-empty");
 });

@@ -53,3 +53,11 @@ export async function putText(bucket: string, key: string, text: string): Promis
   const res = await serviceCall(`/v0/storage/object/${bucket}`, undefined, { method: "POST", body: form });
   expect(res.status).toBe(200);
 }
+
+/** Screenshots of what is on screen at the reviewed widths, 1440×900 then 1024×768 (the viewport stays at the last). */
+export async function shootBoth(page: Page, name: string): Promise<void> {
+  for (const [width, height] of [[1440, 900], [1024, 768]]) {
+    await page.setViewportSize({ width, height });
+    await page.screenshot({ path: `${SHOTS}/${name}-${width}.png` });
+  }
+}

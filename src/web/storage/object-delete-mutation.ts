@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiFetch } from "../api-client";
 import { forgetUpload } from "./local-uploads";
 import { encodeKeyPath } from "./paths.utils";
-import { bucketPath, storageKeys } from "./storage-keys";
+import { afterKeysGone, bucketPath } from "./storage-keys";
 
 export function useDeleteObjectMutation(bucket: string) {
   const qc = useQueryClient();
@@ -12,7 +12,8 @@ export function useDeleteObjectMutation(bucket: string) {
       await apiFetch(`/api/v0/storage/object/${bucketPath(bucket)}/${encodeKeyPath(key)}`, { method: "DELETE" });
       await forgetUpload(bucket, key).catch(() => undefined);
     },
-    onSettled: () => qc.invalidateQueries({ queryKey: storageKeys.bucket(bucket) }),
+    // Not the deleted key's own versions or preview: the panel or preview showing it closes.
+    onSettled: (_r, _e, key) => afterKeysGone(qc, bucket, (k) => k === key),
     meta: { handlesErrors: true },
   });
 }

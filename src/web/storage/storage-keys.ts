@@ -1,4 +1,6 @@
 /** Query keys of the storage capability, in one place; the shorter ones are prefixes for invalidation. */
+import type { Query, QueryClient } from "@tanstack/react-query";
+
 export const LIST_PAGE_SIZE = 200;
 
 export const storageKeys = {
@@ -13,3 +15,21 @@ export const storageKeys = {
 };
 
 export const bucketPath = (bucket: string) => encodeURIComponent(bucket);
+
+/**
+ * Refetches a bucket's queries after keys went away (deleted or moved), except the queries about
+ * those keys themselves (versions, text preview): they would only answer 404, and what shows
+ * them closes. Those are marked stale without a refetch.
+ */
+export function afterKeysGone(qc: QueryClient, bucket: string, gone: (key: string) => boolean): Promise<void> {
+  const about = (q: Query) => {
+    const [, , kind, key] = q.queryKey;
+    if (typeof key !== "string") return false;
+    // A text preview is keyed by the versioned key it shows (v<n>/<key>).
+    return kind === "versions" ? gone(key) : kind === "text" && (gone(key) || gone(key.replace(/^v\d+\//, "")));
+  };
+  return Promise.all([
+    qc.invalidateQueries({ queryKey: storageKeys.bucket(bucket), predicate: (q) => !about(q) }),
+    qc.invalidateQueries({ queryKey: storageKeys.bucket(bucket), predicate: about, refetchType: "none" }),
+  ]).then(() => undefined);
+}

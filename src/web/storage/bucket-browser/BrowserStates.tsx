@@ -9,6 +9,8 @@ export function countText(folders: number, files: number): string {
 
 export interface EmptyStateProps {
   filtered: boolean;
+  /** Where the filter looked: this folder, or the whole bucket (a search). */
+  scope: "folder" | "bucket";
   /** False where the upstream cannot list: then "empty" only means nothing was uploaded from here. */
   listed: boolean;
   canCreate: boolean;
@@ -16,11 +18,11 @@ export interface EmptyStateProps {
   onClearFilter(): void;
 }
 
-export function EmptyState({ filtered, listed, canCreate, folder, onClearFilter }: EmptyStateProps) {
+export function EmptyState({ filtered, scope, listed, canCreate, folder, onClearFilter }: EmptyStateProps) {
   if (filtered) {
     return (
       <div className="st-state st-muted">
-        <p>Nothing in this folder matches the filter.</p>
+        <p>{scope === "bucket" ? "Nothing in this bucket matches the search." : "Nothing in this folder matches the filter."}</p>
         <button type="button" className="btn" onClick={onClearFilter}>
           Clear the filter
         </button>

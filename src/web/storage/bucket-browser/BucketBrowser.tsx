@@ -33,7 +33,7 @@ import { baseName, parentFolder } from "../paths.utils";
 import { useFolderEntries } from "./use-folder-entries";
 import { SelectionBar } from "../selection/SelectionBar";
 import { BulkDialog } from "../selection/BulkDialog";
-import { prune, selectRange, summarize, toggle, toggleAll } from "../selection/selection.utils";
+import { goneAfter, prune, selectRange, summarize, toggle, toggleAll } from "../selection/selection.utils";
 import { FileDetails } from "../details/FileDetails";
 
 type FileEntry = Extract<Entry, { kind: "file" }>;
@@ -274,8 +274,17 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: 
               Try again
             </button>
           </div>
+        ) : searching && found.isPending ? (
+          <p className="st-muted st-pad">Searching the bucket…</p>
+        ) : searching && found.error ? (
+          <div className="st-state" role="alert">
+            <p className="st-error-text">Could not search the bucket: {found.error.message}</p>
+            <button type="button" className="btn" onClick={() => void found.refetch()}>
+              Try again
+            </button>
+          </div>
         ) : shown.length === 0 ? (
-          <EmptyState filtered={!!filter && data.entries.length > 0} listed={capabilities.list} canCreate={canCreate} folder={folder} onClearFilter={() => {
+          <EmptyState filtered={searching || (!!filter && data.entries.length > 0)} scope={searching ? "bucket" : "folder"} listed={capabilities.list} canCreate={canCreate} folder={folder} onClearFilter={() => {
               setFilterState({ folder, text: "" });
               filterRef.current?.focus();
             }}
@@ -327,7 +336,11 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: 
           folder={folder}
           action={bulk}
           summary={summary}
-          onDone={(out) => setSelection((s) => ({ ...s, ids: new Set([...s.ids].filter((i) => !out.done.includes(i) || bulk === "copy")) }))}
+          onDone={(out) => {
+            setSelection((s) => ({ ...s, ids: new Set([...s.ids].filter((i) => !out.done.includes(i) || bulk === "copy")) }));
+            // The details of a file deleted or moved away would only show what is gone.
+            setDetails((d) => (d && goneAfter(bulk, out.done, d.key) ? null : d));
+          }}
           onClose={() => setBulk(null)}
         />
       )}
@@ -392,6 +405,7 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: 
             setDeleteFor(null);
             setPreview(null);
             setLightboxKey(null);
+            setDetails((d) => (d?.key === deleteFor.key ? null : d));
           }}
         />
       )}

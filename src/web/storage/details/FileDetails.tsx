@@ -6,6 +6,7 @@
  */
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
+import { ApiError } from "../../api-client";
 import { toast } from "../../ui/toast";
 import { Icon } from "../../ui/icons";
 import { DEFAULT_LIFETIME, describeExpiry, expiresFromUrl, formatBytes, formatDate, LIFETIMES, typeLabel } from "../format.utils";
@@ -38,13 +39,14 @@ export function FileDetails(p: FileDetailsProps) {
   const newest = q.data?.[0];
   const sha256 = newest?.sha256 ?? entry.etag?.replace(/"/g, "");
 
-  const share = async (versionedKey: string) => {
+  /** `which` names the version as the list does ("Version 3 · date"), never by its internal versioned key. */
+  const share = async (versionedKey: string, which: string) => {
     const issuedAt = Date.now();
     try {
       const url = await signUrl(bucket, versionedKey, p.lifetimeChoice ? lifetime : undefined);
       const copied = await copyText(url);
       const expires = describeExpiry(p.lifetimeChoice ? lifetime : DEFAULT_LIFETIME, issuedAt, expiresFromUrl(url));
-      toast(copied ? "Signed URL copied" : "Signed URL ready", { kind: "success", detail: copied ? `${versionedKey}. ${expires}.` : url });
+      toast(copied ? "Signed URL copied" : "Signed URL ready", { kind: "success", detail: copied ? `${entry.key}, ${which}. ${expires}.` : url });
     } catch (e) {
       toast("Could not sign the URL", { kind: "error", detail: (e as Error).message });
     }
@@ -101,7 +103,7 @@ export function FileDetails(p: FileDetailsProps) {
               </option>
             ))}
           </select>
-          <button type="button" className="btn btn-sm" onClick={() => share(newest?.versionedKey ?? entry.versionedKey ?? entry.key)}>
+          <button type="button" className="btn btn-sm" onClick={() => share(newest?.versionedKey ?? entry.versionedKey ?? entry.key, newest ? `version ${q.data?.length ?? 1} · ${formatDate(newest.lastModified)}` : "newest version")}>
             <Icon name="link" /> Copy signed URL
           </button>
         </div>
@@ -113,6 +115,11 @@ export function FileDetails(p: FileDetailsProps) {
           <p className="st-muted">This upstream does not list a file's versions (no versions in its capabilities): only the newest is shown.</p>
         ) : q.isPending ? (
           <p className="st-muted">Loading versions…</p>
+        ) : q.isError && q.error instanceof ApiError && q.error.status === 404 ? (
+          // Deleted or moved elsewhere (from another tab, or by someone else): not a failure of this panel.
+          <p className="st-note" role="status">
+            “{entry.key}” is no longer in {bucket}: it was deleted or moved.
+          </p>
         ) : q.isError ? (
           <p className="st-error-text" role="alert">
             Could not list the versions: {q.error.message}
@@ -138,7 +145,7 @@ export function FileDetails(p: FileDetailsProps) {
                     <a className="btn btn-sm" href={objectUrl(bucket, v.versionedKey)} download={entry.name} aria-label={`Download version ${n}`} title="Download this version">
                       <Icon name="download" />
                     </a>
-                    <button type="button" className="btn btn-sm" aria-label={`Copy a signed URL to version ${n}`} title="Copy a signed URL to this version" onClick={() => share(v.versionedKey)}>
+                    <button type="button" className="btn btn-sm" aria-label={`Copy a signed URL to version ${n}`} title="Copy a signed URL to this version" onClick={() => share(v.versionedKey, `version ${n} · ${when}`)}>
                       <Icon name="link" />
                     </button>
                     {i > 0 && (

@@ -6,6 +6,7 @@
 import { useId, useState } from "react";
 import { Modal } from "../../ui/Dialog";
 import { toast } from "../../ui/toast";
+import { REPLACE_AT_PATH, conflictText } from "./job-text.utils";
 import { JobProgressModal } from "./JobProgressModal";
 import { type JobAction, useStartJobMutation } from "./storage-job-mutation";
 
@@ -46,7 +47,8 @@ export function MoveDialog({ bucket, from, action: initial, onClose }: MoveDialo
       { action, from, to, overwrite },
       {
         onSuccess: (j) => setJobId(j.id),
-        onError: (err) => toast(`Could not ${action} ${from}`, { kind: "error", detail: err.message }),
+        onError: (err) =>
+          toast(`Could not ${action} ${from}`, { kind: "error", detail: conflictText(err.message, REPLACE_AT_PATH, `choose another ${from.endsWith("/") ? "path" : "name"}`) ?? err.message }),
       },
     );
   };
@@ -71,7 +73,7 @@ export function MoveDialog({ bucket, from, action: initial, onClose }: MoveDialo
           {problem ?? (from.endsWith("/") ? "Everything under the folder goes along, with every version." : "Every version goes along.")}
         </p>
         <label className="st-check">
-          <input type="checkbox" checked={overwrite} onChange={(e) => setOverwrite(e.target.checked)} /> Replace existing files at the new path
+          <input type="checkbox" checked={overwrite} onChange={(e) => setOverwrite(e.target.checked)} /> {REPLACE_AT_PATH}
         </label>
         <div className="dialog-foot">
           <button type="button" className="btn" onClick={onClose}>

@@ -1,6 +1,23 @@
 /** Words for a storage job's progress and outcome. Pure. */
 import type { JobStatus } from "./storage-job-mutation";
 
+/** The labels of the replace checkboxes, which the conflict messages name. */
+export const REPLACE_AT_PATH = "Replace existing files at the new path";
+export const REPLACE_IN_FOLDER = "Replace existing files in that folder";
+
+/** The service's refusal of a destination that exists: `"a/b.txt" already exists; …overwrite…`. */
+const EXISTS = /^"(.+)" already exists[;.]/;
+
+/**
+ * A move or copy refused because the destination exists (the service's 409 before the job
+ * starts, or a job stopped by a file that appeared meanwhile), in the app's words: the service
+ * names its API field ("overwrite"), the app names its checkbox. Undefined for other messages.
+ */
+export function conflictText(message: string, checkbox: string, instead: string): string | undefined {
+  const m = EXISTS.exec(message);
+  return m ? `“${m[1]}” already exists. Tick “${checkbox}” to replace it (every version of it), or ${instead}.` : undefined;
+}
+
 const VERB: Record<JobStatus["action"], [string, string]> = { move: ["Moving", "Moved"], copy: ["Copying", "Copied"], delete: ["Deleting", "Deleted"] };
 
 const files = (n: number) => `${n.toLocaleString("en-US")} file${n === 1 ? "" : "s"}`;
@@ -15,8 +32,12 @@ export function jobText(job: JobStatus): string {
       return `${ed} ${files(job.done)}: ${where}`;
     case "cancelled":
       return `Cancelled after ${files(job.done)} of ${job.total.toLocaleString("en-US")}: what was done stays done`;
-    case "failed":
-      return `Stopped after ${files(job.done)} of ${job.total.toLocaleString("en-US")}: ${job.error ?? "the job failed"}`;
+    case "failed": {
+      // A file appeared at the destination after the job started (before, the service refuses to start it).
+      const clash = job.error ? EXISTS.exec(job.error) : null;
+      const why = clash ? `“${clash[1]}” appeared at the destination meanwhile. Start again with “${REPLACE_AT_PATH}” ticked to replace it` : (job.error ?? "the job failed");
+      return `Stopped after ${files(job.done)} of ${job.total.toLocaleString("en-US")}: ${why}`;
+    }
   }
 }
 

@@ -48,14 +48,9 @@ export function FilePreview({ bucket, entry, canDelete, onLink, onDelete, onClos
       ) : (
         <NoPreview entry={entry} reason="There is no inline preview for this type of file." />
       )}
+      {/* The key only: the versioned key the preview loads (v…/key) is internal (the details panel numbers versions). */}
       <p className="st-muted st-small">
         Key: <code>{entry.key}</code>
-        {entry.versionedKey && (
-          <>
-            {" "}
-            · version <code>{entry.versionedKey}</code>
-          </>
-        )}
       </p>
     </Modal>
   );

@@ -6,9 +6,10 @@
 import { useId, useRef, useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { Modal } from "../../ui/Dialog";
-import { storageKeys } from "../storage-keys";
+import { REPLACE_IN_FOLDER, conflictText } from "../jobs/job-text.utils";
+import { afterKeysGone } from "../storage-keys";
 import { type BulkOutcome, type BulkProgress, deleteItems, moveItems } from "./bulk-actions-mutation";
-import { destinationProblem, type SelectionSummary, selectionText } from "./selection.utils";
+import { destinationProblem, goneAfter, type SelectionSummary, selectionText } from "./selection.utils";
 
 export interface BulkDialogProps {
   bucket: string;
@@ -46,7 +47,8 @@ export function BulkDialog(p: BulkDialogProps) {
       p.action === "delete" ? await deleteItems(p.bucket, items, ctl.signal, setProgress) : await moveItems(p.bucket, items, to, p.action, overwrite, ctl.signal, setProgress);
     abort.current = null;
     setOutcome(out);
-    await qc.invalidateQueries({ queryKey: storageKeys.bucket(p.bucket) });
+    // Not the queries about files now gone (the details panel showing one closes in onDone).
+    await afterKeysGone(qc, p.bucket, (key) => goneAfter(p.action, out.done, key));
     p.onDone(out);
   };
 
@@ -62,7 +64,7 @@ export function BulkDialog(p: BulkDialogProps) {
           <ul className="st-bulk-failed">
             {outcome.failed.slice(0, 50).map((f) => (
               <li key={f.item}>
-                <code>{f.item}</code>: {f.message}
+                <code>{f.item}</code>: {conflictText(f.message, REPLACE_IN_FOLDER, "choose another folder") ?? f.message}
               </li>
             ))}
             {outcome.failed.length > 50 && <li>and {outcome.failed.length - 50} more</li>}
@@ -113,7 +115,7 @@ export function BulkDialog(p: BulkDialogProps) {
               {problem ?? `Each keeps its name${summary.folders.length ? "; folders go with everything under them" : ""}, with every version.`}
             </p>
             <label className="st-check">
-              <input type="checkbox" checked={overwrite} onChange={(e) => setOverwrite(e.target.checked)} /> Replace existing files in that folder
+              <input type="checkbox" checked={overwrite} onChange={(e) => setOverwrite(e.target.checked)} /> {REPLACE_IN_FOLDER}
             </label>
           </>
         )}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Entry } from "../listing.utils";
-import { destinationOf, destinationProblem, entryId, prune, selectRange, selectionText, summarize, toggle, toggleAll } from "./selection.utils";
+import { destinationOf, destinationProblem, entryId, goneAfter, prune, selectRange, selectionText, summarize, toggle, toggleAll } from "./selection.utils";
 
 const file = (key: string, size = 10): Entry => ({ kind: "file", key, name: key.split("/").pop()!, versionedKey: `v1/${key}`, size, contentType: "text/plain", lastModified: "2026-01-01T00:00:00Z" }) as Entry;
 const folder = (f: string, pending = false): Entry => ({ kind: "folder", folder: f, name: f.replace(/\/$/, "").split("/").pop()!, pending }) as Entry;
@@ -47,5 +47,15 @@ describe("bulk move and copy destinations", () => {
     expect(destinationProblem(["c.txt"], "/abs", "move")).toContain("without /");
     expect(destinationProblem(["c.txt"], "a/../b", "move")).toContain("not a folder path");
     expect(destinationProblem(["c.txt"], "archive/2024/", "move")).toBeUndefined();
+  });
+});
+
+describe("goneAfter", () => {
+  it("is true for a deleted or moved file, or one under a deleted or moved folder; never after a copy", () => {
+    expect(goneAfter("delete", ["a/x.txt"], "a/x.txt")).toBe(true);
+    expect(goneAfter("move", ["a/sub/"], "a/sub/deep/y.txt")).toBe(true);
+    expect(goneAfter("delete", ["a/sub/"], "a/subway.txt")).toBe(false);
+    expect(goneAfter("delete", ["a/x.txt"], "a/x.txt.bak")).toBe(false);
+    expect(goneAfter("copy", ["a/x.txt"], "a/x.txt")).toBe(false);
   });
 });

@@ -92,3 +92,8 @@ export function destinationProblem(items: readonly string[], folder: string, act
   }
   return undefined;
 }
+
+/** Whether a key is gone after a bulk action that did `done` (files and folders ending in "/"): a copy leaves everything in place. */
+export function goneAfter(action: "delete" | "move" | "copy", done: readonly string[], key: string): boolean {
+  return action !== "copy" && done.some((item) => item === key || (item.endsWith("/") && key.startsWith(item)));
+}
