@@ -143,16 +143,21 @@ test("Delete on a cell range empties it (reviewed, one undo step); Ctrl+D fills 
   await cell(page, 2, "age").click();
   await page.keyboard.press("Shift+ArrowDown");
   await page.keyboard.press("Delete");
-  const dialog = page.getByRole("dialog", { name: "Paste: review the changes" });
+  // Named as what it is (a clear), its primary action focused: Enter applies it.
+  const dialog = page.getByRole("dialog", { name: "Clear cells: review the changes" });
   await expect(dialog.getByTestId("paste-summary")).toContainText("2 values to change in 2 Records");
-  await dialog.getByRole("button", { name: "Update 2 Records" }).click();
+  await expect(dialog.getByRole("button", { name: "Update 2 Records" })).toBeFocused();
+  await page.keyboard.press("Enter");
   await expect.poll(async () => (await apiQuery("employees", { filter: pkOr("E00961", "E00962") })).items.map((r) => r.age)).toEqual([null, null]);
   // The result is shown once the app has the answer, which may be after the service has it:
   // closed once it is there (an Escape before it closed nothing, and the modal then held Undo).
-  const result = page.getByRole("dialog", { name: "Paste result" });
+  const result = page.getByRole("dialog", { name: "Clear result" });
   await expect(result).toBeVisible();
+  await expect(result.getByRole("button", { name: "Close" })).toBeFocused();
+  await expect(page.getByText("Cleared 2 values in 2 Records")).toBeVisible();
   await page.keyboard.press("Escape");
   await expect(result).toBeHidden();
+  await expect(page.locator('button[aria-label="Undo"]')).toHaveAttribute("title", /Clear 2 values in 2 Records/);
   await page.locator('button[aria-label="Undo"]').click();
   await expect.poll(async () => (await apiQuery("employees", { filter: pkOr("E00961", "E00962"), sort: [{ key: "employee_id", direction: "ascending" }] })).items.map((r) => r.age)).toEqual(before.items.slice(0, 2).map((r) => r.age));
 
@@ -160,7 +165,15 @@ test("Delete on a cell range empties it (reviewed, one undo step); Ctrl+D fills 
   await page.keyboard.press("Shift+ArrowDown");
   await page.keyboard.press("Shift+ArrowDown");
   await page.keyboard.press("Control+d");
-  await expect(dialog).toBeVisible();
-  await dialog.getByRole("button", { name: /^Update \d Records?$/ }).click();
+  const fill = page.getByRole("dialog", { name: "Fill down: review the changes" });
+  await expect(fill).toBeVisible();
+  await fill.getByRole("button", { name: /^Update \d Records?$/ }).click();
   await expect.poll(async () => (await apiQuery("employees", { filter: pkOr(...pks) })).items.map((r) => r.city)).toEqual(pks.map(() => before.items[0].city));
+  await page.getByRole("dialog", { name: "Fill down result" }).getByRole("button", { name: "Close" }).click();
+
+  // A read-only column (the primary key): one line saying so, no dialog about a paste.
+  await cell(page, 1, "employee_id").click();
+  await page.keyboard.press("Delete");
+  await expect(page.getByText("employee_id is read-only: nothing was cleared.")).toBeVisible();
+  await expect(page.getByRole("dialog")).toHaveCount(0);
 });

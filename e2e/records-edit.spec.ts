@@ -150,3 +150,27 @@ test("typing on a true/false cell picks the value; on a date cell it opens the p
   await page.keyboard.press("Escape");
   expect((await apiRecord("E00105")).hire_date).toBe(hire_date);
 });
+
+test("a date partly cleared (Backspace empties one part) is refused in words, in the grid and the record panel, never saved as NULL", async ({ page }) => {
+  await openView(page, "employees", { filter: byPk("E00106") });
+  const { hire_date } = await apiRecord("E00106");
+  const hire = cell(page, 2, "hire_date");
+  await hire.click();
+  await page.keyboard.press("Enter");
+  const editor = page.getByLabel("Edit hire_date");
+  await editor.focus();
+  await page.keyboard.press("Backspace");
+  expect(await editor.evaluate((el: HTMLInputElement) => el.validity.badInput)).toBe(true);
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("alert").filter({ hasText: "hire_date has an incomplete date" })).toBeVisible();
+  await page.keyboard.press("Escape");
+  expect((await apiRecord("E00106")).hire_date).toBe(hire_date);
+
+  await page.getByRole("button", { name: "Open Record E00106" }).click();
+  const panel = page.getByRole("complementary").filter({ hasText: "Record E00106" });
+  await panel.locator("#rp-hire_date").focus();
+  await page.keyboard.press("Backspace");
+  await page.keyboard.press("Control+s");
+  await expect(panel.getByRole("alert").filter({ hasText: "hire_date has an incomplete date" })).toBeVisible();
+  expect((await apiRecord("E00106")).hire_date).toBe(hire_date);
+});

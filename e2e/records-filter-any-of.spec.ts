@@ -73,3 +73,20 @@ test("a JSON error on Apply is shown at the Apply button and the caret goes to t
   expect(caret).toBe('{"and": [{"key": "age", "operator": "equal" '.length);
   await page.screenshot({ path: "test-results/shots/filter-json-error.png" });
 });
+
+test("Ctrl+Enter applies what is on screen: a value still typed in the \"is any of\" box is included, as the button includes it", async ({ page }) => {
+  await openView(page, "employees");
+  await page.getByRole("button", { name: "Filter", exact: true }).click();
+  const builder = page.getByRole("region", { name: "Filter builder" });
+  await builder.getByRole("button", { name: "Filter: add condition" }).click();
+  await builder.getByLabel("Condition 1 field").selectOption("department");
+  await builder.getByLabel("Condition 1 operator").selectOption("anyOf");
+  const add = builder.getByLabel("Condition 1 values: add a value");
+  await add.fill("Sales");
+  await add.press("Enter");
+  await add.fill("Legal");
+  await add.press("Control+Enter");
+  await expect.poll(() => JSON.parse(new URL(page.url()).searchParams.get("filter") ?? "null")).toEqual({ and: [{ key: "department", operator: "anyOf", value: ["Sales", "Legal"] }] });
+  await expect(builder.getByTestId("any-of").locator(".chip")).toHaveText(["Sales×", "Legal×"]);
+  await expect(add).toHaveValue("");
+});

@@ -451,8 +451,12 @@ test("saved views: save, listed under the table, open, rename, share as URL, exp
   expect(exported.views.map((v: { name: string }) => v.name)).toEqual(["Sales, youngest first"]);
   await dialog.getByRole("button", { name: "Delete view Sales, youngest first" }).click();
   await expect(page.getByRole("navigation").getByRole("link", { name: "Sales, youngest first" })).toHaveCount(0);
-  await dialog.locator("input[type=file]").setInputFiles({ name: "views.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(exported)) });
+  // With a view of a table this Baseboard does not have: that one is said and left out.
+  const withGhost = { ...exported, views: [...exported.views, { ...exported.views[0], id: "ghost-1", name: "Ghostly", table: "ghost" }] };
+  await dialog.locator("input[type=file]").setInputFiles({ name: "views.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(withGhost)) });
   await expect(page.getByRole("navigation").getByRole("link", { name: "Sales, youngest first" })).toBeVisible();
+  await expect(page.getByText("“Ghostly” is a view of demo/ghost, which is not a table here: not imported.")).toBeVisible();
+  expect(await page.evaluate(() => localStorage.getItem("baseboard.views.v1"))).not.toContain("Ghostly");
 
   // The shared URL opens the same view.
   await page.goto(url);
@@ -564,4 +568,21 @@ test("import a CSV: preview like paste, then update-or-insert by primary key, al
   await expect(dropped).toContainText("DropTown");
   await dropped.getByRole("button", { name: "Cancel" }).click();
   expect((await apiRecord("E00751")).city).toBe("ImportTown");
+});
+
+test("a link whose sort or filter names a Field the table does not have falls back, says which, and keeps the filter in the builder", async ({ page }) => {
+  const filter = { and: [{ key: "nope", operator: "equal", value: "x" }, { key: "city", operator: "equal", value: "Austin" }] };
+  await page.goto(`/records/demo/employees?sort=${encodeURIComponent("nope,-age")}&filter=${encodeURIComponent(JSON.stringify(filter))}`);
+  await expect(page.getByText("Unknown Field in the sort ignored: nope")).toBeVisible();
+  await expect(page.getByText(/The filter was not applied: this Field is not in demo\/employees: nope/)).toBeVisible();
+  await expect.poll(() => new URL(page.url()).searchParams.get("sort")).toBe("-age");
+  expect(new URL(page.url()).searchParams.get("filter")).toBeNull();
+  // The default view, sorted by what was known; no refusal shown.
+  const all = (await apiQuery("employees", { limit: 0 })).count;
+  await expect(page.getByText(new RegExp(`${all.toLocaleString("en-US")} Records`)).first()).toBeVisible();
+  await expect(page.getByText("The service refused this view")).toHaveCount(0);
+  // The filter waits in the builder, its unknown Field to fix.
+  const builder = page.getByRole("region", { name: "Filter builder" });
+  await expect(builder).toBeVisible();
+  await expect(builder.getByTestId("filter-count")).toContainText("to fix before applying");
 });

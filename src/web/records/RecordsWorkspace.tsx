@@ -37,7 +37,7 @@ import { anyOverlay, overlayActions, useOverlayStore } from "./overlays/overlay-
 import { preloadOverlays } from "./overlays/preload";
 import { csvDropHandlers } from "./import/csv-drop";
 import { useSavedViews } from "./saved-views/saved-views-store";
-import { addConditionToDraft } from "./filter-builder/draft-store";
+import { addConditionToDraft, setDraft } from "./filter-builder/draft-store";
 import { toggleColumn } from "./grid/columns.utils";
 
 const RecordsOverlays = lazy(() => import("./overlays/RecordsOverlays"));
@@ -68,7 +68,15 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
   const joinFields = view.join ? siblings.fieldsOf(view.join.targetTable) : undefined;
   const tableKey = `${db}/${table}`;
   const setCols = useCallback((cols: string | undefined) => setSearch({ cols }, true), [setSearch]);
-  const { columnsAll, columns, panelColumns, filterFields, editableFields, widths } = useWorkspaceColumns({
+  // A filter naming unknown Fields leaves the URL for the builder, its conditions marked there.
+  const dropUnknown = useStableCallback(({ sort, filter }: { sort?: SortUnit[]; filter?: FilterGroup }) => {
+    setSearch({ ...(sort ? { sort: formatSort(sort) } : {}), ...(filter ? { filter: undefined } : {}) }, true);
+    if (filter) {
+      setDraft(tableKey, fromWire(filter), JSON.stringify(null));
+      setFilterOpen(true);
+    }
+  });
+  const { columnsAll, columns, panelColumns, filterFields, editableFields, widths, unknownInView } = useWorkspaceColumns({
     tableKey,
     fields,
     joinFields,
@@ -76,6 +84,7 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
     readOnly,
     capabilities: config.capabilities,
     setCols,
+    dropUnknown,
   });
 
   const filterKey = JSON.stringify(view.filter ?? null);
@@ -197,7 +206,8 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
       <SelectionBar count={count} pageSize={rowsShown?.length ?? view.size} deletion={{ db, table, pkField, canDelete: canDeleteRecords }} onBulk={(kind) => setBulk(kind === "rows" ? { kind, pks: [...selected.values()] } : { kind, filter: view.filter })} />
       <div className="grid-area" onPointerDownCapture={preloadOverlays} onKeyDownCapture={preloadOverlays} {...csvDropHandlers(!!config.capabilities.import && !!fields && !readOnly)}>
         {records.isFetching && <div className="loading-bar" role="progressbar" aria-label="Loading records" />}
-        {records.isError && (
+        {/* A view naming unknown Fields is being put right (use-workspace-columns): not an error to show. */}
+        {records.isError && !unknownInView && (
           <div className="error-box" role="alert">
             <strong>{loadErrorTitle(records.error)}</strong> {records.error.message}
             <button type="button" className="btn btn-sm" onClick={() => records.refetch()}>

@@ -3,7 +3,7 @@
  * what happened (applied, conflicts, errors). What was applied is one undo step.
  */
 import { useQueryClient } from "@tanstack/react-query";
-import { useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import type { QueryResult, RecordRow } from "../../../shared/records";
 import { Dialog } from "../../ui/Dialog";
 import { toast } from "../../ui/toast";
@@ -15,7 +15,7 @@ import { fmtInt } from "../values/values.utils";
 import { undoActions } from "../undo/undo-store";
 import { applyUpdates, type PasteOutcome, undoChanges } from "./apply-paste";
 import { ChangeTable } from "./ChangeTable";
-import { type CellChange, planPaste, planUpdates } from "./paste.utils";
+import { type CellChange, PASTE_WORDS, type PasteKind, planPaste, planUpdates } from "./paste.utils";
 import { parseTsv } from "./tsv.utils";
 import "./clipboard.css";
 import { recordKeys } from "../records-keys";
@@ -25,6 +25,7 @@ interface Props {
   table: string;
   text: string;
   at: CellPos;
+  kind: PasteKind;
   rows: readonly RecordRow[];
   columns: readonly GridColumn[];
   pkField: string;
@@ -40,7 +41,19 @@ export default function PasteDialog(p: Props) {
   // The rows as they were when the preview opened: a live change arriving meanwhile must not
   // move the conflict check's "before" under the reviewed preview (it is a conflict instead).
   const [rows] = useState(p.rows);
-  const planned = useMemo(() => planPaste(parseTsv(p.text), { row: p.at.row, col: p.at.col - 1 }, rows, p.columns, p.pkField), [p.text, p.at, rows, p.columns, p.pkField]);
+  const words = PASTE_WORDS[p.kind];
+  const planned = useMemo(() => planPaste(parseTsv(p.text), { row: p.at.row, col: p.at.col - 1 }, rows, p.columns, p.pkField, p.kind), [p.text, p.at, rows, p.columns, p.pkField, p.kind]);
+  // A clear or fill that cannot be made (a read-only column) is said in one line, as typing
+  // into such a cell is, not in a dialog about a paste nobody made.
+  const refusedInline = !planned.ok && p.kind !== "paste";
+  const { onClose } = p;
+  useEffect(() => {
+    if (refusedInline) {
+      toast(planned.message, { kind: "error" });
+      onClose();
+    }
+  }, [refusedInline, planned, onClose]);
+  const closeRef = useRef<HTMLButtonElement>(null);
   const updates = useMemo(() => (planned.ok ? planUpdates(planned.plan.changes, p.pkField) : []), [planned, p.pkField]);
   const [busy, setBusy] = useState<number | null>(null);
   const [outcome, setOutcome] = useState<PasteOutcome | null>(null);
@@ -57,7 +70,7 @@ export default function PasteDialog(p: Props) {
     if (changes.length) {
       undoActions.record({
         id: `${Date.now()}-paste`,
-        label: `Paste ${plural(changes.length, "value")} into ${plural(out.applied.length, "Record")}`,
+        label: `${words.undo} ${plural(changes.length, "value")} ${words.into} ${plural(out.applied.length, "Record")}`,
         db: p.db,
         table: p.table,
         pkField: p.pkField,
@@ -79,15 +92,21 @@ export default function PasteDialog(p: Props) {
     );
     void qc.invalidateQueries({ queryKey: recordKeys.table(p.db, p.table), refetchType: "none" });
     if (out.conflicts.length) void qc.invalidateQueries({ queryKey: p.queryKey });
-    if (!out.conflicts.length && !out.errors.length && !skipInvalid) toast(`Pasted ${plural(changes.length, "value")} into ${plural(out.applied.length, "Record")}`, { kind: "success", action: changes.length ? undoAction : undefined });
+    if (!out.conflicts.length && !out.errors.length && !skipInvalid) toast(`${words.done} ${plural(changes.length, "value")} ${words.into} ${plural(out.applied.length, "Record")}`, { kind: "success", action: changes.length ? undoAction : undefined });
   };
+  // The result is read from its Close button: focus goes there (Enter closes, Escape too).
+  useEffect(() => {
+    if (outcome) closeRef.current?.focus();
+  }, [outcome]);
+
+  if (refusedInline) return null;
 
   const cells = planned.ok ? planned.plan.changes.length - planned.plan.invalid : 0;
   return (
     <Dialog labelledBy="paste-title" className="paste-dialog" canClose={busy === null} onClose={p.onClose} fallbackFocus={activeGridCell}>
       <div onKeyDown={(e) => e.stopPropagation()}>
         <header className="dialog-head">
-          <h2 id="paste-title">{outcome ? "Paste result" : "Paste: review the changes"}</h2>
+          <h2 id="paste-title">{outcome ? words.result : words.title}</h2>
           <button type="button" className="btn-icon" aria-label="Close" onClick={p.onClose} disabled={busy !== null}>
             ×
           </button>
@@ -139,11 +158,11 @@ export default function PasteDialog(p: Props) {
             </span>
           )}
           <span className="spacer" />
-          <button type="button" className="btn" onClick={p.onClose} disabled={busy !== null}>
+          <button type="button" className="btn" ref={closeRef} onClick={p.onClose} disabled={busy !== null} data-autofocus={!planned.ok || updates.length === 0 ? "" : undefined}>
             {outcome || !planned.ok ? "Close" : "Cancel"}
           </button>
           {planned.ok && !outcome && planned.plan.invalid > 0 && (
-            <button type="button" className="btn" onClick={() => void confirm(true)} disabled={busy !== null || updates.length === 0}>
+            <button type="button" className="btn" data-autofocus="" onClick={() => void confirm(true)} disabled={busy !== null || updates.length === 0}>
               {`Skip ${plural(planned.plan.invalid, "invalid cell")}, update ${plural(updates.length, "Record")}`}
             </button>
           )}
@@ -151,6 +170,7 @@ export default function PasteDialog(p: Props) {
             <button
               type="button"
               className="btn btn-primary"
+              data-autofocus={planned.plan.invalid > 0 ? undefined : ""}
               onClick={() => void confirm()}
               disabled={busy !== null || planned.plan.invalid > 0 || updates.length === 0}
               title={planned.plan.invalid > 0 ? "Some cells cannot be written: fix them, or skip them" : undefined}

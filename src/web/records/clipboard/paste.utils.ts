@@ -41,8 +41,21 @@ export function pastedValue(field: FieldInfo, text: string) {
 /** "1 row is left", "3 rows are left". */
 const leftOver = (n: number, noun: string) => (n === 1 ? `1 ${noun} is left` : `${n} ${noun}s are left`);
 
+/**
+ * What the person did: a paste, or Delete (clear the cells) or Ctrl/⌘+D (fill down), which are
+ * made as a paste of the right shape and named as what they are.
+ */
+export type PasteKind = "paste" | "clear" | "fill";
+
+/** The words for each kind: the dialog's titles, and the toast's and undo step's verb. */
+export const PASTE_WORDS: Record<PasteKind, { title: string; result: string; done: string; undo: string; into: string; none: string }> = {
+  paste: { title: "Paste: review the changes", result: "Paste result", done: "Pasted", undo: "Paste", into: "into", none: "nothing was pasted" },
+  clear: { title: "Clear cells: review the changes", result: "Clear result", done: "Cleared", undo: "Clear", into: "in", none: "nothing was cleared" },
+  fill: { title: "Fill down: review the changes", result: "Fill down result", done: "Filled down", undo: "Fill down", into: "into", none: "nothing was filled" },
+};
+
 /** Plans a TSV block pasted with its top-left cell at (row, col) of the page (col 0 = first data column). */
-export function planPaste(cells: readonly (readonly string[])[], at: { row: number; col: number }, rows: readonly RecordRow[], columns: readonly GridColumn[], pkField: string): PasteResult {
+export function planPaste(cells: readonly (readonly string[])[], at: { row: number; col: number }, rows: readonly RecordRow[], columns: readonly GridColumn[], pkField: string, kind: PasteKind = "paste"): PasteResult {
   const height = cells.length;
   const width = Math.max(0, ...cells.map((r) => r.length));
   if (!height || !width) return { ok: false, message: "The clipboard holds no cells to paste." };
@@ -57,7 +70,9 @@ export function planPaste(cells: readonly (readonly string[])[], at: { row: numb
   }
   const readOnly = columns.slice(at.col, at.col + width).filter((c) => c.readOnly);
   if (readOnly.length) {
-    return { ok: false, message: `The paste covers read-only column${readOnly.length === 1 ? "" : "s"} ${readOnly.map((c) => c.key).join(", ")}: nothing was pasted.` };
+    const names = readOnly.map((c) => c.key).join(", ");
+    if (kind !== "paste") return { ok: false, message: `${names} ${readOnly.length === 1 ? "is" : "are"} read-only: ${PASTE_WORDS[kind].none}.` };
+    return { ok: false, message: `The paste covers read-only column${readOnly.length === 1 ? "" : "s"} ${names}: nothing was pasted.` };
   }
   const changes: CellChange[] = [];
   let unchanged = 0;

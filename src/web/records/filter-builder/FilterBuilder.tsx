@@ -3,7 +3,7 @@
  * query). Shows how many Records the applied filter matches, and the draft's count as you go.
  */
 import { useQuery } from "@tanstack/react-query";
-import { memo, useEffect, useMemo, useState } from "react";
+import { memo, useEffect, useMemo, useRef, useState } from "react";
 import type { FilterGroup } from "../../../shared/filter";
 import type { FieldInfo } from "../../../shared/records";
 import { countQueryOptions } from "../records-count-query";
@@ -77,6 +77,10 @@ export const FilterBuilder = memo(function FilterBuilder({ db, table, fields, op
     if (problems.size) return;
     onApply(toSend);
   };
+  // Ctrl/⌘+Enter applies once what the key did in its field has rendered (a value still typed in
+  // an "is any of" box becomes a chip first), so it applies what is on screen, as the button does.
+  const applyLatest = useRef(apply);
+  applyLatest.current = apply;
   const jsonPending = showJson && json.text !== null && json.text !== JSON.stringify(wire, null, 2);
 
   return (
@@ -86,7 +90,7 @@ export const FilterBuilder = memo(function FilterBuilder({ db, table, fields, op
       onKeyDown={(e) => {
         if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
           e.preventDefault();
-          apply();
+          setTimeout(() => applyLatest.current());
         }
       }}
     >

@@ -63,7 +63,9 @@ export function ListValueInput({ type, value, disabled, label, source, onChange 
           else setText(t);
         }}
         onKeyDown={(e) => {
-          if ((e.key === "Enter" && !(e.ctrlKey || e.metaKey)) || e.key === ",") {
+          // Apply (Ctrl/⌘+Enter, handled by the builder) takes the value still in the box too.
+          if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) add(text);
+          else if (e.key === "Enter" || e.key === ",") {
             if (!text.trim()) return;
             e.preventDefault();
             e.stopPropagation();

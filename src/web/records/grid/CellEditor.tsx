@@ -6,6 +6,7 @@ import { useEffect, useRef, useState } from "react";
 import type { RecordValue } from "../../../shared/records";
 import type { GridColumn } from "./columns.utils";
 import { editText, parseInput } from "../values/values.utils";
+import { incompleteDateMessage } from "../record-panel/field-editor.utils";
 
 export type Move = "down" | "right" | "left" | "none";
 
@@ -45,6 +46,12 @@ export function CellEditor({ col, value, initialText, onCommit, onCancel }: Prop
   }, [initialText]);
 
   const commit = (move: Move, raw = text) => {
+    // Backspace in a date input empties one part of it, and the browser then reports "".
+    if (ref.current instanceof HTMLInputElement && ref.current.validity.badInput) {
+      setError(incompleteDateMessage(col.key));
+      ref.current.focus();
+      return;
+    }
     const parsed = col.field.type === "boolean" && raw === "null" ? { ok: true as const, value: null } : parseInput(col.field, raw);
     if (!parsed.ok) {
       setError(parsed.error.message);

@@ -78,7 +78,7 @@ export function handleGridKey(e: React.KeyboardEvent, ctx: Ctx): boolean {
     const rect = rectOf(active, ctx.rangeAnchor);
     const line = Array(rect.right - rect.left + 1).fill('""').join("\t");
     // Every line ends in a newline: the TSV reader drops a last line that is only "" otherwise.
-    overlayActions.paste(`${line}\n`.repeat(rect.bottom - rect.top + 1), { row: rect.top, col: rect.left });
+    overlayActions.paste(`${line}\n`.repeat(rect.bottom - rect.top + 1), { row: rect.top, col: rect.left }, "clear");
     return true;
   }
   if (mod && !e.altKey && !e.shiftKey && e.key.toLowerCase() === "d" && ctx.rangeAnchor && active.col > 0) {
@@ -86,7 +86,7 @@ export function handleGridKey(e: React.KeyboardEvent, ctx: Ctx): boolean {
     const rect = rectOf(active, ctx.rangeAnchor);
     if (rect.bottom > rect.top) {
       const top = rangeTsv(ctx.rows, ctx.columns, { ...rect, bottom: rect.top }).replace(/\r?\n$/, "");
-      overlayActions.paste(`${top}\n`.repeat(rect.bottom - rect.top), { row: rect.top + 1, col: rect.left });
+      overlayActions.paste(`${top}\n`.repeat(rect.bottom - rect.top), { row: rect.top + 1, col: rect.left }, "fill");
     }
     return true;
   }

@@ -121,6 +121,7 @@ export default function RecordsOverlays({ ctx }: { ctx: OverlayCtx }) {
           table={ctx.table}
           text={s.paste.text}
           at={s.paste.at}
+          kind={s.paste.kind}
           rows={ctx.rows}
           columns={ctx.columns}
           pkField={ctx.pkField}

@@ -4,6 +4,7 @@
  * here; RecordsOverlays (lazy-loaded) renders them. No fetched data lives here.
  */
 import { create } from "zustand";
+import type { PasteKind } from "../clipboard/paste.utils";
 import type { CellPos } from "../grid/grid-store";
 
 export type MenuTarget = { kind: "cell"; row: number; col: number } | { kind: "header"; col: number };
@@ -11,7 +12,8 @@ export type MenuTarget = { kind: "cell"; row: number; col: number } | { kind: "h
 export interface OverlayState {
   menu: (MenuTarget & { x: number; y: number }) | null;
   /** A clipboard block to preview, pasted with its top-left at `at` (col 1 = first data column). */
-  paste: { text: string; at: CellPos } | null;
+  /** A paste, or a clear or fill down (made as a paste of the right shape; named as what it is). */
+  paste: { text: string; at: CellPos; kind: PasteKind } | null;
   exporting: "view" | "selection" | null;
   importFile: File | null;
   saveView: boolean;
@@ -29,8 +31,8 @@ export const overlayActions = {
   closeMenu() {
     useOverlayStore.setState({ menu: null });
   },
-  paste(text: string, at: CellPos) {
-    useOverlayStore.setState({ paste: { text, at }, menu: null });
+  paste(text: string, at: CellPos, kind: PasteKind = "paste") {
+    useOverlayStore.setState({ paste: { text, at, kind }, menu: null });
   },
   closePaste() {
     useOverlayStore.setState({ paste: null });

@@ -8,7 +8,7 @@ import { PaperclipIcon } from "../../ui/icons";
 import type { GridColumn } from "../grid/columns.utils";
 import { ExpandIcon } from "../../ui/icons";
 import { formatValue, objectUrl, thumbnailUrl } from "../values/values.utils";
-import { isLong } from "./field-editor.utils";
+import { INCOMPLETE_DATE, isLong } from "./field-editor.utils";
 
 interface Props {
   col: GridColumn;
@@ -63,9 +63,9 @@ export function FieldEditor({ col, value, draft, text, error, conflict, onChange
         className={`input ${f.type === "number" ? "num" : ""}`}
         type={f.type === "date" ? "date" : "text"}
         inputMode={f.type === "number" ? "decimal" : undefined}
-        value={isNull ? "" : text}
+        value={isNull || text === INCOMPLETE_DATE ? "" : text}
         placeholder={isNull ? "NULL" : undefined}
-        onChange={(e) => onChange(e.target.value)}
+        onChange={(e) => onChange(f.type === "date" && e.target.validity.badInput ? INCOMPLETE_DATE : e.target.value)}
       />
     );
   }

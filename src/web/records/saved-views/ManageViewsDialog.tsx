@@ -1,5 +1,7 @@
 /** Rename, delete, share (copy the link), export and import the saved views. */
 import { useState } from "react";
+import { useQuery } from "@tanstack/react-query";
+import { configQueryOptions } from "../../app/config-get-query";
 import { type AnyRouter, useRouter } from "@tanstack/react-router";
 import { Dialog } from "../../ui/Dialog";
 import { toast } from "../../ui/toast";
@@ -17,6 +19,7 @@ function viewHref(router: AnyRouter, v: SavedView): string {
 export default function ManageViewsDialog({ db, table, onClose }: { db: string; table: string; onClose(): void }) {
   const router = useRouter();
   const all = useSavedViews((s) => s.views);
+  const config = useQuery(configQueryOptions()).data;
   const views = all.filter((v) => v.db === db && v.table === table);
   const [names, setNames] = useState<Record<string, string>>({});
 
@@ -42,7 +45,13 @@ export default function ManageViewsDialog({ db, table, onClose }: { db: string; 
       toast("Not imported", { kind: "error", detail: `${file.name} is not JSON: ${(e as Error).message}` });
       return;
     }
-    const r = readViews(json);
+    const read = readViews(json);
+    // A view of a table this Baseboard does not have could never be opened: said, not kept.
+    const exists = (v: SavedView) => !config || config.databases.some((d) => d.id === v.db && d.tables.some((t) => t.slug === v.table));
+    const r = {
+      views: read.views.filter(exists),
+      problems: [...read.problems, ...read.views.filter((v) => !exists(v)).map((v) => `“${v.name}” is a view of ${v.db}/${v.table}, which is not a table here: not imported.`)],
+    };
     if (!r.views.length) {
       toast("Nothing imported", { kind: "error", detail: r.problems.join(" ") });
       return;
