@@ -3,7 +3,8 @@
  * undone from its toast, the list following both), a conflict that names who changed the Record,
  * a viewer's History (why Restore is off, said on the page), and the admins' Activity page
  * (filters kept in the URL as instants, an entry's diff, links named for their Record, an
- * insert's Records); a viewer gets no Activity. Axe on each.
+ * insert's Records, what a change to a person or a storage job did, a reversed time range); a
+ * viewer gets no Activity. Axe on each.
  */
 import { type APIRequestContext, expect, test } from "@playwright/test";
 import { signInAs, teamUrl, useTeamStack } from "./testing/team";
@@ -293,4 +294,58 @@ test("Activity: a Record delete shows each Record as it was", async ({ page }) =
   await expect(list).toContainText("Lisbon");
   expect(await serious(page)).toEqual([]);
   await page.screenshot({ path: "test-results/audit-activity-delete.png", fullPage: true });
+});
+
+test("Activity says what a change to a person or a storage job did; a reversed time range is said, not asked", async ({ page }) => {
+  await signInAs(page, "ada@example.com", PW);
+  const vic = `${teamUrl}/api/people/vic%40example.com`;
+  const asks = [
+    await page.request.put(`${vic}/grants`, { headers, data: { resource: "bucket:team-files", level: "editor" } }),
+    await page.request.delete(`${vic}/sessions`, { headers }),
+    await page.request.patch(vic, { headers, data: { disabled: true } }),
+    await page.request.patch(vic, { headers, data: { disabled: false } }),
+  ];
+  for (const res of asks) expect(res.status(), await res.text()).toBe(200);
+  const up = await page.request.post(`${teamUrl}/api/v0/storage/object/team-files`, {
+    headers: { origin: teamUrl, "x-baseboard-client": "1" },
+    multipart: { key: "summary-job/one.txt", file: { name: "one.txt", mimeType: "text/plain", buffer: Buffer.from("one") } },
+  });
+  expect(up.status(), await up.text()).toBe(200);
+  const job = await page.request.post(`${teamUrl}/api/v0/storage/jobs/team-files`, { headers, data: { action: "move", from: "summary-job/one.txt", to: "summary-job/uno.txt" } });
+  expect(job.status(), await job.text()).toBe(202);
+
+  await page.goto(`${teamUrl}/activity?kind=people`);
+  const rows = page.getByRole("table", { name: "Activity, newest first" }).locator("tbody tr");
+  await expect(rows.nth(0)).toContainText("Enabled vic@example.com");
+  await expect(rows.nth(1)).toContainText("Disabled vic@example.com");
+  await expect(rows.nth(2)).toContainText("Ended vic@example.com's sessions");
+  await expect(rows.nth(3)).toContainText("Set bucket team-files to editor for vic@example.com");
+  await rows.nth(1).getByRole("button").click();
+  await expect(page.locator(".activity-diff")).toContainText("PATCH /api/people/vic@example.com");
+  await expect(page.getByRole("table", { name: "Activity, newest first" })).not.toContainText("%40");
+  expect(await serious(page)).toEqual([]);
+  await page.screenshot({ path: "test-results/audit-activity-people.png", fullPage: true });
+
+  await page.goto(`${teamUrl}/activity?kind=storage-job`);
+  await expect(rows.first()).toContainText("Moved summary-job/one.txt → summary-job/uno.txt");
+  await expect(rows.nth(1)).toContainText("Copied the folder activity-job/ → activity-job-copy/ (2 files)");
+
+  // From after To: said at once, and nothing is asked of the trail.
+  const asked: string[] = [];
+  page.on("request", (r) => {
+    if (r.url().includes("/api/audit?")) asked.push(r.url());
+  });
+  await page.goto(`${teamUrl}/activity?since=2026-11-26T15%3A00%3A00.000Z&until=2026-11-26T14%3A00%3A00.000Z`);
+  const reversed = page.getByRole("alert").filter({ hasText: "the range is reversed" });
+  await expect(reversed).toBeVisible();
+  await expect(page.getByText("No entries match these filters")).toHaveCount(0);
+  await expect(page.getByLabel("From")).toHaveAttribute("aria-invalid", "true");
+  expect(asked).toEqual([]);
+  await page.screenshot({ path: "test-results/audit-activity-reversed.png", fullPage: true });
+  // Swapped in the form, the entries come.
+  await page.getByLabel("From").fill("2026-01-01T00:00");
+  await page.getByLabel("To", { exact: true }).fill("2099-01-01T00:00");
+  await page.getByRole("button", { name: "Apply" }).click();
+  await expect(reversed).toHaveCount(0);
+  await expect(page.getByRole("table", { name: "Activity, newest first" }).locator("tbody tr").first()).toBeVisible();
 });

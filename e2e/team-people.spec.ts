@@ -1,15 +1,18 @@
 /**
  * People and roles in a real browser: sign-in, the account menu, the People page (add with an
  * invite link, open it in a second browser, set the password), a viewer's read-only grid and
- * storage, and the pages checked with axe. Everything is also checked through the API.
+ * storage, and the pages checked with axe. Everything is also checked through the API. A
+ * person whose session ends (ended by an admin, disabled) is sent to sign in, back to the view.
  */
 import { seriousViolations } from "./testing/a11y";
-import { expect, test } from "@playwright/test";
+import { type Browser, expect, test } from "@playwright/test";
 import { signInAs, teamUrl, useTeamStack } from "./testing/team";
 
 const ADMIN_PW = "the admin's long passphrase";
-useTeamStack((stack) => {
+const BOB_PW = "bob's own long passphrase";
+const stack = useTeamStack((stack) => {
   stack.people(["add", "ada@example.com", "--role", "admin", "--name", "Ada Admin"], ADMIN_PW);
+  stack.people(["add", "bob@example.com", "--role", "viewer", "--name", "Bob Viewer"], BOB_PW);
 });
 
 
@@ -86,4 +89,80 @@ test("an admin signs in, invites a viewer, and the viewer gets a read-only grid 
   // The admin sees the viewer signed in; a grant of none hides a table from them.
   const people = await page.evaluate(async () => (await (await fetch("/api/people")).json()) as { items: { email: string; lastSeenAt: string | null }[] });
   expect(people.items.find((p) => p.email === "vic@example.com")?.lastSeenAt).not.toBeNull();
+});
+
+async function bobSignedIn(browser: Browser) {
+  const context = await browser.newContext();
+  const bob = await context.newPage();
+  await signInAs(bob, "bob@example.com", BOB_PW);
+  return { context, bob };
+}
+const headers = { origin: teamUrl, "x-baseboard-client": "1", "content-type": "application/json" };
+
+test("when an admin ends a person's sessions, their open tab says so and sends them to sign in, back to the same view", async ({ page, browser }) => {
+  await signInAs(page, "ada@example.com", ADMIN_PW);
+  const { context, bob } = await bobSignedIn(browser);
+  const view = "/records/demo/employees?record=E00002";
+  await bob.goto(`${teamUrl}${view}`);
+  await expect(bob.getByRole("heading", { name: /Record E00002/ })).toBeVisible();
+  // Watched from now: the live stream may notice before Bob's next action does.
+  const notice = bob.getByRole("dialog", { name: "Your session has ended" });
+  const noticed = notice.waitFor({ timeout: 45_000 });
+
+  await page.goto(`${teamUrl}/people`);
+  await page.getByRole("row", { name: /bob@example.com/ }).getByRole("button", { name: "End sessions" }).click();
+  await expect(page.getByText("Signed bob@example.com out everywhere")).toBeVisible();
+
+  // Bob's next action: the notice, not the refused view with a Retry and two toasts; then sign-in.
+  await bob.getByRole("button", { name: "Refresh" }).click({ timeout: 3000 }).catch(() => undefined);
+  await noticed;
+  const signIn = `/login?next=${encodeURIComponent(view)}`;
+  await expect(notice.getByRole("link", { name: "Sign in again" })).toHaveAttribute("href", signIn);
+  await expect(bob.getByText("Could not load data")).toHaveCount(0);
+  await bob.screenshot({ path: "test-results/team-session-ended.png" });
+  await bob.waitForURL(`${teamUrl}${signIn}`);
+  await bob.getByLabel("Email").fill("bob@example.com");
+  await bob.getByLabel("Password").fill(BOB_PW);
+  await bob.getByRole("button", { name: "Sign in" }).click();
+  await bob.waitForURL(`${teamUrl}${view}`);
+  await expect(bob.getByRole("heading", { name: /Record E00002/ })).toBeVisible();
+  // The sign-in page itself does not send anyone on.
+  await bob.goto(`${teamUrl}/login?next=%2Faccount`);
+  await bob.waitForTimeout(1500);
+  expect(new URL(bob.url()).pathname).toBe("/login");
+  await context.close();
+});
+
+test("an idle tab whose live stream is refused (the person was disabled) goes to sign in by itself", async ({ page, browser }) => {
+  // The proxy looks the stream's person up again every 30 s, and the browser retries after 3 s.
+  test.setTimeout(120_000);
+  await signInAs(page, "ada@example.com", ADMIN_PW);
+  const { context, bob } = await bobSignedIn(browser);
+  // A page that sends nothing by itself (no presence, no polling): only the stream can notice.
+  await bob.goto(`${teamUrl}/account`);
+  await expect(bob.getByRole("heading", { name: "My account" })).toBeVisible();
+  const disabled = await page.request.patch(`${teamUrl}/api/people/bob%40example.com`, { headers, data: { disabled: true } });
+  expect(disabled.status(), await disabled.text()).toBe(200);
+  try {
+    await expect(bob.getByRole("dialog", { name: "Your session has ended" })).toBeVisible({ timeout: 45_000 });
+    await bob.waitForURL(`${teamUrl}/login?next=%2Faccount`);
+  } finally {
+    await page.request.patch(`${teamUrl}/api/people/bob%40example.com`, { headers, data: { disabled: false } });
+    await context.close();
+  }
+});
+
+test("People shows times in the app's one format, and the badge names the data directory in full", async ({ browser }) => {
+  // A zone where it is now about 05:00, so that the one format's two-digit hour shows ("05:07 AM", not "5:07 AM").
+  const offset = (((5 - new Date().getUTCHours()) % 24) + 24) % 24;
+  const east = offset > 12 ? offset - 24 : offset;
+  const timezoneId = east === 0 ? "Etc/GMT" : east > 0 ? `Etc/GMT-${east}` : `Etc/GMT+${-east}`;
+  const context = await browser.newContext({ locale: "en-US", timezoneId });
+  const page = await context.newPage();
+  await signInAs(page, "ada@example.com", ADMIN_PW);
+  await expect(page.getByTestId("upstream")).toHaveAttribute("title", `Upstream: Local service (${stack.dataDir}) (up)`);
+  await page.goto(`${teamUrl}/people`);
+  const seen = page.getByRole("row", { name: /ada@example.com/ }).getByRole("cell").nth(3);
+  await expect(seen).toHaveText(/^[A-Z][a-z]{2} \d{1,2}, \d{4}, 0\d:\d{2} AM$/);
+  await context.close();
 });

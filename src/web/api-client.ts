@@ -4,6 +4,8 @@
  */
 import { type ErrorBody, errorBodySchema } from "../shared/errors";
 import { TAB_HEADER, TAB_ID } from "./team/live/tab-id";
+import { sessionEnded } from "./team/session-ended";
+import { isSignInRequired } from "./team/session-ended.utils";
 
 /** The app's own request header: the proxy refuses non-GET /api calls without it (CSRF). */
 export const CLIENT_HEADER = "x-baseboard-client";
@@ -17,6 +19,10 @@ export class ApiError extends Error {
   }
   get code(): string {
     return this.body.error;
+  }
+  /** The proxy's "sign in first": this tab's session has ended (the app goes to sign in). */
+  get signInRequired(): boolean {
+    return isSignInRequired(this.status, this.body);
   }
 }
 
@@ -45,7 +51,11 @@ export async function apiFetch(path: string, init: ApiInit = {}): Promise<Respon
       message: `Could not reach the Baseboard server: ${(e as Error).message}. Is it still running?`,
     });
   }
-  if (!res.ok && res.status !== 304) throw await toApiError(res);
+  if (!res.ok && res.status !== 304) {
+    const err = await toApiError(res);
+    if (err.signInRequired) sessionEnded();
+    throw err;
+  }
   return res;
 }
 

@@ -167,7 +167,7 @@ export async function startBaseboard(env: NodeJS.ProcessEnv, opts: StartOptions 
       baseUrl = serviceUrl;
     }
     const kind = config.baseUrl ? "hosted" : "local";
-    const label = config.baseUrl ? new URL(config.baseUrl).host : `Local service (${path.relative(process.cwd(), dataDir as string) || "."})`;
+    const label = config.baseUrl ? new URL(config.baseUrl).host : `Local service (${path.resolve(dataDir as string)})`;
     upstream = createUpstream({ baseUrl, apiKey: apiKey as string, timeoutMs: config.timeoutMs, label: kind === "local" ? "The local service" : `The service at ${label}`,
       connections: config.limits.connections, bodyIdleMs: config.limits.bodyIdleMs, sendIdleMs: config.limits.sendIdleMs });
     if (opts.dev) {

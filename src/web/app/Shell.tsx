@@ -14,6 +14,7 @@ import { HelpOverlay } from "./HelpOverlay";
 import { isTypingTarget } from "./shortcuts";
 import { Sidebar } from "./Sidebar";
 import { AccountMenu } from "../team/AccountMenu";
+import { SessionEndedNotice } from "../team/SessionEndedNotice";
 import "../team/team.css";
 import { useLiveEvents } from "../team/live/use-live-events";
 import { meQueryOptions } from "../team/me-get-query";
@@ -104,6 +105,7 @@ export function Shell() {
       )}
       {help && <HelpOverlay onClose={closeHelp} />}
       <Toaster />
+      <SessionEndedNotice />
     </div>
   );
 }

@@ -15,6 +15,8 @@ declare module "@tanstack/react-query" {
 }
 
 export function toastError(err: unknown, title = "Request failed"): void {
+  // The session ended: the app says so once, over the page, and goes to sign in (session-ended.ts).
+  if (err instanceof ApiError && err.signInRequired) return;
   if (err instanceof ApiError) toast(title, { kind: "error", detail: err.message });
   else toast(title, { kind: "error", detail: err instanceof Error ? err.message : String(err) });
 }

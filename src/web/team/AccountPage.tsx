@@ -4,12 +4,13 @@ import { formatWhen, SessionsTable } from "./SessionsTable";
 import { meQueryOptions } from "./me-get-query";
 import { usePeopleMutation } from "./people-mutation";
 import { mySessionsQueryOptions } from "./people-list-query";
+import { signOutToLogin } from "./session-ended";
 
 export function AccountPage() {
   const me = useQuery(meQueryOptions()).data;
   const sessions = useQuery(mySessionsQueryOptions());
   const change = usePeopleMutation();
-  const endAll = () => change.mutate({ kind: "end-my-sessions" }, { onSuccess: () => window.location.assign("/login") });
+  const endAll = () => change.mutate({ kind: "end-my-sessions" }, { onSuccess: signOutToLogin });
   return (
     <div className="team-page">
       <h1>My account</h1>
@@ -22,7 +23,7 @@ export function AccountPage() {
       {sessions.data && (
         <SessionsTable
           items={sessions.data.items}
-          onEnd={(id, current) => change.mutate({ kind: "end-my-session", id }, { onSuccess: () => current && window.location.assign("/login") })}
+          onEnd={(id, current) => change.mutate({ kind: "end-my-session", id }, { onSuccess: () => current && signOutToLogin() })}
         />
       )}
       <button type="button" className="btn btn-danger" onClick={endAll} disabled={change.isPending}>

@@ -1,8 +1,9 @@
 /** A list of sessions (mine, or a person's for admins) with an End button each. */
+import { formatDateTime } from "../ui/dates";
 import type { SessionInfo } from "./people-list-query";
 
-const fmt = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
-export const formatWhen = Object.assign((iso: string | null) => (iso ? fmt.format(new Date(iso)) : "never"), { zone: "in your time zone" });
+/** In the app's one date-and-time format (as Activity and storage show times). */
+export const formatWhen = Object.assign((iso: string | null) => (iso ? formatDateTime(iso) : "never"), { zone: "in your time zone" });
 
 export function SessionsTable({ items, onEnd }: { items: SessionInfo[]; onEnd(id: string, current: boolean): void }) {
   if (items.length === 0) return <p className="muted">No open sessions.</p>;

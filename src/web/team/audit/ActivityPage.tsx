@@ -7,7 +7,8 @@ import { Link } from "@tanstack/react-router";
 import { useMemo, useState } from "react";
 import { configQueryOptions } from "../../app/config-get-query";
 import { meQueryOptions } from "../me-get-query";
-import { type ActivitySearch, toAuditFilters, toInstant, toLocalInput } from "./activity-search.utils";
+import { type ActivitySearch, isReversedRange, toAuditFilters, toInstant, toLocalInput } from "./activity-search.utils";
+import { activitySummary, readableEndpoint } from "./activity-summary.utils";
 import { type AuditItem, auditQueryOptions } from "./audit-list-query";
 import { formatWhen } from "./format-when";
 import "../team.css";
@@ -24,7 +25,9 @@ export function ActivityPage({ search, onSearch }: Props) {
   const me = useQuery(meQueryOptions()).data;
   const config = useQuery(configQueryOptions()).data;
   const filters = useMemo(() => toAuditFilters(search), [search]);
-  const q = useInfiniteQuery({ ...auditQueryOptions(filters, 50, SHOWN), enabled: !!me?.may.readActivity });
+  // From after To: nothing can match; say so rather than ask.
+  const reversed = isReversedRange(search);
+  const q = useInfiniteQuery({ ...auditQueryOptions(filters, 50, SHOWN), enabled: !!me?.may.readActivity && !reversed });
   const items = q.data?.pages.flatMap((p) => p.items) ?? [];
   const [open, setOpen] = useState<number | null>(null);
   const [draft, setDraft] = useState<ActivitySearch>(search);
@@ -83,11 +86,11 @@ export function ActivityPage({ search, onSearch }: Props) {
         </label>
         <label>
           From
-          <input className="input" type="datetime-local" value={toLocalInput(draft.since)} onChange={(e) => set("since", toInstant(e.target.value) ?? "")} />
+          <input className="input" type="datetime-local" value={toLocalInput(draft.since)} onChange={(e) => set("since", toInstant(e.target.value) ?? "")} aria-invalid={reversed || undefined} aria-describedby={reversed ? "activity-range-error" : undefined} />
         </label>
         <label>
           To
-          <input className="input" type="datetime-local" value={toLocalInput(draft.until)} onChange={(e) => set("until", toInstant(e.target.value) ?? "")} />
+          <input className="input" type="datetime-local" value={toLocalInput(draft.until)} onChange={(e) => set("until", toInstant(e.target.value) ?? "")} aria-invalid={reversed || undefined} aria-describedby={reversed ? "activity-range-error" : undefined} />
         </label>
         <button type="submit" className="btn btn-primary">
           Apply
@@ -103,18 +106,23 @@ export function ActivityPage({ search, onSearch }: Props) {
           Clear
         </button>
       </form>
+      {reversed && (
+        <p className="error-text" role="alert" id="activity-range-error">
+          From ({formatWhen(search.since as string)}) is after To ({formatWhen(search.until as string)}): the range is reversed, so no entry can match. Swap them, or clear one.
+        </p>
+      )}
       {q.isError && (
         <p className="error-text" role="alert">
           Could not load the activity: {q.error.message}
         </p>
       )}
-      {q.isPending && !!me?.may.readActivity && (
+      {q.isPending && !!me?.may.readActivity && !reversed && (
         <p className="muted" role="status">
           Loading…
         </p>
       )}
-      {q.isSuccess && items.length === 0 && <p role="status">No entries match these filters.</p>}
-      {items.length > 0 && (
+      {q.isSuccess && !reversed && items.length === 0 && <p role="status">No entries match these filters.</p>}
+      {items.length > 0 && !reversed && (
         <table className="activity-table" aria-label="Activity, newest first">
           <thead>
             <tr>
@@ -147,7 +155,9 @@ function target(it: AuditItem) {
     return `${it.table}${it.keyCount ? ` · ${it.keyCount === 1 ? one : `${it.keyCount.toLocaleString()} Records`}` : ""}`;
   }
   if (it.bucket) return `${it.bucket}${it.file?.key ? ` · ${it.file.key}` : ""}`;
-  return it.endpoint ?? "";
+  // A change to a person is about them (their email is the entry's key).
+  if (it.action === "people" && it.keys[0]) return it.keys[0];
+  return readableEndpoint(it.endpoint);
 }
 
 function Entry({ item: it, open, onToggle }: { item: AuditItem; open: boolean; onToggle(): void }) {
@@ -161,7 +171,7 @@ function Entry({ item: it, open, onToggle }: { item: AuditItem; open: boolean; o
           </button>
         </td>
         <td>{it.actor}</td>
-        <td>{it.action}</td>
+        <td>{activitySummary(it) ?? it.action}</td>
         <td>{target(it)}</td>
         <td>
           {it.outcome === "applied" && it.count === 0 ? "nothing matched" : (it.outcome ?? "")}
@@ -211,7 +221,7 @@ function EntryDetail({ item: it }: { item: AuditItem }) {
   return (
     <div className="activity-diff">
       <p className="muted small">
-        #{it.seq} · {it.endpoint} · from {it.address ?? "unknown address"}
+        #{it.seq} · {readableEndpoint(it.endpoint)} · from {it.address ?? "unknown address"}
         {it.message ? ` · ${it.message}` : ""}
       </p>
       {it.changes && it.changes.length > 0 && (

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { sanitizeActivitySearch, toAuditFilters, toInstant, toLocalInput } from "./activity-search.utils";
+import { isReversedRange, sanitizeActivitySearch, toAuditFilters, toInstant, toLocalInput } from "./activity-search.utils";
 
 const zone = process.env.TZ;
 /** Node reads TZ again when it changes: each test can be a viewer somewhere else. */
@@ -55,5 +55,13 @@ describe("activity search", () => {
     expect(f.table).toBeUndefined();
     expect(f.since).toBe("2026-11-25T10:00:00.000Z");
     expect(toAuditFilters({ on: "table:demo/employees" }).table).toBe("demo/employees");
+  });
+
+  it("finds a range whose From is after its To", () => {
+    expect(isReversedRange({ since: "2026-11-26T15:00:00.000Z", until: "2026-11-26T14:00:00.000Z" })).toBe(true);
+    expect(isReversedRange({ since: "2026-11-26T14:00:00.000Z", until: "2026-11-26T14:00:00.000Z" })).toBe(false);
+    expect(isReversedRange({ since: "2026-11-26T14:00:00.000Z", until: "2026-11-26T15:00:00.000Z" })).toBe(false);
+    expect(isReversedRange({ since: "2026-11-26T15:00:00.000Z" })).toBe(false);
+    expect(isReversedRange({ until: "2026-11-26T15:00:00.000Z" })).toBe(false);
   });
 });

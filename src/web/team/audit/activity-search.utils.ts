@@ -59,3 +59,10 @@ export function toAuditFilters(s: ActivitySearch): Record<string, string | undef
     until: toInstant(s.until),
   };
 }
+
+/** From after To: nothing can match, so the page says so instead of asking. */
+export function isReversedRange(s: Pick<ActivitySearch, "since" | "until">): boolean {
+  const since = toInstant(s.since);
+  const until = toInstant(s.until);
+  return since !== undefined && until !== undefined && since > until;
+}

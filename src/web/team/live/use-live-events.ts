@@ -3,11 +3,13 @@
  * which reconnects by itself and resumes with Last-Event-ID. Changes go to apply-change.ts,
  * presence to the live store; a "reset" (away too long) refetches what is shown. Against an
  * upstream whose own changes are not streamed (no `events` capability: a hosted service), an
- * idle grid refreshes when the tab regains focus.
+ * idle grid refreshes when the tab regains focus. A stream refused because the session ended
+ * sends the tab to sign in.
  */
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
 import type { AppConfig } from "../../../shared/meta";
+import { apiFetch } from "../../api-client";
 import { recordKeys } from "../../records/records-keys";
 import { storageKeys } from "../../storage/storage-keys";
 import { applyChange } from "./apply-change";
@@ -51,10 +53,12 @@ export function useLiveEvents(config: AppConfig | undefined, enabled: boolean): 
       source.addEventListener("error", () => {
         liveActions.setConnected(false);
         // The browser retries by itself unless the answer was an error (401, 503): then it gives
-        // up, and we try again a little later ourselves.
+        // up, and we try again a little later ourselves. An EventSource does not say which: ask
+        // once, so that a session that has ended sends the tab to sign in (the API client does).
         if (source?.readyState === EventSource.CLOSED && !stopped) {
           clearTimeout(retry);
           retry = setTimeout(connect, 10_000);
+          void apiFetch("/api/me", { cache: "no-store" }).catch(() => undefined);
         }
       });
     };

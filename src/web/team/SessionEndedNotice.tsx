@@ -1,0 +1,24 @@
+/** Over everything once the session has ended, until the sign-in page loads (session-ended.ts). */
+import { useId } from "react";
+import { Dialog } from "../ui/Dialog";
+import { useSessionEnded } from "./session-ended";
+
+export function SessionEndedNotice() {
+  const signInUrl = useSessionEnded((s) => s.signInUrl);
+  const id = useId();
+  if (!signInUrl) return null;
+  return (
+    <Dialog labelledBy={id} className="dialog-framed session-ended" canClose={false} onClose={() => {}}>
+      <div className="dialog-body" role="alert">
+        <h2 id={id}>Your session has ended</h2>
+        <p>You have been signed out: from another tab, by an admin, or because the session expired. What is on this page may be out of date.</p>
+        <p>
+          Taking you to the sign-in page; after signing in you come back here.{" "}
+          <a href={signInUrl} data-autofocus="">
+            Sign in again
+          </a>
+        </p>
+      </div>
+    </Dialog>
+  );
+}

@@ -1,0 +1,39 @@
+import { describe, expect, it } from "vitest";
+import { activitySummary, readableEndpoint } from "./activity-summary.utils";
+
+const people = (detail: Record<string, unknown>, email = "bob@example.com") => activitySummary({ action: "people", keys: [email], detail, endpoint: "PATCH /api/people/bob%40example.com" });
+const job = (detail: Record<string, unknown>, endpoint = "POST /api/v0/storage/jobs/team-files") => activitySummary({ action: "storage-job", keys: [], detail, endpoint });
+
+describe("activity summaries", () => {
+  it("says what a change to a person did, as the trail recorded it", () => {
+    expect(people({ action: "update", disabled: true })).toBe("Disabled bob@example.com");
+    expect(people({ action: "update", disabled: false })).toBe("Enabled bob@example.com");
+    expect(people({ action: "update", role: "editor" })).toBe("Set bob@example.com's role to editor");
+    expect(people({ action: "update", name: "Bob B" })).toBe('Renamed bob@example.com to "Bob B"');
+    expect(people({ action: "grant", resource: "bucket:team-files", level: "editor" })).toBe("Set bucket team-files to editor for bob@example.com");
+    expect(people({ action: "grant", resource: "table:demo/catalog", level: "none" })).toBe("Set table demo/catalog to no access for bob@example.com");
+    expect(people({ action: "revoke-grant", resource: "table:demo/catalog" })).toBe("Removed bob@example.com's grant on table demo/catalog (back to their role)");
+    expect(people({ action: "end-sessions" })).toBe("Ended bob@example.com's sessions");
+    expect(people({ action: "end-session", session: "abcd" })).toBe("Ended one of bob@example.com's sessions");
+    expect(people({ action: "add", email: "bob@example.com", name: "Bob", role: "viewer" })).toBe("Added bob@example.com as viewer");
+    expect(people({ action: "invite" })).toBe("Made a new invite link for bob@example.com");
+    // From `npm run people`.
+    expect(people({ action: "disable", disabled: true })).toBe("Disabled bob@example.com");
+    expect(people({ action: "set-role", role: "admin" })).toBe("Set bob@example.com's role to admin");
+    expect(people({ action: "reset-password", invite: true })).toBe("Reset bob@example.com's password, with an invite link");
+    expect(people({ action: "refused", method: "PATCH", path: "/api/people/bob%40example.com" })).toBe("Tried to change bob@example.com (PATCH /api/people/bob@example.com)");
+  });
+
+  it("says what a storage job moved, copied or deleted, from where to where", () => {
+    expect(job({ action: "move", from: "bob/bob.txt", to: "bob/bob2.txt" })).toBe("Moved bob/bob.txt → bob/bob2.txt");
+    expect(job({ action: "copy", from: "bob/", to: "archive/bob/", files: ["bob/a.txt", "bob/b.txt"] })).toBe("Copied the folder bob/ → archive/bob/ (2 files)");
+    expect(job({ action: "delete", from: "old/", to: "", files: ["old/a.txt"], filesMore: true })).toBe("Deleted the folder old/ (1+ files)");
+    expect(job({}, "DELETE /api/v0/storage/jobs/team-files/j1")).toBe("Cancelled a storage job");
+  });
+
+  it("leaves other kinds to their table and diff, and decodes endpoints", () => {
+    expect(activitySummary({ action: "update", keys: ["E1"], detail: undefined, endpoint: "POST /api/v0/record/demo/employees/update" })).toBeUndefined();
+    expect(readableEndpoint("DELETE /api/people/bob%40example.com/sessions")).toBe("DELETE /api/people/bob@example.com/sessions");
+    expect(readableEndpoint("GET /%E0%A4%A")).toBe("GET /%E0%A4%A");
+  });
+});

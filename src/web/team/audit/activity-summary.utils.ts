@@ -1,0 +1,82 @@
+/**
+ * What an Activity entry about people or a storage job did, in words ("Disabled
+ * bob@example.com", "Moved bob/a.txt → bob/b.txt"), from the `detail` the trail recorded (see
+ * src/server/team/api/people-api.ts and people/cli.ts for people, auditor.ts for jobs). Other
+ * kinds are told by their table, Records and diff instead.
+ */
+import type { AuditItem } from "./audit-list-query";
+
+type Detail = Record<string, unknown>;
+const str = (v: unknown) => (typeof v === "string" && v !== "" ? v : undefined);
+
+/** An endpoint as recorded ("PATCH /api/people/bob%40example.com"), readable. */
+export function readableEndpoint(endpoint: string | undefined): string {
+  if (!endpoint) return "";
+  try {
+    return decodeURIComponent(endpoint);
+  } catch {
+    return endpoint;
+  }
+}
+
+/** "bucket:team-files" → "bucket team-files"; "table:demo/catalog" → "table demo/catalog". */
+const resourceText = (r: unknown) => (typeof r === "string" ? r.replace(/^(table|bucket):/, "$1 ") : "a table or bucket");
+const levelText = (l: unknown) => (l === "none" ? "no access" : (str(l) ?? "?"));
+
+function peopleSummary(d: Detail, person: string | undefined): string {
+  const who = person ?? str(d.email) ?? "someone";
+  switch (d.action) {
+    case "add":
+      return `Added ${who}${str(d.role) ? ` as ${d.role as string}` : ""}${d.invite ? ", with an invite link" : ""}`;
+    case "update":
+    case "set-role":
+    case "disable":
+    case "enable": {
+      const parts: string[] = [];
+      if (d.disabled === true) parts.push(`Disabled ${who}`);
+      if (d.disabled === false) parts.push(`Enabled ${who}`);
+      if (str(d.role)) parts.push(`${parts.length ? "set their" : `Set ${who}'s`} role to ${d.role as string}`);
+      if (typeof d.name === "string") parts.push(`${parts.length ? "renamed them" : `Renamed ${who}`} to "${d.name}"`);
+      return parts.length ? parts.join("; ") : `Changed ${who} (nothing named)`;
+    }
+    case "grant":
+      return `Set ${resourceText(d.resource)} to ${levelText(d.level)} for ${who}`;
+    case "revoke-grant":
+      return `Removed ${who}'s grant on ${resourceText(d.resource)} (back to their role)`;
+    case "invite":
+      return `Made a new invite link for ${who}`;
+    case "reset-password":
+      return `Reset ${who}'s password${d.invite ? ", with an invite link" : ""}`;
+    case "end-sessions":
+      return `Ended ${who}'s sessions`;
+    case "end-session":
+      return `Ended one of ${who}'s sessions`;
+    case "refused": {
+      const asked = readableEndpoint(`${str(d.method) ?? ""} ${str(d.path) ?? ""}`.trim());
+      return `Tried to change ${person ?? "people"}${asked ? ` (${asked})` : ""}`;
+    }
+    default:
+      return `${str(d.action) ?? "Changed"} ${who}`;
+  }
+}
+
+const VERBS: Record<string, string> = { move: "Moved", copy: "Copied", delete: "Deleted" };
+
+function jobSummary(d: Detail, endpoint: string | undefined): string {
+  const from = str(d.from);
+  const verb = VERBS[d.action as string];
+  if (!verb || from === undefined) return endpoint?.startsWith("DELETE ") ? "Cancelled a storage job" : "A storage job";
+  const to = d.action === "delete" ? undefined : str(d.to);
+  const files = Array.isArray(d.files) ? d.files.length : undefined;
+  const count = files === undefined ? "" : ` (${files.toLocaleString()}${d.filesMore ? "+" : ""} file${files === 1 && !d.filesMore ? "" : "s"})`;
+  return `${verb} ${from.endsWith("/") ? "the folder " : ""}${from}${to !== undefined ? ` → ${to}` : ""}${count}`;
+}
+
+/** The entry's "What", or undefined where the kind alone says it (its diff tells the rest). */
+export function activitySummary(it: Pick<AuditItem, "action" | "keys" | "detail" | "endpoint">): string | undefined {
+  const d = it.detail && typeof it.detail === "object" ? (it.detail as Detail) : undefined;
+  if (!d) return undefined;
+  if (it.action === "people") return peopleSummary(d, it.keys[0]);
+  if (it.action === "storage-job") return jobSummary(d, it.endpoint);
+  return undefined;
+}

@@ -1,0 +1,27 @@
+/**
+ * The tab's session has ended: say so over the page (which may no longer be shown) and go to the
+ * sign-in page, which brings the person back to this view. Called by the API client on the
+ * proxy's "sign in first" answer, whichever request got it; only the first call acts.
+ */
+import { create } from "zustand";
+import { signInAgainUrl } from "./session-ended.utils";
+
+/** Long enough to read the notice; the link in it goes at once. */
+export const SIGN_IN_AGAIN_AFTER_MS = 2000;
+
+export const useSessionEnded = create<{ signInUrl: string | null; signingOut: boolean }>(() => ({ signInUrl: null, signingOut: false }));
+
+export function sessionEnded(): void {
+  const { signInUrl, signingOut } = useSessionEnded.getState();
+  if (signInUrl !== null || signingOut) return;
+  const to = signInAgainUrl(window.location.pathname, window.location.search);
+  if (!to) return;
+  useSessionEnded.setState({ signInUrl: to });
+  setTimeout(() => window.location.assign(to), SIGN_IN_AGAIN_AFTER_MS);
+}
+
+/** The person signed this tab out themselves: to the sign-in page, without the notice. */
+export function signOutToLogin(): void {
+  useSessionEnded.setState({ signingOut: true });
+  window.location.assign("/login");
+}

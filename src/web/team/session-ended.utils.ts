@@ -1,0 +1,19 @@
+/**
+ * When the tab's session has ended (signed out elsewhere, ended or disabled by an admin, idle or
+ * expired), the proxy answers every /api call 401 `auth_error` with subCode 10. Other 401s (the
+ * upstream refusing the proxy's API key) are not about the person and are shown as errors.
+ */
+import type { ErrorBody } from "../../shared/errors";
+import { LOGIN_REQUIRED_SUBCODE } from "../../shared/meta";
+
+export const isSignInRequired = (status: number, body: Pick<ErrorBody, "error" | "subCode">): boolean =>
+  status === 401 && body.error === "auth_error" && body.subCode === LOGIN_REQUIRED_SUBCODE;
+
+/**
+ * The sign-in page that brings the person back to this view (`next`), or undefined on the pages
+ * the proxy serves to sign in, where sending them on again would loop.
+ */
+export function signInAgainUrl(pathname: string, search: string): string | undefined {
+  if (pathname === "/login" || pathname === "/logout" || pathname.startsWith("/invite/") || pathname.startsWith("/auth/")) return undefined;
+  return `/login?next=${encodeURIComponent(`${pathname}${search}`)}`;
+}
