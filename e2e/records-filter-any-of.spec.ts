@@ -4,18 +4,13 @@
  */
 import { seriousViolations } from "./testing/a11y";
 import { expect, test } from "@playwright/test";
-import { apiQuery, openView } from "./testing/records";
+import { addAnyOfCondition, apiQuery, openView } from "./testing/records";
 
 const fmt = (n: number) => n.toLocaleString("en-US");
 
 test("is any of: chips with suggestions, sent as anyOf, the same rows and count as the API", async ({ page }) => {
   await openView(page, "employees");
-  await page.getByRole("button", { name: "Filter", exact: true }).click();
-  const builder = page.getByRole("region", { name: "Filter builder" });
-  await builder.getByRole("button", { name: "Filter: add condition" }).click();
-  await builder.getByLabel("Condition 1 field").selectOption("department");
-  await builder.getByLabel("Condition 1 operator").selectOption("anyOf");
-  const add = builder.getByLabel("Condition 1 values: add a value");
+  const { builder, add } = await addAnyOfCondition(page, "department");
   // Suggestions come from the service's distinct extension (most frequent first).
   const sent = page.waitForRequest((r) => r.url().endsWith("/distinct") && r.method() === "POST");
   await add.fill("Sa");
@@ -76,12 +71,7 @@ test("a JSON error on Apply is shown at the Apply button and the caret goes to t
 
 test("Ctrl+Enter applies what is on screen: a value still typed in the \"is any of\" box is included, as the button includes it", async ({ page }) => {
   await openView(page, "employees");
-  await page.getByRole("button", { name: "Filter", exact: true }).click();
-  const builder = page.getByRole("region", { name: "Filter builder" });
-  await builder.getByRole("button", { name: "Filter: add condition" }).click();
-  await builder.getByLabel("Condition 1 field").selectOption("department");
-  await builder.getByLabel("Condition 1 operator").selectOption("anyOf");
-  const add = builder.getByLabel("Condition 1 values: add a value");
+  const { builder, add } = await addAnyOfCondition(page, "department");
   await add.fill("Sales");
   await add.press("Enter");
   await add.fill("Legal");

@@ -45,3 +45,13 @@ export function cell(page: Page, rowIndex: number, col: string) {
 }
 
 export const byPk = (pk: string) => ({ and: [{ key: "employee_id", operator: "equal", value: pk }] });
+
+/** Opens the filter builder on a shown grid and adds condition 1 as "<field> is any of": the builder and its value box. */
+export async function addAnyOfCondition(page: Page, field: string) {
+  await page.getByRole("button", { name: "Filter", exact: true }).click();
+  const builder = page.getByRole("region", { name: "Filter builder" });
+  await builder.getByRole("button", { name: "Filter: add condition" }).click();
+  await builder.getByLabel("Condition 1 field").selectOption(field);
+  await builder.getByLabel("Condition 1 operator").selectOption("anyOf");
+  return { builder, add: builder.getByLabel("Condition 1 values: add a value") };
+}
