@@ -9,7 +9,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
 import type { AppConfig } from "../../../shared/meta";
-import { apiFetch } from "../../api-client";
+import { meQueryOptions } from "../me-get-query";
 import { recordKeys } from "../../records/records-keys";
 import { storageKeys } from "../../storage/storage-keys";
 import { applyChange } from "./apply-change";
@@ -58,7 +58,7 @@ export function useLiveEvents(config: AppConfig | undefined, enabled: boolean): 
         if (source?.readyState === EventSource.CLOSED && !stopped) {
           clearTimeout(retry);
           retry = setTimeout(connect, 10_000);
-          void apiFetch("/api/me", { cache: "no-store" }).catch(() => undefined);
+          void qc.fetchQuery({ ...meQueryOptions(), staleTime: 0 }).catch(() => undefined);
         }
       });
     };
