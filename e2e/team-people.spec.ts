@@ -134,8 +134,7 @@ test("when an admin ends a person's sessions, their open tab says so and sends t
 });
 
 test("an idle tab whose live stream is refused (the person was disabled) goes to sign in by itself", async ({ page, browser }) => {
-  // The proxy looks the stream's person up again every 30 s, and the browser retries after 3 s.
-  test.setTimeout(120_000);
+  // The proxy looks the stream's person up again every 2 s here (BASEBOARD_EVENTS_RECHECK_MS), and the browser retries after 3 s.
   await signInAs(page, "ada@example.com", ADMIN_PW);
   const { context, bob } = await bobSignedIn(browser);
   // A page that sends nothing by itself (no presence, no polling): only the stream can notice.

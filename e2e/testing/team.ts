@@ -38,7 +38,8 @@ export class TeamStack {
   async start(): Promise<void> {
     // The bundle the web server's command built (playwright.config.ts), as `npm start` runs it.
     this.launcher = spawn(process.execPath, ["--max-semi-space-size=1", "dist-server/launcher/main.js"], {
-      env: { ...process.env, PORT: String(TEAM_PORT), SERVICE_PORT: String(TEAM_SERVICE_PORT), DATA_DIR: this.dataDir, ...this.env },
+      // Streams' people looked up again every 2 s, not 30: a tab whose session ended hears it soon.
+      env: { ...process.env, PORT: String(TEAM_PORT), SERVICE_PORT: String(TEAM_SERVICE_PORT), DATA_DIR: this.dataDir, BASEBOARD_EVENTS_RECHECK_MS: "2000", ...this.env },
       stdio: ["ignore", "ignore", "pipe"],
       detached: true,
     });

@@ -16,6 +16,8 @@ export interface LiveOptions {
   bus: EventBus;
   maxSubscribers: number;
   heartbeatMs: number;
+  /** How often each stream's person is looked up again (grants changed, session ended). */
+  recheckMs: number;
   maxBufferedBytes: number;
   /** Called once, when the first stream opens (following the service's own events starts then). */
   onFirstSubscriber?(): void;
@@ -33,6 +35,7 @@ export function liveOptionsFromEnv(env: NodeJS.ProcessEnv): Omit<LiveOptions, "b
   return {
     maxSubscribers: num("BASEBOARD_EVENTS_MAX_SUBSCRIBERS", 1000, 1),
     heartbeatMs: num("BASEBOARD_EVENTS_HEARTBEAT_MS", 25_000, 100),
+    recheckMs: num("BASEBOARD_EVENTS_RECHECK_MS", 30_000, 100),
     maxBufferedBytes: num("BASEBOARD_EVENTS_MAX_BUFFER_BYTES", 1024 * 1024, 1024),
   };
 }
@@ -102,7 +105,7 @@ export function createLiveHub(o: LiveOptions): LiveHub {
   }, o.heartbeatMs);
   heartbeat.unref();
 
-  // Grants change and sessions end while a stream is open: look the person up again every 30 s.
+  // Grants change and sessions end while a stream is open: look the person up again (every 30 s).
   const regrant = setInterval(() => {
     for (const s of subs) {
       void s.reidentify?.().then(
@@ -113,7 +116,7 @@ export function createLiveHub(o: LiveOptions): LiveHub {
         () => {},
       );
     }
-  }, 30_000);
+  }, o.recheckMs);
   regrant.unref();
 
   return {

@@ -73,13 +73,13 @@ it("alone and out of memory: the instance is opened afresh and the read runs onc
 it("a read waiting for others tries again at once when woken (the instance was opened afresh)", async () => {
   const { gate, read, log } = gateWith();
   let freed = false;
-  const heavy = read("heavy", 2_000);
+  const heavy = read("heavy", 800);
   const waiting = read("waits", 60, () => !freed); // heavy: it waits for the others
-  await sleep(150);
+  await sleep(120);
   freed = true;
   gate.wakeWaiting();
   expect(await waiting.done).toBe("waits");
-  // Woken, not after the heavy read's 2 s.
+  // Woken, not after the heavy read's 800 ms.
   expect(log).toEqual(["waits"]);
   await heavy.done;
 });
