@@ -10,6 +10,9 @@ import { incompleteDateMessage } from "../record-panel/field-editor.utils";
 
 export type Move = "down" | "right" | "left" | "none";
 
+/** The widest a cell's error message gets (grid.css `.cell-error`). */
+const CELL_ERROR_WIDTH = 360;
+
 /**
  * What the editor starts with. A key typed on the cell replaces the value, as in a spreadsheet,
  * except where one character cannot be shown: a date picker would blank it, and a true/false
@@ -38,6 +41,7 @@ export function CellEditor({ col, value, initialText, onCommit, onCancel }: Prop
   const [base] = useState(value);
   const [error, setError] = useState<string | null>(null);
   const ref = useRef<HTMLInputElement & HTMLSelectElement>(null);
+  const box = useRef<HTMLDivElement>(null);
   const done = useRef(false);
   useEffect(() => {
     ref.current?.focus();
@@ -92,7 +96,7 @@ export function CellEditor({ col, value, initialText, onCommit, onCancel }: Prop
   };
   const t = col.field.type;
   return (
-    <div className={`cell-editor ${t === "date" || t === "datetime" || t === "json" ? `grow grow-${t}` : ""}`}>
+    <div ref={box} className={`cell-editor ${t === "date" || t === "datetime" || t === "json" ? `grow grow-${t}` : ""}`}>
       {t === "boolean" ? (
         <select {...common} className="input" value={text === "" ? "null" : text} onChange={(e) => setText(e.target.value)}>
           <option value="true">true</option>
@@ -118,7 +122,8 @@ export function CellEditor({ col, value, initialText, onCommit, onCancel }: Prop
         </button>
       )}
       {error && (
-        <div id="cell-editor-error" className="cell-error" role="alert">
+        // Near the window's right edge (the last columns) the message opens leftwards, not out of sight.
+        <div id="cell-editor-error" className={`cell-error ${(box.current?.getBoundingClientRect().left ?? 0) + CELL_ERROR_WIDTH > window.innerWidth ? "cell-error-end" : ""}`} role="alert">
           {error}
         </div>
       )}
