@@ -5,8 +5,7 @@
 import { useEffect, useRef, useState } from "react";
 import type { RecordValue } from "../../../shared/records";
 import type { GridColumn } from "./columns.utils";
-import { editText, parseInput } from "../values/values.utils";
-import { incompleteDateMessage } from "../record-panel/field-editor.utils";
+import { editText, incompleteDateMessage, parseInput } from "../values/values.utils";
 
 export type Move = "down" | "right" | "left" | "none";
 
@@ -39,7 +38,13 @@ interface Props {
 export function CellEditor({ col, value, initialText, onCommit, onCancel }: Props) {
   const [text, setText] = useState(() => startText(col, value, initialText));
   const [base] = useState(value);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setErrorText] = useState<string | null>(null);
+  // Near the window's right edge (the last columns) the message opens leftwards, not out of sight.
+  const [errorAtEnd, setErrorAtEnd] = useState(false);
+  const setError = (text: string | null) => {
+    if (text) setErrorAtEnd((box.current?.getBoundingClientRect().left ?? 0) + CELL_ERROR_WIDTH > window.innerWidth);
+    setErrorText(text);
+  };
   const ref = useRef<HTMLInputElement & HTMLSelectElement>(null);
   const box = useRef<HTMLDivElement>(null);
   const done = useRef(false);
@@ -122,8 +127,7 @@ export function CellEditor({ col, value, initialText, onCommit, onCancel }: Prop
         </button>
       )}
       {error && (
-        // Near the window's right edge (the last columns) the message opens leftwards, not out of sight.
-        <div id="cell-editor-error" className={`cell-error ${(box.current?.getBoundingClientRect().left ?? 0) + CELL_ERROR_WIDTH > window.innerWidth ? "cell-error-end" : ""}`} role="alert">
+        <div id="cell-editor-error" className={`cell-error ${errorAtEnd ? "cell-error-end" : ""}`} role="alert">
           {error}
         </div>
       )}

@@ -8,9 +8,6 @@ import { editText } from "../values/values.utils";
  */
 export const INCOMPLETE_DATE = "\u0000incomplete date";
 
-/** What to say about an incomplete date (the grid's editor and the panel's). */
-export const incompleteDateMessage = (key: string) => `${key} has an incomplete date: fill in its day, month and year, or set it to NULL.`;
-
 /** Long text and JSON get a text area (and the large editor) rather than a one-line input. */
 export function isLong(field: FieldInfo, value: RecordValue | undefined): boolean {
   if (field.type === "json") return true;

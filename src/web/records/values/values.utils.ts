@@ -146,3 +146,6 @@ export function sameValue(a: RecordValue | undefined, b: RecordValue | undefined
   if (typeof a === "object" || typeof b === "object") return JSON.stringify(a) === JSON.stringify(b);
   return false;
 }
+
+/** A date input left with one part emptied (the browser reports ""): refused, never read as NULL (grid and panel editors). */
+export const incompleteDateMessage = (key: string) => `${key} has an incomplete date: fill in its day, month and year, or set it to NULL.`;

@@ -344,15 +344,14 @@ async function keepLastLines(store: RecordStore, load: string, loaded: number, f
       await tx.run(b.schema.createTable(repeats).as(b.selectFrom(sorted.as("s")).select("k").distinct().whereRef("k", "=", "previous")).compile(), undefined, { frugal: true });
       const [[count]] = (await tx.run(b.selectFrom(repeats).select(sql`count(*)`.as("n")).compile())).rows;
       if (Number(count) > MAX_REPEATED_KEYS) throw new TooManyRepeats();
+      let rows = loaded;
       if (Number(count) > 0) {
-        await tx.run(b.deleteFrom(load).where(sql.ref(pk), "in", b.selectFrom(repeats).select("k")).compile());
+        rows -= (await tx.run(b.deleteFrom(load).where(sql.ref(pk), "in", b.selectFrom(repeats).select("k")).compile())).changes;
         const types = names.map((n) => def.fields.find((f) => f.key === n)!.type);
-        await tx.run(CompiledQuery.raw(csvLoad.lastLinesSql(load, file, names, types, pk, repeats)), (fraction) => report({ phase: "loading", fraction }), { frugal: true });
+        rows += (await tx.run(CompiledQuery.raw(csvLoad.lastLinesSql(load, file, names, types, pk, repeats)), (fraction) => report({ phase: "loading", fraction }), { frugal: true })).changes;
       }
       await tx.run(b.schema.dropTable(repeats).compile());
-      if (Number(count) === 0) return loaded;
-      const [[rows]] = (await tx.run(b.selectFrom(load).select(sql`count(*)`.as("n")).compile())).rows;
-      return Number(rows);
+      return rows;
     });
   } catch (e) {
     if (e instanceof TooManyRepeats) return undefined;
