@@ -8,6 +8,8 @@ import { createTestDatabase, type TestDatabase } from "../../service/engines/pos
 import { fromApp, startTestBaseboard, type TestBaseboard } from "../../proxy/testing/test-baseboard";
 import { createPeopleAdmin } from "../people/people-admin";
 import { openPostgresTeamStore } from "../store/postgres-store";
+import { createPostgresBus } from "./postgres-bus";
+import type { ChangeEvent } from "./live-event";
 import type { TeamStore } from "../store/team-store";
 import { signIn, waitForMode } from "../testing/team-stack";
 import { dataOf, openSse } from "../testing/sse-client";
@@ -55,9 +57,32 @@ describe("live events over PostgreSQL", () => {
     await update("Across 2");
     await update("Across 3");
     const again = await openSse(`${b.url}/api/events`, { cookie: onB, "last-event-id": first.id as string });
-    await again.waitFor((e) => e.event === "ready");
+    // The change goes out after its answer (the editor does not wait for the others to hear of
+    // it), so "Across 3" may come in the backlog or just after "ready": in order either way.
+    await again.waitFor((e) => e.event === "change" && e.data.includes("Across 3"), 10_000);
     const cities = again.events.filter((e) => e.event === "change").map((e) => dataOf<{ records: { values: { city: string } }[] }>(e).records[0].values.city);
     expect(cities).toEqual(["Across 2", "Across 3"]);
     again.close();
+  });
+
+  it("changes published at once through two proxies all reach a third, in id order", async () => {
+    // Rows that commit out of id order (one proxy's insert slower to commit than the other's)
+    // must not be skipped by a reader that has already delivered a higher id.
+    const [one, two, reader] = await Promise.all([createPostgresBus(db.url), createPostgresBus(db.url), createPostgresBus(db.url)]);
+    try {
+      const got: ChangeEvent[] = [];
+      reader.onChange((e) => got.push(e));
+      const event = (n: number) => ({ at: new Date().toISOString(), kind: "update" as const, resource: "table:demo/burst" as const, table: "demo/burst", records: [{ key: n }], actor: { email: "eve@example.com", name: "Eve" }, origin: "baseboard" as const });
+      const N = 300;
+      await Promise.all(Array.from({ length: 2 * N }, (_, i) => (i % 2 ? one : two).publish(event(i))));
+      const deadline = Date.now() + 10_000;
+      while (got.filter((e) => e.table === "demo/burst").length < 2 * N && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      const burst = got.filter((e) => e.table === "demo/burst");
+      expect(burst.map((e) => e.records?.[0].key).sort((x, y) => Number(x) - Number(y))).toEqual(Array.from({ length: 2 * N }, (_, i) => i));
+      const ids = burst.map((e) => e.id);
+      expect(ids).toEqual([...ids].sort((x, y) => x - y));
+    } finally {
+      await Promise.all([one.close(), two.close(), reader.close()]);
+    }
   });
 });

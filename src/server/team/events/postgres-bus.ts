@@ -12,6 +12,7 @@ import { KEEP_MS } from "./event-bus";
 import type { ChangeEvent, PresenceState } from "./live-event";
 
 const CHANNEL = "bb_live";
+const PUBLISH_LOCK = 727144;
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS bb_live_events (id BIGSERIAL PRIMARY KEY, at TIMESTAMPTZ NOT NULL DEFAULT now(), payload JSONB NOT NULL, dedupe TEXT UNIQUE);
 CREATE INDEX IF NOT EXISTS bb_live_events_at ON bb_live_events(at);
@@ -36,12 +37,13 @@ export async function createPostgresBus(url: string, opts: { log?(line: string):
   let closed = false;
   let listener: pg.Client | undefined;
   let reading: Promise<void> = Promise.resolve();
+  let publishing: Promise<void> = Promise.resolve();
 
   /** Deliver every row after the last delivered, in order (one reader at a time). */
   const readNew = () => {
     reading = reading.then(async () => {
       if (closed) return;
-      const r = await pool.query<{ id: string; payload: Omit<ChangeEvent, "id"> }>("SELECT id::text, payload FROM bb_live_events WHERE id > $1 ORDER BY id LIMIT 5000", [delivered]);
+      const r = await pool.query<{ id: string; payload: Omit<ChangeEvent, "id"> }>("SELECT id::text, payload FROM bb_live_events WHERE id > $1 ORDER BY bb_live_events.id LIMIT 5000", [delivered]);
       for (const row of r.rows) {
         delivered = Math.max(delivered, Number(row.id));
         const e = { ...row.payload, id: Number(row.id) } as ChangeEvent;
@@ -90,13 +92,24 @@ export async function createPostgresBus(url: string, opts: { log?(line: string):
   prune.unref();
 
   return {
-    async publish(e, dedupe) {
+    publish(e, dedupe) {
       // One statement: the row and its notification commit together (NOTIFY is transactional).
-      await pool.query(
-        `WITH ins AS (INSERT INTO bb_live_events (payload, dedupe) VALUES ($1, $2) ON CONFLICT (dedupe) DO NOTHING RETURNING id)
-         SELECT pg_notify('${CHANNEL}', 'c:' || id) FROM ins`,
-        [JSON.stringify(e), dedupe ?? null],
+      // The lock (held to commit) makes rows commit in id order across proxies: readers take
+      // "every id after the last delivered", so a lower id committing after a higher one was
+      // read would never reach a live stream. Chained here so one proxy's changes go in order.
+      const done = publishing.then(() =>
+        pool.query(
+          `WITH l AS (SELECT pg_advisory_xact_lock(${PUBLISH_LOCK})),
+           ins AS (INSERT INTO bb_live_events (payload, dedupe) SELECT $1::jsonb, $2::text FROM l ON CONFLICT (dedupe) DO NOTHING RETURNING id)
+           SELECT pg_notify('${CHANNEL}', 'c:' || id) FROM ins`,
+          [JSON.stringify(e), dedupe ?? null],
+        ),
       );
+      publishing = done.then(
+        () => {},
+        () => {},
+      );
+      return done.then(() => {});
     },
     async presence(p) {
       await pool.query(`SELECT pg_notify('${CHANNEL}', $1)`, [`p:${JSON.stringify(p)}`]);
@@ -112,7 +125,7 @@ export async function createPostgresBus(url: string, opts: { log?(line: string):
       if (pruned.rows[0] && id < Number(pruned.rows[0].up_to)) return undefined;
       const max = await pool.query<{ last: string }>("SELECT last_value::text AS last FROM bb_live_events_id_seq");
       if (id > Number(max.rows[0].last)) return undefined;
-      const r = await pool.query<{ id: string; payload: Omit<ChangeEvent, "id"> }>("SELECT id::text, payload FROM bb_live_events WHERE id > $1 ORDER BY id LIMIT 20000", [id]);
+      const r = await pool.query<{ id: string; payload: Omit<ChangeEvent, "id"> }>("SELECT id::text, payload FROM bb_live_events WHERE id > $1 ORDER BY bb_live_events.id LIMIT 20000", [id]);
       return r.rows.map((row) => ({ ...row.payload, id: Number(row.id) }) as ChangeEvent);
     },
     async close() {
