@@ -10,9 +10,11 @@ import { signInAs, teamUrl, useTeamStack } from "./testing/team";
 
 const ADMIN_PW = "the admin's long passphrase";
 const BOB_PW = "bob's own long passphrase";
+const CY_PW = "cy's own long passphrase";
 const stack = useTeamStack((stack) => {
   stack.people(["add", "ada@example.com", "--role", "admin", "--name", "Ada Admin"], ADMIN_PW);
   stack.people(["add", "bob@example.com", "--role", "viewer", "--name", "Bob Viewer"], BOB_PW);
+  stack.people(["add", "cy@example.com", "--role", "editor", "--name", "Cy Editor"], CY_PW);
 });
 
 
@@ -116,20 +118,23 @@ test("when an admin ends a person's sessions, their open tab says so and sends t
   // Bob's next action: the notice, not the refused view with a Retry and two toasts; then sign-in.
   await bob.getByRole("button", { name: "Refresh" }).click({ timeout: 3000 }).catch(() => undefined);
   await noticed;
-  const signIn = `/login?next=${encodeURIComponent(view)}`;
+  const signIn = `/login?next=${encodeURIComponent(view)}&reason=ended`;
   await expect(notice.getByRole("link", { name: "Sign in again" })).toHaveAttribute("href", signIn);
   await expect(bob.getByText("Could not load data")).toHaveCount(0);
   await bob.screenshot({ path: "test-results/team-session-ended.png" });
   await bob.waitForURL(`${teamUrl}${signIn}`);
+  // The sign-in page says why it is shown.
+  await expect(bob.getByRole("status")).toHaveText(/Your session ended/);
   await bob.getByLabel("Email").fill("bob@example.com");
   await bob.getByLabel("Password").fill(BOB_PW);
   await bob.getByRole("button", { name: "Sign in" }).click();
   await bob.waitForURL(`${teamUrl}${view}`);
   await expect(bob.getByRole("heading", { name: /Record E00002/ })).toBeVisible();
-  // The sign-in page itself does not send anyone on.
+  // The sign-in page itself does not send anyone on, and a first visit is not told of an ended session.
   await bob.goto(`${teamUrl}/login?next=%2Faccount`);
   await bob.waitForTimeout(1500);
   expect(new URL(bob.url()).pathname).toBe("/login");
+  await expect(bob.getByText("Your session ended")).toHaveCount(0);
   await context.close();
 });
 
@@ -144,9 +149,39 @@ test("an idle tab whose live stream is refused (the person was disabled) goes to
   expect(disabled.status(), await disabled.text()).toBe(200);
   try {
     await expect(bob.getByRole("dialog", { name: "Your session has ended" })).toBeVisible({ timeout: 45_000 });
-    await bob.waitForURL(`${teamUrl}/login?next=%2Faccount`);
+    await bob.waitForURL(`${teamUrl}/login?next=%2Faccount&reason=ended`);
   } finally {
     await page.request.patch(`${teamUrl}/api/people/bob%40example.com`, { headers, data: { disabled: false } });
+    await context.close();
+  }
+});
+
+test("an upload after the session ended sends the tab to sign in, not to a failed upload", async ({ page, browser }) => {
+  await signInAs(page, "ada@example.com", ADMIN_PW);
+  const context = await browser.newContext();
+  const cy = await context.newPage();
+  try {
+    await signInAs(cy, "cy@example.com", CY_PW);
+    // No live stream in this tab: only the upload can find out that the session ended.
+    await context.route("**/api/events", (route) => route.abort());
+    const folder = "/storage/team-files?folder=";
+    await cy.goto(`${teamUrl}${folder}`);
+    // Ended between the check whether the file exists (a read, still signed in) and the upload
+    // itself: only the upload's own request (XMLHttpRequest, for its progress) can find out.
+    await context.route((url) => url.pathname === "/api/v0/storage/object/team-files", async (route) => {
+      if (route.request().method() === "POST") {
+        const ended = await page.request.delete(`${teamUrl}/api/people/cy%40example.com/sessions`, { headers });
+        expect(ended.status(), await ended.text()).toBeLessThan(300);
+      }
+      await route.continue();
+    });
+    const chooser = cy.waitForEvent("filechooser");
+    await cy.getByRole("button", { name: "Upload files" }).click();
+    await (await chooser).setFiles({ name: "after-end.txt", mimeType: "text/plain", buffer: Buffer.from("late") });
+    await expect(cy.getByRole("dialog", { name: "Your session has ended" })).toBeVisible();
+    await cy.waitForURL(`${teamUrl}/login?next=${encodeURIComponent(folder)}&reason=ended`);
+    await expect(cy.getByRole("status")).toHaveText(/Your session ended/);
+  } finally {
     await context.close();
   }
 });

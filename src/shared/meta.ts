@@ -15,6 +15,9 @@ export const CLIENT_HEADER = "x-baseboard-client";
 /** subCode of the proxy's 401 when BASEBOARD_PASSWORD is set and the browser has no session. */
 export const LOGIN_REQUIRED_SUBCODE = 10;
 
+/** `/login?reason=ended`: the sign-in page says the person's session ended (not a first visit). */
+export const SESSION_ENDED_REASON = "ended";
+
 export type BucketPermission = "forbidden" | "public" | "limitedPublic";
 export type BucketAccess = "read" | "create" | "update";
 

@@ -67,6 +67,21 @@ describe("with people", () => {
     const page = await fetch(`${board.url}/records/demo/employees`, { redirect: "manual" });
     expect(page.status).toBe(303);
     expect(page.headers.get("location")).toMatch(/^\/login\?next=/);
+    expect(page.headers.get("location")).not.toContain("reason=");
+  });
+
+  it("says on the sign-in page when a session ended, and only then", async () => {
+    const first = await (await fetch(`${board.url}/login?next=%2F`)).text();
+    expect(first).not.toContain("Your session ended");
+    // A page load with a cookie that no longer opens a session (ended, expired, disabled).
+    const cookie = await signIn(board.url, "eve@example.com", PW);
+    expect((await fetch(`${board.url}/api/me/sessions`, { method: "DELETE", headers: { ...fromApp(board.url), cookie } })).status).toBeLessThan(300);
+    const page = await fetch(`${board.url}/records/demo/employees?page=2`, { redirect: "manual", headers: { cookie } });
+    expect(page.status).toBe(303);
+    expect(page.headers.get("location")).toBe(`/login?next=${encodeURIComponent("/records/demo/employees?page=2")}&reason=ended`);
+    const ended = await (await fetch(`${board.url}${page.headers.get("location")}`)).text();
+    expect(ended).toMatch(/<p class="notice" role="status">Your session ended: you were signed out in another tab, by an admin, or after a time without use\./);
+    expect(ended).toContain(`name="next" value="/records/demo/employees?page=2"`);
   });
 
   it("shows a form posting email and password, the email an <input type=email>", async () => {

@@ -10,17 +10,18 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { errorBody } from "../../shared/errors";
+import { SESSION_ENDED_REASON } from "../../shared/meta";
 import { PAGE_SECURITY_HEADERS } from "../proxy/headers";
 import { clientKey, createAttemptLimiter } from "../proxy/login-limiter";
 import { ownOrigins } from "../proxy/guard";
 import { FORM_TOO_LARGE, readForm } from "../proxy/read-form";
-import type { SessionGate } from "../proxy/session";
+import { readCookie, type SessionGate } from "../proxy/session";
 import { SHARED_PASSWORD, SINGLE_USER, type Actor, type IdentityMode } from "./contract";
 import { handlePeopleApi, type RecordPeopleChange, type TablesAndBuckets } from "./api/people-api";
 import { checkPassword } from "./people/passwords";
 import { createPeopleAdmin, hashToken } from "./people/people-admin";
 import { passwordProblem } from "./people/common-passwords";
-import { messagePage, setPasswordPage, signInPage } from "./sessions/pages";
+import { messagePage, SESSION_ENDED_NOTICE, setPasswordPage, signInPage } from "./sessions/pages";
 import { ABSOLUTE_MS, createPeopleSessions, PERSON_COOKIE, type PeopleSessions } from "./sessions/people-sessions";
 import type { TeamStore } from "./store/team-store";
 import type { OidcSignIn } from "./sso/oidc-sign-in";
@@ -163,7 +164,11 @@ export async function createTeamGate(opts: TeamOptions): Promise<TeamGate> {
       if (m === "single-user") return false;
       if (pathname === "/login") {
         if (req.method === "POST") await signIn(req, res, host);
-        else html(res, 200, signInPage({ next: safeNext(new URL(req.url ?? "/", "http://x").searchParams.get("next")), sso }));
+        else {
+          const query = new URL(req.url ?? "/", "http://x").searchParams;
+          const notice = query.get("reason") === SESSION_ENDED_REASON ? SESSION_ENDED_NOTICE : undefined;
+          html(res, 200, signInPage({ next: safeNext(query.get("next")), notice, sso }));
+        }
         return true;
       }
       if (opts.oidc && pathname === "/auth/oidc/start") {
@@ -197,7 +202,9 @@ export async function createTeamGate(opts: TeamOptions): Promise<TeamGate> {
         return true;
       }
       if (await people.actorOf(req)) return false;
-      redirect(res, `/login?next=${encodeURIComponent(safeNext(req.url))}`);
+      // A cookie that no longer opens a session: it ended (elsewhere, by an admin, or idle).
+      const ended = readCookie(req.headers.cookie, PERSON_COOKIE) ? `&reason=${SESSION_ENDED_REASON}` : "";
+      redirect(res, `/login?next=${encodeURIComponent(safeNext(req.url))}${ended}`);
       return true;
     },
     handleApi: (req, res, pathname, actor, catalog, record) => handlePeopleApi({ req, res, pathname, actor, catalog, store, admin, people, mode: mode(), record }),

@@ -12,8 +12,8 @@ describe("session ended", () => {
   });
 
   it("goes to the sign-in page with the view to come back to, never from the sign-in pages", () => {
-    expect(signInAgainUrl("/records/demo/employees", "?page=2&record=E00012")).toBe("/login?next=%2Frecords%2Fdemo%2Femployees%3Fpage%3D2%26record%3DE00012");
-    expect(signInAgainUrl("/", "")).toBe("/login?next=%2F");
+    expect(signInAgainUrl("/records/demo/employees", "?page=2&record=E00012")).toBe("/login?next=%2Frecords%2Fdemo%2Femployees%3Fpage%3D2%26record%3DE00012&reason=ended");
+    expect(signInAgainUrl("/", "")).toBe("/login?next=%2F&reason=ended");
     for (const p of ["/login", "/logout", "/invite/abc", "/auth/oidc/callback"]) expect(signInAgainUrl(p, "?next=%2F")).toBeUndefined();
   });
 });

@@ -4,16 +4,17 @@
  * upstream refusing the proxy's API key) are not about the person and are shown as errors.
  */
 import type { ErrorBody } from "../../shared/errors";
-import { LOGIN_REQUIRED_SUBCODE } from "../../shared/meta";
+import { LOGIN_REQUIRED_SUBCODE, SESSION_ENDED_REASON } from "../../shared/meta";
 
 export const isSignInRequired = (status: number, body: Pick<ErrorBody, "error" | "subCode">): boolean =>
   status === 401 && body.error === "auth_error" && body.subCode === LOGIN_REQUIRED_SUBCODE;
 
 /**
- * The sign-in page that brings the person back to this view (`next`), or undefined on the pages
+ * The sign-in page that says the session ended and brings the person back to this view (`next`),
+ * or undefined on the pages
  * the proxy serves to sign in, where sending them on again would loop.
  */
 export function signInAgainUrl(pathname: string, search: string): string | undefined {
   if (pathname === "/login" || pathname === "/logout" || pathname.startsWith("/invite/") || pathname.startsWith("/auth/")) return undefined;
-  return `/login?next=${encodeURIComponent(`${pathname}${search}`)}`;
+  return `/login?next=${encodeURIComponent(`${pathname}${search}`)}&reason=${SESSION_ENDED_REASON}`;
 }

@@ -20,6 +20,7 @@ function page(title: string, body: string): string {
   button, .button { display: block; text-align: center; text-decoration: none; margin-top: 1.25rem; width: 100%; box-sizing: border-box; padding: 0.55rem; font: inherit; font-weight: 600; color: #fff; background: #2548b8; border: 0; border-radius: 6px; cursor: pointer; }
   .secondary { background: #fff; color: #2548b8; border: 1px solid #2548b8; }
   .error { color: #a4160b; margin: 0 0 0.5rem; }
+  .notice { background: #eef2fb; border-left: 3px solid #2548b8; padding: 0.5rem 0.75rem; margin: 0 0 0.75rem; }
   .hint { color: #4a5060; font-size: 0.85rem; margin: 0.25rem 0 0; }
   .or { text-align: center; color: #4a5060; margin: 1rem 0 0; }
 </style>
@@ -35,7 +36,10 @@ ${body}
 
 const errorLine = (error?: string) => (error ? `<p class="error" role="alert">${escape(error)}</p>` : "");
 
-export function signInPage(opts: { error?: string; next?: string; email?: string; sso?: { label: string } }): string {
+/** Why the sign-in page was shown to someone who was signed in (`?reason=ended`). */
+export const SESSION_ENDED_NOTICE = "Your session ended: you were signed out in another tab, by an admin, or after a time without use. Sign in again to go back to where you were.";
+
+export function signInPage(opts: { error?: string; notice?: string; next?: string; email?: string; sso?: { label: string } }): string {
   const sso = opts.sso
     ? `<p class="or">or</p><a class="button secondary" href="/auth/oidc/start?next=${encodeURIComponent(opts.next ?? "/")}">Sign in with ${escape(opts.sso.label)}</a>`
     : "";
@@ -43,6 +47,7 @@ export function signInPage(opts: { error?: string; next?: string; email?: string
     "Sign in",
     `<form method="post" action="/login">
   <h1>Sign in to Baseboard</h1>
+  ${opts.notice && !opts.error ? `<p class="notice" role="status">${escape(opts.notice)}</p>` : ""}
   ${errorLine(opts.error)}
   <label for="email">Email</label>
   <input id="email" name="email" type="email" autocomplete="username" required autofocus value="${escape(opts.email ?? "")}">

@@ -6,6 +6,7 @@
 import { TAB_HEADER, TAB_ID } from "../../team/live/tab-id";
 import { ApiError, CLIENT_HEADER } from "../../api-client";
 import { errorBodySchema } from "../../../shared/errors";
+import { sessionEnded } from "../../team/session-ended";
 
 export interface UploadHandle {
   promise: Promise<{ key: string }>;
@@ -52,10 +53,15 @@ export function uploadFile(bucket: string, key: string, file: Blob, onProgress: 
   return { promise, abort: () => xhr.abort() };
 }
 
+/** The error an upload's request ended with; a session that ended sends the tab to sign in, as any request's does. */
 export function xhrError(xhr: XMLHttpRequest): ApiError {
   try {
     const parsed = errorBodySchema.safeParse(JSON.parse(xhr.responseText));
-    if (parsed.success) return new ApiError(xhr.status, parsed.data);
+    if (parsed.success) {
+      const err = new ApiError(xhr.status, parsed.data);
+      if (err.signInRequired) sessionEnded();
+      return err;
+    }
   } catch {
     // not JSON
   }
