@@ -174,3 +174,18 @@ test("a date partly cleared (Backspace empties one part) is refused in words, in
   await expect(panel.getByRole("alert").filter({ hasText: "hire_date has an incomplete date" })).toBeVisible();
   expect((await apiRecord("E00106")).hire_date).toBe(hire_date);
 });
+
+test("the record panel shows every Field of a Record when the view hides some, and saves a hidden one without a false conflict", async ({ page }) => {
+  const before = await apiRecord("E00131");
+  await openView(page, "employees", { filter: byPk("E00131"), cols: "employee_id,full_name,age", record: "E00131" });
+  const panel = page.getByRole("complementary").filter({ hasText: "Record E00131" });
+  // Hidden from the grid, shown in the panel with their stored values (not empty boxes).
+  await expect(panel.locator("#rp-job_title")).toHaveValue(String(before.job_title));
+  await expect(panel.locator("#rp-city")).toHaveValue(String(before.city));
+  await panel.locator("#rp-job_title").fill("Panel Hidden Title");
+  await page.keyboard.press("Control+s");
+  await expect.poll(async () => (await apiRecord("E00131")).job_title).toBe("Panel Hidden Title");
+  await expect(page.getByText(/Changed elsewhere|Conflict/)).toHaveCount(0);
+  expect((await apiRecord("E00131")).city).toBe(before.city);
+  await expect(panel.locator("#rp-job_title")).toHaveValue("Panel Hidden Title");
+});

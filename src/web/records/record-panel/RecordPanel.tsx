@@ -45,8 +45,12 @@ export default function RecordPanel(p: Props) {
   const index = p.rows.findIndex((r) => String(r[p.pkField]) === p.recordText);
   const onPage = index >= 0 ? p.rows[index] : undefined;
   const pk = pkFromText(p.recordText, pkCol?.field.type);
-  const fetched = useQuery({ ...recordGetQueryOptions(p.db, p.table, p.pkField, pk, p.join), enabled: !onPage });
-  const row = onPage ?? fetched.data ?? undefined;
+  // The page holds only the view's columns (`cols`): the panel shows every Field, so a Record
+  // whose row lacks some is read whole; the page's values win for the Fields it has (the grid
+  // shows those, live changes included).
+  const whole = onPage !== undefined && p.columns.every((c) => c.key in onPage);
+  const fetched = useQuery({ ...recordGetQueryOptions(p.db, p.table, p.pkField, pk, p.join), enabled: !whole });
+  const row = whole ? onPage : fetched.data ? { ...fetched.data, ...onPage } : undefined;
   const [drafts, setDrafts] = useState<Drafts>({});
   // Each edited Field's value when its edit began: saving checks against it, so a live change
   // arriving while the person types is a conflict that names who, never silently overwritten.
@@ -195,7 +199,7 @@ export default function RecordPanel(p: Props) {
           <RecordHistory db={p.db} table={p.table} pkField={p.pkField} recordText={p.recordText} row={row} columns={p.columns} />
         ) : !row ? (
           <p className="muted" role="status">
-            {fetched.isPending && !onPage ? "Loading the Record…" : fetched.isError ? `Could not load it: ${fetched.error.message}` : `No Record ${p.recordText} in this table.`}
+            {fetched.isPending ? "Loading the Record…" : fetched.isError ? `Could not load it: ${fetched.error.message}` : `No Record ${p.recordText} in this table.`}
           </p>
         ) : (
           fields.map((col) => {
