@@ -71,6 +71,31 @@ test("an admin signs in, invites a viewer, and the viewer gets a read-only grid 
   await expect(cell).toBeVisible();
   await vic.screenshot({ path: "test-results/team-viewer-grid.png" });
 
+  // Whatever they try, they are told it is their role: typing into a cell, clearing it, and the
+  // selection's Update and Delete (not "primary keys are not edited", a paste review, or an upstream without deletes).
+  const roleWhy = "Your role (viewer) cannot change table demo/employees.";
+  const toasts = vic.getByRole("region", { name: "Notifications" });
+  const fullName = vic.locator('[role="gridcell"][data-col="full_name"]').first();
+  await fullName.dblclick();
+  await expect(toasts).toContainText(roleWhy);
+  await expect(toasts).not.toContainText("Primary keys");
+  await vic.reload();
+  await vic.locator('[role="gridcell"][data-col="city"]').first().click();
+  await vic.keyboard.press("Delete");
+  await expect(toasts).toContainText(roleWhy);
+  await expect(vic.getByRole("dialog")).toHaveCount(0);
+  const firstRow = (await vic.locator('[role="gridcell"][data-col="employee_id"]').first().textContent())?.trim();
+  await vic.getByRole("checkbox", { name: `Select row ${firstRow}` }).click();
+  const bar = vic.getByRole("region", { name: "Selection" });
+  await expect(bar.getByRole("button", { name: "Update 1 selected…" })).toHaveAttribute("aria-disabled", "true");
+  await expect(bar.getByRole("button", { name: "Update 1 selected…" })).toHaveAttribute("title", roleWhy);
+  await expect(bar.getByRole("button", { name: "Delete 1 selected…" })).toHaveAttribute("title", "Your role (viewer) cannot delete table demo/employees.");
+  // Focusable (a keyboard user can reach the reason), and pressing it says why instead of opening an empty form.
+  await bar.getByRole("button", { name: "Update 1 selected…" }).focus();
+  await vic.keyboard.press("Enter");
+  await expect(toasts.getByText(roleWhy)).toHaveCount(2);
+  await expect(vic.getByRole("dialog")).toHaveCount(0);
+
   // And the proxy is the guard: a hand-made update from the viewer's session is refused.
   const refused = await vic.evaluate(async () => {
     const res = await fetch("/api/v0/record/demo/employees/update", {

@@ -203,7 +203,7 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
         />
       )}
       <DeleteOne db={db} table={table} pkField={pkField} canDelete={canDeleteRecords} deniedReason={deleteWhy} onDeleted={(pk) => search.record === String(pk) && setSearch({ record: undefined }, true)} />
-      <SelectionBar count={count} pageSize={rowsShown?.length ?? view.size} deletion={{ db, table, pkField, canDelete: canDeleteRecords }} onBulk={(kind) => setBulk(kind === "rows" ? { kind, pks: [...selected.values()] } : { kind, filter: view.filter })} />
+      <SelectionBar count={count} pageSize={rowsShown?.length ?? view.size} changeWhy={changeWhy} deletion={{ db, table, pkField, canDelete: canDeleteRecords, deniedReason: deleteWhy }} onBulk={(kind) => setBulk(kind === "rows" ? { kind, pks: [...selected.values()] } : { kind, filter: view.filter })} />
       <div className="grid-area" onPointerDownCapture={preloadOverlays} onKeyDownCapture={preloadOverlays} {...csvDropHandlers(!!config.capabilities.import && !!fields && !readOnly)}>
         {records.isFetching && <div className="loading-bar" role="progressbar" aria-label="Loading records" />}
         {/* A view naming unknown Fields is being put right (use-workspace-columns): not an error to show. */}
@@ -242,6 +242,7 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
             onResize={onResize}
             liveTable={`${db}/${table}`}
             openRecord={search.record}
+            readOnlyWhy={changeWhy}
             footer={fields && !insertWhy && !view.join ? <NewRow db={db} table={table} columns={columns} fields={fields} ariaRowIndex={(rowsShown?.length ?? 0) + 2} /> : undefined}
           />
         ) : null}
@@ -293,6 +294,7 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
                 openRecord: onOpenRecord,
                 noInsert: insertWhy,
                 noDelete: deleteWhy,
+                readOnlyWhy: changeWhy,
               }}
             />
           )}

@@ -1,6 +1,7 @@
 import { useGridStore, gridActions } from "./grid/grid-store";
 import { fmtInt } from "./values/values.utils";
 import { DeleteSelected } from "./delete/DeleteSelected";
+import { toast } from "../ui/toast";
 
 const fmt = fmtInt;
 
@@ -8,11 +9,13 @@ interface Props {
   count: number | undefined;
   pageSize: number;
   onBulk(kind: "rows" | "filter"): void;
+  /** Why this person may not change the table (their role or grant); undefined when they may. */
+  changeWhy?: string;
   /** For deleting the selected Records (issue 24); absent: no delete button. */
-  deletion?: { db: string; table: string; pkField: string; canDelete: boolean };
+  deletion?: { db: string; table: string; pkField: string; canDelete: boolean; deniedReason?: string };
 }
 
-export function SelectionBar({ count, pageSize, onBulk, deletion }: Props) {
+export function SelectionBar({ count, pageSize, onBulk, changeWhy, deletion }: Props) {
   const { selected, allMatching } = useGridStore();
   if (!selected.size && !allMatching) return null;
   return (
@@ -32,9 +35,16 @@ export function SelectionBar({ count, pageSize, onBulk, deletion }: Props) {
         </span>
       )}
       <span className="spacer" />
-      <button type="button" className="btn btn-primary btn-sm" onClick={() => onBulk(allMatching ? "filter" : "rows")}>
-        {allMatching ? `Update all ${fmt(count ?? 0)}…` : `Update ${fmt(selected.size)} selected…`}
-      </button>
+      {changeWhy === undefined ? (
+        <button type="button" className="btn btn-primary btn-sm" onClick={() => onBulk(allMatching ? "filter" : "rows")}>
+          {allMatching ? `Update all ${fmt(count ?? 0)}…` : `Update ${fmt(selected.size)} selected…`}
+        </button>
+      ) : (
+        // Focusable, and says why when pressed: a disabled button tells a keyboard user nothing.
+        <button type="button" className="btn btn-sm" aria-disabled="true" title={changeWhy} aria-description={changeWhy} onClick={() => toast(changeWhy)}>
+          {allMatching ? `Update all ${fmt(count ?? 0)}…` : `Update ${fmt(selected.size)} selected…`}
+        </button>
+      )}
       {deletion && !allMatching && <DeleteSelected {...deletion} />}
       <button type="button" className="btn btn-sm" onClick={() => gridActions.clearSelection()}>
         Clear selection

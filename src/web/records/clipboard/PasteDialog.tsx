@@ -30,6 +30,8 @@ interface Props {
   columns: readonly GridColumn[];
   pkField: string;
   queryKey: readonly unknown[];
+  /** Why this person may change nothing here (their role or grant): said instead of a review. */
+  readOnlyWhy?: string;
   onClose(): void;
 }
 
@@ -45,14 +47,15 @@ export default function PasteDialog(p: Props) {
   const planned = useMemo(() => planPaste(parseTsv(p.text), { row: p.at.row, col: p.at.col - 1 }, rows, p.columns, p.pkField, p.kind), [p.text, p.at, rows, p.columns, p.pkField, p.kind]);
   // A clear or fill that cannot be made (a read-only column) is said in one line, as typing
   // into such a cell is, not in a dialog about a paste nobody made.
-  const refusedInline = !planned.ok && p.kind !== "paste";
-  const { onClose } = p;
+  // So is any paste, clear or fill by someone whose role or grant lets them change nothing here.
+  const refusedInline = p.readOnlyWhy !== undefined || (!planned.ok && p.kind !== "paste");
+  const { onClose, readOnlyWhy } = p;
   useEffect(() => {
     if (refusedInline) {
-      toast(planned.message, { kind: "error" });
+      toast(readOnlyWhy ?? (planned.ok ? "" : planned.message), { kind: "error" });
       onClose();
     }
-  }, [refusedInline, planned, onClose]);
+  }, [refusedInline, readOnlyWhy, planned, onClose]);
   const closeRef = useRef<HTMLButtonElement>(null);
   const updates = useMemo(() => (planned.ok ? planUpdates(planned.plan.changes, p.pkField) : []), [planned, p.pkField]);
   const [busy, setBusy] = useState<number | null>(null);

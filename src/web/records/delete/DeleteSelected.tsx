@@ -17,7 +17,9 @@ import { useDeleteRequest } from "./delete-request-store";
 
 export const NO_DELETE_REASON = "This upstream has no delete extension: Records cannot be deleted from Baseboard here.";
 
-export function DeleteSelected({ db, table, pkField, canDelete }: { db: string; table: string; pkField: string; canDelete: boolean }) {
+export function DeleteSelected({ db, table, pkField, canDelete, deniedReason }: { db: string; table: string; pkField: string; canDelete: boolean; deniedReason?: string }) {
+  // The person's role or grant, or else the upstream lacking the extension.
+  const why = deniedReason ?? NO_DELETE_REASON;
   const selected = useGridStore((s) => s.selected);
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -28,14 +30,14 @@ export function DeleteSelected({ db, table, pkField, canDelete }: { db: string; 
     if (asked === seen.current) return;
     seen.current = asked;
     if (canDelete) setConfirming(true);
-    else toast(NO_DELETE_REASON);
-  }, [asked, canDelete]);
+    else toast(why);
+  }, [asked, canDelete, why]);
   const n = selected.size;
   const noun = `Record${n === 1 ? "" : "s"}`;
   if (!n || !pkField) return null;
   if (!canDelete) {
     return (
-      <button type="button" className="btn btn-sm" aria-disabled="true" title={NO_DELETE_REASON} aria-description={NO_DELETE_REASON} onClick={() => toast(NO_DELETE_REASON)}>
+      <button type="button" className="btn btn-sm" aria-disabled="true" title={why} aria-description={why} onClick={() => toast(why)}>
         Delete {fmtInt(n)} selected…
       </button>
     );

@@ -45,6 +45,8 @@ interface Props {
   liveTable?: string;
   /** The primary key (as text) of the Record open in the panel: its row is highlighted. */
   openRecord?: string;
+  /** Why this person may change nothing here (their role or grant): said when they try. */
+  readOnlyWhy?: string;
 }
 
 /** Set by ] and [: the next grid to show rows (the same one, or the one mounted after loading) takes focus. */
@@ -170,14 +172,15 @@ export const RecordsGrid = memo(function RecordsGrid(p: Props) {
         // Say why nothing happens, once in a while rather than on every key.
         if (Date.now() - readOnlyNoticeAt.current > 4000) {
           readOnlyNoticeAt.current = Date.now();
-          toast(`${column.key} is read-only`, { detail: column.joined ? "It comes from the joined table: edit it there." : "Primary keys are not edited in the grid." });
+          if (p.readOnlyWhy) toast(p.readOnlyWhy);
+          else toast(`${column.key} is read-only`, { detail: column.joined ? "It comes from the joined table: edit it there." : "Primary keys are not edited in the grid." });
         }
         return;
       }
       initialText.current = text;
       gridActions.startEdit({ row, col });
     },
-    [p.columns],
+    [p.columns, p.readOnlyWhy],
   );
 
   const { onCommit } = p;

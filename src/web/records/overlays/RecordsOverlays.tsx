@@ -45,6 +45,8 @@ export interface OverlayCtx {
   /** Why a Record cannot be added or deleted here (upstream or role); undefined when it can. */
   noInsert?: string;
   noDelete?: string;
+  /** Why this person may change nothing here (their role or grant); undefined when they may. */
+  readOnlyWhy?: string;
 }
 
 const short = (s: string) => (s.length > 28 ? `${s.slice(0, 27)}…` : s);
@@ -126,6 +128,7 @@ export default function RecordsOverlays({ ctx }: { ctx: OverlayCtx }) {
           columns={ctx.columns}
           pkField={ctx.pkField}
           queryKey={ctx.queryKey}
+          readOnlyWhy={ctx.readOnlyWhy}
           onClose={() => overlayActions.closePaste()}
         />
       )}
