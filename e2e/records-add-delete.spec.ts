@@ -85,11 +85,15 @@ test("Add Record: by the toolbar and Ctrl+Shift+Enter, primary key first, requir
   await expect(added).toBeVisible();
   expect((await apiQuery("employees", { filter: pkOr("NEW-0001") })).items[0]).toMatchObject({ employee_id: "NEW-0001", full_name: "Zoë Müller", age: 41, city: null });
 
-  // The same key again: the service's 409 is shown in the form, nothing changes.
+  // The same key again: the service's 409 is shown at the key, which gets the focus; nothing changes.
   await page.keyboard.press("Control+Shift+Enter");
-  await dialog.getByLabel(/^employee_id/).fill("NEW-0001");
+  const key = dialog.getByLabel(/^employee_id/);
+  await key.fill("NEW-0001");
   await dialog.getByRole("button", { name: "Add Record" }).click();
-  await expect(dialog.getByRole("alert")).toContainText('"NEW-0001" already exists');
+  await expect(key).toBeFocused();
+  await expect(key).toHaveAttribute("aria-invalid", "true");
+  await expect(key).toHaveAccessibleDescription(/"NEW-0001" already exists/);
+  await expect(key).toBeInViewport();
   await dialog.getByRole("button", { name: "Cancel" }).click();
 
   // The toolbar's Undo (the toast may have gone by now) deletes the added Record again.

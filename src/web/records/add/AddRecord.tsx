@@ -74,6 +74,15 @@ function NewRecordDialog({ db, table, fields, initial, onClose }: { db: string; 
   const [problems, setProblems] = useState<Record<string, string>>({});
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // Asked after a refusal: once it is on screen, the eye (and the focus) goes to what to fix,
+  // the first Field with a problem, else the service's message above the Fields.
+  const [showProblem, setShowProblem] = useState(0);
+  useEffect(() => {
+    if (!showProblem) return;
+    const target = document.querySelector<HTMLElement>(".add-record-form [aria-invalid=true]") ?? document.querySelector<HTMLElement>(".add-record-form .add-record-error");
+    target?.scrollIntoView({ block: "nearest" });
+    target?.focus();
+  }, [showProblem]);
   const qc = useQueryClient();
   const formId = useId();
   const shown = formFields(fields);
@@ -84,8 +93,7 @@ function NewRecordDialog({ db, table, fields, initial, onClose }: { db: string; 
     const built = buildRecord(fields, texts);
     if (!built.ok) {
       setProblems(built.problems);
-      // The eye goes to the first Field to fix.
-      requestAnimationFrame(() => document.querySelector<HTMLInputElement>(".add-record-form [aria-invalid=true]")?.focus());
+      setShowProblem((n) => n + 1);
       return;
     }
     setProblems({});
@@ -97,7 +105,11 @@ function NewRecordDialog({ db, table, fields, initial, onClose }: { db: string; 
       await invalidateTableRecords(qc, db, table);
       onClose();
     } catch (e) {
-      setError(e instanceof ApiError || e instanceof Error ? e.message : String(e));
+      const message = e instanceof ApiError || e instanceof Error ? e.message : String(e);
+      // The key taken: said at the key, where it is fixed; anything else above the Fields.
+      if (e instanceof ApiError && e.status === 409 && pk) setProblems({ [pk]: message });
+      else setError(message);
+      setShowProblem((n) => n + 1);
     } finally {
       setBusy(false);
     }
@@ -130,6 +142,11 @@ function NewRecordDialog({ db, table, fields, initial, onClose }: { db: string; 
           void submit();
         }}
       >
+        {error && (
+          <p className="error-text add-record-error" role="alert" tabIndex={-1}>
+            {error}
+          </p>
+        )}
         {shown.map((f, i) => {
           const id = `${formId}-${i}`;
           const problem = problems[f.key];
@@ -160,11 +177,6 @@ function NewRecordDialog({ db, table, fields, initial, onClose }: { db: string; 
             </div>
           );
         })}
-        {error && (
-          <p className="error-text" role="alert">
-            {error}
-          </p>
-        )}
       </form>
     </Modal>
   );
