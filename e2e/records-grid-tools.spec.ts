@@ -453,7 +453,11 @@ test("saved views: save, listed under the table, open, rename, share as URL, exp
   await expect(page.getByRole("navigation").getByRole("link", { name: "Sales, youngest first" })).toHaveCount(0);
   // With a view of a table this Baseboard does not have: that one is said and left out.
   const withGhost = { ...exported, views: [...exported.views, { ...exported.views[0], id: "ghost-1", name: "Ghostly", table: "ghost" }] };
-  await dialog.locator("input[type=file]").setInputFiles({ name: "views.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(withGhost)) });
+  // Reached with the keyboard: Tab to "Import JSON…", Enter opens the file chooser.
+  const chooser = page.waitForEvent("filechooser");
+  await dialog.getByRole("button", { name: "Import JSON…" }).focus();
+  await page.keyboard.press("Enter");
+  await (await chooser).setFiles({ name: "views.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(withGhost)) });
   await expect(page.getByRole("navigation").getByRole("link", { name: "Sales, youngest first" })).toBeVisible();
   await expect(page.getByText("“Ghostly” is a view of demo/ghost, which is not a table here: not imported.")).toBeVisible();
   expect(await page.evaluate(() => localStorage.getItem("baseboard.views.v1"))).not.toContain("Ghostly");

@@ -93,7 +93,7 @@ test("an admin signs in, invites a viewer, and the viewer gets a read-only grid 
   // Focusable (a keyboard user can reach the reason), and pressing it says why instead of opening an empty form.
   await bar.getByRole("button", { name: "Update 1 selected…" }).focus();
   await vic.keyboard.press("Enter");
-  await expect(toasts.getByText(roleWhy)).toHaveCount(2);
+  await expect(toasts.getByText(roleWhy)).toBeVisible();
   await expect(vic.getByRole("dialog")).toHaveCount(0);
 
   // And the proxy is the guard: a hand-made update from the viewer's session is refused.

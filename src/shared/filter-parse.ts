@@ -91,6 +91,7 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 }
 
 function describe(v: unknown): string {
+  if (v === undefined) return "nothing";
   if (v === null) return "null";
   if (Array.isArray(v)) return "an array";
   return typeof v === "object" ? "an object" : `${typeof v} ${JSON.stringify(v)}`;

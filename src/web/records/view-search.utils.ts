@@ -88,36 +88,37 @@ function toInt(v: unknown): number | undefined {
 }
 
 /** Router validateSearch: keep what is valid; `problems` says what was dropped and why. */
-export function sanitizeSearch(raw: Record<string, unknown>): { search: ViewSearch; problems: string[] } {
+export function sanitizeSearch(raw: Record<string, unknown>, where = "the link"): { search: ViewSearch; problems: string[] } {
   const search: ViewSearch = {};
   const problems: string[] = [];
   if (raw.filter !== undefined) {
     let value: unknown = raw.filter;
+    let notJson: string | undefined;
     if (typeof value === "string") {
       try {
         value = JSON.parse(value);
-      } catch {
-        value = undefined;
+      } catch (e) {
+        notJson = (e as Error).message;
       }
     }
-    const r = parseFilterValue(value, { operators: allOperators });
-    if (r.ok) search.filter = r.value;
-    else problems.push(`The filter in the link was ignored: ${r.ok ? "" : r.error.message}`);
+    const r = notJson === undefined ? parseFilterValue(value, { operators: allOperators }) : undefined;
+    if (r?.ok) search.filter = r.value;
+    else problems.push(`The filter in ${where} was ignored: ${r ? (r.ok ? "" : r.error.message) : `it is not JSON (${notJson}).`}`);
   }
   if (raw.sort !== undefined) {
     const s = typeof raw.sort === "string" ? parseSort(raw.sort) : undefined;
     if (s) search.sort = formatSort(s);
-    else problems.push(`The sort "${String(raw.sort)}" in the link was ignored: use field names separated by commas, "-" for descending.`);
+    else problems.push(`The sort "${String(raw.sort)}" in ${where} was ignored: use field names separated by commas, "-" for descending.`);
   }
   if (raw.cols !== undefined) {
     const c = typeof raw.cols === "string" ? parseCols(raw.cols) : undefined;
     if (c) search.cols = c.join(",");
-    else problems.push(`The column list "${String(raw.cols)}" in the link was ignored; all columns are shown.`);
+    else problems.push(`The column list "${String(raw.cols)}" in ${where} was ignored; all columns are shown.`);
   }
   if (raw.join !== undefined) {
     const j = typeof raw.join === "string" ? parseJoin(raw.join) : undefined;
     if (j) search.join = formatJoin(j);
-    else problems.push(`The join "${String(raw.join)}" in the link was ignored: use table:field=targetField.`);
+    else problems.push(`The join "${String(raw.join)}" in ${where} was ignored: use table:field=targetField.`);
   }
   if (raw.page !== undefined) {
     const p = toInt(raw.page);

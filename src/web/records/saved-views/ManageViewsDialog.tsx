@@ -1,5 +1,5 @@
 /** Rename, delete, share (copy the link), export and import the saved views. */
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { configQueryOptions } from "../../app/config-get-query";
 import { type AnyRouter, useRouter } from "@tanstack/react-router";
@@ -22,6 +22,7 @@ export default function ManageViewsDialog({ db, table, onClose }: { db: string; 
   const config = useQuery(configQueryOptions()).data;
   const views = all.filter((v) => v.db === db && v.table === table);
   const [names, setNames] = useState<Record<string, string>>({});
+  const fileInput = useRef<HTMLInputElement>(null);
 
   const rename = (v: SavedView) => {
     const n = (names[v.id] ?? v.name).trim();
@@ -98,10 +99,20 @@ export default function ManageViewsDialog({ db, table, onClose }: { db: string; 
           </ul>
         )}
         <footer className="dialog-foot">
-          <label className="btn">
+          {/* A button (a label is not reached by Tab) that opens the hidden file input. */}
+          <button type="button" className="btn" onClick={() => fileInput.current?.click()}>
             Import JSON…
-            <input type="file" accept="application/json,.json" hidden onChange={(e) => e.target.files?.[0] && importFile(e.target.files[0])} />
-          </label>
+          </button>
+          <input
+            ref={fileInput}
+            type="file"
+            accept="application/json,.json"
+            hidden
+            onChange={(e) => {
+              if (e.target.files?.[0]) importFile(e.target.files[0]);
+              e.target.value = "";
+            }}
+          />
           <button type="button" className="btn" onClick={exportAll} disabled={!all.length}>
             Export all as JSON
           </button>

@@ -19,6 +19,13 @@ describe("saved views", () => {
     expect(r.problems.length).toBe(3);
     expect(readViews([1, 2]).problems[0]).toMatch(/not a Baseboard views file/);
   });
+  it("says what was wrong in the file's own words: the file, not a link; a filter that is not JSON says so", () => {
+    const r = readViews({ version: 1, views: [{ name: "Weird", ...base, search: { filter: "{bad json", sort: "a b" } }] });
+    expect(r.problems).toHaveLength(2);
+    expect(r.problems[0]).toMatch(/^Weird: The filter in the file was ignored: it is not JSON \(/);
+    expect(r.problems[1]).toMatch(/^Weird: The sort "a b" in the file was ignored/);
+    expect(r.problems.join(" ")).not.toMatch(/undefined|link/);
+  });
   it("round-trips through the file format", () => {
     const views = upsertView([], { name: "A", ...base, search: { sort: "age" } });
     expect(readViews(JSON.parse(JSON.stringify(toFile(views)))).views).toEqual(views);

@@ -46,7 +46,7 @@ export function readViews(raw: unknown): { views: SavedView[]; problems: string[
       problems.push(`View ${i + 1} has no name, db or table and was skipped.`);
       return;
     }
-    const s = sanitizeSearch((o.search ?? {}) as Record<string, unknown>);
+    const s = sanitizeSearch((o.search ?? {}) as Record<string, unknown>, "the file");
     problems.push(...s.problems.map((p) => `${o.name}: ${p}`));
     views.push({ id: str(o.id) ? o.id : newViewId(), name: o.name.trim().slice(0, 120), db: o.db, table: o.table, search: viewPart(s.search), widths: readWidths(o.widths) });
   });
