@@ -93,8 +93,11 @@ export default function ImportDialog(p: Props) {
       const read = readCsv(await p.file.text(), p.fields);
       if (!read.ok) return live && setState({ kind: "refused", message: read.message });
       const existing = await currentRecords(p.db, p.table, p.pkField, read.keys, read.rows.map((r) => r.pk), (progress) => live && setState({ kind: "reading", progress }));
-      // The plan covers the rows that can be written; the others are listed as errors.
-      if (live) setState({ kind: "preview", plan: planImport(read.rows.filter((r) => !r.bad), existing, p.fields, p.pkField), rows: read.rows.length, errors: read });
+      // The plan covers the rows that can be written; the others are listed as errors, beside
+      // what their Record holds now (when it exists).
+      const now = new Map(existing.map((r) => [JSON.stringify(r[p.pkField]), r]));
+      const errors = read.errors.map((e) => (e.before === undefined ? { ...e, before: now.get(JSON.stringify(e.pk))?.[e.field.key] } : e));
+      if (live) setState({ kind: "preview", plan: planImport(read.rows.filter((r) => !r.bad), existing, p.fields, p.pkField), rows: read.rows.length, errors: { ...read, errors } });
     })().catch((e: Error) => live && setState({ kind: "refused", message: e.message }));
     return () => {
       live = false;
@@ -135,6 +138,7 @@ export default function ImportDialog(p: Props) {
   };
 
   const busy = state.kind === "sending" || state.kind === "reading";
+  const badLines = state.kind === "preview" ? state.errors.rows.filter((r) => r.bad).length : 0;
   return (
     <Dialog labelledBy="import-title" className="import-dialog" canClose={state.kind !== "sending"} onClose={p.onClose}>
       <div onKeyDown={(e) => e.stopPropagation()}>
@@ -166,11 +170,20 @@ export default function ImportDialog(p: Props) {
         {state.kind === "preview" && (
           <>
             <p data-testid="import-summary">
-              {plural(state.rows, "row")}: {planSummary(state.plan)}. All or nothing; Undo takes it back.
-              {state.errors.errors.length > 0 && (
+              {badLines === 0 ? (
+                <>
+                  {plural(state.rows, "row")}: {planSummary(state.plan)}. All or nothing; Undo takes it back.
+                </>
+              ) : badLines < state.rows ? (
+                <>
+                  {plural(state.rows, "row")}. The other lines: {planSummary(state.plan)}. All or nothing; Undo takes it back.{" "}
+                  <strong className="error-text">
+                    {plural(state.errors.errors.length, "cell")} cannot be written (in red): fix the file and drop it again, or skip {plural(badLines, "line")} and import the rest.
+                  </strong>
+                </>
+              ) : (
                 <strong className="error-text">
-                  {" "}
-                  {plural(state.errors.errors.length, "cell")} cannot be written (in red): fix the file and drop it again, or skip {plural(state.errors.rows.filter((r) => r.bad).length, "line")} and import the rest.
+                  {plural(state.rows, "row")}, none of which can be imported: {plural(state.errors.errors.length, "cell")} cannot be written (in red). Fix the file and drop it again.
                 </strong>
               )}
             </p>
@@ -182,9 +195,9 @@ export default function ImportDialog(p: Props) {
           <button type="button" className="btn" onClick={p.onClose} disabled={state.kind === "sending"}>
             {state.kind === "preview" ? "Cancel" : "Close"}
           </button>
-          {state.kind === "preview" && state.errors.errors.length > 0 && (
+          {state.kind === "preview" && badLines > 0 && badLines < state.rows && (
             <button type="button" className="btn" onClick={() => void send(true)} disabled={busy || state.plan.changes.length === 0}>
-              Skip {plural(state.errors.rows.filter((r) => r.bad).length, "invalid line")}, import {plural(state.errors.rows.filter((r) => !r.bad).length, "row")}
+              Skip {plural(badLines, "invalid line")}, import {plural(state.rows - badLines, "row")}
             </button>
           )}
           {state.kind === "preview" && (
