@@ -5,7 +5,7 @@
  * Works on its own Records (E00951–E00960) and checks through the API.
  */
 import { expect, test } from "@playwright/test";
-import { apiQuery, openView } from "./testing/records";
+import { apiQuery, apiUpdate, openView } from "./testing/records";
 import { seriousViolations } from "./testing/a11y";
 
 const pkOr = (...pks: string[]) => ({ or: pks.map((value) => ({ key: "employee_id", operator: "equal", value })) });
@@ -142,6 +142,9 @@ test("the Delete key on a selected row asks to delete the selection", async ({ p
 test("Delete on a cell range empties it (reviewed, one undo step); Ctrl+D fills a range down from its top row", async ({ page }) => {
   const { cell } = await import("./testing/records");
   const pks = ["E00961", "E00962", "E00963"];
+  const first = await apiQuery("employees", { filter: pkOr(...pks), sort: [{ key: "employee_id", direction: "ascending" }] });
+  // The last row already holds the first row's city: the fill down says so.
+  await apiUpdate("employees", { filter: { and: [{ key: "employee_id", operator: "equal", value: "E00963" }] }, values: [{ key: "city", value: first.items[0].city }] });
   const before = await apiQuery("employees", { filter: pkOr(...pks), sort: [{ key: "employee_id", direction: "ascending" }] });
   await openView(page, "employees", { filter: { and: [pkOr(...pks)] }, sort: "employee_id" });
   await cell(page, 2, "age").click();
@@ -170,7 +173,7 @@ test("Delete on a cell range empties it (reviewed, one undo step); Ctrl+D fills 
   await page.keyboard.press("Shift+ArrowDown");
   await page.keyboard.press("Control+d");
   const fill = page.getByRole("dialog", { name: "Fill down: review the changes" });
-  await expect(fill).toBeVisible();
+  await expect(fill.getByTestId("paste-summary")).toContainText("1 value to change in 1 Record; 1 cell already holds the value filled down.");
   await fill.getByRole("button", { name: /^Update \d Records?$/ }).click();
   await expect.poll(async () => (await apiQuery("employees", { filter: pkOr(...pks) })).items.map((r) => r.city)).toEqual(pks.map(() => before.items[0].city));
   await page.getByRole("dialog", { name: "Fill down result" }).locator(".dialog-foot").getByRole("button", { name: "Close" }).click();

@@ -146,7 +146,7 @@ export default function PasteDialog(p: Props) {
           <>
             <p data-testid="paste-summary">
               {plural(cells, "value")} to change in {plural(updates.length, "Record")}
-              {planned.plan.unchanged ? `; ${plural(planned.plan.unchanged, "cell")} already hold the pasted value` : ""}.
+              {planned.plan.unchanged ? `; ${plural(planned.plan.unchanged, "cell")} already ${planned.plan.unchanged === 1 ? "holds" : "hold"} ${words.same}` : ""}.
               {planned.plan.invalid > 0 && (
                 <strong className="error-text"> {plural(planned.plan.invalid, "cell")} cannot be written (shown in red): fix the clipboard and paste again, or skip {planned.plan.invalid === 1 ? "it" : "them"} and apply the rest.</strong>
               )}

@@ -48,10 +48,10 @@ const leftOver = (n: number, noun: string) => (n === 1 ? `1 ${noun} is left` : `
 export type PasteKind = "paste" | "clear" | "fill";
 
 /** The words for each kind: the dialog's titles, and the toast's and undo step's verb. */
-export const PASTE_WORDS: Record<PasteKind, { title: string; result: string; done: string; undo: string; into: string; none: string }> = {
-  paste: { title: "Paste: review the changes", result: "Paste result", done: "Pasted", undo: "Paste", into: "into", none: "nothing was pasted" },
-  clear: { title: "Clear cells: review the changes", result: "Clear result", done: "Cleared", undo: "Clear", into: "in", none: "nothing was cleared" },
-  fill: { title: "Fill down: review the changes", result: "Fill down result", done: "Filled down", undo: "Fill down", into: "into", none: "nothing was filled" },
+export const PASTE_WORDS: Record<PasteKind, { title: string; result: string; done: string; undo: string; into: string; none: string; same: string }> = {
+  paste: { title: "Paste: review the changes", result: "Paste result", done: "Pasted", undo: "Paste", into: "into", none: "nothing was pasted", same: "the pasted value" },
+  clear: { title: "Clear cells: review the changes", result: "Clear result", done: "Cleared", undo: "Clear", into: "in", none: "nothing was cleared", same: "no value" },
+  fill: { title: "Fill down: review the changes", result: "Fill down result", done: "Filled down", undo: "Fill down", into: "into", none: "nothing was filled", same: "the value filled down" },
 };
 
 /** Plans a TSV block pasted with its top-left cell at (row, col) of the page (col 0 = first data column). */
