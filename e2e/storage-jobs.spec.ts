@@ -61,6 +61,8 @@ test("the filter box searches this folder or the whole bucket", async ({ page })
   await expect(page.getByRole("button", { name: `Preview ${base}/x/y/Needle-Deep.txt` })).toHaveCount(0);
   await page.getByRole("combobox", { name: "Where to filter" }).selectOption("bucket");
   await expect(page.getByRole("button", { name: `Preview ${base}/x/y/Needle-Deep.txt` })).toBeVisible();
+  // The footer counts the matches, not the folder the search began in.
+  await expect(page.locator(".st-foot")).toHaveText(/^1 match “needle-deep” in the whole bucket/);
   await page.screenshot({ path: `${SHOTS}/42-search-bucket.png` });
   expect(await seriousViolations(page, ".st-toolbar")).toEqual([]);
 });

@@ -297,9 +297,16 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: 
       </div>
       <footer className="st-foot">
         <span className="st-muted" aria-live="polite">
-          {data.entries.length > 0 && countText(folderNames.length, fileCount)}
-          {data.hasMore ? " loaded so far" : ""}
-          {filter ? ` · ${shown.length} match${shown.length === 1 ? "" : "es"} “${filter}”` : ""}
+          {searching ? (
+            // A search lists the whole bucket's matches, not this folder: its count is theirs alone.
+            `${shown.length} match${shown.length === 1 ? "" : "es"} “${filter.trim()}” in the whole bucket`
+          ) : (
+            <>
+              {data.entries.length > 0 && countText(folderNames.length, fileCount)}
+              {data.hasMore ? " loaded so far" : ""}
+              {filter ? ` · ${shown.length} match${shown.length === 1 ? "" : "es"} “${filter}”` : ""}
+            </>
+          )}
         </span>
         {data.hasMore && (
           <button
