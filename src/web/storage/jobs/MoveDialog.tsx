@@ -7,6 +7,7 @@ import { useId, useState } from "react";
 import { Modal } from "../../ui/Dialog";
 import { toast } from "../../ui/toast";
 import { REPLACE_AT_PATH, conflictText } from "./job-text.utils";
+import { pathProblem } from "./move-path.utils";
 import { JobProgressModal } from "./JobProgressModal";
 import { type JobAction, useStartJobMutation } from "./storage-job-mutation";
 
@@ -17,17 +18,6 @@ export interface MoveDialogProps {
   /** Preselected action. */
   action: Exclude<JobAction, "delete">;
   onClose(): void;
-}
-
-export function pathProblem(from: string, to: string): string | undefined {
-  const folder = from.endsWith("/");
-  if (to.trim() === "" && !folder) return "Give the file a name.";
-  if (to.startsWith("/")) return "Paths start without /.";
-  if (folder && to !== "" && !to.endsWith("/")) return "A folder's new path ends with /.";
-  if (!folder && to.endsWith("/")) return "A file's new path ends with its name, not /.";
-  if (to === from) return "That is where it is already.";
-  if (folder && to.startsWith(from)) return "A folder cannot go inside itself.";
-  return undefined;
 }
 
 export function MoveDialog({ bucket, from, action: initial, onClose }: MoveDialogProps) {
