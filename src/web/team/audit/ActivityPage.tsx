@@ -4,11 +4,12 @@
  */
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
-import { useMemo, useState } from "react";
+import { useId, useMemo, useState } from "react";
 import { configQueryOptions } from "../../app/config-get-query";
 import { meQueryOptions } from "../me-get-query";
+import { peopleQueryOptions } from "../people-list-query";
 import { type ActivitySearch, isReversedRange, toAuditFilters, toInstant, toLocalInput } from "./activity-search.utils";
-import { activitySummary, readableEndpoint } from "./activity-summary.utils";
+import { activitySummary, askedRecord, readableEndpoint } from "./activity-summary.utils";
 import { type AuditItem, auditQueryOptions } from "./audit-list-query";
 import { formatWhen } from "./format-when";
 import "../team.css";
@@ -31,6 +32,9 @@ export function ActivityPage({ search, onSearch }: Props) {
   const items = q.data?.pages.flatMap((p) => p.items) ?? [];
   const [open, setOpen] = useState<number | null>(null);
   const [draft, setDraft] = useState<ActivitySearch>(search);
+  // The person filter takes a whole email: the people there are offered as it is typed.
+  const people = useQuery({ ...peopleQueryOptions(), enabled: me?.mode === "people" && me.may.readActivity }).data?.items;
+  const peopleListId = useId();
 
   if (me && !me.may.readActivity) {
     return (
@@ -59,8 +63,17 @@ export function ActivityPage({ search, onSearch }: Props) {
         }}
       >
         <label>
-          Person (email)
-          <input className="input" type="search" value={draft.actor ?? ""} onChange={(e) => set("actor", e.target.value)} placeholder="anyone" />
+          Person (whole email)
+          <input className="input" type="search" value={draft.actor ?? ""} onChange={(e) => set("actor", e.target.value)} placeholder="anyone" list={people?.length ? peopleListId : undefined} />
+          {people && (
+            <datalist id={peopleListId}>
+              {people.map((p) => (
+                <option key={p.email} value={p.email}>
+                  {p.name}
+                </option>
+              ))}
+            </datalist>
+          )}
         </label>
         <label>
           Table or bucket
@@ -121,7 +134,12 @@ export function ActivityPage({ search, onSearch }: Props) {
           Loading…
         </p>
       )}
-      {q.isSuccess && !reversed && items.length === 0 && <p role="status">No entries match these filters.</p>}
+      {q.isSuccess && !reversed && items.length === 0 && (
+        <p role="status">
+          No entries match these filters.
+          {search.actor && !search.actor.includes("@") ? " The person filter takes a whole email (the list offers them as you type), not part of one." : ""}
+        </p>
+      )}
       {items.length > 0 && !reversed && (
         <table className="activity-table" aria-label="Activity, newest first">
           <thead>
@@ -152,7 +170,11 @@ export function ActivityPage({ search, onSearch }: Props) {
 function target(it: AuditItem) {
   if (it.table) {
     const one = it.renamed ? `Record ${it.renamed.to} (was ${it.renamed.from})` : `Record ${it.keys[0]}`;
-    return `${it.table}${it.keyCount ? ` · ${it.keyCount === 1 ? one : `${it.keyCount.toLocaleString()} Records`}` : ""}`;
+    if (!it.keyCount) {
+      const asked = askedRecord(it.detail);
+      return `${it.table}${asked ? ` · asked for ${asked}` : ""}`;
+    }
+    return `${it.table} · ${it.keyCount === 1 ? one : `${it.keyCount.toLocaleString()} Records`}`;
   }
   if (it.bucket) return `${it.bucket}${it.file?.key ? ` · ${it.file.key}` : ""}`;
   // A change to a person is about them (their email is the entry's key).

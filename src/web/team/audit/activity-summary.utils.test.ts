@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { activitySummary, readableEndpoint } from "./activity-summary.utils";
+import { activitySummary, askedRecord, readableEndpoint, triedTo } from "./activity-summary.utils";
 
 const people = (detail: Record<string, unknown>, email = "bob@example.com") => activitySummary({ action: "people", keys: [email], detail, endpoint: "PATCH /api/people/bob%40example.com" });
 const job = (detail: Record<string, unknown>, endpoint = "POST /api/v0/storage/jobs/team-files") => activitySummary({ action: "storage-job", keys: [], detail, endpoint });
@@ -35,5 +35,24 @@ describe("activity summaries", () => {
     expect(activitySummary({ action: "update", keys: ["E1"], detail: undefined, endpoint: "POST /api/v0/record/demo/employees/update" })).toBeUndefined();
     expect(readableEndpoint("DELETE /api/people/bob%40example.com/sessions")).toBe("DELETE /api/people/bob@example.com/sessions");
     expect(readableEndpoint("GET /%E0%A4%A")).toBe("GET /%E0%A4%A");
+  });
+});
+
+describe("entries that did not happen, and entries that name no Record", () => {
+  it("says a refused or failed change was tried, not done", () => {
+    const add = { action: "people", keys: ["ada@example.com"], detail: { action: "add", email: "ada@example.com", role: "viewer" }, endpoint: "POST /api/people" };
+    expect(activitySummary({ ...add, outcome: "failed" })).toBe("Tried to add ada@example.com as viewer");
+    expect(activitySummary({ ...add, outcome: "refused" })).toBe("Tried to add ada@example.com as viewer");
+    expect(activitySummary({ ...add, outcome: "applied" })).toBe("Added ada@example.com as viewer");
+    expect(triedTo("Moved a.txt → b.txt")).toBe("Tried to move a.txt → b.txt");
+    expect(triedTo("Something else")).toBe("Something else");
+  });
+
+  it("names the Record an update asked for when its filter is a key's equality", () => {
+    const edit = { filter: { and: [{ key: "employee_id", operator: "equal", value: "E00011" }, { key: "city", operator: "equal", value: "Old" }] } };
+    expect(askedRecord(edit)).toBe("employee_id = E00011");
+    expect(askedRecord({ filter: { and: [{ key: "age", operator: "greaterThan", value: 3 }] } })).toBeUndefined();
+    expect(askedRecord({ filter: { and: [] } })).toBeUndefined();
+    expect(askedRecord(undefined)).toBeUndefined();
   });
 });

@@ -72,11 +72,49 @@ function jobSummary(d: Detail, endpoint: string | undefined): string {
   return `${verb} ${from.endsWith("/") ? "the folder " : ""}${from}${to !== undefined ? ` → ${to}` : ""}${count}`;
 }
 
+/** The summaries' leading verbs, for an entry that was not done ("Tried to add …"). */
+const INFINITIVES: Record<string, string> = {
+  Added: "add",
+  Disabled: "disable",
+  Enabled: "enable",
+  Set: "set",
+  Renamed: "rename",
+  Removed: "remove",
+  Made: "make",
+  Reset: "reset",
+  Ended: "end",
+  Changed: "change",
+  Moved: "move",
+  Copied: "copy",
+  Deleted: "delete",
+  Cancelled: "cancel",
+};
+
+/** "Added bob as viewer" → "Tried to add bob as viewer": what was asked, not what happened. */
+export function triedTo(summary: string): string {
+  const [verb, ...rest] = summary.split(" ");
+  const inf = INFINITIVES[verb];
+  return inf ? `Tried to ${[inf, ...rest].join(" ")}` : summary;
+}
+
 /** The entry's "What", or undefined where the kind alone says it (its diff tells the rest). */
-export function activitySummary(it: Pick<AuditItem, "action" | "keys" | "detail" | "endpoint">): string | undefined {
+export function activitySummary(it: Pick<AuditItem, "action" | "keys" | "detail" | "endpoint" | "outcome">): string | undefined {
   const d = it.detail && typeof it.detail === "object" ? (it.detail as Detail) : undefined;
   if (!d) return undefined;
-  if (it.action === "people") return peopleSummary(d, it.keys[0]);
-  if (it.action === "storage-job") return jobSummary(d, it.endpoint);
-  return undefined;
+  const said = it.action === "people" ? peopleSummary(d, it.keys[0]) : it.action === "storage-job" ? jobSummary(d, it.endpoint) : undefined;
+  // Refused or failed: it did not happen, and must not read as if it had.
+  return said && (it.outcome === "failed" || it.outcome === "refused") ? triedTo(said) : said;
+}
+
+/**
+ * An entry that names no Record (an update that matched nothing, such as a conflict): the one
+ * Record its filter asked for, when the filter is a single "equal" ("employee_id = E00011").
+ */
+export function askedRecord(detail: unknown): string | undefined {
+  const f = detail && typeof detail === "object" ? (detail as Detail).filter : undefined;
+  const conds = f && typeof f === "object" ? (f as { and?: unknown; or?: unknown }).and ?? (f as { or?: unknown }).or : undefined;
+  // A cell edit's filter is the key AND the old value: the first condition names the Record.
+  const first = Array.isArray(conds) ? (conds[0] as { key?: unknown; operator?: unknown; value?: unknown } | undefined) : undefined;
+  if (!first || first.operator !== "equal" || typeof first.key !== "string" || (typeof first.value !== "string" && typeof first.value !== "number")) return undefined;
+  return `${first.key} = ${first.value}`;
 }
