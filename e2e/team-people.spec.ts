@@ -138,6 +138,10 @@ test("when an admin ends a person's sessions, their open tab says so and sends t
 
   await page.goto(`${teamUrl}/people`);
   await page.getByRole("row", { name: /bob@example.com/ }).getByRole("button", { name: "End sessions" }).click();
+  // Asked first (it cannot be undone), Cancel focused.
+  const confirm = page.getByRole("dialog", { name: "Sign bob@example.com out everywhere?" });
+  await expect(confirm.getByRole("button", { name: "Cancel" })).toBeFocused();
+  await confirm.getByRole("button", { name: "End their sessions" }).click();
   await expect(page.getByText("Signed bob@example.com out everywhere")).toBeVisible();
 
   // Bob's next action: the notice, not the refused view with a Retry and two toasts; then sign-in.
@@ -161,6 +165,13 @@ test("when an admin ends a person's sessions, their open tab says so and sends t
   expect(new URL(bob.url()).pathname).toBe("/login");
   await expect(bob.getByText("Your session ended")).toHaveCount(0);
   await context.close();
+
+  // A new role is said, with what it does to their sessions; then back to viewer.
+  await page.getByLabel("Role of bob@example.com").selectOption("editor");
+  await expect(page.getByRole("region", { name: "Notifications" })).toContainText("bob@example.com is now an editor");
+  await expect(page.getByRole("region", { name: "Notifications" })).toContainText("They were signed out");
+  const back = await page.request.patch(`${teamUrl}/api/people/bob%40example.com`, { headers, data: { role: "viewer" } });
+  expect(back.status(), await back.text()).toBe(200);
 });
 
 test("an idle tab whose live stream is refused (the person was disabled) goes to sign in by itself", async ({ page, browser }) => {

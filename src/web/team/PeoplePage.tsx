@@ -7,6 +7,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import type { AppConfig } from "../../shared/meta";
 import { configQueryOptions } from "../app/config-get-query";
+import { ConfirmDialog } from "../ui/Dialog";
 import { toast } from "../ui/toast";
 import { meQueryOptions } from "./me-get-query";
 import { usePeopleMutation } from "./people-mutation";
@@ -162,6 +163,7 @@ interface RowProps {
 
 function PersonRow({ person: p, self, open, onToggle, config, onInvite }: RowProps) {
   const change = usePeopleMutation();
+  const [ending, setEnding] = useState(false);
   const fail = (e: Error) => toast("Not changed", { kind: "error", detail: e.message });
   const selfWhy = "You cannot change your own role or disable yourself; ask another admin.";
   return (
@@ -179,7 +181,14 @@ function PersonRow({ person: p, self, open, onToggle, config, onInvite }: RowPro
             value={p.role}
             disabled={self}
             title={self ? selfWhy : undefined}
-            onChange={(e) => change.mutate({ kind: "update", email: p.email, patch: { role: e.target.value as Person["role"] } }, { onError: fail })}
+            onChange={(e) => {
+              const role = e.target.value as Person["role"];
+              change.mutate(
+                { kind: "update", email: p.email, patch: { role } },
+                // A new role ends their sessions (as a grant does): said, so nobody wonders why they were signed out.
+                { onSuccess: () => toast(`${p.email} is now ${/^[aeiou]/.test(role) ? "an" : "a"} ${role}`, { kind: "success", detail: "They were signed out, and have the new role when they sign in again." }), onError: fail },
+              );
+            }}
           >
             {ROLES.map((r) => (
               <option key={r}>{r}</option>
@@ -198,21 +207,39 @@ function PersonRow({ person: p, self, open, onToggle, config, onInvite }: RowPro
             className="btn"
             disabled={self}
             title={self ? selfWhy : undefined}
-            onClick={() => change.mutate({ kind: "update", email: p.email, patch: { disabled: !p.disabled } }, { onError: fail })}
+            onClick={() =>
+              change.mutate(
+                { kind: "update", email: p.email, patch: { disabled: !p.disabled } },
+                { onSuccess: () => toast(p.disabled ? `Enabled ${p.email}: they can sign in again` : `Disabled ${p.email}: signed out everywhere, and cannot sign in`, { kind: "success" }), onError: fail },
+              )
+            }
           >
             {p.disabled ? "Enable" : "Disable"}
           </button>
           <button type="button" className="btn" onClick={() => change.mutate({ kind: "invite", email: p.email }, { onSuccess: (r) => onInvite(`${window.location.origin}${r.inviteUrl}`), onError: fail })}>
             Reset password
           </button>
-          <button
-            type="button"
-            className="btn"
-            onClick={() => change.mutate({ kind: "end-sessions", email: p.email }, { onSuccess: () => toast(`Signed ${p.email} out everywhere`, { kind: "success" }), onError: fail })}
-          >
+          <button type="button" className="btn" onClick={() => setEnding(true)}>
             End sessions
           </button>
           </div>
+          {ending && (
+            <ConfirmDialog
+              title={`Sign ${p.email} out everywhere?`}
+              confirmLabel="End their sessions"
+              danger
+              busy={change.isPending}
+              onCancel={() => setEnding(false)}
+              onConfirm={() =>
+                change.mutate(
+                  { kind: "end-sessions", email: p.email },
+                  { onSuccess: () => toast(`Signed ${p.email} out everywhere`, { kind: "success" }), onError: fail, onSettled: () => setEnding(false) },
+                )
+              }
+            >
+              <p>Every session of {p.name || p.email} ends now: their open tabs go to the sign-in page. They can sign in again at once.</p>
+            </ConfirmDialog>
+          )}
         </td>
       </tr>
       {open && config && (

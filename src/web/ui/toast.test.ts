@@ -9,11 +9,12 @@ describe("toasts", () => {
     const b = toast("Unknown column ignored: zzz");
     expect(b).toBe(a);
     expect(useToastStore.getState().toasts).toHaveLength(1);
-    // Other words, another kind or another detail are another toast.
+    // In another colour it is still the same words; another detail or other words are another toast.
     toast("Unknown column ignored: zzz", { kind: "error" });
+    expect(useToastStore.getState().toasts).toHaveLength(1);
     toast("Unknown column ignored: zzz", { detail: "more" });
     toast("Unknown column ignored: yyy");
-    expect(useToastStore.getState().toasts).toHaveLength(4);
+    expect(useToastStore.getState().toasts).toHaveLength(3);
   });
 
   it("keeps every toast that offers an action (each undoes its own change)", () => {

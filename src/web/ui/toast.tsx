@@ -30,7 +30,7 @@ export const useToastStore = create<ToastState>((set, get) => ({
   toasts: [],
   push(t, ttlMs = t.kind === "error" ? 8000 : 4000) {
     // The same words already on screen (two effects, or two presses, saying one thing): once.
-    const same = !t.action && get().toasts.find((x) => !x.action && x.kind === t.kind && x.title === t.title && x.detail === t.detail);
+    const same = !t.action && get().toasts.find((x) => !x.action && x.title === t.title && x.detail === t.detail);
     if (same) return same.id;
     const id = nextId++;
     set({ toasts: [...get().toasts, { ...t, id }] });
