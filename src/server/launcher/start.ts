@@ -32,6 +32,9 @@ import { openLive } from "../team/events/open-live";
 import type { LiveHub } from "../team/events/live-hub";
 import { createSupervisor, type ChildCommand, type Supervisor, DEFAULT_LIVENESS } from "./supervisor";
 
+/** What a 502 from the local service says to check (there is no BASE_URL in that mode). */
+export const LOCAL_UNREACHABLE_HINT = "Baseboard restarts it by itself; try again in a moment (the terminal running npm start says why it stopped).";
+
 export interface Baseboard {
   /** The URL to open. */
   url: string;
@@ -169,6 +172,8 @@ export async function startBaseboard(env: NodeJS.ProcessEnv, opts: StartOptions 
     const kind = config.baseUrl ? "hosted" : "local";
     const label = config.baseUrl ? new URL(config.baseUrl).host : `Local service (${path.resolve(dataDir as string)})`;
     upstream = createUpstream({ baseUrl, apiKey: apiKey as string, timeoutMs: config.timeoutMs, label: kind === "local" ? "The local service" : `The service at ${label}`,
+      // No BASE_URL to check in local mode: the launcher restarts its service by itself.
+      unreachableHint: kind === "local" ? LOCAL_UNREACHABLE_HINT : undefined,
       connections: config.limits.connections, bodyIdleMs: config.limits.bodyIdleMs, sendIdleMs: config.limits.sendIdleMs });
     if (opts.dev) {
       const { createServer } = await import("vite");

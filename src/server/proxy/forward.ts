@@ -24,6 +24,8 @@ export interface UpstreamOptions {
   timeoutMs: number;
   /** Shown in error messages; never contains the key. */
   label: string;
+  /** What to check when it cannot be reached (default: that it runs and BASE_URL is right). */
+  unreachableHint?: string;
   /** Upstream connections per lane (defaults: 64 JSON, 32 files, 16 uploads). */
   connections?: Partial<Record<Lane, number>>;
   /** A streamed body that sends nothing for this long is cut with a 408 (default 30 s). */
@@ -157,7 +159,7 @@ export function createUpstream(opts: UpstreamOptions): Upstream {
       return new UpstreamFailure(504, `${opts.label} did not answer within ${opts.timeoutMs / 1000} s. Try again, or raise UPSTREAM_TIMEOUT_MS.`);
     }
     const code = (err as { code?: string })?.code ?? (err as Error)?.name ?? "error";
-    return new UpstreamFailure(502, `${opts.label} could not be reached (${code}). Check that it is running and that BASE_URL is right.`);
+    return new UpstreamFailure(502, `${opts.label} could not be reached (${code}). ${opts.unreachableHint ?? "Check that it is running and that BASE_URL is right."}`);
   }
 
   async function forward(req: IncomingMessage, res: ServerResponse, path: string, fopts: ForwardOptions): Promise<ForwardOutcome> {
