@@ -189,3 +189,28 @@ test("the record panel shows every Field of a Record when the view hides some, a
   expect((await apiRecord("E00131")).city).toBe(before.city);
   await expect(panel.locator("#rp-job_title")).toHaveValue("Panel Hidden Title");
 });
+
+test("an edit not yet answered is marked as saving, not shown as saved", async ({ page }) => {
+  await openView(page, "employees", { filter: byPk("E00132") });
+  // The service answers slowly this once (a hung or busy upstream).
+  let release = () => {};
+  const held = new Promise<void>((r) => (release = r));
+  await page.route("**/api/v0/record/demo/employees/update", async (route) => {
+    await held;
+    await route.continue();
+  });
+  const city = cell(page, 2, "city");
+  await city.dblclick();
+  await page.getByLabel("Edit city").fill("Slowtown");
+  await page.keyboard.press("Enter");
+  await expect(city).toHaveText(/Slowtown/);
+  await expect(city).toHaveClass(/\bsaving\b/);
+  await expect(city).toHaveAttribute("aria-busy", "true");
+  await expect(city).toHaveAttribute("title", /Saving/);
+  await page.waitForTimeout(500);
+  await page.screenshot({ path: "test-results/records-cell-saving.png", clip: { x: 0, y: 200, width: 1400, height: 140 } });
+  release();
+  await expect(city).not.toHaveClass(/\bsaving\b/);
+  await expect(city).not.toHaveAttribute("aria-busy", "true");
+  await expect.poll(async () => (await apiRecord("E00132")).city).toBe("Slowtown");
+});

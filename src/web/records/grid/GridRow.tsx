@@ -25,6 +25,8 @@ interface Props {
   editingCol: number;
   initialText: string | undefined;
   conflicts: Map<string, Conflict> | undefined;
+  /** Columns of this row whose edit is sent and not yet answered. */
+  saving?: Set<string>;
   /** Columns of this row inside the selected cell range, else -1. */
   rangeFrom: number;
   rangeTo: number;
@@ -129,13 +131,15 @@ export const GridRow = memo(function GridRow(p: Props) {
         const t = col.field.type;
         const ranged = c >= p.rangeFrom && c <= p.rangeTo && p.rangeFrom > 0;
         const editor = editors?.get(col.key);
+        const saving = p.saving?.has(col.key) && !conflict;
         return (
           <div
             key={col.key}
             role="gridcell"
             aria-colindex={c + 1}
             aria-readonly={col.readOnly || undefined}
-            className={`cell t-${t} ${active ? "active" : ""} ${editing ? "editing" : ""} ${col.readOnly ? "ro" : ""} ${conflict ? (conflict.failed !== undefined ? "failed" : "conflict") : ""}${ranged ? " in-range" : ""}${col.field.primaryKey && !col.joined ? " frozen" : ""}${flashed?.has(col.key) ? " live-flash" : ""}${editor ? " live-editing" : ""}`}
+            className={`cell t-${t} ${active ? "active" : ""} ${editing ? "editing" : ""} ${col.readOnly ? "ro" : ""} ${conflict ? (conflict.failed !== undefined ? "failed" : "conflict") : ""}${ranged ? " in-range" : ""}${col.field.primaryKey && !col.joined ? " frozen" : ""}${flashed?.has(col.key) ? " live-flash" : ""}${editor ? " live-editing" : ""}${saving ? " saving" : ""}`}
+            aria-busy={saving || undefined}
             style={{ width: col.width }}
             tabIndex={active && !editing ? 0 : -1}
             data-cell={`${p.index}:${c}`}
@@ -147,7 +151,9 @@ export const GridRow = memo(function GridRow(p: Props) {
                   ? `Changed elsewhere${conflict.by ?? ""}; your value ${JSON.stringify(conflict.attempted)} was not saved`
                   : editor
                     ? `${editor} is editing this cell`
-                    : undefined
+                    : saving
+                      ? "Saving… (not answered yet)"
+                      : undefined
             }
             onClick={(e) => p.onCellClick(p.index, c, e.shiftKey)}
             onDoubleClick={() => p.onCellDoubleClick(p.index, c)}

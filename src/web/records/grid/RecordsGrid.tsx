@@ -96,7 +96,7 @@ export const RecordsGrid = memo(function RecordsGrid(p: Props) {
     overscan: 8,
   });
 
-  const { active, editing, selected, conflicts, rangeAnchor } = useGridStore();
+  const { active, editing, selected, conflicts, saving, rangeAnchor } = useGridStore();
   const initialText = useRef<string | undefined>(undefined);
   const wantFocus = useRef(false);
   const readOnlyNoticeAt = useRef(0);
@@ -117,6 +117,16 @@ export const RecordsGrid = memo(function RecordsGrid(p: Props) {
     }
     return m;
   }, [conflicts]);
+  const savingByRow = useMemo(() => {
+    const m = new Map<string, Set<string>>();
+    for (const k of saving) {
+      const i = k.lastIndexOf("|");
+      const row = k.slice(0, i);
+      if (!m.has(row)) m.set(row, new Set());
+      m.get(row)!.add(k.slice(i + 1));
+    }
+    return m;
+  }, [saving]);
 
   // Keep the active cell inside the grid when rows or columns change.
   useEffect(() => {
@@ -311,6 +321,7 @@ export const RecordsGrid = memo(function RecordsGrid(p: Props) {
               editingCol={editing && editing.row === vi.index ? editing.col : -1}
               initialText={editing && editing.row === vi.index ? initialText.current : undefined}
               conflicts={conflictsByRow.get(id)}
+              saving={savingByRow.get(id)}
               rangeFrom={inRange(vi.index) ? rangeRect!.left : -1}
               rangeTo={inRange(vi.index) ? rangeRect!.right : -1}
               onOpen={p.onOpenRecord ? onOpen : undefined}

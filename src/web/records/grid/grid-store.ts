@@ -28,6 +28,8 @@ interface GridState {
   /** "All Records matching the filter", beyond the page. */
   allMatching: boolean;
   conflicts: Map<string, Conflict>;
+  /** Cells (conflictKey) whose edit is sent and not yet answered: shown as saving. */
+  saving: Set<string>;
   /** The other corner of a cell range (shift+arrows, shift+click); the active cell is one corner. */
   rangeAnchor: CellPos | null;
 }
@@ -39,6 +41,7 @@ const initialGridState = (): GridState => ({
   anchor: null,
   allMatching: false,
   conflicts: new Map(),
+  saving: new Set(),
   rangeAnchor: null,
 });
 
@@ -98,6 +101,14 @@ export const gridActions = {
   clearSelection() {
     useGridStore.setState({ selected: new Map(), anchor: null, allMatching: false });
   },
+  setSaving(key: string, on: boolean) {
+    const now = useGridStore.getState().saving;
+    if (now.has(key) === on) return;
+    const next = new Set(now);
+    if (on) next.add(key);
+    else next.delete(key);
+    useGridStore.setState({ saving: next });
+  },
   setConflict(key: string, c: Conflict | null) {
     const next = new Map(useGridStore.getState().conflicts);
     if (c) next.set(key, c);
@@ -107,7 +118,7 @@ export const gridActions = {
   reset() {
     // Nothing to reset (the usual case after Apply): no new objects, so nothing re-renders.
     const s = useGridStore.getState();
-    const clean = s.active.row === 0 && s.active.col === 1 && !s.editing && !s.selected.size && s.anchor === null && !s.allMatching && !s.conflicts.size && !s.rangeAnchor;
+    const clean = s.active.row === 0 && s.active.col === 1 && !s.editing && !s.selected.size && s.anchor === null && !s.allMatching && !s.conflicts.size && !s.saving.size && !s.rangeAnchor;
     if (clean) return;
     useGridStore.setState(initialGridState());
   },

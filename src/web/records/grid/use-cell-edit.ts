@@ -58,6 +58,8 @@ export function useCellEdit(db: string, table: string, pkField: string, queryKey
       return { matched, current };
     },
     onMutate: async ({ pk, col, newValue }) => {
+      // Marked until the answer comes: a slow or hung service must not make it look saved.
+      gridActions.setSaving(conflictKey(pk, col.key), true);
       await qc.cancelQueries({ queryKey });
       const previous = qc.getQueryData<QueryResult>(queryKey);
       qc.setQueryData<QueryResult>(queryKey, (d) => patchRow(d, pkField, pk, col.key, newValue));
@@ -100,6 +102,9 @@ export function useCellEdit(db: string, table: string, pkField: string, queryKey
     },
     // Stale, but not fetched again now: under a sort the edited row would jump away and "save and
     // move down" would land past the Record that was below. Refresh or re-sort shows the new order.
-    onSettled: () => qc.invalidateQueries({ queryKey: recordKeys.table(db, table), refetchType: "none" }),
+    onSettled: (_data, _err, { pk, col }) => {
+      gridActions.setSaving(conflictKey(pk, col.key), false);
+      return qc.invalidateQueries({ queryKey: recordKeys.table(db, table), refetchType: "none" });
+    },
   });
 }
