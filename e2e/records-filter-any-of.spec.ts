@@ -80,3 +80,18 @@ test("Ctrl+Enter applies what is on screen: a value still typed in the \"is any 
   await expect(builder.getByTestId("any-of").locator(".chip")).toHaveText(["Sales×", "Legal×"]);
   await expect(add).toHaveValue("");
 });
+
+test("the first value typed in an \"is any of\" box counts while it is typed: no error, and Apply takes it", async ({ page }) => {
+  await openView(page, "employees");
+  const { builder, add } = await addAnyOfCondition(page, "department");
+  // Empty: it says what to do.
+  await expect(builder.getByText("Add at least one value (type it and press Enter).")).toBeVisible();
+  await add.pressSequentially("Sa");
+  await expect(builder.getByText("Add at least one value (type it and press Enter).")).toHaveCount(0);
+  await add.pressSequentially("les");
+  const apply = builder.getByRole("button", { name: "Apply filter" });
+  await expect(apply).toBeEnabled();
+  await apply.click();
+  await expect.poll(() => JSON.parse(new URL(page.url()).searchParams.get("filter") ?? "null")).toEqual({ and: [{ key: "department", operator: "anyOf", value: ["Sales"] }] });
+  await expect(builder.getByTestId("any-of").locator(".chip")).toHaveText(["Sales×"]);
+});

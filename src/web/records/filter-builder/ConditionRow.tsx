@@ -70,6 +70,7 @@ export function ConditionRow({ node, label, ...p }: EditProps & { node: CondNode
       </select>
       {node.operator === "anyOf" ? (
         <ListValueInput
+          id={node.id}
           type={field?.type}
           value={Array.isArray(node.value) ? node.value : []}
           disabled={locked}

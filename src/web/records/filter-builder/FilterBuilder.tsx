@@ -12,6 +12,7 @@ import { draftProblems } from "./filter-parse.utils";
 import { countConditions, fromWire, type GroupNode, toWire, type WireOptions } from "./filter-tree.utils";
 import { FilterJsonView, focusJsonError, takeJson, useJsonEdit } from "./FilterJsonView";
 import { GroupEditor } from "./GroupEditor";
+import { useTypedAnyOf } from "./ListValueInput";
 import { fmtInt } from "../values/values.utils";
 
 /** The filter a tree sends: none when it is empty. */
@@ -48,10 +49,12 @@ export const FilterBuilder = memo(function FilterBuilder({ db, table, fields, op
   const json = useJsonEdit();
 
   const wire = useMemo(() => toWire(root, { anyOf }), [root, anyOf]);
-  const problems = useMemo(() => draftProblems(root, fields), [root, fields]);
+  const typed = useTypedAnyOf();
+  const problems = useMemo(() => draftProblems(root, fields, typed), [root, fields, typed]);
   const empty = countConditions(root) === 0 && root.children.length === 0;
   const toSend = empty ? undefined : wire;
-  const dirty = JSON.stringify(toSend ?? null) !== base;
+  // A value still typed in an "is any of" box is a change too (it becomes a chip as Apply is pressed).
+  const dirty = JSON.stringify(toSend ?? null) !== base || Object.values(typed).some((t) => t.trim() !== "");
 
   // The draft's own count, a moment after typing stops.
   const [debounced, setDebounced] = useState(toSend);
@@ -74,8 +77,12 @@ export const FilterBuilder = memo(function FilterBuilder({ db, table, fields, op
       if (draftProblems(tree, fields).size === 0) onApply(toWireOrUndefined(tree, { anyOf }));
       return;
     }
-    if (problems.size) return;
-    onApply(toSend);
+    // A value typed in an "is any of" box has become a chip by now (the box lost focus to Apply):
+    // apply the tree as it is now, not as this render saw it.
+    const latest = useDraftStore.getState().drafts[tableKey];
+    const tree = latest && latest.base === base ? latest.root : root;
+    if (draftProblems(tree, fields, useTypedAnyOf.getState()).size) return;
+    onApply(toWireOrUndefined(tree, { anyOf }));
   };
   // Ctrl/⌘+Enter applies once what the key did in its field has rendered (a value still typed in
   // an "is any of" box becomes a chip first), so it applies what is on screen, as the button does.

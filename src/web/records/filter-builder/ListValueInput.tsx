@@ -3,13 +3,23 @@
  * Backspace in the empty box removes the last one, each chip has its own remove button.
  * A number Field turns typed numbers into numbers, as the single-value input does.
  */
-import { useId, useState } from "react";
+import { useEffect, useId, useState } from "react";
+import { create } from "zustand";
 import type { FilterValue } from "../../../shared/filter";
 import type { FieldType } from "../../../shared/records";
 import { useValueSuggestions } from "./value-suggestions-query";
 import "./value-list.css";
 
+/**
+ * Text typed in an "is any of" box and not yet a chip, by condition id: the builder counts it as
+ * a value (no "add a value" error while it is typed, Apply enabled), and it becomes a chip when
+ * the box loses focus (as it does when Apply is pressed) or on Enter.
+ */
+export const useTypedAnyOf = create<Record<string, string>>(() => ({}));
+
 interface Props {
+  /** The condition's id (for useTypedAnyOf). */
+  id: string;
   type: FieldType | undefined;
   value: FilterValue[];
   disabled: boolean;
@@ -21,8 +31,18 @@ interface Props {
 const toValue = (type: FieldType | undefined, t: string): FilterValue =>
   type === "number" && /^\s*[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?\s*$/i.test(t) ? Number(t) : t;
 
-export function ListValueInput({ type, value, disabled, label, source, onChange }: Props) {
+export function ListValueInput({ id, type, value, disabled, label, source, onChange }: Props) {
   const [text, setText] = useState("");
+  useEffect(() => {
+    useTypedAnyOf.setState({ [id]: text });
+  }, [id, text]);
+  useEffect(
+    () => () => {
+      const { [id]: _gone, ...rest } = useTypedAnyOf.getState();
+      useTypedAnyOf.setState(rest, true);
+    },
+    [id],
+  );
   const listId = useId();
   const suggestions = useValueSuggestions(source.db, source.table, source.key, text.trim(), !disabled && (type === "text" || type === undefined));
   const add = (raw: string) => {

@@ -74,3 +74,15 @@ describe("draftProblems", () => {
     else expect(problems.get(cond.id)).toMatch(expected);
   });
 });
+
+describe("a value still typed in an \"is any of\" box", () => {
+  it("counts as a value: no 'add at least one value' while it is typed", async () => {
+    const { fromWire } = await import("./filter-tree.utils");
+    const fields = [{ key: "department", type: "text" as const, primaryKey: false, nullable: true }];
+    const root = fromWire({ and: [{ key: "department", operator: "anyOf", value: [] } as never] });
+    const id = (root.children[0] as { id: string }).id;
+    expect(draftProblems(root, fields as never).get(id)).toMatch(/Add at least one value/);
+    expect(draftProblems(root, fields as never, { [id]: "Sa" }).size).toBe(0);
+    expect(draftProblems(root, fields as never, { [id]: "   " }).get(id)).toMatch(/Add at least one value/);
+  });
+});

@@ -58,8 +58,11 @@ function conditionProblem(c: ParsedCondition, ctx: ParseContext): string | undef
   return field ? operatorProblem(c.path, field, c.operator) : undefined;
 }
 
-/** Per-node problems of a draft, keyed by node id; an empty map means it can be applied. */
-export function draftProblems(root: GroupNode, fields: readonly FieldInfo[]): Map<string, string> {
+/**
+ * Per-node problems of a draft, keyed by node id; an empty map means it can be applied. `typed`:
+ * text still being typed in an "is any of" box, by node id, which counts as one more value.
+ */
+export function draftProblems(root: GroupNode, fields: readonly FieldInfo[], typed: Readonly<Record<string, string>> = {}): Map<string, string> {
   const out = new Map<string, string>();
   const visit = (node: BuilderNode) => {
     if (node.kind === "group") {
@@ -74,7 +77,7 @@ export function draftProblems(root: GroupNode, fields: readonly FieldInfo[]): Ma
     if (valuelessOperators.has(node.operator)) return;
     if (node.operator === anyOfOperator) {
       const list = Array.isArray(node.value) ? node.value : [];
-      if (list.length === 0) {
+      if (list.length === 0 && !typed[node.id]?.trim()) {
         out.set(node.id, "Add at least one value (type it and press Enter).");
         return;
       }
