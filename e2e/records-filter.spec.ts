@@ -211,3 +211,18 @@ test("value inputs: a number box shows what was typed; contains on a date takes 
   const api = await apiQuery("employees", { filter, limit: 0 });
   await expect(page.getByTestId("total-count")).toHaveText(`${fmt(api.count)} Records match`);
 });
+
+test("opening the filter builder puts the focus in it: \"add condition\" when empty, the first condition when there is one", async ({ page }) => {
+  await page.goto("/records/demo/employees");
+  await expect(page.getByRole("grid")).toBeVisible();
+  await page.getByRole("button", { name: "Filter", exact: true }).focus();
+  await page.keyboard.press("Enter");
+  const builder = page.getByRole("region", { name: "Filter builder" });
+  await expect(builder.getByRole("button", { name: "Filter: add condition" })).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(builder.getByLabel("Condition 1 field")).toBeVisible();
+  // Closed and opened again with a condition in the draft: its first control.
+  await page.getByRole("button", { name: "Filter", exact: true }).click();
+  await page.getByRole("button", { name: "Filter", exact: true }).click();
+  await expect(builder.getByLabel("Condition 1 field")).toBeFocused();
+});

@@ -175,7 +175,11 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
         count={count}
         conditions={conds}
         filterOpen={filterOpen}
-        onToggleFilter={() => setFilterOpen((o) => !o)}
+        onToggleFilter={() => {
+          setFilterOpen(!filterOpen);
+          // Opened: the focus goes into the builder (its first condition, or "add condition"), not left on the toolbar.
+          if (!filterOpen) requestAnimationFrame(focusFilterBuilder);
+        }}
         readOnlyWhy={changeWhy}
         fields={fields}
         columnsAll={columnsAll}
@@ -223,7 +227,7 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
             onEditFilter={() => {
               setFilterOpen(true);
               // Straight to the first condition that can be changed.
-              requestAnimationFrame(() => document.querySelector<HTMLElement>(".filter-builder .cond :is(input, select):enabled")?.focus());
+              requestAnimationFrame(focusFilterBuilder);
             }}
           />
         ) : rowsShown && fields ? (
@@ -323,4 +327,10 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
       )}
     </div>
   );
+}
+
+/** Into the open filter builder: its first condition that can be changed, else "add condition". */
+function focusFilterBuilder() {
+  const first = document.querySelector<HTMLElement>(".filter-builder .cond :is(input, select):enabled");
+  (first ?? document.querySelector<HTMLElement>('.filter-builder button[aria-label$=": add condition"]'))?.focus();
 }
