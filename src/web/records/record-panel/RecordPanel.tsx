@@ -50,7 +50,8 @@ export default function RecordPanel(p: Props) {
   // shows those, live changes included).
   const whole = onPage !== undefined && p.columns.every((c) => c.key in onPage);
   const fetched = useQuery({ ...recordGetQueryOptions(p.db, p.table, p.pkField, pk, p.join), enabled: !whole });
-  const row = whole ? onPage : fetched.data ? { ...fetched.data, ...onPage } : undefined;
+  const fetchedRow = fetched.data;
+  const row = useMemo(() => (whole ? onPage : fetchedRow ? { ...fetchedRow, ...onPage } : undefined), [whole, onPage, fetchedRow]);
   const [drafts, setDrafts] = useState<Drafts>({});
   // Each edited Field's value when its edit began: saving checks against it, so a live change
   // arriving while the person types is a conflict that names who, never silently overwritten.
