@@ -3,6 +3,7 @@
  * through one reaches a subscriber of the other (LISTEN/NOTIFY, payload by reference), with the
  * same event id on both, and a subscriber of the second resumes from that id after a break.
  */
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../service/engines/postgres/testing/test-database";
 import { fromApp, startTestBaseboard, type TestBaseboard } from "../../proxy/testing/test-baseboard";
@@ -85,4 +86,31 @@ describe("live events over PostgreSQL", () => {
       await Promise.all([one.close(), two.close(), reader.close()]);
     }
   });
+
+  it("listens again after the database was gone for a while (not just one try a second later), and delivers what was missed", async () => {
+    const name = new URL(db.url).pathname.slice(1);
+    const admin = new pg.Client({ connectionString: inject("pgAdminUrl") });
+    await admin.connect();
+    const [writer, reader] = await Promise.all([createPostgresBus(db.url), createPostgresBus(db.url)]);
+    try {
+      const got: ChangeEvent[] = [];
+      reader.onChange((e) => got.push(e));
+      const event = (n: number) => ({ at: new Date().toISOString(), kind: "update" as const, resource: "table:demo/outage" as const, table: "demo/outage", records: [{ key: n }], actor: { email: "eve@example.com", name: "Eve" }, origin: "baseboard" as const });
+      // The database refuses new connections, and the reader's LISTEN connection is cut: its
+      // first tries to listen again (after 1 s, then 2 s) fail.
+      await admin.query(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS false`);
+      await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND query ILIKE 'LISTEN%'", [name]);
+      await writer.publish(event(1)); // through the writer's pooled connection, made before
+      await new Promise((r) => setTimeout(r, 3500));
+      await admin.query(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS true`);
+      // Back: the change made meanwhile arrives, and so does the next one.
+      await expect.poll(() => got.filter((e) => e.table === "demo/outage").length, { timeout: 15_000 }).toBe(1);
+      await writer.publish(event(2));
+      await expect.poll(() => got.filter((e) => e.table === "demo/outage").map((e) => e.records?.[0].key), { timeout: 10_000 }).toEqual([1, 2]);
+    } finally {
+      await admin.query(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS true`).catch(() => {});
+      await Promise.all([writer.close(), reader.close()]);
+      await admin.end();
+    }
+  }, 40_000);
 });

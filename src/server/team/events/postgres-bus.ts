@@ -54,15 +54,39 @@ export async function createPostgresBus(url: string, opts: { log?(line: string):
     return reading;
   };
 
+  /**
+   * Listens again after a lost connection, until it can: every second at first, then up to every
+   * 10 s while the database stays down (one try that failed must not end live events for good).
+   */
+  const relisten = (attempt: number) => {
+    if (closed) return;
+    setTimeout(() => {
+      listen().then(
+        () => opts.log?.("live events: listening again; changes made meanwhile are delivered"),
+        (e: Error) => {
+          if (attempt === 0) opts.log?.(`live events: cannot listen yet (${e.message}); trying again until the database answers`);
+          relisten(attempt + 1);
+        },
+      );
+    }, Math.min(1000 * 2 ** attempt, 10_000)).unref();
+  };
+
   async function listen(): Promise<void> {
     if (closed) return;
     const client = new pg.Client({ connectionString: url });
-    client.on("error", (e) => {
-      opts.log?.(`live events: the LISTEN connection failed (${e.message}); reconnecting`);
+    let lost = false;
+    const lose = (e: Error) => {
+      if (lost || closed) return;
+      lost = true;
       client.end().catch(() => {});
-      if (listener === client) listener = undefined;
-      if (!closed) setTimeout(() => void listen().catch(() => {}), 1000).unref();
-    });
+      if (listener === client) {
+        listener = undefined;
+        opts.log?.(`live events: the LISTEN connection failed (${e.message}); reconnecting`);
+        relisten(0);
+      }
+    };
+    client.on("error", lose);
+    client.on("end", () => lose(new Error("the connection closed")));
     client.on("notification", (n) => {
       const p = n.payload ?? "";
       if (p.startsWith("p:")) {
@@ -74,8 +98,14 @@ export async function createPostgresBus(url: string, opts: { log?(line: string):
         }
       } else void readNew();
     });
-    await client.connect();
-    await client.query(`LISTEN ${CHANNEL}`);
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${CHANNEL}`);
+    } catch (e) {
+      lost = true;
+      client.end().catch(() => {});
+      throw e;
+    }
     listener = client;
     // Whatever was committed while we were not listening.
     await readNew();
