@@ -131,6 +131,9 @@ export async function runPeopleCommand(argv: string[], print: (s: string) => voi
     print(say(o.value));
     return 0;
   };
+  // Every `return` below awaits its outcome: the `finally` closes the stores, and must not run
+  // while the outcome is still being written (on PostgreSQL it then never was, and the command
+  // printed nothing and exited 0).
   try {
     switch (command) {
       case "add": {
@@ -138,30 +141,30 @@ export async function runPeopleCommand(argv: string[], print: (s: string) => voi
         if (!flags.role) throw new UsageError("add needs --role viewer, editor or admin.");
         const password = flags.invite ? undefined : await readPassword();
         const added = await admin.add({ email: args[0], role: flags.role, name: flags.name, password });
-        if (!added.ok || !flags.invite) return done(added, (p) => `Added ${p.email} (${p.name}) as ${p.role}.`);
+        if (!added.ok || !flags.invite) return await done(added, (p) => `Added ${p.email} (${p.name}) as ${p.role}.`);
         const inv = await admin.invite(added.value.email);
-        return done(inv, (v) => `Added ${v.person.email} as ${v.person.role}. One-time link to set the password (valid 7 days):\n${inviteLink(v.token)}`);
+        return await done(inv, (v) => `Added ${v.person.email} as ${v.person.role}. One-time link to set the password (valid 7 days):\n${inviteLink(v.token)}`);
       }
       case "grant":
         want(3);
-        return done(await admin.grant(args[0], args[1], args[2]), (p) => `${p.email} now has ${args[2]} on ${args[1]}; their sessions were ended.`);
+        return await done(await admin.grant(args[0], args[1], args[2]), (p) => `${p.email} now has ${args[2]} on ${args[1]}; their sessions were ended.`);
       case "revoke-grant":
         want(2);
-        return done(await admin.revokeGrant(args[0], args[1]), (p) => `${p.email} no longer has a grant on ${args[1]} (their role applies).`);
+        return await done(await admin.revokeGrant(args[0], args[1]), (p) => `${p.email} no longer has a grant on ${args[1]} (their role applies).`);
       case "set-role":
         want(2);
-        return done(await admin.update(args[0], { role: args[1] }), (p) => `${p.email} is now ${p.role}.`);
+        return await done(await admin.update(args[0], { role: args[1] }), (p) => `${p.email} is now ${p.role}.`);
       case "disable":
         want(1);
-        return done(await admin.update(args[0], { disabled: true }), (p) => `${p.email} is disabled; their sessions were ended.`);
+        return await done(await admin.update(args[0], { disabled: true }), (p) => `${p.email} is disabled; their sessions were ended.`);
       case "enable":
         want(1);
-        return done(await admin.update(args[0], { disabled: false }), (p) => `${p.email} is enabled.`);
+        return await done(await admin.update(args[0], { disabled: false }), (p) => `${p.email} is enabled.`);
       case "reset-password": {
         want(1);
-        if (flags.invite) return done(await admin.invite(args[0]), (v) => `One-time link for ${v.person.email} to set a new password (valid 7 days):\n${inviteLink(v.token)}`);
+        if (flags.invite) return await done(await admin.invite(args[0]), (v) => `One-time link for ${v.person.email} to set a new password (valid 7 days):\n${inviteLink(v.token)}`);
         const password = await readPassword();
-        return done(await admin.setPassword(args[0], password), (p) => `New password set for ${p.email}; their sessions were ended.`);
+        return await done(await admin.setPassword(args[0], password), (p) => `New password set for ${p.email}; their sessions were ended.`);
       }
       case "list": {
         want(0);
