@@ -187,6 +187,8 @@ test("Activity: admins filter the trail, open an entry's diff and go to the Reco
   const rows = table.locator("tbody tr");
   await expect(rows.first()).toContainText("eve@example.com");
   for (const text of await rows.allInnerTexts()) expect(text).toContain("eve@example.com");
+  // Eve's conflicted edit (the test before) matched nothing: its row names the Record it asked for.
+  await expect(rows.filter({ hasText: "nothing matched" }).first()).toContainText(/demo\/employees · asked for employee_id = E\d+/);
 
   // Back to everyone on employees, kind update; open ada's entry.
   await page.getByRole("button", { name: "Clear" }).click();

@@ -171,7 +171,8 @@ function target(it: AuditItem) {
   if (it.table) {
     const one = it.renamed ? `Record ${it.renamed.to} (was ${it.renamed.from})` : `Record ${it.keys[0]}`;
     if (!it.keyCount) {
-      const asked = askedRecord(it.detail);
+      // The API gives an update's filter as `filter` (the `detail` is people's and jobs' alone).
+      const asked = askedRecord({ filter: it.filter });
       return `${it.table}${asked ? ` · asked for ${asked}` : ""}`;
     }
     return `${it.table} · ${it.keyCount === 1 ? one : `${it.keyCount.toLocaleString()} Records`}`;
