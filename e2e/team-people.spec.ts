@@ -172,6 +172,12 @@ test("when an admin ends a person's sessions, their open tab says so and sends t
   await expect(page.getByRole("region", { name: "Notifications" })).toContainText("They were signed out");
   const back = await page.request.patch(`${teamUrl}/api/people/bob%40example.com`, { headers, data: { role: "viewer" } });
   expect(back.status(), await back.text()).toBe(200);
+  // A grant says so too; then back to the role's access.
+  await page.getByRole("row", { name: /bob@example.com/ }).getByRole("button", { name: /^Grants/ }).click();
+  await page.getByLabel("table demo/departments").selectOption("none");
+  await expect(page.getByRole("region", { name: "Notifications" })).toContainText("bob@example.com now has no access on table demo/departments");
+  await page.getByLabel("table demo/departments").selectOption("");
+  await expect(page.getByRole("region", { name: "Notifications" })).toContainText("bob@example.com has their role's access on table demo/departments again");
 });
 
 test("an idle tab whose live stream is refused (the person was disabled) goes to sign in by itself", async ({ page, browser }) => {

@@ -26,6 +26,7 @@ import { ABSOLUTE_MS, createPeopleSessions, PERSON_COOKIE, type PeopleSessions }
 import type { TeamStore } from "./store/team-store";
 import type { OidcSignIn } from "./sso/oidc-sign-in";
 import { normalizeEmail } from "./store/team-store";
+import { whyUnwritable } from "./store/why-unwritable";
 
 export const SIGN_IN_LIMIT = 10;
 export const SIGN_IN_WINDOW_MS = 15 * 60 * 1000;
@@ -163,7 +164,16 @@ export async function createTeamGate(opts: TeamOptions): Promise<TeamGate> {
       }
       if (m === "single-user") return false;
       if (pathname === "/login") {
-        if (req.method === "POST") await signIn(req, res, host);
+        if (req.method === "POST") {
+          try {
+            await signIn(req, res, host);
+          } catch (e) {
+            // Baseboard's own store cannot be reached or written: the form again, saying so (not a JSON body).
+            const why = whyUnwritable(e);
+            if (!why || res.headersSent) throw e;
+            html(res, 503, signInPage({ error: `Signing in is not possible right now: Baseboard's own store (people and sessions) ${why === "its database cannot be reached" ? "cannot be reached" : `cannot be written (${why})`}. Try again in a moment.`, sso }), { "retry-after": "5" });
+          }
+        }
         else {
           const query = new URL(req.url ?? "/", "http://x").searchParams;
           const notice = query.get("reason") === SESSION_ENDED_REASON ? SESSION_ENDED_NOTICE : undefined;

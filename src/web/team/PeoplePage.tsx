@@ -272,12 +272,21 @@ function Grants({ person, config }: { person: Person; config: AppConfig }) {
               <span className="grant-name">{r.replace(/^table:/, "table ").replace(/^bucket:/, "bucket ")}</span>
               <select
                 value={levelOf(r)}
-                onChange={(e) =>
+                onChange={(e) => {
+                  const level = e.target.value;
+                  const where = r.replace(/^table:/, "table ").replace(/^bucket:/, "bucket ");
                   change.mutate(
-                    e.target.value ? { kind: "grant", email: person.email, resource: r, level: e.target.value as (typeof LEVELS)[number] } : { kind: "revoke-grant", email: person.email, resource: r },
-                    { onError: (err) => toast("Grant not changed", { kind: "error", detail: err.message }) },
-                  )
-                }
+                    level ? { kind: "grant", email: person.email, resource: r, level: level as (typeof LEVELS)[number] } : { kind: "revoke-grant", email: person.email, resource: r },
+                    {
+                      onSuccess: () =>
+                        toast(level ? `${person.email} now has ${level === "none" ? "no access" : level} on ${where}` : `${person.email} has their role's access on ${where} again`, {
+                          kind: "success",
+                          detail: "They were signed out, and have it when they sign in again.",
+                        }),
+                      onError: (err) => toast("Grant not changed", { kind: "error", detail: err.message }),
+                    },
+                  );
+                }}
               >
                 <option value="">as the role</option>
                 {LEVELS.map((l) => (

@@ -9,7 +9,7 @@ const REASONS: [RegExp, string][] = [
   [/SQLITE_READONLY|EROFS|readonly database|read-only transaction|\b25006\b/i, "it is read-only"],
   [/SQLITE_BUSY|SQLITE_LOCKED|database is locked|\b55P03\b|lock timeout/i, "another process holds it locked"],
   [/SQLITE_IOERR|SQLITE_CANTOPEN|\bEIO\b|unable to open database/i, "its files could not be read or written (an I/O error)"],
-  [/ECONNREFUSED|ENOTFOUND|ETIMEDOUT|EHOSTUNREACH|Connection terminated|\b57P0[1-3]\b|\b08\d\d\d\b/i, "its database cannot be reached"],
+  [/ECONNREFUSED|ENOTFOUND|ETIMEDOUT|EHOSTUNREACH|Connection terminated|not currently accepting connections|connection error and is not queryable|\b57P0[1-3]\b|\b08\d\d\d\b/i, "its database cannot be reached"],
 ];
 
 export function whyUnwritable(err: unknown): string | undefined {

@@ -1,0 +1,57 @@
+/**
+ * Signing in while Baseboard's own store (PostgreSQL, BASEBOARD_DATABASE_URL) cannot be reached:
+ * the sign-in page again with the reason, a 503 to retry, not a JSON error body in the browser.
+ */
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { createTestDatabase, type TestDatabase } from "../service/engines/postgres/testing/test-database";
+import { startTestBaseboard, type TestBaseboard } from "../proxy/testing/test-baseboard";
+import { createPeopleAdmin } from "./people/people-admin";
+import { openPostgresTeamStore } from "./store/postgres-store";
+import { waitForMode } from "./testing/team-stack";
+
+const PW = "a perfectly long passphrase";
+let db: TestDatabase;
+let board: TestBaseboard;
+
+beforeAll(async () => {
+  db = await createTestDatabase(inject("pgAdminUrl"));
+  const store = await openPostgresTeamStore(db.url);
+  await createPeopleAdmin(store).add({ email: "eve@example.com", role: "editor", password: PW });
+  await store.close();
+  board = await startTestBaseboard({ BASEBOARD_DATABASE_URL: db.url });
+  await waitForMode(board.url, "people");
+}, 120_000);
+afterAll(async () => {
+  await board?.stop();
+  await db?.drop();
+});
+
+describe("signing in while the store is down", () => {
+  it("shows the sign-in page with the reason (503), and signs in once the store is back", async () => {
+    const name = new URL(db.url).pathname.slice(1);
+    const admin = new pg.Client({ connectionString: inject("pgAdminUrl") });
+    await admin.connect();
+    const signIn = () =>
+      fetch(`${board.url}/login`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { origin: board.url, "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ email: "eve@example.com", password: PW, next: "/" }).toString(),
+      });
+    try {
+      await admin.query(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS false`);
+      await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1", [name]);
+      const down = await signIn();
+      expect(down.status).toBe(503);
+      expect(down.headers.get("content-type")).toMatch(/text\/html/);
+      const page = await down.text();
+      expect(page).toContain("Signing in is not possible right now: Baseboard&#39;s own store (people and sessions) cannot be reached.");
+      expect(page).toMatch(/<form method="post" action="\/login">/);
+    } finally {
+      await admin.query(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS true`);
+      await admin.end();
+    }
+    await expect.poll(async () => (await signIn()).status, { timeout: 15_000 }).toBe(303);
+  }, 60_000);
+});
