@@ -671,10 +671,11 @@ describe("fail closed", () => {
       expect(g.status).toBe(503);
       expect(g.body.message).toMatch(/activity log cannot be written/);
       expect((await call(ada, "GET", "/api/people/vic@example.com")).body.grants).toEqual(grantsBefore);
-      // Signing in needs a session stored: a clear 503, not "something went wrong".
+      // Signing in needs a session stored: a clear 503 on the sign-in page, not "something went wrong".
       const login = await fetch(`${base()}/login`, { method: "POST", redirect: "manual", headers: { origin: base(), "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ email: "vic@example.com", password: PW }).toString() });
       expect(login.status).toBe(503);
-      expect((await login.json()).message).toMatch(/cannot be written: its disk is full/);
+      expect(login.headers.get("content-type")).toMatch(/text\/html/);
+      expect(await login.text()).toContain("Baseboard&#39;s own store (people and sessions) cannot be written (its disk is full)");
     } finally {
       fs.rmSync(filler, { force: true });
     }
