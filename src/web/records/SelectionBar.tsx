@@ -35,16 +35,17 @@ export function SelectionBar({ count, pageSize, onBulk, changeWhy, deletion }: P
         </span>
       )}
       <span className="spacer" />
-      {changeWhy === undefined ? (
-        <button type="button" className="btn btn-primary btn-sm" onClick={() => onBulk(allMatching ? "filter" : "rows")}>
-          {allMatching ? `Update all ${fmt(count ?? 0)}…` : `Update ${fmt(selected.size)} selected…`}
-        </button>
-      ) : (
-        // Focusable, and says why when pressed: a disabled button tells a keyboard user nothing.
-        <button type="button" className="btn btn-sm" aria-disabled="true" title={changeWhy} aria-description={changeWhy} onClick={() => toast(changeWhy)}>
-          {allMatching ? `Update all ${fmt(count ?? 0)}…` : `Update ${fmt(selected.size)} selected…`}
-        </button>
-      )}
+      {/* Refused: focusable, and says why when pressed (a disabled button tells a keyboard user nothing). */}
+      <button
+        type="button"
+        className={changeWhy === undefined ? "btn btn-primary btn-sm" : "btn btn-sm"}
+        aria-disabled={changeWhy !== undefined || undefined}
+        title={changeWhy}
+        aria-description={changeWhy}
+        onClick={() => (changeWhy === undefined ? onBulk(allMatching ? "filter" : "rows") : toast(changeWhy))}
+      >
+        {allMatching ? `Update all ${fmt(count ?? 0)}…` : `Update ${fmt(selected.size)} selected…`}
+      </button>
       {deletion && !allMatching && <DeleteSelected {...deletion} />}
       <button type="button" className="btn btn-sm" onClick={() => gridActions.clearSelection()}>
         Clear selection

@@ -52,7 +52,7 @@ export default function PasteDialog(p: Props) {
   const { onClose, readOnlyWhy } = p;
   useEffect(() => {
     if (refusedInline) {
-      toast(readOnlyWhy ?? (planned.ok ? "" : planned.message), { kind: "error" });
+      toast(readOnlyWhy ?? (planned as { message: string }).message, { kind: "error" });
       onClose();
     }
   }, [refusedInline, readOnlyWhy, planned, onClose]);

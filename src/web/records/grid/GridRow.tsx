@@ -26,7 +26,7 @@ interface Props {
   initialText: string | undefined;
   conflicts: Map<string, Conflict> | undefined;
   /** Columns of this row whose edit is sent and not yet answered. */
-  saving?: Set<string>;
+  saving?: ReadonlyMap<string, true>;
   /** Columns of this row inside the selected cell range, else -1. */
   rangeFrom: number;
   rangeTo: number;

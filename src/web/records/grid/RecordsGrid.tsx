@@ -12,7 +12,7 @@ import { isTypingTarget } from "../../app/shortcuts";
 import { toast } from "../../ui/toast";
 import type { Move } from "./CellEditor";
 import type { GridColumn } from "./columns.utils";
-import { type Conflict, gridActions, pkId, useGridStore } from "./grid-store";
+import { gridActions, pkId, useGridStore } from "./grid-store";
 import { GridHeader } from "./GridHeader";
 import { GridRow, ROW_H, SEL_W } from "./GridRow";
 import { sameValue } from "../values/values.utils";
@@ -107,26 +107,9 @@ export const RecordsGrid = memo(function RecordsGrid(p: Props) {
   const latest = useRef({ rows, pks });
   latest.current = { rows, pks };
 
-  const conflictsByRow = useMemo(() => {
-    const m = new Map<string, Map<string, Conflict>>();
-    for (const [k, v] of conflicts) {
-      const i = k.lastIndexOf("|");
-      const row = k.slice(0, i);
-      if (!m.has(row)) m.set(row, new Map());
-      m.get(row)!.set(k.slice(i + 1), v);
-    }
-    return m;
-  }, [conflicts]);
-  const savingByRow = useMemo(() => {
-    const m = new Map<string, Set<string>>();
-    for (const k of saving) {
-      const i = k.lastIndexOf("|");
-      const row = k.slice(0, i);
-      if (!m.has(row)) m.set(row, new Set());
-      m.get(row)!.add(k.slice(i + 1));
-    }
-    return m;
-  }, [saving]);
+  // Both keyed "<pk>|<field>": split into one map per row (a row re-renders only when its own marks change).
+  const conflictsByRow = useMemo(() => byRow(conflicts.entries()), [conflicts]);
+  const savingByRow = useMemo(() => byRow([...saving].map((k) => [k, true] as const)), [saving]);
 
   // Keep the active cell inside the grid when rows or columns change.
   useEffect(() => {
@@ -340,3 +323,15 @@ export const RecordsGrid = memo(function RecordsGrid(p: Props) {
     </div>
   );
 });
+
+/** "<pk>|<field>" keys → per row, per field. */
+function byRow<T>(entries: Iterable<readonly [string, T]>): Map<string, Map<string, T>> {
+  const m = new Map<string, Map<string, T>>();
+  for (const [k, v] of entries) {
+    const i = k.lastIndexOf("|");
+    const row = k.slice(0, i);
+    if (!m.has(row)) m.set(row, new Map());
+    m.get(row)!.set(k.slice(i + 1), v);
+  }
+  return m;
+}
