@@ -43,7 +43,7 @@ describe("signing in while the store is down", () => {
       await admin.query(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS false`);
       await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1", [name]);
       const down = await signIn();
-      expect(down.status).toBe(503);
+      expect(down.status, board.logs.join("\n")).toBe(503);
       expect(down.headers.get("content-type")).toMatch(/text\/html/);
       const page = await down.text();
       expect(page).toContain("Signing in is not possible right now: Baseboard&#39;s own store (people and sessions) cannot be reached.");

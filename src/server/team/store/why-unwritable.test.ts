@@ -9,6 +9,10 @@ describe("why Baseboard's own store refused", () => {
     // A database that refuses new connections, and a pooled client whose connection was cut.
     expect(whyUnwritable({ code: "55000", message: 'database "bb" is not currently accepting connections' })).toBe("its database cannot be reached");
     expect(whyUnwritable({ message: "Client has encountered a connection error and is not queryable" })).toBe("its database cannot be reached");
+    // A pooled client whose backend was terminated a moment ago: its next write (seen in CI).
+    expect(whyUnwritable({ code: "EPIPE", message: "write EPIPE" })).toBe("its database cannot be reached");
+    expect(whyUnwritable({ code: "ECONNRESET", message: "read ECONNRESET" })).toBe("its database cannot be reached");
+    expect(whyUnwritable({ message: "timeout exceeded when trying to connect" })).toBe("its database cannot be reached");
     expect(whyUnwritable(new Error("a bug"))).toBeUndefined();
   });
 });
