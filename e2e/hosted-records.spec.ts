@@ -183,6 +183,24 @@ test("outage: red badge, no page shown that is not there, a failed edit keeps it
     .toBe("Outage City");
 });
 
+test("Baseboard's own server stopped: the badge blames it, not the hosted service, and clears by itself", async ({ page }) => {
+  await goView(page, "employees", { filter: eq("employee_id", "E00003") });
+  await expect(grid(page)).toBeVisible();
+  const badge = page.getByTestId("upstream");
+  await expect(badge).toHaveAttribute("data-state", "up");
+  await stack.stopProxy();
+  try {
+    await expect(badge).toHaveAttribute("data-state", "down", { timeout: 15_000 });
+    await expect(badge).toHaveAttribute("data-part", "proxy");
+    await expect(badge).toHaveAccessibleName("Baseboard server unreachable");
+    await expect(badge).not.toContainText("Hosted service");
+  } finally {
+    await stack.startProxy();
+  }
+  await expect(badge).toHaveAttribute("data-state", "up", { timeout: 20_000 });
+  await expect(badge).toContainText("Hosted service");
+});
+
 test("a restarting upstream (503) turns the badge amber, then green again by itself", async ({ page }) => {
   await goView(page, "employees", { filter: eq("employee_id", "E00003") });
   await expect(grid(page)).toBeVisible();

@@ -61,6 +61,11 @@ export class HostedStack {
 
   async start(): Promise<void> {
     await this.startService();
+    await this.startProxy();
+  }
+
+  /** Baseboard itself (the launcher, in hosted mode: the proxy alone). */
+  async startProxy(): Promise<void> {
     this.launcher = start("dist-server/launcher/main.js", {
       PORT: String(HOSTED_PORT),
       BASE_URL: upstreamUrl,
@@ -79,6 +84,11 @@ export class HostedStack {
       SERVICE_API_KEYS: KEY,
     });
     await waitFor(`${upstreamUrl}/v0/storage/public/public-assets/none`);
+  }
+
+  async stopProxy(): Promise<void> {
+    await stop(this.launcher);
+    this.launcher = undefined;
   }
 
   async stopService(): Promise<void> {

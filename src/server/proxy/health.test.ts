@@ -14,6 +14,11 @@ it.each([
   expect(healthReport(status(state, 2))).toEqual({ status: code, body: { ok, proxy: "up", service: state, restarts: 2 } });
 });
 
+it("reports Baseboard's own PostgreSQL store when there is one: down is a 503", () => {
+  expect(healthReport(HOSTED, "down")).toEqual({ status: 503, body: { ok: true, proxy: "up", service: "hosted", restarts: 0, store: "down" } });
+  expect(healthReport(status("up"), "up")).toEqual({ status: 200, body: { ok: true, proxy: "up", service: "up", restarts: 0, store: "up" } });
+});
+
 it("lets requests through only while the service is up (or hosted)", () => {
   expect(serviceUnavailable(status("up"))).toBeUndefined();
   expect(serviceUnavailable(HOSTED)).toBeUndefined();

@@ -6,6 +6,8 @@
  *   503 {"ok":true,"proxy":"up","service":"restarting","restarts":1}    (amber: coming back)
  *   503 {"ok":false,"proxy":"up","service":"down","restarts":10}        (red: gave up)
  *   200 {"ok":true,"proxy":"up","service":"hosted","restarts":0}        (BASE_URL: not watched here)
+ *   503 {"ok":true,"proxy":"up","service":"up","restarts":0,"store":"down"} (BASEBOARD_DATABASE_URL
+ *        does not answer: every change is refused until it does)
  *
  * `ok` is false only when a part is down and will not come back by itself; while the service
  * starts or restarts the status is 503 but `ok` stays true (the web app shows amber, not red).
@@ -28,16 +30,19 @@ export interface HealthReport {
   proxy: "up";
   service: ServiceState;
   restarts: number;
+  /** Baseboard's own PostgreSQL store (BASEBOARD_DATABASE_URL), when there is one. */
+  store?: "up" | "down";
 }
 
 export const HOSTED: ServiceStatus = { state: () => "hosted", restarts: () => 0 };
 
 const serving = (state: ServiceState) => state === "up" || state === "hosted";
 
-export function healthReport(service: ServiceStatus): { status: number; body: HealthReport } {
+export function healthReport(service: ServiceStatus, store?: "up" | "down"): { status: number; body: HealthReport } {
   const state = service.state();
   const ok = state !== "down" && state !== "stopped";
-  return { status: serving(state) ? 200 : 503, body: { ok, proxy: "up", service: state, restarts: service.restarts() } };
+  const status = serving(state) && store !== "down" ? 200 : 503;
+  return { status, body: { ok, proxy: "up", service: state, restarts: service.restarts(), ...(store && { store }) } };
 }
 
 /** Seconds a client should wait before trying again while the service restarts. */

@@ -6,6 +6,7 @@
  */
 import { multipartKey, multipartKeySniffer } from "./multipart-key";
 import { trailRefusal, whyUnwritable } from "../team/store/why-unwritable";
+import { createStoreHealth } from "../team/store/store-health";
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import { errorBody } from "../../shared/errors";
 import { type AppConfig, LOGIN_REQUIRED_SUBCODE } from "../../shared/meta";
@@ -69,6 +70,9 @@ export function createProxyHandler(deps: ProxyDeps) {
   const apiError = (res: ServerResponse, status: number, body: ReturnType<typeof errorBody>, headers = API_SECURITY_HEADERS) =>
     sendJson(res, status, body, headers);
   const service = deps.service ?? HOSTED;
+  // A shared PostgreSQL store can be down while this proxy is up (SQLite files go with it).
+  const teamStore = deps.team?.store;
+  const storeHealth = teamStore?.kind === "postgres" ? createStoreHealth(() => teamStore.ping()) : undefined;
   const zips = createZipDownloads(deps.upstream, { sendIdleMs: config.limits.sendIdleMs, log: deps.log });
 
   const jsonBudget = createBufferBudget(config.limits.jsonBufferBytes);
@@ -242,7 +246,7 @@ export function createProxyHandler(deps: ProxyDeps) {
       return apiError(res, 403, errorBody("forbidden", refusal));
     }
     if (pathname === "/api/health" && safe) {
-      const health = healthReport(service);
+      const health = healthReport(service, await storeHealth?.());
       return apiError(res, health.status, health.body as never);
     }
     const actor = await identify(req);

@@ -28,7 +28,7 @@ afterAll(async () => {
 });
 
 describe("signing in while the store is down", () => {
-  it("shows the sign-in page with the reason (503), and signs in once the store is back", async () => {
+  it("shows the sign-in page with the reason (503), /api/health says the store is down, and both recover", async () => {
     const name = new URL(db.url).pathname.slice(1);
     const admin = new pg.Client({ connectionString: inject("pgAdminUrl") });
     await admin.connect();
@@ -48,10 +48,19 @@ describe("signing in while the store is down", () => {
       const page = await down.text();
       expect(page).toContain("Signing in is not possible right now: Baseboard&#39;s own store (people and sessions) cannot be reached.");
       expect(page).toMatch(/<form method="post" action="\/login">/);
+      // The badge's source says so too, rather than staying green while every change is refused.
+      await expect.poll(async () => {
+        const h = await fetch(`${board.url}/api/health`);
+        return [h.status, (await h.json()).store];
+      }, { timeout: 5_000 }).toEqual([503, "down"]);
     } finally {
       await admin.query(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS true`);
       await admin.end();
     }
     await expect.poll(async () => (await signIn()).status, { timeout: 15_000 }).toBe(303);
+    await expect.poll(async () => {
+      const h = await fetch(`${board.url}/api/health`);
+      return [h.status, (await h.json()).store];
+    }, { timeout: 5_000 }).toEqual([200, "up"]);
   }, 60_000);
 });

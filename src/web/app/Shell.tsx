@@ -7,7 +7,7 @@ import { Link, Outlet, useRouterState } from "@tanstack/react-router";
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { AppConfig } from "../../shared/meta";
 import { configQueryOptions } from "./config-get-query";
-import { healthKeys, healthQueryOptions } from "./health-get-query";
+import { type Health, healthKeys, healthQueryOptions } from "./health-get-query";
 import type { UpstreamState } from "./health.utils";
 import { Toaster } from "../ui/toast";
 import { HelpOverlay } from "./HelpOverlay";
@@ -22,7 +22,8 @@ import { meQueryOptions } from "../team/me-get-query";
 export function Shell() {
   const config = useQuery(configQueryOptions());
   const [help, setHelp] = useState(false);
-  const health = useQuery(healthQueryOptions()).data;
+  const report = useQuery(healthQueryOptions()).data;
+  const health = report?.state;
   useRefetchWhenBack(health);
   // Others' changes and presence, live, once we know who we are (a session, or nobody signs in).
   const me = useQuery(meQueryOptions()).data;
@@ -61,7 +62,7 @@ export function Shell() {
           Baseboard
         </Link>
         <div className="topbar-right">
-          {config.data ? <UpstreamBadge upstream={config.data.upstream} state={health} /> : health && health !== "up" && <UpstreamBadge upstream={{ kind: "local", label: "" }} state={health} unknownKind />}
+          {config.data ? <UpstreamBadge upstream={config.data.upstream} health={report} /> : health && health !== "up" && <UpstreamBadge upstream={{ kind: "local", label: "" }} health={report} unknownKind />}
           <button type="button" className="btn btn-ghost" onClick={() => setHelp(true)} aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)">
             <kbd>?</kbd> Shortcuts
           </button>
@@ -88,11 +89,13 @@ export function Shell() {
           {health && health !== "up" ? (
             // The service hangs or restarts: say so within seconds instead of waiting on the config.
             <div role="alert">
-              <h1>{health === "down" ? "The service is not answering" : "The service is restarting"}</h1>
+              <h1>{report?.part === "proxy" ? "Baseboard's server is not answering" : health === "down" ? "The service is not answering" : "The service is restarting"}</h1>
               <p className="muted">
-                {health === "down"
-                  ? "Baseboard's upstream does not answer (it may be stuck or stopped). The proxy restarts a local service that stays stuck; this page fills in by itself as soon as it answers."
-                  : "Baseboard's service is starting again; this page fills in by itself in a moment."}
+                {report?.part === "proxy"
+                  ? "The Baseboard server this page came from does not answer (it may be stopped or restarting); this page fills in by itself as soon as it answers."
+                  : health === "down"
+                    ? "Baseboard's upstream does not answer (it may be stuck or stopped). The proxy restarts a local service that stays stuck; this page fills in by itself as soon as it answers."
+                    : "Baseboard's service is starting again; this page fills in by itself in a moment."}
               </p>
               <button type="button" className="btn" onClick={() => config.refetch()}>
                 Try again now
@@ -125,22 +128,31 @@ function useRefetchWhenBack(state: UpstreamState | undefined) {
 
 const stateText: Record<UpstreamState, string> = { up: "up", restarting: "restarting", down: "unreachable" };
 
-function UpstreamBadge({ upstream, state, unknownKind }: { upstream: AppConfig["upstream"]; state: UpstreamState | undefined; unknownKind?: boolean }) {
+/** Who is to blame when something is not up: Baseboard's own server or store, not the service they front. */
+const PART_NAMES = { proxy: "Baseboard server", store: "Baseboard's store" } as const;
+const PART_TITLES = {
+  proxy: "Baseboard's own server (the proxy this page came from) does not answer",
+  store: "Baseboard's own database (BASEBOARD_DATABASE_URL) does not answer: changes, sign-ins and the activity log wait for it",
+} as const;
+
+function UpstreamBadge({ upstream, health, unknownKind }: { upstream: AppConfig["upstream"]; health: Health | undefined; unknownKind?: boolean }) {
   const local = upstream.kind === "local";
-  const name = unknownKind ? "Service" : local ? "Local service" : "Hosted service";
-  const s = state ?? "up";
+  const s = health?.state ?? "up";
+  const part = s !== "up" && health && health.part !== "service" ? health.part : undefined;
+  const name = part ? PART_NAMES[part] : unknownKind ? "Service" : local ? "Local service" : "Hosted service";
   return (
     <span
       className={`upstream ${local ? "upstream-local" : "upstream-hosted"} upstream-${s}`}
-      title={`Upstream: ${upstream.label} (${stateText[s]})`}
+      title={part ? PART_TITLES[part] : `Upstream: ${upstream.label} (${stateText[s]})`}
       data-testid="upstream"
       data-state={s}
+      data-part={part ?? "service"}
       role="status"
       aria-label={`${name} ${stateText[s]}`}
     >
       <span className="dot" aria-hidden="true" />
       {name}
-      {!local && <span className="upstream-label">{upstream.label}</span>}
+      {!local && !part && <span className="upstream-label">{upstream.label}</span>}
       {s !== "up" && <span className="upstream-state">{s === "down" ? "down" : "restarting"}</span>}
     </span>
   );

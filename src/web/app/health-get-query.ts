@@ -5,7 +5,7 @@
  */
 import { queryOptions } from "@tanstack/react-query";
 import { CLIENT_HEADER } from "../api-client";
-import { type Answer, healthState, probeState, type UpstreamState, worst } from "./health.utils";
+import { type Answer, type HealthPart, healthState, partOf, probeState, type UpstreamState, worst } from "./health.utils";
 
 export const healthKeys = { health: () => ["health"] as const };
 
@@ -22,18 +22,25 @@ async function ask(path: string, signal: AbortSignal): Promise<Answer> {
 /** A service that hangs answers nothing at all: after this long the probe counts as no answer. */
 export const PROBE_TIMEOUT_MS = 4000;
 
-export async function fetchUpstreamState(signal: AbortSignal): Promise<UpstreamState> {
+/** What the badge shows: how things stand, and which part is to blame when they are not up. */
+export interface Health {
+  state: UpstreamState;
+  part: HealthPart;
+}
+
+export async function fetchUpstreamState(signal: AbortSignal): Promise<Health> {
   const within = AbortSignal.any([signal, AbortSignal.timeout(PROBE_TIMEOUT_MS)]);
-  const health = healthState(await ask("/api/health", within));
-  if (health === "down") return health;
-  return worst(health, probeState(await ask("/api/config", within)));
+  const answer = await ask("/api/health", within);
+  const health = healthState(answer);
+  if (health === "down") return { state: health, part: partOf(answer) };
+  return { state: worst(health, probeState(await ask("/api/config", within))), part: health === "up" ? "service" : partOf(answer) };
 }
 
 export const healthQueryOptions = () =>
   queryOptions({
     queryKey: healthKeys.health(),
     queryFn: ({ signal }) => fetchUpstreamState(signal),
-    refetchInterval: (q) => (q.state.data === "up" ? 5000 : 1500),
+    refetchInterval: (q) => (q.state.data?.state === "up" ? 5000 : 1500),
     refetchIntervalInBackground: false,
     staleTime: 0,
     retry: false,

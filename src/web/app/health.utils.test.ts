@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { healthState, probeState, worst } from "./health.utils";
+import { healthState, partOf, probeState, worst } from "./health.utils";
 
 describe("health", () => {
   it.each([
@@ -21,6 +21,13 @@ describe("health", () => {
     [{ status: 503, body: { ok: false, proxy: "up", service: "stopped", restarts: 0 } }, "down"],
   ] as const)("%j is %s", (answer, state) => {
     expect(healthState(answer)).toBe(state);
+  });
+  it("blames the proxy when /api/health gives no answer, the store when it says so, else the service", () => {
+    expect(partOf("network")).toBe("proxy");
+    expect(partOf({ status: 503, body: { ok: true, proxy: "up", service: "hosted", restarts: 0, store: "down" } })).toBe("store");
+    expect(healthState({ status: 503, body: { ok: true, proxy: "up", service: "hosted", restarts: 0, store: "down" } })).toBe("down");
+    expect(partOf({ status: 503, body: { ok: false, proxy: "up", service: "down", restarts: 10, store: "up" } })).toBe("service");
+    expect(partOf({ status: 502, body: undefined })).toBe("service");
   });
   it("counts any upstream answer as up, a gateway error as down", () => {
     expect(probeState({ status: 404, body: {} })).toBe("up");

@@ -38,6 +38,19 @@ export function healthState(answer: Answer): UpstreamState {
   return fromBody;
 }
 
+/**
+ * Which part a problem is in, so the badge blames the right one: no answer to /api/health means
+ * Baseboard's own server (the proxy) is gone, whatever the upstream is; a report whose `store`
+ * is down means Baseboard's own database (BASEBOARD_DATABASE_URL); anything else, the service.
+ */
+export type HealthPart = "proxy" | "store" | "service";
+
+export function partOf(answer: Answer): HealthPart {
+  if (answer === "network") return "proxy";
+  const body = answer.body as { store?: unknown } | undefined;
+  return body && typeof body === "object" && body.store === "down" ? "store" : "service";
+}
+
 /** The upstream probe (GET /api/config): any answer from the upstream, even a 4xx, means it is up. */
 export function probeState(answer: Answer): UpstreamState {
   if (answer === "network") return "down";

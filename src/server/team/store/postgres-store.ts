@@ -76,6 +76,9 @@ export async function openPostgresTeamStore(url: string): Promise<TeamStore> {
 
   return {
     kind: "postgres",
+    async ping() {
+      await pool.query("SELECT 1");
+    },
     async countPeople() {
       return Number((await pool.query<{ n: string }>("SELECT count(*) AS n FROM bb_team_people")).rows[0].n);
     },

@@ -73,6 +73,9 @@ export function openSqliteTeamStore(dataDir: string): TeamStore {
 
   return {
     kind: "embedded",
+    async ping() {
+      db.prepare("SELECT 1").get();
+    },
     async countPeople() {
       return (db.prepare("SELECT count(*) AS n FROM people").get() as { n: number }).n;
     },

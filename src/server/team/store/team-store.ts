@@ -44,6 +44,8 @@ export interface NewPerson {
 export interface TeamStore {
   readonly kind: "embedded" | "postgres";
   countPeople(): Promise<number>;
+  /** Resolves when the store answers a trivial query (for /api/health); rejects when it cannot. */
+  ping(): Promise<void>;
   getPerson(email: string): Promise<PersonRow | undefined>;
   listPeople(): Promise<PersonRow[]>;
   /** False when the email is taken. */
