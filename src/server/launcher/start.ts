@@ -239,6 +239,8 @@ export async function startBaseboard(env: NodeJS.ProcessEnv, opts: StartOptions 
     });
     // Live events: in this process, or across proxies over the same PostgreSQL (LISTEN/NOTIFY).
     live = await openLive(env, { log, upstream: upstreamFor });
+    const hub = live;
+    team.people.onRevision(() => hub.recheck());
     handler = createProxyHandler({
       config,
       port,

@@ -57,6 +57,33 @@ describe("two proxies on one PostgreSQL", () => {
     }
   });
 
+  it("a disable made through one proxy ends the person's open live stream on the other within 3 s (not at its 30 s recheck)", async () => {
+    await createPeopleAdmin(store).update("vic@example.com", { disabled: false });
+    const adminCookie = await signIn(a.url, "ada@example.com", PW);
+    const vicOnB = await signIn(b.url, "vic@example.com", PW);
+    const stream = await fetch(`${b.url}/api/events`, { headers: { cookie: vicOnB, accept: "text/event-stream" } });
+    expect(stream.status).toBe(200);
+    const reader = (stream.body as ReadableStream<Uint8Array>).getReader();
+    let text = "";
+    while (!text.includes("event: ready")) text += new TextDecoder().decode((await reader.read()).value);
+    const res = await fetch(`${a.url}/api/people/vic@example.com`, {
+      method: "PATCH",
+      headers: { cookie: adminCookie, origin: a.url, "x-baseboard-client": "1", "sec-fetch-site": "same-origin", "content-type": "application/json" },
+      body: JSON.stringify({ disabled: true }),
+    });
+    expect(res.status).toBe(200);
+    const start = Date.now();
+    const ended = async () => {
+      for (;;) {
+        const r = await reader.read().catch(() => ({ done: true }));
+        if (r.done) return Date.now() - start;
+      }
+    };
+    const took = await Promise.race([ended(), new Promise<number>((r) => setTimeout(() => r(Infinity), 10_000))]);
+    expect(took).toBeLessThan(3000);
+    await reader.cancel().catch(() => {});
+  });
+
   it("a grant set on one proxy is enforced by the other", async () => {
     await createPeopleAdmin(store).update("vic@example.com", { disabled: false });
     await createPeopleAdmin(store).grant("vic@example.com", "table:demo/employees", "none");

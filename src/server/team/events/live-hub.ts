@@ -58,6 +58,8 @@ export interface LiveHub {
   setPresence(actor: Actor, body: unknown): Promise<{ status: number; body: unknown }>;
   publish(e: NewChangeEvent, dedupe?: string): Promise<void>;
   subscriberCount(): number;
+  /** Every open stream looks its person up again now (people or grants changed somewhere). */
+  recheck(): void;
   close(): Promise<void>;
 }
 
@@ -105,8 +107,9 @@ export function createLiveHub(o: LiveOptions): LiveHub {
   }, o.heartbeatMs);
   heartbeat.unref();
 
-  // Grants change and sessions end while a stream is open: look the person up again (every 30 s).
-  const regrant = setInterval(() => {
+  // Grants change and sessions end while a stream is open: look the person up again, at once
+  // when the people store's revision moves (recheck), and every 30 s whatever happens.
+  const recheck = () => {
     for (const s of subs) {
       void s.reidentify?.().then(
         (a) => {
@@ -116,7 +119,8 @@ export function createLiveHub(o: LiveOptions): LiveHub {
         () => {},
       );
     }
-  }, o.recheckMs);
+  };
+  const regrant = setInterval(recheck, o.recheckMs);
   regrant.unref();
 
   return {
@@ -176,6 +180,7 @@ export function createLiveHub(o: LiveOptions): LiveHub {
     },
 
     publish: (e, dedupe) => o.bus.publish(e, dedupe),
+    recheck,
     subscriberCount: () => subs.size,
 
     async close() {

@@ -43,6 +43,11 @@ export interface PeopleSessions {
   peopleCount(): number;
   /** Re-reads the revision now (tests, and right after a change made through this proxy). */
   refresh(): Promise<void>;
+  /**
+   * Called whenever the revision moves (a change here, on another proxy or by the people CLI):
+   * open live streams look their person up again at once rather than at their next recheck.
+   */
+  onRevision(fn: () => void): void;
   close(): void;
 }
 
@@ -61,6 +66,7 @@ export async function createPeopleSessions(store: TeamStore, opts: { pollMs?: nu
   let revision = await store.revision();
   let count = await store.countPeople();
   let polling: Promise<void> | undefined;
+  const revisionFns: (() => void)[] = [];
 
   async function refresh() {
     const r = await store.revision();
@@ -68,6 +74,7 @@ export async function createPeopleSessions(store: TeamStore, opts: { pollMs?: nu
       revision = r;
       cache.clear();
       count = await store.countPeople();
+      for (const fn of revisionFns) fn();
     }
   }
   const timer = setInterval(() => {
@@ -86,6 +93,7 @@ export async function createPeopleSessions(store: TeamStore, opts: { pollMs?: nu
     idOf,
     peopleCount: () => count,
     refresh,
+    onRevision: (fn) => void revisionFns.push(fn),
     async actorOf(req) {
       const id = idOf(req);
       if (!id) return undefined;
