@@ -67,6 +67,32 @@ test("two people in one table: presence, live edits, open Record and edited cell
   await eve.context().close();
 });
 
+test("after a save that conflicts, the other person's grid no longer says the cell is being edited", async ({ browser }) => {
+  const ada = await person(browser, "ada@example.com");
+  const eve = await person(browser, "eve@example.com");
+  await ada.goto(`${teamUrl}/records/demo/employees`);
+  await eve.goto(`${teamUrl}/records/demo/employees`);
+  await expect(cell(eve, 10, "city")).toBeVisible();
+  const id = (await cell(eve, 10, "employee_id").innerText()).trim();
+  await cell(ada, 10, "city").dblclick();
+  await ada.keyboard.press("Control+a");
+  await ada.keyboard.type("Ada Town");
+  await expect(cell(eve, 10, "city")).toHaveAttribute("title", "Ada Admin is editing this cell");
+  // Eve saves the same cell first, through the API, while Ada still types.
+  const res = await eve.request.post(`${teamUrl}/api/v0/record/demo/employees/update`, {
+    headers: { origin: teamUrl, "x-baseboard-client": "1" },
+    data: { filter: { and: [{ key: "employee_id", operator: "equal", value: id }] }, values: [{ key: "city", value: "Eve Town" }] },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+  await ada.keyboard.press("Enter");
+  await expect(ada.getByText(/^Conflict: city of/)).toBeVisible();
+  await expect(cell(eve, 10, "city")).toHaveText("Eve Town");
+  await expect(cell(eve, 10, "city")).not.toHaveAttribute("title", /is editing this cell/, { timeout: 5_000 });
+  await expect(cell(eve, 10, "city")).not.toHaveClass(/live-editing/);
+  await ada.context().close();
+  await eve.context().close();
+});
+
 test("a bucket listing shows a file uploaded elsewhere; a change made outside Baseboard shows in the grid", async ({ browser }) => {
   const eve = await person(browser, "eve@example.com");
   const folder = `live-${Date.now()}`;
@@ -80,6 +106,15 @@ test("a bucket listing shows a file uploaded elsewhere; a change made outside Ba
   expect(up.status(), await up.text()).toBe(200);
   await expect(eve.getByText("from-ada.txt", { exact: true })).toBeVisible();
   await expect(eve.locator(".bucket-news")).toContainText(`Ada Admin (ada@example.com) added ${folder}/from-ada.txt`);
+  // An editor may not delete files: Delete is shown, refused with the reason, and opens nothing.
+  const del = eve.getByRole("button", { name: "Delete from-ada.txt" });
+  const why = "Your role (editor) cannot delete files in bucket public-assets.";
+  await expect(del).toHaveAttribute("aria-disabled", "true");
+  await expect(del).toHaveAttribute("title", why);
+  await del.focus();
+  await eve.keyboard.press("Enter");
+  await expect(eve.getByText(why, { exact: true })).toBeVisible();
+  await expect(eve.getByRole("dialog")).toHaveCount(0);
 
   // Another client of the service, with the service's own key: not through any proxy.
   await eve.goto(`${teamUrl}/records/demo/employees`);

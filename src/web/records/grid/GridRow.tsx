@@ -51,7 +51,11 @@ interface Props {
  * shown values, so only rows that really changed re-render.
  */
 function sameRow(a: Props, b: Props): boolean {
-  for (const k of Object.keys(b) as (keyof Props)[]) {
+  // The live marks are spread in (flash, openBy, editingBy): one that went away is a key that
+  // is no longer there, so the key counts are compared too (a stale "is editing this cell").
+  const keys = Object.keys(b) as (keyof Props)[];
+  if (keys.length !== Object.keys(a).length) return false;
+  for (const k of keys) {
     if (k !== "row" && a[k] !== b[k]) return false;
   }
   if (a.row === b.row) return true;
