@@ -125,7 +125,7 @@ test("a viewer's History: why Restore is off is on the page, and the buttons loo
   await expect(versions).toHaveCount(3);
   const note = vic.getByText("You can read this history; restoring a version needs edit access to this table.");
   await expect(note).toBeVisible();
-  await expect(note).toContainText("Your role (viewer) cannot change table demo/employees.");
+  await expect(note).toContainText("Your role (viewer) cannot change Records of table demo/employees.");
   await expect(note).toHaveCount(1);
   const restore = versions.nth(1).getByRole("button", { name: "Restore this version" });
   await expect(restore).toHaveAttribute("aria-disabled", "true");
@@ -138,7 +138,7 @@ test("a viewer's History: why Restore is off is on the page, and the buttons loo
   // Reachable from the keyboard, and says why when used.
   await restore.focus();
   await vic.keyboard.press("Enter");
-  await expect(vic.getByRole("status").filter({ hasText: "Your role (viewer) cannot change table demo/employees." })).toBeVisible();
+  await expect(vic.getByRole("status").filter({ hasText: "Your role (viewer) cannot change Records of table demo/employees." })).toBeVisible();
   expect((await record(page.request, "E00013")).city).toBe("Viewer City");
   await ctx.close();
 });

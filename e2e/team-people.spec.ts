@@ -64,7 +64,7 @@ test("an admin signs in, invites a viewer, and the viewer gets a read-only grid 
   // A read-only grid: the note says why, cells do not open an editor, no bulk update or import.
   await vic.goto(`${teamUrl}/records/demo/employees`);
   await expect(vic.getByText("Read-only", { exact: true })).toBeVisible();
-  await expect(vic.getByText("Read-only", { exact: true })).toHaveAttribute("title", /viewer.*cannot change table demo\/employees/);
+  await expect(vic.getByText("Read-only", { exact: true })).toHaveAttribute("title", /viewer.*cannot change Records of table demo\/employees/);
   await expect(vic.getByRole("button", { name: /Update all/ })).toBeDisabled();
   await expect(vic.getByRole("button", { name: "Add Record" })).toHaveAttribute("aria-disabled", "true");
   const cell = vic.locator('[role="gridcell"][aria-readonly="true"]').first();
@@ -73,7 +73,7 @@ test("an admin signs in, invites a viewer, and the viewer gets a read-only grid 
 
   // Whatever they try, they are told it is their role: typing into a cell, clearing it, and the
   // selection's Update and Delete (not "primary keys are not edited", a paste review, or an upstream without deletes).
-  const roleWhy = "Your role (viewer) cannot change table demo/employees.";
+  const roleWhy = "Your role (viewer) cannot change Records of table demo/employees.";
   const toasts = vic.getByRole("region", { name: "Notifications" });
   const fullName = vic.locator('[role="gridcell"][data-col="full_name"]').first();
   await fullName.dblclick();
@@ -89,7 +89,7 @@ test("an admin signs in, invites a viewer, and the viewer gets a read-only grid 
   const bar = vic.getByRole("region", { name: "Selection" });
   await expect(bar.getByRole("button", { name: "Update 1 selected…" })).toHaveAttribute("aria-disabled", "true");
   await expect(bar.getByRole("button", { name: "Update 1 selected…" })).toHaveAttribute("title", roleWhy);
-  await expect(bar.getByRole("button", { name: "Delete 1 selected…" })).toHaveAttribute("title", "Your role (viewer) cannot delete table demo/employees.");
+  await expect(bar.getByRole("button", { name: "Delete 1 selected…" })).toHaveAttribute("title", "Your role (viewer) cannot delete Records of table demo/employees.");
   // Focusable (a keyboard user can reach the reason), and pressing it says why instead of opening an empty form.
   await bar.getByRole("button", { name: "Update 1 selected…" }).focus();
   await vic.keyboard.press("Enter");

@@ -42,7 +42,7 @@ export function useMay() {
       ...may,
       why: (what) =>
         me
-          ? `Your role (${me.role}${me.grants.some((g) => g.resource === `${kind}:${name}`) ? `, with a grant on this ${kind}` : ""}) cannot ${what} ${kind} ${name}.`
+          ? `Your role (${me.role}${me.grants.some((g) => g.resource === `${kind}:${name}`) ? `, with a grant on this ${kind}` : ""}) cannot ${what} ${kind === "table" ? "Records of table" : "files in bucket"} ${name}.`
           : "Checking what you may do…",
     };
   };

@@ -32,6 +32,7 @@ import { OpenKeyDialog } from "../open-key/OpenKeyDialog";
 import { baseName, parentFolder } from "../paths.utils";
 import { useFolderEntries } from "./use-folder-entries";
 import { SelectionBar } from "../selection/SelectionBar";
+import type { DeleteOffer } from "./FileActions";
 import { BulkDialog } from "../selection/BulkDialog";
 import { goneAfter, prune, selectRange, summarize, toggle, toggleAll } from "../selection/selection.utils";
 import { FileDetails } from "../details/FileDetails";
@@ -64,7 +65,7 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: 
   const may = useMay().bucket(name);
   const canRead = bucket.access.includes("read");
   const canCreate = bucket.access.includes("create") && may.write;
-  const canDelete = capabilities.delete && bucket.access.includes("update") && may.delete;
+  const canDelete: DeleteOffer = capabilities.delete && bucket.access.includes("update") ? may.delete || may.why("delete") : false;
   const createBlockedReason = !may.write ? may.why("change") : `The bucket “${name}” does not allow uploads: it does not grant create access.`;
   const { view, sort, setView, setSort } = useBrowserPrefs();
   const addPending = usePendingFolders((s) => s.add);
@@ -172,7 +173,7 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: 
     // upstream without jobs the Move button stays, disabled, and says why.
     onMove: canCreate ? (from: string) => setMoveFrom(from) : undefined,
     moveBlocked: capabilities.jobs ? undefined : "Moving, renaming and copying run as server-side jobs, and this upstream has none (no jobs in its capabilities).",
-    onDeleteFolder: canDelete && capabilities.jobs ? (f: string) => setDeleteFolder(f) : undefined,
+    onDeleteFolder: canDelete === true && capabilities.jobs ? (f: string) => setDeleteFolder(f) : undefined,
     selected,
     onSelect: select,
     onSelectAll: selectAll,

@@ -4,7 +4,7 @@ import type { Entry, SortKey, SortSpec } from "../listing.utils";
 import { FolderIcon } from "../preview/FileIcon";
 import { Thumbnail } from "../preview/Thumbnail";
 import { Icon } from "../../ui/icons";
-import { FileActions, MoveButton } from "./FileActions";
+import { type DeleteOffer, FileActions, MoveButton } from "./FileActions";
 import { entryId } from "../selection/selection.utils";
 
 type FileEntry = Extract<Entry, { kind: "file" }>;
@@ -21,7 +21,7 @@ export interface EntryViewProps {
   onOpenFile(e: FileEntry): void;
   onLink(e: FileEntry): void;
   onDelete(e: FileEntry): void;
-  canDelete: boolean;
+  canDelete: DeleteOffer;
   /** Move, rename or copy a key or a folder ("x/"), as a server-side job; absent = not offered. */
   onMove?(from: string): void;
   moveBlocked?: string;

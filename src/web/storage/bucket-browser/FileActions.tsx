@@ -2,13 +2,40 @@
 import type { Entry } from "../listing.utils";
 import { objectUrl } from "../thumb.utils";
 import { Icon } from "../../ui/icons";
+import { toast } from "../../ui/toast";
 
 type FileEntry = Extract<Entry, { kind: "file" }>;
+
+/**
+ * Whether Delete is offered: true, offered; a string, shown but refused, saying why (the person's
+ * role: they should know the action exists and who can do it); false, not offered at all (the
+ * bucket or the upstream has no delete, which no role changes).
+ */
+export type DeleteOffer = boolean | string;
+
+/** The Delete button of a file: refused with the reason, announced, when the offer is a string. */
+export function DeleteButton({ label, offer, onDelete, compact, text = "Delete", title = "Delete" }: { label: string; offer: DeleteOffer; onDelete(): void; compact?: boolean; text?: string; title?: string }) {
+  if (offer === false) return null;
+  const blocked = typeof offer === "string" ? offer : undefined;
+  return (
+    <button
+      type="button"
+      className="btn btn-sm btn-danger-quiet"
+      aria-label={label}
+      aria-disabled={blocked ? true : undefined}
+      title={blocked ?? title}
+      onClick={() => (blocked ? toast(blocked, { kind: "error" }) : onDelete())}
+    >
+      <Icon name="trash" />
+      {!compact && ` ${text}`}
+    </button>
+  );
+}
 
 export interface FileActionsProps {
   bucket: string;
   entry: FileEntry;
-  canDelete: boolean;
+  canDelete: DeleteOffer;
   onLink(e: FileEntry): void;
   onDelete(e: FileEntry): void;
   compact?: boolean;
@@ -55,12 +82,7 @@ export function FileActions({ bucket, entry, canDelete, onLink, onDelete, compac
         {!compact && " Download"}
       </a>
       {onMove && <MoveButton label={entry.name} blocked={moveBlocked} onMove={() => onMove(entry.key)} compact={compact} />}
-      {canDelete && (
-        <button type="button" className="btn btn-sm btn-danger-quiet" aria-label={`Delete ${entry.name}`} title="Delete" onClick={() => onDelete(entry)}>
-          <Icon name="trash" />
-          {!compact && " Delete"}
-        </button>
-      )}
+      <DeleteButton label={`Delete ${entry.name}`} offer={canDelete} onDelete={() => onDelete(entry)} compact={compact} />
     </div>
   );
 }

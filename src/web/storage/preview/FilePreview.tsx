@@ -4,7 +4,7 @@
  * everything else the icon and what is known about it.
  */
 import { useQuery } from "@tanstack/react-query";
-import { FileActions } from "../bucket-browser/FileActions";
+import { type DeleteOffer, FileActions } from "../bucket-browser/FileActions";
 import { fileKind, formatBytes, formatDate, isVectorImage, typeLabel } from "../format.utils";
 import type { Entry } from "../listing.utils";
 import { textPreviewQueryOptions } from "../object-text-query";
@@ -17,7 +17,7 @@ type FileEntry = Extract<Entry, { kind: "file" }>;
 export interface FilePreviewProps {
   bucket: string;
   entry: FileEntry;
-  canDelete: boolean;
+  canDelete: DeleteOffer;
   onLink(e: FileEntry): void;
   onDelete(e: FileEntry): void;
   onClose(): void;

@@ -4,7 +4,7 @@
  */
 import type { Entry } from "../listing.utils";
 import { lightboxBox, objectUrl } from "../thumb.utils";
-import { FileActions } from "../bucket-browser/FileActions";
+import { type DeleteOffer, FileActions } from "../bucket-browser/FileActions";
 import { useState } from "react";
 import { formatBytes, isVectorImage, typeLabel } from "../format.utils";
 import { FileIcon } from "./FileIcon";
@@ -19,7 +19,7 @@ export interface LightboxProps {
   index: number;
   onIndex(i: number): void;
   onClose(): void;
-  canDelete: boolean;
+  canDelete: DeleteOffer;
   onLink(e: FileEntry): void;
   onDelete(e: FileEntry): void;
 }

@@ -8,6 +8,7 @@ import { copyText } from "../links/LinkDialog";
 import { toast } from "../../ui/toast";
 import { Icon } from "../../ui/icons";
 import { downloadZip, signedUrls } from "./bulk-actions-mutation";
+import { DeleteButton, type DeleteOffer } from "../bucket-browser/FileActions";
 import { type SelectionSummary, selectionText } from "./selection.utils";
 
 export interface SelectionBarProps {
@@ -17,7 +18,7 @@ export interface SelectionBarProps {
   /** Upstream features: jobs (move/copy/folder delete), expiresIn (link lifetimes), list (zip of folders). */
   jobs: boolean;
   lifetimeChoice: boolean;
-  canDelete: boolean;
+  canDelete: DeleteOffer;
   canWrite: boolean;
   onMove(action: "move" | "copy"): void;
   onDelete(): void;
@@ -95,11 +96,7 @@ export function SelectionBar(p: SelectionBarProps) {
             </button>
           </>
         )}
-        {p.canDelete && (
-          <button type="button" className="btn btn-sm btn-danger-quiet" aria-disabled={!!folderDeleteBlocked || undefined} title={folderDeleteBlocked ?? "Delete the selection"} onClick={() => !folderDeleteBlocked && p.onDelete()}>
-            <Icon name="trash" /> Delete…
-          </button>
-        )}
+        <DeleteButton label="Delete…" text="Delete…" title="Delete the selection" offer={p.canDelete === true && folderDeleteBlocked ? folderDeleteBlocked : p.canDelete} onDelete={p.onDelete} />
         <button type="button" className="btn btn-sm btn-ghost" onClick={p.onClear} title="Clear the selection (Esc)">
           Clear
         </button>
