@@ -194,6 +194,7 @@ test("Baseboard's own server stopped: the badge blames it, not the hosted servic
     await expect(badge).toHaveAttribute("data-part", "proxy");
     await expect(badge).toHaveAccessibleName("Baseboard server unreachable");
     await expect(badge).not.toContainText("Hosted service");
+    await page.screenshot({ path: `${SHOTS_UI}/hosted-proxy-down.png`, clip: { x: 0, y: 0, width: 1400, height: 120 } });
   } finally {
     await stack.startProxy();
   }
