@@ -102,3 +102,44 @@ test("the blank row at the end of the page: type into it, Enter adds the Record;
   await page.getByRole("region", { name: "Notifications" }).getByRole("button", { name: "Undo" }).first().click();
   await expect.poll(async () => (await apiQuery("employees", { filter: pkOr("NEWROW-01"), limit: 0 })).count).toBe(0);
 });
+
+test("a toast's Undo undoes its own change only: gone once Ctrl+Z undid it, refused once later changes were made", async ({ page }) => {
+  const city = await apiRecord("E00868");
+  await openView(page, "employees", { filter: { and: [pkOr("E00868", "E00869")] }, sort: "employee_id" });
+  const notes = page.getByRole("region", { name: "Notifications" });
+  const deleteRow3 = async () => {
+    await cell(page, 3, "city").click({ button: "right" });
+    await page.getByRole("menuitem", { name: "Delete this Record…" }).click();
+    await page.getByRole("dialog", { name: "Delete Record E00869?" }).getByRole("button", { name: "Delete 1 Record" }).click();
+    await expect(notes.getByRole("status").filter({ hasText: "Deleted Record E00869" })).toBeVisible();
+  };
+  const editCity = async (value: string) => {
+    await cell(page, 2, "city").dblclick();
+    await page.getByLabel("Edit city").fill(value);
+    await page.keyboard.press("Enter");
+    await expect.poll(async () => (await apiRecord("E00868")).city).toBe(value);
+  };
+
+  // Undone by Ctrl+Z: its toast goes, so its Undo cannot take back the edit before it.
+  await editCity("Before Town");
+  await deleteRow3();
+  await page.keyboard.press("Control+z");
+  await expect.poll(async () => (await apiQuery("employees", { filter: pkOr("E00869"), limit: 0 })).count).toBe(1);
+  await expect(notes.getByRole("button", { name: "Undo" })).toHaveCount(0);
+  expect((await apiRecord("E00868")).city).toBe("Before Town");
+
+  // A later change was made: that toast's Undo says so and changes nothing.
+  await deleteRow3();
+  await editCity("After Town");
+  await notes.getByRole("status").filter({ hasText: "Deleted Record E00869" }).getByRole("button", { name: "Undo" }).click();
+  await expect(notes.getByText("Changes were made after that one: undo them first (Undo, Ctrl+Z, goes back one change at a time).")).toBeVisible();
+  expect((await apiRecord("E00868")).city).toBe("After Town");
+  expect((await apiQuery("employees", { filter: pkOr("E00869"), limit: 0 })).count).toBe(0);
+
+  // Step by step, both come back.
+  await page.keyboard.press("Control+z");
+  await expect.poll(async () => (await apiRecord("E00868")).city).toBe("Before Town");
+  await page.keyboard.press("Control+z");
+  await expect.poll(async () => (await apiQuery("employees", { filter: pkOr("E00869"), limit: 0 })).count).toBe(1);
+  await serviceCall("/v0/record/demo/employees/update", { filter: pkOr("E00868"), values: [{ key: "city", value: city.city }] });
+});

@@ -15,13 +15,22 @@ export interface Toast {
   title: string;
   detail?: string;
   /** One button beside the text (e.g. Undo on the toast of an undoable change); it dismisses the toast. */
-  action?: { label: string; run(): void };
+  action?: ToastAction;
+}
+
+export interface ToastAction {
+  label: string;
+  run(): void;
+  /** What the action acts on (e.g. "undo:<entry id>"): its toasts go once that is done another way. */
+  key?: string;
 }
 
 interface ToastState {
   toasts: Toast[];
   push(t: Omit<Toast, "id">, ttlMs?: number): number;
   dismiss(id: number): void;
+  /** Dismisses the toasts whose action has this key (it was done, so the button would lie). */
+  dismissAction(key: string): void;
 }
 
 let nextId = 1;
@@ -39,6 +48,9 @@ export const useToastStore = create<ToastState>((set, get) => ({
   },
   dismiss(id) {
     set({ toasts: get().toasts.filter((x) => x.id !== id) });
+  },
+  dismissAction(key) {
+    if (get().toasts.some((x) => x.action?.key === key)) set({ toasts: get().toasts.filter((x) => x.action?.key !== key) });
   },
 }));
 

@@ -13,7 +13,7 @@ import { toast } from "../../ui/toast";
 import { insertRecords } from "../records-write-mutation";
 import { invalidateTableRecords } from "../records-update-mutation";
 import { undoActions } from "../undo/undo-store";
-import { undoAction } from "../undo/use-undo";
+import { undoLast } from "../undo/use-undo";
 import { buildRecord, formFields, isRequired } from "./new-record.utils";
 import "./add-record.css";
 import { type AddRequest, addRequest, useAddRequest } from "./add-request-store";
@@ -101,7 +101,7 @@ function NewRecordDialog({ db, table, fields, initial, onClose }: { db: string; 
     try {
       await insertRecords(db, table, [built.record]);
       undoActions.record({ id: `${Date.now()}-insert`, label: `Add Record ${String(built.record[pk])}`, db, table, pkField: pk, at: Date.now(), changes: [], rows: { kind: "insert", records: [built.record] } });
-      toast(`Added Record ${String(built.record[pk])}`, { kind: "success", action: undoAction });
+      toast(`Added Record ${String(built.record[pk])}`, { kind: "success", action: undoLast() });
       await invalidateTableRecords(qc, db, table);
       onClose();
     } catch (e) {

@@ -12,7 +12,7 @@ import { SEL_W } from "../grid/GridRow";
 import { insertRecords } from "../records-write-mutation";
 import { invalidateTableRecords } from "../records-update-mutation";
 import { undoActions } from "../undo/undo-store";
-import { undoAction } from "../undo/use-undo";
+import { undoLast } from "../undo/use-undo";
 import { buildRecord, isRequired } from "./new-record.utils";
 import "./add-record.css";
 
@@ -50,7 +50,7 @@ export function NewRow({ db, table, columns, fields, ariaRowIndex }: Props) {
     try {
       await insertRecords(db, table, [built.record]);
       undoActions.record({ id: `${Date.now()}-insert`, label: `Add Record ${String(built.record[pk])}`, db, table, pkField: pk, at: Date.now(), changes: [], rows: { kind: "insert", records: [built.record] } });
-      toast(`Added Record ${String(built.record[pk])}`, { kind: "success", action: undoAction });
+      toast(`Added Record ${String(built.record[pk])}`, { kind: "success", action: undoLast() });
       setTexts({});
       ref.current?.querySelector<HTMLInputElement>("input")?.focus();
       await invalidateTableRecords(qc, db, table);

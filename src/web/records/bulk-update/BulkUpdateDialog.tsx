@@ -19,7 +19,7 @@ import { QUERY_LIMIT_MAX } from "../../../shared/records";
 import { type BulkRow, readBulkValues } from "./bulk.utils";
 import { applyConfirmed, type Confirmed, readConfirmed } from "./bulk-apply";
 import { BulkValueInput } from "./BulkValueInput";
-import { undoAction } from "../undo/use-undo";
+import { undoLast } from "../undo/use-undo";
 import { fmtInt } from "../values/values.utils";
 
 export type BulkTarget = { kind: "rows"; pks: RecordValue[] } | { kind: "filter"; filter: FilterGroup | undefined };
@@ -93,7 +93,7 @@ export function BulkUpdateDialog({ db, table, pkField, fields, target, onClose, 
       const n = out.matched;
       toast(`Updated ${fmt(n)} Record${n === 1 ? "" : "s"}`, {
         kind: "success",
-        action: out.changes?.length ? undoAction : undefined,
+        action: out.changes?.length ? undoLast() : undefined,
         detail: out.changes
           ? n < review.count
             ? `${fmt(review.count - n)} of the ${fmt(review.count)} confirmed no longer matched and were left alone.`

@@ -10,7 +10,7 @@ import { toast } from "../../ui/toast";
 import type { GridColumn } from "../grid/columns.utils";
 import type { CellPos } from "../grid/grid-store";
 import { pkId } from "../grid/edit.utils";
-import { undoAction } from "../undo/use-undo";
+import { undoLast } from "../undo/use-undo";
 import { fmtInt } from "../values/values.utils";
 import { undoActions } from "../undo/undo-store";
 import { applyUpdates, type PasteOutcome, undoChanges } from "./apply-paste";
@@ -95,7 +95,7 @@ export default function PasteDialog(p: Props) {
     );
     void qc.invalidateQueries({ queryKey: recordKeys.table(p.db, p.table), refetchType: "none" });
     if (out.conflicts.length) void qc.invalidateQueries({ queryKey: p.queryKey });
-    if (!out.conflicts.length && !out.errors.length && !skipInvalid) toast(`${words.done} ${plural(changes.length, "value")} ${words.into} ${plural(out.applied.length, "Record")}`, { kind: "success", action: changes.length ? undoAction : undefined });
+    if (!out.conflicts.length && !out.errors.length && !skipInvalid) toast(`${words.done} ${plural(changes.length, "value")} ${words.into} ${plural(out.applied.length, "Record")}`, { kind: "success", action: changes.length ? undoLast() : undefined });
   };
   // The result is read from its Close button: focus goes there (Enter closes, Escape too).
   useEffect(() => {

@@ -9,7 +9,7 @@ import { toastError } from "../../app/query-client";
 import { ConfirmDialog } from "../../ui/Dialog";
 import { toast } from "../../ui/toast";
 import { invalidateTableRecords } from "../records-update-mutation";
-import { undoAction } from "../undo/use-undo";
+import { undoLast } from "../undo/use-undo";
 import { deleteWithUndo } from "./delete-records";
 import { deleteRequest, useDeleteRequest } from "./delete-request-store";
 import { NO_DELETE_REASON } from "./DeleteSelected";
@@ -40,7 +40,7 @@ export function DeleteOne({ db, table, pkField, canDelete, deniedReason, onDelet
     setBusy(true);
     try {
       const rows = await deleteWithUndo(db, table, pkField, [pk]);
-      toast(rows.length ? `Deleted Record ${String(pk)}` : `Record ${String(pk)} was already gone`, { kind: rows.length ? "success" : "info", action: rows.length ? undoAction : undefined });
+      toast(rows.length ? `Deleted Record ${String(pk)}` : `Record ${String(pk)} was already gone`, { kind: rows.length ? "success" : "info", action: rows.length ? undoLast() : undefined });
       if (rows.length) onDeleted(pk);
     } catch (e) {
       toastError(e, "Delete failed");

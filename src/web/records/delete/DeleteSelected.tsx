@@ -10,7 +10,7 @@ import { ConfirmDialog } from "../../ui/Dialog";
 import { toast } from "../../ui/toast";
 import { gridActions, useGridStore } from "../grid/grid-store";
 import { invalidateTableRecords } from "../records-update-mutation";
-import { undoAction } from "../undo/use-undo";
+import { undoLast } from "../undo/use-undo";
 import { fmtInt } from "../values/values.utils";
 import { deleteWithUndo } from "./delete-records";
 import { useDeleteRequest } from "./delete-request-store";
@@ -47,7 +47,7 @@ export function DeleteSelected({ db, table, pkField, canDelete, deniedReason }: 
     try {
       const rows = await deleteWithUndo(db, table, pkField, [...selected.values()]);
       gridActions.clearSelection();
-      toast(`Deleted ${fmtInt(rows.length)} Record${rows.length === 1 ? "" : "s"}`, { kind: "success", action: rows.length ? undoAction : undefined });
+      toast(`Deleted ${fmtInt(rows.length)} Record${rows.length === 1 ? "" : "s"}`, { kind: "success", action: rows.length ? undoLast() : undefined });
     } catch (e) {
       toastError(e, "Delete failed");
     } finally {

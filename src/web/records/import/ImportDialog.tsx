@@ -17,7 +17,7 @@ import { queryRecords } from "../records-list-query";
 import { invalidateTableRecords } from "../records-update-mutation";
 import { csvWithout, type ImportPlan, importUndo, planImport, planSummary, readCsv } from "./import-plan.utils";
 import { undoActions } from "../undo/undo-store";
-import { undoAction } from "../undo/use-undo";
+import { undoLast } from "../undo/use-undo";
 import { importCsv } from "./record-import-mutation";
 import "../clipboard/clipboard.css";
 
@@ -129,7 +129,7 @@ export default function ImportDialog(p: Props) {
         jsonFields: p.fields.filter((f) => f.type === "json").map((f) => f.key),
         ...(undo.inserted.length ? { rows: { kind: "insert" as const, records: undo.inserted } } : {}),
       });
-      toast(`Imported ${p.file.name}`, { kind: "success", detail: `${plural(r.inserted, "Record")} added, ${plural(r.updated, "Record")} updated.`, action: undoAction });
+      toast(`Imported ${p.file.name}`, { kind: "success", detail: `${plural(r.inserted, "Record")} added, ${plural(r.updated, "Record")} updated.`, action: undoLast() });
       void invalidateTableRecords(qc, p.db, p.table);
     } catch (e) {
       const message = e instanceof ApiError ? e.message : (e as Error).message;

@@ -6,7 +6,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect } from "react";
 import { toastError } from "../../app/query-client";
-import { toast } from "../../ui/toast";
+import { toast, type ToastAction, useToastStore } from "../../ui/toast";
 import { queryRecords } from "../records-list-query";
 import { invalidateTableRecords, updateRecords } from "../records-update-mutation";
 import { undoActions, useUndoStore } from "./undo-store";
@@ -49,20 +49,46 @@ async function restoreRows(entry: UndoEntry, direction: "undo" | "redo"): Promis
 }
 
 /** The Undo button of a success toast reaches the undo of the workspace that is open. */
-let undoRunner: (() => void) | undefined;
-export function undoFromToast(): void {
-  undoRunner?.();
+let undoRunner: ((only?: string) => void) | undefined;
+
+/**
+ * The Undo button for the toast of the change just recorded (issue 24 item 7). It undoes that
+ * change and no other: a toast still on screen after Ctrl+Z undid its change, or after later
+ * changes, must not undo whatever is last now. Called when the toast is made, right after the
+ * change was recorded for undo.
+ */
+export function undoLast(): ToastAction {
+  const id = useUndoStore.getState().past.at(-1)?.id;
+  return { label: "Undo", key: id && `undo:${id}`, run: () => undoRunner?.(id ?? "") };
 }
-/** The action a success toast of an undoable change carries (issue 24 item 7). */
-export const undoAction = { label: "Undo", run: undoFromToast };
+
+/** Why the change `id` is not the one an undo would take back now. */
+function notLastWhy(id: string): string {
+  const { past, future } = useUndoStore.getState();
+  if (future.some((e) => e.id === id)) return "That change was undone already.";
+  if (past.some((e) => e.id === id)) return "Changes were made after that one: undo them first (Undo, Ctrl+Z, goes back one change at a time).";
+  return "That change can no longer be undone here.";
+}
+
+/** The stacks moved one step; an undone change's Undo toast goes (its button would now lie). */
+function moved(direction: "undo" | "redo", entry: UndoEntry): void {
+  if (direction === "undo") {
+    undoActions.movedBack();
+    useToastStore.getState().dismissAction(`undo:${entry.id}`);
+  } else undoActions.movedForward();
+}
 
 export function useUndoRedo() {
   const qc = useQueryClient();
   const run = useCallback(
-    async (direction: "undo" | "redo") => {
+    async (direction: "undo" | "redo", only?: string) => {
       const state = useUndoStore.getState();
       if (state.busy) return;
       const entry = direction === "undo" ? state.past[state.past.length - 1] : state.future[state.future.length - 1];
+      if (only !== undefined && entry?.id !== only) {
+        toast(notLastWhy(only));
+        return;
+      }
       if (!entry) {
         toast(direction === "undo" ? "Nothing to undo" : "Nothing to redo");
         return;
@@ -73,8 +99,7 @@ export function useUndoRedo() {
         // Whole Records first (an import's added ones), then the cells (its updated ones).
         const rowsText = entry.rows?.records.length ? await restoreRows(entry, direction) : "";
         if (rowsText && entry.changes.length === 0) {
-          if (direction === "undo") undoActions.movedBack();
-          else undoActions.movedForward();
+          moved(direction, entry);
           toast(rowsText, { kind: "success", detail: `${entry.label} (${entry.db}.${entry.table})` });
           return;
         }
@@ -88,8 +113,7 @@ export function useUndoRedo() {
           const out = before > 0 ? await updateRecords(entry.db, entry.table, step.body) : { matched: 0 };
           results.push({ expected: step.expected, matched: (out.matched ?? before) * (step.cellsPerRecord ?? 1) });
         }
-        if (direction === "undo") undoActions.movedBack();
-        else undoActions.movedForward();
+        moved(direction, entry);
         const s = summarize(results);
         const cells = summaryText(direction, s).replace(/^(Undone|Redone): (.)/, (_, _v: string, c: string) => c.toUpperCase());
         toast(rowsText ? `${rowsText} ${cells}` : summaryText(direction, s), { kind: s.changedSince ? "info" : "success", detail: `${entry.label} (${entry.db}.${entry.table})`, ttlMs: s.changedSince ? 10_000 : 5000 });
@@ -105,10 +129,10 @@ export function useUndoRedo() {
   );
   const undo = useCallback(() => run("undo"), [run]);
   useEffect(() => {
-    undoRunner = () => void undo();
+    undoRunner = (only) => void run("undo", only);
     return () => {
       if (undoRunner) undoRunner = undefined;
     };
-  }, [undo]);
+  }, [run]);
   return { undo, redo: useCallback(() => run("redo"), [run]) };
 }

@@ -8,7 +8,7 @@ import { useMemo, useState } from "react";
 import type { FieldType, RecordRow, RecordValue } from "../../../shared/records";
 import type { GridColumn } from "../../records/grid/columns.utils";
 import { invalidateTableRecords } from "../../records/records-update-mutation";
-import { undoAction } from "../../records/undo/use-undo";
+import { undoLast } from "../../records/undo/use-undo";
 import { formatValue } from "../../records/values/values.utils";
 import { toast } from "../../ui/toast";
 import { useMay } from "../me-get-query";
@@ -56,7 +56,7 @@ export function RecordHistory({ db, table, pkField, recordText, row, columns }: 
       else if (out.kind === "conflict") {
         const who = await lastChangeOf(db, table, recordText);
         toast(`Not restored: Record ${recordText} was changed${byWhom(who)}`, { kind: "error", detail: "It no longer holds the values shown here. Look at the newest version, then restore again.", ttlMs: 12_000 });
-      } else toast(`Restored Record ${recordText} ${version}`, { kind: "success", detail: `${out.fields.join(", ")} set back.`, action: undoAction });
+      } else toast(`Restored Record ${recordText} ${version}`, { kind: "success", detail: `${out.fields.join(", ")} set back.`, action: undoLast() });
     } catch (e) {
       toast(`Not restored: ${(e as Error).message}`, { kind: "error" });
     } finally {
