@@ -74,6 +74,10 @@ test("History tab: each version with who and what; Restore this version, then Un
   await expect(page.getByRole("status").filter({ hasText: "Restored Record E00011 as it was before" })).toBeVisible();
   await expect.poll(async () => (await record(page.request, "E00011")).annual_salary).toBe(before.annual_salary);
   expect((await record(page.request, "E00011")).job_title).toBe(before.job_title);
+  // The keyboard is not stranded: the focus stayed in the panel, so Esc closes it.
+  await expect.poll(() => page.evaluate(() => !!document.activeElement?.closest(".record-panel"))).toBe(true);
+  await page.keyboard.press("Escape");
+  await expect(page).not.toHaveURL(/record=/);
 });
 
 test("History after a change of the key: the rename, and the versions from before it, restorable", async ({ page }) => {

@@ -126,11 +126,14 @@ export function RecordHistory({ db, table, pkField, recordText, row, columns }: 
                 <button
                   type="button"
                   className="btn btn-sm"
-                  disabled={busy !== null || !row}
-                  aria-disabled={!v.target || !may.write ? true : undefined}
+                  // Never `disabled` while a restore runs: a disabled button drops the focus to the
+                  // page, where Esc no longer reaches the panel (a keyboard user was stranded).
+                  aria-disabled={!v.target || !may.write || busy !== null || !row ? true : undefined}
+                  aria-busy={busy === v.seq || undefined}
                   aria-describedby={readOnly ? noteId : !v.target && v.why ? `history-why-${v.seq}` : undefined}
                   title={!may.write ? may.why("change") : (v.why ?? "Set every Field changed since back to its value in this version (one update, undoable)")}
                   onClick={() => {
+                    if (busy !== null || !row) return;
                     if (!may.write) toast(may.why("change"));
                     else if (!v.target) toast(v.why ?? "Nothing to restore.");
                     else void restore(v.seq, v.what === "original" ? `as it was before ${formatWhen(v.at)}` : `to the version of ${formatWhen(v.at)}`, v.target);
