@@ -23,6 +23,8 @@ test("delete two selected Records after a confirmation; undo after a reload brin
   await confirm.getByRole("button", { name: "Delete 2 Records" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Deleted 2 Records" })).toBeVisible();
   expect((await apiQuery("employees", { filter: pkOr(...pks) })).items.map((r) => r.employee_id)).toEqual(["E00952"]);
+  // The selection bar went with the selection: the focus goes to the grid, not to the page.
+  await expect(page.locator('[role=grid] [role=gridcell][tabindex="0"]')).toBeFocused();
 
   await page.reload();
   await expect(page.getByRole("grid")).toBeVisible();

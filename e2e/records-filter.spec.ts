@@ -225,4 +225,8 @@ test("opening the filter builder puts the focus in it: \"add condition\" when em
   await page.getByRole("button", { name: "Filter", exact: true }).click();
   await page.getByRole("button", { name: "Filter", exact: true }).click();
   await expect(builder.getByLabel("Condition 1 field")).toBeFocused();
+  // Its × removes it and the focus stays in the builder (not on the page, where Esc reaches nothing).
+  await builder.getByRole("button", { name: "Remove Condition 1" }).focus();
+  await page.keyboard.press("Enter");
+  await expect(builder.getByRole("button", { name: "Filter: add condition" })).toBeFocused();
 });

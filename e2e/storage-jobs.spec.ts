@@ -17,6 +17,10 @@ test("rename a file, move a folder and delete a folder by server-side jobs", asy
   const dialog = page.getByRole("dialog", { name: "Move, rename or copy file" });
   const path = dialog.getByLabel("New path in team-files");
   await expect(path).toHaveValue(`${base}/a.txt`);
+  // Nothing typed yet is not an error: no red, only Move held back until the path changes.
+  await expect(path).not.toHaveAttribute("aria-invalid", "true");
+  await expect(dialog.getByText("That is where it is already.")).toHaveCount(0);
+  await expect(dialog.getByRole("button", { name: "Move", exact: true })).toBeDisabled();
   await path.fill(`${base}/renamed.txt`);
   expect(await seriousViolations(page, "dialog")).toEqual([]);
   await page.screenshot({ path: `${SHOTS}/40-move-dialog.png` });

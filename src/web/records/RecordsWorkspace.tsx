@@ -2,6 +2,7 @@
  * The records workspace: toolbar, filter builder, grid and pager for one table. The view is the
  * URL (see view-search.utils.ts); rows come from TanStack Query; UI state from small stores.
  */
+import { focusFilterBuilder } from "./filter-builder/focus-builder";
 import { usePresence } from "../team/live/use-presence";
 import { useEditingCell } from "./grid/use-editing-cell";
 import { useQuery } from "@tanstack/react-query";
@@ -327,10 +328,4 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
       )}
     </div>
   );
-}
-
-/** Into the open filter builder: its first condition that can be changed, else "add condition". */
-function focusFilterBuilder() {
-  const first = document.querySelector<HTMLElement>(".filter-builder .cond :is(input, select):enabled");
-  (first ?? document.querySelector<HTMLElement>('.filter-builder button[aria-label$=": add condition"]'))?.focus();
 }

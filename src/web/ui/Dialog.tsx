@@ -22,6 +22,8 @@ interface Props {
   children: ReactNode;
 }
 
+const defaultFallback = () => document.querySelector<HTMLElement>('[role="grid"] [role="gridcell"][tabindex="0"]') ?? document.getElementById("main");
+
 export function Dialog({ labelledBy, className, canClose = true, onClose, fallbackFocus, onKeyDown, children }: Props) {
   const ref = useRef<HTMLDialogElement>(null);
   const latest = useRef({ onClose, canClose, fallbackFocus });
@@ -46,12 +48,12 @@ export function Dialog({ labelledBy, className, canClose = true, onClose, fallba
       if (d.open) d.close();
       if (opener?.isConnected) opener.focus();
       // The opener may leave in the same render as the dialog: look again once it has settled.
-      const { fallbackFocus: fallback } = latest.current;
-      if (fallback) {
-        requestAnimationFrame(() => {
-          if (!document.activeElement || document.activeElement === document.body) fallback()?.focus();
-        });
-      }
+      // Never the page itself: there Esc and the shortcuts reach nothing, so by default the
+      // grid's active cell, else the main region.
+      const fallback = latest.current.fallbackFocus ?? defaultFallback;
+      requestAnimationFrame(() => {
+        if (!document.activeElement || document.activeElement === document.body) fallback()?.focus();
+      });
     };
   }, []);
   return (

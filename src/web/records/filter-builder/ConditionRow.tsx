@@ -1,4 +1,5 @@
 import type { FieldInfo } from "../../../shared/records";
+import { refocusAfterRemoval } from "./focus-builder";
 import { type CondNode, type GroupNode, duplicateNode, moveNode, removeNode, updateCondition, valuelessOperators } from "./filter-tree.utils";
 import { operatorLabels, operatorsFor } from "./operators.utils";
 import { ValueInput } from "./ValueInput";
@@ -109,7 +110,17 @@ export function ConditionRow({ node, label, ...p }: EditProps & { node: CondNode
         <button type="button" className="btn-icon" aria-label={`Duplicate ${name}`} title="Duplicate" onClick={() => p.edit((r) => duplicateNode(r, node.id))}>
           <CopyIcon />
         </button>
-        <button type="button" className="btn-icon danger" aria-label={`Remove ${name}`} title={locked ? "Unlock to remove" : "Remove"} disabled={locked} onClick={() => p.edit((r) => removeNode(r, node.id))}>
+        <button
+          type="button"
+          className="btn-icon danger"
+          aria-label={`Remove ${name}`}
+          title={locked ? "Unlock to remove" : "Remove"}
+          disabled={locked}
+          onClick={() => {
+            p.edit((r) => removeNode(r, node.id));
+            refocusAfterRemoval();
+          }}
+        >
           ×
         </button>
       </span>

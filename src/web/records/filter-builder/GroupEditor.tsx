@@ -1,4 +1,5 @@
 import { CopyIcon } from "../../ui/icons";
+import { refocusAfterRemoval } from "./focus-builder";
 import { ConditionRow, type EditProps } from "./ConditionRow";
 import {
   addChild,
@@ -82,7 +83,10 @@ export function GroupEditor({ group, path, isRoot, ...p }: Props) {
                 aria-label={`Remove ${name}`}
                 title={locked ? "Holds a locked condition: unlock it first" : "Remove group"}
                 disabled={locked}
-                onClick={() => p.edit((r) => removeNode(r, group.id))}
+                onClick={() => {
+                  p.edit((r) => removeNode(r, group.id));
+                  refocusAfterRemoval();
+                }}
               >
                 ×
               </button>

@@ -28,6 +28,8 @@ export function MoveDialog({ bucket, from, action: initial, onClose }: MoveDialo
   const [jobId, setJobId] = useState<string>();
   const start = useStartJobMutation(bucket);
   const problem = pathProblem(from, to);
+  // The path it opens with is not a mistake yet: no red before the person has typed anything.
+  const shown = to === from ? undefined : problem;
   const what = from.endsWith("/") ? "folder" : "file";
 
   const submit = (e: React.FormEvent) => {
@@ -58,9 +60,9 @@ export function MoveDialog({ bucket, from, action: initial, onClose }: MoveDialo
           </label>
         </fieldset>
         <label htmlFor={id}>New path in {bucket}</label>
-        <input id={id} className="input" value={to} data-autofocus onChange={(e) => setTo(e.target.value)} aria-invalid={!!problem} aria-describedby={`${id}-help`} />
-        <p id={`${id}-help`} className={problem ? "st-error-text" : "st-muted"}>
-          {problem ?? (from.endsWith("/") ? "Everything under the folder goes along, with every version." : "Every version goes along.")}
+        <input id={id} className="input" value={to} data-autofocus onChange={(e) => setTo(e.target.value)} aria-invalid={!!shown} aria-describedby={`${id}-help`} />
+        <p id={`${id}-help`} className={shown ? "st-error-text" : "st-muted"}>
+          {shown ?? (from.endsWith("/") ? "Everything under the folder goes along, with every version." : "Every version goes along.")}
         </p>
         <label className="st-check">
           <input type="checkbox" checked={overwrite} onChange={(e) => setOverwrite(e.target.checked)} /> {REPLACE_AT_PATH}
