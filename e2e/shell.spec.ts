@@ -81,3 +81,14 @@ test("a table the config does not list is explained in place, without asking the
   await expect(page.getByRole("alert").filter({ hasText: "Could not load" })).toHaveCount(0);
   expect(asked).toEqual([]);
 });
+
+test("an address with no page says so inside the shell, with a way back", async ({ page }) => {
+  await page.goto("/foo/bar");
+  const main = page.getByRole("main");
+  await expect(main.getByRole("heading", { name: "There is no page here" })).toBeVisible();
+  await expect(main).toContainText("Baseboard has no page at /foo/bar.");
+  await expect(page.getByRole("navigation", { name: "Tables and buckets" }).getByRole("link", { name: "employees" })).toBeVisible();
+  await page.screenshot({ path: "test-results/shots/not-found.png" });
+  await main.getByRole("link", { name: "Go to the start page" }).click();
+  await expect(page).toHaveURL(/\/$/);
+});

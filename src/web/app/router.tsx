@@ -6,6 +6,7 @@ import { createRootRoute, createRoute, createRouter } from "@tanstack/react-rout
 import { RecordsWorkspace } from "../records/RecordsWorkspace";
 import { sanitizeSearch } from "../records/view-search.utils";
 import { Home } from "./Home";
+import { NotFound } from "./NotFound";
 import { Shell } from "./Shell";
 import { StoragePage } from "./StoragePage";
 import { AccountPage } from "../team/AccountPage";
@@ -13,7 +14,8 @@ import { PeoplePage } from "../team/PeoplePage";
 import { ActivityPage } from "../team/audit/ActivityPage";
 import { sanitizeActivitySearch } from "../team/audit/activity-search.utils";
 
-const rootRoute = createRootRoute({ component: Shell });
+// An unknown address shows inside the shell (sidebar and all), with the way back.
+const rootRoute = createRootRoute({ component: Shell, notFoundComponent: NotFound });
 
 const indexRoute = createRoute({ getParentRoute: () => rootRoute, path: "/", component: Home });
 
