@@ -54,6 +54,10 @@ test("History tab: each version with who and what; Restore this version, then Un
   await versions.nth(1).getByRole("button", { name: "Restore this version" }).click();
   const toastBox = page.getByRole("status").filter({ hasText: "Restored Record E00011" });
   await expect(toastBox).toBeVisible();
+  // The toast rises from above the panel's footer, not over its Delete…, Discard and Save.
+  const t = (await toastBox.boundingBox())!;
+  const foot = (await page.locator(".rp-foot").boundingBox())!;
+  expect(t.y + t.height, "the toast covers the panel's footer").toBeLessThanOrEqual(foot.y);
   await expect.poll(async () => (await record(page.request, "E00011")).annual_salary).toBe(101_000);
   expect((await record(page.request, "E00011")).job_title).toBe("History Tester");
   // The restore is itself recorded: a third version, by eve.
