@@ -228,6 +228,47 @@ test("an upload after the session ended sends the tab to sign in, not to a faile
   }
 });
 
+test("values typed and not saved when the session ends are kept: back after signing in, in their cells, with Retry", async ({ page, browser }) => {
+  await signInAs(page, "ada@example.com", ADMIN_PW);
+  const context = await browser.newContext();
+  const cy = await context.newPage();
+  try {
+    await signInAs(cy, "cy@example.com", CY_PW);
+    const view = "/records/demo/employees?sort=employee_id";
+    await cy.goto(`${teamUrl}${view}`);
+    const cell = (row: number, col: string) => cy.locator(`[role=grid] [role=row][aria-rowindex="${row}"] [data-col="${col}"]`);
+    await expect(cell(2, "city")).toBeVisible();
+    const before = (await cell(2, "city").innerText()).trim();
+    // Typing, not yet saved, when an admin ends Cy's sessions.
+    await cell(2, "city").dblclick();
+    await cy.getByLabel("Edit city").fill("Kept While Away");
+    const ended = await page.request.delete(`${teamUrl}/api/people/cy%40example.com/sessions`, { headers });
+    expect(ended.status(), await ended.text()).toBeLessThan(300);
+    await expect(cy.getByRole("dialog", { name: "Your session has ended" })).toBeVisible({ timeout: 45_000 });
+    await cy.waitForURL(/\/login\?/);
+    await cy.getByLabel("Email").fill("cy@example.com");
+    await cy.getByLabel("Password").fill(CY_PW);
+    await cy.getByRole("button", { name: "Sign in" }).click();
+    await cy.waitForURL(`${teamUrl}${view}`);
+    // The typed value is back in its cell, not saved, with Retry; the service still has the old one.
+    await expect(cell(2, "city")).toContainText("Kept While Away");
+    await expect(cell(2, "city")).toHaveAttribute("title", /your session ended before it was saved/);
+    await expect(cy.getByText("A value you typed before signing in again is not saved yet")).toBeVisible();
+    await cy.screenshot({ path: "test-results/team-unsaved-kept.png" });
+    const id = (await cell(2, "employee_id").innerText()).trim();
+    const read = async () => {
+      const r = await page.request.post(`${teamUrl}/api/v0/record/demo/employees/query`, { headers, data: { filter: { and: [{ key: "employee_id", operator: "equal", value: id }] }, limit: 1 } });
+      return (await r.json()).items[0].city as string;
+    };
+    expect(await read()).toBe(before);
+    await cell(2, "city").getByRole("button", { name: "Retry saving city" }).click();
+    await expect.poll(read).toBe("Kept While Away");
+    await page.request.post(`${teamUrl}/api/v0/record/demo/employees/update`, { headers, data: { filter: { and: [{ key: "employee_id", operator: "equal", value: id }] }, values: [{ key: "city", value: before }] } });
+  } finally {
+    await context.close();
+  }
+});
+
 test("People shows times in the app's one format, and the badge names the data directory in full", async ({ browser }) => {
   // A zone where it is now about 05:00, so that the one format's two-digit hour shows ("05:07 AM", not "5:07 AM").
   const offset = (((5 - new Date().getUTCHours()) % 24) + 24) % 24;

@@ -2,6 +2,9 @@
  * The records workspace: toolbar, filter builder, grid and pager for one table. The view is the
  * URL (see view-search.utils.ts); rows come from TanStack Query; UI state from small stores.
  */
+import { toast } from "../ui/toast";
+import { keepUnsaved, restoreUnsaved } from "./grid/unsaved-edits";
+import { onSessionEnding } from "../team/session-ended";
 import { focusFilterBuilder } from "./filter-builder/focus-builder";
 import { usePresence } from "../team/live/use-presence";
 import { useEditingCell } from "./grid/use-editing-cell";
@@ -91,6 +94,12 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
   const filterKey = JSON.stringify(view.filter ?? null);
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new filter or table starts a new selection
   useEffect(() => gridActions.reset(), [db, table, filterKey]);
+  // Values typed and not saved when the session ended are kept, and put back with Retry on return.
+  useEffect(() => onSessionEnding(() => keepUnsaved(db, table)), [db, table]);
+  useEffect(() => {
+    const n = restoreUnsaved(db, table);
+    if (n) toast(`${n === 1 ? "A value" : `${n} values`} you typed before signing in again ${n === 1 ? "is" : "are"} not saved yet`, { detail: "The cells hold what you typed: press Retry in each to save it.", ttlMs: 12_000 });
+  }, [db, table]);
 
   const [filterOpen, setFilterOpen] = useState(() => !!view.filter);
   const [bulk, setBulk] = useState<BulkTarget | null>(null);

@@ -1,7 +1,7 @@
 /** Over everything once the session has ended, until the sign-in page loads (session-ended.ts). */
 import { useId } from "react";
 import { Dialog } from "../ui/Dialog";
-import { useSessionEnded } from "./session-ended";
+import { keepBeforeLeaving, useSessionEnded } from "./session-ended";
 
 export function SessionEndedNotice() {
   const signInUrl = useSessionEnded((s) => s.signInUrl);
@@ -11,10 +11,10 @@ export function SessionEndedNotice() {
     <Dialog labelledBy={id} className="dialog-framed session-ended" canClose={false} onClose={() => {}}>
       <div className="dialog-body" role="alert">
         <h2 id={id}>Your session has ended</h2>
-        <p>You have been signed out: from another tab, by an admin, or because the session expired. What is on this page may be out of date.</p>
+        <p>You have been signed out: from another tab, by an admin, or because the session expired. What is on this page may be out of date; values you typed and had not saved are kept for when you are back.</p>
         <p>
           Taking you to the sign-in page; after signing in you come back here.{" "}
-          <a href={signInUrl} data-autofocus="">
+          <a href={signInUrl} data-autofocus="" onClick={keepBeforeLeaving}>
             Sign in again
           </a>
         </p>

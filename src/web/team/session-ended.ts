@@ -11,13 +11,33 @@ export const SIGN_IN_AGAIN_AFTER_MS = 2000;
 
 export const useSessionEnded = create<{ signInUrl: string | null; signingOut: boolean }>(() => ({ signInUrl: null, signingOut: false }));
 
+/** Called just before the tab leaves for the sign-in page (to keep what was typed). */
+const beforeLeaving = new Set<() => void>();
+export function onSessionEnding(fn: () => void): () => void {
+  beforeLeaving.add(fn);
+  return () => void beforeLeaving.delete(fn);
+}
+/** Runs them all; the notice's link calls it too, since it leaves at once. */
+export function keepBeforeLeaving(): void {
+  for (const fn of beforeLeaving) {
+    try {
+      fn();
+    } catch {
+      /* one that fails must not keep the others from running */
+    }
+  }
+}
+
 export function sessionEnded(): void {
   const { signInUrl, signingOut } = useSessionEnded.getState();
   if (signInUrl !== null || signingOut) return;
   const to = signInAgainUrl(window.location.pathname, window.location.search);
   if (!to) return;
   useSessionEnded.setState({ signInUrl: to });
-  setTimeout(() => window.location.assign(to), SIGN_IN_AGAIN_AFTER_MS);
+  setTimeout(() => {
+    keepBeforeLeaving();
+    window.location.assign(to);
+  }, SIGN_IN_AGAIN_AFTER_MS);
 }
 
 /** The person signed this tab out themselves: to the sign-in page, without the notice. */

@@ -5,7 +5,7 @@
 import { useEffect, useRef, useState } from "react";
 import type { RecordValue } from "../../../shared/records";
 import type { GridColumn } from "./columns.utils";
-import { editText, incompleteDateMessage, parseInput } from "../values/values.utils";
+import { editText, incompleteDateMessage, parseInput, sameValue } from "../values/values.utils";
 
 export type Move = "down" | "right" | "left" | "none";
 
@@ -33,9 +33,11 @@ interface Props {
    * arriving while the person types must be a conflict, not overwritten). */
   onCommit(value: RecordValue, move: Move, base: RecordValue | undefined): void;
   onCancel(): void;
+  /** What is typed so far (parsed; undefined when unchanged or not valid), kept if the tab must leave. */
+  onDraft?(value: RecordValue | undefined, base: RecordValue | undefined): void;
 }
 
-export function CellEditor({ col, value, initialText, onCommit, onCancel }: Props) {
+export function CellEditor({ col, value, initialText, onCommit, onCancel, onDraft }: Props) {
   const [text, setText] = useState(() => startText(col, value, initialText));
   const [base] = useState(value);
   const [error, setErrorText] = useState<string | null>(null);
@@ -54,6 +56,12 @@ export function CellEditor({ col, value, initialText, onCommit, onCancel }: Prop
     if (initialText === undefined && el instanceof HTMLInputElement && el.type === "text") el.select();
   }, [initialText]);
 
+  useEffect(() => {
+    if (!onDraft) return;
+    const parsed = parseInput(col.field, text);
+    onDraft(parsed.ok && !sameValue(parsed.value, base) ? parsed.value : undefined, base);
+  }, [text, onDraft, col.field, base]);
+  useEffect(() => () => onDraft?.(undefined, undefined), [onDraft]);
   const commit = (move: Move, raw = text) => {
     // Backspace in a date input empties one part of it, and the browser then reports "".
     if (ref.current instanceof HTMLInputElement && ref.current.validity.badInput) {

@@ -4,7 +4,8 @@ import type { RecordRow, RecordValue } from "../../../shared/records";
 import { CellEditor, type Move } from "./CellEditor";
 import { CellValue } from "./CellValue";
 import type { GridColumn } from "./columns.utils";
-import type { Conflict } from "./grid-store";
+import { type Conflict, conflictKey } from "./grid-store";
+import { noteDraft } from "./unsaved-edits";
 import { ExpandIcon } from "../../ui/icons";
 
 export const ROW_H = 34;
@@ -168,6 +169,7 @@ export const GridRow = memo(function GridRow(p: Props) {
                 value={value}
                 initialText={p.initialText}
                 onCommit={(v, move, base) => p.onCommit(p.index, c, v, move, base)}
+                onDraft={(v, base) => noteDraft(conflictKey(pk, col.key), v, base)}
                 onCancel={p.onCancel}
               />
             ) : (

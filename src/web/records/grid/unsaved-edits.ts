@@ -1,0 +1,51 @@
+/**
+ * Edits that would be lost when the tab must leave for the sign-in page (the session ended):
+ * cells whose save failed (they hold the typed value with Retry) and the cell editor still open.
+ * They are kept in this tab's sessionStorage for their table, and put back as failed cells with
+ * Retry when the person returns to it after signing in; nothing typed is lost to a sign-out.
+ */
+import type { RecordValue } from "../../../shared/records";
+import { gridActions, useGridStore } from "./grid-store";
+
+export const UNSAVED_AFTER_SIGN_IN = "your session ended before it was saved. Press Retry to save it now";
+
+type Kept = [key: string, edit: { attempted: RecordValue; current: RecordValue | undefined }];
+
+const storageKey = (db: string, table: string) => `bb-unsaved:${db}/${table}`;
+
+/** The open editor's value (parsed; undefined when unchanged or not valid yet). Not state: nothing renders from it. */
+let openDraft: Kept | undefined;
+
+export function noteDraft(key: string, attempted: RecordValue | undefined, current: RecordValue | undefined): void {
+  openDraft = attempted === undefined ? undefined : [key, { attempted, current }];
+}
+
+export function keepUnsaved(db: string, table: string): void {
+  const kept: Kept[] = [...useGridStore.getState().conflicts].filter(([, c]) => c.failed !== undefined).map(([k, c]) => [k, { attempted: c.attempted, current: c.current }]);
+  if (openDraft && !kept.some(([k]) => k === openDraft![0])) kept.push(openDraft);
+  try {
+    if (kept.length) sessionStorage.setItem(storageKey(db, table), JSON.stringify(kept));
+  } catch {
+    /* storage full or refused: nothing more can be done on the way out */
+  }
+}
+
+/** Puts kept edits of this table back as failed cells with Retry, once (they are removed). */
+export function restoreUnsaved(db: string, table: string): number {
+  let kept: unknown;
+  try {
+    kept = JSON.parse(sessionStorage.getItem(storageKey(db, table)) ?? "null");
+    sessionStorage.removeItem(storageKey(db, table));
+  } catch {
+    return 0;
+  }
+  if (!Array.isArray(kept)) return 0;
+  let n = 0;
+  for (const item of kept) {
+    if (!Array.isArray(item) || typeof item[0] !== "string" || !item[1] || typeof item[1] !== "object" || !("attempted" in item[1])) continue;
+    const edit = item[1] as Kept[1];
+    gridActions.setConflict(item[0], { attempted: edit.attempted, current: edit.current ?? undefined, failed: UNSAVED_AFTER_SIGN_IN });
+    n++;
+  }
+  return n;
+}
