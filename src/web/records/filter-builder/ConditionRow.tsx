@@ -17,6 +17,25 @@ export interface EditProps {
   edit(fn: (root: GroupNode) => GroupNode): void;
 }
 
+/** The × of a condition or a group: out of the tree, and the focus kept in the builder. */
+export function RemoveNodeButton({ name, nodeId, locked, title, edit }: { name: string; nodeId: CondNode["id"]; locked: boolean; title: string; edit: EditProps["edit"] }) {
+  return (
+    <button
+      type="button"
+      className="btn-icon danger"
+      aria-label={`Remove ${name}`}
+      title={title}
+      disabled={locked}
+      onClick={() => {
+        edit((r) => removeNode(r, nodeId));
+        refocusAfterRemoval();
+      }}
+    >
+      ×
+    </button>
+  );
+}
+
 export function ConditionRow({ node, label, ...p }: EditProps & { node: CondNode; label: string }) {
   const field = p.fields.find((f) => f.key === node.key);
   const ops = operatorsFor(field?.type, p.operators);
@@ -110,19 +129,7 @@ export function ConditionRow({ node, label, ...p }: EditProps & { node: CondNode
         <button type="button" className="btn-icon" aria-label={`Duplicate ${name}`} title="Duplicate" onClick={() => p.edit((r) => duplicateNode(r, node.id))}>
           <CopyIcon />
         </button>
-        <button
-          type="button"
-          className="btn-icon danger"
-          aria-label={`Remove ${name}`}
-          title={locked ? "Unlock to remove" : "Remove"}
-          disabled={locked}
-          onClick={() => {
-            p.edit((r) => removeNode(r, node.id));
-            refocusAfterRemoval();
-          }}
-        >
-          ×
-        </button>
+        <RemoveNodeButton name={name} nodeId={node.id} locked={locked} title={locked ? "Unlock to remove" : "Remove"} edit={p.edit} />
       </span>
       {problem && (
         <span className="cond-problem" role="alert">

@@ -1,6 +1,5 @@
 import { CopyIcon } from "../../ui/icons";
-import { refocusAfterRemoval } from "./focus-builder";
-import { ConditionRow, type EditProps } from "./ConditionRow";
+import { ConditionRow, type EditProps, RemoveNodeButton } from "./ConditionRow";
 import {
   addChild,
   containsLocked,
@@ -9,7 +8,6 @@ import {
   moveNode,
   newCondition,
   newGroup,
-  removeNode,
   setGroupOp,
 } from "./filter-tree.utils";
 
@@ -77,19 +75,7 @@ export function GroupEditor({ group, path, isRoot, ...p }: Props) {
               <button type="button" className="btn-icon" aria-label={`Duplicate ${name}`} onClick={() => p.edit((r) => duplicateNode(r, group.id))}>
                 <CopyIcon />
               </button>
-              <button
-                type="button"
-                className="btn-icon danger"
-                aria-label={`Remove ${name}`}
-                title={locked ? "Holds a locked condition: unlock it first" : "Remove group"}
-                disabled={locked}
-                onClick={() => {
-                  p.edit((r) => removeNode(r, group.id));
-                  refocusAfterRemoval();
-                }}
-              >
-                ×
-              </button>
+              <RemoveNodeButton name={name} nodeId={group.id} locked={locked} title={locked ? "Holds a locked condition: unlock it first" : "Remove group"} edit={p.edit} />
             </>
           )}
         </span>
