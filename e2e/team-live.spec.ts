@@ -115,6 +115,11 @@ test("a bucket listing shows a file uploaded elsewhere; a change made outside Ba
   await eve.keyboard.press("Enter");
   await expect(eve.getByText(why, { exact: true })).toBeVisible();
   await expect(eve.getByRole("dialog")).toHaveCount(0);
+  // A folder's Delete likewise.
+  await eve.goto(`${teamUrl}/storage/public-assets?folder=`);
+  const delFolder = eve.getByRole("button", { name: `Delete folder ${folder}` });
+  await expect(delFolder).toHaveAttribute("aria-disabled", "true");
+  await expect(delFolder).toHaveAttribute("title", why);
 
   // Another client of the service, with the service's own key: not through any proxy.
   await eve.goto(`${teamUrl}/records/demo/employees`);

@@ -173,7 +173,8 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: 
     // upstream without jobs the Move button stays, disabled, and says why.
     onMove: canCreate ? (from: string) => setMoveFrom(from) : undefined,
     moveBlocked: capabilities.jobs ? undefined : "Moving, renaming and copying run as server-side jobs, and this upstream has none (no jobs in its capabilities).",
-    onDeleteFolder: canDelete === true && capabilities.jobs ? (f: string) => setDeleteFolder(f) : undefined,
+    // Refused with the role's reason, like a file's, when the person may not delete.
+    onDeleteFolder: canDelete !== false && capabilities.jobs ? (f: string) => setDeleteFolder(f) : undefined,
     selected,
     onSelect: select,
     onSelectAll: selectAll,

@@ -3,8 +3,7 @@ import { formatBytes, formatDate, typeLabel } from "../format.utils";
 import type { Entry, SortKey, SortSpec } from "../listing.utils";
 import { FolderIcon } from "../preview/FileIcon";
 import { Thumbnail } from "../preview/Thumbnail";
-import { Icon } from "../../ui/icons";
-import { type DeleteOffer, FileActions, MoveButton } from "./FileActions";
+import { DeleteButton, type DeleteOffer, FileActions, MoveButton } from "./FileActions";
 import { entryId } from "../selection/selection.utils";
 
 type FileEntry = Extract<Entry, { kind: "file" }>;
@@ -132,9 +131,7 @@ export function EntryList(p: EntryViewProps) {
                   <div className="st-actions st-actions-compact">
                     {p.onMove && <MoveButton label={`folder ${e.name}`} blocked={p.moveBlocked} onMove={() => p.onMove!(e.folder.endsWith("/") ? e.folder : `${e.folder}/`)} compact />}
                     {p.onDeleteFolder && !p.moveBlocked && (
-                      <button type="button" className="btn btn-sm btn-danger-quiet" aria-label={`Delete folder ${e.name}`} title="Delete folder" onClick={() => p.onDeleteFolder!(e.folder.endsWith("/") ? e.folder : `${e.folder}/`)}>
-                        <Icon name="trash" />
-                      </button>
+                      <DeleteButton label={`Delete folder ${e.name}`} title="Delete folder" offer={p.canDelete} onDelete={() => p.onDeleteFolder!(e.folder.endsWith("/") ? e.folder : `${e.folder}/`)} compact />
                     )}
                   </div>
                 )}
