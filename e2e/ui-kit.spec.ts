@@ -45,3 +45,17 @@ for (const size of SIZES) {
     await page.screenshot({ path: `${SHOTS}/storage-${size.width}.png` });
   });
 }
+
+test("at 800×700 the records toolbar wraps: every button is inside the window, and focusing one moves nothing sideways", async ({ page }) => {
+  await page.setViewportSize({ width: 800, height: 700 });
+  await page.goto("/records/demo/employees");
+  await expect(page.getByRole("grid")).toBeVisible();
+  for (const name of ["Filter", "Views", "Undo", "Redo", "Refresh"]) {
+    const box = (await page.locator(".ws-head").getByRole("button", { name, exact: name !== "Views" }).first().boundingBox())!;
+    expect(box.x + box.width, `${name} is past the right edge`).toBeLessThanOrEqual(800);
+  }
+  await page.getByRole("button", { name: "Refresh" }).focus();
+  expect(await page.locator("main").evaluate((el) => el.scrollLeft)).toBe(0);
+  await noSideways(page);
+  await page.screenshot({ path: `${SHOTS}/records-800.png` });
+});
