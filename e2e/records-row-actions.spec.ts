@@ -24,6 +24,8 @@ test("delete from the row menu: confirmation, deleted, undo brings it back with 
   // The toast's own Undo.
   await page.getByRole("region", { name: "Notifications" }).getByRole("button", { name: "Undo" }).click();
   await expect.poll(async () => (await apiQuery("employees", { filter: pkOr("E00861") })).items[0]).toEqual(before);
+  // The toast went with its button; the focus did not fall to the page.
+  await expect.poll(() => page.evaluate(() => document.activeElement !== document.body && document.activeElement !== null)).toBe(true);
 });
 
 test("delete from the record panel closes it; keyboard only; undo", async ({ page }) => {
@@ -133,6 +135,8 @@ test("a toast's Undo undoes its own change only: gone once Ctrl+Z undid it, refu
   await editCity("After Town");
   await notes.getByRole("status").filter({ hasText: "Deleted Record E00869" }).getByRole("button", { name: "Undo" }).click();
   await expect(notes.getByText("Changes were made after that one: undo them first (Undo, Ctrl+Z, goes back one change at a time).")).toBeVisible();
+  // That toast stays, for when its change is the last again.
+  await expect(notes.getByRole("status").filter({ hasText: "Deleted Record E00869" }).getByRole("button", { name: "Undo" })).toBeVisible();
   expect((await apiRecord("E00868")).city).toBe("After Town");
   expect((await apiQuery("employees", { filter: pkOr("E00869"), limit: 0 })).count).toBe(0);
 

@@ -8,6 +8,7 @@
  */
 import { type ReactNode, useEffect, useId, useLayoutEffect, useRef } from "react";
 import { Icon } from "./icons";
+import { refocusIfLost } from "./focus-fallback";
 
 interface Props {
   labelledBy: string;
@@ -21,8 +22,6 @@ interface Props {
   onKeyDown?(e: React.KeyboardEvent<HTMLDialogElement>): void;
   children: ReactNode;
 }
-
-const defaultFallback = () => document.querySelector<HTMLElement>('[role="grid"] [role="gridcell"][tabindex="0"]') ?? document.getElementById("main");
 
 export function Dialog({ labelledBy, className, canClose = true, onClose, fallbackFocus, onKeyDown, children }: Props) {
   const ref = useRef<HTMLDialogElement>(null);
@@ -48,12 +47,7 @@ export function Dialog({ labelledBy, className, canClose = true, onClose, fallba
       if (d.open) d.close();
       if (opener?.isConnected) opener.focus();
       // The opener may leave in the same render as the dialog: look again once it has settled.
-      // Never the page itself: there Esc and the shortcuts reach nothing, so by default the
-      // grid's active cell, else the main region.
-      const fallback = latest.current.fallbackFocus ?? defaultFallback;
-      requestAnimationFrame(() => {
-        if (!document.activeElement || document.activeElement === document.body) fallback()?.focus();
-      });
+      refocusIfLost(latest.current.fallbackFocus);
     };
   }, []);
   return (

@@ -6,6 +6,7 @@ import { useEffect, useState } from "react";
 import { createPortal } from "react-dom";
 import { create } from "zustand";
 import { Icon } from "./icons";
+import { refocusIfLost } from "./focus-fallback";
 
 export type ToastKind = "info" | "success" | "error";
 
@@ -20,7 +21,8 @@ export interface Toast {
 
 export interface ToastAction {
   label: string;
-  run(): void;
+  /** False when it declined (and said why): the toast stays, for later. */
+  run(): boolean | void;
   /** What the action acts on (e.g. "undo:<entry id>"): its toasts go once that is done another way. */
   key?: string;
 }
@@ -99,8 +101,9 @@ export function Toaster() {
               type="button"
               className="btn btn-sm toast-action"
               onClick={() => {
-                dismiss(t.id);
-                t.action!.run();
+                // An action that declines (it says why in a toast of its own) keeps its toast.
+                if (t.action!.run() !== false) dismiss(t.id);
+                refocusIfLost();
               }}
             >
               {t.action.label}

@@ -81,7 +81,7 @@ export function BulkUpdateDialog({ db, table, pkField, fields, target, onClose, 
       if (out.changes) {
         undoActions.record({
           id: `${Date.now()}-bulk`,
-          label: `Bulk set ${keys.join(", ")} on ${fmt(out.matched)} Records`,
+          label: `Bulk set ${keys.join(", ")} on ${fmt(out.matched)} Record${out.matched === 1 ? "" : "s"}`,
           db,
           table,
           pkField,

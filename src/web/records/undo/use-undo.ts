@@ -58,8 +58,19 @@ let undoRunner: ((only?: string) => void) | undefined;
  * change was recorded for undo.
  */
 export function undoLast(): ToastAction {
-  const id = useUndoStore.getState().past.at(-1)?.id;
-  return { label: "Undo", key: id && `undo:${id}`, run: () => undoRunner?.(id ?? "") };
+  const id = useUndoStore.getState().past.at(-1)?.id ?? "";
+  return {
+    label: "Undo",
+    key: id && `undo:${id}`,
+    run: () => {
+      // Not the last change any more: say why, and keep the toast for when it is again.
+      if (useUndoStore.getState().past.at(-1)?.id !== id) {
+        toast(notLastWhy(id));
+        return false;
+      }
+      undoRunner?.(id);
+    },
+  };
 }
 
 /** Why the change `id` is not the one an undo would take back now. */
