@@ -56,12 +56,15 @@ export function CellEditor({ col, value, initialText, onCommit, onCancel, onDraf
     if (initialText === undefined && el instanceof HTMLInputElement && el.type === "text") el.select();
   }, [initialText]);
 
+  // The draft is reported when the text changes, and cleared once the editor closes; the row
+  // hands a new callback on every render, so it is read from a ref rather than re-run on each.
+  const draft = useRef(onDraft);
+  draft.current = onDraft;
   useEffect(() => {
-    if (!onDraft) return;
     const parsed = parseInput(col.field, text);
-    onDraft(parsed.ok && !sameValue(parsed.value, base) ? parsed.value : undefined, base);
-  }, [text, onDraft, col.field, base]);
-  useEffect(() => () => onDraft?.(undefined, undefined), [onDraft]);
+    draft.current?.(parsed.ok && !sameValue(parsed.value, base) ? parsed.value : undefined, base);
+  }, [text, col.field, base]);
+  useEffect(() => () => draft.current?.(undefined, undefined), []);
   const commit = (move: Move, raw = text) => {
     // Backspace in a date input empties one part of it, and the browser then reports "".
     if (ref.current instanceof HTMLInputElement && ref.current.validity.badInput) {
