@@ -291,6 +291,10 @@ export async function openDuckDbEngine(options: DuckDbOptions): Promise<SqlEngin
             }
           },
           append: (table, columns, rows) => appendRows(writer, table, columns, rows),
+          commit: async () => {
+            await control(writer, "commit");
+            await control(writer, "begin transaction");
+          },
           // A reader's snapshot taken now is this transaction's start: every write of this file
           // is serialized here, and this one has not committed. Never waits for a busy reader.
           // The read is started (its snapshot taken) before it resolves, so this transaction may

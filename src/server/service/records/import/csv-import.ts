@@ -4,7 +4,8 @@
  * updates-or-inserts by primary key, all or nothing. A bad row stops the import with its line
  * number (the header is line 1) and nothing is written. Three ways in, fastest first:
  * - the engine's own reader checks the file (scan.ts) and loads it straight into a new Table
- *   (`loadThenAdopt`): 10,000,000 rows in about 30 s at DuckDB's default 512MB;
+ *   (`loadThenAdopt`): 10,000,000 rows in about 30 s at DuckDB's default 512MB; or, for a file
+ *   of REBUILD_FROM rows or more, into an existing Table rebuilt beside itself (rebuild.ts);
  * - the engine's reader fills a staging table, then one statement moves the rows (an existing
  *   Table, or keys that repeat: the last line wins);
  * - our own pass streams rows (csv-parse) into the staging table through the engine's bulk
@@ -25,6 +26,8 @@ import type { BeforeImagesJson, RecordStore } from "../store";
 import { type CsvParseError, csvProblem, isCsvParseError } from "../../../../shared/csv-problem";
 import { allCandidates, type Candidates, cellValue, inferred, narrow } from "./cells";
 import { type ScanColumn, scanTests, scanVerdict } from "./scan";
+import { keepLastLines, keysOf } from "./load-steps";
+import { loadAndRebuild, REBUILD_FROM } from "./rebuild";
 
 export interface ImportOptions {
   databaseId: string;
@@ -40,11 +43,14 @@ export interface ImportOptions {
    * beforeImages extension, for the audit trail): `before` in the result.
    */
   beforeImages?: number;
+  /** An existing Table is rebuilt for a file of this many rows or more (rebuild.ts; default REBUILD_FROM). */
+  rebuildFrom?: number;
 }
 
 /** Where an import is: checking the file, loading it, building the primary key's index. */
 export interface ImportProgress {
-  phase: "checking" | "loading" | "indexing";
+  /** `merging`: an existing Table's Records joined with the file's (rebuild.ts). */
+  phase: "checking" | "loading" | "merging" | "indexing";
   /** Rows done so far (our own pass and the appender count rows). */
   rows?: number;
   /** How much of the phase is done, 0–1 (the engine's own reader and index build). */
@@ -57,7 +63,8 @@ export interface ImportResult {
   created: boolean;
   /**
    * How the rows went in (for the CLI and tests): the engine's reader straight into a new
-   * Table, its reader into the staging table, or our own pass through the appender.
+   * Table or a rebuilt one, its reader into the staging table, or our own pass through the
+   * appender.
    */
   loadedBy: "engine" | "staging" | "appender";
   /**
@@ -302,7 +309,8 @@ async function loadThenAdopt(store: RecordStore, file: string, def: TableDef, na
       if (kindOf(engine.dialect, e) !== "unique") throw e;
       if (created) store.forgetTable(created);
       created = undefined;
-      const kept = await keepLastLines(store, load, loaded, file, def, names, report);
+      // Too many keys repeating: nothing changed, left to the staging path.
+      const kept = await engine.write((tx) => keepLastLines(engine, tx, load, loaded, file, def, names, report));
       if (kept === undefined) return undefined;
       rows = kept;
       added = await adopt();
@@ -316,54 +324,6 @@ async function loadThenAdopt(store: RecordStore, file: string, def: TableDef, na
   } finally {
     await engine.write((tx) => tx.run(engine.builder.schema.dropTable(load).ifExists().compile())).catch(() => undefined);
   }
-}
-
-/**
- * Many keys repeating: left to the staging path, which numbers every line anyway (keeping the
- * last lines here reads the whole file once more, and holds the repeated keys in memory).
- */
-const MAX_REPEATED_KEYS = 100_000;
-
-/**
- * A load table whose keys repeat keeps only the last line of each repeated key, as the staging
- * path would (at a fraction of its memory and time: a 10,000,000-line file with one key
- * repeated took 91 s and 1 GB there). The keys are sorted to find those that repeat (a sort
- * spills within the memory limit; ~1.5 s at 10,000,000 rows); their lines are dropped and the last
- * of each read from the file again, numbered in file order. Returns the rows the load table
- * holds then (`loaded` when no key repeats), or undefined, nothing changed, when too many repeat.
- */
-async function keepLastLines(store: RecordStore, load: string, loaded: number, file: string, def: TableDef, names: string[], report: (p: ImportProgress) => void): Promise<number | undefined> {
-  const engine = store.engine;
-  const b = engine.builder;
-  const csvLoad = engine.dialect.csvLoad!;
-  const pk = def.primaryKey;
-  const repeats = `${load}_repeats`;
-  try {
-    return await engine.write(async (tx) => {
-      const sorted = b.selectFrom(load).select([sql.ref(pk).as("k"), sql`lag(${sql.ref(pk)}) over (order by ${sql.ref(pk)})`.as("previous")]);
-      await tx.run(b.schema.createTable(repeats).as(b.selectFrom(sorted.as("s")).select("k").distinct().whereRef("k", "=", "previous")).compile(), undefined, { frugal: true });
-      const [[count]] = (await tx.run(b.selectFrom(repeats).select(sql`count(*)`.as("n")).compile())).rows;
-      if (Number(count) > MAX_REPEATED_KEYS) throw new TooManyRepeats();
-      let rows = loaded;
-      if (Number(count) > 0) {
-        rows -= (await tx.run(b.deleteFrom(load).where(sql.ref(pk), "in", b.selectFrom(repeats).select("k")).compile())).changes;
-        const types = names.map((n) => def.fields.find((f) => f.key === n)!.type);
-        rows += (await tx.run(CompiledQuery.raw(csvLoad.lastLinesSql(load, file, names, types, pk, repeats)), (fraction) => report({ phase: "loading", fraction }), { frugal: true })).changes;
-      }
-      await tx.run(b.schema.dropTable(repeats).compile());
-      return rows;
-    });
-  } catch (e) {
-    if (e instanceof TooManyRepeats) return undefined;
-    throw e;
-  }
-}
-
-class TooManyRepeats extends Error {}
-
-/** At most `limit` keys a query selects (as `k`), for the trail: which Records an import added. */
-async function keysOf(tx: SqlTx, query: { limit(n: number): { compile(): CompiledQuery } }, limit: number): Promise<unknown[]> {
-  return (await tx.run(query.limit(limit).compile(), undefined, { unordered: true })).rows.map((r) => r[0]);
 }
 
 /** Imports a CSV file; a Result so that callers (CLI, HTTP) report failures in the one error shape. */
@@ -404,6 +364,11 @@ export async function importCsv(store: RecordStore, file: string, options: Impor
     if (def && checked?.scanned && csvLoad?.fits(checked.types, true) && engine.dialect.primaryKeyAfterLoad) {
       const loaded = await loadThenAdopt(store, file, def, names, checked, report, options.beforeImages);
       if (loaded) return ok(loaded);
+    }
+    // Many rows into an existing Table the engine checked: rebuilt beside it, then swapped in.
+    if (existing && checked?.scanned && csvLoad?.fits(known.map((f) => f!.type), true) && engine.dialect.primaryKeyAfterLoad && checked.rows >= (options.rebuildFrom ?? REBUILD_FROM)) {
+      const rebuilt = await store.writing(existing, () => loadAndRebuild(store, existing, file, names, checked.rows, report, options.beforeImages));
+      if (rebuilt) return ok(rebuilt);
     }
     const progress = (rows: number) => report({ phase: "loading", rows });
 
