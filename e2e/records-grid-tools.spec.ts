@@ -543,7 +543,7 @@ test("import a CSV: preview like paste, then update-or-insert by primary key, al
   await expect(dialog.getByTestId("import-summary")).toContainText("3 rows: 1 new Record, 2 Records to update");
   await expect(dialog).toContainText("ImportTown");
   await dialog.getByRole("button", { name: "Import 3 rows" }).click();
-  await expect(dialog.getByTestId("import-outcome")).toContainText("1 Record added, 2 Records updated");
+  await expect(dialog.getByTestId("import-outcome")).toContainText("1 Record added, 2 changed");
   const a = await apiRecord("E00751");
   expect([a.city, a.age]).toEqual(["ImportTown", 33]);
   const b = await apiRecord("E00752");

@@ -58,7 +58,7 @@ test("import: empty and repeated keys flagged before sending; skip those lines; 
   await page.screenshot({ path: "test-results/shots/import-skip-preview.png" });
   expect(sent).toEqual([]);
   await dialog.getByRole("button", { name: "Skip 2 invalid lines, import 3 rows" }).click();
-  await expect(dialog.getByTestId("import-outcome")).toContainText("1 Record added, 2 Records updated");
+  await expect(dialog.getByTestId("import-outcome")).toContainText("1 Record added, 2 changed");
   await expect(dialog.getByTestId("import-skipped")).toContainText("2 lines not imported");
   // What was sent is the file without the two lines.
   expect(sent).toHaveLength(1);

@@ -136,3 +136,33 @@ test("a bucket listing shows a file uploaded elsewhere; a change made outside Ba
   await ada.context().close();
   await eve.context().close();
 });
+
+test("an editor's import: Undo takes back its changes and says the Records it added stay (deleting them needs the admin role)", async ({ browser }) => {
+  const eve = await person(browser, "eve@example.com");
+  const key = fs.readFileSync(path.join(stack.dataDir, "api-key"), "utf8").trim().split(/\s+/)[0];
+  const lookup = async (id: string) => {
+    const res = await fetch(`${SERVICE}/v0/record/demo/employees/query`, {
+      method: "POST",
+      headers: { "x-api-key": key, "content-type": "application/json" },
+      body: JSON.stringify({ filter: { and: [{ key: "employee_id", operator: "equal", value: id }] } }),
+    });
+    return ((await res.json()) as { items: Record<string, unknown>[] }).items[0];
+  };
+  const before = await lookup("E00321");
+  await eve.goto(`${teamUrl}/records/demo/employees`);
+  await expect(cell(eve, 0, "employee_id")).toBeVisible();
+  const csv = "employee_id,city\nE00321,Eve Import Town\nX77001,Eve New Town\n";
+  await eve.getByTestId("import-input").setInputFiles({ name: "eve.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+  const dialog = eve.getByRole("dialog", { name: "Import eve.csv" });
+  await dialog.getByRole("button", { name: "Import 2 rows" }).click();
+  const outcome = dialog.getByTestId("import-outcome");
+  await expect(outcome).toContainText("1 Record added, 1 changed.");
+  await expect(outcome).toContainText("Undo (Ctrl+Z) takes back its changes; the 1 Record it added would stay. Your role (editor) cannot delete Records of table demo/employees.");
+  expect((await lookup("E00321")).city).toBe("Eve Import Town");
+  await dialog.getByRole("button", { name: "Close" }).last().click();
+  await eve.getByRole("button", { name: /^Undo/ }).first().click();
+  await expect(eve.getByRole("status").filter({ hasText: /^Undone/ })).toBeVisible();
+  await expect.poll(async () => (await lookup("E00321")).city).toBe(before.city);
+  expect((await lookup("X77001"))?.city).toBe("Eve New Town");
+  await eve.context().close();
+});

@@ -111,19 +111,24 @@ describe("what is recorded", () => {
 
   it("an import that updates Records: what it overwrote, Record by Record, in each one's history", async () => {
     const ada = await signIn(base(), "ada@example.com", PW);
-    const was = (await call(ada, "POST", "/api/v0/record/demo/employees/query", { filter: { and: [{ key: "employee_id", operator: "anyOf", value: ["E00002", "E00003"] }] }, sort: [{ key: "employee_id", direction: "ascending" }] })).body.items;
-    const r = await fetch(`${base()}/api/v0/record/demo/employees/import`, { method: "POST", headers: { ...fromApp(base()), cookie: ada, "content-type": "text/csv" }, body: "employee_id,annual_salary,city\nE00002,1,Braga\nE00003,2,Coimbra\nE90077,3,Aveiro" });
+    const was = (await call(ada, "POST", "/api/v0/record/demo/employees/query", { filter: { and: [{ key: "employee_id", operator: "anyOf", value: ["E00002", "E00003", "E00004"] }] }, sort: [{ key: "employee_id", direction: "ascending" }] })).body.items;
+    // E00004 as it is: named by the file, not changed by it.
+    const same = `E00004,${was[2].annual_salary ?? ""},${was[2].city ?? ""}`;
+    const r = await fetch(`${base()}/api/v0/record/demo/employees/import`, { method: "POST", headers: { ...fromApp(base()), cookie: ada, "content-type": "text/csv" }, body: `employee_id,annual_salary,city\nE00002,1,Braga\n${same}\nE00003,2,Coimbra\nE90077,3,Aveiro` });
     const answer = await r.json();
     expect(r.status).toBe(200);
     // The client gets the import's answer, not the trail's copy of what it overwrote.
-    expect(answer).toEqual({ message: "ok", inserted: 1, updated: 2, created: false });
+    expect(answer).toEqual({ message: "ok", inserted: 1, updated: 3, changed: 2, created: false });
+    // Its before-images are of the Records it changed: E00004's history has no entry of it.
+    expect((await call(ada, "GET", "/api/audit?table=demo/employees&record=E00004&kind=import")).body.items).toEqual([]);
     const entry = (await call(ada, "GET", "/api/audit?table=demo/employees&record=E00002&limit=1")).body.items[0];
     expect(entry).toMatchObject({ action: "import", outcome: "applied" });
     expect(entry.changes).toEqual([{ key: "E00002", before: { annual_salary: was[0].annual_salary, city: was[0].city }, after: { annual_salary: 1, city: "Braga" } }]);
     const all = (await call(ada, "GET", "/api/audit?table=demo/employees&kind=import&limit=1")).body.items[0];
     expect(all.changes.map((c: { key: string }) => c.key).sort()).toEqual(["E00002", "E00003"]);
     // Its counts, and the Record it added, whose history starts with it.
-    expect(all).toMatchObject({ count: 3, inserted: 1, updated: 2 });
+    expect(all).toMatchObject({ count: 4, inserted: 1, updated: 3 });
+    expect(all.beforeImagesOmitted).toBeUndefined();
     expect(all.keys.sort()).toEqual(["E00002", "E00003", "E90077"]);
     const added = (await call(ada, "GET", "/api/audit?table=demo/employees&record=E90077")).body.items;
     expect(added).toHaveLength(1);

@@ -466,8 +466,9 @@ export function createAuditor(opts: AuditorOptions): Auditor {
         if (answered) {
           images = answered;
           const n = answered.rows.length;
-          // An import's count of Records it updated is in its answer, not a header.
-          const overwrote = c.endpoint === "import" ? Number(json.updated) : matched;
+          // An import's count of Records it changed (else of those it updated) is in its answer,
+          // not a header: its before-images are of the Records whose values it changed.
+          const overwrote = c.endpoint === "import" ? Number(json.changed ?? json.updated) : matched;
           if (Number.isFinite(overwrote) && overwrote > n) out.beforeImagesOmitted = overwrote - n;
         } else if (asked) out.beforeImagesUnreadable = true;
         // An import's: the keys of the Records it added (at most BEFORE_IMAGES_MAX), and its counts.

@@ -27,6 +27,8 @@ interface Props {
   file: File;
   fields: readonly FieldInfo[];
   pkField: string;
+  /** Why Records of this table may not be deleted here (undoing the import's added ones would), if so. */
+  noDelete?: string;
   onClose(): void;
 }
 
@@ -41,9 +43,16 @@ type State =
   | { kind: "refused"; message: string }
   | { kind: "preview"; plan: ImportPlan; rows: number; errors: ReturnType<typeof readCsv> & { ok: true } }
   | { kind: "sending"; progress?: Reading }
-  | { kind: "done"; inserted: number; updated: number; skipped: CellChange[] };
+  | { kind: "done"; inserted: number; changed: number; unchanged: number; undo: string; skipped: CellChange[] };
 
 const plural = (n: number, one: string) => `${fmtInt(n)} ${one}${n === 1 ? "" : "s"}`;
+
+/** "100 Records added, 173 changed, 199,827 already as the file has them": the parts that are not zero. */
+function outcomeText(o: { inserted: number; changed: number; unchanged: number }): string {
+  const parts = [`${plural(o.inserted, "Record")} added`, `${fmtInt(o.changed)} changed`];
+  if (o.unchanged) parts.push(`${fmtInt(o.unchanged)} already as the file has them`);
+  return parts.join(", ");
+}
 
 const CHUNK = 500;
 /** Requests at once: the service reads on a few connections; more would only queue there. */
@@ -114,22 +123,38 @@ export default function ImportDialog(p: Props) {
       // preview may be minutes old.
       const existing = await currentRecords(p.db, p.table, p.pkField, read.keys, good.map((r) => r.pk), (progress) => setState({ kind: "sending", progress }));
       setState({ kind: "sending" });
-      const undo = importUndo(planImport(good, existing, p.fields, p.pkField), good);
+      const plan = planImport(good, existing, p.fields, p.pkField);
+      const undo = importUndo(plan, good);
       const body = skipInvalid ? new Blob([csvWithout(read.keys, read.rows)], { type: "text/csv" }) : p.file;
       const r = await importCsv(p.db, p.table, body);
-      setState({ kind: "done", inserted: r.inserted, updated: r.updated, skipped: skipInvalid ? read.errors : [] });
-      undoActions.record({
-        id: `${Date.now()}-import`,
-        label: `Import ${p.file.name}`,
-        db: p.db,
-        table: p.table,
-        pkField: p.pkField,
-        at: Date.now(),
-        changes: undo.changes,
-        jsonFields: p.fields.filter((f) => f.type === "json").map((f) => f.key),
-        ...(undo.inserted.length ? { rows: { kind: "insert" as const, records: undo.inserted } } : {}),
-      });
-      toast(`Imported ${p.file.name}`, { kind: "success", detail: `${plural(r.inserted, "Record")} added, ${plural(r.updated, "Record")} updated.`, action: undoLast() });
+      // The service counts every Record the file names as updated; the plan, read just before,
+      // knows which of them the file really changes.
+      const changed = Math.min(plan.updated, r.updated);
+      const outcome = { inserted: r.inserted, changed, unchanged: r.updated - changed };
+      // Undoing the Records it added deletes them: where this person may not delete, Undo
+      // takes back its changes only, and says so (it used to try, and be refused by the proxy).
+      const keepsAdded = undo.inserted.length > 0 && p.noDelete !== undefined;
+      const undoable = undo.changes.length > 0 || (undo.inserted.length > 0 && !keepsAdded);
+      const undoText = !undoable
+        ? `It cannot be undone here: that would delete the ${plural(undo.inserted.length, "Record")} it added. ${p.noDelete ?? ""}`
+        : keepsAdded
+          ? `Undo (Ctrl+Z) takes back its changes; the ${plural(undo.inserted.length, "Record")} it added would stay. ${p.noDelete}`
+          : "Undo (Ctrl+Z) takes the import back.";
+      setState({ kind: "done", ...outcome, undo: undoText, skipped: skipInvalid ? read.errors : [] });
+      if (undoable) {
+        undoActions.record({
+          id: `${Date.now()}-import`,
+          label: keepsAdded ? `Import ${p.file.name} (its changes)` : `Import ${p.file.name}`,
+          db: p.db,
+          table: p.table,
+          pkField: p.pkField,
+          at: Date.now(),
+          changes: undo.changes,
+          jsonFields: p.fields.filter((f) => f.type === "json").map((f) => f.key),
+          ...(undo.inserted.length && !keepsAdded ? { rows: { kind: "insert" as const, records: undo.inserted } } : {}),
+        });
+      }
+      toast(`Imported ${p.file.name}`, { kind: "success", detail: `${outcomeText(outcome)}.`, ...(undoable ? { action: undoLast() } : {}) });
       void invalidateTableRecords(qc, p.db, p.table);
     } catch (e) {
       const message = e instanceof ApiError ? e.message : (e as Error).message;
@@ -155,7 +180,7 @@ export default function ImportDialog(p: Props) {
         {state.kind === "done" && (
           <div role="status" data-testid="import-outcome">
             <p>
-              {plural(state.inserted, "Record")} added, {plural(state.updated, "Record")} updated. Undo (Ctrl+Z) takes the import back.
+              {outcomeText(state)}. {state.undo}
             </p>
             {state.skipped.length > 0 && (
               <>

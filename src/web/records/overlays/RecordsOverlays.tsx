@@ -146,7 +146,7 @@ export default function RecordsOverlays({ ctx }: { ctx: OverlayCtx }) {
         />
       )}
       {s.importFile && (
-        <ImportDialog db={ctx.db} table={ctx.table} file={s.importFile} fields={ctx.fields} pkField={ctx.pkField} onClose={() => overlayActions.importFile(null)} />
+        <ImportDialog db={ctx.db} table={ctx.table} file={s.importFile} fields={ctx.fields} pkField={ctx.pkField} noDelete={ctx.noDelete} onClose={() => overlayActions.importFile(null)} />
       )}
       {s.saveView && <SaveViewDialog db={ctx.db} table={ctx.table} search={ctx.search} widths={ctx.widths} onClose={() => overlayActions.saveView(false)} />}
       {s.manageViews && <ManageViewsDialog db={ctx.db} table={ctx.table} onClose={() => overlayActions.manageViews(false)} />}

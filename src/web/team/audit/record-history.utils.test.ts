@@ -82,6 +82,9 @@ describe("recordVersions", () => {
     // One that also left updates unnamed (past the before-images) may have: listed.
     const updatedToo = recordVersions([{ ...maybe(91, "import"), beforeImagesOmitted: 5 }, upd("N3", { a: 1 }, { a: 2 })], "N3", "id");
     expect(updatedToo.map((x) => x.what)).toEqual(["maybe", "changed"]);
+    // In its words: it changed more Records than it named (it may have added none past them).
+    expect(updatedToo[0].why).toBe("The import changed more than 10,000 Records; not all were named.");
+    expect(recordVersions([{ ...maybe(92, "import"), beforeImagesOmitted: 5, addedOmitted: 3 }], "N4", "id")[0].why).toBe("The import changed and added more than 10,000 Records each; not all were named.");
     // Only the import that perhaps added it: listed, in its words.
     const only = recordVersions([maybe(80, "import")], "N2", "id", true);
     expect(only.map((x) => x.what)).toEqual(["maybe"]);

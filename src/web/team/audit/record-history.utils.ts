@@ -35,6 +35,15 @@ export interface RecordVersion {
 
 const valuesOf = (o: Record<string, RecordValue> | undefined) => o ?? {};
 
+/** Why a change that does not name every Record it touched may have touched this one. */
+function partialWhy(it: AuditItem): string {
+  if (it.action !== "import") return "More than 10,000 Records matched this change; this Record's values were not kept.";
+  const changed = Number(it.beforeImagesOmitted) > 0;
+  const added = Number(it.addedOmitted) > 0;
+  const what = changed && added ? "changed and added more than 10,000 Records each" : changed ? "changed more than 10,000 Records" : "added more than 10,000 Records";
+  return `The import ${what}; not all were named.`;
+}
+
 /**
  * The versions of one Record, newest first. `complete`: every page of its history is read; then,
  * when the oldest recorded entry changed the Record (it was not added through Baseboard), the
@@ -48,7 +57,7 @@ export function recordVersions(items: readonly AuditItem[], record: string, pkFi
   for (const it of items) {
     if (it.outcome !== "applied") continue;
     if (it.partial) {
-      out.push({ seq: it.seq, at: it.at, actor: it.actor, action: it.action, what: "maybe", fields: [] });
+      out.push({ seq: it.seq, at: it.at, actor: it.actor, action: it.action, what: "maybe", fields: [], why: partialWhy(it) });
       continue;
     }
     // Before a change of its key, the Record had another (the history follows it there).
@@ -103,9 +112,8 @@ export function recordVersions(items: readonly AuditItem[], record: string, pkFi
       if (out[j].what !== "changed" && out[j].what !== "renamed") continue;
       for (const f of out[j].fields) if (!(f.field in target) && f.before !== undefined) target[f.field] = f.before;
     }
-    if (out[i].what === "maybe")
-      out[i].why = out[i].action === "import" ? "The import added more than 10,000 Records; not all were named." : "More than 10,000 Records matched this change; this Record's values were not kept.";
-    else if (i === 0 && out[i].what !== "renamedAway") out[i].why = "This is the current version.";
+    if (out[i].what === "maybe") continue; // why: said when it was listed
+    if (i === 0 && out[i].what !== "renamedAway") out[i].why = "This is the current version.";
     else if (unknownSince) out[i].why = "A change since may have changed this Record without keeping its values: compare with the Record before restoring by hand.";
     else if (deletedSince && renamedAwaySince !== undefined) out[i].why = `That Record's key changed to ${renamedAwaySince} since: restore it from the history of ${renamedAwaySince}.`;
     else if (deletedSince) out[i].why = "The Record was deleted since; undo the delete first.";

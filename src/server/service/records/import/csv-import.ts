@@ -26,7 +26,7 @@ import type { BeforeImagesJson, RecordStore } from "../store";
 import { type CsvParseError, csvProblem, isCsvParseError } from "../../../../shared/csv-problem";
 import { allCandidates, type Candidates, cellValue, inferred, narrow } from "./cells";
 import { type ScanColumn, scanTests, scanVerdict } from "./scan";
-import { keepLastLines, keysOf } from "./load-steps";
+import { differs, keepLastLines, keysOf } from "./load-steps";
 import { loadAndRebuild, REBUILD_FROM } from "./rebuild";
 
 export interface ImportOptions {
@@ -73,6 +73,12 @@ export interface ImportResult {
    * the key, those Fields as they were, then as the file set them.
    */
   before?: BeforeImagesJson;
+  /**
+   * With `beforeImages`: of the Records it updated, how many it really changed (a value
+   * differed); `before` holds those (at most that many). Undefined where it was not counted
+   * (more than `beforeImages` of them, on the rebuild path).
+   */
+  changed?: number;
   /** With `beforeImages`: the keys of the Records it added, at most that many (the count says how many in all). */
   added?: unknown[];
 }
@@ -427,21 +433,23 @@ export async function importCsv(store: RecordStore, file: string, options: Impor
         if (keyLater) await tx.run(primaryKeyIndex(engine, table), (fraction) => report({ phase: "indexing", fraction }), { frugal: true });
         return { inserted: changes, updated: 0, created: true, loadedBy, added };
       }
+      const others = names.filter((n) => n !== pk);
+      const changing = differs(others, "t", "s");
       const matched = await tx.run(
         b
           .selectFrom(latest.as("s"))
           .innerJoin(`${table.physical} as t`, `t.${pk}`, `s.${pk}`)
-          .select(sql<number>`count(*)`.as("n"))
+          .select([sql<number>`count(*)`.as("n"), sql<number>`count(*) filter (where ${changing})`.as("changed")])
           .compile(),
       );
       const updated = Number(matched.rows[0][0]);
-      const others = names.filter((n) => n !== pk);
+      const changed = Number(matched.rows[0][1]);
       let before: BeforeImagesJson | undefined;
-      if (options.beforeImages && updated > 0) {
-        // Key, the Fields as they are, then as the file sets them, of the Records it updates.
+      if (options.beforeImages && changed > 0) {
+        // Key, the Fields as they are, then as the file sets them, of the Records it changes.
         const json = (n: string) => table.byKey.get(n)!.type === "json";
         const refs = [{ ref: sql.ref(`t.${pk}`), json: json(pk) }, ...others.map((n) => ({ ref: sql.ref(`t.${n}`), json: json(n) })), ...others.map((n) => ({ ref: sql.ref(`s.${n}`), json: json(n) }))];
-        const images = b.selectFrom(latest.as("s")).innerJoin(`${table.physical} as t`, `t.${pk}`, `s.${pk}`).select(engine.dialect.jsonRow(refs).as("j")).limit(options.beforeImages);
+        const images = b.selectFrom(latest.as("s")).innerJoin(`${table.physical} as t`, `t.${pk}`, `s.${pk}`).where(changing).select(engine.dialect.jsonRow(refs).as("j")).limit(options.beforeImages);
         const read = await tx.run(b.selectFrom(images.as("i")).select(engine.dialect.jsonArrayOf(sql.ref("i.j")).as("rows")).compile(), undefined, { unordered: true });
         before = { fields: [pk, ...others], rowsJson: String(read.rows[0]?.[0] ?? "[]") };
       }
@@ -461,7 +469,7 @@ export async function importCsv(store: RecordStore, file: string, options: Impor
       );
       await tx.run(b.schema.dropTable(staging).compile());
       // DuckDB counts an upserted row once; with others empty, conflicting rows are not counted.
-      return { inserted: others.length === 0 ? changes : changes - updated, updated, created: false, loadedBy, before, added };
+      return { inserted: others.length === 0 ? changes : changes - updated, updated, created: false, loadedBy, before, added, ...(options.beforeImages ? { changed } : {}) };
     }));
     const table = await store.table(options.databaseId, options.slug);
     if (table) store.touched(table);

@@ -2,7 +2,7 @@
  * Steps the engine's load paths share (csv-import.ts for a new Table, rebuild.ts for an existing
  * one): keeping the last line of each key a file repeats, and reading which keys were added.
  */
-import { CompiledQuery, sql } from "kysely";
+import { CompiledQuery, type RawBuilder, sql } from "kysely";
 import type { SqlEngine, SqlTx } from "../../engines/engine";
 import type { TableDef } from "../registry";
 import type { ImportProgress } from "./csv-import";
@@ -45,4 +45,14 @@ export async function keepLastLines(engine: SqlEngine, tx: SqlTx, load: string, 
 /** At most `limit` keys a query selects (as `k`), for the trail: which Records an import added. */
 export async function keysOf(tx: SqlTx, query: { limit(n: number): { compile(): CompiledQuery } }, limit: number): Promise<unknown[]> {
   return (await tx.run(query.limit(limit).compile(), undefined, { unordered: true })).rows.map((r) => r[0]);
+}
+
+/**
+ * Whether a Record the file names differs from it in any of `fields` (`a` the Table's alias, `b`
+ * the file's): the Records an import really changes, whose before-images the trail keeps first
+ * (an import that names 200,000 Records and changes 173 of them should keep those 173).
+ */
+export function differs(fields: string[], a: string, b: string): RawBuilder<boolean> {
+  if (fields.length === 0) return sql<boolean>`false`;
+  return sql<boolean>`(${sql.join(fields.map((f) => sql`${sql.ref(`${a}.${f}`)} is distinct from ${sql.ref(`${b}.${f}`)}`), sql` or `)})`;
 }

@@ -28,7 +28,7 @@ import { kindOf } from "../../engines/failures";
 import { LOAD_TABLE_PREFIX, physicalTable, primaryKeyIndex, type StoredTable } from "../registry";
 import type { BeforeImagesJson, RecordStore } from "../store";
 import type { ImportProgress, ImportResult } from "./csv-import";
-import { keepLastLines, keysOf } from "./load-steps";
+import { differs, keepLastLines, keysOf } from "./load-steps";
 
 /**
  * Files of this many rows or more are imported into an existing Table by rebuilding it. Below,
@@ -92,15 +92,20 @@ export async function loadAndRebuild(store: RecordStore, table: StoredTable, fil
       // The file's first rows in a window (any order: the load's), for the trail's reads.
       const window = (n: number) => b.selectFrom(load).select(names.map((f) => sql.ref(f).as(f))).limit(n).as("s");
       let imagesJson: BeforeImagesJson | undefined;
+      let changed: number | undefined;
       if (keysWanted && updated > 0) {
-        // Key, the Fields as they are, then as the file sets them (as the staging path reads them).
+        // Key, the Fields as they are, then as the file sets them (as the staging path reads
+        // them), of the Records it really changes.
         const json = (n: string) => table.byKey.get(n)!.type === "json";
         const refs = [{ ref: sql.ref(`t.${pk}`), json: json(pk) }, ...others.map((n) => ({ ref: sql.ref(`t.${n}`), json: json(n) })), ...others.map((n) => ({ ref: sql.ref(`s.${n}`), json: json(n) }))];
-        const found = await windowed(tx, loaded, Math.min(keysWanted, updated), (n) =>
-          b.selectFrom(window(n)).innerJoin(`${table.physical} as t`, `t.${pk}`, `s.${pk}`).select(engine.dialect.jsonRow(refs).as("j")),
+        const want = Math.min(keysWanted, updated);
+        const found = await windowed(tx, loaded, want, (n) =>
+          b.selectFrom(window(n)).innerJoin(`${table.physical} as t`, `t.${pk}`, `s.${pk}`).where(differs(others, "t", "s")).select(engine.dialect.jsonRow(refs).as("j")),
         );
         imagesJson = { fields: [pk, ...others], rowsJson: `[${found.map(String).join(",")}]` };
-      }
+        // Fewer than asked: the window covered the whole file, so that is all of them.
+        changed = found.length < want ? found.length : want === updated ? updated : undefined;
+      } else if (keysWanted) changed = 0;
       const added =
         keysWanted === undefined
           ? undefined
@@ -130,7 +135,7 @@ export async function loadAndRebuild(store: RecordStore, table: StoredTable, fil
       await tx.run(b.schema.dropTable(table.physical).compile());
       await tx.run(b.schema.alterTable(load).renameTo(table.physical).compile());
       await tx.run(primaryKeyIndex(engine, table), (fraction) => report({ phase: "indexing", fraction }), { frugal: true });
-      return { inserted, updated, created: false, loadedBy: "engine", before: imagesJson, added };
+      return { inserted, updated, created: false, loadedBy: "engine", before: imagesJson, added, ...(keysWanted ? { changed } : {}) };
     });
 
   const dropLoads = () =>
