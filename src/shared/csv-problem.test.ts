@@ -42,3 +42,16 @@ describe("a quote never closed is named where it opens", () => {
     expect(problemIn(text)).toBe(`line ${line}: a quote (") opens a value that is never closed.`);
   });
 });
+
+describe("a quoted value that runs on to a later line and closes there with more text is named where it opens", () => {
+  it.each([
+    // A review's file: a quote opened at the end of line 3 closes before "Tokyo" on line 4.
+    ['id,city,note\n1,"Paris",a\n2,"Oslo","note 2\n3,"Tokyo",c\n', 3, 4],
+    ['id,name\n1,"multi\nline"\n2,"b\n3,"c",d\n', 4, 5],
+  ])("%j → line %i (runs on to %i)", (text, line, to) => {
+    expect(problemIn(text)).toBe(`line ${line}: a quote (") opens a value that runs on to line ${to}, where more text follows its closing quote; close it on line ${line}, or write a quote inside a value twice ("").`);
+  });
+  it("on its own line: named there, as before", () => {
+    expect(problemIn('id,name\n1,"x"y\n')).toBe('line 2: a quoted value is followed by more text; write a quote inside a value twice ("").');
+  });
+});

@@ -27,7 +27,11 @@ export function isCsvParseError(e: unknown): e is CsvParseError {
  * named there (the parser's own line is the file's last).
  */
 export function csvProblem(e: CsvParseError, headerCells?: number, startLine?: number): string {
-  const line = (e.code === "CSV_QUOTE_NOT_CLOSED" ? startLine : undefined) ?? e.lines ?? 1;
+  const line = problemLine(e, startLine);
+  // A quoted value that runs on past its own line (a quote opened by mistake): where it opened.
+  if (e.code === "CSV_INVALID_CLOSING_QUOTE" && line !== e.lines && e.lines !== undefined) {
+    return `line ${line}: a quote (") opens a value that runs on to line ${e.lines}, where more text follows its closing quote; close it on line ${line}, or write a quote inside a value twice ("").`;
+  }
   switch (e.code) {
     case "CSV_RECORD_INCONSISTENT_FIELDS_LENGTH":
     case "CSV_RECORD_INCONSISTENT_COLUMNS": {
@@ -46,6 +50,16 @@ export function csvProblem(e: CsvParseError, headerCells?: number, startLine?: n
     default:
       return `line ${line}: ${(e.message ?? "the CSV cannot be read").replace(/\brecords?\b/gi, "line").replace(/^Invalid [^:]*: /, "")}`;
   }
+}
+
+/**
+ * The line a problem is named at: the parser's own, except for a quoted value that runs on
+ * past the line it opens on (never closed, or closed lines later with more text after it),
+ * named where it opens, `startLine` (the row's first line), when known.
+ */
+export function problemLine(e: CsvParseError, startLine?: number): number {
+  const runsOn = e.code === "CSV_QUOTE_NOT_CLOSED" || (e.code === "CSV_INVALID_CLOSING_QUOTE" && startLine !== undefined && e.lines !== undefined && startLine < e.lines);
+  return (runsOn ? startLine : undefined) ?? e.lines ?? 1;
 }
 
 /** csv-parse's synchronous parse (its Node or its browser build: the caller's side chooses). */

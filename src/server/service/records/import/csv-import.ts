@@ -23,7 +23,7 @@ import type { SqlEngine, SqlTx } from "../../engines/engine";
 import { kindOf, stateFailure } from "../../engines/failures";
 import { type FieldDef, LOAD_TABLE_PREFIX, physicalTable, primaryKeyIndex, type StoredTable, type TableDef, TableExistsError, validateDef } from "../registry";
 import type { BeforeImagesJson, RecordStore } from "../store";
-import { type CsvParseError, csvProblem, isCsvParseError } from "../../../../shared/csv-problem";
+import { type CsvParseError, csvProblem, isCsvParseError, problemLine } from "../../../../shared/csv-problem";
 import { allCandidates, type Candidates, cellValue, inferred, narrow } from "./cells";
 import { type ScanColumn, scanTests, scanVerdict } from "./scan";
 import { differs, keepLastLines, keysOf } from "./load-steps";
@@ -134,16 +134,36 @@ async function* csvRows(file: string): AsyncIterable<Row> {
     }
   } catch (e) {
     const err = e as CsvParseError;
-    // In lines and cells, not csv-parse's "Records" (a Record is something else here).
-    // A quote never closed is named where it opens (the row after the last whole one), not at the end.
-    const at = err.code === "CSV_QUOTE_NOT_CLOSED" ? line : (err.lines ?? line);
-    if (isCsvParseError(err)) throw new LineError(at, `the CSV is malformed: ${csvProblem(err).replace(/^line \d+: /, "")}`);
+    // In lines and cells, not csv-parse's "Records" (a Record is something else here). A quoted
+    // value that runs on is named where it opens (the row after the last whole one, `line`).
+    if (isCsvParseError(err)) {
+      // The parser reads ahead of the rows taken from it: where the failing row starts is
+      // found by reading the file again up to it (`records`: the rows read whole before).
+      const start = typeof err.records === "number" ? await lineAfterRows(file, err.records) : line;
+      throw new LineError(problemLine(err, start), `the CSV is malformed: ${csvProblem(err, undefined, start).replace(/^line \d+: /, "")}`);
+    }
     throw e;
   } finally {
     // pipe() does not close the file when the reader stops early (header() reads one row): an
     // open descriptor per import would pin the deleted spool's space until the service exits.
     source.destroy();
   }
+}
+
+/** The line after the first `rows` rows of a file (lines counted as csvRows counts them). */
+async function lineAfterRows(file: string, rows: number): Promise<number> {
+  let line = 1;
+  if (rows === 0) return line;
+  const source = fs.createReadStream(file);
+  try {
+    for await (const raw of source.pipe(parse({ bom: false, relax_column_count: true, skip_empty_lines: false, encoding: null, to: rows })) as AsyncIterable<Buffer[]>) {
+      line++;
+      for (const cell of raw) for (let i = cell.indexOf(10); i >= 0; i = cell.indexOf(10, i + 1)) line++;
+    }
+  } finally {
+    source.destroy();
+  }
+  return line;
 }
 
 async function header(file: string): Promise<{ names: string[]; line: number }> {

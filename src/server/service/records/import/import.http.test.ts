@@ -135,6 +135,19 @@ describe("bad input: nothing is imported", () => {
     expect((await svc.call("/v0/record/demo/strayquote/query", { json: {} })).status).toBe(404);
   });
 
+  it("names the line where a quoted value that runs on to a later line opens, early and past our own pass's first rows", async () => {
+    const late = Array.from({ length: 2500 }, (_, i) => `${i + 10},row ${i},n`).join("\n");
+    for (const [text, line, to] of [
+      ['id,city,note\n1,"Paris",a\n2,"Oslo","note 2\n3,"Tokyo",c\n4,x,y\n', 3, 4],
+      [`id,city,note\n${late}\n2,"Oslo","note 2\n3,"Tokyo",c\n4,x,y\n`, 2502, 2503],
+    ] as const) {
+      const res = await csv(text, "", "demo/runon");
+      expect(res.status).toBe(400);
+      expect((await res.json()).message).toBe(`line ${line}: the CSV is malformed: a quote (") opens a value that runs on to line ${to}, where more text follows its closing quote; close it on line ${line}, or write a quote inside a value twice ("").`);
+    }
+    expect((await svc.call("/v0/record/demo/runon/query", { json: {} })).status).toBe(404);
+  });
+
   it("names the line where a quote that never closes opens", async () => {
     const res = await csv('id,x\n1,a\n2,"b\n3,c\n4,d\n', "", "demo/quote");
     expect(res.status).toBe(400);
