@@ -98,9 +98,18 @@ test("the blank row at the end of the page: type into it, Enter adds the Record;
   await expect(page.getByRole("status").filter({ hasText: "Added Record NEWROW-01" })).toBeVisible();
   const added = (await apiQuery("employees", { filter: pkOr("NEWROW-01") })).items[0];
   expect(added).toMatchObject({ employee_id: "NEWROW-01", full_name: "Row Typed", age: 40, city: null });
-  // The row is empty again for the next one, and the new Record is in the grid.
+  // The row is empty again for the next one, the focus in its first cell, and the new Record is in the grid.
   await expect(row.getByLabel(/^New Record: employee_id/)).toHaveValue("");
+  await expect(row.getByLabel(/^New Record: employee_id/)).toBeFocused();
   await expect(cell(page, 3, "employee_id")).toHaveText("NEWROW-01");
+  // A key already taken: said in place, the focus back on the key to change it.
+  await page.keyboard.type("E00866");
+  await page.keyboard.press("Tab");
+  await page.keyboard.type("Someone Else");
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("alert").filter({ hasText: "E00866" })).toBeVisible();
+  await expect(row.getByLabel(/^New Record: employee_id/)).toBeFocused();
+  await page.keyboard.press("Escape");
   await page.getByRole("region", { name: "Notifications" }).getByRole("button", { name: "Undo" }).first().click();
   await expect.poll(async () => (await apiQuery("employees", { filter: pkOr("NEWROW-01"), limit: 0 })).count).toBe(0);
 });

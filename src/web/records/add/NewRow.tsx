@@ -4,8 +4,9 @@
  * Add Record form), Escape empties the row. Undoable like every add.
  */
 import { useQueryClient } from "@tanstack/react-query";
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { FieldInfo } from "../../../shared/records";
+import { ApiError } from "../../api-client";
 import { toast } from "../../ui/toast";
 import type { GridColumn } from "../grid/columns.utils";
 import { SEL_W } from "../grid/GridRow";
@@ -30,6 +31,16 @@ export function NewRow({ db, table, columns, fields, ariaRowIndex }: Props) {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const ref = useRef<HTMLDivElement>(null);
+  // Where the focus goes once the row's inputs are enabled again (they are disabled while the
+  // insert runs, and a disabled input cannot take the focus: it fell to the page).
+  const focusAfter = useRef<string | undefined>(undefined);
+  useEffect(() => {
+    if (busy || focusAfter.current === undefined) return;
+    const key = focusAfter.current;
+    focusAfter.current = undefined;
+    const inputs = ref.current;
+    (inputs?.querySelector<HTMLInputElement>(`[data-new-col="${CSS.escape(key)}"]`) ?? inputs?.querySelector<HTMLInputElement>("input"))?.focus();
+  }, [busy]);
   const qc = useQueryClient();
   const pk = fields.find((f) => f.primaryKey)?.key ?? "";
   const width = SEL_W + columns.reduce((n, c) => n + c.width, 0);
@@ -37,6 +48,7 @@ export function NewRow({ db, table, columns, fields, ariaRowIndex }: Props) {
 
   const commit = async () => {
     setError(null);
+    const typingIn = (document.activeElement as HTMLElement | null)?.dataset?.newCol ?? "";
     // Fields not shown as columns are left out (null), as in the form when left empty.
     const built = buildRecord(fields, texts);
     if (!built.ok) {
@@ -52,10 +64,13 @@ export function NewRow({ db, table, columns, fields, ariaRowIndex }: Props) {
       undoActions.record({ id: `${Date.now()}-insert`, label: `Add Record ${String(built.record[pk])}`, db, table, pkField: pk, at: Date.now(), changes: [], rows: { kind: "insert", records: [built.record] } });
       toast(`Added Record ${String(built.record[pk])}`, { kind: "success", action: undoLast() });
       setTexts({});
-      ref.current?.querySelector<HTMLInputElement>("input")?.focus();
+      // The next Record starts in the first cell.
+      focusAfter.current = "";
       await invalidateTableRecords(qc, db, table);
     } catch (e) {
       setError((e as Error).message);
+      // Back where the person was typing, to fix it (a key already taken: the key's cell).
+      focusAfter.current = e instanceof ApiError && e.status === 409 ? pk : typingIn;
     } finally {
       setBusy(false);
     }
