@@ -205,6 +205,9 @@ test("Activity: admins filter the trail, open an entry's diff and go to the Reco
   await page.getByRole("button", { name: "Apply" }).click();
   const first = rows.first();
   await expect(first).toContainText("ada@example.com");
+  // The kind in words, in the list and in the filter.
+  await expect(first).toContainText("Updated Records");
+  await expect(page.getByLabel("Kind").locator("option:checked")).toHaveText("Updated Records");
   await first.getByRole("button").click();
   const diff = page.locator(".activity-diff");
   await expect(diff).toContainText("Activity City");
@@ -305,6 +308,7 @@ test("Activity: a Record delete shows each Record as it was", async ({ page }) =
   const rows = page.getByRole("table", { name: "Activity, newest first" }).locator("tbody tr");
   await rows.first().getByRole("button").click();
   const list = page.getByRole("list", { name: "Records deleted (1)" });
+  await expect(rows.first()).toContainText("Deleted Records");
   await expect(list).toContainText("Record E90101 deleted, as it was:");
   await expect(list).toContainText("Gone Soon");
   await expect(list).toContainText("Lisbon");

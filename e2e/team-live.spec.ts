@@ -63,6 +63,16 @@ test("two people in one table: presence, live edits, open Record and edited cell
   await expect(eve.locator(".rp-live-notice")).toContainText("Changed by Ada Admin (ada@example.com)");
   await expect(eve.locator(".record-panel").getByLabel(/^job_title/)).toHaveValue("Changed Live");
   await eve.screenshot({ path: "test-results/live-panel-notice.png" });
+  // Eve's History tab, open while Ada changes the Record again: Ada's change is the current version.
+  await eve.getByRole("tab", { name: "History" }).click();
+  const versions = eve.getByRole("list", { name: `Versions of Record ${id}, newest first` }).getByRole("listitem");
+  await expect(versions.first()).toContainText("ada@example.com changed");
+  const shown = await versions.count();
+  await ada.locator(".record-panel").getByLabel(/^job_title/).fill("Changed Again");
+  await ada.locator(".record-panel").getByRole("button", { name: "Save" }).click();
+  await expect(versions).toHaveCount(shown + 1);
+  await expect(versions.first()).toContainText("Changed Again");
+  await expect(versions.first()).toContainText("Current version");
   await ada.context().close();
   await eve.context().close();
 });

@@ -9,7 +9,8 @@ import { configQueryOptions } from "../../app/config-get-query";
 import { meQueryOptions } from "../me-get-query";
 import { peopleQueryOptions } from "../people-list-query";
 import { type ActivitySearch, isReversedRange, toAuditFilters, toInstant, toLocalInput } from "./activity-search.utils";
-import { activitySummary, askedRecord, readableEndpoint } from "./activity-summary.utils";
+import { formatValue } from "../../records/values/values.utils";
+import { activitySummary, askedRecord, KIND_TEXT, readableEndpoint } from "./activity-summary.utils";
 import { type AuditItem, auditQueryOptions } from "./audit-list-query";
 import { formatWhen } from "./format-when";
 import "../team.css";
@@ -92,7 +93,7 @@ export function ActivityPage({ search, onSearch }: Props) {
             <option value="">all</option>
             {KINDS.map((k) => (
               <option key={k} value={k}>
-                {k}
+                {KIND_TEXT[k]}
               </option>
             ))}
           </select>
@@ -194,7 +195,7 @@ function Entry({ item: it, open, onToggle }: { item: AuditItem; open: boolean; o
           </button>
         </td>
         <td>{it.actor}</td>
-        <td>{activitySummary(it) ?? it.action}</td>
+        <td>{activitySummary(it) ?? KIND_TEXT[it.action] ?? it.action}</td>
         <td>{target(it)}</td>
         <td>
           {it.outcome === "applied" && it.count === 0 ? "nothing matched" : (it.outcome ?? "")}
@@ -212,7 +213,8 @@ function Entry({ item: it, open, onToggle }: { item: AuditItem; open: boolean; o
   );
 }
 
-const text = (v: unknown) => (v === undefined ? "—" : v === null ? "NULL" : typeof v === "string" ? v : JSON.stringify(v));
+/** A value in a diff, numbers written as the grid writes them (21,714, not 21714). */
+const text = (v: unknown) => (v === undefined ? "—" : v === null ? "NULL" : typeof v === "string" ? v : typeof v === "number" ? formatValue("number", v) : JSON.stringify(v));
 
 /** Records listed in one entry's diff; the rest are counted ("and N more Records"). */
 const SHOWN = 200;

@@ -72,6 +72,21 @@ function jobSummary(d: Detail, endpoint: string | undefined): string {
   return `${verb} ${from.endsWith("/") ? "the folder " : ""}${from}${to !== undefined ? ` → ${to}` : ""}${count}`;
 }
 
+/** Each kind of entry in words, for the "What" column and the Kind filter. */
+export const KIND_TEXT: Record<string, string> = {
+  update: "Updated Records",
+  insert: "Added Records",
+  "delete-records": "Deleted Records",
+  import: "Imported a CSV",
+  upload: "Uploaded a file",
+  "restore-file": "Restored a file's version",
+  "delete-file": "Deleted a file",
+  "storage-job": "Storage job",
+  refused: "Refused",
+  "sign-in-failed": "Failed sign-ins",
+  people: "People and roles",
+};
+
 /** The summaries' leading verbs, for an entry that was not done ("Tried to add …"). */
 const INFINITIVES: Record<string, string> = {
   Added: "add",

@@ -8,6 +8,8 @@ import type { QueryClient } from "@tanstack/react-query";
 import { type QueryBody, type QueryResult, type RecordRow, recordKeyText } from "../../../shared/records";
 import { recordKeys } from "../../records/records-keys";
 import { storageKeys } from "../../storage/storage-keys";
+import type { AuditFilters } from "../audit/audit-list-query";
+import { teamKeys } from "../team-keys";
 import { filterUses, patchRows } from "./apply-change.utils";
 import { liveActions } from "./live-store";
 import type { LiveChange } from "./live-types";
@@ -24,6 +26,9 @@ export function applyChange(qc: QueryClient, e: LiveChange, pkOf: (table: string
     return;
   }
   if (!e.table) return;
+  // The trail has a new entry: a History tab open on this table's Records (and Activity read
+  // for it) shows it, instead of calling an older version the current one.
+  void qc.invalidateQueries({ queryKey: teamKeys.auditAll(), predicate: (q) => (q.queryKey[2] as AuditFilters | undefined)?.table === e.table });
   const [db, table] = e.table.split("/");
   const pk = pkOf(e.table);
   const refetchTable = () =>
