@@ -19,7 +19,8 @@ import { deeperThan, encodeDeep } from "./deep-json";
 import { packChanges, packImported } from "./record-changes";
 
 export interface ChangeRequest {
-  actor: Actor;
+  /** Who: a person, a shared mode, or a command on this machine (`npm run import`). */
+  actor: Pick<Actor, "email"> & { kind: string };
   address: string;
   method: string;
   /** The route's endpoint name (update, insert, upload, …). */
@@ -39,7 +40,7 @@ export interface ChangeRequest {
 }
 
 /** A change turned away before it was forwarded; it may carry no session at all (a cross-site request). */
-export type RefusedRequest = Omit<ChangeRequest, "actor"> & { actor?: Actor };
+export type RefusedRequest = Omit<ChangeRequest, "actor"> & { actor?: ChangeRequest["actor"] };
 
 /** A change that was applied, as recorded: what the live stream turns into an event. */
 export interface AppliedChange {
@@ -201,7 +202,8 @@ const imagesFrom = (items: Record<string, unknown>[], fields: string[]): BeforeI
 
 export interface AuditorOptions {
   log: AuditLog;
-  upstream: Upstream;
+  /** What the trail reads of the upstream (before-images, file versions, a job's state). */
+  upstream: Pick<Upstream, "getJson" | "postJson">;
   /** A table's primary key, and whether the upstream answers updates with before-images. */
   tableOf(db: string, table: string): Promise<{ primaryKey?: string; beforeImages: boolean }>;
   /** An import was applied: it may have made a table that `tableOf` has not seen. */

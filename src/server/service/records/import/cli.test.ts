@@ -6,6 +6,8 @@ import { execFile, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { DuckDBInstance } from "@duckdb/node-api";
+import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseServiceConfig, sizeBytes } from "../../config";
 import { memoryAdvice } from "../../engines/duckdb/engine";
@@ -48,6 +50,33 @@ describe("npm run import", () => {
     }
   }, 60_000);
 
+  it("each import is in the activity log, by the command, with what it overwrote; a failed one too; none when the log cannot be written", async () => {
+    const data = path.join(dir, "trail");
+    expect((await runImport({ DATA_DIR: data })).code).toBe(0);
+    fs.writeFileSync(csv, "id,name\n1,Ada Lovelace\n3,Edsger\n");
+    expect((await runImport({ DATA_DIR: data })).code).toBe(0);
+    fs.writeFileSync(csv, "id,name\n1,Ada\n1\n");
+    expect((await runImport({ DATA_DIR: data })).code).toBe(1);
+    const trail = new Database(path.join(data, "audit.sqlite"), { readonly: true });
+    const rows = trail.prepare("SELECT actor_email, kind, keys, detail FROM audit ORDER BY seq").all() as { actor_email: string; kind: string; keys: string; detail: string }[];
+    trail.close();
+    expect(rows.map((r) => r.kind)).toEqual(["import", "outcome", "import", "outcome", "import", "outcome"]);
+    expect(rows.every((r) => r.actor_email === `npm run import (${os.userInfo().username})`)).toBe(true);
+    const outcomes = rows.filter((r) => r.kind === "outcome").map((r) => JSON.parse(r.detail) as Record<string, unknown>);
+    expect(outcomes[0]).toMatchObject({ outcome: "applied", inserted: 2, updated: 0, added: ["1", "2"] });
+    expect(outcomes[1]).toMatchObject({ outcome: "applied", inserted: 1, updated: 1, changes: { fields: ["id", "name"], rows: [[1, "Ada", "Ada Lovelace"]] } });
+    expect(outcomes[2]).toMatchObject({ outcome: "failed", status: 400 });
+    expect(String(outcomes[2].message)).toMatch(/^line 3: /);
+    // A log that cannot be written (its file is a folder here): nothing is imported.
+    const closed = path.join(dir, "no-trail");
+    fs.mkdirSync(path.join(closed, "audit.sqlite"), { recursive: true });
+    fs.writeFileSync(csv, "id,name\n1,Ada\n2,Grace\n");
+    const r = await runImport({ DATA_DIR: closed });
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/^Nothing was imported: The activity log cannot be written right now/m);
+    expect(fs.existsSync(path.join(closed, "baseboard.duckdb")) ? await tableCount(closed) : 0).toBe(0);
+  }, 60_000);
+
   it("a memory limit too small to run at all is refused at start, in our words", async () => {
     const r = await runImport({ DATA_DIR: path.join(dir, "tiny"), DUCKDB_MEMORY_LIMIT: "0MB" });
     expect(r.code).toBe(1);
@@ -55,6 +84,19 @@ describe("npm run import", () => {
     expect(r.err).not.toMatch(/SET threads|Out of Memory Error/);
   }, 60_000);
 });
+
+/** How many Tables the registry in a data directory lists. */
+async function tableCount(data: string): Promise<number> {
+  const instance = await DuckDBInstance.create(path.join(data, "baseboard.duckdb"));
+  try {
+    const c = await instance.connect();
+    const listed = (await c.runAndReadAll("select count(*) from duckdb_tables() where table_name = 'bb_record_tables'")).getRows()[0][0];
+    if (Number(listed) === 0) return 0;
+    return Number((await c.runAndReadAll("select count(*) from bb_record_tables")).getRows()[0][0]);
+  } finally {
+    instance.closeSync();
+  }
+}
 
 describe("memory sizes and advice", () => {
   it("reads sizes as DuckDB does (MB: 1000², MiB: 1024²)", () => {

@@ -2,11 +2,18 @@
  * `npm run import -- FILE.csv --table DATABASE/TABLE [--primary-key FIELD] [--type FIELD=TYPE …]`
  * Imports into the engine DATA_DIR (or `--data-dir`) names, with a progress line on stderr.
  * The embedded engine's file is locked by a running service: stop it first, or use the HTTP
- * extension (POST /v0/record/{db}/{table}/import), which runs this same code.
+ * extension (POST /v0/record/{db}/{table}/import), which runs this same code. Recorded in the
+ * activity log as an import through Baseboard is (team/audit/command-import.ts).
  */
+import fs from "node:fs";
+import { BEFORE_IMAGES_MAX } from "../../../../shared/record-writes";
+import { HttpError } from "../../../http-error";
+import { type CommandImport, recordCommandImport } from "../../../team/audit/command-import";
+import { trailRefusal } from "../../../team/store/why-unwritable";
 import { commandConfig, runCommand, withEngine } from "../../command";
 import { migrateFromSqlite } from "../../migration/from-sqlite";
 import { SqlRecordStore } from "../store";
+import { importAnswer } from "./answer";
 import { type ImportArgs, parseImportArgs } from "./args";
 import { importCsv } from "./csv-import";
 import { progressPrinter } from "./progress-line";
@@ -23,24 +30,44 @@ runCommand("Import failed", async () => {
   return withEngine(config, async (engine) => {
     await migrateFromSqlite(config.dataDir, engine);
     const store = await SqlRecordStore.open(engine);
-    const started = performance.now();
-    const tty = process.stderr.isTTY;
-    const printer = progressPrinter(tty);
-    const result = await importCsv(store, args.file, {
-      ...args.options,
-      onProgress: (p) => {
-        const line = printer(p);
-        if (line !== undefined) process.stderr.write(tty ? `\r\x1b[K${line}` : `${line}\n`);
-      },
-    });
-    if (tty) process.stderr.write("\n");
-    if (!result.ok) {
-      console.error(`Nothing was imported: ${result.error.message}`);
+    const { databaseId: db, slug } = args.options;
+    // Recorded before it starts: nothing is imported when the activity log cannot be written.
+    let trail: CommandImport;
+    try {
+      trail = await recordCommandImport({ ...process.env, DATA_DIR: config.dataDir }, { db, slug, size: fs.statSync(args.file).size }, async (d, t) => (await store.table(d, t))?.primaryKey);
+    } catch (e) {
+      console.error(`Nothing was imported: ${trailRefusal(e)}`);
       return 1;
     }
-    const { inserted, updated, created } = result.value;
-    const s = ((performance.now() - started) / 1000).toFixed(1);
-    console.log(`${created ? "Created" : "Updated"} ${args.options.databaseId}/${args.options.slug}: ${inserted.toLocaleString("en-US")} inserted, ${updated.toLocaleString("en-US")} updated in ${s} s.`);
-    return 0;
+    // The import is done (or not) whatever the log says after it: said, not thrown.
+    const ended = (status: number, answer: string) => trail.finish(status, answer).catch((e: Error) => console.error(`(The activity log did not take how the import ended: ${e.message})`));
+    try {
+      const started = performance.now();
+      const tty = process.stderr.isTTY;
+      const printer = progressPrinter(tty);
+      const result = await importCsv(store, args.file, {
+        ...args.options,
+        // What it overwrites and the keys it adds, for the trail (as the proxy asks the service).
+        beforeImages: BEFORE_IMAGES_MAX,
+        onProgress: (p) => {
+          const line = printer(p);
+          if (line !== undefined) process.stderr.write(tty ? `\r\x1b[K${line}` : `${line}\n`);
+        },
+      });
+      if (tty) process.stderr.write("\n");
+      if (!result.ok) {
+        const failure = HttpError.from(result.error);
+        await ended(failure.status, JSON.stringify(failure.toBody()));
+        console.error(`Nothing was imported: ${result.error.message}`);
+        return 1;
+      }
+      await ended(200, importAnswer(result.value));
+      const { inserted, updated, created } = result.value;
+      const s = ((performance.now() - started) / 1000).toFixed(1);
+      console.log(`${created ? "Created" : "Updated"} ${db}/${slug}: ${inserted.toLocaleString("en-US")} inserted, ${updated.toLocaleString("en-US")} updated in ${s} s.`);
+      return 0;
+    } finally {
+      await trail.close();
+    }
   });
 });

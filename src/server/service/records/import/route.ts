@@ -14,6 +14,7 @@ import { BEFORE_IMAGES_HEADER } from "../../../../shared/record-writes";
 import { badRequest, HttpError } from "../../../http-error";
 import { beforeImagesAsked } from "../before-images";
 import type { RecordStore } from "../store";
+import { importAnswer } from "./answer";
 import { importCsv } from "./csv-import";
 import { spoolBody } from "./spool";
 
@@ -66,13 +67,7 @@ export function registerImportRoute(root: FastifyInstance, store: RecordStore, o
         const beforeImages = beforeImagesAsked(request.headers[BEFORE_IMAGES_HEADER]);
         const result = await importCsv(store, spool, { databaseId, slug, primaryKey, types, beforeImages });
         if (!result.ok) throw HttpError.from(result.error);
-        const { inserted, updated, created, before, added, changed } = result.value;
-        const counted = changed === undefined ? {} : { changed };
-        if (!before) return { message: "ok", inserted, updated, created, ...counted, ...(added ? { added } : {}) };
-        // The rows are JSON the engine wrote: passed on as they are (as for an update).
-        return reply
-          .type("application/json; charset=utf-8")
-          .send(`{"message":"ok","inserted":${inserted},"updated":${updated},"created":${created}${changed === undefined ? "" : `,"changed":${changed}`},"before":{"fields":${JSON.stringify(before.fields)},"rows":${before.rowsJson}}${added ? `,"added":${JSON.stringify(added)}` : ""}}`);
+        return reply.type("application/json; charset=utf-8").send(importAnswer(result.value));
       } finally {
         await fs.promises.rm(spool, { force: true });
       }
