@@ -3,9 +3,9 @@
  * and the tooltip (and the Record they have open, if any). This tab and its person are left out.
  */
 import { useMemo } from "react";
-import { initials } from "../AccountMenu";
 import { useMay } from "../me-get-query";
 import { useLiveStore } from "./live-store";
+import { distinctInitials } from "./presence.utils";
 import type { LivePresence } from "./live-types";
 import { TAB_ID } from "./tab-id";
 import "./live.css";
@@ -30,11 +30,12 @@ export function PresenceBar({ view }: { view: string }) {
   const others = useOthersHere(view);
   if (!others.length) return null;
   const label = (p: LivePresence) => `${p.name} (${p.email})${p.record ? `, on Record ${p.record}` : ""}`;
+  const marks = distinctInitials(others.slice(0, 5).map((p) => p.name));
   return (
     <ul className="presence" aria-label={`Also here: ${others.length} ${others.length === 1 ? "person" : "people"}`}>
-      {others.slice(0, 5).map((p) => (
+      {others.slice(0, 5).map((p, i) => (
         <li key={p.email} className="presence-person" aria-label={label(p)} title={label(p)}>
-          <span aria-hidden="true">{initials(p.name)}</span>
+          <span aria-hidden="true">{marks[i]}</span>
         </li>
       ))}
       {others.length > 5 && (
