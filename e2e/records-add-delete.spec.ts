@@ -186,3 +186,10 @@ test("Delete on a cell range empties it (reviewed, one undo step); Ctrl+D fills 
   await expect(page.getByText("employee_id is read-only: nothing was cleared.")).toBeVisible();
   await expect(page.getByRole("dialog")).toHaveCount(0);
 });
+
+test("a filter that matches nothing offers Add a Record (there is no blank row to type into)", async ({ page }) => {
+  await page.goto(`/records/demo/employees?filter=${encodeURIComponent(JSON.stringify({ and: [pkOr("NOBODY-HERE")] }))}`);
+  await expect(page.getByText("No Records match this filter.")).toBeVisible();
+  await page.getByRole("button", { name: "Add a Record" }).click();
+  await expect(page.getByRole("dialog", { name: "New Record in employees" })).toBeVisible();
+});

@@ -28,6 +28,7 @@ import { recordsQueryOptions } from "./records-list-query";
 import { SelectionBar } from "./SelectionBar";
 import { useTablePermissions } from "./use-table-permissions";
 import { RecordsToolbar } from "./toolbar/RecordsToolbar";
+import { addRequest } from "./add/add-request-store";
 import { GridPlaceholder, type GridPlaceholderState } from "./grid/GridPlaceholder";
 import { useWorkspaceColumns } from "./use-workspace-columns";
 import { namesInView } from "./known-fields.utils";
@@ -234,6 +235,7 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
             state={placeholder}
             page={view.page}
             onGoToPage={goToPage}
+            onAdd={fields && !insertWhy ? () => addRequest.ask({ texts: {} }) : undefined}
             onEditFilter={() => {
               setFilterOpen(true);
               // Straight to the first condition that can be changed.

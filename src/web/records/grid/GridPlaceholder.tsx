@@ -11,7 +11,16 @@ export type GridPlaceholderState =
   | { kind: "no-match" }
   | { kind: "empty-table" };
 
-export function GridPlaceholder({ state, page, onGoToPage, onEditFilter }: { state: GridPlaceholderState; page: number; onGoToPage(page: number): void; onEditFilter(): void }) {
+/**
+ * `onAdd`: where Records may be added here. With no rows there is no blank row to type a new
+ * Record into: the Add Record form is offered instead.
+ */
+export function GridPlaceholder({ state, page, onGoToPage, onEditFilter, onAdd }: { state: GridPlaceholderState; page: number; onGoToPage(page: number): void; onEditFilter(): void; onAdd?(): void }) {
+  const add = onAdd && (
+    <button type="button" className="btn" onClick={onAdd}>
+      Add a Record
+    </button>
+  );
   return (
     <div className="center-state" role="status">
       {state.kind === "loading" ? (
@@ -28,12 +37,18 @@ export function GridPlaceholder({ state, page, onGoToPage, onEditFilter }: { sta
       ) : state.kind === "no-match" ? (
         <>
           <p>No Records match this filter.</p>
-          <button type="button" className="btn" onClick={onEditFilter}>
-            Edit the filter
-          </button>
+          <div className="center-state-actions">
+            <button type="button" className="btn" onClick={onEditFilter}>
+              Edit the filter
+            </button>
+            {add}
+          </div>
         </>
       ) : (
-        <p>This table has no Records yet.</p>
+        <>
+          <p>This table has no Records yet.</p>
+          {add}
+        </>
       )}
     </div>
   );
