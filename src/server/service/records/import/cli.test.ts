@@ -21,10 +21,10 @@ beforeAll(() => {
 });
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-function runImport(env: NodeJS.ProcessEnv): Promise<{ code: number; err: string }> {
+function runImport(env: NodeJS.ProcessEnv): Promise<{ code: number; err: string; out: string }> {
   return new Promise((resolve) =>
-    execFile(process.execPath, ["--import", "tsx", "src/server/service/records/import/cli.ts", csv, "--table", "demo/people"], { env: { ...process.env, DATABASE_URL: "", ...env } }, (e, _out, err) =>
-      resolve({ code: e ? Number(e.code) : 0, err }),
+    execFile(process.execPath, ["--import", "tsx", "src/server/service/records/import/cli.ts", csv, "--table", "demo/people"], { env: { ...process.env, DATABASE_URL: "", ...env } }, (e, out, err) =>
+      resolve({ code: e ? Number(e.code) : 0, err, out }),
     ),
   );
 }
@@ -52,7 +52,10 @@ describe("npm run import", () => {
 
   it("each import is in the activity log, by the command, with what it overwrote; a failed one too; none when the log cannot be written", async () => {
     const data = path.join(dir, "trail");
-    expect((await runImport({ DATA_DIR: data })).code).toBe(0);
+    const made = await runImport({ DATA_DIR: data });
+    expect(made.code).toBe(0);
+    // A new Table's types, as read from the file, are said.
+    expect(made.out).toContain("Fields, as read from the file: id number (primary key), name text.");
     fs.writeFileSync(csv, "id,name\n1,Ada Lovelace\n3,Edsger\n");
     expect((await runImport({ DATA_DIR: data })).code).toBe(0);
     fs.writeFileSync(csv, "id,name\n1,Ada\n1\n");

@@ -65,6 +65,13 @@ runCommand("Import failed", async () => {
       const { inserted, updated, created } = result.value;
       const s = ((performance.now() - started) / 1000).toFixed(1);
       console.log(`${created ? "Created" : "Updated"} ${db}/${slug}: ${inserted.toLocaleString("en-US")} inserted, ${updated.toLocaleString("en-US")} updated in ${s} s.`);
+      // A new Table's types were read from the file: said, so that a column read as text
+      // because of one odd cell is seen (a new user's check found none said).
+      const table = created ? await store.table(db, slug) : undefined;
+      if (table) {
+        console.log(`Fields, as read from the file: ${table.fields.map((f) => `${f.key} ${f.type}${f.key === table.primaryKey ? " (primary key)" : ""}`).join(", ")}.`);
+        console.log("(A column is text when any of its cells is no number, date or boolean. --type FIELD=TYPE holds one to a type: a cell that does not fit is then named by its line.)");
+      }
       return 0;
     } finally {
       await trail.close();
