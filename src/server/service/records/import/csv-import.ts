@@ -26,7 +26,7 @@ import type { BeforeImagesJson, RecordStore } from "../store";
 import { type CsvParseError, csvProblem, isCsvParseError, problemLine } from "../../../../shared/csv-problem";
 import { allCandidates, type Candidates, cellValue, inferred, narrow } from "./cells";
 import { type ScanColumn, scanTests, scanVerdict } from "./scan";
-import { differs, keepLastLines, keysOf } from "./load-steps";
+import { differs, importImageColumns, keepLastLines, keysOf } from "./load-steps";
 import { loadAndRebuild, REBUILD_FROM } from "./rebuild";
 
 export interface ImportOptions {
@@ -467,8 +467,7 @@ export async function importCsv(store: RecordStore, file: string, options: Impor
       let before: BeforeImagesJson | undefined;
       if (options.beforeImages && changed > 0) {
         // Key, the Fields as they are, then as the file sets them, of the Records it changes.
-        const json = (n: string) => table.byKey.get(n)!.type === "json";
-        const refs = [{ ref: sql.ref(`t.${pk}`), json: json(pk) }, ...others.map((n) => ({ ref: sql.ref(`t.${n}`), json: json(n) })), ...others.map((n) => ({ ref: sql.ref(`s.${n}`), json: json(n) }))];
+        const refs = importImageColumns(table, others);
         const images = b.selectFrom(latest.as("s")).innerJoin(`${table.physical} as t`, `t.${pk}`, `s.${pk}`).where(changing).select(engine.dialect.jsonRow(refs).as("j")).limit(options.beforeImages);
         const read = await tx.run(b.selectFrom(images.as("i")).select(engine.dialect.jsonArrayOf(sql.ref("i.j")).as("rows")).compile(), undefined, { unordered: true });
         before = { fields: [pk, ...others], rowsJson: String(read.rows[0]?.[0] ?? "[]") };

@@ -4,7 +4,7 @@
  */
 import { CompiledQuery, type RawBuilder, sql } from "kysely";
 import type { SqlEngine, SqlTx } from "../../engines/engine";
-import type { TableDef } from "../registry";
+import type { StoredTable, TableDef } from "../registry";
 import type { ImportProgress } from "./csv-import";
 
 /**
@@ -55,4 +55,15 @@ export async function keysOf(tx: SqlTx, query: { limit(n: number): { compile(): 
 export function differs(fields: string[], a: string, b: string): RawBuilder<boolean> {
   if (fields.length === 0) return sql<boolean>`false`;
   return sql<boolean>`(${sql.join(fields.map((f) => sql`${sql.ref(`${a}.${f}`)} is distinct from ${sql.ref(`${b}.${f}`)}`), sql` or `)})`;
+}
+
+/**
+ * The columns of an import's before-images, as the trail reads them (record-changes.ts,
+ * `packImported`): the key, the file's other Fields as the Table has them (alias `t`), then as
+ * the file sets them (alias `s`); json Fields as JSON.
+ */
+export function importImageColumns(table: StoredTable, others: string[]): { ref: RawBuilder<unknown>; json: boolean }[] {
+  const json = (n: string) => table.byKey.get(n)!.type === "json";
+  const pk = table.primaryKey;
+  return [{ ref: sql.ref(`t.${pk}`), json: json(pk) }, ...others.map((n) => ({ ref: sql.ref(`t.${n}`), json: json(n) })), ...others.map((n) => ({ ref: sql.ref(`s.${n}`), json: json(n) }))];
 }

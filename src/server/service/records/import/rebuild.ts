@@ -28,7 +28,7 @@ import { kindOf } from "../../engines/failures";
 import { LOAD_TABLE_PREFIX, physicalTable, primaryKeyIndex, type StoredTable } from "../registry";
 import type { BeforeImagesJson, RecordStore } from "../store";
 import type { ImportProgress, ImportResult } from "./csv-import";
-import { differs, keepLastLines, keysOf } from "./load-steps";
+import { differs, importImageColumns, keepLastLines, keysOf } from "./load-steps";
 
 /**
  * Files of this many rows or more are imported into an existing Table by rebuilding it. Below,
@@ -96,8 +96,7 @@ export async function loadAndRebuild(store: RecordStore, table: StoredTable, fil
       if (keysWanted && updated > 0) {
         // Key, the Fields as they are, then as the file sets them (as the staging path reads
         // them), of the Records it really changes.
-        const json = (n: string) => table.byKey.get(n)!.type === "json";
-        const refs = [{ ref: sql.ref(`t.${pk}`), json: json(pk) }, ...others.map((n) => ({ ref: sql.ref(`t.${n}`), json: json(n) })), ...others.map((n) => ({ ref: sql.ref(`s.${n}`), json: json(n) }))];
+        const refs = importImageColumns(table, others);
         const want = Math.min(keysWanted, updated);
         const found = await windowed(tx, loaded, want, (n) =>
           b.selectFrom(window(n)).innerJoin(`${table.physical} as t`, `t.${pk}`, `s.${pk}`).where(differs(others, "t", "s")).select(engine.dialect.jsonRow(refs).as("j")),
