@@ -298,7 +298,7 @@ test("Activity: a storage job shows how it ended, recorded when it ended", async
   await expect(page.getByText("one.txt").first()).toBeVisible();
 });
 
-test("Activity: a Record delete shows each Record as it was", async ({ page }) => {
+test("Activity: a Record delete shows each Record as it was; an import, what it changed and added", async ({ page }) => {
   await signInAs(page, "ada@example.com", PW);
   const added = await page.request.post(`${teamUrl}/api/v0/record/demo/employees/insert`, { headers, data: { records: [{ employee_id: "E90101", full_name: "Gone Soon", city: "Lisbon" }] } });
   expect(added.status(), await added.text()).toBe(200);
@@ -314,6 +314,14 @@ test("Activity: a Record delete shows each Record as it was", async ({ page }) =
   await expect(list).toContainText("Lisbon");
   expect(await serious(page)).toEqual([]);
   await page.screenshot({ path: "test-results/audit-activity-delete.png", fullPage: true });
+  // An import's entry lists what it changed and the Records it added.
+  const imported = await page.request.post(`${teamUrl}/api/v0/record/demo/employees/import`, { headers: { ...headers, "content-type": "text/csv" }, data: "employee_id,city\nE00013,Import City\nE90102,Added City\n" });
+  expect(imported.status(), await imported.text()).toBe(200);
+  await page.goto(`${teamUrl}/activity?kind=import`);
+  await expect(rows.first()).toContainText("Imported a CSV");
+  await rows.first().getByRole("button").click();
+  await expect(page.locator(".activity-diff")).toContainText("Import City");
+  await expect(page.getByRole("list", { name: "Records added (1)" })).toContainText("Record E90102 added");
 });
 
 test("Activity says what a change to a person or a storage job did; a reversed time range is said, not asked", async ({ page }) => {

@@ -23,6 +23,9 @@ function time(raw: string | null, name: string): number | undefined | string {
  * The kinds `kind=` may name (an outcome is folded into its change, never listed alone). A
  * Record's "Restore this version" is recorded as the update it is.
  */
+/** An item names this many of its keys (and of an import's added ones); `keyCount` says how many. */
+const KEYS_LISTED = 100;
+
 export const LISTED_KINDS = ["update", "insert", "delete-records", "import", "upload", "restore-file", "delete-file", "storage-job", "people", "refused", "sign-in-failed"] as const;
 
 /** One entry as clients see it: the change with its outcome folded in. */
@@ -48,7 +51,7 @@ export function present(e: AuditEntry, outcome: AuditEntry | undefined, record?:
     endpoint: e.endpoint,
     table: resource?.startsWith("table:") ? resource.slice(6) : undefined,
     bucket: resource?.startsWith("bucket:") ? resource.slice(7) : undefined,
-    keys: keys.slice(0, 100),
+    keys: keys.slice(0, KEYS_LISTED),
     keyCount: renamed ? 1 : keys.length,
     renamed,
     outcome: e.kind === "refused" ? "refused" : e.kind === "sign-in-failed" ? "failed" : ((out.outcome as string | undefined) ?? (detail.outcome === "pending" ? "unknown" : undefined)),
@@ -68,6 +71,8 @@ export function present(e: AuditEntry, outcome: AuditEntry | undefined, record?:
     inserted: out.inserted,
     updated: out.updated,
     added: record !== undefined && Array.isArray(out.added) && (out.added as string[]).includes(record) ? true : undefined,
+    // In the whole trail's list: the keys of the Records it added (the first KEYS_LISTED).
+    addedKeys: record === undefined && Array.isArray(out.added) ? (out.added as string[]).slice(0, KEYS_LISTED) : undefined,
     addedOmitted: out.addedOmitted,
     file:
       e.kind === "upload" || e.kind === "restore-file"

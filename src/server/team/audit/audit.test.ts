@@ -127,7 +127,7 @@ describe("what is recorded", () => {
     const all = (await call(ada, "GET", "/api/audit?table=demo/employees&kind=import&limit=1")).body.items[0];
     expect(all.changes.map((c: { key: string }) => c.key).sort()).toEqual(["E00002", "E00003"]);
     // Its counts, and the Record it added, whose history starts with it.
-    expect(all).toMatchObject({ count: 4, inserted: 1, updated: 3 });
+    expect(all).toMatchObject({ count: 4, inserted: 1, updated: 3, addedKeys: ["E90077"] });
     expect(all.beforeImagesOmitted).toBeUndefined();
     expect(all.keys.sort()).toEqual(["E00002", "E00003", "E90077"]);
     const added = (await call(ada, "GET", "/api/audit?table=demo/employees&record=E90077")).body.items;

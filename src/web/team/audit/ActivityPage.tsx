@@ -234,7 +234,9 @@ function EntryDetail({ item: it }: { item: AuditItem }) {
   const [db, table] = it.table?.split("/") ?? [];
   const folder = it.file?.key?.includes("/") ? it.file.key.slice(0, it.file.key.lastIndexOf("/") + 1) : "";
   // An insert has no before-images: its Records are its keys (the API sends the first 100).
-  const inserted = it.action === "insert" && !it.changes?.length && it.outcome === "applied" ? it.keys.slice(0, SHOWN) : [];
+  // An import names the Records it added too (the API sends the first 100; `inserted` counts them).
+  const inserted = it.outcome !== "applied" ? [] : it.action === "insert" && !it.changes?.length ? it.keys.slice(0, SHOWN) : it.action === "import" ? (it.addedKeys ?? []) : [];
+  const insertedCount = it.action === "import" ? (it.inserted ?? inserted.length) : it.keyCount;
   // A Record delete keeps the whole Records it removed (their keys in `keys`, in the same order).
   const removed = it.action === "delete-records" && Array.isArray(it.deleted) ? (it.deleted as Record<string, unknown>[]) : [];
   // A folder's move, copy or delete: the files it took, as listed when it started.
@@ -278,7 +280,7 @@ function EntryDetail({ item: it }: { item: AuditItem }) {
         </ul>
       )}
       {inserted.length > 0 && (
-        <ul className="history-list" aria-label={`Records added (${it.keyCount.toLocaleString()})`}>
+        <ul className="history-list" aria-label={`Records added (${insertedCount.toLocaleString()})`}>
           {inserted.map((k) => (
             <li key={k} className="history-item">
               <p className="history-who">
@@ -286,7 +288,7 @@ function EntryDetail({ item: it }: { item: AuditItem }) {
               </p>
             </li>
           ))}
-          {it.keyCount > inserted.length && <li className="muted">and {(it.keyCount - inserted.length).toLocaleString()} more Records</li>}
+          {insertedCount > inserted.length && <li className="muted">and {(insertedCount - inserted.length).toLocaleString()} more Records</li>}
         </ul>
       )}
       {removed.length > 0 && (

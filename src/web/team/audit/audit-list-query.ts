@@ -54,6 +54,8 @@ export interface AuditItem {
   added?: boolean;
   /** Records an import added past the 10,000 it names. */
   addedOmitted?: number;
+  /** An import's added Records, in the whole trail's list (the first 100; `inserted` says how many). */
+  addedKeys?: string[];
   /** An update that changed one Record's key: from what to what (the entry lists both keys). */
   renamed?: { from: string; to: string };
   /** In a Record's history: the key the Record had at this entry, when not the one asked for (before a change of its key). */
