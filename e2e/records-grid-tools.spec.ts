@@ -556,7 +556,7 @@ test("import a CSV: preview like paste, then update-or-insert by primary key, al
   await page.getByTestId("import-input").setInputFiles({ name: "bad.csv", mimeType: "text/csv", buffer: Buffer.from("employee_id,age\nE00751,50\nE00752,old\n") });
   const bad = page.getByRole("dialog", { name: "Import bad.csv" });
   await expect(bad).toContainText("line 3:");
-  await expect(bad.getByTestId("import-summary")).toContainText("2 rows. The other lines: 1 Record to update.");
+  await expect(bad.getByTestId("import-summary")).toContainText("2 rows; 1 line without a problem: 1 Record to update.");
   await expect(bad.getByRole("button", { name: /^Import/ })).toBeDisabled();
   // The bad cell's Record as it is now, beside what the file says.
   const badRow = bad.getByRole("row").filter({ hasText: "E00752" });
@@ -568,7 +568,7 @@ test("import a CSV: preview like paste, then update-or-insert by primary key, al
   // Every line bad: said so, and no "skip and import the rest" (there is no rest).
   await page.getByTestId("import-input").setInputFiles({ name: "allbad.csv", mimeType: "text/csv", buffer: Buffer.from("employee_id,age\nX99911,old\nX99912,older\n") });
   const allBad = page.getByRole("dialog", { name: "Import allbad.csv" });
-  await expect(allBad.getByTestId("import-summary")).toHaveText("2 rows, none of which can be imported: 2 cells cannot be written (in red). Fix the file and drop it again.");
+  await expect(allBad.getByTestId("import-summary")).toHaveText("2 rows, none of which can be imported: 2 cells cannot be written (in red). Fix the file and import it again.");
   await expect(allBad.getByRole("button", { name: /^Skip/ })).toHaveCount(0);
   await allBad.getByRole("button", { name: "Cancel" }).click();
 

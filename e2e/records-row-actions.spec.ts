@@ -109,6 +109,9 @@ test("the blank row at the end of the page: type into it, Enter adds the Record;
   await page.keyboard.press("Enter");
   await expect(page.getByRole("alert").filter({ hasText: "E00866" })).toBeVisible();
   await expect(row.getByLabel(/^New Record: employee_id/)).toBeFocused();
+  // Marked on the key's cell, and described by the message.
+  await expect(row.getByLabel(/^New Record: employee_id/)).toHaveAttribute("aria-invalid", "true");
+  await expect(row.getByLabel(/^New Record: employee_id/)).toHaveAccessibleDescription(/E00866/);
   await page.keyboard.press("Escape");
   await page.getByRole("region", { name: "Notifications" }).getByRole("button", { name: "Undo" }).first().click();
   await expect.poll(async () => (await apiQuery("employees", { filter: pkOr("NEWROW-01"), limit: 0 })).count).toBe(0);

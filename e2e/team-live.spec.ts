@@ -164,6 +164,8 @@ test("an editor's import: Undo takes back its changes and says the Records it ad
   const csv = "employee_id,city\nE00321,Eve Import Town\nX77001,Eve New Town\n";
   await eve.getByTestId("import-input").setInputFiles({ name: "eve.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
   const dialog = eve.getByRole("dialog", { name: "Import eve.csv" });
+  // Said before it is sent, not only after.
+  await expect(dialog.getByTestId("import-summary")).toContainText("Undo would take back its changes, not the 1 Record it adds: Your role (editor) cannot delete Records of table demo/employees.");
   await dialog.getByRole("button", { name: "Import 2 rows" }).click();
   const outcome = dialog.getByTestId("import-outcome");
   await expect(outcome).toContainText("1 Record added, 1 changed.");

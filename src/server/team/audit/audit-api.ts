@@ -70,6 +70,7 @@ export function present(e: AuditEntry, outcome: AuditEntry | undefined, record?:
     // Records added, the rest are counted, not named.
     inserted: out.inserted,
     updated: out.updated,
+    changed: out.changed,
     added: record !== undefined && Array.isArray(out.added) && (out.added as string[]).includes(record) ? true : undefined,
     // In the whole trail's list: the keys of the Records it added (the first KEYS_LISTED).
     addedKeys: record === undefined && Array.isArray(out.added) ? (out.added as string[]).slice(0, KEYS_LISTED) : undefined,

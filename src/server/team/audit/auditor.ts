@@ -477,6 +477,8 @@ export function createAuditor(opts: AuditorOptions): Auditor {
         const added = c.endpoint === "import" && status < 300 && Array.isArray(json.added) ? (json.added as unknown[]).map(recordKeyText) : undefined;
         if (c.endpoint === "import" && status < 300 && typeof json.inserted === "number" && typeof json.updated === "number") {
           Object.assign(out, { inserted: json.inserted, updated: json.updated, count: json.inserted + json.updated });
+          // Of those it updated, how many it really changed (the others were as the file has them).
+          if (typeof json.changed === "number") out.changed = json.changed;
         }
         if (asked || added) {
           // The client asked for an update, not for the trail's copy of what it overwrote.

@@ -4,7 +4,7 @@
  * Add Record form), Escape empties the row. Undoable like every add.
  */
 import { useQueryClient } from "@tanstack/react-query";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import type { FieldInfo } from "../../../shared/records";
 import { ApiError } from "../../api-client";
 import { toast } from "../../ui/toast";
@@ -31,6 +31,7 @@ export function NewRow({ db, table, columns, fields, ariaRowIndex }: Props) {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const ref = useRef<HTMLDivElement>(null);
+  const problemId = useId();
   // Where the focus goes once the row's inputs are enabled again (they are disabled while the
   // insert runs, and a disabled input cannot take the focus: it fell to the page).
   const focusAfter = useRef<string | undefined>(undefined);
@@ -68,7 +69,9 @@ export function NewRow({ db, table, columns, fields, ariaRowIndex }: Props) {
       focusAfter.current = "";
       await invalidateTableRecords(qc, db, table);
     } catch (e) {
-      setError((e as Error).message);
+      // A key already taken is the key cell's problem (marked invalid there); anything else the row's.
+      if (e instanceof ApiError && e.status === 409 && pk) setProblems({ [pk]: e.message });
+      else setError((e as Error).message);
       // Back where the person was typing, to fix it (a key already taken: the key's cell).
       focusAfter.current = e instanceof ApiError && e.status === 409 ? pk : typingIn;
     } finally {
@@ -111,6 +114,7 @@ export function NewRow({ db, table, columns, fields, ariaRowIndex }: Props) {
                   data-new-col={col.key}
                   aria-label={`New Record: ${col.key}${isRequired(col.field) ? " (required)" : ""}`}
                   aria-invalid={problem ? true : undefined}
+                  aria-describedby={problem && problem === firstProblem?.[1] ? problemId : undefined}
                   placeholder={i === 0 ? "New Record…" : undefined}
                   value={texts[col.key] ?? ""}
                   disabled={busy}
@@ -125,7 +129,7 @@ export function NewRow({ db, table, columns, fields, ariaRowIndex }: Props) {
         // A row of its own (a grid holds only rows), one cell across.
         <div role="row" className="new-row-problem-row">
           <div role="gridcell" aria-colindex={1} aria-colspan={columns.length + 1}>
-            <p className="error-text new-row-problem" role="alert" style={{ width: Math.min(width, 900) }}>
+            <p id={problemId} className="error-text new-row-problem" role="alert" style={{ width: Math.min(width, 900) }}>
               {error ?? firstProblem?.[1]}
             </p>
           </div>

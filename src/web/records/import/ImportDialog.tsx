@@ -47,6 +47,12 @@ type State =
 
 const plural = (n: number, one: string) => `${fmtInt(n)} ${one}${n === 1 ? "" : "s"}`;
 
+/** What Undo will do for an import of this plan: all of it, or (where Records may not be deleted here) its changes only. */
+function undoPromise(plan: ImportPlan, noDelete: string | undefined): string {
+  if (!plan.newPks.size || noDelete === undefined) return "All or nothing; Undo takes it back.";
+  return `All or nothing; Undo would take back its changes, not the ${plural(plan.newPks.size, "Record")} it adds: ${noDelete}`;
+}
+
 /** "100 Records added, 173 changed, 199,827 already as the file has them": the parts that are not zero. */
 function outcomeText(o: { inserted: number; changed: number; unchanged: number }): string {
   const parts = [`${plural(o.inserted, "Record")} added`, `${fmtInt(o.changed)} changed`];
@@ -197,18 +203,18 @@ export default function ImportDialog(p: Props) {
             <p data-testid="import-summary">
               {badLines === 0 ? (
                 <>
-                  {plural(state.rows, "row")}: {planSummary(state.plan)}. All or nothing; Undo takes it back.
+                  {plural(state.rows, "row")}: {planSummary(state.plan)}. {undoPromise(state.plan, p.noDelete)}
                 </>
               ) : badLines < state.rows ? (
                 <>
-                  {plural(state.rows, "row")}. The other lines: {planSummary(state.plan)}. All or nothing; Undo takes it back.{" "}
+                  {plural(state.rows, "row")}; {plural(state.rows - badLines, "line")} without a problem: {planSummary(state.plan)}. {undoPromise(state.plan, p.noDelete)}{" "}
                   <strong className="error-text">
-                    {plural(state.errors.errors.length, "cell")} cannot be written (in red): fix the file and drop it again, or skip {plural(badLines, "line")} and import the rest.
+                    {plural(state.errors.errors.length, "cell")} cannot be written (in red): fix the file and import it again, or skip {plural(badLines, "line")} and import the rest.
                   </strong>
                 </>
               ) : (
                 <strong className="error-text">
-                  {plural(state.rows, "row")}, none of which can be imported: {plural(state.errors.errors.length, "cell")} cannot be written (in red). Fix the file and drop it again.
+                  {plural(state.rows, "row")}, none of which can be imported: {plural(state.errors.errors.length, "cell")} cannot be written (in red). Fix the file and import it again.
                 </strong>
               )}
             </p>

@@ -111,7 +111,7 @@ export function useUndoRedo() {
         const rowsText = entry.rows?.records.length ? await restoreRows(entry, direction) : "";
         if (rowsText && entry.changes.length === 0) {
           moved(direction, entry);
-          toast(rowsText, { kind: "success", detail: `${entry.label} (${entry.db}.${entry.table})` });
+          toast(rowsText, { kind: "success", detail: `${entry.label} (${entry.db}/${entry.table})` });
           return;
         }
         for (const step of planRestore(entry, direction)) {
@@ -127,7 +127,7 @@ export function useUndoRedo() {
         moved(direction, entry);
         const s = summarize(results);
         const cells = summaryText(direction, s).replace(/^(Undone|Redone): (.)/, (_, _v: string, c: string) => c.toUpperCase());
-        toast(rowsText ? `${rowsText} ${cells}` : summaryText(direction, s), { kind: s.changedSince ? "info" : "success", detail: `${entry.label} (${entry.db}.${entry.table})`, ttlMs: s.changedSince ? 10_000 : 5000 });
+        toast(rowsText ? `${rowsText} ${cells}` : summaryText(direction, s), { kind: s.changedSince ? "info" : "success", detail: `${entry.label} (${entry.db}/${entry.table})`, ttlMs: s.changedSince ? 10_000 : 5000 });
       } catch (e) {
         toastError(e, direction === "undo" ? "Undo failed" : "Redo failed");
       } finally {

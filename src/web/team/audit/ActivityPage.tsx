@@ -176,7 +176,9 @@ function target(it: AuditItem) {
       const asked = askedRecord({ filter: it.filter });
       return `${it.table}${asked ? ` · asked for ${asked}` : ""}`;
     }
-    return `${it.table} · ${it.keyCount === 1 ? one : `${it.keyCount.toLocaleString()} Records`}`;
+    // An import names at most 10,000 of the Records it changed and added: its own counts say how many.
+    const named = it.action === "import" && typeof it.inserted === "number" ? it.inserted + (it.changed ?? it.updated ?? 0) : it.keyCount;
+    return `${it.table} · ${named === 1 && it.keyCount === 1 ? one : `${named.toLocaleString()} Records`}`;
   }
   if (it.bucket) return `${it.bucket}${it.file?.key ? ` · ${it.file.key}` : ""}`;
   // A change to a person is about them (their email is the entry's key).
@@ -374,6 +376,7 @@ function EntryDetail({ item: it }: { item: AuditItem }) {
         </>
       )}
       {it.beforeImagesOmitted ? <p className="muted small">Before-images of {it.beforeImagesOmitted.toLocaleString()} more Records were not kept (over 10,000 in one change).</p> : null}
+      {it.addedOmitted ? <p className="muted small">{it.addedOmitted.toLocaleString()} more Records added are not named here (over 10,000 in one import); the count above is all of them.</p> : null}
       {(it.filter !== undefined || it.values !== undefined || it.records !== undefined || it.detail !== undefined || it.filterText !== undefined) && (
         <details>
           <summary>The request as recorded</summary>

@@ -113,7 +113,20 @@ export function triedTo(summary: string): string {
 }
 
 /** The entry's "What", or undefined where the kind alone says it (its diff tells the rest). */
-export function activitySummary(it: Pick<AuditItem, "action" | "keys" | "detail" | "endpoint" | "outcome">): string | undefined {
+/**
+ * An import's counts in words: "Imported a CSV: 1,199,500 added, 250 changed, 250 already as
+ * the file has them" (the list's Record count is of the Records it names, at most 10,000).
+ */
+export function importSummary(it: Pick<AuditItem, "inserted" | "updated" | "changed">): string | undefined {
+  if (typeof it.inserted !== "number" || typeof it.updated !== "number") return undefined;
+  const changed = it.changed ?? it.updated;
+  const parts = [`${it.inserted.toLocaleString("en-US")} added`, `${changed.toLocaleString("en-US")} ${it.changed === undefined ? "updated" : "changed"}`];
+  if (it.updated > changed) parts.push(`${(it.updated - changed).toLocaleString("en-US")} already as the file has them`);
+  return `Imported a CSV: ${parts.join(", ")}`;
+}
+
+export function activitySummary(it: Pick<AuditItem, "action" | "keys" | "detail" | "endpoint" | "outcome" | "inserted" | "updated" | "changed">): string | undefined {
+  if (it.action === "import" && it.outcome === "applied") return importSummary(it);
   const d = it.detail && typeof it.detail === "object" ? (it.detail as Detail) : undefined;
   if (!d) return undefined;
   const said = it.action === "people" ? peopleSummary(d, it.keys[0]) : it.action === "storage-job" ? jobSummary(d, it.endpoint) : undefined;

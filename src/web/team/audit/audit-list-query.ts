@@ -49,6 +49,8 @@ export interface AuditItem {
   job?: { state: string; done?: number; total?: number; error?: string | null };
   /** An import's counts of Records it added and updated. */
   inserted?: number;
+  /** An import's: of the Records it updated, how many it really changed. */
+  changed?: number;
   updated?: number;
   /** In a Record's history: this import added the Record. */
   added?: boolean;

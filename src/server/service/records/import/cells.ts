@@ -64,7 +64,9 @@ export function cellValue(field: FieldDef, cell: string, primaryKey: boolean): R
     case "boolean":
       return BOOLEAN.test(cell) ? ok(cell.toLowerCase() === "true") : bad();
     case "date":
-      return DATE_SHAPE.test(cell) && isValidDate(cell) ? ok(cell) : bad();
+      if (!DATE_SHAPE.test(cell)) return bad();
+      // Written right, but no such day: said so (a "YYYY-MM-DD" reminder read as a format problem).
+      return isValidDate(cell) ? ok(cell) : fail("validation_error", `"${field.key}" is date, and ${JSON.stringify(cell)} is no day of the calendar (the month has fewer days, or there is no such month).`);
     case "datetime": {
       const n = normalizeDatetime(cell);
       return n ? ok(n) : bad();

@@ -56,8 +56,11 @@ describe("npm run import", () => {
     expect(made.code).toBe(0);
     // A new Table's types, as read from the file, are said.
     expect(made.out).toContain("Fields, as read from the file: id number (primary key), name text.");
-    fs.writeFileSync(csv, "id,name\n1,Ada Lovelace\n3,Edsger\n");
-    expect((await runImport({ DATA_DIR: data })).code).toBe(0);
+    fs.writeFileSync(csv, "id,name\n1,Ada Lovelace\n2,Grace\n3,Edsger\n");
+    const again = await runImport({ DATA_DIR: data });
+    expect(again.code).toBe(0);
+    // Grace was as the file has her: named, not changed.
+    expect(again.out).toContain("1 inserted, 2 updated (1 changed, 1 already as the file has them)");
     fs.writeFileSync(csv, "id,name\n1,Ada\n1\n");
     expect((await runImport({ DATA_DIR: data })).code).toBe(1);
     const trail = new Database(path.join(data, "audit.sqlite"), { readonly: true });
@@ -67,7 +70,7 @@ describe("npm run import", () => {
     expect(rows.every((r) => r.actor_email === `npm run import (${os.userInfo().username})`)).toBe(true);
     const outcomes = rows.filter((r) => r.kind === "outcome").map((r) => JSON.parse(r.detail) as Record<string, unknown>);
     expect(outcomes[0]).toMatchObject({ outcome: "applied", inserted: 2, updated: 0, added: ["1", "2"] });
-    expect(outcomes[1]).toMatchObject({ outcome: "applied", inserted: 1, updated: 1, changes: { fields: ["id", "name"], rows: [[1, "Ada", "Ada Lovelace"]] } });
+    expect(outcomes[1]).toMatchObject({ outcome: "applied", inserted: 1, updated: 2, changed: 1, changes: { fields: ["id", "name"], rows: [[1, "Ada", "Ada Lovelace"]] } });
     expect(outcomes[2]).toMatchObject({ outcome: "failed", status: 400 });
     expect(String(outcomes[2].message)).toMatch(/^line 3: /);
     // A log that cannot be written (its file is a folder here): nothing is imported.

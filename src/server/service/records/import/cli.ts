@@ -62,9 +62,11 @@ runCommand("Import failed", async () => {
         return 1;
       }
       await ended(200, importAnswer(result.value));
-      const { inserted, updated, created } = result.value;
+      const { inserted, updated, created, changed } = result.value;
       const s = ((performance.now() - started) / 1000).toFixed(1);
-      console.log(`${created ? "Created" : "Updated"} ${db}/${slug}: ${inserted.toLocaleString("en-US")} inserted, ${updated.toLocaleString("en-US")} updated in ${s} s.`);
+      // Of the Records it named that were there, how many it really changed (when counted).
+      const same = changed !== undefined && changed < updated ? ` (${changed.toLocaleString("en-US")} changed, ${(updated - changed).toLocaleString("en-US")} already as the file has them)` : "";
+      console.log(`${created ? "Created" : "Updated"} ${db}/${slug}: ${inserted.toLocaleString("en-US")} inserted, ${updated.toLocaleString("en-US")} updated${same} in ${s} s.`);
       // A new Table's types were read from the file: said, so that a column read as text
       // because of one odd cell is seen (a new user's check found none said).
       const table = created ? await store.table(db, slug) : undefined;

@@ -99,6 +99,13 @@ describe("bad input: nothing is imported", () => {
     expect(await all("demo/kv")).toEqual(before);
   });
 
+  it("a date written right that is no day of the calendar is said to be so, not a format problem", async () => {
+    const res = await csv("id,day\n1,2020-02-28\n2,2020-02-30\n", "?type=day:date", "demo/days");
+    expect(res.status).toBe(400);
+    expect((await res.json()).message).toBe('line 3: "day" is date, and "2020-02-30" is no day of the calendar (the month has fewer days, or there is no such month).');
+    expect((await svc.call("/v0/record/demo/days/query", { json: {} })).status).toBe(404);
+  });
+
   it("creates no Table when a row of a new one is bad", async () => {
     const res = await csv("id,x\n1,a\n,b\n", "", "demo/never");
     expect(res.status).toBe(400);
