@@ -176,5 +176,8 @@ test("an editor's import: Undo takes back its changes and says the Records it ad
   await expect(eve.getByRole("status").filter({ hasText: /^Undone/ })).toBeVisible();
   await expect.poll(async () => (await lookup("E00321")).city).toBe(before.city);
   expect((await lookup("X77001"))?.city).toBe("Eve New Town");
+  // The trail says the change was the Undo, and of what (the Record's history is Eve's to read).
+  const history = await eve.request.get(`${teamUrl}/api/audit?table=demo/employees&record=E00321&limit=1`, { headers: { origin: teamUrl, "x-baseboard-client": "1" } });
+  expect(((await history.json()) as { items: { undoOf?: string }[] }).items[0].undoOf).toBe("undo: Import eve.csv (its changes)");
   await eve.context().close();
 });

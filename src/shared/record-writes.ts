@@ -63,4 +63,10 @@ export interface BeforeImages {
   rows: unknown[][];
 }
 export const BEFORE_IMAGES_HEADER = "x-baseboard-before-images";
+/**
+ * Sent by the app with the requests an Undo or Redo makes ("undo: Import people.csv", URI-encoded):
+ * the audit trail records it beside the change (`undoOf`), so Activity says what each is; the
+ * proxy reads it and never sends it on.
+ */
+export const UNDO_HEADER = "x-baseboard-undo";
 export const BEFORE_IMAGES_MAX = 10_000;

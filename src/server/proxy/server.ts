@@ -9,6 +9,7 @@ import { trailRefusal, whyUnwritable } from "../team/store/why-unwritable";
 import { createStoreHealth } from "../team/store/store-health";
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import { errorBody } from "../../shared/errors";
+import { UNDO_HEADER } from "../../shared/record-writes";
 import { type AppConfig, LOGIN_REQUIRED_SUBCODE } from "../../shared/meta";
 import { buildAppConfig, type ConfigFile } from "./app-config";
 import type { ProxyConfig } from "./config";
@@ -26,7 +27,7 @@ import { decide, mayRead } from "../team/grants/permissions";
 import { checkRequest } from "../team/grants/request-access";
 import type { TeamGate } from "../team/team-gate";
 import { answerAudit } from "../team/audit/audit-api";
-import { type Auditor, CHANGE_ENDPOINTS, type ChangeRequest } from "../team/audit/auditor";
+import { type Auditor, CHANGE_ENDPOINTS, type ChangeRequest, undoOf } from "../team/audit/auditor";
 import { createStaticHandler } from "./static";
 import type { LiveHub } from "../team/events/live-hub";
 import { changeEventOf } from "../team/events/change-event";
@@ -145,6 +146,7 @@ export function createProxyHandler(deps: ProxyDeps) {
         target: route.target,
         body,
         size: Number(req.headers["content-length"]) || undefined,
+        undoOf: undoOf(req.headers[UNDO_HEADER]),
       };
       // Decided before anything reaches the upstream; a body the check needs (joins, jobs) was read above.
       const decision = checkRequest(actor, route, body);

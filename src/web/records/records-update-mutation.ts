@@ -12,8 +12,8 @@ export interface UpdateOutcome {
   matched: number | undefined;
 }
 
-export async function updateRecords(db: string, table: string, body: UpdateBody): Promise<UpdateOutcome> {
-  const res = await apiFetch(recordPath(db, table, "update"), { method: "POST", json: { fixedValue: [], ...body } });
+export async function updateRecords(db: string, table: string, body: UpdateBody, headers?: Record<string, string>): Promise<UpdateOutcome> {
+  const res = await apiFetch(recordPath(db, table, "update"), { method: "POST", json: { fixedValue: [], ...body }, headers });
   await res.json().catch(() => undefined);
   return { matched: matchedCount(res.headers) };
 }

@@ -68,6 +68,8 @@ export function present(e: AuditEntry, outcome: AuditEntry | undefined, record?:
     records: detail.records,
     // An import's counts; in a Record's history, whether it added this Record. Past 10,000
     // Records added, the rest are counted, not named.
+    // Made by the app's Undo or Redo, and of what ("undo: Import people.csv").
+    undoOf: detail.undoOf as string | undefined,
     inserted: out.inserted,
     updated: out.updated,
     changed: out.changed,

@@ -11,7 +11,7 @@ import { afterEach, expect, it } from "vitest";
 import type { Upstream } from "../../proxy/forward";
 import { present } from "./audit-api";
 import type { AuditLog } from "./audit-log";
-import { createAuditor } from "./auditor";
+import { createAuditor, undoOf } from "./auditor";
 import { openSqliteAuditLog } from "./sqlite-audit-log";
 
 let log: AuditLog | undefined;
@@ -25,7 +25,7 @@ afterEach(async () => {
 
 const unused = new Proxy({}, { get: () => () => Promise.reject(new Error("the upstream is not asked")) }) as Upstream;
 
-async function updateAnswered(upstreamAnswer: unknown, matched = "2") {
+async function updateAnswered(upstreamAnswer: unknown, matched = "2", undo?: string) {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "bb-answers-"));
   log = openSqliteAuditLog(dir);
   const auditor = createAuditor({ log, upstream: unused, tableOf: async () => ({ primaryKey: "id", beforeImages: true }) });
@@ -37,6 +37,7 @@ async function updateAnswered(upstreamAnswer: unknown, matched = "2") {
     upstreamPath: "/v0/record/demo/t/update",
     target: "demo/t",
     body: Buffer.from(JSON.stringify({ filter: { and: [] }, values: [{ key: "city", value: "Porto" }] })),
+    undoOf: undoOf(undo),
   });
   expect(pending.upstreamHeaders).toEqual({ "x-baseboard-before-images": "10000" });
   const { answer } = await pending.finish(200, { "x-matched-count": matched }, Buffer.from(JSON.stringify(upstreamAnswer)));
@@ -82,4 +83,12 @@ it("a change past the before-images' limit is in the history of every Record of 
   const outcome = (await log!.outcomesOf([unnamed[0].seq])).get(unnamed[0].seq);
   expect(present(unnamed[0], outcome, "Z")).toMatchObject({ partial: true, beforeImagesOmitted: 10_002 });
   expect(present(named[0], outcome, "A").partial).toBeUndefined();
+});
+
+it("an Undo's request is recorded as one, and of what; a mark that is not one is ignored", async () => {
+  const r = await updateAnswered({ message: "ok", before: { fields: ["id", "city"], rows: [["A", "Lisbon"]] } }, "1", encodeURIComponent("undo: Import café.csv"));
+  expect(r.shown.undoOf).toBe("undo: Import café.csv");
+  expect(undoOf("redo%3A%20Bulk%20set%20city")).toBe("redo: Bulk set city");
+  for (const notOne of [undefined, "anything", "%E0%A4%A", "undo:", ["undo: x"]]) expect(undoOf(notOne as never)).toBeUndefined();
+  expect(undoOf(encodeURIComponent(`undo: ${"x".repeat(500)}`))?.length).toBe(200);
 });

@@ -32,6 +32,8 @@ export interface ChangeRequest {
   body?: Buffer;
   /** Content length of a streamed body (uploads, imports). */
   size?: number;
+  /** The app's Undo or Redo that made it ("undo: Import people.csv"), when it says so. */
+  undoOf?: string;
   /**
    * An upload's key, read from its body as far as that field: for one refused before it is
    * forwarded, or set as it goes to the upstream (for one the upstream refuses).
@@ -104,6 +106,21 @@ const KIND: Record<string, NewAuditEntry["kind"]> = {
 };
 
 export const CHANGE_ENDPOINTS = new Set(Object.keys(KIND));
+
+/**
+ * The app's mark on a request an Undo or Redo made (UNDO_HEADER: "undo: <what>", URI-encoded),
+ * as recorded beside the change; anything else is ignored. At most 200 characters.
+ */
+export function undoOf(header: string | string[] | undefined): string | undefined {
+  if (typeof header !== "string") return undefined;
+  let text: string;
+  try {
+    text = decodeURIComponent(header);
+  } catch {
+    return undefined;
+  }
+  return /^(undo|redo): \S/.test(text) ? text.slice(0, 200) : undefined;
+}
 
 /** Failed sign-ins of one account from one address within this long are one entry with their count. */
 export const SIGN_IN_WINDOW_MS = 60_000;
@@ -451,6 +468,7 @@ export function createAuditor(opts: AuditorOptions): Auditor {
           }
         }
       }
+      if (c.undoOf) detail.undoOf = c.undoOf;
       const change = await appendKept({ ...base(c), at: Date.now(), kind, resource, keys, detail: { ...detail, outcome: "pending" } });
       const upstreamHeaders: Record<string, string> = upstreamBefore && (pk || c.endpoint === "import") ? { [BEFORE_IMAGES_HEADER]: String(BEFORE_IMAGES_MAX) } : {};
       const finish: PendingChange["finish"] = async (status, headers, answer) => {

@@ -14,15 +14,16 @@ import { planRestore, type RestoreStep, rowsStep, summarize, summaryText, type U
 import { deleteRecords, insertRecords } from "../records-write-mutation";
 import { ApiError } from "../../api-client";
 import type { UpdateBody } from "../../../shared/records";
+import { UNDO_HEADER } from "../../../shared/record-writes";
 import { pkFilter } from "../grid/edit.utils";
 import { sameValue } from "../values/values.utils";
 
 /** json Fields: read the Records, keep those still holding `from`, update only them. */
-async function restoreByReading(db: string, table: string, pkField: string, values: UpdateBody["values"], check: NonNullable<RestoreStep["check"]>): Promise<number> {
+async function restoreByReading(db: string, table: string, pkField: string, values: UpdateBody["values"], check: NonNullable<RestoreStep["check"]>, marked: Record<string, string>): Promise<number> {
   const { items } = await queryRecords(db, table, { filter: pkFilter(pkField, check.pks), select: [pkField, check.field], limit: check.pks.length });
   const still = items.filter((r) => sameValue(r[check.field], check.from)).map((r) => r[pkField]);
   if (!still.length) return 0;
-  const out = await updateRecords(db, table, { values, filter: pkFilter(pkField, still) });
+  const out = await updateRecords(db, table, { values, filter: pkFilter(pkField, still) }, marked);
   return out.matched ?? still.length;
 }
 
@@ -30,6 +31,9 @@ async function restoreByReading(db: string, table: string, pkField: string, valu
  * Whole Records back or away again: re-inserted with their values (all or nothing: a 409 when
  * one of their keys is taken again), or deleted only if exactly these are all still there.
  */
+/** The header that tells the audit trail a request is an undo or redo, and of what. */
+const undoMark = (entry: UndoEntry, direction: "undo" | "redo") => ({ [UNDO_HEADER]: encodeURIComponent(`${direction}: ${entry.label}`) });
+
 async function restoreRows(entry: UndoEntry, direction: "undo" | "redo"): Promise<string> {
   const { records } = entry.rows!;
   const n = records.length;
@@ -37,10 +41,10 @@ async function restoreRows(entry: UndoEntry, direction: "undo" | "redo"): Promis
   const verb = direction === "undo" ? "Undone" : "Redone";
   try {
     if (rowsStep(entry, direction) === "insert") {
-      await insertRecords(entry.db, entry.table, records);
+      await insertRecords(entry.db, entry.table, records, undoMark(entry, direction));
       return `${verb}: ${n.toLocaleString("en-US")} ${noun} back, with their values.`;
     }
-    await deleteRecords(entry.db, entry.table, pkFilter(entry.pkField, records.map((r) => r[entry.pkField])), n);
+    await deleteRecords(entry.db, entry.table, pkFilter(entry.pkField, records.map((r) => r[entry.pkField])), n, undoMark(entry, direction));
     return `${verb}: ${n.toLocaleString("en-US")} ${noun} ${direction === "redo" ? "deleted again" : "removed"}.`;
   } catch (e) {
     if (e instanceof ApiError && e.status === 409) throw new Error(`${e.message} The Records changed since; nothing was written.`, { cause: e });
@@ -116,12 +120,12 @@ export function useUndoRedo() {
         }
         for (const step of planRestore(entry, direction)) {
           if (step.check) {
-            results.push({ expected: step.expected, matched: await restoreByReading(entry.db, entry.table, entry.pkField, step.body.values, step.check) });
+            results.push({ expected: step.expected, matched: await restoreByReading(entry.db, entry.table, entry.pkField, step.body.values, step.check, undoMark(entry, direction)) });
             continue;
           }
           // Counted just before writing, for upstreams that do not send x-matched-count.
           const before = (await queryRecords(entry.db, entry.table, { filter: step.body.filter, limit: 0 })).count;
-          const out = before > 0 ? await updateRecords(entry.db, entry.table, step.body) : { matched: 0 };
+          const out = before > 0 ? await updateRecords(entry.db, entry.table, step.body, undoMark(entry, direction)) : { matched: 0 };
           results.push({ expected: step.expected, matched: (out.matched ?? before) * (step.cellsPerRecord ?? 1) });
         }
         moved(direction, entry);

@@ -197,7 +197,10 @@ function Entry({ item: it, open, onToggle }: { item: AuditItem; open: boolean; o
           </button>
         </td>
         <td>{it.actor}</td>
-        <td>{activitySummary(it) ?? KIND_TEXT[it.action] ?? it.action}</td>
+        <td>
+          {activitySummary(it) ?? KIND_TEXT[it.action] ?? it.action}
+          {it.undoOf && <span className="muted small activity-undo"> ({it.undoOf})</span>}
+        </td>
         <td>{target(it)}</td>
         <td>
           {it.outcome === "applied" && it.count === 0 ? "nothing matched" : (it.outcome ?? "")}

@@ -48,6 +48,8 @@ export interface AuditItem {
   /** A storage job's state as answered, then as it ended ("done", "failed", "cancelled"). */
   job?: { state: string; done?: number; total?: number; error?: string | null };
   /** An import's counts of Records it added and updated. */
+  /** Made by an Undo or Redo in the app, and of what ("undo: Import people.csv"). */
+  undoOf?: string;
   inserted?: number;
   /** An import's: of the Records it updated, how many it really changed. */
   changed?: number;
