@@ -171,6 +171,9 @@ test("a conflict names who changed the Record and when", async ({ page, browser 
   await page.keyboard.press("Enter");
   await expect(page.getByText(`Conflict: job_title of ${id} was changed by ada@example.com`)).toBeVisible();
   expect((await record(page.request, id)).job_title).toBe("Changed by Ada");
+  // The cursor is back on the refused cell (Enter had moved it down), to edit again there.
+  await expect(cell).toHaveClass(/\bactive\b/);
+  await expect(cell).toBeFocused();
 });
 
 test("Activity: admins filter the trail, open an entry's diff and go to the Record; a viewer gets neither", async ({ page, browser }) => {

@@ -19,7 +19,7 @@ import { DeleteOne } from "./delete/DeleteOne";
 import { NewRow } from "./add/NewRow";
 import { countConditions, fromWire } from "./filter-builder/filter-tree.utils";
 import type { GridColumn } from "./grid/columns.utils";
-import { gridActions, useGridStore } from "./grid/grid-store";
+import { type CellPos, gridActions, useGridStore } from "./grid/grid-store";
 import { Pager } from "./grid/Pager";
 import { RecordsGrid } from "./grid/RecordsGrid";
 import { useCellEdit } from "./grid/use-cell-edit";
@@ -109,7 +109,7 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
   const edit = useCellEdit(db, table, pkField, recordsQueryOptions(db, table, body).queryKey);
   const { mutate } = edit;
   const onCommit = useCallback(
-    (row: RecordRow, col: GridColumn, value: RecordValue) => mutate({ pk: row[pkField], col, oldValue: row[col.key], newValue: value }),
+    (row: RecordRow, col: GridColumn, value: RecordValue, at?: { from: CellPos; to: CellPos }) => mutate({ pk: row[pkField], col, oldValue: row[col.key], newValue: value, at }),
     [mutate, pkField],
   );
 

@@ -12,7 +12,7 @@ import { isTypingTarget } from "../../app/shortcuts";
 import { toast } from "../../ui/toast";
 import type { Move } from "./CellEditor";
 import type { GridColumn } from "./columns.utils";
-import { gridActions, pkId, useGridStore } from "./grid-store";
+import { type CellPos, gridActions, pkId, useGridStore } from "./grid-store";
 import { GridHeader } from "./GridHeader";
 import { GridRow, ROW_H, SEL_W } from "./GridRow";
 import { sameValue } from "../values/values.utils";
@@ -33,7 +33,8 @@ interface Props {
   /** All matching Records (every page), when known: screen readers announce "row 52 of 1,001". */
   totalRows?: number;
   onSortChange(sort: SortUnit[]): void;
-  onCommit(row: RecordRow, col: GridColumn, value: RecordValue): void;
+  /** `at`: the cell edited and where the cursor went (a conflict brings it back, if it is still there). */
+  onCommit(row: RecordRow, col: GridColumn, value: RecordValue, at?: { from: CellPos; to: CellPos }): void;
   onPage(delta: -1 | 1): void;
   /** Open a Record in the side panel (row index on this page). */
   onOpenRecord?(row: number): void;
@@ -121,7 +122,10 @@ export const RecordsGrid = memo(function RecordsGrid(p: Props) {
   // Move DOM focus to the active cell after keyboard moves (and after an edit closes): at once
   // when its row is rendered, else after the virtualizer has scrolled it in.
   useLayoutEffect(() => {
-    if (!wantFocus.current || editing) return;
+    // Also when the cursor is moved from outside (a refused save brings it back) while the
+    // focus is on one of the grid's cells: it follows, never taken from elsewhere.
+    const onCell = document.activeElement instanceof HTMLElement && document.activeElement.hasAttribute("data-cell") && !!scrollRef.current?.contains(document.activeElement);
+    if ((!wantFocus.current && !onCell) || editing) return;
     const find = () => scrollRef.current?.querySelector<HTMLElement>(`[data-cell="${active.row}:${active.col}"]`);
     const el = find();
     if (el) {
@@ -185,10 +189,11 @@ export const RecordsGrid = memo(function RecordsGrid(p: Props) {
       // Checked against the value the edit began from, not whatever a live change put there since.
       const record = current && column ? { ...current, [column.key]: base === undefined ? current[column.key] : base } : current;
       gridActions.stopEdit();
-      if (column && record && !(sameValue(record[column.key], value) && record[column.key] !== undefined)) onCommit(record, column, value);
-      wantFocus.current = true;
       const next = move === "down" ? { row: row + 1, col } : move === "right" ? { row, col: col + 1 } : move === "left" ? { row, col: col - 1 } : { row, col };
-      gridActions.setActive({ row: Math.min(rows.length - 1, next.row), col: Math.max(1, Math.min(colCount - 1, next.col)) });
+      const to = { row: Math.min(rows.length - 1, next.row), col: Math.max(1, Math.min(colCount - 1, next.col)) };
+      if (column && record && !(sameValue(record[column.key], value) && record[column.key] !== undefined)) onCommit(record, column, value, { from: { row, col }, to });
+      wantFocus.current = true;
+      gridActions.setActive(to);
     },
     [p.columns, colCount, onCommit],
   );

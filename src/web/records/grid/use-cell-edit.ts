@@ -11,7 +11,7 @@ import { queryRecords } from "../records-list-query";
 import { updateRecords } from "../records-update-mutation";
 import { undoActions } from "../undo/undo-store";
 import { buildEditUpdate, equalCond } from "./edit.utils";
-import { conflictKey, gridActions, pkId, useGridStore } from "./grid-store";
+import { type CellPos, conflictKey, gridActions, pkId, useGridStore } from "./grid-store";
 import { byWhom, lastChangeOf } from "../../team/audit/last-change-get-query";
 import { formatValue, sameValue } from "../values/values.utils";
 import type { GridColumn } from "./columns.utils";
@@ -21,6 +21,18 @@ export interface CellEditVars {
   col: GridColumn;
   oldValue: RecordValue | undefined;
   newValue: RecordValue;
+  /** The cell edited and where the cursor went after: a conflict or failure brings it back. */
+  at?: { from: CellPos; to: CellPos };
+}
+
+/**
+ * Back to the cell whose save was refused, to edit again there, if the cursor is still where
+ * the save moved it (Enter moved it down; a keyboard user would have had to go back up).
+ */
+function backTo(at: CellEditVars["at"]): void {
+  const s = useGridStore.getState();
+  if (!at || s.editing || s.active.row !== at.to.row || s.active.col !== at.to.col) return;
+  gridActions.setActive(at.from);
 }
 
 function patchRow(data: QueryResult | undefined, pkField: string, pk: RecordValue, field: string, value: RecordValue | undefined) {
@@ -65,17 +77,19 @@ export function useCellEdit(db: string, table: string, pkField: string, queryKey
       qc.setQueryData<QueryResult>(queryKey, (d) => patchRow(d, pkField, pk, col.key, newValue));
       return { previous };
     },
-    onError: (err, { pk, col, oldValue, newValue }, ctx) => {
+    onError: (err, { pk, col, oldValue, newValue, at }, ctx) => {
       if (ctx?.previous) qc.setQueryData(queryKey, ctx.previous);
       // The cell keeps what was typed, marked, with Retry: nothing typed is lost to an outage.
       gridActions.setConflict(conflictKey(pk, col.key), { attempted: newValue, current: oldValue, failed: err.message });
+      backTo(at);
       toast(`Not saved: ${col.key} of ${String(pk)}`, { kind: "error", detail: `${err.message} The cell keeps your value: press Retry in it.` });
     },
-    onSuccess: ({ matched, current }, { pk, col, oldValue, newValue }, ctx) => {
+    onSuccess: ({ matched, current }, { pk, col, oldValue, newValue, at }, ctx) => {
       const key = conflictKey(pk, col.key);
       if (matched === 0) {
         qc.setQueryData<QueryResult>(queryKey, (d) => patchRow(d ?? ctx?.previous, pkField, pk, col.key, current));
         gridActions.setConflict(key, { attempted: newValue, current });
+        backTo(at);
         // Name who changed it, from the audit trail (a quick read; the message waits for it).
         void lastChangeOf(db, table, String(pk)).then((who) => {
           const by = byWhom(who);
