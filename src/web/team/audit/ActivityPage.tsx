@@ -191,12 +191,12 @@ function Entry({ item: it, open, onToggle }: { item: AuditItem; open: boolean; o
   return (
     <>
       <tr className={open ? "open" : undefined}>
-        <td>
+        <td className="activity-when">
           <button type="button" className="btn btn-sm btn-ghost" aria-expanded={open} aria-controls={detailId} onClick={onToggle}>
             <span aria-hidden="true">{open ? "▾" : "▸"}</span> <time dateTime={it.at}>{formatWhen(it.at)}</time>
           </button>
         </td>
-        <td>{it.actor}</td>
+        <td className="activity-who">{it.actor}</td>
         <td>
           {activitySummary(it) ?? KIND_TEXT[it.action] ?? it.action}
           {it.undoOf && <span className="muted small activity-undo"> ({it.undoOf})</span>}
