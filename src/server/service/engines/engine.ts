@@ -182,7 +182,7 @@ export interface SqlTx {
    * Commits what this transaction wrote and goes on in a new one, the writer still held: no
    * other write of this process comes in between. What was committed stays if a later part
    * fails (the caller undoes it). Only DuckDB's engine has it (a long import's steps, each
-   * committed so that its memory is given back before the next: see csv-import.ts).
+   * committed so that its memory is given back before the next: see import/rebuild.ts).
    */
   commit?(): Promise<void>;
   readerBeside?(): ((query: CompiledQuery, options: { atMostOne: boolean; pin: CompiledQuery }) => Promise<{ result: Promise<RunResult> }>) | undefined;

@@ -8,6 +8,7 @@
  * records the outcome before the answer goes back, and gives the answer without those images.
  * `refused` and `signInFailed` record what was turned away.
  */
+import os from "node:os";
 import { BEFORE_IMAGES_HEADER, BEFORE_IMAGES_MAX, type BeforeImages } from "../../../shared/record-writes";
 import { encodeKeyPath } from "../../../shared/storage";
 import type { Actor } from "../contract";
@@ -106,6 +107,9 @@ const KIND: Record<string, NewAuditEntry["kind"]> = {
 };
 
 export const CHANGE_ENDPOINTS = new Set(Object.keys(KIND));
+
+/** Who a command on this machine is in the trail: the command and the account that ran it. */
+export const commandActor = (command: string) => ({ email: `${command} (${os.userInfo().username})`, kind: "command" });
 
 /**
  * The app's mark on a request an Undo or Redo made (UNDO_HEADER: "undo: <what>", URI-encoded),

@@ -6,9 +6,8 @@
  * keys it added, before the command says it is done. The actor is the command and the account
  * that ran it, as for `npm run people`.
  */
-import os from "node:os";
 import type { AuditLog } from "./audit-log";
-import { type Auditor, createAuditor, type PendingChange } from "./auditor";
+import { type Auditor, commandActor, createAuditor, type PendingChange } from "./auditor";
 import { openAuditLog } from "./open-audit-log";
 
 /** The command reads nothing of an upstream: the service's own code runs the import here. */
@@ -33,7 +32,7 @@ export async function recordCommandImport(env: NodeJS.ProcessEnv, target: { db: 
   try {
     const auditor: Auditor = createAuditor({ log, upstream: NO_UPSTREAM, tableOf: async (db, slug) => ({ primaryKey: await primaryKeyOf(db, slug), beforeImages: true }) });
     pending = await auditor.beforeChange({
-      actor: { email: `npm run import (${os.userInfo().username})`, kind: "command" },
+      actor: commandActor("npm run import"),
       address: "this machine",
       method: "POST",
       endpoint: "import",

@@ -13,10 +13,9 @@
  * A password comes from standard input when it is not a terminal (one line), or is asked twice
  * at a terminal without echo. `--invite` prints a one-time link that sets it instead.
  */
-import os from "node:os";
 import { createInterface } from "node:readline";
 import type { AuditLog } from "../audit/audit-log";
-import { recordPeopleChange } from "../audit/auditor";
+import { commandActor, recordPeopleChange } from "../audit/auditor";
 import { openAuditLog } from "../audit/open-audit-log";
 import { openTeamStore } from "../store/open-store";
 import { trailRefusal } from "../store/why-unwritable";
@@ -109,7 +108,7 @@ export async function runPeopleCommand(argv: string[], print: (s: string) => voi
   if (detail) {
     trail = await openAuditLog(process.env);
     try {
-      finish = await recordPeopleChange(trail, { email: `npm run people (${os.userInfo().username})`, kind: "command" }, "this machine", `npm run people -- ${command}`, { action: command, email: args[0], detail });
+      finish = await recordPeopleChange(trail, commandActor("npm run people"), "this machine", `npm run people -- ${command}`, { action: command, email: args[0], detail });
     } catch (e) {
       print(`Error: ${trailRefusal(e)}`);
       await trail.close();

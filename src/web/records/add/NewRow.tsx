@@ -114,7 +114,7 @@ export function NewRow({ db, table, columns, fields, ariaRowIndex }: Props) {
                   data-new-col={col.key}
                   aria-label={`New Record: ${col.key}${isRequired(col.field) ? " (required)" : ""}`}
                   aria-invalid={problem ? true : undefined}
-                  aria-describedby={problem && problem === firstProblem?.[1] ? problemId : undefined}
+                  aria-describedby={problem && firstProblem?.[0] === col.key ? problemId : undefined}
                   placeholder={i === 0 ? "New Record…" : undefined}
                   value={texts[col.key] ?? ""}
                   disabled={busy}

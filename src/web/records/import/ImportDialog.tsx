@@ -15,7 +15,7 @@ import { pkFilter } from "../grid/edit.utils";
 import { fmtInt } from "../values/values.utils";
 import { queryRecords } from "../records-list-query";
 import { invalidateTableRecords } from "../records-update-mutation";
-import { csvWithout, type ImportPlan, importUndo, planImport, planSummary, readCsv } from "./import-plan.utils";
+import { csvWithout, importCounts, type ImportPlan, importUndo, planImport, planSummary, readCsv } from "./import-plan.utils";
 import { undoActions } from "../undo/undo-store";
 import { undoLast } from "../undo/use-undo";
 import { importCsv } from "./record-import-mutation";
@@ -43,7 +43,7 @@ type State =
   | { kind: "refused"; message: string }
   | { kind: "preview"; plan: ImportPlan; rows: number; errors: ReturnType<typeof readCsv> & { ok: true } }
   | { kind: "sending"; progress?: Reading }
-  | { kind: "done"; inserted: number; changed: number; unchanged: number; undo: string; skipped: CellChange[] };
+  | { kind: "done"; inserted: number; updated: number; changed: number; undo: string; skipped: CellChange[] };
 
 const plural = (n: number, one: string) => `${fmtInt(n)} ${one}${n === 1 ? "" : "s"}`;
 
@@ -51,13 +51,6 @@ const plural = (n: number, one: string) => `${fmtInt(n)} ${one}${n === 1 ? "" : 
 function undoPromise(plan: ImportPlan, noDelete: string | undefined): string {
   if (!plan.newPks.size || noDelete === undefined) return "All or nothing; Undo takes it back.";
   return `All or nothing; Undo would take back its changes, not the ${plural(plan.newPks.size, "Record")} it adds: ${noDelete}`;
-}
-
-/** "100 Records added, 173 changed, 199,827 already as the file has them": the parts that are not zero. */
-function outcomeText(o: { inserted: number; changed: number; unchanged: number }): string {
-  const parts = [`${plural(o.inserted, "Record")} added`, `${fmtInt(o.changed)} changed`];
-  if (o.unchanged) parts.push(`${fmtInt(o.unchanged)} already as the file has them`);
-  return parts.join(", ");
 }
 
 const CHUNK = 500;
@@ -136,7 +129,7 @@ export default function ImportDialog(p: Props) {
       // The service counts every Record the file names as updated; the plan, read just before,
       // knows which of them the file really changes.
       const changed = Math.min(plan.updated, r.updated);
-      const outcome = { inserted: r.inserted, changed, unchanged: r.updated - changed };
+      const outcome = { inserted: r.inserted, updated: r.updated, changed };
       // Undoing the Records it added deletes them: where this person may not delete, Undo
       // takes back its changes only, and says so (it used to try, and be refused by the proxy).
       const keepsAdded = undo.inserted.length > 0 && p.noDelete !== undefined;
@@ -160,7 +153,7 @@ export default function ImportDialog(p: Props) {
           ...(undo.inserted.length && !keepsAdded ? { rows: { kind: "insert" as const, records: undo.inserted } } : {}),
         });
       }
-      toast(`Imported ${p.file.name}`, { kind: "success", detail: `${outcomeText(outcome)}.`, ...(undoable ? { action: undoLast() } : {}) });
+      toast(`Imported ${p.file.name}`, { kind: "success", detail: `${importCounts(outcome)}.`, ...(undoable ? { action: undoLast() } : {}) });
       void invalidateTableRecords(qc, p.db, p.table);
     } catch (e) {
       const message = e instanceof ApiError ? e.message : (e as Error).message;
@@ -186,7 +179,7 @@ export default function ImportDialog(p: Props) {
         {state.kind === "done" && (
           <div role="status" data-testid="import-outcome">
             <p>
-              {outcomeText(state)}. {state.undo}
+              {importCounts(state)}. {state.undo}
             </p>
             {state.skipped.length > 0 && (
               <>

@@ -72,6 +72,17 @@ export interface ImportPlan {
 
 const plural = (n: number, one: string) => `${fmtInt(n)} ${one}${n === 1 ? "" : "s"}`;
 
+/**
+ * What an import did, in words: "100 Records added, 173 changed, 199,827 already as the file has
+ * them". `changed` undefined (an entry written before it was counted): every Record the file
+ * named that was there is "updated". Said by the import's result and by Activity.
+ */
+export function importCounts(o: { inserted: number; updated: number; changed?: number }): string {
+  const parts = [`${plural(o.inserted, "Record")} added`, o.changed === undefined ? `${fmtInt(o.updated)} updated` : `${fmtInt(o.changed)} changed`];
+  if (o.changed !== undefined && o.updated > o.changed) parts.push(`${fmtInt(o.updated - o.changed)} already as the file has them`);
+  return parts.join(", ");
+}
+
 /** "1 new Record, 2 Records to update": the parts that are not zero. */
 export function planSummary(plan: Pick<ImportPlan, "newPks" | "updated" | "unchanged">): string {
   const parts = [

@@ -59,8 +59,8 @@ describe("entries that did not happen, and entries that name no Record", () => {
 
 describe("importSummary", () => {
   it("says what an import added, changed and found as the file has it, however many it names", () => {
-    expect(activitySummary({ action: "import", keys: [], outcome: "applied", inserted: 1_199_500, updated: 500, changed: 250 })).toBe("Imported a CSV: 1,199,500 added, 250 changed, 250 already as the file has them");
+    expect(activitySummary({ action: "import", keys: [], outcome: "applied", inserted: 1_199_500, updated: 500, changed: 250 })).toBe("Imported a CSV: 1,199,500 Records added, 250 changed, 250 already as the file has them");
     // An entry written before `changed` was recorded: every Record named counts as updated.
-    expect(activitySummary({ action: "import", keys: [], outcome: "applied", inserted: 1, updated: 2 })).toBe("Imported a CSV: 1 added, 2 updated");
+    expect(activitySummary({ action: "import", keys: [], outcome: "applied", inserted: 1, updated: 2 })).toBe("Imported a CSV: 1 Record added, 2 updated");
   });
 });

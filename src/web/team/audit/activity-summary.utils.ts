@@ -4,6 +4,7 @@
  * src/server/team/api/people-api.ts and people/cli.ts for people, auditor.ts for jobs). Other
  * kinds are told by their table, Records and diff instead.
  */
+import { importCounts } from "../../records/import/import-plan.utils";
 import type { AuditItem } from "./audit-list-query";
 
 type Detail = Record<string, unknown>;
@@ -114,15 +115,12 @@ export function triedTo(summary: string): string {
 
 /** The entry's "What", or undefined where the kind alone says it (its diff tells the rest). */
 /**
- * An import's counts in words: "Imported a CSV: 1,199,500 added, 250 changed, 250 already as
- * the file has them" (the list's Record count is of the Records it names, at most 10,000).
+ * An import's counts in words, as its result said them: "Imported a CSV: 1,199,500 Records added,
+ * 250 changed, …" (the list's Record count is of the Records it names, at most 10,000).
  */
 export function importSummary(it: Pick<AuditItem, "inserted" | "updated" | "changed">): string | undefined {
   if (typeof it.inserted !== "number" || typeof it.updated !== "number") return undefined;
-  const changed = it.changed ?? it.updated;
-  const parts = [`${it.inserted.toLocaleString("en-US")} added`, `${changed.toLocaleString("en-US")} ${it.changed === undefined ? "updated" : "changed"}`];
-  if (it.updated > changed) parts.push(`${(it.updated - changed).toLocaleString("en-US")} already as the file has them`);
-  return `Imported a CSV: ${parts.join(", ")}`;
+  return `Imported a CSV: ${importCounts({ inserted: it.inserted, updated: it.updated, changed: it.changed })}`;
 }
 
 export function activitySummary(it: Pick<AuditItem, "action" | "keys" | "detail" | "endpoint" | "outcome" | "inserted" | "updated" | "changed">): string | undefined {

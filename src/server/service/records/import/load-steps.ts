@@ -1,6 +1,7 @@
 /**
- * Steps the engine's load paths share (csv-import.ts for a new Table, rebuild.ts for an existing
- * one): keeping the last line of each key a file repeats, and reading which keys were added.
+ * Steps the import's paths share (csv-import.ts: a new Table, or an existing one in place;
+ * rebuild.ts: an existing one rebuilt): keeping the last line of each key a file repeats,
+ * reading which keys were added, which Records really change, and their before-images' columns.
  */
 import { CompiledQuery, type RawBuilder, sql } from "kysely";
 import type { SqlEngine, SqlTx } from "../../engines/engine";

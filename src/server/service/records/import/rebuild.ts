@@ -42,13 +42,13 @@ const FIRST_WINDOW = 20_000;
 /** The widest window (see `windowed`). */
 export const LAST_WINDOW = 2_000_000;
 
-class NotAsScanned extends Error {}
-class TooManyRepeats extends Error {}
+/** This path cannot take the file (the caller takes the staging path): see `loadAndRebuild`. */
+class Declined extends Error {}
 
 /**
  * Imports `file` (already checked by the engine's scan: `rows` rows) into `table` by rebuilding
- * it; undefined when this path cannot (the caller takes the staging path): the engine reads the
- * file otherwise than its scan did, or too many keys repeat.
+ * it; undefined when this path cannot (the caller takes the staging path): the engine cannot
+ * commit between steps, reads the file otherwise than its scan did, or too many keys repeat.
  */
 export async function loadAndRebuild(store: RecordStore, table: StoredTable, file: string, names: string[], rows: number,
   report: (p: ImportProgress) => void, keysWanted: number | undefined,
@@ -68,14 +68,14 @@ export async function loadAndRebuild(store: RecordStore, table: StoredTable, fil
 
   const attempt = (repeats: boolean) =>
     engine.write(async (tx): Promise<ImportResult> => {
-      if (!tx.commit) throw new NotAsScanned();
+      if (!tx.commit) throw new Declined();
       // 1. The file, committed.
       await tx.run(physicalTable(engine, table, load, true));
       let loaded = (await tx.run(CompiledQuery.raw(csvLoad.loadSql(load, file, names, types)), (fraction) => report({ phase: "loading", fraction }), { unordered: true })).changes;
-      if (loaded !== rows) throw new NotAsScanned();
+      if (loaded !== rows) throw new Declined();
       if (repeats) {
         const n = await keepLastLines(engine, tx, load, loaded, file, table, names, report);
-        if (n === undefined) throw new TooManyRepeats();
+        if (n === undefined) throw new Declined();
         loaded = n;
       }
       await tx.commit!();
@@ -156,7 +156,7 @@ export async function loadAndRebuild(store: RecordStore, table: StoredTable, fil
       return await attempt(true);
     }
   } catch (e) {
-    if (e instanceof NotAsScanned || e instanceof TooManyRepeats) return undefined;
+    if (e instanceof Declined) return undefined;
     throw e;
   } finally {
     await dropLoads().catch(() => undefined);
