@@ -78,13 +78,22 @@ test("import: empty and repeated keys flagged before sending; skip those lines; 
   await page.screenshot({ path: "test-results/shots/import-undone.png" });
 });
 
-test("a malformed CSV is described by line and cells, never as Records", async ({ page }) => {
+test("a malformed CSV is described by line and cells, never as Records, every wrong row at once", async ({ page }) => {
   await openView(page, "employees", { filter: pkOr("E00891") });
-  await page.getByTestId("import-input").setInputFiles({ name: "short.csv", mimeType: "text/csv", buffer: Buffer.from("employee_id,city\nE00891,A\nE00892\n") });
+  const before = await apiRecord("E00891");
+  await page.getByTestId("import-input").setInputFiles({ name: "short.csv", mimeType: "text/csv", buffer: Buffer.from("employee_id,city\nE00891,A\nE00892\nE00893,B,C\n") });
   const dialog = page.getByRole("dialog", { name: "Import short.csv" });
-  const alert = dialog.getByRole("alert");
-  await expect(alert).toContainText("line 3: 1 cell where the header has 2");
-  await expect(alert).not.toContainText(/record/i);
+  await expect(dialog.getByTestId("import-summary")).toContainText("2 lines do not match the header (in red)");
+  const wrong = dialog.locator("tr.bad");
+  await expect(wrong).toHaveCount(2);
+  await expect(wrong.nth(0)).toContainText("line 3: 1 cell where the header has 2");
+  await expect(wrong.nth(1)).toContainText("line 4: 3 cells where the header has 2");
+  await expect(wrong.nth(0)).not.toContainText(/record/i);
+  await expect(dialog.getByRole("button", { name: /^Import all/ })).toBeDisabled();
+  await expect(dialog.getByRole("button", { name: "Skip 2 invalid lines, import 1 row" })).toBeEnabled();
+  await page.screenshot({ path: "test-results/shots/import-misshapen.png" });
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  expect(await apiRecord("E00891")).toEqual(before);
   // The service says it the same way to a client that sends the file itself.
   const res = await serviceCall("/v0/record/demo/employees/import", undefined, { method: "POST", headers: { "content-type": "text/csv" }, body: "employee_id,city\nE00891,A\nE00892\n" });
   const body = await res.json();

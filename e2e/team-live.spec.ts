@@ -34,8 +34,17 @@ test("two people in one table: presence, live edits, open Record and edited cell
   await eve.goto(`${teamUrl}/records/demo/employees`);
 
   // Presence: each sees the other, named with email.
-  await expect(eve.getByRole("list", { name: /Also here: 1 person/ }).getByRole("listitem", { name: /Ada Admin \(ada@example.com\)/ })).toBeVisible();
-  await expect(ada.getByRole("listitem", { name: /Eve Editor \(eve@example.com\)/ })).toBeVisible();
+  const adaMark = eve.getByRole("list", { name: /Also here: 1 person/ }).getByRole("img", { name: /Ada Admin \(ada@example.com\)/ });
+  await expect(adaMark).toBeVisible();
+  await expect(ada.getByRole("img", { name: /Eve Editor \(eve@example.com\)/ })).toBeVisible();
+  // A keyboard user reaches the mark and sees the name, as a mouse user does on hover.
+  await adaMark.focus();
+  await eve.keyboard.press("Shift+Tab");
+  await eve.keyboard.press("Tab");
+  await expect(adaMark).toBeFocused();
+  expect(await adaMark.evaluate((el) => getComputedStyle(el, "::after").content)).toBe('"Ada Admin (ada@example.com)"');
+  await eve.screenshot({ path: "test-results/live-presence-focus.png" });
+  await adaMark.blur();
 
   // Ada edits a city in her grid; Eve's grid shows it without a reload, flashed.
   await expect(cell(eve, 4, "city")).toBeVisible();

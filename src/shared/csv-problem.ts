@@ -37,8 +37,7 @@ export function csvProblem(e: CsvParseError, headerCells?: number, startLine?: n
     case "CSV_RECORD_INCONSISTENT_COLUMNS": {
       const got = Array.isArray(e.record) ? e.record.length : undefined;
       const want = headerCells ?? /expect (\d+)/.exec(e.message ?? "")?.[1];
-      const cells = got === undefined ? "a different number of cells" : `${got} cell${got === 1 ? "" : "s"}`;
-      return `line ${line}: ${cells} where the header has ${want ?? "another number"} (a missing or extra comma, or a value holding a comma that needs quotes).`;
+      return widthProblem(line, got, want === undefined ? undefined : Number(want));
     }
     case "CSV_QUOTE_NOT_CLOSED":
       return `line ${line}: a quote (") opens a value that is never closed.`;
@@ -50,6 +49,12 @@ export function csvProblem(e: CsvParseError, headerCells?: number, startLine?: n
     default:
       return `line ${line}: ${(e.message ?? "the CSV cannot be read").replace(/\brecords?\b/gi, "line").replace(/^Invalid [^:]*: /, "")}`;
   }
+}
+
+/** A row with more or fewer cells than the header: "line 7: 5 cells where the header has 4 (…)". */
+export function widthProblem(line: number, got: number | undefined, want: number | undefined): string {
+  const cells = got === undefined ? "a different number of cells" : `${got} cell${got === 1 ? "" : "s"}`;
+  return `line ${line}: ${cells} where the header has ${want ?? "another number"} (a missing or extra comma, or a value holding a comma that needs quotes).`;
 }
 
 /**

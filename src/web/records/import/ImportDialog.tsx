@@ -53,6 +53,15 @@ function undoPromise(plan: ImportPlan, noDelete: string | undefined): string {
   return `All or nothing; Undo would take back its changes, not the ${plural(plan.newPks.size, "Record")} it adds: ${noDelete}`;
 }
 
+/** "2 cells cannot be written and 1 line does not match the header": what the preview shows in red. */
+function problemsText(read: ReturnType<typeof readCsv> & { ok: true }): string {
+  const misshapen = read.rows.filter((r) => r.misshapen).length;
+  const cells = read.errors.length - misshapen;
+  return [cells ? `${plural(cells, "cell")} cannot be written` : "", misshapen ? `${plural(misshapen, "line")} ${misshapen === 1 ? "does" : "do"} not match the header` : ""]
+    .filter(Boolean)
+    .join(" and ");
+}
+
 const CHUNK = 500;
 /** Requests at once: the service reads on a few connections; more would only queue there. */
 const AT_ONCE = 3;
@@ -100,7 +109,7 @@ export default function ImportDialog(p: Props) {
     (async () => {
       const read = readCsv(await p.file.text(), p.fields);
       if (!read.ok) return live && setState({ kind: "refused", message: read.message });
-      const existing = await currentRecords(p.db, p.table, p.pkField, read.keys, read.rows.map((r) => r.pk), (progress) => live && setState({ kind: "reading", progress }));
+      const existing = await currentRecords(p.db, p.table, p.pkField, read.keys, read.rows.filter((r) => !r.misshapen).map((r) => r.pk), (progress) => live && setState({ kind: "reading", progress }));
       // The plan covers the rows that can be written; the others are listed as errors, beside
       // what their Record holds now (when it exists).
       const now = new Map(existing.map((r) => [JSON.stringify(r[p.pkField]), r]));
@@ -202,12 +211,12 @@ export default function ImportDialog(p: Props) {
                 <>
                   {plural(state.rows, "row")}; {plural(state.rows - badLines, "line")} without a problem: {planSummary(state.plan)}. {undoPromise(state.plan, p.noDelete)}{" "}
                   <strong className="error-text">
-                    {plural(state.errors.errors.length, "cell")} cannot be written (in red): fix the file and import it again, or skip {plural(badLines, "line")} and import the rest.
+                    {problemsText(state.errors)} (in red): fix the file and import it again, or skip {plural(badLines, "line")} and import the rest.
                   </strong>
                 </>
               ) : (
                 <strong className="error-text">
-                  {plural(state.rows, "row")}, none of which can be imported: {plural(state.errors.errors.length, "cell")} cannot be written (in red). Fix the file and import it again.
+                  {plural(state.rows, "row")}, none of which can be imported: {problemsText(state.errors)} (in red). Fix the file and import it again.
                 </strong>
               )}
             </p>

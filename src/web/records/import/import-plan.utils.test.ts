@@ -51,10 +51,16 @@ describe("import checks, skipping and undo (issue 24)", () => {
     if (!r.ok) throw new Error(r.message);
     expect(csvWithout(r.keys, r.rows)).toBe('id,age,name\r\na,1,"Smith, Ann"\r\nc,,"say ""hi"""\r\n');
   });
-  it("CSV errors speak of lines, not Records", () => {
-    const r = readCsv("id,age\na,1\nb\n", fields);
-    expect(r).toMatchObject({ ok: false, message: expect.stringContaining("line 3: 1 cell where the header has 2") });
-    expect(r.ok ? "" : r.message).not.toMatch(/record/i);
+  it("lists every row of the wrong width, by line and in words, and leaves them out of the rest", () => {
+    const r = readCsv("id,age,name\na,1,Ann\nb\nc,2,Cy,extra\nd,3,Di\n", fields);
+    if (!r.ok) throw new Error(r.message);
+    expect(r.errors.map((e) => e.error)).toEqual([
+      "line 3: 1 cell where the header has 3 (a missing or extra comma, or a value holding a comma that needs quotes).",
+      "line 4: 4 cells where the header has 3 (a missing or extra comma, or a value holding a comma that needs quotes).",
+    ]);
+    for (const e of r.errors) expect(e.error).not.toMatch(/record/i);
+    expect(r.rows.map((x) => [x.line, !!x.bad, !!x.misshapen])).toEqual([[2, false, false], [3, true, true], [4, true, true], [5, false, false]]);
+    expect(csvWithout(r.keys, r.rows)).toBe("id,age,name\r\na,1,Ann\r\nd,3,Di\r\n");
   });
   it("a quote in the middle of a value, and a quoted value with more after it: named by line, in words", () => {
     expect(readCsv('id,age,name\na,31,Ann "Bo" Lee\n', fields)).toMatchObject({ ok: false, message: expect.stringContaining('line 2: a quote (") in the middle of a value') });

@@ -7,7 +7,7 @@ import { parse } from "csv-parse/browser/esm/sync";
 import type { FieldInfo, RecordRow, RecordValue } from "../../../shared/records";
 import type { CellChange } from "../clipboard/paste.utils";
 import { fmtInt, parseInput, sameValue } from "../values/values.utils";
-import { type CsvParseError, csvProblem, rowStartLine, type SyncCsvParse } from "../../../shared/csv-problem";
+import { type CsvParseError, csvProblem, rowStartLine, type SyncCsvParse, widthProblem } from "../../../shared/csv-problem";
 
 export interface ImportRow {
   line: number;
@@ -17,6 +17,8 @@ export interface ImportRow {
   cells: string[];
   /** This row has a cell that cannot be written (or an empty or repeated primary key). */
   bad?: boolean;
+  /** Its cells could not be matched to the header (more or fewer of them): no key to look up. */
+  misshapen?: boolean;
 }
 
 export type ReadResult = { ok: true; keys: string[]; rows: ImportRow[]; errors: CellChange[] } | { ok: false; message: string };
@@ -24,7 +26,9 @@ export type ReadResult = { ok: true; keys: string[]; rows: ImportRow[]; errors: 
 export function readCsv(text: string, fields: readonly FieldInfo[]): ReadResult {
   let records: { record: string[]; info: { lines: number } }[];
   try {
-    records = parse(text, { bom: true, skip_empty_lines: true, info: true, relax_column_count: false }) as unknown as typeof records;
+    // Rows of the wrong width are read too, and listed below with every other problem, so
+    // that one pass over the file shows them all (a refusal named only the first).
+    records = parse(text, { bom: true, skip_empty_lines: true, info: true, relax_column_count: true }) as unknown as typeof records;
   } catch (e) {
     return { ok: false, message: `The file is not valid CSV: ${csvProblem(e as CsvParseError, undefined, rowStartLine(e as CsvParseError, text, parse as SyncCsvParse))}` };
   }
@@ -39,6 +43,12 @@ export function readCsv(text: string, fields: readonly FieldInfo[]): ReadResult 
   const errors: CellChange[] = [];
   const seen = new Set<string>();
   for (const { record, info } of records.slice(1)) {
+    if (record.length !== keys.length) {
+      const pk = `(line ${info.lines})`;
+      errors.push({ pk, field: pkField, before: undefined, text: record.join(","), error: widthProblem(info.lines, record.length, keys.length) });
+      rows.push({ line: info.lines, pk, values: {}, cells: record, bad: true, misshapen: true });
+      continue;
+    }
     const values: Record<string, RecordValue> = {};
     let pk: RecordValue = record[keys.indexOf(pkField.key)];
     const errorsBefore = errors.length;
