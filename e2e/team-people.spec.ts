@@ -238,9 +238,15 @@ test("values typed and not saved when the session ends are kept: back after sign
     await cy.goto(`${teamUrl}${view}`);
     const cell = (row: number, col: string) => cy.locator(`[role=grid] [role=row][aria-rowindex="${row}"] [data-col="${col}"]`);
     await expect(cell(2, "city")).toBeVisible();
-    const before = (await cell(2, "city").innerText()).trim();
+    // A row far down the page (row 39, aria-rowindex 40): after signing in again the page opens
+    // at its top, and the cursor must be taken to the cell.
+    await cell(2, "city").click();
+    for (const key of ["PageDown", "PageDown", ...Array(8).fill("ArrowDown")]) await cy.keyboard.press(key);
+    await expect(cell(40, "city")).toHaveClass(/\bactive\b/);
+    const before = (await cell(40, "city").innerText()).trim();
+    const id = (await cell(40, "employee_id").innerText()).trim();
     // Typing, not yet saved, when an admin ends Cy's sessions.
-    await cell(2, "city").dblclick();
+    await cy.keyboard.press("F2");
     await cy.getByLabel("Edit city").fill("Kept While Away");
     const ended = await page.request.delete(`${teamUrl}/api/people/cy%40example.com/sessions`, { headers });
     expect(ended.status(), await ended.text()).toBeLessThan(300);
@@ -251,17 +257,19 @@ test("values typed and not saved when the session ends are kept: back after sign
     await cy.getByRole("button", { name: "Sign in" }).click();
     await cy.waitForURL(`${teamUrl}${view}`);
     // The typed value is back in its cell, not saved, with Retry; the service still has the old one.
-    await expect(cell(2, "city")).toContainText("Kept While Away");
-    await expect(cell(2, "city")).toHaveAttribute("title", /your session ended before it was saved/);
+    await expect(cell(40, "city")).toContainText("Kept While Away");
+    await expect(cell(40, "city")).toHaveAttribute("title", /your session ended before it was saved/);
+    await expect(cell(40, "city")).toHaveClass(/\bactive\b/);
+    await expect(cell(40, "city")).toBeInViewport();
     await expect(cy.getByText("A value you typed before signing in again is not saved yet")).toBeVisible();
+    await expect(cy.getByText(`${id} city: the cell holds what you typed`)).toBeVisible();
     await cy.screenshot({ path: "test-results/team-unsaved-kept.png" });
-    const id = (await cell(2, "employee_id").innerText()).trim();
     const read = async () => {
       const r = await page.request.post(`${teamUrl}/api/v0/record/demo/employees/query`, { headers, data: { filter: { and: [{ key: "employee_id", operator: "equal", value: id }] }, limit: 1 } });
       return (await r.json()).items[0].city as string;
     };
     expect(await read()).toBe(before);
-    await cell(2, "city").getByRole("button", { name: "Retry saving city" }).click();
+    await cell(40, "city").getByRole("button", { name: "Retry saving city" }).click();
     await expect.poll(read).toBe("Kept While Away");
     await page.request.post(`${teamUrl}/api/v0/record/demo/employees/update`, { headers, data: { filter: { and: [{ key: "employee_id", operator: "equal", value: id }] }, values: [{ key: "city", value: before }] } });
   } finally {

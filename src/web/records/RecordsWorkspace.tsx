@@ -3,7 +3,7 @@
  * URL (see view-search.utils.ts); rows come from TanStack Query; UI state from small stores.
  */
 import { toast } from "../ui/toast";
-import { keepUnsaved, restoreUnsaved } from "./grid/unsaved-edits";
+import { keepUnsaved, type RestoredCell, restoreUnsaved, restoredWhere } from "./grid/unsaved-edits";
 import { onSessionEnding } from "../team/session-ended";
 import { focusFilterBuilder } from "./filter-builder/focus-builder";
 import { usePresence } from "../team/live/use-presence";
@@ -19,7 +19,7 @@ import { DeleteOne } from "./delete/DeleteOne";
 import { NewRow } from "./add/NewRow";
 import { countConditions, fromWire } from "./filter-builder/filter-tree.utils";
 import type { GridColumn } from "./grid/columns.utils";
-import { type CellPos, gridActions, useGridStore } from "./grid/grid-store";
+import { type CellPos, gridActions, pkId, useGridStore } from "./grid/grid-store";
 import { Pager } from "./grid/Pager";
 import { RecordsGrid } from "./grid/RecordsGrid";
 import { useCellEdit } from "./grid/use-cell-edit";
@@ -97,9 +97,14 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
   useEffect(() => gridActions.reset(), [db, table, filterKey]);
   // Values typed and not saved when the session ended are kept, and put back with Retry on return.
   useEffect(() => onSessionEnding(() => keepUnsaved(db, table)), [db, table]);
+  // The cursor goes to the first of them on this page (a new user's check: the toast said
+  // they were there, and they could be a thousand rows down); the toast names them all.
+  const restored = useRef<RestoredCell[]>([]);
   useEffect(() => {
-    const n = restoreUnsaved(db, table);
-    if (n) toast(`${n === 1 ? "A value" : `${n} values`} you typed before signing in again ${n === 1 ? "is" : "are"} not saved yet`, { detail: "The cells hold what you typed: press Retry in each to save it.", ttlMs: 12_000 });
+    const cells = restoreUnsaved(db, table);
+    restored.current = cells;
+    const n = cells.length;
+    if (n) toast(`${n === 1 ? "A value" : `${n} values`} you typed before signing in again ${n === 1 ? "is" : "are"} not saved yet`, { detail: `${restoredWhere(cells)}: ${n === 1 ? "the cell holds" : "the cells hold"} what you typed; press Retry in ${n === 1 ? "it" : "each"} to save it.`, ttlMs: 12_000 });
   }, [db, table]);
 
   const [filterOpen, setFilterOpen] = useState(() => !!view.filter);
@@ -145,6 +150,21 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
     addConditionToDraft(tableKey, view.filter, key);
     setFilterOpen(true);
   });
+
+  // The first restored cell on the page gets the cursor and the focus (scrolled to), once.
+  const pageRows = records.data?.items;
+  useEffect(() => {
+    if (!restored.current.length || !pageRows || !columns.length) return;
+    for (const cell of restored.current) {
+      const row = pageRows.findIndex((r) => pkId(r[pkField]) === cell.pkId);
+      const col = columns.findIndex((c) => c.key === cell.field);
+      if (row >= 0 && col >= 0) {
+        gridActions.focusActive({ row, col: col + 1 });
+        break;
+      }
+    }
+    restored.current = [];
+  }, [pageRows, columns, pkField]);
 
   // Live: where this tab is (table, open Record, edited cell), for the others' presence.
   usePresence(meta ? `table:${db}/${table}` : null, search.record, useEditingCell(records.data?.items, columns, pkField));

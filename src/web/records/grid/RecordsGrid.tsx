@@ -97,7 +97,7 @@ export const RecordsGrid = memo(function RecordsGrid(p: Props) {
     overscan: 8,
   });
 
-  const { active, editing, selected, conflicts, saving, rangeAnchor } = useGridStore();
+  const { active, editing, selected, conflicts, saving, rangeAnchor, focusWanted } = useGridStore();
   const initialText = useRef<string | undefined>(undefined);
   const wantFocus = useRef(false);
   const readOnlyNoticeAt = useRef(0);
@@ -125,21 +125,26 @@ export const RecordsGrid = memo(function RecordsGrid(p: Props) {
     // Also when the cursor is moved from outside (a refused save brings it back) while the
     // focus is on one of the grid's cells: it follows, never taken from elsewhere.
     const onCell = document.activeElement instanceof HTMLElement && document.activeElement.hasAttribute("data-cell") && !!scrollRef.current?.contains(document.activeElement);
-    if ((!wantFocus.current && !onCell) || editing) return;
+    // Or when asked from outside (`focusActive`: a restored cell after signing in again).
+    if ((!wantFocus.current && !onCell && !focusWanted) || editing) return;
     const find = () => scrollRef.current?.querySelector<HTMLElement>(`[data-cell="${active.row}:${active.col}"]`);
+    const done = () => {
+      wantFocus.current = false;
+      gridActions.focusDone();
+    };
     const el = find();
     if (el) {
       el.focus();
-      wantFocus.current = false;
+      done();
       return;
     }
     virtualizer.scrollToIndex(active.row, { align: "auto" });
     const id = requestAnimationFrame(() => {
       find()?.focus();
-      wantFocus.current = false;
+      done();
     });
     return () => cancelAnimationFrame(id);
-  }, [active, editing, virtualizer]);
+  }, [active, editing, virtualizer, focusWanted]);
 
   // Paging from the keyboard replaces every row (the grid itself while the page loads): focus
   // then lands on the same cell of the new page, instead of dropping to <body>.

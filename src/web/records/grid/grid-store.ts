@@ -32,6 +32,8 @@ interface GridState {
   saving: Set<string>;
   /** The other corner of a cell range (shift+arrows, shift+click); the active cell is one corner. */
   rangeAnchor: CellPos | null;
+  /** Set by `focusActive`: the grid scrolls to the active cell and gives it the focus, once. */
+  focusWanted: boolean;
 }
 
 const initialGridState = (): GridState => ({
@@ -43,6 +45,7 @@ const initialGridState = (): GridState => ({
   conflicts: new Map(),
   saving: new Set(),
   rangeAnchor: null,
+  focusWanted: false,
 });
 
 export const useGridStore = create<GridState>(initialGridState);
@@ -59,6 +62,13 @@ export const gridActions = {
     const rangeAnchor = extend ? (s.rangeAnchor ?? s.active) : null;
     if (!extend && s.rangeAnchor === null) useGridStore.setState({ active });
     else useGridStore.setState({ active, rangeAnchor });
+  },
+  /** Moves the active cell from outside the grid and takes the focus there (scrolled into view). */
+  focusActive(active: CellPos) {
+    useGridStore.setState({ active, rangeAnchor: null, focusWanted: true });
+  },
+  focusDone() {
+    if (useGridStore.getState().focusWanted) useGridStore.setState({ focusWanted: false });
   },
   setRangeAnchor(rangeAnchor: CellPos | null) {
     useGridStore.setState({ rangeAnchor });

@@ -30,22 +30,46 @@ export function keepUnsaved(db: string, table: string): void {
   }
 }
 
-/** Puts kept edits of this table back as failed cells with Retry, once (they are removed). */
-export function restoreUnsaved(db: string, table: string): number {
+/** A cell put back: its Record's key (as `pkId` writes it) and its Field. */
+export interface RestoredCell {
+  pkId: string;
+  field: string;
+}
+
+/**
+ * Puts kept edits of this table back as failed cells with Retry, once (they are removed), and
+ * says which cells they are, so the person can be taken to them.
+ */
+export function restoreUnsaved(db: string, table: string): RestoredCell[] {
   let kept: unknown;
   try {
     kept = JSON.parse(sessionStorage.getItem(storageKey(db, table)) ?? "null");
     sessionStorage.removeItem(storageKey(db, table));
   } catch {
-    return 0;
+    return [];
   }
-  if (!Array.isArray(kept)) return 0;
-  let n = 0;
+  if (!Array.isArray(kept)) return [];
+  const restored: RestoredCell[] = [];
   for (const item of kept) {
     if (!Array.isArray(item) || typeof item[0] !== "string" || !item[1] || typeof item[1] !== "object" || !("attempted" in item[1])) continue;
     const edit = item[1] as Kept[1];
     gridActions.setConflict(item[0], { attempted: edit.attempted, current: edit.current ?? undefined, failed: UNSAVED_AFTER_SIGN_IN });
-    n++;
+    // conflictKey is `${pkId}|${field}`: a Record's key may hold "|", a Field's key does not.
+    const bar = item[0].lastIndexOf("|");
+    restored.push({ pkId: item[0].slice(0, bar), field: item[0].slice(bar + 1) });
   }
-  return n;
+  return restored;
+}
+
+/** "E00042 city, E00043 age": where the cells put back are (a Record's key as written, then the Field). */
+export function restoredWhere(cells: readonly RestoredCell[]): string {
+  const name = (id: string) => {
+    try {
+      return String(JSON.parse(id));
+    } catch {
+      return id;
+    }
+  };
+  const shown = cells.slice(0, 5).map((c) => `${name(c.pkId)} ${c.field}`);
+  return cells.length > 5 ? `${shown.join(", ")} and ${cells.length - 5} more` : shown.join(", ");
 }
