@@ -190,3 +190,59 @@ test("an editor's import: Undo takes back its changes and says the Records it ad
   expect(((await history.json()) as { items: { undoOf?: string }[] }).items[0].undoOf).toBe("undo: Import eve.csv (its changes)");
   await eve.context().close();
 });
+
+test("an editor's added Record keeps no undo step (it could only be refused); a step refused for the role is taken off the list", async ({ browser }) => {
+  const eve = await person(browser, "eve@example.com");
+  const key = fs.readFileSync(path.join(stack.dataDir, "api-key"), "utf8").trim().split(/\s+/)[0];
+  const lookup = async (id: string) => {
+    const res = await fetch(`${SERVICE}/v0/record/demo/employees/query`, {
+      method: "POST",
+      headers: { "x-api-key": key, "content-type": "application/json" },
+      body: JSON.stringify({ filter: { and: [{ key: "employee_id", operator: "equal", value: id }] } }),
+    });
+    return ((await res.json()) as { items: Record<string, unknown>[] }).items[0];
+  };
+  await eve.goto(`${teamUrl}/records/demo/employees?sort=employee_id`);
+  await expect(cell(eve, 2, "city")).toBeVisible();
+  const id = (await cell(eve, 2, "employee_id").innerText()).trim();
+  const before = (await lookup(id)).city;
+  // A change she may undo, then a Record she adds.
+  await cell(eve, 2, "city").dblclick();
+  await eve.getByLabel("Edit city").fill("Before The Add");
+  await eve.keyboard.press("Enter");
+  await expect.poll(async () => (await lookup(id)).city).toBe("Before The Add");
+  await eve.getByRole("button", { name: "Add Record" }).click();
+  const dialog = eve.getByRole("dialog", { name: "New Record in employees" });
+  await dialog.getByLabel(/^employee_id/).fill("EVE-ADD-1");
+  await dialog.getByRole("button", { name: "Add Record" }).click();
+  const added = eve.getByRole("status").filter({ hasText: "Added Record EVE-ADD-1" });
+  await expect(added).toContainText("It cannot be undone here (that would delete it): Your role (editor) cannot delete Records of table demo/employees.");
+  await expect(added.getByRole("button", { name: "Undo" })).toHaveCount(0);
+  // Ctrl+Z takes back the change before it; the Record stays.
+  await eve.locator("[role=grid] .cell.active").focus();
+  await eve.keyboard.press("Control+z");
+  await expect.poll(async () => (await lookup(id)).city).toBe(before);
+  expect(await lookup("EVE-ADD-1")).toBeTruthy();
+
+  // A step kept from when her role allowed it (an add, whose undo deletes): refused, and taken
+  // off the list, so the step before it can still be undone.
+  await cell(eve, 2, "city").dblclick();
+  await eve.getByLabel("Edit city").fill("Second Change");
+  await eve.keyboard.press("Enter");
+  await expect.poll(async () => (await lookup(id)).city).toBe("Second Change");
+  await eve.evaluate(() => {
+    const stacks = JSON.parse(localStorage.getItem("baseboard.undo.v1") ?? "{}");
+    stacks.past.push({ id: "old-add", label: "Add Record EVE-ADD-1", db: "demo", table: "employees", pkField: "employee_id", at: Date.now(), changes: [], rows: { kind: "insert", records: [{ employee_id: "EVE-ADD-1" }] } });
+    localStorage.setItem("baseboard.undo.v1", JSON.stringify(stacks));
+  });
+  await eve.reload();
+  const undoButton = eve.getByRole("button", { name: "Undo", exact: true });
+  await expect(undoButton).toHaveAttribute("title", "Undo: Add Record EVE-ADD-1 in demo/employees (Ctrl+Z)");
+  await undoButton.click();
+  await expect(eve.getByRole("alert").filter({ hasText: "Undo refused" })).toContainText('"Add Record EVE-ADD-1" was taken off the undo list; earlier changes can still be undone.');
+  expect(await lookup("EVE-ADD-1")).toBeTruthy();
+  await expect(undoButton).toHaveAttribute("title", /^Undo: Edit city/);
+  await undoButton.click();
+  await expect.poll(async () => (await lookup(id)).city).toBe(before);
+  await eve.context().close();
+});

@@ -218,6 +218,7 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
         siblings={siblings}
         primaryKeyOf={(t) => config.databases.find((d) => d.id === db)?.tables.find((x) => x.slug === t)?.primaryKey}
         canInsert={!!config.capabilities.insert}
+        deleteWhy={deleteWhy}
         canImport={!!config.capabilities.import && !!fields && !readOnly}
         hasViews={hasViews}
         onCols={(cols) => setSearch({ cols: cols?.join(",") }, true)}
@@ -279,7 +280,7 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
             liveTable={`${db}/${table}`}
             openRecord={search.record}
             readOnlyWhy={changeWhy}
-            footer={fields && !insertWhy && !view.join ? <NewRow db={db} table={table} columns={columns} fields={fields} ariaRowIndex={(rowsShown?.length ?? 0) + 2} /> : undefined}
+            footer={fields && !insertWhy && !view.join ? <NewRow db={db} table={table} columns={columns} fields={fields} ariaRowIndex={(rowsShown?.length ?? 0) + 2} noDelete={deleteWhy} /> : undefined}
           />
         ) : null}
         {/* Inside the grid area: the panel leaves the toolbar, filter and pager usable. */}

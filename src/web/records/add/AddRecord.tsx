@@ -12,8 +12,7 @@ import { Modal } from "../../ui/Dialog";
 import { toast } from "../../ui/toast";
 import { insertRecords } from "../records-write-mutation";
 import { invalidateTableRecords } from "../records-update-mutation";
-import { undoActions } from "../undo/undo-store";
-import { undoLast } from "../undo/use-undo";
+import { recordAdded } from "./record-added";
 import { buildRecord, formFields, isRequired } from "./new-record.utils";
 import "./add-record.css";
 import { type AddRequest, addRequest, useAddRequest } from "./add-request-store";
@@ -27,9 +26,11 @@ interface Props {
   canInsert: boolean;
   /** Why this person may not add Records here (their role), when they may not. */
   deniedReason?: string;
+  /** Why this person may not delete Records here, when they may not (an add then has no undo). */
+  noDelete?: string;
 }
 
-export function AddRecord({ db, table, fields, canInsert, deniedReason }: Props) {
+export function AddRecord({ db, table, fields, canInsert, deniedReason, noDelete }: Props) {
   const [open, setOpen] = useState<AddRequest | false>(false);
   const usable = canInsert && !deniedReason && !!fields?.length;
   // The row menu's "Duplicate": the form, prefilled.
@@ -64,12 +65,12 @@ export function AddRecord({ db, table, fields, canInsert, deniedReason }: Props)
       <button type="button" className="btn btn-primary" disabled={!usable} onClick={() => setOpen({ texts: {} })} title="Add a Record (Ctrl/⌘+Shift+Enter)" aria-keyshortcuts="Control+Shift+Enter Meta+Shift+Enter">
         Add Record
       </button>
-      {open && fields && <NewRecordDialog db={db} table={table} fields={fields} initial={open} onClose={() => setOpen(false)} />}
+      {open && fields && <NewRecordDialog db={db} table={table} fields={fields} initial={open} noDelete={noDelete} onClose={() => setOpen(false)} />}
     </>
   );
 }
 
-function NewRecordDialog({ db, table, fields, initial, onClose }: { db: string; table: string; fields: FieldInfo[]; initial: AddRequest; onClose(): void }) {
+function NewRecordDialog({ db, table, fields, initial, noDelete, onClose }: { db: string; table: string; fields: FieldInfo[]; initial: AddRequest; noDelete: string | undefined; onClose(): void }) {
   const [texts, setTexts] = useState<Record<string, string>>(initial.texts);
   const [problems, setProblems] = useState<Record<string, string>>({});
   const [error, setError] = useState<string | null>(null);
@@ -100,8 +101,7 @@ function NewRecordDialog({ db, table, fields, initial, onClose }: { db: string; 
     setBusy(true);
     try {
       await insertRecords(db, table, [built.record]);
-      undoActions.record({ id: `${Date.now()}-insert`, label: `Add Record ${String(built.record[pk])}`, db, table, pkField: pk, at: Date.now(), changes: [], rows: { kind: "insert", records: [built.record] } });
-      toast(`Added Record ${String(built.record[pk])}`, { kind: "success", action: undoLast() });
+      recordAdded({ db, table, pkField: pk, record: built.record, noDelete });
       await invalidateTableRecords(qc, db, table);
       onClose();
     } catch (e) {

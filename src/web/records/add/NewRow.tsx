@@ -7,13 +7,11 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useRef, useState } from "react";
 import type { FieldInfo } from "../../../shared/records";
 import { ApiError } from "../../api-client";
-import { toast } from "../../ui/toast";
 import type { GridColumn } from "../grid/columns.utils";
 import { SEL_W } from "../grid/GridRow";
 import { insertRecords } from "../records-write-mutation";
 import { invalidateTableRecords } from "../records-update-mutation";
-import { undoActions } from "../undo/undo-store";
-import { undoLast } from "../undo/use-undo";
+import { recordAdded } from "./record-added";
 import { buildRecord, isRequired } from "./new-record.utils";
 import "./add-record.css";
 
@@ -23,9 +21,11 @@ interface Props {
   columns: readonly GridColumn[];
   fields: readonly FieldInfo[];
   ariaRowIndex: number;
+  /** Why this person may not delete Records here, when they may not (an add then has no undo). */
+  noDelete?: string;
 }
 
-export function NewRow({ db, table, columns, fields, ariaRowIndex }: Props) {
+export function NewRow({ db, table, columns, fields, ariaRowIndex, noDelete }: Props) {
   const [texts, setTexts] = useState<Record<string, string>>({});
   const [problems, setProblems] = useState<Record<string, string>>({});
   const [error, setError] = useState<string | null>(null);
@@ -62,8 +62,7 @@ export function NewRow({ db, table, columns, fields, ariaRowIndex }: Props) {
     setBusy(true);
     try {
       await insertRecords(db, table, [built.record]);
-      undoActions.record({ id: `${Date.now()}-insert`, label: `Add Record ${String(built.record[pk])}`, db, table, pkField: pk, at: Date.now(), changes: [], rows: { kind: "insert", records: [built.record] } });
-      toast(`Added Record ${String(built.record[pk])}`, { kind: "success", action: undoLast() });
+      recordAdded({ db, table, pkField: pk, record: built.record, noDelete });
       setTexts({});
       // The next Record starts in the first cell.
       focusAfter.current = "";

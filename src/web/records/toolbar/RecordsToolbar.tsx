@@ -32,6 +32,8 @@ export interface RecordsToolbarProps {
   siblings: { tables: string[]; fieldsOf(table: string): FieldInfo[] | undefined };
   primaryKeyOf(table: string): string | undefined;
   canInsert: boolean;
+  /** Why this person may not delete Records here, when they may not. */
+  deleteWhy: string | undefined;
   canImport: boolean;
   hasViews: boolean;
   onCols(cols: string[] | undefined): void;
@@ -86,7 +88,7 @@ export function RecordsToolbar(p: RecordsToolbarProps) {
       >
         {view.filter ? "Update matching…" : "Update all…"}
       </button>
-      <AddRecord db={p.db} table={p.table} fields={p.fields} canInsert={p.canInsert} deniedReason={p.readOnlyWhy} />
+      <AddRecord db={p.db} table={p.table} fields={p.fields} canInsert={p.canInsert} deniedReason={p.readOnlyWhy} noDelete={p.deleteWhy} />
       <WorkspaceTools canImport={p.canImport} hasViews={p.hasViews} />
       <UndoButtons />
       <button type="button" className="btn btn-icon-text" onClick={p.onRefresh} aria-label="Refresh" title="Refresh">

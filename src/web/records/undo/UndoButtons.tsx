@@ -28,11 +28,11 @@ export function UndoButtons() {
   const next = future[future.length - 1];
   return (
     <span className="btn-group">
-      <button type="button" className="btn" onClick={undo} disabled={!last || busy} title={last ? `Undo: ${last.label} in ${last.db}.${last.table} (Ctrl+Z)` : "Nothing to undo"} aria-label="Undo">
+      <button type="button" className="btn" onClick={undo} disabled={!last || busy} title={last ? `Undo: ${last.label} in ${last.db}/${last.table} (Ctrl+Z)` : "Nothing to undo"} aria-label="Undo">
         <Icon name="undo" size={14} />
         <span className="btn-label"> Undo</span>
       </button>
-      <button type="button" className="btn" onClick={redo} disabled={!next || busy} title={next ? `Redo: ${next.label} in ${next.db}.${next.table} (Ctrl+Shift+Z)` : "Nothing to redo"} aria-label="Redo">
+      <button type="button" className="btn" onClick={redo} disabled={!next || busy} title={next ? `Redo: ${next.label} in ${next.db}/${next.table} (Ctrl+Shift+Z)` : "Nothing to redo"} aria-label="Redo">
         <Icon name="redo" size={14} />
         <span className="btn-label"> Redo</span>
       </button>

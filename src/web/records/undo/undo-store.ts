@@ -3,7 +3,7 @@
  * touches storage; the logic is in undo.utils.ts.
  */
 import { create } from "zustand";
-import { afterRedo, afterUndo, pushEntry, readStacks, type UndoEntry, type UndoStacks } from "./undo.utils";
+import { afterRedo, afterUndo, pushEntry, readStacks, type UndoEntry, type UndoStacks, withoutNext } from "./undo.utils";
 
 const KEY = "baseboard.undo.v1";
 
@@ -44,6 +44,10 @@ export const undoActions = {
   },
   movedForward() {
     apply(afterRedo);
+  },
+  /** Takes the next undo (or redo) step off its stack: one this person may not take. */
+  dropNext(direction: "undo" | "redo") {
+    apply((s) => withoutNext(s, direction));
   },
   setBusy(busy: boolean) {
     useUndoStore.setState({ busy });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { afterRedo, afterUndo, planRestore, pushEntry, readStacks, summarize, summaryText, type UndoEntry } from "./undo.utils";
+import { afterRedo, afterUndo, planRestore, pushEntry, readStacks, summarize, summaryText, type UndoEntry, withoutNext } from "./undo.utils";
 
 const entry: UndoEntry = {
   id: "1",
@@ -103,6 +103,14 @@ describe("stacks", () => {
     s = afterRedo(s);
     expect([s.past.length, s.future.length]).toEqual([1, 0]);
     expect(afterUndo({ past: [], future: [] })).toEqual({ past: [], future: [] });
+  });
+  it("a step refused for the role is taken off its own stack only, the others kept in order", () => {
+    const a = { ...entry, id: "a" };
+    const b = { ...entry, id: "b" };
+    const c = { ...entry, id: "c" };
+    expect(withoutNext({ past: [a, b], future: [c] }, "undo")).toEqual({ past: [a], future: [c] });
+    expect(withoutNext({ past: [a], future: [c, b] }, "redo")).toEqual({ past: [a], future: [c] });
+    expect(withoutNext({ past: [], future: [] }, "undo")).toEqual({ past: [], future: [] });
   });
   it("reads stored stacks defensively", () => {
     expect(readStacks("not json")).toEqual({ past: [], future: [] });

@@ -143,6 +143,14 @@ export function afterRedo(s: UndoStacks): UndoStacks {
   return { past: [...s.past, e], future: s.future.slice(0, -1) };
 }
 
+/**
+ * The step an undo (or redo) would take next, taken off its stack: for a step this person may
+ * never take (refused for their role), which would otherwise stand before every earlier one.
+ */
+export function withoutNext(s: UndoStacks, direction: "undo" | "redo"): UndoStacks {
+  return direction === "undo" ? { past: s.past.slice(0, -1), future: s.future } : { past: s.past, future: s.future.slice(0, -1) };
+}
+
 /** Stored stacks from localStorage, dropping anything that does not look like an entry. */
 export function readStacks(raw: string | null): UndoStacks {
   if (!raw) return { past: [], future: [] };

@@ -133,7 +133,17 @@ export function useUndoRedo() {
         const cells = summaryText(direction, s).replace(/^(Undone|Redone): (.)/, (_, _v: string, c: string) => c.toUpperCase());
         toast(rowsText ? `${rowsText} ${cells}` : summaryText(direction, s), { kind: s.changedSince ? "info" : "success", detail: `${entry.label} (${entry.db}/${entry.table})`, ttlMs: s.changedSince ? 10_000 : 5000 });
       } catch (e) {
-        toastError(e, direction === "undo" ? "Undo failed" : "Redo failed");
+        if (e instanceof ApiError && e.status === 403) {
+          // Refused for this person's role: it would be refused every time, and stand before
+          // every earlier step. It goes, and the earlier ones can still be undone.
+          undoActions.dropNext(direction);
+          useToastStore.getState().dismissAction(`undo:${entry.id}`);
+          toast(`${direction === "undo" ? "Undo" : "Redo"} refused: ${e.message}`, {
+            kind: "error",
+            detail: `"${entry.label}" was taken off the ${direction} list${direction === "undo" ? "; earlier changes can still be undone" : ""}.`,
+            ttlMs: 10_000,
+          });
+        } else toastError(e, direction === "undo" ? "Undo failed" : "Redo failed");
       } finally {
         undoActions.setBusy(false);
         // The trail recorded the undo too: the History tab and Activity refresh with the grid.
