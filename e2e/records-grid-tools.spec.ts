@@ -65,6 +65,51 @@ test("record panel: open by button, Space and Shift+Enter; edit saved with a con
   await panel2.getByRole("button", { name: "Save" }).click();
   await expect(panel2.getByRole("alert").first()).toContainText("Changed elsewhere");
   expect((await apiRecord("E00702")).city).toBe("ElsewhereTown");
+  // What was typed stays in its Field (not only in the toast): Save again overwrites.
+  await expect(panel2.locator("#rp-city")).toHaveValue("MineTown");
+  await expect(panel2.getByRole("alert").first()).toContainText("it is kept here: Save again to overwrite");
+  await panel2.getByRole("button", { name: "Save" }).click();
+  await expect.poll(async () => (await apiRecord("E00702")).city).toBe("MineTown");
+});
+
+test("record panel: leaving unsaved edits asks first (Esc, ×, Alt+↓); a Record left by its row's button keeps them for the return", async ({ page }) => {
+  await openView(page, "employees", { filter: pkOr("E00711", "E00712", "E00713"), sort: "employee_id" });
+  const before = await apiRecord("E00711");
+  await page.getByRole("button", { name: "Open Record E00711" }).click();
+  const panel = page.getByRole("complementary").filter({ hasText: "Record E00711" });
+  await panel.locator("#rp-city").fill("Typed Not Saved");
+  // Esc: asked, "Keep editing" has the focus; Esc again (or Keep editing) keeps the edit.
+  await page.keyboard.press("Escape");
+  const guard = panel.getByRole("alertdialog");
+  await expect(guard).toContainText("Unsaved change to city. Save before you close the panel?");
+  await expect(guard.getByRole("button", { name: "Keep editing" })).toBeFocused();
+  await page.screenshot({ path: "test-results/shots/panel-leave-guard.png" });
+  await page.keyboard.press("Escape");
+  await expect(guard).toBeHidden();
+  await expect(panel.locator("#rp-city")).toHaveValue("Typed Not Saved");
+  await expect(page).toHaveURL(/record=E00711/);
+  // Alt+↓: asked; Discard goes on to the next Record, nothing saved.
+  await panel.locator("#rp-city").focus();
+  await page.keyboard.press("Alt+ArrowDown");
+  await expect(guard).toContainText("Save before you go to the next Record?");
+  await guard.getByRole("button", { name: "Discard" }).click();
+  await expect(page).toHaveURL(/record=E00712/);
+  expect(await apiRecord("E00711")).toEqual(before);
+  // ×: asked; Save saves, then closes.
+  const panel2 = page.getByRole("complementary").filter({ hasText: "Record E00712" });
+  await panel2.locator("#rp-city").fill("Saved On Close");
+  await panel2.getByRole("button", { name: "Close the Record panel" }).click();
+  await panel2.getByRole("alertdialog").getByRole("button", { name: "Save" }).click();
+  await expect(page).not.toHaveURL(/record=/);
+  await expect.poll(async () => (await apiRecord("E00712")).city).toBe("Saved On Close");
+  // Another Record opened from its row while edits are unsaved: they are there on the return.
+  await page.getByRole("button", { name: "Open Record E00711" }).click();
+  await page.getByRole("complementary").filter({ hasText: "Record E00711" }).locator("#rp-city").fill("Kept For Return");
+  await page.getByRole("button", { name: "Open Record E00713" }).click();
+  await expect(page).toHaveURL(/record=E00713/);
+  await page.getByRole("button", { name: "Open Record E00711" }).click();
+  await expect(page.getByRole("complementary").filter({ hasText: "Record E00711" }).locator("#rp-city")).toHaveValue("Kept For Return");
+  expect(await apiRecord("E00711")).toEqual(before);
 });
 
 test("closing the record panel after Next puts the cursor on the Record last shown, not the one it was opened from", async ({ page }) => {

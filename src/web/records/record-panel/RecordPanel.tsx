@@ -65,21 +65,60 @@ export default function RecordPanel(p: Props) {
   const liveKey = rowKey(`${p.db}/${p.table}`, p.recordText);
   const changedUnder = useLiveStore((s) => s.changedUnder.get(liveKey));
 
-  // Another Record: start clean, and put focus where a keyboard user expects it.
+  // Unsaved edits of each Record left for another without the panel's own controls (a row's
+  // open button, the browser's Back): kept for this panel's life, and back when it returns.
+  const stash = useRef(new Map<string, { drafts: Drafts; bases: Record<string, RecordValue> }>());
+  const latest = useRef({ drafts, bases });
+  latest.current = { drafts, bases };
+  // Fields whose save this panel sent: a conflict on one puts the typed value back in it.
+  const sent = useRef(new Set<string>());
+  const [leaving, setLeaving] = useState<{ what: string; run(): void } | null>(null);
+
+  // Another Record: start clean (or with what was typed there before), and put focus where a
+  // keyboard user expects it.
   useEffect(() => {
-    setDrafts({});
-    setBases({});
+    const stashed = stash.current;
+    const kept = stashed.get(p.recordText);
+    stashed.delete(p.recordText);
+    setDrafts(kept?.drafts ?? {});
+    setBases(kept?.bases ?? {});
     setErrors({});
+    setLeaving(null);
+    sent.current = new Set();
     headRef.current?.focus();
     liveActions.clearChangedUnder(liveKey);
+    const left = p.recordText;
+    return () => {
+      if (Object.keys(latest.current.drafts).length) stashed.set(left, latest.current);
+    };
   }, [p.recordText, liveKey]);
 
   const dirty = Object.keys(drafts).length > 0;
-  const go = (delta: -1 | 1) => {
-    const next = p.rows[index + delta];
-    if (next) p.onNavigate(String(next[p.pkField]));
-    else if (index >= 0 && p.pageStep && (delta > 0 ? p.pageStep.next : p.pageStep.prev)) p.pageStep.go(delta);
-  };
+  // Leaving with unsaved edits (Esc, ×, previous/next) asks first: they were lost silently.
+  const leave = (what: string, run: () => void) => (dirty ? setLeaving({ what, run }) : run());
+  const close = () => leave("close the panel", () => p.onNavigate(undefined));
+  const go = (delta: -1 | 1) =>
+    leave(delta < 0 ? "go to the previous Record" : "go to the next Record", () => {
+      // Left deliberately: its edits are not kept for a return.
+      latest.current = { drafts: {}, bases: {} };
+      const next = p.rows[index + delta];
+      if (next) p.onNavigate(String(next[p.pkField]));
+      else if (index >= 0 && p.pageStep && (delta > 0 ? p.pageStep.next : p.pageStep.prev)) p.pageStep.go(delta);
+    });
+
+  // A save of this panel refused as a conflict: the typed value goes back into its Field, over
+  // the value now stored, so that Save again overwrites it (it was left only in the toast).
+  useEffect(() => {
+    if (!row || !sent.current.size) return;
+    for (const key of [...sent.current]) {
+      const c = conflicts.get(conflictKey(row[p.pkField], key));
+      const col = p.columns.find((x) => x.key === key);
+      if (!c || !col || c.failed !== undefined) continue;
+      sent.current.delete(key);
+      setDrafts((d) => (key in d ? d : { ...d, [key]: c.attempted === null ? null : panelText(col.field, c.attempted) }));
+      setBases((b) => ({ ...b, [key]: c.current === undefined ? row[key] : c.current }));
+    }
+  }, [conflicts, row, p.pkField, p.columns]);
 
   const baseOf = (key: string): RecordValue => (key in bases ? bases[key] : (row?.[key] ?? null));
   const edit = (key: string, text: string | null) => {
@@ -88,8 +127,9 @@ export default function RecordPanel(p: Props) {
   };
   // Edited Fields whose stored value moved since the edit began (a refetch or a live change).
   const movedUnder = row ? p.columns.filter((c) => c.key in bases && c.key in drafts && !sameValue(row[c.key], bases[c.key])) : [];
-  const save = () => {
-    if (!row) return;
+  /** Saves the edits; false when one cannot be (its Field says why). */
+  const save = (): boolean => {
+    if (!row) return false;
     const bad: Record<string, string> = {};
     const out: { col: GridColumn; value: RecordValue }[] = [];
     for (const [key, text] of Object.entries(drafts)) {
@@ -104,10 +144,19 @@ export default function RecordPanel(p: Props) {
       else if (!sameValue(baseOf(key), v.value)) out.push({ col, value: v.value });
     }
     setErrors(bad);
-    if (Object.keys(bad).length) return;
-    for (const { col, value } of out) p.onCommit({ ...row, [col.key]: baseOf(col.key) }, col, value);
+    if (Object.keys(bad).length) return false;
+    for (const { col, value } of out) {
+      sent.current.add(col.key);
+      p.onCommit({ ...row, [col.key]: baseOf(col.key) }, col, value);
+    }
     setDrafts({});
     setBases({});
+    return true;
+  };
+  const discard = () => {
+    setDrafts({});
+    setBases({});
+    setErrors({});
   };
 
   const fields = useMemo(() => {
@@ -127,7 +176,8 @@ export default function RecordPanel(p: Props) {
           go(e.key === "ArrowUp" ? -1 : 1);
         } else if (e.key === "Escape" && !large) {
           e.preventDefault();
-          p.onNavigate(undefined);
+          if (leaving) setLeaving(null);
+          else close();
         } else if ((e.ctrlKey || e.metaKey) && e.key === "s") {
           e.preventDefault();
           save();
@@ -148,10 +198,27 @@ export default function RecordPanel(p: Props) {
         <button type="button" className="btn-icon" aria-label="Next Record" title="Next Record (Alt+↓)" disabled={index < 0 || (index >= p.rows.length - 1 && !p.pageStep?.next)} onClick={() => go(1)}>
           ↓
         </button>
-        <button type="button" className="btn-icon" aria-label="Close the Record panel" title="Close (Esc)" onClick={() => p.onNavigate(undefined)}>
+        <button type="button" className="btn-icon" aria-label="Close the Record panel" title="Close (Esc)" onClick={close}>
           ×
         </button>
       </header>
+      {leaving && (
+        <LeaveGuard
+          what={leaving.what}
+          fields={Object.keys(drafts)}
+          onSave={() => {
+            if (!save()) return setLeaving(null);
+            setLeaving(null);
+            leaving.run();
+          }}
+          onDiscard={() => {
+            discard();
+            setLeaving(null);
+            leaving.run();
+          }}
+          onKeep={() => setLeaving(null)}
+        />
+      )}
       {changedUnder && (
         <p className="rp-live-notice" role="status">
           <span>
@@ -215,7 +282,7 @@ export default function RecordPanel(p: Props) {
                 draft={draft}
                 text={draft === undefined ? panelText(col.field, value) : (draft ?? "")}
                 error={errors[col.key]}
-                conflict={c ? `Changed elsewhere${c.by ?? ""}: it is now ${c.current === undefined ? "unknown" : formatValue(col.field.type, c.current)}; your value was not saved.` : undefined}
+                conflict={c ? `Changed elsewhere${c.by ?? ""}: it is now ${c.current === undefined ? "unknown" : formatValue(col.field.type, c.current)}; your value was not saved${draft !== undefined ? " (it is kept here: Save again to overwrite)" : ""}.` : undefined}
                 onChange={(text) => edit(col.key, text)}
                 onLarge={() => setLarge(col)}
               />
@@ -236,7 +303,7 @@ export default function RecordPanel(p: Props) {
         </button>
         <span className="muted small">{index >= 0 ? `${index + 1} of ${p.rows.length} on this page` : "Not on this page"}</span>
         <span className="spacer" />
-        <button type="button" className="btn" disabled={!dirty} onClick={() => (setDrafts({}), setBases({}), setErrors({}))}>
+        <button type="button" className="btn" disabled={!dirty} onClick={discard}>
           Discard
         </button>
         <button type="button" className="btn btn-primary" disabled={!dirty || !row} onClick={save} title="Save (Ctrl/⌘+Enter)">
@@ -254,6 +321,30 @@ export default function RecordPanel(p: Props) {
         />
       )}
     </aside>
+  );
+}
+
+/** Asked before unsaved edits would be left: save them, discard them, or keep editing (the default). */
+function LeaveGuard({ what, fields, onSave, onDiscard, onKeep }: { what: string; fields: string[]; onSave(): void; onDiscard(): void; onKeep(): void }) {
+  const keepRef = useRef<HTMLButtonElement>(null);
+  useEffect(() => keepRef.current?.focus(), []);
+  return (
+    <div className="rp-leave" role="alertdialog" aria-labelledby="rp-leave-text">
+      <p id="rp-leave-text">
+        Unsaved {fields.length === 1 ? "change" : "changes"} to {fields.join(", ")}. Save before you {what}?
+      </p>
+      <div className="rp-leave-actions">
+        <button type="button" className="btn btn-primary btn-sm" onClick={onSave}>
+          Save
+        </button>
+        <button type="button" className="btn btn-sm" onClick={onDiscard}>
+          Discard
+        </button>
+        <button type="button" className="btn btn-sm" ref={keepRef} onClick={onKeep}>
+          Keep editing
+        </button>
+      </div>
+    </div>
   );
 }
 
