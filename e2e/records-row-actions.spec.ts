@@ -92,6 +92,22 @@ test("the blank row at the end of the page: type into it, Enter adds the Record;
   await page.keyboard.press("Enter");
   await expect(page.getByRole("alert").filter({ hasText: /age/ })).toBeVisible();
   await row.getByLabel("New Record: age").fill("40");
+  // A problem far to the right (the grid scrolled sideways to reach it): its message is still in
+  // sight, at the grid's left edge, above the sticky columns, not scrolled away with the cells.
+  await row.getByLabel("New Record: exit_date").fill("31/12/2025");
+  await page.keyboard.press("Enter");
+  const farMessage = page.getByRole("alert").filter({ hasText: /^exit_date/ });
+  await expect(row.getByLabel("New Record: exit_date")).toBeFocused();
+  await expect(farMessage).toBeInViewport({ ratio: 1 });
+  expect(await page.locator("[role=grid]").evaluate((g) => g.scrollLeft)).toBeGreaterThan(0);
+  const shown = await farMessage.evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    const top = document.elementFromPoint(r.left + 12, r.top + r.height / 2);
+    return !!top && el.contains(top);
+  });
+  expect(shown).toBe(true);
+  await page.screenshot({ path: "test-results/shots/new-row-far-problem.png" });
+  await row.getByLabel("New Record: exit_date").fill("");
   await page.screenshot({ path: "test-results/shots/new-row.png" });
   expect(await seriousViolations(page, "[role=grid]")).toEqual([]);
   await page.keyboard.press("Enter");

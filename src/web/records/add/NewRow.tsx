@@ -126,9 +126,11 @@ export function NewRow({ db, table, columns, fields, ariaRowIndex, noDelete }: P
       </div>
       {(firstProblem || error) && (
         // A row of its own (a grid holds only rows), one cell across.
-        <div role="row" className="new-row-problem-row">
+        // As wide as the row, so that the message can stay at the grid's left edge however far
+        // the grid is scrolled sideways (in a box of the view's width it scrolled out of sight).
+        <div role="row" className="new-row-problem-row" style={{ width }}>
           <div role="gridcell" aria-colindex={1} aria-colspan={columns.length + 1}>
-            <p id={problemId} className="error-text new-row-problem" role="alert" style={{ width: Math.min(width, 900) }}>
+            <p id={problemId} className="error-text new-row-problem" role="alert">
               {error ?? firstProblem?.[1]}
             </p>
           </div>
