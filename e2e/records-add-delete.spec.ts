@@ -49,6 +49,21 @@ test("the success toast's Undo button undoes the delete", async ({ page }) => {
   expect((await apiQuery("employees", { filter: pkOr(pk) })).items).toEqual(before.items);
 });
 
+test("deleting every Record shown hands the focus to what takes the grid's place; undo hands it back to the grid", async ({ page }) => {
+  const pks = ["E00958", "E00959"];
+  await openView(page, "employees", { filter: { and: [pkOr(...pks)] }, sort: "employee_id" });
+  await page.getByRole("checkbox", { name: "Select all rows on this page" }).click();
+  await page.getByRole("button", { name: "Delete 2 selected…" }).click();
+  await page.getByRole("dialog", { name: "Delete 2 Records?" }).getByRole("button", { name: "Delete 2 Records" }).click();
+  await expect(page.getByText("No Records match this filter.")).toBeVisible();
+  // Not the page: Esc and the shortcuts reach nothing from there.
+  await expect(page.getByRole("button", { name: "Edit the filter" })).toBeFocused();
+  await page.keyboard.press("Control+z");
+  await expect(page.getByRole("status").filter({ hasText: "Undone: 2 Records back" })).toBeVisible();
+  await expect(page.locator('[role=grid] [role=gridcell][tabindex="0"]')).toBeFocused();
+  expect((await apiQuery("employees", { filter: pkOr(...pks) })).count).toBe(2);
+});
+
 test("cancel deletes nothing", async ({ page }) => {
   await openView(page, "employees", { filter: { and: [pkOr("E00957")] } });
   await page.getByRole("checkbox", { name: "Select row E00957" }).click();

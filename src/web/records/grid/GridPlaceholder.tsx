@@ -3,7 +3,9 @@
  * while this one loads), a page past the end, no match for the filter, or an empty table. Each
  * says what to do next.
  */
+import { useLayoutEffect, useRef } from "react";
 import { fmtInt } from "../values/values.utils";
+import { noteLeaving, takeOver } from "./focus-handoff";
 
 export type GridPlaceholderState =
   | { kind: "loading"; page?: number }
@@ -21,8 +23,16 @@ export function GridPlaceholder({ state, page, onGoToPage, onEditFilter, onAdd }
       Add a Record
     </button>
   );
+  const ref = useRef<HTMLDivElement>(null);
+  // The grid's focus, when the grid went for this (every Record of the page deleted): to what
+  // to do next, else here. And back to the grid when rows come again.
+  useLayoutEffect(() => {
+    const el = ref.current;
+    takeOver(el?.querySelector<HTMLElement>("button") ?? el);
+    return () => noteLeaving(el);
+  }, []);
   return (
-    <div className="center-state" role="status">
+    <div className="center-state" role="status" ref={ref} tabIndex={-1}>
       {state.kind === "loading" ? (
         <p className="muted">{state.page !== undefined ? `Loading page ${fmtInt(state.page)}…` : "Loading records…"}</p>
       ) : state.kind === "past-end" ? (

@@ -37,7 +37,7 @@ export function Pager({ page, size, count, onPage, onSize }: Props) {
         </button>
         <span className="small muted page-of">
           Page {fmtInt(page)}
-          {count === undefined ? "" : ` of ${fmtInt(last)}`}
+          {count === undefined ? "" : ` of ${fmtInt(last)}${page > last ? " (past the end)" : ""}`}
         </span>
         <button type="button" className="btn-icon" aria-label="Next page" title="Next page (])" disabled={page >= last} onClick={() => onPage(page + 1)}>
           <Icon name="right" size={14} />

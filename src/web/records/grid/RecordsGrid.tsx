@@ -12,6 +12,7 @@ import { isTypingTarget } from "../../app/shortcuts";
 import { toast } from "../../ui/toast";
 import type { Move } from "./CellEditor";
 import type { GridColumn } from "./columns.utils";
+import { noteLeaving, takeOver } from "./focus-handoff";
 import { type CellPos, gridActions, pkId, useGridStore } from "./grid-store";
 import { GridHeader } from "./GridHeader";
 import { GridRow, ROW_H, SEL_W } from "./GridRow";
@@ -118,6 +119,13 @@ export const RecordsGrid = memo(function RecordsGrid(p: Props) {
     const col = Math.min(active.col, colCount - 1);
     if (row !== active.row || col !== active.col) gridActions.setActive({ row, col });
   }, [rows.length, colCount, active]);
+
+  // The focus, handed over when the grid replaces its placeholder or goes for it (focus-handoff.ts).
+  useLayoutEffect(() => {
+    const grid = scrollRef.current;
+    takeOver(grid?.querySelector<HTMLElement>('[role="gridcell"][tabindex="0"]') ?? grid);
+    return () => noteLeaving(grid);
+  }, []);
 
   // Move DOM focus to the active cell after keyboard moves (and after an edit closes): at once
   // when its row is rendered, else after the virtualizer has scrolled it in.
