@@ -96,9 +96,13 @@ test("move dialogs: readable replace and action rows; an existing destination na
   await dialog.getByRole("button", { name: "Move", exact: true }).click();
   const refusal = page.getByText(`“${base}/into/a.txt” already exists. Tick “Replace existing files at the new path” to replace it (every version of it), or choose another name.`);
   await expect(refusal).toBeVisible();
+  // Said in the dialog, beside the path (not in a toast that outlives the next try's success).
+  await expect(dialog.getByRole("alert")).toContainText(`Could not move ${base}/a.txt: “${base}/into/a.txt” already exists.`);
+  await expect(dialog.getByLabel("New path in team-files")).toHaveAttribute("aria-invalid", "true");
   await expect(page.getByText(/"overwrite"/)).toHaveCount(0);
   await shootBoth(page, "43-move-onto-existing");
   await replace.check();
+  await expect(page.getByRole("alert")).toHaveCount(0);
   await dialog.getByRole("button", { name: "Move", exact: true }).click();
   await expect(page.getByTestId("job-text")).toHaveText(`Moved 1 file: ${base}/a.txt → ${base}/into/a.txt`);
   await page.locator(".dialog-foot").getByRole("button", { name: "Close" }).click();

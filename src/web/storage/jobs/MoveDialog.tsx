@@ -5,7 +5,6 @@
  */
 import { useId, useState } from "react";
 import { Modal } from "../../ui/Dialog";
-import { toast } from "../../ui/toast";
 import { REPLACE_AT_PATH, conflictText } from "./job-text.utils";
 import { pathProblem } from "./move-path.utils";
 import { JobProgressModal } from "./JobProgressModal";
@@ -28,8 +27,11 @@ export function MoveDialog({ bucket, from, action: initial, onClose }: MoveDialo
   const [jobId, setJobId] = useState<string>();
   const start = useStartJobMutation(bucket);
   const problem = pathProblem(from, to);
+  // The service's refusal of the last try (a path taken): said in the dialog, beside the path,
+  // until the path or the choices change (a toast stayed up beside the next try's success).
+  const [failure, setFailure] = useState<string>();
   // The path it opens with is not a mistake yet: no red before the person has typed anything.
-  const shown = to === from ? undefined : problem;
+  const shown = failure ?? (to === from ? undefined : problem);
   const what = from.endsWith("/") ? "folder" : "file";
 
   const submit = (e: React.FormEvent) => {
@@ -39,8 +41,7 @@ export function MoveDialog({ bucket, from, action: initial, onClose }: MoveDialo
       { action, from, to, overwrite },
       {
         onSuccess: (j) => setJobId(j.id),
-        onError: (err) =>
-          toast(`Could not ${action} ${from}`, { kind: "error", detail: conflictText(err.message, REPLACE_AT_PATH, `choose another ${from.endsWith("/") ? "path" : "name"}`) ?? err.message }),
+        onError: (err) => setFailure(`Could not ${action} ${from}: ${conflictText(err.message, REPLACE_AT_PATH, `choose another ${from.endsWith("/") ? "path" : "name"}`) ?? err.message}`),
       },
     );
   };
@@ -53,19 +54,19 @@ export function MoveDialog({ bucket, from, action: initial, onClose }: MoveDialo
         <fieldset className="st-job-action">
           <legend>Action</legend>
           <label>
-            <input type="radio" name={`${id}-action`} checked={action === "move"} onChange={() => setAction("move")} /> Move or rename
+            <input type="radio" name={`${id}-action`} checked={action === "move"} onChange={() => (setAction("move"), setFailure(undefined))} /> Move or rename
           </label>
           <label>
-            <input type="radio" name={`${id}-action`} checked={action === "copy"} onChange={() => setAction("copy")} /> Copy
+            <input type="radio" name={`${id}-action`} checked={action === "copy"} onChange={() => (setAction("copy"), setFailure(undefined))} /> Copy
           </label>
         </fieldset>
         <label htmlFor={id}>New path in {bucket}</label>
-        <input id={id} className="input" value={to} data-autofocus onChange={(e) => setTo(e.target.value)} aria-invalid={!!shown} aria-describedby={`${id}-help`} />
-        <p id={`${id}-help`} className={shown ? "st-error-text" : "st-muted"}>
+        <input id={id} className="input" value={to} data-autofocus onChange={(e) => (setTo(e.target.value), setFailure(undefined))} aria-invalid={!!shown} aria-describedby={`${id}-help`} />
+        <p id={`${id}-help`} className={shown ? "st-error-text" : "st-muted"} role={failure ? "alert" : undefined}>
           {shown ?? (from.endsWith("/") ? "Everything under the folder goes along, with every version." : "Every version goes along.")}
         </p>
         <label className="st-check">
-          <input type="checkbox" checked={overwrite} onChange={(e) => setOverwrite(e.target.checked)} /> {REPLACE_AT_PATH}
+          <input type="checkbox" checked={overwrite} onChange={(e) => (setOverwrite(e.target.checked), setFailure(undefined))} /> {REPLACE_AT_PATH}
         </label>
         <div className="dialog-foot">
           <button type="button" className="btn" onClick={onClose}>
