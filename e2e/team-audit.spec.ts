@@ -361,6 +361,17 @@ test("Activity says what a change to a person or a storage job did; a reversed t
   await expect(rows.first()).toContainText("Moved summary-job/one.txt → summary-job/uno.txt");
   await expect(rows.nth(1)).toContainText("Copied the folder activity-job/ → activity-job-copy/ (2 files)");
 
+  // A change refused for the role says what was asked, not only "Refused".
+  const eveCtx = await page.context().browser()!.newContext();
+  const eve = await eveCtx.newPage();
+  await signInAs(eve, "eve@example.com", PW);
+  const del = await eve.request.post(`${teamUrl}/api/v0/record/demo/employees/delete`, { headers, data: { filter: { and: [{ key: "employee_id", operator: "equal", value: "E00014" }] } } });
+  expect(del.status()).toBe(403);
+  await eveCtx.close();
+  await page.goto(`${teamUrl}/activity?kind=refused`);
+  await expect(rows.first()).toContainText("Tried to delete Records (refused)");
+  await expect(rows.first()).toContainText("eve@example.com");
+
   // From after To: said at once, and nothing is asked of the trail.
   const asked: string[] = [];
   page.on("request", (r) => {

@@ -49,6 +49,9 @@ export function present(e: AuditEntry, outcome: AuditEntry | undefined, record?:
     address: e.address,
     action: e.kind,
     endpoint: e.endpoint,
+    // A refused change: what it asked for, by route (update, insert, delete-records, import,
+    // upload, delete, storage-job-start, …), so a list can say "Tried to delete Records".
+    asked: e.kind === "refused" && typeof detail.endpoint === "string" ? detail.endpoint : undefined,
     table: resource?.startsWith("table:") ? resource.slice(6) : undefined,
     bucket: resource?.startsWith("bucket:") ? resource.slice(7) : undefined,
     keys: keys.slice(0, KEYS_LISTED),

@@ -348,7 +348,7 @@ describe("what is recorded", () => {
     expect((await call(vic, "POST", "/api/v0/record/demo/employees/update", { filter: byId("E00001"), values: [{ key: "city", value: "X" }] })).status).toBe(403);
     const refused = await call(ada, "GET", "/api/audit?actor=vic@example.com&kind=refused");
     // What was attempted, not only that it was refused.
-    expect(refused.body.items[0]).toMatchObject({ action: "refused", outcome: "refused", table: "demo/employees", filter: byId("E00001"), values: [{ key: "city", value: "X" }] });
+    expect(refused.body.items[0]).toMatchObject({ action: "refused", outcome: "refused", asked: "update", table: "demo/employees", filter: byId("E00001"), values: [{ key: "city", value: "X" }] });
     expect(refused.body.items[0].message).toMatch(/editor access/);
     // A viewer's upload: refused, with the key it asked for (its file is not read), and nothing stored.
     const vicForm = new FormData();
@@ -357,7 +357,7 @@ describe("what is recorded", () => {
     const vicUp = await fetch(`${base()}/api/v0/storage/object/team-files`, { method: "POST", headers: { ...fromApp(base()), cookie: vic }, body: vicForm });
     expect(vicUp.status).toBe(403);
     const refusedUpload = (await call(ada, "GET", "/api/audit?actor=vic@example.com&kind=refused&bucket=team-files&limit=1")).body.items[0];
-    expect(refusedUpload).toMatchObject({ action: "refused", keys: ["audit/viewer-upload.txt"], file: { key: "audit/viewer-upload.txt" } });
+    expect(refusedUpload).toMatchObject({ action: "refused", asked: "upload", keys: ["audit/viewer-upload.txt"], file: { key: "audit/viewer-upload.txt" } });
     expect((await call(ada, "GET", "/api/v0/storage/versions/team-files/audit/viewer-upload.txt")).status).toBe(404);
     const vicDelete = await call(vic, "DELETE", "/api/v0/storage/object/team-files/audit/note.txt");
     expect(vicDelete.status).toBe(403);

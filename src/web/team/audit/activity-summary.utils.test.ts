@@ -47,6 +47,15 @@ describe("entries that did not happen, and entries that name no Record", () => {
     expect(triedTo("Moved a.txt → b.txt")).toBe("Tried to move a.txt → b.txt");
     expect(triedTo("Something else")).toBe("Something else");
   });
+  it("names what a change refused for the role asked for, by the route the trail recorded", () => {
+    const refused = (endpoint: string, asked?: string) => activitySummary({ action: "refused", keys: [], endpoint, asked });
+    expect(refused("POST /v0/record/demo/employees/delete", "delete-records")).toBe("Tried to delete Records (refused)");
+    expect(refused("POST /v0/record/demo/employees/update", "update")).toBe("Tried to update Records (refused)");
+    expect(refused("PUT /v0/storage/team-files/a.txt", "upload")).toBe("Tried to upload a file (refused)");
+    expect(refused("DELETE /v0/storage/team-files/a.txt", "delete")).toBe("Tried to delete a file (refused)");
+    // Nothing recorded to say what it was: the kind's own words ("Refused") stand.
+    expect(refused("POST /somewhere")).toBeUndefined();
+  });
 
   it("names the Record an update asked for when its filter is a key's equality", () => {
     const edit = { filter: { and: [{ key: "employee_id", operator: "equal", value: "E00011" }, { key: "city", operator: "equal", value: "Old" }] } };

@@ -123,9 +123,28 @@ export function importSummary(it: Pick<AuditItem, "inserted" | "updated" | "chan
   return `Imported a CSV: ${importCounts({ inserted: it.inserted, updated: it.updated, changed: it.changed })}`;
 }
 
-export function activitySummary(it: Pick<AuditItem, "action" | "keys" | "detail" | "endpoint" | "outcome" | "inserted" | "updated" | "changed">): string | undefined {
+/** What a refused change asked for, by the route the trail names (the item's `asked`). */
+const REFUSED_ASKED: Record<string, string> = {
+  update: "Tried to update Records",
+  insert: "Tried to add Records",
+  "delete-records": "Tried to delete Records",
+  import: "Tried to import a CSV",
+  upload: "Tried to upload a file",
+  "upload-complete": "Tried to upload a file",
+  delete: "Tried to delete a file",
+  "storage-job-start": "Tried to start a storage job",
+  "storage-job-cancel": "Tried to cancel a storage job",
+  "storage-restore": "Tried to restore a file's version",
+};
+
+export function activitySummary(it: Pick<AuditItem, "action" | "keys" | "detail" | "endpoint" | "outcome" | "inserted" | "updated" | "changed" | "asked">): string | undefined {
   if (it.action === "import" && it.outcome === "applied") return importSummary(it);
   const d = it.detail && typeof it.detail === "object" ? (it.detail as Detail) : undefined;
+  // A change refused for the person's role or grant: what was asked, not only "Refused".
+  if (it.action === "refused") {
+    const asked = REFUSED_ASKED[it.asked ?? ""];
+    return asked ? `${asked} (refused)` : undefined;
+  }
   if (!d) return undefined;
   const said = it.action === "people" ? peopleSummary(d, it.keys[0]) : it.action === "storage-job" ? jobSummary(d, it.endpoint) : undefined;
   // Refused or failed: it did not happen, and must not read as if it had.

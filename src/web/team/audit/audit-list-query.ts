@@ -23,6 +23,8 @@ export interface AuditItem {
   address?: string;
   action: AuditKind | string;
   endpoint?: string;
+  /** A refused change: the route it asked for (update, delete-records, upload, …). */
+  asked?: string;
   table?: string;
   bucket?: string;
   keys: string[];
