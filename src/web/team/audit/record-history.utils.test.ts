@@ -127,6 +127,11 @@ describe("recordVersions", () => {
     expect(v.map((x) => x.what)).toEqual(["changed", "changed", "original"]);
     expect(v[2].fields).toEqual([{ field: "salary", before: undefined, after: 209 }, { field: "title", before: undefined, after: "A" }]);
     expect(v[2].target).toEqual({ salary: 209, title: "A" });
+    // A Field first changed later (not by the oldest change) is listed too: the card shows
+    // every Field its Restore sets back (it showed the oldest change's Fields only).
+    const later = recordVersions([upd("E4", { job: "Controller" }, { job: "Paster2" }), upd("E4", { name: "Ann", bonus: 1 }, { name: "Bo", bonus: 2 })], "E4", "id", true);
+    expect(later[2].fields.map((f) => [f.field, f.after])).toEqual([["name", "Ann"], ["bonus", 1], ["job", "Controller"]]);
+    expect(later[2].target).toEqual({ name: "Ann", bonus: 1, job: "Controller" });
     // One change only: the one thing to restore is the Record before it.
     const one = recordVersions([upd("E2", { salary: 1 }, { salary: 2 })], "E2", "id", true);
     expect(one.map((x) => [x.what, x.target])).toEqual([["changed", undefined], ["original", { salary: 1 }]]);

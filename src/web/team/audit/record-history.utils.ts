@@ -112,6 +112,9 @@ export function recordVersions(items: readonly AuditItem[], record: string, pkFi
       if (out[j].what !== "changed" && out[j].what !== "renamed") continue;
       for (const f of out[j].fields) if (!(f.field in target) && f.before !== undefined) target[f.field] = f.before;
     }
+    // The Record before its first recorded change: every Field changed since, as it was then
+    // (not only the Fields of that first change), as its Restore sets them.
+    if (out[i].what === "original") out[i].fields = Object.entries(target).map(([field, after]) => ({ field, before: undefined, after }));
     if (out[i].what === "maybe") continue; // why: said when it was listed
     if (i === 0 && out[i].what !== "renamedAway") out[i].why = "This is the current version.";
     else if (unknownSince) out[i].why = "A change since may have changed this Record without keeping its values: compare with the Record before restoring by hand.";
