@@ -87,9 +87,10 @@ test("record panel: leaving unsaved edits asks first (Esc, ×, Alt+↓); a Recor
   await page.keyboard.press("Escape");
   await expect(guard).toBeHidden();
   await expect(panel.locator("#rp-city")).toHaveValue("Typed Not Saved");
+  // Back in the Field being edited, not on the page.
+  await expect(panel.locator("#rp-city")).toBeFocused();
   await expect(page).toHaveURL(/record=E00711/);
   // Alt+↓: asked; Discard goes on to the next Record, nothing saved.
-  await panel.locator("#rp-city").focus();
   await page.keyboard.press("Alt+ArrowDown");
   await expect(guard).toContainText("Save before you go to the next Record?");
   await guard.getByRole("button", { name: "Discard" }).click();

@@ -96,6 +96,13 @@ export default function RecordPanel(p: Props) {
   const dirty = Object.keys(drafts).length > 0;
   // Leaving with unsaved edits (Esc, ×, previous/next) asks first: they were lost silently.
   const leave = (what: string, run: () => void) => (dirty ? setLeaving({ what, run }) : run());
+  // Not leaving after all: back to the first edited Field (the question's buttons go, and the
+  // focus with them would fall to the page).
+  const stay = () => {
+    setLeaving(null);
+    const first = Object.keys(drafts)[0];
+    requestAnimationFrame(() => (document.getElementById(`rp-${(first ?? "").replace(/[^A-Za-z0-9_-]/g, "_")}`) ?? headRef.current)?.focus());
+  };
   const close = () => leave("close the panel", () => p.onNavigate(undefined));
   const go = (delta: -1 | 1) =>
     leave(delta < 0 ? "go to the previous Record" : "go to the next Record", () => {
@@ -176,7 +183,7 @@ export default function RecordPanel(p: Props) {
           go(e.key === "ArrowUp" ? -1 : 1);
         } else if (e.key === "Escape" && !large) {
           e.preventDefault();
-          if (leaving) setLeaving(null);
+          if (leaving) stay();
           else close();
         } else if ((e.ctrlKey || e.metaKey) && e.key === "s") {
           e.preventDefault();
@@ -207,7 +214,7 @@ export default function RecordPanel(p: Props) {
           what={leaving.what}
           fields={Object.keys(drafts)}
           onSave={() => {
-            if (!save()) return setLeaving(null);
+            if (!save()) return stay();
             setLeaving(null);
             leaving.run();
           }}
@@ -216,7 +223,7 @@ export default function RecordPanel(p: Props) {
             setLeaving(null);
             leaving.run();
           }}
-          onKeep={() => setLeaving(null)}
+          onKeep={stay}
         />
       )}
       {changedUnder && (
