@@ -29,6 +29,9 @@ test("an admin signs in, invites a viewer, and the viewer gets a read-only grid 
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page.getByRole("alert")).toContainText("do not match");
   await expect(page.getByLabel("Password")).toHaveValue("");
+  // The email is kept; the focus is on the password to type again.
+  await expect(page.getByLabel("Email")).toHaveValue("ada@example.com");
+  await expect(page.getByLabel("Password")).toBeFocused();
   await signInAs(page, "ada@example.com", ADMIN_PW);
 
   // Account menu: who am I, and People.
@@ -46,6 +49,7 @@ test("an admin signs in, invites a viewer, and the viewer gets a read-only grid 
   await form.getByRole("button", { name: /Add and get invite link/ }).click();
   const link = page.getByLabel("Invite link for vic@example.com");
   await expect(link).toHaveValue(/\/invite\/[A-Za-z0-9_-]{20,}$/);
+  await expect(page.getByRole("button", { name: "Copy" })).toBeFocused();
   const inviteUrl = await link.inputValue();
   await expect(page.getByRole("row", { name: /Vic Viewer/ })).toContainText("invited, no password yet");
   await page.screenshot({ path: "test-results/team-people.png" });
@@ -110,7 +114,25 @@ test("an admin signs in, invites a viewer, and the viewer gets a read-only grid 
 
   // Read-only storage: uploads are refused with the reason.
   await vic.goto(`${teamUrl}/storage/public-assets?folder=`);
-  await expect(vic.getByRole("button", { name: /Upload/ }).first()).toBeDisabled();
+  const upload = vic.getByRole("button", { name: /Upload files/ });
+  await expect(upload).toHaveAttribute("aria-disabled", "true");
+  // Reached by the keyboard, and says why when pressed.
+  await upload.focus();
+  await vic.keyboard.press("Enter");
+  await expect(toasts.getByText("Your role (viewer) cannot change files in bucket public-assets.")).toBeVisible();
+  await expect(vic.getByRole("dialog")).toHaveCount(0);
+  const vicOpen = vic;
+  const vicCookie = (await vicContext.cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
+
+  // A reset of Vic's password, asked first: it stops working and Vic's session ends now.
+  await page.reload();
+  await page.getByRole("row", { name: /Vic Viewer/ }).getByRole("button", { name: "Reset password" }).click();
+  const confirmReset = page.getByRole("dialog", { name: "Reset vic@example.com's password?" });
+  await expect(confirmReset).toContainText("Their password stops working now");
+  await confirmReset.getByRole("button", { name: "Reset password" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "The password of vic@example.com no longer works" })).toBeVisible();
+  await expect(page.getByLabel("Invite link for vic@example.com")).toHaveValue(/\/invite\//);
+  expect((await vicOpen.request.get(`${teamUrl}/api/me`, { headers: { cookie: vicCookie } })).status()).toBe(401);
   await vicContext.close();
 
   // The admin sees the viewer signed in; a grant of none hides a table from them.

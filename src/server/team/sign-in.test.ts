@@ -216,6 +216,18 @@ describe("with people", () => {
     expect((await fetch(inviteUrl)).status).toBe(404);
     const val = await signIn(board.url, "val@example.com", "val's own passphrase");
     expect((await fetch(`${board.url}/api/people`, { headers: { cookie: val } })).status).toBe(403);
+
+    // A reset (a new link for someone with a password): the password stops working and the
+    // sessions end now, not when the link is used (it stayed open for 7 days).
+    const reset = await fetch(`${board.url}/api/people/val%40example.com/invite`, { method: "POST", headers: { ...fromApp(board.url), cookie } });
+    expect(reset.status).toBe(200);
+    const answer = await reset.json();
+    expect(answer).toMatchObject({ reset: true, person: { hasPassword: false } });
+    expect((await fetch(`${board.url}/api/me`, { headers: { cookie: val } })).status).toBe(401);
+    expect((await form(board.url, { email: "val@example.com", password: "val's own passphrase" })).status).toBe(401);
+    const newSet = await fetch(`${board.url}${answer.inviteUrl}`, { method: "POST", redirect: "manual", headers: { origin: board.url, "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ password: "val's next passphrase", confirm: "val's next passphrase" }).toString() });
+    expect(newSet.status).toBe(303);
+    await signIn(board.url, "val@example.com", "val's next passphrase");
   });
 
   it("limits wrong attempts per account and per address: 10 in 15 min, then 429 with Retry-After", async () => {

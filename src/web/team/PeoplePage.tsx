@@ -4,7 +4,7 @@
  * bucket, disable or enable, a new link to reset a password, and end someone's sessions.
  */
 import { useQuery } from "@tanstack/react-query";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { AppConfig } from "../../shared/meta";
 import { configQueryOptions } from "../app/config-get-query";
 import { ConfirmDialog } from "../ui/Dialog";
@@ -21,7 +21,7 @@ export function PeoplePage() {
   const me = useQuery(meQueryOptions()).data;
   const people = useQuery({ ...peopleQueryOptions(), enabled: !!me?.may.managePeople });
   const config = useQuery(configQueryOptions()).data;
-  const [invite, setInvite] = useState<{ email: string; url: string } | null>(null);
+  const [invite, setInvite] = useState<{ email: string; url: string; reset?: boolean } | null>(null);
   const [open, setOpen] = useState<string | null>(null);
   if (me && !me.may.managePeople) {
     return (
@@ -41,7 +41,7 @@ export function PeoplePage() {
         </p>
       )}
       <AddPerson onInvite={(email, url) => setInvite({ email, url })} />
-      {invite && <InviteLink email={invite.email} url={invite.url} onDone={() => setInvite(null)} />}
+      {invite && <InviteLink key={invite.url} email={invite.email} url={invite.url} reset={invite.reset} onDone={() => setInvite(null)} />}
       {people.isError && <p className="error-text">{people.error.message}</p>}
       {people.data && (
         <table className="team-table people-table">
@@ -65,7 +65,7 @@ export function PeoplePage() {
                 open={open === p.email}
                 onToggle={() => setOpen((o) => (o === p.email ? null : p.email))}
                 config={config}
-                onInvite={(url) => setInvite({ email: p.email, url })}
+                onInvite={(url, reset) => setInvite({ email: p.email, url, reset })}
               />
             ))}
           </tbody>
@@ -76,7 +76,7 @@ export function PeoplePage() {
 }
 
 function AddPerson({ onInvite }: { onInvite(email: string, url: string): void }) {
-  const change = usePeopleMutation();
+  const change = usePeopleMutation({ handlesErrors: true });
   const [email, setEmail] = useState("");
   const [name, setName] = useState("");
   const [role, setRole] = useState<(typeof ROLES)[number]>("viewer");
@@ -129,10 +129,14 @@ function AddPerson({ onInvite }: { onInvite(email: string, url: string): void })
   );
 }
 
-function InviteLink({ email, url, onDone }: { email: string; url: string; onDone(): void }) {
+function InviteLink({ email, url, reset, onDone }: { email: string; url: string; reset?: boolean; onDone(): void }) {
+  // The link is what the person came for: the focus goes to its Copy button (it fell to the page).
+  const copyRef = useRef<HTMLButtonElement>(null);
+  useEffect(() => copyRef.current?.focus(), []);
   return (
     <div className="invite-link" role="status">
       <p>
+        {reset && <>The password of <strong>{email}</strong> no longer works, and they were signed out everywhere. </>}
         One-time link for <strong>{email}</strong> to set a password (valid 7 days; shown only now):
       </p>
       <div className="invite-row">
@@ -140,6 +144,7 @@ function InviteLink({ email, url, onDone }: { email: string; url: string; onDone
         <button
           type="button"
           className="btn btn-primary"
+          ref={copyRef}
           onClick={() => navigator.clipboard.writeText(url).then(() => toast("Invite link copied", { kind: "success" }), () => toast("Copy the link by hand: the clipboard is not available", { kind: "error" }))}
         >
           Copy
@@ -158,12 +163,13 @@ interface RowProps {
   open: boolean;
   onToggle(): void;
   config: AppConfig | undefined;
-  onInvite(url: string): void;
+  onInvite(url: string, reset: boolean): void;
 }
 
 function PersonRow({ person: p, self, open, onToggle, config, onInvite }: RowProps) {
-  const change = usePeopleMutation();
+  const change = usePeopleMutation({ handlesErrors: true });
   const [ending, setEnding] = useState(false);
+  const [resetting, setResetting] = useState(false);
   const fail = (e: Error) => toast("Not changed", { kind: "error", detail: e.message });
   const selfWhy = "You cannot change your own role or disable yourself; ask another admin.";
   return (
@@ -216,13 +222,32 @@ function PersonRow({ person: p, self, open, onToggle, config, onInvite }: RowPro
           >
             {p.disabled ? "Enable" : "Disable"}
           </button>
-          <button type="button" className="btn" onClick={() => change.mutate({ kind: "invite", email: p.email }, { onSuccess: (r) => onInvite(`${window.location.origin}${r.inviteUrl}`), onError: fail })}>
-            Reset password
+          <button type="button" className="btn" onClick={() => (p.hasPassword ? setResetting(true) : change.mutate({ kind: "invite", email: p.email }, { onSuccess: (r) => onInvite(`${window.location.origin}${r.inviteUrl}`, !!r.reset), onError: fail }))}>
+            {p.hasPassword ? "Reset password" : "New invite link"}
           </button>
           <button type="button" className="btn" onClick={() => setEnding(true)}>
             End sessions
           </button>
           </div>
+          {resetting && (
+            <ConfirmDialog
+              title={`Reset ${p.email}'s password?`}
+              confirmLabel="Reset password"
+              danger
+              busy={change.isPending}
+              onCancel={() => setResetting(false)}
+              onConfirm={() =>
+                change.mutate(
+                  { kind: "invite", email: p.email },
+                  { onSuccess: (r) => onInvite(`${window.location.origin}${r.inviteUrl}`, !!r.reset), onError: fail, onSettled: () => setResetting(false) },
+                )
+              }
+            >
+              <p>
+                Their password stops working now and every session of {p.name || p.email} ends. You get a one-time link (valid 7 days) for them to set a new password.
+              </p>
+            </ConfirmDialog>
+          )}
           {ending && (
             <ConfirmDialog
               title={`Sign ${p.email} out everywhere?`}
@@ -254,7 +279,7 @@ function PersonRow({ person: p, self, open, onToggle, config, onInvite }: RowPro
 }
 
 function Grants({ person, config }: { person: Person; config: AppConfig }) {
-  const change = usePeopleMutation();
+  const change = usePeopleMutation({ handlesErrors: true });
   const resources = [
     ...config.databases.flatMap((d) => d.tables.map((t) => `table:${d.id}/${t.slug}`)),
     ...config.buckets.map((b) => `bucket:${b.name}`),

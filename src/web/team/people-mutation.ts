@@ -16,7 +16,7 @@ export type PeopleChange =
   | { kind: "end-my-session"; id: string }
   | { kind: "end-my-sessions" };
 
-export function sendPeopleChange(c: PeopleChange): Promise<{ inviteUrl?: string }> {
+export function sendPeopleChange(c: PeopleChange): Promise<{ inviteUrl?: string; reset?: boolean }> {
   switch (c.kind) {
     case "add":
       return api("/api/people", { method: "POST", json: { email: c.email, name: c.name, role: c.role } });
@@ -37,10 +37,12 @@ export function sendPeopleChange(c: PeopleChange): Promise<{ inviteUrl?: string 
   }
 }
 
-export function usePeopleMutation() {
+/** `handlesErrors`: every caller says what failed itself (else the app's one "Could not save" toast does, beside it). */
+export function usePeopleMutation(o: { handlesErrors?: boolean } = {}) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: sendPeopleChange,
+    meta: o.handlesErrors ? { handlesErrors: true } : undefined,
     onSettled: () => qc.invalidateQueries({ queryKey: teamKeys.all() }),
   });
 }

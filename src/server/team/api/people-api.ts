@@ -246,8 +246,12 @@ export async function handlePeopleApi(ctx: Ctx): Promise<boolean> {
     await after();
     await ended(revoked, publicPerson);
   } else if (sub === "invite" && parts.length === 3 && method === "POST") {
-    if (!(await begin("invite"))) return true;
-    await ended(await admin.invite(email), (v) => ({ person: publicPerson(v.person), inviteUrl: `/invite/${v.token}` }));
+    // For someone with a password, a reset: it stops working and their sessions end at once.
+    const resets = (await admin.get(email))?.passwordHash != null;
+    if (!(await begin(resets ? "reset-password" : "invite", resets ? { invite: true } : {}))) return true;
+    const inv = await admin.invite(email);
+    await after();
+    await ended(inv, (v) => ({ person: publicPerson(v.person), inviteUrl: `/invite/${v.token}`, reset: v.reset }));
   } else if (sub === "sessions" && parts.length === 3 && method === "GET") {
     json(res, 200, { items: (await store.listSessions(email.toLowerCase())).map((s) => publicSession(s, people.idOf(req))) });
   } else if (sub === "sessions" && parts.length === 3 && method === "DELETE") {

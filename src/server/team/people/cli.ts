@@ -161,7 +161,7 @@ export async function runPeopleCommand(argv: string[], print: (s: string) => voi
         return await done(await admin.update(args[0], { disabled: false }), (p) => `${p.email} is enabled.`);
       case "reset-password": {
         want(1);
-        if (flags.invite) return await done(await admin.invite(args[0]), (v) => `One-time link for ${v.person.email} to set a new password (valid 7 days):\n${inviteLink(v.token)}`);
+        if (flags.invite) return await done(await admin.invite(args[0]), (v) => `${v.reset ? `${v.person.email}'s password no longer works and their sessions were ended. ` : ""}One-time link for ${v.person.email} to set a new password (valid 7 days):\n${inviteLink(v.token)}`);
         const password = await readPassword();
         return await done(await admin.setPassword(args[0], password), (p) => `New password set for ${p.email}; their sessions were ended.`);
       }

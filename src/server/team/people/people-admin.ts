@@ -132,15 +132,21 @@ export function createPeopleAdmin(store: TeamStore, now: () => number = Date.now
       if (!(await store.removeGrant(email.value, resource.value))) return fail(404, `${email.value} has no grant on ${resource.value}.`);
       return need(email.value);
     },
-    /** A one-time link that sets the password (an invite, or a reset); the token is shown once and stored hashed. */
-    async invite(emailRaw: unknown): Promise<Outcome<{ token: string; person: PersonRow }>> {
+    /**
+     * A one-time link that sets the password (an invite, or a reset); the token is shown once and
+     * stored hashed. For someone who has a password this is a reset: the password stops working
+     * and their sessions end now, not when the link is used (it may be why it is reset), `reset`.
+     */
+    async invite(emailRaw: unknown): Promise<Outcome<{ token: string; person: PersonRow; reset: boolean }>> {
       const email = checkEmail(emailRaw);
       if (!email.ok) return email;
       const p = await need(email.value);
       if (!p.ok) return p;
+      const reset = p.value.passwordHash !== null;
+      const person = reset ? ((await store.updatePerson(email.value, { passwordHash: null }, true)) ?? p.value) : p.value;
       const token = randomBytes(24).toString("base64url");
       await store.createInvite(hashToken(token), email.value, now() + INVITE_MS);
-      return { ok: true, value: { token, person: p.value } };
+      return { ok: true, value: { token, person, reset } };
     },
     get: (email: string) => store.getPerson(normalizeEmail(email)),
     list: () => store.listPeople(),

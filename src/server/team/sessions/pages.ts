@@ -49,10 +49,11 @@ export function signInPage(opts: { error?: string; notice?: string; next?: strin
   <h1>Sign in to Baseboard</h1>
   ${opts.notice && !opts.error ? `<p class="notice" role="status">${escape(opts.notice)}</p>` : ""}
   ${errorLine(opts.error)}
+  <!-- With the email kept (a wrong password), the cleared password field has the focus. -->
   <label for="email">Email</label>
-  <input id="email" name="email" type="email" autocomplete="username" required autofocus value="${escape(opts.email ?? "")}">
+  <input id="email" name="email" type="email" autocomplete="username" required${opts.email ? "" : " autofocus"} value="${escape(opts.email ?? "")}">
   <label for="password">Password</label>
-  <input id="password" name="password" type="password" autocomplete="current-password" required>
+  <input id="password" name="password" type="password" autocomplete="current-password" required${opts.email ? " autofocus" : ""}>
   <input type="hidden" name="next" value="${escape(opts.next ?? "/")}">
   <button type="submit">Sign in</button>
 </form>${sso}`,

@@ -6,6 +6,7 @@ import { type RefObject, useId } from "react";
 import type { ViewMode } from "../browser-state";
 import type { SortKey, SortSpec } from "../listing.utils";
 import { Icon } from "../../ui/icons";
+import { toast } from "../../ui/toast";
 
 export interface BrowserToolbarProps {
   filter: string;
@@ -102,10 +103,26 @@ export function BrowserActions(p: BrowserActionsProps) {
           <Icon name="open" /> Open by key
         </button>
       )}
-      <button type="button" className="btn" onClick={p.onNewFolder} disabled={!p.canCreate} title={p.canCreate ? "Create a folder here" : p.createBlockedReason}>
+      {/* Held back, not disabled, where this person may not: still reached by Tab, and pressed
+          they say why (a disabled button kept its reason in a tooltip only a mouse finds). */}
+      <button
+        type="button"
+        className="btn"
+        onClick={p.canCreate ? p.onNewFolder : () => toast(p.createBlockedReason ?? "Not allowed here.")}
+        aria-disabled={p.canCreate ? undefined : true}
+        aria-description={p.canCreate ? undefined : p.createBlockedReason}
+        title={p.canCreate ? "Create a folder here" : p.createBlockedReason}
+      >
         <Icon name="folderPlus" /> New folder
       </button>
-      <button type="button" className="btn btn-primary" onClick={p.onUpload} disabled={!p.canCreate} title={p.canCreate ? "Upload files into this folder" : p.createBlockedReason}>
+      <button
+        type="button"
+        className="btn btn-primary"
+        onClick={p.canCreate ? p.onUpload : () => toast(p.createBlockedReason ?? "Not allowed here.")}
+        aria-disabled={p.canCreate ? undefined : true}
+        aria-description={p.canCreate ? undefined : p.createBlockedReason}
+        title={p.canCreate ? "Upload files into this folder" : p.createBlockedReason}
+      >
         <Icon name="upload" /> Upload files
       </button>
     </>
