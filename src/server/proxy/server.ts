@@ -185,9 +185,13 @@ export function createProxyHandler(deps: ProxyDeps) {
               change.uploadKey = status >= 300 ? await sniffer.settled(UPLOAD_KEY_WAIT_MS) : sniffer.key();
             }
             const { applied, answer: forClient } = await pending.finish(status, answerHeaders, answer);
-            const event = applied && deps.live ? changeEventOf(applied, actor, tab) : undefined;
-            // Not awaited: the person who made the change does not wait for the others to hear of it.
-            if (event) deps.live?.publish(event).catch((e) => deps.log(`live events: could not publish a change: ${(e as Error).message}`));
+            const publish = (event: ReturnType<typeof changeEventOf>) =>
+              // Not awaited: the person who made the change does not wait for the others to hear of it.
+              event && deps.live?.publish(event).catch((e) => deps.log(`live events: could not publish a change: ${(e as Error).message}`));
+            // A storage job still running has moved nothing yet: heard of when it has ended, by
+            // every tab, the one that started it too (it may have sent it to the background).
+            if (applied?.ended && deps.live) void applied.ended.then((done) => done && publish(changeEventOf(done, actor, undefined)));
+            else if (applied && deps.live) publish(changeEventOf(applied, actor, tab));
             return forClient;
           };
         } catch (e) {

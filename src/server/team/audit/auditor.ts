@@ -54,6 +54,11 @@ export interface AppliedChange {
   detail: Record<string, unknown>;
   /** The outcome's side (count, changes, deleted, key, version). */
   out: Record<string, unknown>;
+  /**
+   * A storage job still running when answered: settles when it has ended (its outcome then
+   * recorded), with the change as it ended; nothing has moved before (the live event waits for it).
+   */
+  ended?: Promise<AppliedChange | undefined>;
 }
 
 /** What `beforeChange` gives the forward path: headers to add upstream, and the step after the answer. */
@@ -334,25 +339,29 @@ export function createAuditor(opts: AuditorOptions): Auditor {
    * (running) as its last word; so does a job the upstream forgets.
    */
   const jobWatches = new Set<NodeJS.Timeout>();
-  function watchJob(c: ChangeRequest, resource: string | null, changeSeq: number, bucket: string, id: string) {
+  /** Follows a running job until it ends, records how it ended, and gives that outcome (undefined: no longer known). */
+  function watchJob(c: ChangeRequest, resource: string | null, changeSeq: number, bucket: string, id: string): Promise<Record<string, unknown> | undefined> {
     let wait = JOB_POLL_MS;
-    const next = () => {
-      const timer = setTimeout(async () => {
-        jobWatches.delete(timer);
-        const res = await upstream.getJson(`/v0/storage/jobs/${encodeURIComponent(bucket)}/${encodeURIComponent(id)}`).catch(() => undefined);
-        if (res?.status === 404) return;
-        const job = res?.status === 200 ? jobOf(res.body) : undefined;
-        if (!job || job.state === "running") {
-          wait = Math.min(wait * 2, JOB_POLL_MAX_MS);
-          return next();
-        }
-        const out = { status: 200, outcome: job.state === "done" ? "applied" : "failed", job, ...(typeof job.error === "string" ? { message: job.error } : {}) };
-        await log.append({ ...base(c), at: Date.now(), kind: "outcome", resource, keys: [], detail: out, ref: changeSeq }).catch((e: Error) => opts.onError?.(e));
-      }, wait);
-      timer.unref();
-      jobWatches.add(timer);
-    };
-    next();
+    return new Promise((settle) => {
+      const next = () => {
+        const timer = setTimeout(async () => {
+          jobWatches.delete(timer);
+          const res = await upstream.getJson(`/v0/storage/jobs/${encodeURIComponent(bucket)}/${encodeURIComponent(id)}`).catch(() => undefined);
+          if (res?.status === 404) return settle(undefined);
+          const job = res?.status === 200 ? jobOf(res.body) : undefined;
+          if (!job || job.state === "running") {
+            wait = Math.min(wait * 2, JOB_POLL_MAX_MS);
+            return next();
+          }
+          const out = { status: 200, outcome: job.state === "done" ? "applied" : "failed", job, ...(typeof job.error === "string" ? { message: job.error } : {}) };
+          await log.append({ ...base(c), at: Date.now(), kind: "outcome", resource, keys: [], detail: out, ref: changeSeq }).catch((e: Error) => opts.onError?.(e));
+          settle(out);
+        }, wait);
+        timer.unref();
+        jobWatches.add(timer);
+      };
+      next();
+    });
   }
 
   /** Appends `e`; one JSON.stringify cannot write (nested too deep) again with such fields as text. */
@@ -562,8 +571,12 @@ export function createAuditor(opts: AuditorOptions): Auditor {
           await log.append({ ...base(c), at: Date.now(), kind: "outcome", resource, keys: outcomeKeys, detail: slim, ref: change.seq }).catch(() => undefined);
         }
         // A job runs on after its answer: how it ended is recorded when it ends.
-        if (job?.state === "running" && typeof job.id === "string") watchJob(c, resource, change.seq, c.target ?? "", job.id);
-        return { applied: status < 300 ? { kind, resource, keys: uploadKeys.length ? uploadKeys : keys, detail, out } : undefined, answer };
+        const appliedKeys = uploadKeys.length ? uploadKeys : keys;
+        const ended =
+          job?.state === "running" && typeof job.id === "string"
+            ? watchJob(c, resource, change.seq, c.target ?? "", job.id).then((end): AppliedChange | undefined => (end ? { kind, resource, keys: appliedKeys, detail, out: end } : undefined))
+            : undefined;
+        return { applied: status < 300 ? { kind, resource, keys: appliedKeys, detail, out, ...(ended ? { ended } : {}) } : undefined, answer };
       };
       return { upstreamHeaders, finish };
     },

@@ -46,8 +46,10 @@ export function changeEventOf(c: AppliedChange, actor: Pick<Actor, "email" | "na
       return { ...base, kind: "import", count, truncated: true };
     case "upload":
     case "delete-file":
-    case "storage-job":
-      return { ...base, kind: c.kind, keys: c.keys.slice(0, EVENT_RECORDS_MAX), ...(c.keys.length > EVENT_RECORDS_MAX ? { truncated: true } : {}) };
+    case "storage-job": {
+      const job = c.kind === "storage-job" && ["move", "copy", "delete"].includes(c.detail.action as string) ? { job: c.detail.action as "move" | "copy" | "delete" } : {};
+      return { ...base, kind: c.kind, keys: c.keys.slice(0, EVENT_RECORDS_MAX), ...job, ...(c.keys.length > EVENT_RECORDS_MAX ? { truncated: true } : {}) };
+    }
     case "restore-file":
       // A restored version is a new newest version of the key: to the others, the file was replaced.
       return { ...base, kind: "upload", keys: c.keys.slice(0, 1) };

@@ -20,6 +20,8 @@ export interface ChangeEvent {
   records?: { key: unknown; values?: Record<string, unknown> }[];
   /** Object keys touched (storage). */
   keys?: string[];
+  /** A storage job's action (sent when the job has ended, when its files have moved). */
+  job?: "move" | "copy" | "delete";
   /** The Fields an update set (its changed Fields). */
   fields?: string[];
   /** How many Records or objects the change touched (when known). */

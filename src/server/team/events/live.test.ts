@@ -66,6 +66,36 @@ describe("GET /api/events", () => {
     eveStream.close();
   });
 
+  it("a storage job is announced once, when it has ended, with its action: the files have moved by then", async () => {
+    for (const n of ["a", "b", "c"]) {
+      const form = new FormData();
+      form.append("key", `live/job-src/${n}.txt`);
+      form.append("file", new Blob([n]), `${n}.txt`);
+      expect((await fetch(`${base()}/api/v0/storage/object/team-files`, { method: "POST", headers: { ...fromApp(base()), cookie: eve }, body: form })).status).toBe(200);
+    }
+    const s = await stream(nan);
+    const job = async (body: unknown) => {
+      const res = await fetch(`${base()}/api/v0/storage/jobs/team-files`, { method: "POST", headers: { ...fromApp(base()), cookie: eve, "content-type": "application/json", "x-baseboard-tab": "tab-eve" }, body: JSON.stringify(body) });
+      expect(res.status, await res.text()).toBeLessThan(300);
+    };
+    const listed = async (prefix: string) =>
+      ((await (await fetch(`${base()}/api/v0/storage/list/team-files?prefix=${encodeURIComponent(prefix)}`, { headers: { cookie: eve } })).json()) as { items?: { key: string }[] }).items?.length ?? 0;
+    await job({ action: "copy", from: "live/job-src/", to: "live/job-copy/" });
+    const copied = dataOf(await s.waitFor((m) => m.event === "change" && m.data.includes("job-src") && m.data.includes('"copy"')));
+    // The one who started it hears of it too (it may have gone to the background): no tab.
+    expect(copied).toMatchObject({ kind: "storage-job", job: "copy", bucket: "team-files", actor: { email: "eve@example.com" } });
+    expect(copied.tab).toBeUndefined();
+    expect(await listed("live/job-copy/")).toBe(3);
+    await job({ action: "move", from: "live/job-copy/", to: "live/job-moved/" });
+    const moved = dataOf(await s.waitFor((m) => m.event === "change" && m.data.includes('"move"')));
+    expect(moved).toMatchObject({ kind: "storage-job", job: "move" });
+    expect(await listed("live/job-copy/")).toBe(0);
+    expect(await listed("live/job-moved/")).toBe(3);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(s.events.filter((m) => m.event === "change" && m.data.includes('"storage-job"'))).toHaveLength(2);
+    s.close();
+  });
+
   it("needs a session: 401 in the one error shape", async () => {
     const res = await fetch(`${base()}/api/events`);
     expect(res.status).toBe(401);

@@ -7,7 +7,7 @@ import { formatWhen } from "../audit/format-when";
 import { liveActions, useLiveStore } from "./live-store";
 import "./live.css";
 
-const VERB = { new: "added", replaced: "replaced", deleted: "deleted", "moved or copied": "moved or copied" } as const;
+const VERB = { new: "added", replaced: "replaced", deleted: "deleted", moved: "moved", copied: "copied", "moved or copied": "moved or copied" } as const;
 
 export function BucketNews({ bucket }: { bucket: string }) {
   const news = useLiveStore((s) => s.bucketNews.get(bucket));

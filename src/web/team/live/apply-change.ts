@@ -20,7 +20,8 @@ export function applyChange(qc: QueryClient, e: LiveChange, pkOf: (table: string
     // New or replaced: was the key in a listing this tab has? (Looked up before the refetch.)
     const known = (key: string) => qc.getQueriesData({ queryKey: storageKeys.bucket(e.bucket as string) }).some(([, d]) => d !== undefined && JSON.stringify(d).includes(JSON.stringify(key)));
     const keys = e.keys ?? [];
-    const what = e.kind === "upload" ? (keys.some(known) ? "replaced" : "new") : e.kind === "delete-file" ? "deleted" : "moved or copied";
+    const what =
+      e.kind === "upload" ? (keys.some(known) ? "replaced" : "new") : e.kind === "delete-file" || e.job === "delete" ? "deleted" : e.job === "copy" ? "copied" : e.job === "move" ? "moved" : "moved or copied";
     liveActions.bucketNews(e.bucket, { id: e.id, at: e.at, who: e.origin === "outside" ? e.actor.name : `${e.actor.name} (${e.actor.email})`, what, keys });
     void qc.invalidateQueries({ queryKey: storageKeys.bucket(e.bucket) });
     return;

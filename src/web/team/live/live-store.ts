@@ -27,7 +27,7 @@ export interface BucketNews {
   id: number;
   at: string;
   who: string;
-  what: "new" | "replaced" | "deleted" | "moved or copied";
+  what: "new" | "replaced" | "deleted" | "moved" | "copied" | "moved or copied";
   keys: string[];
 }
 

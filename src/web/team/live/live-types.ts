@@ -8,6 +8,8 @@ export interface LiveChange {
   bucket?: string;
   records?: { key: unknown; values?: Record<string, unknown> }[];
   keys?: string[];
+  /** A storage job's action: its event comes once it has ended. */
+  job?: "move" | "copy" | "delete";
   fields?: string[];
   count?: number;
   truncated?: boolean;
