@@ -133,3 +133,16 @@ test("at 1024×768 the list gives the names their room: short names show whole",
   expect(await cut()).toEqual([]);
   await page.screenshot({ path: `${SHOTS}/14a-catalog-1024-details.png` });
 });
+
+test("a deep or long folder path keeps the toolbar on screen: the path gives way, not Upload files", async ({ page }) => {
+  await page.setViewportSize({ width: 1366, height: 850 });
+  const deep = "customer-projects/acme-corporation-2026/quarterly-reports/finance-department/final-review/";
+  const long = `${"x".repeat(101)}/`;
+  for (const folder of [deep, long]) {
+    await page.goto(`/storage/team-files?folder=${encodeURIComponent(folder)}`);
+    await expect(page.getByRole("navigation", { name: "Folder path" })).toBeVisible();
+    for (const name of ["Upload files", "New folder"]) await expect(page.getByRole("button", { name })).toBeInViewport({ ratio: 1 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1366);
+  }
+  await page.screenshot({ path: `${SHOTS}/deep-path-header.png` });
+});

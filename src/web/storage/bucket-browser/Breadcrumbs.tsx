@@ -18,7 +18,12 @@ export function Breadcrumbs({ bucket, folder, onFolderChange }: { bucket: string
               {c.label}
             </button>
           );
-          return <li key={c.folder || "/"}>{i === 0 ? <h1 className="ws-title">{crumb}</h1> : crumb}</li>;
+          // The whole name on hover, where the path gives way to the actions (ellipsis).
+          return (
+            <li key={c.folder || "/"} title={c.label}>
+              {i === 0 ? <h1 className="ws-title">{crumb}</h1> : crumb}
+            </li>
+          );
         })}
       </ol>
     </nav>
