@@ -391,3 +391,20 @@ test("Activity says what a change to a person or a storage job did; a reversed t
   await expect(reversed).toHaveCount(0);
   await expect(page.getByRole("table", { name: "Activity, newest first" }).locator("tbody tr").first()).toBeVisible();
 });
+
+test("Activity keeps to the page's width: a long file key wraps, Outcome stays in sight", async ({ page }) => {
+  await signInAs(page, "ada@example.com", PW);
+  await page.setViewportSize({ width: 1366, height: 850 });
+  const key = `${"y".repeat(150)}/long-key.txt`;
+  const up = await page.request.post(`${teamUrl}/api/v0/storage/object/team-files`, {
+    headers: { origin: teamUrl, "x-baseboard-client": "1" },
+    multipart: { key, file: { name: "long-key.txt", mimeType: "text/plain", buffer: Buffer.from("long") } },
+  });
+  expect(up.status(), await up.text()).toBe(200);
+  await page.goto(`${teamUrl}/activity`);
+  const table = page.getByRole("table", { name: "Activity, newest first" });
+  await expect(table).toContainText("long-key.txt");
+  await expect(table.getByRole("columnheader", { name: "Outcome" })).toBeInViewport({ ratio: 1 });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1366);
+  await page.screenshot({ path: "test-results/audit-activity-long-key.png" });
+});

@@ -201,7 +201,7 @@ function Entry({ item: it, open, onToggle }: { item: AuditItem; open: boolean; o
           {activitySummary(it) ?? KIND_TEXT[it.action] ?? it.action}
           {it.undoOf && <span className="muted small activity-undo"> ({it.undoOf})</span>}
         </td>
-        <td>{target(it)}</td>
+        <td className="activity-on">{target(it)}</td>
         <td>
           {it.outcome === "applied" && it.count === 0 ? "nothing matched" : (it.outcome ?? "")}
           {it.count ? ` (${it.count.toLocaleString()})` : ""}
