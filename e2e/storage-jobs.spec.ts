@@ -99,6 +99,7 @@ test("move dialogs: readable replace and action rows; an existing destination na
   // Said in the dialog, beside the path (not in a toast that outlives the next try's success).
   await expect(dialog.getByRole("alert")).toContainText(`Could not move ${base}/a.txt: “${base}/into/a.txt” already exists.`);
   await expect(dialog.getByLabel("New path in team-files")).toHaveAttribute("aria-invalid", "true");
+  await expect(dialog.getByLabel("New path in team-files")).toBeFocused();
   await expect(page.getByText(/"overwrite"/)).toHaveCount(0);
   await shootBoth(page, "43-move-onto-existing");
   await replace.check();

@@ -56,6 +56,39 @@ describe("storage jobs", () => {
     expect(await read(old)).toBe(404);
   });
 
+  it("a folder onto a folder that holds files, or onto the top level, is refused unless overwrite (the two would mix); into a new folder inside it is not", async () => {
+    await upload(svc, "public-assets", "mix-src/a.txt", "a");
+    await upload(svc, "public-assets", "mix-dst/b.txt", "b");
+    const refused = await start({ action: "move", from: "mix-src/", to: "mix-dst/" });
+    expect(refused.status).toBe(409);
+    const body = (await refused.json()) as { error: string; message: string };
+    expect(body.error).toBe("conflict");
+    expect(body.message).toBe('"mix-dst/" already holds files; moving "mix-src/" there would mix the two folders. Choose another folder (such as "mix-dst/mix-src/", to put it inside), or send "overwrite": true to merge them (files at the same paths are replaced).');
+    const top = await start({ action: "copy", from: "mix-src/", to: "" });
+    expect(top.status).toBe(409);
+    expect(((await top.json()) as { message: string }).message).toMatch(/^The top level already holds files; copying "mix-src\/" there/);
+    expect(await read("mix-src/a.txt")).toBe("a");
+    // Its own files do not count: a folder inside the destination moves up when nothing else is there.
+    await upload(svc, "public-assets", "solo/inner/c.txt", "c");
+    const upRes = await start({ action: "move", from: "solo/inner/", to: "solo/" });
+    const { id: up } = (await upRes.json()) as { id: string; message?: string };
+    expect(upRes.status, JSON.stringify(up)).toBe(202);
+    expect(await finished(up)).toMatchObject({ state: "done", done: 1 });
+    expect(await read("solo/c.txt")).toBe("c");
+    const inRes = await start({ action: "move", from: "mix-src/", to: "mix-dst/mix-src/" });
+    const { id } = (await inRes.json()) as { id: string };
+    expect(inRes.status, JSON.stringify(id)).toBe(202);
+    expect(await finished(id)).toMatchObject({ state: "done", done: 1 });
+    await upload(svc, "public-assets", "mix-other/z.txt", "z");
+    const mergeRes = await start({ action: "copy", from: "mix-other/", to: "mix-dst/", overwrite: true });
+    const mergeBody = (await mergeRes.json()) as { id: string };
+    expect(mergeRes.status, JSON.stringify(mergeBody)).toBe(202);
+    const merged = mergeBody.id;
+    expect(await finished(merged)).toMatchObject({ state: "done" });
+    expect(await read("mix-dst/z.txt")).toBe("z");
+    expect(await read("mix-dst/mix-src/a.txt")).toBe("a");
+  });
+
   it("answers bad requests, unknown jobs and missing keys in the one error shape", async () => {
     expect((await start({ action: "move", from: "j/", to: "j/x/" })).status).toBe(400);
     expect((await start({ action: "move", from: "nothing-here/", to: "x/" })).status).toBe(404);

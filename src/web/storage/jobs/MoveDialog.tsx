@@ -41,7 +41,11 @@ export function MoveDialog({ bucket, from, action: initial, onClose }: MoveDialo
       { action, from, to, overwrite },
       {
         onSuccess: (j) => setJobId(j.id),
-        onError: (err) => setFailure(`Could not ${action} ${from}: ${conflictText(err.message, REPLACE_AT_PATH, `choose another ${from.endsWith("/") ? "path" : "name"}`) ?? err.message}`),
+        onError: (err) => {
+          setFailure(`Could not ${action} ${from}: ${conflictText(err.message, REPLACE_AT_PATH, `choose another ${from.endsWith("/") ? "path" : "name"}`) ?? err.message}`);
+          // Back to the path, to change it (the Move button the focus was on was busy, and it fell to the page).
+          requestAnimationFrame(() => document.getElementById(id)?.focus());
+        },
       },
     );
   };

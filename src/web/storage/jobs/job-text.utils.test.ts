@@ -25,6 +25,14 @@ describe("conflictText", () => {
     // Keys are quoted as they are, quotes included.
     expect(conflictText(`"say "hi".txt" already exists; copy with overwrite to replace it.`, REPLACE_AT_PATH, "choose another path")).toMatch(/^“say "hi"\.txt” already exists\. Tick/);
   });
+  it("a folder onto one that holds files: says the two would mix, how to put it inside, and the checkbox that merges", () => {
+    const service = '"docs/" already holds files; moving "dropped/" there would mix the two folders. Choose another folder (such as "docs/dropped/", to put it inside), or send "overwrite": true to merge them (files at the same paths are replaced).';
+    expect(conflictText(service, REPLACE_AT_PATH, "choose another path")).toBe(
+      "“docs/” already holds files: moving there would mix the two folders. Choose another folder (such as “docs/dropped/”, to put it inside), or tick “Replace existing files at the new path” to merge them.",
+    );
+    const top = 'The top level already holds files; copying "limit/" there would mix the two folders. Choose another folder, or send "overwrite": true to merge them (files at the same paths are replaced).';
+    expect(conflictText(top, REPLACE_AT_PATH, "x")).toBe("The top level already holds files: copying there would mix the two folders. Choose another folder, or tick “Replace existing files at the new path” to merge them.");
+  });
   it("leaves other refusals alone", () => {
     expect(conflictText('"k" already exists in bucket "b", and the bucket does not grant update access to overwrite it.', REPLACE_AT_PATH, "x")).toBeUndefined();
     expect(conflictText("There is nothing at \"a/\" in bucket \"b\".", REPLACE_AT_PATH, "x")).toBeUndefined();

@@ -15,8 +15,16 @@ const EXISTS = /^"(.+)" already exists[;.]/;
  */
 export function conflictText(message: string, checkbox: string, instead: string): string | undefined {
   const m = EXISTS.exec(message);
-  return m ? `“${m[1]}” already exists. Tick “${checkbox}” to replace it (every version of it), or ${instead}.` : undefined;
+  if (m) return `“${m[1]}” already exists. Tick “${checkbox}” to replace it (every version of it), or ${instead}.`;
+  // A folder onto a folder that holds files: mixing them is asked for, not done.
+  const h = HOLDS.exec(message);
+  if (!h) return undefined;
+  const inside = h[3] === undefined ? "" : ` (such as “${h[3]}”, to put it inside)`;
+  return `${h[1] === undefined ? "The top level" : `“${h[1]}”`} already holds files: ${h[2]} there would mix the two folders. Choose another folder${inside}, or tick “${checkbox}” to merge them.`;
 }
+
+/** The service's refusal of a folder onto one that holds files (or the top level). */
+const HOLDS = /^(?:"(.+)"|The top level) already holds files; (moving|copying) "[^"]*" there would mix the two folders\. Choose another folder(?: \(such as "([^"]*)", to put it inside\))?,/;
 
 const VERB: Record<JobStatus["action"], [string, string]> = { move: ["Moving", "Moved"], copy: ["Copying", "Copied"], delete: ["Deleting", "Deleted"] };
 

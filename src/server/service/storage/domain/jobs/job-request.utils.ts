@@ -69,6 +69,11 @@ export function prefixEnd(prefix: string): string {
   return prefix.slice(0, -1) + String.fromCharCode(last + 1);
 }
 
+/** Every key under a folder; "" is the whole bucket (the top level). */
+export function folderSelection(folder: string): Selection {
+  return { kind: "folder", lo: folder, hi: folder === "" ? String.fromCodePoint(0x10ffff) : prefixEnd(folder) };
+}
+
 export function selectionOf(from: string): Selection {
   return from.endsWith("/") ? { kind: "folder", lo: from, hi: prefixEnd(from) } : { kind: "key", key: from };
 }

@@ -13,7 +13,7 @@ import type { JobRow, JobsStore, StepOutcome } from "../../metadata-jobs";
 import type { ObjectRow } from "../../metadata";
 import { StorageFailure } from "../failure";
 import { objectBlob, type StorageDomain } from "../storage-domain";
-import { type JobRequest, destination, selectionOf } from "./job-request.utils";
+import { type JobRequest, destination, folderSelection, selectionOf } from "./job-request.utils";
 
 /** Keys per committed step: small enough that a cancel is seen soon, big enough to be fast. */
 const STEP = 200;
@@ -117,6 +117,19 @@ export function createJobRunner(d: StorageDomain, jobs: JobsStore, opts: { step?
         const clash = await jobs.firstConflict(bucket, s, req.from, req.to);
         if (clash) {
           throw new StorageFailure("conflict", `"${destination(clash, req.from, req.to)}" already exists; send "overwrite": true to replace it (every version of it).`);
+        }
+        // A folder onto a folder that holds files (or the top level) would mix the two, and
+        // could not be told apart again: asked for, not done silently (the source's own files,
+        // when it lies inside the destination, do not count).
+        if (req.from.endsWith("/")) {
+          const there = (await jobs.count(bucket, folderSelection(req.to))) - (req.from.startsWith(req.to) ? total : 0);
+          if (there > 0) {
+            const inside = req.to === "" ? "" : ` (such as "${req.to}${req.from.split("/").slice(-2, -1)[0]}/", to put it inside)`;
+            throw new StorageFailure(
+              "conflict",
+              `${req.to === "" ? "The top level" : `"${req.to}"`} already holds files; ${req.action === "move" ? "moving" : "copying"} "${req.from}" there would mix the two folders. Choose another folder${inside}, or send "overwrite": true to merge them (files at the same paths are replaced).`,
+            );
+          }
         }
       }
       const job = await jobs.create({ id: randomUUID(), bucket, action: req.action, from: req.from, to: req.to, overwrite: req.overwrite, total });
