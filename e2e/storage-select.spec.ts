@@ -108,6 +108,8 @@ test("file details: sha256, every version, a signed URL with a chosen lifetime, 
   await page.screenshot({ path: `${SHOTS}/52-details.png` });
   expect(await seriousViolations(page, ".st-details")).toEqual([]);
 
+  // To the second: two versions made within a minute are told apart.
+  await expect(versions.nth(1)).toContainText(/Version 1 · .*\d{2}:\d{2}:\d{2}/);
   await versions.nth(1).getByRole("button", { name: /^Restore version 1/ }).click();
   await expect(versions).toHaveCount(3);
   await expect(panel.getByTestId("details-sha256")).toHaveText(createHash("sha256").update("first version").digest("hex"));

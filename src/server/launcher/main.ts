@@ -3,6 +3,9 @@
  * proxy). Prints the URL to open; SIGINT/SIGTERM let requests in flight finish, then stop the
  * proxy and the embedded service. A second signal stops at once.
  */
+import fs from "node:fs";
+import path from "node:path";
+import { ADDRESS_FILE } from "../team/people/invite-origin";
 import { serviceCommand } from "./service-command";
 import { startBaseboard } from "./start";
 
@@ -14,6 +17,16 @@ try {
 } catch (err) {
   console.error(`Baseboard could not start: ${(err as Error).message}`);
   process.exit(1);
+}
+
+// Where this Baseboard answers, for `npm run people` on the same DATA_DIR to print invite links
+// that open (it guessed port 5173 when the proxy ran on another). Gone when it stops.
+const addressFile = path.join(path.resolve(process.env.DATA_DIR ?? ".data"), ADDRESS_FILE);
+try {
+  fs.mkdirSync(path.dirname(addressFile), { recursive: true });
+  fs.writeFileSync(addressFile, `${process.env.BASEBOARD_ORIGIN ?? app.url}\n`);
+} catch {
+  /* a read-only data directory: the command falls back to PORT and BASEBOARD_ORIGIN */
 }
 
 const where = app.serviceUrl ? `the local service at ${app.serviceUrl} (data in ${app.dataDir})` : `the service at ${app.config.baseUrl}`;
@@ -29,6 +42,7 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
     if (stopping) process.exit(1);
     stopping = true;
     console.log("Stopping: finishing requests in flight (press Ctrl-C again to stop at once)…");
+    fs.rmSync(addressFile, { force: true });
     app.close().then(
       () => process.exit(0),
       (err) => {

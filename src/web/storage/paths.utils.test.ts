@@ -130,6 +130,10 @@ describe("new folder names", () => {
     ["v12", { atRoot: false }, null],
     ["docs", { existing: ["docs"] }, "already exists"],
     ["a\u0001", {}, "control characters"],
+    // What the service refuses in a key is refused here (its files could never be uploaded).
+    ["ok%2fsneaky", {}, "two hex digits"],
+    ["ok%252Esneaky", {}, "two hex digits"],
+    ["100%", {}, null],
   ])("folderNameProblem(%j, %j)", (name, opts, expected) => {
     const got = folderNameProblem(name, opts);
     if (expected === null) expect(got).toBeNull();

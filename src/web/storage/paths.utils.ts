@@ -152,6 +152,11 @@ export function folderNameProblem(
   if (atRoot && /^v\d+$/.test(segs[0])) return "A top-level name like “v123” is reserved for file versions; pick another.";
   if (new TextEncoder().encode(n).length > 900) return "The name is too long (keys are limited to 1024 bytes).";
   if (existing.includes(segs[0]) && segs.length === 1) return `A folder named “${n}” already exists here.`;
+  // The service's own key rules (the one contract), for what the checks above do not name: a
+  // folder it would refuse every file of was made, and the refusal came only at the upload.
+  if (/%(25)*(2e|2f|5c|00)/i.test(n)) return "“%” followed by two hex digits that encode . / \\ or NUL (like %2F) cannot be in a name: the service refuses it, since an intermediary could decode it into another name.";
+  const v = validateObjectKey(`${atRoot ? "" : "f/"}${n}/x`);
+  if (!v.ok) return v.error.message.replace(/^The object key/, "The name");
   return null;
 }
 

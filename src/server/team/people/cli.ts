@@ -18,6 +18,7 @@ import type { AuditLog } from "../audit/audit-log";
 import { commandActor, recordPeopleChange } from "../audit/auditor";
 import { openAuditLog } from "../audit/open-audit-log";
 import { openTeamStore } from "../store/open-store";
+import { inviteOrigin } from "./invite-origin";
 import { trailRefusal } from "../store/why-unwritable";
 import { createPeopleAdmin, type Outcome, publicPerson } from "./people-admin";
 
@@ -84,8 +85,7 @@ async function readPassword(): Promise<string> {
 }
 
 function inviteLink(token: string): string {
-  const origin = process.env.BASEBOARD_ORIGIN ?? `http://127.0.0.1:${process.env.PORT ?? 5173}`;
-  return `${origin.replace(/\/$/, "")}/invite/${token}`;
+  return `${inviteOrigin(process.env)}/invite/${token}`;
 }
 
 export async function runPeopleCommand(argv: string[], print: (s: string) => void): Promise<number> {

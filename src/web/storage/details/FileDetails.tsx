@@ -9,6 +9,7 @@ import { useEffect, useRef, useState } from "react";
 import { ApiError } from "../../api-client";
 import { toast } from "../../ui/toast";
 import { Icon } from "../../ui/icons";
+import { formatDateTime } from "../../ui/dates";
 import { DEFAULT_LIFETIME, describeExpiry, expiresFromUrl, formatBytes, formatDate, LIFETIMES, typeLabel } from "../format.utils";
 import { copyText } from "../links/LinkDialog";
 import type { Entry } from "../listing.utils";
@@ -127,9 +128,9 @@ export function FileDetails(p: FileDetailsProps) {
         ) : (
           <ol className="st-versions" aria-label={`Versions of ${entry.name}, newest first`}>
             {q.data.map((v, i) => {
-              // Numbered from the oldest: two versions can share a minute.
+              // Numbered from the oldest, and to the second: versions made within a minute looked alike.
               const n = q.data.length - i;
-              const when = formatDate(v.lastModified);
+              const when = formatDateTime(v.lastModified, { seconds: true });
               return (
                 <li key={v.versionedKey} className="st-version">
                   <div className="st-version-what">

@@ -24,6 +24,9 @@ describe("activity summaries", () => {
     expect(people({ action: "refused", method: "PATCH", path: "/api/people/bob%40example.com" })).toBe("Tried to change bob@example.com (PATCH /api/people/bob@example.com)");
   });
 
+  it("names the top level as a job's destination", () => {
+    expect(job({ action: "move", from: "limit/", to: "", files: ["limit/a", "limit/b"] })).toBe("Moved the folder limit/ → the top level (2 files)");
+  });
   it("says what a storage job moved, copied or deleted, from where to where", () => {
     expect(job({ action: "move", from: "bob/bob.txt", to: "bob/bob2.txt" })).toBe("Moved bob/bob.txt → bob/bob2.txt");
     expect(job({ action: "copy", from: "bob/", to: "archive/bob/", files: ["bob/a.txt", "bob/b.txt"] })).toBe("Copied the folder bob/ → archive/bob/ (2 files)");

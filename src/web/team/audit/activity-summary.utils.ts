@@ -67,7 +67,8 @@ function jobSummary(d: Detail, endpoint: string | undefined): string {
   const from = str(d.from);
   const verb = VERBS[d.action as string];
   if (!verb || from === undefined) return endpoint?.startsWith("DELETE ") ? "Cancelled a storage job" : "A storage job";
-  const to = d.action === "delete" ? undefined : str(d.to);
+  // "" is the bucket's top level (a folder moved up to it), not a missing destination.
+  const to = d.action === "delete" ? undefined : d.to === "" ? "the top level" : str(d.to);
   const files = Array.isArray(d.files) ? d.files.length : undefined;
   const count = files === undefined ? "" : ` (${files.toLocaleString()}${d.filesMore ? "+" : ""} file${files === 1 && !d.filesMore ? "" : "s"})`;
   return `${verb} ${from.endsWith("/") ? "the folder " : ""}${from}${to !== undefined ? ` → ${to}` : ""}${count}`;
