@@ -10,7 +10,7 @@ import { meQueryOptions } from "../me-get-query";
 import { peopleQueryOptions } from "../people-list-query";
 import { type ActivitySearch, isReversedRange, toAuditFilters, toInstant, toLocalInput } from "./activity-search.utils";
 import { formatValue } from "../../records/values/values.utils";
-import { activitySummary, askedRecord, KIND_TEXT, readableEndpoint } from "./activity-summary.utils";
+import { activitySummary, askedRecord, KIND_TEXT, readableEndpoint, restoredText, versionText } from "./activity-summary.utils";
 import { type AuditItem, auditQueryOptions } from "./audit-list-query";
 import { formatWhen } from "./format-when";
 import "../team.css";
@@ -330,7 +330,8 @@ function EntryDetail({ item: it }: { item: AuditItem }) {
           </Link>
           {it.file.versions ? ` · ${versionsText(it.file.versions.length + (it.file.versionsOmitted ?? 0))} deleted` : ""}
           {it.file.size !== undefined ? ` · ${it.file.size.toLocaleString()} bytes` : ""}
-          {it.file.version ? ` · version ${it.file.version}` : ""}
+          {it.file.restoredFrom && restoredText(it.file.restoredFrom) ? ` · ${restoredText(it.file.restoredFrom)}` : ""}
+          {it.file.version ? ` · now ${versionText(it.file.version)}` : ""}
         </p>
       )}
       {it.file?.versions && (

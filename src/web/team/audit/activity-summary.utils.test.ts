@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { activitySummary, askedRecord, readableEndpoint, triedTo } from "./activity-summary.utils";
+import { activitySummary, askedRecord, readableEndpoint, restoredText, triedTo, versionText } from "./activity-summary.utils";
 
 const people = (detail: Record<string, unknown>, email = "bob@example.com") => activitySummary({ action: "people", keys: [email], detail, endpoint: "PATCH /api/people/bob%40example.com" });
 const job = (detail: Record<string, unknown>, endpoint = "POST /api/v0/storage/jobs/team-files") => activitySummary({ action: "storage-job", keys: [], detail, endpoint });
@@ -74,5 +74,14 @@ describe("importSummary", () => {
     expect(activitySummary({ action: "import", keys: [], outcome: "applied", inserted: 1_199_500, updated: 500, changed: 250 })).toBe("Imported a CSV: 1,199,500 Records added, 250 changed, 250 already as the file has them");
     // An entry written before `changed` was recorded: every Record named counts as updated.
     expect(activitySummary({ action: "import", keys: [], outcome: "applied", inserted: 1, updated: 2 })).toBe("Imported a CSV: 1 Record added, 2 updated");
+  });
+});
+
+describe("file versions in words", () => {
+  it("a version that is the moment it was written is shown as that moment; others as they are", () => {
+    expect(versionText("1795750369973")).toMatch(/^the version of .*2026.*\d{2}:\d{2}:\d{2}/);
+    expect(versionText("3HL4kqtJlcpXroDTDmjVBH40Nrjfkd")).toBe("version 3HL4kqtJlcpXroDTDmjVBH40Nrjfkd");
+    expect(restoredText("v1795750321832/docs/report.txt")).toMatch(/^restored the version of .* as the newest$/);
+    expect(restoredText(undefined)).toBeUndefined();
   });
 });

@@ -5,6 +5,7 @@
  * kinds are told by their table, Records and diff instead.
  */
 import { importCounts } from "../../records/import/import-plan.utils";
+import { formatDateTime } from "../../ui/dates";
 import type { AuditItem } from "./audit-list-query";
 
 type Detail = Record<string, unknown>;
@@ -163,4 +164,18 @@ export function askedRecord(detail: unknown): string | undefined {
   const first = Array.isArray(conds) ? (conds[0] as { key?: unknown; operator?: unknown; value?: unknown } | undefined) : undefined;
   if (!first || first.operator !== "equal" || typeof first.key !== "string" || (typeof first.value !== "string" && typeof first.value !== "number")) return undefined;
   return `${first.key} = ${first.value}`;
+}
+
+/**
+ * A file version as people can tell it: the local service's versions are the millisecond they
+ * were written ("1795750369973"), shown as that moment to the second; others as they are.
+ */
+export function versionText(version: string): string {
+  return /^\d{13}$/.test(version) ? `the version of ${formatDateTime(Number(version), { seconds: true })}` : `version ${version}`;
+}
+
+/** A restore's source ("v1795750321832/docs/a.txt"), in words: "restored the version of …". */
+export function restoredText(restoredFrom: string | undefined): string | undefined {
+  const m = restoredFrom === undefined ? null : /^v([^/]+)\//.exec(restoredFrom);
+  return m ? `restored ${versionText(m[1])} as the newest` : undefined;
 }
