@@ -25,6 +25,16 @@ async function person(browser: Browser, email: string): Promise<Page> {
   await signInAs(page, email, PW);
   return page;
 }
+/** An employee as the service holds it (read with its key, past the proxy and its roles). */
+async function lookup(id: string): Promise<Record<string, unknown>> {
+  const key = fs.readFileSync(path.join(stack.dataDir, "api-key"), "utf8").trim().split(/\s+/)[0];
+  const res = await fetch(`${SERVICE}/v0/record/demo/employees/query`, {
+    method: "POST",
+    headers: { "x-api-key": key, "content-type": "application/json" },
+    body: JSON.stringify({ filter: { and: [{ key: "employee_id", operator: "equal", value: id }] } }),
+  });
+  return ((await res.json()) as { items: Record<string, unknown>[] }).items[0];
+}
 const cell = (page: Page, row: number, col: string) => page.locator(`.grid-row[data-index="${row}"] [data-col="${col}"]`);
 
 test("two people in one table: presence, live edits, open Record and edited cell, panel notice", async ({ browser }) => {
@@ -158,15 +168,6 @@ test("a bucket listing shows a file uploaded elsewhere; a change made outside Ba
 
 test("an editor's import: Undo takes back its changes and says the Records it added stay (deleting them needs the admin role)", async ({ browser }) => {
   const eve = await person(browser, "eve@example.com");
-  const key = fs.readFileSync(path.join(stack.dataDir, "api-key"), "utf8").trim().split(/\s+/)[0];
-  const lookup = async (id: string) => {
-    const res = await fetch(`${SERVICE}/v0/record/demo/employees/query`, {
-      method: "POST",
-      headers: { "x-api-key": key, "content-type": "application/json" },
-      body: JSON.stringify({ filter: { and: [{ key: "employee_id", operator: "equal", value: id }] } }),
-    });
-    return ((await res.json()) as { items: Record<string, unknown>[] }).items[0];
-  };
   const before = await lookup("E00321");
   await eve.goto(`${teamUrl}/records/demo/employees`);
   await expect(cell(eve, 0, "employee_id")).toBeVisible();
@@ -193,15 +194,6 @@ test("an editor's import: Undo takes back its changes and says the Records it ad
 
 test("an editor's added Record keeps no undo step (it could only be refused); a step refused for the role is taken off the list", async ({ browser }) => {
   const eve = await person(browser, "eve@example.com");
-  const key = fs.readFileSync(path.join(stack.dataDir, "api-key"), "utf8").trim().split(/\s+/)[0];
-  const lookup = async (id: string) => {
-    const res = await fetch(`${SERVICE}/v0/record/demo/employees/query`, {
-      method: "POST",
-      headers: { "x-api-key": key, "content-type": "application/json" },
-      body: JSON.stringify({ filter: { and: [{ key: "employee_id", operator: "equal", value: id }] } }),
-    });
-    return ((await res.json()) as { items: Record<string, unknown>[] }).items[0];
-  };
   await eve.goto(`${teamUrl}/records/demo/employees?sort=employee_id`);
   await expect(cell(eve, 2, "city")).toBeVisible();
   const id = (await cell(eve, 2, "employee_id").innerText()).trim();

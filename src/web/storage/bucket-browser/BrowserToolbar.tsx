@@ -95,6 +95,20 @@ export function BrowserToolbar(p: BrowserToolbarProps) {
   );
 }
 
+/**
+ * An action that creates files here: held back, not disabled, where this person may not; still
+ * reached by Tab, and pressed it says why (a disabled button kept its reason in a tooltip only a
+ * mouse finds).
+ */
+function CreateAction({ p, className, title, onRun, children }: { p: BrowserActionsProps; className: string; title: string; onRun(): void; children: React.ReactNode }) {
+  const why = p.canCreate ? undefined : p.createBlockedReason;
+  return (
+    <button type="button" className={className} onClick={why === undefined ? onRun : () => toast(why)} aria-disabled={why === undefined ? undefined : true} aria-description={why} title={why ?? title}>
+      {children}
+    </button>
+  );
+}
+
 export function BrowserActions(p: BrowserActionsProps) {
   return (
     <>
@@ -103,28 +117,12 @@ export function BrowserActions(p: BrowserActionsProps) {
           <Icon name="open" /> Open by key
         </button>
       )}
-      {/* Held back, not disabled, where this person may not: still reached by Tab, and pressed
-          they say why (a disabled button kept its reason in a tooltip only a mouse finds). */}
-      <button
-        type="button"
-        className="btn"
-        onClick={p.canCreate ? p.onNewFolder : () => toast(p.createBlockedReason ?? "Not allowed here.")}
-        aria-disabled={p.canCreate ? undefined : true}
-        aria-description={p.canCreate ? undefined : p.createBlockedReason}
-        title={p.canCreate ? "Create a folder here" : p.createBlockedReason}
-      >
+      <CreateAction p={p} className="btn" title="Create a folder here" onRun={p.onNewFolder}>
         <Icon name="folderPlus" /> New folder
-      </button>
-      <button
-        type="button"
-        className="btn btn-primary"
-        onClick={p.canCreate ? p.onUpload : () => toast(p.createBlockedReason ?? "Not allowed here.")}
-        aria-disabled={p.canCreate ? undefined : true}
-        aria-description={p.canCreate ? undefined : p.createBlockedReason}
-        title={p.canCreate ? "Upload files into this folder" : p.createBlockedReason}
-      >
+      </CreateAction>
+      <CreateAction p={p} className="btn btn-primary" title="Upload files into this folder" onRun={p.onUpload}>
         <Icon name="upload" /> Upload files
-      </button>
+      </CreateAction>
     </>
   );
 }
