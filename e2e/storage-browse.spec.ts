@@ -143,6 +143,6 @@ test("a deep or long folder path keeps the toolbar on screen: the path gives way
     await expect(page.getByRole("navigation", { name: "Folder path" })).toBeVisible();
     for (const name of ["Upload files", "New folder"]) await expect(page.getByRole("button", { name })).toBeInViewport({ ratio: 1 });
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1366);
+    await page.screenshot({ path: `${SHOTS}/${folder === deep ? "deep" : "long"}-path-header.png` });
   }
-  await page.screenshot({ path: `${SHOTS}/deep-path-header.png` });
 });
