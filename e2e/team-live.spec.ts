@@ -222,6 +222,9 @@ test("an editor's added Record keeps no undo step (it could only be refused); a 
   await eve.getByLabel("Edit city").fill("Second Change");
   await eve.keyboard.press("Enter");
   await expect.poll(async () => (await lookup(id)).city).toBe("Second Change");
+  // The app has kept that step (it writes its stacks after the service answered): only then is
+  // the older step put on top, or the app's own write would replace it.
+  await expect.poll(() => eve.evaluate(() => JSON.parse(localStorage.getItem("baseboard.undo.v1") ?? "{}").past?.at(-1)?.label)).toBe(`Edit city of ${id}`);
   await eve.evaluate(() => {
     const stacks = JSON.parse(localStorage.getItem("baseboard.undo.v1") ?? "{}");
     stacks.past.push({ id: "old-add", label: "Add Record EVE-ADD-1", db: "demo", table: "employees", pkField: "employee_id", at: Date.now(), changes: [], rows: { kind: "insert", records: [{ employee_id: "EVE-ADD-1" }] } });
