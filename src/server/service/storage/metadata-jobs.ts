@@ -61,6 +61,8 @@ export interface JobsStore {
   /** Distinct keys of the selection after `cursor`, sorted. */
   nextKeys(bucket: string, s: Selection, cursor: string, limit: number): Promise<string[]>;
   count(bucket: string, s: Selection): Promise<number>;
+  /** Whether the selection holds any key outside `except` (one key read, not a count). */
+  holdsOther(bucket: string, s: Selection, except: Selection): Promise<boolean>;
   /** A key of the selection whose destination already exists, if any. */
   firstConflict(bucket: string, s: Selection, from: string, to: string): Promise<string | undefined>;
   /** Renames the keys in (cursor, last] of the selection; records progress in the same transaction. */
@@ -175,6 +177,11 @@ export async function openJobsStore(engine: SqlEngine): Promise<JobsStore> {
     async count(bucket, s) {
       const rows = await one(inSelection(b.selectFrom(OBJECTS).select(sql`count(distinct key)`.as("n")).where("bucket", "=", bucket), s).compile());
       return Number(rows[0][0]);
+    },
+    async holdsOther(bucket, s, except) {
+      const outside = (q: any) => (except.kind === "key" ? q.where("key", "<>", except.key) : q.where((eb: any) => eb.or([eb("key", "<", except.lo), eb("key", ">=", except.hi)])));
+      const rows = await one(outside(inSelection(b.selectFrom(OBJECTS).select("key").where("bucket", "=", bucket), s)).limit(1).compile());
+      return rows.length > 0;
     },
     async firstConflict(bucket, s, from, to) {
       const src = inSelection(b.selectFrom(`${OBJECTS} as s`).select("s.key").where("s.bucket", "=", bucket), s, "s.key");

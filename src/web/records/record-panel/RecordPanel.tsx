@@ -106,8 +106,6 @@ export default function RecordPanel(p: Props) {
   const close = () => leave("close the panel", () => p.onNavigate(undefined));
   const go = (delta: -1 | 1) =>
     leave(delta < 0 ? "go to the previous Record" : "go to the next Record", () => {
-      // Left deliberately: its edits are not kept for a return.
-      latest.current = { drafts: {}, bases: {} };
       const next = p.rows[index + delta];
       if (next) p.onNavigate(String(next[p.pkField]));
       else if (index >= 0 && p.pageStep && (delta > 0 ? p.pageStep.next : p.pageStep.prev)) p.pageStep.go(delta);
@@ -158,12 +156,15 @@ export default function RecordPanel(p: Props) {
     }
     setDrafts({});
     setBases({});
+    latest.current = { drafts: {}, bases: {} };
     return true;
   };
   const discard = () => {
     setDrafts({});
     setBases({});
     setErrors({});
+    // Not kept for a return either, should the Record change before this renders again.
+    latest.current = { drafts: {}, bases: {} };
   };
 
   const fields = useMemo(() => {

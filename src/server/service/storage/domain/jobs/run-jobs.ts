@@ -120,10 +120,10 @@ export function createJobRunner(d: StorageDomain, jobs: JobsStore, opts: { step?
         }
         // A folder onto a folder that holds files (or the top level) would mix the two, and
         // could not be told apart again: asked for, not done silently (the source's own files,
-        // when it lies inside the destination, do not count).
+        // when it lies inside the destination, do not count). One key read, not a count: the
+        // top level of a bucket may hold millions.
         if (req.from.endsWith("/")) {
-          const there = (await jobs.count(bucket, folderSelection(req.to))) - (req.from.startsWith(req.to) ? total : 0);
-          if (there > 0) {
+          if (await jobs.holdsOther(bucket, folderSelection(req.to), s)) {
             const inside = req.to === "" ? "" : ` (such as "${req.to}${req.from.split("/").slice(-2, -1)[0]}/", to put it inside)`;
             throw new StorageFailure(
               "conflict",
