@@ -132,7 +132,11 @@ test("a part cut off by the network going away is sent again by itself when the 
   await firstAcknowledged;
   await context.setOffline(true);
   release();
-  // Offline, the upload waits (it does not fail); back online, it goes on from where it was.
+  // Offline, the upload waits (it does not fail) and says so, counting only what the service
+  // has (part 1, and part 3 if it got through): not the bytes of the parts the network cut off.
+  await expect(row).toContainText(/Waiting for the connection \((40|80)% stored\)/);
+  await expect(page.getByRole("region", { name: "Uploads" })).toContainText("Offline: 1 upload will go on when the connection is back");
+  await page.screenshot({ path: "test-results/storage-resume-3-offline.png" });
   await page.waitForTimeout(1500);
   await expect(row).toHaveAttribute("data-status", "uploading");
   await context.setOffline(false);

@@ -33,9 +33,12 @@ export function UploadPanel() {
   const c = t.counts;
   const finished = [c.done && `${c.done} uploaded`, c.error && `${c.error} failed`, c.cancelled && `${c.cancelled} cancelled`, c.skipped && `${c.skipped} skipped`].filter(Boolean);
   const moving = c.uploading + c.queued + c.checking;
+  const waiting = items.filter((i) => i.status === "uploading" && i.waiting).length;
   const summary = c.confirm
     ? `Waiting for your choice on ${plural(c.confirm, "file")}`
-    : t.busy
+    : waiting
+      ? `Offline: ${plural(waiting, "upload")} will go on when the connection is back`
+      : t.busy
       ? [`Uploading ${plural(moving, "file")}`, c.done && `${c.done} done`, c.error && `${c.error} failed`].filter(Boolean).join(" · ")
       : finished.join(", ");
   // After a button that held the focus goes away, keep the keyboard in the panel.
@@ -54,7 +57,7 @@ export function UploadPanel() {
         <strong>{summary}</strong>
         {/* Announced once the queue settles, not at every file of a large drop. */}
         <span className="sr-only" aria-live="polite">
-          {t.busy && !c.confirm ? "" : `Uploads: ${summary}`}
+          {t.busy && !c.confirm && !waiting ? "" : `Uploads: ${summary}`}
         </span>
         {t.total > 0 && (
           <span className="st-muted">
@@ -115,8 +118,8 @@ function UploadRow({ item, onGone }: { item: UploadItem; onGone(from: HTMLElemen
         <span className="st-muted st-upload-size">{formatBytes(item.size)}</span>
         {/* The stored version's internal key is for the details panel, not for this list. */}
         <span className="st-upload-status">
-          {STATUS_TEXT[item.status]}
-          {item.status === "uploading" && ` ${pct}%`}
+          {item.status === "uploading" && item.waiting ? `Waiting for the connection (${pct}% stored)` : STATUS_TEXT[item.status]}
+          {item.status === "uploading" && !item.waiting && ` ${pct}%`}
         </span>
         {resumed && (item.status === "uploading" || item.status === "done") && (
           <span className="st-muted st-upload-resumed" title="The service already had the first parts of this file from an earlier attempt; only the rest was sent.">

@@ -4,7 +4,10 @@
  * localStorage under bucket + key + the file's name, size and modification time, so the same
  * file dropped again (after a reload, a crash, a failed attempt) asks which parts the service
  * has and sends only the others. A part cut off by the network is sent again by itself, after
- * the browser says it is back online. Cancel aborts the session on the service.
+ * the browser says it is back online: when the browser says it went offline, the parts in flight
+ * are given up at once (a dropped connection can take minutes to fail by itself), the upload
+ * says it is waiting, and its progress counts only what the service has. Cancel aborts the
+ * session on the service.
  */
 import { TAB_HEADER, TAB_ID } from "../../team/live/tab-id";
 import { ApiError, CLIENT_HEADER, api, apiFetch } from "../../api-client";
@@ -25,6 +28,8 @@ export interface PartsCallbacks {
   onProgress(loaded: number): void;
   /** The session was found with `loaded` bytes already stored: the upload resumes from there. */
   onResumed(loaded: number): void;
+  /** The upload waits for the browser to be back online (true), or goes on (false). */
+  onWaiting(waiting: boolean): void;
 }
 
 const storage = (): Storage | undefined => {
@@ -39,10 +44,13 @@ export function uploadInParts(bucket: string, key: string, file: File, cb: Parts
   const base = `/api/v0/storage/uploads/${encodeURIComponent(bucket)}`;
   const remembered = sessionStorageKey(bucket, key, file);
   const live = new Set<XMLHttpRequest>();
+  /** Requests given up because the browser went offline: they fail as the network, not as a cancel. */
+  const cutOff = new WeakSet<XMLHttpRequest>();
   let cancelled = false;
   let failed = false;
   let sessionId: string | undefined;
-  let wake: (() => void) | undefined;
+  const wakers = new Set<() => void>();
+  let waiters = 0;
 
   const forget = () => storage()?.removeItem(remembered);
   const stopIfCancelled = () => {
@@ -66,16 +74,30 @@ export function uploadInParts(bucket: string, key: string, file: File, cb: Parts
   const pause = (ms: number) =>
     new Promise<void>((resolve) => {
       // Offline: wait for the browser to say the network is back; online: a short backoff.
+      const offline = !navigator.onLine;
       const done = () => {
         window.removeEventListener("online", done);
         clearTimeout(timer);
-        wake = undefined;
+        wakers.delete(done);
+        if (offline && --waiters === 0) cb.onWaiting(false);
         resolve();
       };
-      wake = done;
-      const timer = setTimeout(done, navigator.onLine ? ms : 10 * 60 * 1000);
-      if (!navigator.onLine) window.addEventListener("online", done);
+      wakers.add(done);
+      const timer = setTimeout(done, offline ? 10 * 60 * 1000 : ms);
+      if (offline) {
+        if (waiters++ === 0) cb.onWaiting(true);
+        window.addEventListener("online", done);
+      }
     });
+
+  // The browser knows the network is gone before a request in flight does: give those up now.
+  const wentOffline = () => {
+    for (const xhr of live) {
+      cutOff.add(xhr);
+      xhr.abort();
+    }
+  };
+  window.addEventListener("offline", wentOffline);
 
   function sendPart(id: string, n: number, partSize: number, onLoaded: (bytes: number) => void): Promise<void> {
     const [start, end] = partBounds(file.size, partSize, n);
@@ -90,12 +112,17 @@ export function uploadInParts(bucket: string, key: string, file: File, cb: Parts
       xhr.upload.onprogress = (e) => onLoaded(e.loaded);
       xhr.onload = () => (xhr.status >= 200 && xhr.status < 300 ? resolve() : reject(xhrError(xhr)));
       xhr.onerror = () => reject(new ApiError(0, { error: "network_error", subCode: 0, message: `The connection closed while part ${n} was being sent.` }));
-      xhr.onabort = () => reject(new UploadAborted("Upload cancelled"));
+      xhr.onabort = () =>
+        reject(
+          cutOff.has(xhr)
+            ? new ApiError(0, { error: "network_error", subCode: 0, message: `The network went away while part ${n} was being sent.` })
+            : new UploadAborted("Upload cancelled"),
+        );
       xhr.send(file.slice(start, end));
     }).finally(() => live.delete(xhr));
   }
 
-  const promise = (async (): Promise<{ key: string }> => {
+  const upload = async (): Promise<{ key: string }> => {
     let found = await findSession();
     stopIfCancelled();
     if (found?.status.completed) {
@@ -140,8 +167,11 @@ export function uploadInParts(bucket: string, key: string, file: File, cb: Parts
             report();
             if (e instanceof UploadAborted || cancelled) throw new UploadAborted("Upload cancelled");
             const transient = !(e instanceof ApiError) || isTransientStatus(e.status);
-            if (!transient || attempt >= PART_TRIES || failed) throw e;
-            await pause(1000 * 2 ** (attempt - 1));
+            const offline = !navigator.onLine;
+            if (!transient || failed || (!offline && attempt >= PART_TRIES)) throw e;
+            // A part lost with the connection does not use up its tries: it waits for the network.
+            if (offline) attempt = 0;
+            await pause(1000 * 2 ** Math.max(0, attempt - 1));
             stopIfCancelled();
           }
         }
@@ -161,7 +191,8 @@ export function uploadInParts(bucket: string, key: string, file: File, cb: Parts
     const stored = await finish(id);
     forget();
     return { key: stored };
-  })();
+  };
+  const promise = upload().finally(() => window.removeEventListener("offline", wentOffline));
 
   /** Completes the session; on no answer (a timeout, a 409 "being completed") asks until it is done, or completes again. */
   async function finish(id: string): Promise<string> {
@@ -189,7 +220,7 @@ export function uploadInParts(bucket: string, key: string, file: File, cb: Parts
     abort() {
       cancelled = true;
       for (const xhr of live) xhr.abort();
-      wake?.();
+      for (const wake of [...wakers]) wake();
       forget();
       // The parts stored so far go with the session; nobody waits for the answer.
       if (sessionId) void apiFetch(`${base}/${encodeURIComponent(sessionId)}`, { method: "DELETE" }).catch(() => undefined);

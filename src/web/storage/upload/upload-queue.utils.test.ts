@@ -76,12 +76,27 @@ describe("upload queue transitions", () => {
     expect(s.items[0].error).toBeUndefined();
   });
 
-  it("keeps progress monotonic and within the size", () => {
+  it("keeps progress within the size, and lets it go back when sent bytes were lost", () => {
     let s = run([add("a"), { type: "checked", id: "a", exists: false }, { type: "start", id: "a" }]);
+    // A part cut off at 60 of its bytes: only the 40 stored before it still count.
     s = run([{ type: "progress", id: "a", loaded: 60 }, { type: "progress", id: "a", loaded: 40 }], s);
-    expect(s.items[0].loaded).toBe(60);
+    expect(s.items[0].loaded).toBe(40);
     s = queueReducer(s, { type: "progress", id: "a", loaded: 1000 });
     expect(s.items[0].loaded).toBe(100);
+    s = queueReducer(s, { type: "progress", id: "a", loaded: -5 });
+    expect(s.items[0].loaded).toBe(0);
+  });
+
+  it("marks an upload waiting for the connection, and forgets it when the upload ends", () => {
+    let s = run([add("a"), { type: "checked", id: "a", exists: false }, { type: "start", id: "a" }]);
+    s = queueReducer(s, { type: "waiting", id: "a", waiting: true });
+    expect(s.items[0]).toMatchObject({ status: "uploading", waiting: true });
+    expect(queueReducer(s, { type: "waiting", id: "a", waiting: false }).items[0].waiting).toBeUndefined();
+    expect(queueReducer(s, { type: "cancel", id: "a" }).items[0].waiting).toBeUndefined();
+    expect(queueReducer(s, { type: "succeeded", id: "a", versionedKey: "v" }).items[0].waiting).toBeUndefined();
+    // Only an upload in flight waits.
+    const queued = run([add("b"), { type: "checked", id: "b", exists: false }]);
+    expect(queueReducer(queued, { type: "waiting", id: "b", waiting: true })).toBe(queued);
   });
 
   it("returns the same state object for ignored events", () => {

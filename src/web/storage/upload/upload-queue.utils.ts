@@ -23,6 +23,8 @@ export interface UploadItem {
   versionedKey?: string;
   /** Bytes the service already had when this upload resumed a session (issue 22.5). */
   resumedAt?: number;
+  /** An upload in parts held until the browser is back online (what was stored is kept). */
+  waiting?: boolean;
 }
 
 export interface QueueState {
@@ -37,6 +39,7 @@ export type QueueEvent =
   | { type: "start"; id: string }
   | { type: "progress"; id: string; loaded: number }
   | { type: "resumed"; id: string; loaded: number }
+  | { type: "waiting"; id: string; waiting: boolean }
   | { type: "succeeded"; id: string; versionedKey: string }
   | { type: "failed"; id: string; message: string; retryable?: boolean }
   | { type: "cancel"; id: string }
@@ -78,17 +81,20 @@ export function queueReducer(state: QueueState, ev: QueueEvent): QueueState {
     case "skip":
       return ev.ids.reduce((s, id) => update(s, id, ["confirm"], () => ({ status: "skipped" })), state);
     case "start":
-      return update(state, ev.id, ["queued"], () => ({ status: "uploading", loaded: 0, error: undefined, resumedAt: undefined }));
+      return update(state, ev.id, ["queued"], () => ({ status: "uploading", loaded: 0, error: undefined, resumedAt: undefined, waiting: undefined }));
     case "progress":
-      return update(state, ev.id, ["uploading"], (i) => ({ loaded: Math.min(i.size, Math.max(i.loaded, ev.loaded)) }));
+      // Not only upwards: bytes of a part that the network cut off were not stored, and the bar says so.
+      return update(state, ev.id, ["uploading"], (i) => ({ loaded: Math.min(i.size, Math.max(0, ev.loaded)) }));
+    case "waiting":
+      return update(state, ev.id, ["uploading"], () => ({ waiting: ev.waiting || undefined }));
     case "resumed":
       return update(state, ev.id, ["uploading"], (i) => ({ loaded: Math.min(i.size, ev.loaded), resumedAt: Math.min(i.size, ev.loaded) }));
     case "succeeded":
-      return update(state, ev.id, ["uploading"], (i) => ({ status: "done", loaded: i.size, versionedKey: ev.versionedKey }));
+      return update(state, ev.id, ["uploading"], (i) => ({ status: "done", loaded: i.size, versionedKey: ev.versionedKey, waiting: undefined }));
     case "failed":
-      return update(state, ev.id, ["checking", "uploading"], () => ({ status: "error", error: ev.message, retryable: ev.retryable ?? true }));
+      return update(state, ev.id, ["checking", "uploading"], () => ({ status: "error", error: ev.message, retryable: ev.retryable ?? true, waiting: undefined }));
     case "cancel":
-      return update(state, ev.id, ACTIVE, () => ({ status: "cancelled" }));
+      return update(state, ev.id, ACTIVE, () => ({ status: "cancelled", waiting: undefined }));
     case "retry": {
       const item = state.items.find((i) => i.id === ev.id);
       if (item?.status === "error" && item.retryable === false) return state;

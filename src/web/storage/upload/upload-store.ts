@@ -137,7 +137,11 @@ function start(id: string): void {
   const onProgress = (loaded: number) => useUploadStore.getState().dispatch({ type: "progress", id, loaded });
   const handle =
     resumable.has(id) && file.size > RESUMABLE_MIN_BYTES
-      ? uploadInParts(item.bucket, item.key, file, { onProgress, onResumed: (loaded) => useUploadStore.getState().dispatch({ type: "resumed", id, loaded }) })
+      ? uploadInParts(item.bucket, item.key, file, {
+          onProgress,
+          onResumed: (loaded) => useUploadStore.getState().dispatch({ type: "resumed", id, loaded }),
+          onWaiting: (waiting) => useUploadStore.getState().dispatch({ type: "waiting", id, waiting }),
+        })
       : uploadFile(item.bucket, item.key, file, onProgress);
   aborts.set(id, handle.abort);
   handle.promise.then(
