@@ -337,12 +337,15 @@ test("Activity says what a change to a person or a storage job did; a reversed t
     await page.request.patch(vic, { headers, data: { disabled: false } }),
   ];
   for (const res of asks) expect(res.status(), await res.text()).toBe(200);
-  const up = await page.request.post(`${teamUrl}/api/v0/storage/object/team-files`, {
-    headers: { origin: teamUrl, "x-baseboard-client": "1" },
-    multipart: { key: "summary-job/one.txt", file: { name: "one.txt", mimeType: "text/plain", buffer: Buffer.from("one") } },
-  });
-  expect(up.status(), await up.text()).toBe(200);
-  const job = await page.request.post(`${teamUrl}/api/v0/storage/jobs/team-files`, { headers, data: { action: "move", from: "summary-job/one.txt", to: "summary-job/uno.txt" } });
+  for (const key of ["summary-job/one.txt", "summary-job/uno.txt"]) {
+    const up = await page.request.post(`${teamUrl}/api/v0/storage/object/team-files`, {
+      headers: { origin: teamUrl, "x-baseboard-client": "1" },
+      multipart: { key, file: { name: "f.txt", mimeType: "text/plain", buffer: Buffer.from(key) } },
+    });
+    expect(up.status(), await up.text()).toBe(200);
+  }
+  // Replacing summary-job/uno.txt, which the move removes with every version.
+  const job = await page.request.post(`${teamUrl}/api/v0/storage/jobs/team-files`, { headers, data: { action: "move", from: "summary-job/one.txt", to: "summary-job/uno.txt", overwrite: true } });
   expect(job.status(), await job.text()).toBe(202);
 
   await page.goto(`${teamUrl}/activity?kind=people`);
@@ -358,8 +361,13 @@ test("Activity says what a change to a person or a storage job did; a reversed t
   await page.screenshot({ path: "test-results/audit-activity-people.png", fullPage: true });
 
   await page.goto(`${teamUrl}/activity?kind=storage-job`);
-  await expect(rows.first()).toContainText("Moved summary-job/one.txt → summary-job/uno.txt");
+  await expect(rows.first()).toContainText("Moved summary-job/one.txt → summary-job/uno.txt, replacing 1 file");
   await expect(rows.nth(1)).toContainText("Copied the folder activity-job/ → activity-job-copy/ (2 files)");
+  await rows.first().getByRole("button").click();
+  const replaced = page.getByRole("list", { name: "Files replaced by the move" });
+  await expect(replaced).toContainText("summary-job/uno.txt · 1 version removed");
+  await expect(replaced).toContainText(`/summary-job/uno.txt · ${"summary-job/uno.txt".length} bytes`);
+  await page.screenshot({ path: "test-results/audit-activity-replaced.png" });
 
   // A change refused for the role says what was asked, not only "Refused".
   const eveCtx = await page.context().browser()!.newContext();

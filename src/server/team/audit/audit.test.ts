@@ -508,6 +508,52 @@ describe("what is recorded", () => {
     expect((await audit(["verify"])).code).toBe(0);
   });
 
+  it("a move that replaces files names what it replaced, each with every version it removed", async () => {
+    const ada = await signIn(base(), "ada@example.com", PW);
+    const put = async (key: string, text: string) => {
+      const form = new FormData();
+      form.append("key", key);
+      form.append("file", new Blob([text], { type: "text/plain" }), key.split("/").pop()!);
+      expect((await fetch(`${base()}/api/v0/storage/object/team-files`, { method: "POST", headers: { ...fromApp(base()), cookie: ada }, body: form })).status).toBe(200);
+    };
+    const ended = async (key: string) => {
+      for (let i = 0; i < 100; i++) {
+        const item = (await call(ada, "GET", `/api/audit?bucket=team-files&kind=storage-job&key=${encodeURIComponent(key)}`)).body.items[0];
+        if (item && item.job?.state !== "running") return item;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      throw new Error(`the job on ${key} did not end`);
+    };
+    // One key onto another that has two versions.
+    await put("audit/replace/new.txt", "new");
+    await put("audit/replace/old.txt", "old 1");
+    await put("audit/replace/old.txt", "old 2, longer");
+    const versions = (await call(ada, "GET", "/api/v0/storage/versions/team-files/audit/replace/old.txt")).body.items as { versionedKey: string; size: number }[];
+    expect(versions).toHaveLength(2);
+    expect((await call(ada, "POST", "/api/v0/storage/jobs/team-files", { action: "move", from: "audit/replace/new.txt", to: "audit/replace/old.txt", overwrite: true })).status).toBe(202);
+    const one = await ended("audit/replace/new.txt");
+    expect(one).toMatchObject({ job: { state: "done" }, detail: { overwrite: true } });
+    expect(one.detail.replaced).toEqual([{ key: "audit/replace/old.txt", versions: versions.map((v) => ({ versionedKey: v.versionedKey, size: v.size })) }]);
+    // Those versions are gone: the key holds the moved file alone.
+    expect((await call(ada, "GET", "/api/v0/storage/versions/team-files/audit/replace/old.txt")).body.items).toHaveLength(1);
+
+    // A folder onto one that holds one of its names: that file alone is named.
+    await put("audit/rfrom/a.txt", "a");
+    await put("audit/rfrom/b.txt", "b");
+    await put("audit/rto/b.txt", "the b that was there");
+    await put("audit/rto/c.txt", "stays");
+    expect((await call(ada, "POST", "/api/v0/storage/jobs/team-files", { action: "move", from: "audit/rfrom/", to: "audit/rto/", overwrite: true })).status).toBe(202);
+    const folder = await ended("audit/rfrom/a.txt");
+    expect(folder.detail.replaced).toEqual([{ key: "audit/rto/b.txt", versions: [expect.objectContaining({ size: "the b that was there".length })] }]);
+    expect(folder.detail).not.toHaveProperty("replacedMore");
+
+    // Without overwrite nothing is replaced, and nothing is named.
+    await put("audit/rplain/x.txt", "x");
+    expect((await call(ada, "POST", "/api/v0/storage/jobs/team-files", { action: "move", from: "audit/rplain/x.txt", to: "audit/rplain/y.txt" })).status).toBe(202);
+    expect((await ended("audit/rplain/x.txt")).detail).not.toHaveProperty("replaced");
+    expect((await audit(["verify"])).code).toBe(0);
+  });
+
   it("a restored file version: the key, the new version, its size and the version it came from; a viewer lists versions but may not restore", async () => {
     const eve = await signIn(base(), "eve@example.com", PW);
     const put = async (text: string) => {

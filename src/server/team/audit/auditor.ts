@@ -205,6 +205,9 @@ const DELETED_VERSIONS_MAX = 1_000;
 /** A folder job (move, copy, delete of a prefix) names at most this many of the files it takes. */
 const JOB_FILES_MAX = 1_000;
 
+/** A move with overwrite names the versions of at most this many of the files it replaces. */
+const REPLACED_VERSIONS_OF = 20;
+
 /** A refused insert keeps this many of its Records (and how many there were). */
 const REFUSED_RECORDS = 100;
 
@@ -291,6 +294,33 @@ export function createAuditor(opts: AuditorOptions): Auditor {
       if (!cursor) return { keys, more: false };
     }
     return { keys, more: true };
+  }
+  /**
+   * What a move with `overwrite` will replace: the destinations that exist, each with every
+   * version (a move removes them all: they are not kept as older versions of the moved file),
+   * as listed before the job starts. `sources` are the folder's files (undefined for one key).
+   */
+  async function replacedBy(bucket: string, from: string, to: string, sources: string[] | undefined): Promise<Record<string, unknown> | undefined> {
+    const withVersions = async (keys: string[]) =>
+      Promise.all(
+        keys.map(async (key, i) => {
+          if (i >= REPLACED_VERSIONS_OF) return { key };
+          const versions = await versionsOf(bucket, key);
+          return { key, ...(versions ? { versions: versions.slice(0, DELETED_VERSIONS_MAX).map((v) => ({ versionedKey: v.versionedKey, size: v.size })) } : {}) };
+        }),
+      );
+    if (sources === undefined) {
+      const versions = await versionsOf(bucket, to);
+      return versions?.length ? { replaced: await withVersions([to]) } : undefined;
+    }
+    // The top level is every folder's parent, onto which the service refuses `overwrite`.
+    if (to === "") return undefined;
+    const there = await filesUnder(bucket, to, JOB_FILES_MAX * 5);
+    if (!there) return undefined;
+    const have = new Set(there.keys);
+    const existing = sources.map((k) => to + k.slice(from.length)).filter((k) => have.has(k));
+    if (!existing.length && !there.more) return undefined;
+    return { replaced: await withVersions(existing), ...(there.more ? { replacedMore: true } : {}) };
   }
   /** The size of one version, from the versions extension; undefined when it cannot say (the entry goes on without it). */
   async function sizeOfVersion(bucket: string, key: string, versioned: string): Promise<number | undefined> {
@@ -470,8 +500,9 @@ export function createAuditor(opts: AuditorOptions): Auditor {
         keys = jobKeys(body);
         // A folder's job: the files it takes, named as they were before it (their keys find it).
         const from = body.from;
+        let files: { keys: string[]; more: boolean } | undefined;
         if (c.endpoint === "storage-job-start" && typeof from === "string" && from.endsWith("/")) {
-          const files = await filesUnder(c.target ?? "", from, JOB_FILES_MAX);
+          files = await filesUnder(c.target ?? "", from, JOB_FILES_MAX);
           if (files) {
             detail.files = files.keys;
             if (files.more) detail.filesMore = true;
@@ -479,6 +510,11 @@ export function createAuditor(opts: AuditorOptions): Auditor {
             const to = typeof body.to === "string" && body.action !== "delete" ? body.to : undefined;
             keys = [...keys, ...files.keys, ...(to === undefined ? [] : files.keys.map((k) => to + k.slice(from.length)))];
           }
+        }
+        // A move that replaces what is there removes every version of it: name them, as a delete does.
+        if (c.endpoint === "storage-job-start" && body.action === "move" && body.overwrite === true && typeof from === "string" && typeof body.to === "string") {
+          const folder = from.endsWith("/");
+          if (!folder || files) Object.assign(detail, await replacedBy(c.target ?? "", from, body.to, folder ? files?.keys : undefined));
         }
       }
       if (c.undoOf) detail.undoOf = c.undoOf;

@@ -245,8 +245,13 @@ function EntryDetail({ item: it }: { item: AuditItem }) {
   // A Record delete keeps the whole Records it removed (their keys in `keys`, in the same order).
   const removed = it.action === "delete-records" && Array.isArray(it.deleted) ? (it.deleted as Record<string, unknown>[]) : [];
   // A folder's move, copy or delete: the files it took, as listed when it started.
-  const jobDetail = it.action === "storage-job" ? (it.detail as { files?: unknown; filesMore?: boolean; action?: unknown; from?: unknown; to?: unknown } | undefined) : undefined;
+  const jobDetail =
+    it.action === "storage-job"
+      ? (it.detail as { files?: unknown; filesMore?: boolean; action?: unknown; from?: unknown; to?: unknown; replaced?: unknown; replacedMore?: boolean } | undefined)
+      : undefined;
   const jobFiles = Array.isArray(jobDetail?.files) ? (jobDetail.files as string[]) : [];
+  // A move with "Replace existing files": what was there before, every version of which it removed.
+  const replaced = Array.isArray(jobDetail?.replaced) ? (jobDetail.replaced as { key: string; versions?: { versionedKey: string; size?: number }[] }[]) : [];
   // Where a job took its files from and put them: the folders, to open in the bucket browser.
   const folderOf = (k: unknown) => (typeof k === "string" ? k.slice(0, k.lastIndexOf("/") + 1) : undefined);
   const jobFolders = it.bucket && jobDetail ? ([["from", folderOf(jobDetail.from)], ...(jobDetail.action !== "delete" ? [["to", folderOf(jobDetail.to)]] : [])] as [string, string | undefined][]) : [];
@@ -364,6 +369,33 @@ function EntryDetail({ item: it }: { item: AuditItem }) {
               </span>
             ))}
         </p>
+      )}
+      {(replaced.length > 0 || jobDetail?.replacedMore) && (
+        <>
+          <p>
+            Replaced, with every version (as they were when the job started): {replaced.length.toLocaleString()} file{replaced.length === 1 ? "" : "s"}
+            {jobDetail?.replacedMore ? " (the first; there may be more)" : ""}
+          </p>
+          <ul className="mono small" aria-label="Files replaced by the move">
+            {replaced.slice(0, SHOWN).map((r) => (
+              <li key={r.key}>
+                {r.key}
+                {r.versions ? ` · ${versionsText(r.versions.length)} removed` : ""}
+                {r.versions && r.versions.length > 0 && (
+                  <ul>
+                    {r.versions.map((v) => (
+                      <li key={v.versionedKey}>
+                        {v.versionedKey}
+                        {v.size !== undefined ? ` · ${v.size.toLocaleString()} bytes` : ""}
+                      </li>
+                    ))}
+                  </ul>
+                )}
+              </li>
+            ))}
+            {replaced.length > SHOWN && <li className="muted">and {(replaced.length - SHOWN).toLocaleString()} more</li>}
+          </ul>
+        </>
       )}
       {jobFiles.length > 0 && (
         <>

@@ -33,6 +33,10 @@ describe("activity summaries", () => {
     expect(job({ action: "delete", from: "old/", to: "", files: ["old/a.txt"], filesMore: true })).toBe("Deleted the folder old/ (1+ files)");
     expect(job({}, "DELETE /api/v0/storage/jobs/team-files/j1")).toBe("Cancelled a storage job");
   });
+  it("says how many files a move replaced", () => {
+    expect(job({ action: "move", from: "a.txt", to: "b.txt", overwrite: true, replaced: [{ key: "b.txt" }] })).toBe("Moved a.txt → b.txt, replacing 1 file");
+    expect(job({ action: "move", from: "x/", to: "", files: ["x/a"], replaced: [{ key: "a" }, { key: "b" }], replacedMore: true })).toBe("Moved the folder x/ → the top level (1 file), replacing 2+ files");
+  });
 
   it("leaves other kinds to their table and diff, and decodes endpoints", () => {
     expect(activitySummary({ action: "update", keys: ["E1"], detail: undefined, endpoint: "POST /api/v0/record/demo/employees/update" })).toBeUndefined();

@@ -72,7 +72,9 @@ function jobSummary(d: Detail, endpoint: string | undefined): string {
   const to = d.action === "delete" ? undefined : d.to === "" ? "the top level" : str(d.to);
   const files = Array.isArray(d.files) ? d.files.length : undefined;
   const count = files === undefined ? "" : ` (${files.toLocaleString()}${d.filesMore ? "+" : ""} file${files === 1 && !d.filesMore ? "" : "s"})`;
-  return `${verb} ${from.endsWith("/") ? "the folder " : ""}${from}${to !== undefined ? ` → ${to}` : ""}${count}`;
+  const replaced = Array.isArray(d.replaced) ? d.replaced.length : 0;
+  const replacing = replaced || d.replacedMore ? `, replacing ${replaced.toLocaleString()}${d.replacedMore ? "+" : ""} file${replaced === 1 && !d.replacedMore ? "" : "s"}` : "";
+  return `${verb} ${from.endsWith("/") ? "the folder " : ""}${from}${to !== undefined ? ` → ${to}` : ""}${count}${replacing}`;
 }
 
 /** Each kind of entry in words, for the "What" column and the Kind filter. */
