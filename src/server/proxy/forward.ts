@@ -39,6 +39,8 @@ export interface ForwardOptions {
   headers: OutgoingHttpHeaders;
   /** Which pool of upstream connections to use (default "json"). */
   lane?: Lane;
+  /** Every connection of the lane was in use when this request came: it queued for one (lane-gate.ts). */
+  laneWasFull?: boolean;
   /** The body, already read whole (JSON calls); otherwise the browser's body is streamed. */
   body?: Buffer;
   /**
@@ -69,13 +71,13 @@ export interface Upstream {
 
 export class UpstreamFailure extends Error {
   constructor(
-    readonly status: 502 | 504,
+    readonly status: 502 | 503 | 504,
     message: string,
   ) {
     super(message);
   }
   toBody() {
-    return errorBody(this.status === 504 ? "gateway_timeout" : "bad_gateway", this.message);
+    return errorBody(this.status === 504 ? "gateway_timeout" : this.status === 503 ? "unavailable" : "bad_gateway", this.message);
   }
 }
 
@@ -133,6 +135,8 @@ function closeAfterAnswer(req: IncomingMessage, res: ServerResponse): void {
   res.once("finish", () => req.socket.destroySoon());
 }
 
+const LANE_WORDS: Record<Lane, string> = { json: "record calls", files: "file downloads", uploads: "uploads" };
+
 export function createUpstream(opts: UpstreamOptions): Upstream {
   const url = new URL(opts.baseUrl);
   const basePath = url.pathname === "/" ? "" : url.pathname;
@@ -154,7 +158,11 @@ export function createUpstream(opts: UpstreamOptions): Upstream {
     uploads: poolOf(opts.connections?.uploads ?? 16),
   };
 
-  function failure(err: unknown, timedOut: boolean): UpstreamFailure {
+  function failure(err: unknown, timedOut: boolean, laneWasFull?: Lane): UpstreamFailure {
+    if (timedOut && laneWasFull) {
+      // It may never have reached the upstream: the lane's connections were all held by others.
+      return new UpstreamFailure(503, `Every connection this proxy keeps for ${LANE_WORDS[laneWasFull]} was in use for ${opts.timeoutMs / 1000} s (slow transfers of other people), so this request did not get through. Try again in a moment.`);
+    }
     if (timedOut) {
       return new UpstreamFailure(504, `${opts.label} did not answer within ${opts.timeoutMs / 1000} s. Try again, or raise UPSTREAM_TIMEOUT_MS.`);
     }
@@ -255,8 +263,8 @@ export function createUpstream(opts: UpstreamOptions): Upstream {
         sendJson(res, 408, errorBody("request_timeout", bodyTimeoutMessage(bodyStalled, bodyIdleMs)), { ...fopts.headers, connection: "close" });
         return "failed";
       }
-      const f = failure(err, timedOut);
-      sendJson(res, f.status, f.toBody(), fopts.headers);
+      const f = failure(err, timedOut, fopts.laneWasFull ? (fopts.lane ?? "json") : undefined);
+      sendJson(res, f.status, f.toBody(), f.status === 503 ? { ...fopts.headers, "retry-after": "5" } : fopts.headers);
       return "failed";
     } finally {
       stopWatch();

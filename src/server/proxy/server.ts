@@ -15,6 +15,7 @@ import { buildAppConfig, type ConfigFile } from "./app-config";
 import type { ProxyConfig } from "./config";
 import { discardRest, sendJson, type Upstream } from "./forward";
 import { createBufferBudget, readJsonBody } from "./json-body";
+import { createLaneGate } from "./lane-gate";
 import { apiRequestRefusal, checkHost, ownHosts } from "./guard";
 import { API_SECURITY_HEADERS, PAGE_SECURITY_HEADERS } from "./headers";
 import { healthReport, HOSTED, serviceUnavailable, type ServiceStatus } from "./health";
@@ -25,6 +26,7 @@ import { SHARED_PASSWORD, SINGLE_USER, type Actor, type Resource } from "../team
 import { recordRefusedPeopleChange } from "../team/api/people-api";
 import { decide, mayRead } from "../team/grants/permissions";
 import { checkRequest } from "../team/grants/request-access";
+import { parseJsonText } from "../../shared/json-text";
 import type { TeamGate } from "../team/team-gate";
 import { answerAudit } from "../team/audit/audit-api";
 import { type Auditor, CHANGE_ENDPOINTS, type ChangeRequest, undoOf } from "../team/audit/auditor";
@@ -77,6 +79,7 @@ export function createProxyHandler(deps: ProxyDeps) {
   const zips = createZipDownloads(deps.upstream, { sendIdleMs: config.limits.sendIdleMs, log: deps.log });
 
   const jsonBudget = createBufferBudget(config.limits.jsonBufferBytes);
+  const lanes = createLaneGate(config.limits.connections);
   /** A JSON body within the proxy's limits (time, size, the memory all bodies share). */
   const readJson = (req: IncomingMessage) => readJsonBody(req, { idleMs: config.limits.bodyIdleMs, totalMs: config.limits.jsonBodyMs, budget: jsonBudget });
   const info = config.logLevel === "info" ? deps.log : () => {};
@@ -132,84 +135,116 @@ export function createProxyHandler(deps: ProxyDeps) {
       }
       body = read.body;
       release = read.release;
+      // What the upstream could not read is not checked (permissions, the trail) as some other body.
+      const readable = parseJsonText(body.toString("utf8"));
+      if (!readable.ok) {
+        release();
+        if (actor && deps.audit && CHANGE_ENDPOINTS.has(route.endpoint)) {
+          const change = { actor, address: req.socket.remoteAddress ?? "", method: req.method ?? "POST", endpoint: route.endpoint, upstreamPath: route.upstreamPath, target: route.target };
+          await deps.audit.unanswered(change, 400, readable.message);
+        }
+        return sendJson(res, 400, errorBody("validation_error", readable.message), headers);
+      }
     }
-    let onAnswer: Parameters<Upstream["forward"]>[3]["onAnswer"];
-    let onBodyChunk: ((chunk: Buffer) => void) | undefined;
-    let upstreamHeaders: Record<string, string> | undefined;
-    if (actor) {
-      const change: ChangeRequest = {
-        actor,
-        address: req.socket.remoteAddress ?? "",
-        method: req.method ?? "GET",
-        endpoint: route.endpoint,
-        upstreamPath: route.upstreamPath,
-        target: route.target,
-        body,
-        size: Number(req.headers["content-length"]) || undefined,
-        undoOf: undoOf(req.headers[UNDO_HEADER]),
-      };
-      // Decided before anything reaches the upstream; a body the check needs (joins, jobs) was read above.
-      const decision = checkRequest(actor, route, body);
-      if (!decision.allowed) {
-        // A refused upload is recorded with the key it asked for (its file is not read).
-        const uploadKey = deps.audit && route.endpoint === "upload" ? await multipartKey(req, UPLOAD_KEY_WAIT_MS) : undefined;
-        await deps.audit?.refused({ ...change, uploadKey }, decision.message);
-        release();
-        if (!route.jsonBody && req.method !== "GET" && req.method !== "HEAD") res.once("finish", () => req.readableEnded || discardRest(req));
-        return sendJson(res, 403, errorBody("forbidden", decision.message), headers);
+    // One person's slow transfers hold only their share of the lane's upstream connections;
+    // their further requests wait for one of their own to finish.
+    const holder = actor?.sessionId ?? `${actor?.email ?? ""}@${req.socket.remoteAddress ?? ""}`;
+    const gone = new AbortController();
+    const onGone = () => gone.abort();
+    res.once("close", onGone);
+    const entry = await lanes.enter(route.lane, holder, { waitMs: config.timeoutMs, signal: gone.signal });
+    res.off("close", onGone);
+    if (!entry.ok) {
+      release();
+      if (gone.signal.aborted) return info(`client went away while waiting for its turn: ${where(req)}`);
+      if (actor && deps.audit && CHANGE_ENDPOINTS.has(route.endpoint)) {
+        const change = { actor, address: req.socket.remoteAddress ?? "", method: req.method ?? "GET", endpoint: route.endpoint, upstreamPath: route.upstreamPath, target: route.target, body };
+        await deps.audit.unanswered(change, 503, entry.message);
       }
-      if (route.access.on === "meta" && actor.grants.some((g) => g.level === "none")) {
-        release();
-        const meta = await deps.upstream.getJson("/v0/meta").catch(() => undefined);
-        if (meta?.status === 200 && meta.body && typeof meta.body === "object") return sendJson(res, 200, visibleTo(actor, meta.body as never), headers);
-      }
-      if (deps.audit && CHANGE_ENDPOINTS.has(route.endpoint)) {
-        // Fail closed: a change the trail cannot record is not made.
-        try {
-          const pending = await deps.audit.beforeChange(change);
-          upstreamHeaders = pending.upstreamHeaders;
-          const tab = typeof req.headers["x-baseboard-tab"] === "string" ? req.headers["x-baseboard-tab"].slice(0, 64) : undefined;
-          // An upload the service refuses is recorded with the key it asked for: read from the
-          // body's start as it goes to the service (its answer then names none).
-          const sniffer = route.endpoint === "upload" ? multipartKeySniffer(req.headers) : undefined;
-          if (sniffer) {
-            onBodyChunk = (chunk) => {
-              sniffer.feed(chunk);
-              if (sniffer.done && onBodyChunk) req.off("data", onBodyChunk);
-            };
-          }
-          onAnswer = async (status, answerHeaders, answer) => {
-            if (sniffer) {
-              // Refused before its key came (from the headers alone): read on a moment for it.
-              if (status >= 300 && !sniffer.done) req.resume();
-              change.uploadKey = status >= 300 ? await sniffer.settled(UPLOAD_KEY_WAIT_MS) : sniffer.key();
-            }
-            const { applied, answer: forClient } = await pending.finish(status, answerHeaders, answer);
-            const publish = (event: ReturnType<typeof changeEventOf>) =>
-              // Not awaited: the person who made the change does not wait for the others to hear of it.
-              event && deps.live?.publish(event).catch((e) => deps.log(`live events: could not publish a change: ${(e as Error).message}`));
-            // A storage job still running has moved nothing yet: heard of when it has ended, by
-            // every tab, the one that started it too (it may have sent it to the background).
-            if (applied?.ended && deps.live) void applied.ended.then((done) => done && publish(changeEventOf(done, actor, undefined)));
-            else if (applied && deps.live) publish(changeEventOf(applied, actor, tab));
-            return forClient;
-          };
-        } catch (e) {
+      if (!route.jsonBody && req.method !== "GET" && req.method !== "HEAD") res.once("finish", () => req.readableEnded || discardRest(req));
+      return sendJson(res, 503, errorBody("unavailable", entry.message), { ...headers, "retry-after": "5" });
+    }
+    try {
+      let onAnswer: Parameters<Upstream["forward"]>[3]["onAnswer"];
+      let onBodyChunk: ((chunk: Buffer) => void) | undefined;
+      let upstreamHeaders: Record<string, string> | undefined;
+      if (actor) {
+        const change: ChangeRequest = {
+          actor,
+          address: req.socket.remoteAddress ?? "",
+          method: req.method ?? "GET",
+          endpoint: route.endpoint,
+          upstreamPath: route.upstreamPath,
+          target: route.target,
+          body,
+          size: Number(req.headers["content-length"]) || undefined,
+          undoOf: undoOf(req.headers[UNDO_HEADER]),
+        };
+        // Decided before anything reaches the upstream; a body the check needs (joins, jobs) was read above.
+        const decision = checkRequest(actor, route, body);
+        if (!decision.allowed) {
+          // A refused upload is recorded with the key it asked for (its file is not read).
+          const uploadKey = deps.audit && route.endpoint === "upload" ? await multipartKey(req, UPLOAD_KEY_WAIT_MS) : undefined;
+          await deps.audit?.refused({ ...change, uploadKey }, decision.message);
           release();
-          deps.log(`audit trail: cannot write (${(e as Error).message}); refused ${where(req)}`);
-          if (!route.jsonBody) res.once("finish", () => req.readableEnded || discardRest(req));
-          return sendJson(res, 503, errorBody("unavailable", trailRefusal(e)), { ...headers, "retry-after": "5" });
+          if (!route.jsonBody && req.method !== "GET" && req.method !== "HEAD") res.once("finish", () => req.readableEnded || discardRest(req));
+          return sendJson(res, 403, errorBody("forbidden", decision.message), headers);
+        }
+        if (route.access.on === "meta" && actor.grants.some((g) => g.level === "none")) {
+          release();
+          const meta = await deps.upstream.getJson("/v0/meta").catch(() => undefined);
+          if (meta?.status === 200 && meta.body && typeof meta.body === "object") return sendJson(res, 200, visibleTo(actor, meta.body as never), headers);
+        }
+        if (deps.audit && CHANGE_ENDPOINTS.has(route.endpoint)) {
+          // Fail closed: a change the trail cannot record is not made.
+          try {
+            const pending = await deps.audit.beforeChange(change);
+            upstreamHeaders = pending.upstreamHeaders;
+            const tab = typeof req.headers["x-baseboard-tab"] === "string" ? req.headers["x-baseboard-tab"].slice(0, 64) : undefined;
+            // An upload the service refuses is recorded with the key it asked for: read from the
+            // body's start as it goes to the service (its answer then names none).
+            const sniffer = route.endpoint === "upload" ? multipartKeySniffer(req.headers) : undefined;
+            if (sniffer) {
+              onBodyChunk = (chunk) => {
+                sniffer.feed(chunk);
+                if (sniffer.done && onBodyChunk) req.off("data", onBodyChunk);
+              };
+            }
+            onAnswer = async (status, answerHeaders, answer) => {
+              if (sniffer) {
+                // Refused before its key came (from the headers alone): read on a moment for it.
+                if (status >= 300 && !sniffer.done) req.resume();
+                change.uploadKey = status >= 300 ? await sniffer.settled(UPLOAD_KEY_WAIT_MS) : sniffer.key();
+              }
+              const { applied, answer: forClient } = await pending.finish(status, answerHeaders, answer);
+              const publish = (event: ReturnType<typeof changeEventOf>) =>
+                // Not awaited: the person who made the change does not wait for the others to hear of it.
+                event && deps.live?.publish(event).catch((e) => deps.log(`live events: could not publish a change: ${(e as Error).message}`));
+              // A storage job still running has moved nothing yet: heard of when it has ended, by
+              // every tab, the one that started it too (it may have sent it to the background).
+              if (applied?.ended && deps.live) void applied.ended.then((done) => done && publish(changeEventOf(done, actor, undefined)));
+              else if (applied && deps.live) publish(changeEventOf(applied, actor, tab));
+              return forClient;
+            };
+          } catch (e) {
+            release();
+            deps.log(`audit trail: cannot write (${(e as Error).message}); refused ${where(req)}`);
+            if (!route.jsonBody) res.once("finish", () => req.readableEnded || discardRest(req));
+            return sendJson(res, 503, errorBody("unavailable", trailRefusal(e)), { ...headers, "retry-after": "5" });
+          }
         }
       }
-    }
-    let outcome;
-    try {
-      outcome = await deps.upstream.forward(req, res, route.upstreamPath, { withKey, headers, lane: route.lane, body, onAnswer, onBodyChunk, upstreamHeaders });
+      let outcome;
+      try {
+        outcome = await deps.upstream.forward(req, res, route.upstreamPath, { withKey, headers, lane: route.lane, laneWasFull: entry.queued, body, onAnswer, onBodyChunk, upstreamHeaders });
+      } finally {
+        release();
+      }
+      if (outcome === "client-aborted") info(`client went away during ${where(req)}`);
+      else if (outcome === "client-stalled") info(`client stopped reading ${where(req)}: cut after ${config.limits.sendIdleMs / 1000} s`);
     } finally {
-      release();
+      entry.leave();
     }
-    if (outcome === "client-aborted") info(`client went away during ${where(req)}`);
-    else if (outcome === "client-stalled") info(`client stopped reading ${where(req)}: cut after ${config.limits.sendIdleMs / 1000} s`);
   }
 
   async function handleApi(req: IncomingMessage, res: ServerResponse, host: string, rawUrl: string, pathname: string) {
@@ -269,7 +304,17 @@ export function createProxyHandler(deps: ProxyDeps) {
       };
     };
     const audit = deps.audit;
-    const recordPeople = audit && ((what: Parameters<Auditor["peopleChange"]>[0]["what"]) => audit.peopleChange({ actor, address: req.socket.remoteAddress ?? "", method, path: pathname, what }));
+    const recordPeople =
+      audit &&
+      (async (what: Parameters<Auditor["peopleChange"]>[0]["what"]) => {
+        try {
+          return await audit.peopleChange({ actor, address: req.socket.remoteAddress ?? "", method, path: pathname, what });
+        } catch (e) {
+          // The answer says the log cannot be written; its own words are for the operator.
+          deps.log(`audit trail: cannot write (${(e as Error).message}); refused ${method} ${pathname}`);
+          throw e;
+        }
+      });
     if (deps.team && /^\/api\/(me|people)(\/|$)/.test(pathname) && (await deps.team.handleApi(req, res, pathname, actor, catalog, recordPeople))) return;
     if (pathname === "/api/audit" && safe) {
       if (!deps.audit) return apiError(res, 404, errorBody("not_found", "This proxy keeps no activity log."));
@@ -285,14 +330,9 @@ export function createProxyHandler(deps: ProxyDeps) {
       if (!deps.live) return apiError(res, 404, errorBody("not_found", "This proxy has no live events."));
       const read = await readJson(req);
       if (read.kind !== "ok") return read.kind === "aborted" ? undefined : sendJson(res, read.status, read.body, API_SECURITY_HEADERS);
-      let body: unknown;
-      try {
-        body = JSON.parse(read.body.toString("utf8") || "{}");
-      } catch {
-        body = undefined;
-      } finally {
-        read.release();
-      }
+      const parsed = parseJsonText(read.body.toString("utf8"));
+      read.release();
+      const body = parsed.ok ? (parsed.value ?? {}) : undefined;
       if (body === undefined) return apiError(res, 400, errorBody("validation_error", "The body must be JSON: {\"tab\", \"view\", \"record\"?, \"editing\"?}."));
       const answer = await deps.live.setPresence(actor, body);
       if (answer.status === 204) {
@@ -320,14 +360,9 @@ export function createProxyHandler(deps: ProxyDeps) {
     if (pathname === ZIP_PATH && method === "POST") {
       const read = await readJson(req);
       if (read.kind !== "ok") return read.kind === "aborted" ? undefined : sendJson(res, read.status, read.body, API_SECURITY_HEADERS);
-      let body: unknown;
-      try {
-        body = JSON.parse(read.body.toString("utf8"));
-      } catch {
-        body = undefined;
-      } finally {
-        read.release();
-      }
+      const parsed = parseJsonText(read.body.toString("utf8"));
+      read.release();
+      const body = parsed.ok ? parsed.value : undefined;
       const answer = zips.start(actor.sessionId ?? actor.email, body, (bucket) => {
         const d = decide(actor, "read", `bucket:${bucket}` as Resource);
         return d.allowed ? undefined : d.message;

@@ -42,6 +42,11 @@ const CASES: { name: string; need: Need; method: string; path: string; body?: { 
   { name: "upload", need: "write", method: "POST", path: "/api/v0/storage/object/team-files", body: { "content-type": "multipart/form-data; boundary=x", body: "--x--\r\n" } },
   { name: "delete file", need: "delete", method: "DELETE", path: "/api/v0/storage/object/team-files/nothing.txt" },
   { name: "move job", need: "write", method: "POST", path: "/api/v0/storage/jobs/team-files", body: json({ action: "move", from: "nothing/", to: "elsewhere/" }) },
+  // A move that replaces files removes their versions: a delete. A copy that replaces adds a version: a write.
+  { name: "move job that replaces", need: "delete", method: "POST", path: "/api/v0/storage/jobs/team-files", body: json({ action: "move", from: "nothing/", to: "elsewhere/", overwrite: true }) },
+  { name: "copy job that replaces", need: "write", method: "POST", path: "/api/v0/storage/jobs/team-files", body: json({ action: "copy", from: "nothing/", to: "elsewhere/", overwrite: true }) },
+  // Read as the service reads it: a byte-order mark before the JSON hides nothing from the check.
+  { name: "delete job after a byte-order mark", need: "delete", method: "POST", path: "/api/v0/storage/jobs/team-files", body: { "content-type": "application/json", body: `\uFEFF${JSON.stringify({ action: "delete", from: "nothing/" })}` } },
   { name: "delete job", need: "delete", method: "POST", path: "/api/v0/storage/jobs/team-files", body: json({ action: "delete", from: "nothing/" }) },
   { name: "job status", need: "read", method: "GET", path: "/api/v0/storage/jobs/team-files/00000000-0000-0000-0000-000000000000" },
   { name: "cancel a job", need: "write", method: "DELETE", path: "/api/v0/storage/jobs/team-files/00000000-0000-0000-0000-000000000000" },
@@ -134,5 +139,34 @@ describe("hidden tables and buckets", () => {
     expect(Object.keys(me.may.tables)).toEqual(["demo/catalog"]);
     expect(me.may.buckets["team-files"]).toBeUndefined();
     expect(me.may.buckets["public-assets"]).toEqual({ read: true, write: true, delete: false });
+    // Not even by name among the person's grants.
+    expect(me.grants).toEqual([]);
+    expect(JSON.stringify(me)).not.toContain("employees");
+  });
+
+  it("a join to a hidden table is refused however the body is written; a body the service could not read is refused before it", async () => {
+    const base = stack.proxy.url;
+    const email = "joiner@example.com";
+    expect((await stack.admin.add({ email, role: "viewer", password: PASSWORD })).ok).toBe(true);
+    await stack.admin.grant(email, "table:demo/employees", "none");
+    const cookie = await signIn(base, email, PASSWORD);
+    const join = JSON.stringify({ limit: 2, select: ["department", "employees.annual_salary"], join: [{ targetTable: "employees", rules: [{ tableKey: "department", targetTableKey: "department" }] }] });
+    for (const body of [join, `\uFEFF${join}`]) {
+      const before = stack.relay.seen.length;
+      const res = await fetch(`${base}/api/v0/record/demo/departments/query`, { method: "POST", headers: { ...fromApp(base), cookie, "content-type": "application/json" }, body });
+      const text = await res.text();
+      expect(res.status, text).toBe(403);
+      expect(JSON.parse(text).message).toMatch(/no access to table demo\/employees/);
+      expect(stack.relay.seen.length, "reached the upstream").toBe(before);
+    }
+    // The same query without the join is allowed (the byte-order mark is skipped, as the service skips it).
+    const plain = await fetch(`${base}/api/v0/record/demo/departments/query`, { method: "POST", headers: { ...fromApp(base), cookie, "content-type": "application/json" }, body: `\uFEFF${JSON.stringify({ limit: 1 })}` });
+    expect(plain.status).toBe(200);
+    // Not JSON: 400 in the error shape, from the proxy, saying what is wrong; nothing reaches the upstream.
+    const before = stack.relay.seen.length;
+    const bad = await fetch(`${base}/api/v0/record/demo/departments/query`, { method: "POST", headers: { ...fromApp(base), cookie, "content-type": "application/json" }, body: `{"join": [` });
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({ error: "validation_error", message: expect.stringMatching(/^The request body is not valid JSON: /) });
+    expect(stack.relay.seen.length).toBe(before);
   });
 });

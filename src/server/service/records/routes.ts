@@ -20,6 +20,7 @@ import {
   insertBodySchema,
   type WriteCount,
 } from "../../../shared/record-writes";
+import { parseJsonText } from "../../../shared/json-text";
 import { requireKey, scopeAllows } from "../auth";
 import { deleteRecords, insertRecords } from "./record-writes";
 import { distinctValues } from "./record-distinct";
@@ -45,16 +46,9 @@ function registerJsonBodyParser(scope: FastifyInstance): void {
       done(badRequest(`Send the body as JSON with Content-Type: application/json (got ${type.split(";")[0]}).`), undefined);
       return;
     }
-    const text = (body as string).replace(/^\uFEFF/, "");
-    if (text.trim() === "") {
-      done(null, undefined);
-      return;
-    }
-    try {
-      done(null, JSON.parse(text));
-    } catch (err) {
-      done(badRequest(`The request body is not valid JSON: ${(err as Error).message}.`), undefined);
-    }
+    const read = parseJsonText(body as string);
+    if (read.ok) done(null, read.value);
+    else done(badRequest(read.message), undefined);
   });
 }
 

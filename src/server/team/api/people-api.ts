@@ -12,6 +12,7 @@ import { sendJson } from "../../proxy/forward";
 import { readJsonBody } from "../../proxy/json-body";
 import type { Actor, IdentityMode, Resource } from "../contract";
 import { decide, mayOn } from "../grants/permissions";
+import { parseJsonText } from "../../../shared/json-text";
 import { type Outcome, type PeopleAdmin, publicPerson } from "../people/people-admin";
 import type { PeopleSessions } from "../sessions/people-sessions";
 import type { SessionRow, TeamStore } from "../store/team-store";
@@ -56,14 +57,10 @@ async function readJson(req: IncomingMessage): Promise<JsonRead> {
   const read = await readJsonBody(req, BODY_LIMITS);
   if (read.kind === "aborted") return { ok: false, aborted: true };
   if (read.kind === "refused") return { ok: false, status: read.status, message: read.status === 413 ? `The body may have at most ${BODY_LIMIT} bytes.` : read.body.message };
-  try {
-    const v = JSON.parse(read.body.toString("utf8") || "{}");
-    if (v && typeof v === "object" && !Array.isArray(v)) return { ok: true, value: v as Record<string, unknown> };
-  } catch {
-    /* below */
-  } finally {
-    read.release();
-  }
+  const parsed = parseJsonText(read.body.toString("utf8"));
+  read.release();
+  const v = parsed.ok ? (parsed.value ?? {}) : undefined;
+  if (v && typeof v === "object" && !Array.isArray(v)) return { ok: true, value: v as Record<string, unknown> };
   return { ok: false, status: 400, message: "The body must be a JSON object." };
 }
 
@@ -117,7 +114,8 @@ export async function describeMe(actor: Actor, mode: IdentityMode, catalog: Tabl
     email: actor.email,
     name: actor.name,
     role: actor.role,
-    grants: actor.grants,
+    // A grant of none hides its table or bucket from the person, here too (issue 18).
+    grants: actor.grants.filter((g) => g.level !== "none"),
     mode,
     may: {
       managePeople: decide(actor, "manage-people").allowed,

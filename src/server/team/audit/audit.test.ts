@@ -325,6 +325,46 @@ describe("what is recorded", () => {
     expect((await call(ada, "GET", `/api/audit?table=demo/employees&cursor=3.${Buffer.from("E00012").toString("base64url")}`)).status).toBe(400);
   });
 
+  it("a body is read as the service reads it; one it refuses is recorded as asked, and nothing is read for it", async () => {
+    const ada = await signIn(base(), "ada@example.com", PW);
+    const raw = async (p: string, body: string) => {
+      const res = await fetch(`${base()}${p}`, { method: "POST", headers: { ...fromApp(base()), cookie: ada, "content-type": "application/json" }, body });
+      return { status: res.status, body: await res.json() };
+    };
+    expect((await call(ada, "POST", "/api/v0/record/demo/employees/insert", { records: [{ employee_id: "E90101", full_name: "Bom One" }, { employee_id: "E90102", full_name: "Bom Two" }] })).status).toBe(200);
+    // After a byte-order mark: the one Record deleted is the one recorded (not "every Record", as for no filter).
+    const del = await raw("/api/v0/record/demo/employees/delete", `\uFEFF${JSON.stringify({ filter: byId("E90101"), expectedCount: 1 })}`);
+    expect(del).toMatchObject({ status: 200, body: { count: 1 } });
+    const deleted = (await call(ada, "GET", "/api/audit?table=demo/employees&kind=delete-records&limit=1")).body.items[0];
+    expect(deleted.keys).toEqual(["E90101"]);
+    expect(deleted.deleted).toEqual([expect.objectContaining({ employee_id: "E90101" })]);
+    // An update after one: its values and what it overwrote.
+    expect((await raw("/api/v0/record/demo/employees/update", `\uFEFF${JSON.stringify({ filter: byId("E90102"), values: [{ key: "city", value: "Bergen" }] })}`)).status).toBe(200);
+    const updated = (await call(ada, "GET", "/api/audit?table=demo/employees&record=E90102&kind=update")).body.items[0];
+    expect(updated.changes).toEqual([{ key: "E90102", before: { city: null }, after: { city: "Bergen" } }]);
+
+    // A delete without a filter is the service's 400; the trail reads no Record for it.
+    const none = await call(ada, "POST", "/api/v0/record/demo/employees/delete", { expectedCount: 1 });
+    expect(none.status).toBe(400);
+    const tried = (await call(ada, "GET", "/api/audit?table=demo/employees&kind=delete-records&limit=1")).body.items[0];
+    expect(tried).toMatchObject({ outcome: "failed", keyCount: 0 });
+    expect((await call(ada, "GET", "/api/audit?table=demo/employees&record=E00500&kind=delete-records")).body.items).toEqual([]);
+
+    // A Record without its key, or one that is no object: the service's 400 (not the trail's 503), recorded.
+    for (const records of [[{ full_name: "No Key" }], [1], [null]]) {
+      const r = await call(ada, "POST", "/api/v0/record/demo/employees/insert", { records });
+      expect(r.status, JSON.stringify(r.body)).toBe(400);
+      expect(r.body.error).toBe("validation_error");
+      const entry = (await call(ada, "GET", "/api/audit?table=demo/employees&kind=insert&limit=1")).body.items[0];
+      expect(entry, JSON.stringify(entry)).toMatchObject({ outcome: "failed", message: r.body.message });
+    }
+    // Not JSON at all: refused by the proxy in the service's words, recorded as failed.
+    const bad = await raw("/api/v0/record/demo/employees/update", "{not json");
+    expect(bad).toMatchObject({ status: 400, body: { error: "validation_error", message: expect.stringMatching(/^The request body is not valid JSON/) } });
+    expect((await call(ada, "GET", "/api/audit?table=demo/employees&kind=update&limit=1")).body.items[0]).toMatchObject({ outcome: "failed", message: bad.body.message });
+    expect((await audit(["verify"])).code).toBe(0);
+  });
+
   it("inserts, deletes with the deleted Records, uploads with key and version, and refusals", async () => {
     const ada = await signIn(base(), "ada@example.com", PW);
     const rec = { employee_id: "E90001", full_name: "Audit Person" };

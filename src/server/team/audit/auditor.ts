@@ -15,6 +15,7 @@ import type { Actor } from "../contract";
 import type { Upstream } from "../../proxy/forward";
 import type { NewAuditEntry } from "./audit-entry";
 import type { AuditLog } from "./audit-log";
+import { jsonObjectOf } from "../../../shared/json-text";
 import { recordKeyText } from "../../../shared/records";
 import { deeperThan, encodeDeep } from "./deep-json";
 import { packChanges, packImported } from "./record-changes";
@@ -211,14 +212,23 @@ const REPLACED_VERSIONS_OF = 20;
 /** A refused insert keeps this many of its Records (and how many there were). */
 const REFUSED_RECORDS = 100;
 
-function parse(body: Buffer | undefined): Record<string, unknown> {
-  try {
-    const v = body && body.length ? JSON.parse(body.toString("utf8")) : {};
-    return v && typeof v === "object" && !Array.isArray(v) ? v : {};
-  } catch {
-    return {};
+/**
+ * The keys of the Records an insert asks for: a Record that is not an object or has no key is
+ * left out (the service refuses the insert, saying which; the trail records what was asked).
+ */
+const isFilter = (f: unknown): boolean => !!f && typeof f === "object" && !Array.isArray(f);
+
+function keysOfRecords(records: unknown[], pk: string): string[] {
+  const keys: string[] = [];
+  for (const r of records) {
+    const key = r && typeof r === "object" ? (r as Record<string, unknown>)[pk] : undefined;
+    if (key !== undefined && key !== null) keys.push(recordKeyText(key));
   }
+  return keys;
 }
+
+/** A request's body (read as the service reads it) or an answer, as an object; {} when it is none. */
+const parse = (body: Buffer | undefined): Record<string, unknown> => jsonObjectOf(body) ?? {};
 
 /** The service's before-images answer, or undefined when it is not one. */
 function imagesOf(v: unknown): BeforeImages | undefined {
@@ -353,7 +363,7 @@ export function createAuditor(opts: AuditorOptions): Auditor {
         detail.recordCount = records.length;
         const [db, table] = (c.target ?? "/").split("/");
         const pk = (await opts.tableOf(db, table).catch(() => undefined))?.primaryKey;
-        if (pk) keys = records.slice(0, BEFORE_IMAGES_MAX).map((r) => recordKeyText(r?.[pk]));
+        if (pk) keys = keysOfRecords(records.slice(0, BEFORE_IMAGES_MAX), pk);
       }
     } else if (c.body) {
       Object.assign(detail, body);
@@ -448,7 +458,8 @@ export function createAuditor(opts: AuditorOptions): Auditor {
         const values = Array.isArray(body.values) ? (body.values as { key: string; value: unknown }[]) : [];
         detail.filter = body.filter;
         detail.values = values;
-        const read = upstreamBefore ? undefined : await readMatching(c, body.filter, values.map((v) => v.key), pk);
+        // No filter, or not an object: the service refuses the update (400), and nothing is read for it.
+        const read = upstreamBefore || !isFilter(body.filter) ? undefined : await readMatching(c, body.filter, values.map((v) => v.key), pk);
         if (read) {
           images = imagesFrom(read.items, [pk, ...values.map((v) => v.key).filter((k) => k !== pk)]);
           keys = read.items.map((r) => recordKeyText(r[pk as string]));
@@ -457,7 +468,8 @@ export function createAuditor(opts: AuditorOptions): Auditor {
       } else if (c.endpoint === "delete-records" && pk) {
         detail.filter = body.filter;
         detail.expectedCount = body.expectedCount;
-        const read = await readMatching(c, body.filter, undefined, pk);
+        // Without a filter the service refuses the delete: reading "every Record" for it would name them all.
+        const read = isFilter(body.filter) ? await readMatching(c, body.filter, undefined, pk) : undefined;
         if (read) {
           deleted = read.items;
           keys = read.items.map((r) => recordKeyText(r[pk as string]));
@@ -466,7 +478,7 @@ export function createAuditor(opts: AuditorOptions): Auditor {
       } else if (c.endpoint === "insert") {
         const records = Array.isArray(body.records) ? (body.records as Record<string, unknown>[]) : [];
         detail.records = records.slice(0, BEFORE_IMAGES_MAX);
-        if (pk) keys = records.map((r) => recordKeyText(r[pk as string]));
+        if (pk) keys = keysOfRecords(records, pk);
       } else if (c.endpoint === "delete") {
         const key = objectKeyOf(c);
         keys = [key];

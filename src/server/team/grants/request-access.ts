@@ -2,12 +2,13 @@
  * Turns a proxied request (its route's declared access, the table or bucket its path names,
  * and for some its JSON body) into permission questions, and answers them from the table.
  * Pure. A query that joins another table needs read access to that table too; a storage job
- * that deletes needs the delete right; the alternate query path (1a), whose table only the
+ * that deletes, or moves onto files and so removes their versions, needs the delete right; the alternate query path (1a), whose table only the
  * upstream's key knows, is open only to people with no table hidden from them.
  */
 import type { Access } from "../../proxy/routes";
 import type { Actor, Decision, Resource } from "../contract";
 import { decide } from "./permissions";
+import { jsonObjectOf } from "../../../shared/json-text";
 
 export interface RouteAccess {
   access: Access;
@@ -15,15 +16,8 @@ export interface RouteAccess {
   target?: string;
 }
 
-function parse(body: Buffer | undefined): Record<string, unknown> | undefined {
-  if (!body || body.length === 0) return undefined;
-  try {
-    const v = JSON.parse(body.toString("utf8"));
-    return v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined; // the upstream answers malformed bodies itself (400)
-  }
-}
+/** Said when a move with overwrite is refused for the role: what it would remove. */
+export const REPLACE_BY_MOVE = "A move that replaces files removes every version of them, as deleting does.";
 
 export function hidesAnyTable(actor: Pick<Actor, "grants">): boolean {
   return actor.grants.some((g) => g.resource.startsWith("table:") && g.level === "none");
@@ -40,15 +34,22 @@ export function checkRequest(actor: Actor, route: RouteAccess, body?: Buffer): D
         ? { allowed: false, message: "The alternate query path (/v0/data-api/record/query) cannot be checked per table, and some tables are hidden from you: use /v0/record/{database_id}/{table_slug}/query." }
         : { allowed: true };
     case "job": {
-      const action = parse(body)?.action === "delete" ? "delete" : "write";
-      return decide(actor, action, `bucket:${target}` as Resource);
+      const job = jsonObjectOf(body);
+      if (job?.action === "delete") return decide(actor, "delete", `bucket:${target}` as Resource);
+      // A move that replaces what is at its destination removes every version of it: a delete.
+      // (A copy that replaces adds a version, keeping the others: a write.)
+      if (job?.action === "move" && job.overwrite === true) {
+        const d = decide(actor, "delete", `bucket:${target}` as Resource);
+        return d.allowed ? d : { allowed: false, message: `${REPLACE_BY_MOVE} ${d.message} Move to a path that is free, or copy with overwrite (which keeps the replaced files' versions).` };
+      }
+      return decide(actor, "write", `bucket:${target}` as Resource);
     }
     case "bucket":
       return decide(actor, access.action, `bucket:${target}` as Resource);
     case "table": {
       const own = decide(actor, access.action, `table:${target}` as Resource);
       if (!own.allowed || access.action !== "read") return own;
-      const joins = parse(body)?.join;
+      const joins = jsonObjectOf(body)?.join;
       if (!Array.isArray(joins)) return own;
       const db = (target ?? "").split("/")[0];
       for (const j of joins) {

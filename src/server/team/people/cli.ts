@@ -110,7 +110,7 @@ export async function runPeopleCommand(argv: string[], print: (s: string) => voi
     try {
       finish = await recordPeopleChange(trail, commandActor("npm run people"), "this machine", `npm run people -- ${command}`, { action: command, email: args[0], detail });
     } catch (e) {
-      print(`Error: ${trailRefusal(e)}`);
+      print(`Error: ${trailRefusal(e, { ownWords: true })}`);
       await trail.close();
       await store.close();
       return 1;

@@ -20,7 +20,9 @@ export function whyUnwritable(err: unknown): string | undefined {
 }
 
 /** What a change refused because the activity log could not record it (fail closed) is answered. */
-export function trailRefusal(err: unknown): string {
-  const why = whyUnwritable(err) ?? `it failed: ${String((err as Error)?.message ?? err)}`;
+export function trailRefusal(err: unknown, opts: { ownWords?: boolean } = {}): string {
+  // Another error's own words (SQL, a program's) go to the operator: in the proxy's log, which
+  // its caller writes, or on a command's terminal (ownWords); never in an HTTP answer.
+  const why = whyUnwritable(err) ?? (opts.ownWords ? `it failed: ${String((err as Error)?.message ?? err)}` : "an unexpected error, written in the proxy's log");
   return `The activity log cannot be written right now (${why}), so nothing was changed. Check the storage behind DATA_DIR or BASEBOARD_DATABASE_URL, then try again.`;
 }

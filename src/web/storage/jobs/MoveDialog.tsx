@@ -8,6 +8,7 @@ import { Modal } from "../../ui/Dialog";
 import { REPLACE_AT_PATH, conflictText } from "./job-text.utils";
 import { pathProblem } from "./move-path.utils";
 import { JobProgressModal } from "./JobProgressModal";
+import { ReplaceCheck, useMayReplace } from "./ReplaceCheck";
 import { type JobAction, useStartJobMutation } from "./storage-job-mutation";
 
 export interface MoveDialogProps {
@@ -26,6 +27,7 @@ export function MoveDialog({ bucket, from, action: initial, onClose }: MoveDialo
   const [overwrite, setOverwrite] = useState(false);
   const [jobId, setJobId] = useState<string>();
   const start = useStartJobMutation(bucket);
+  const mayReplace = useMayReplace(bucket, action);
   const problem = pathProblem(from, to);
   // The service's refusal of the last try (a path taken): said in the dialog, beside the path,
   // until the path or the choices change (a toast stayed up beside the next try's success).
@@ -38,11 +40,11 @@ export function MoveDialog({ bucket, from, action: initial, onClose }: MoveDialo
     e.preventDefault();
     if (problem) return;
     start.mutate(
-      { action, from, to, overwrite },
+      { action, from, to, overwrite: overwrite && mayReplace },
       {
         onSuccess: (j) => setJobId(j.id),
         onError: (err) => {
-          setFailure(`Could not ${action} ${from}: ${conflictText(err.message, REPLACE_AT_PATH, `choose another ${from.endsWith("/") ? "path" : "name"}`) ?? err.message}`);
+          setFailure(`Could not ${action} ${from}: ${conflictText(err.message, mayReplace ? REPLACE_AT_PATH : undefined, `choose another ${from.endsWith("/") ? "path" : "name"}`) ?? err.message}`);
           // Back to the path, to change it (the Move button the focus was on was busy, and it fell to the page).
           requestAnimationFrame(() => document.getElementById(id)?.focus());
         },
@@ -69,9 +71,7 @@ export function MoveDialog({ bucket, from, action: initial, onClose }: MoveDialo
         <p id={`${id}-help`} className={shown ? "st-error-text" : "st-muted"} role={failure ? "alert" : undefined}>
           {shown ?? (from.endsWith("/") ? "Everything under the folder goes along, with every version." : "Every version goes along.")}
         </p>
-        <label className="st-check">
-          <input type="checkbox" checked={overwrite} onChange={(e) => (setOverwrite(e.target.checked), setFailure(undefined))} /> {REPLACE_AT_PATH}
-        </label>
+        <ReplaceCheck label={REPLACE_AT_PATH} checked={overwrite} allowed={mayReplace} onChange={(checked) => (setOverwrite(checked), setFailure(undefined))} />
         <div className="dialog-foot">
           <button type="button" className="btn" onClick={onClose}>
             Cancel

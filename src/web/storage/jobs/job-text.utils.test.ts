@@ -22,6 +22,8 @@ describe("conflictText", () => {
     expect(conflictText(service, REPLACE_AT_PATH, "choose another name")).toBe(
       "“docs/data.csv” already exists. Tick “Replace existing files at the new path” to replace it (every version of it), or choose another name.",
     );
+    // Someone who may not replace is not told to tick what they cannot.
+    expect(conflictText(service, undefined, "choose another name")).toBe("“docs/data.csv” already exists: choose another name.");
     // Keys are quoted as they are, quotes included.
     expect(conflictText(`"say "hi".txt" already exists; copy with overwrite to replace it.`, REPLACE_AT_PATH, "choose another path")).toMatch(/^“say "hi"\.txt” already exists\. Tick/);
   });

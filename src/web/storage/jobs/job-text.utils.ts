@@ -13,14 +13,15 @@ const EXISTS = /^"(.+)" already exists[;.]/;
  * starts, or a job stopped by a file that appeared meanwhile), in the app's words: the service
  * names its API field ("overwrite"), the app names its checkbox. Undefined for other messages.
  */
-export function conflictText(message: string, checkbox: string, instead: string): string | undefined {
+export function conflictText(message: string, checkbox: string | undefined, instead: string): string | undefined {
   const m = EXISTS.exec(message);
-  if (m) return `“${m[1]}” already exists. Tick “${checkbox}” to replace it (every version of it), or ${instead}.`;
+  // No checkbox: this person may not replace (a move that replaces is a delete), so it is not offered.
+  if (m) return checkbox ? `“${m[1]}” already exists. Tick “${checkbox}” to replace it (every version of it), or ${instead}.` : `“${m[1]}” already exists: ${instead}.`;
   // A folder onto a folder that holds files: mixing them is asked for, not done.
   const h = HOLDS.exec(message);
   if (!h) return undefined;
   const inside = h[3] === undefined ? "" : ` (such as “${h[3]}”, to put it inside)`;
-  return `${h[1] === undefined ? "The top level" : `“${h[1]}”`} already holds files: ${h[2]} there would mix the two folders. Choose another folder${inside}, or tick “${checkbox}” to merge them.`;
+  return `${h[1] === undefined ? "The top level" : `“${h[1]}”`} already holds files: ${h[2]} there would mix the two folders. Choose another folder${inside}${checkbox ? `, or tick “${checkbox}” to merge them` : ""}.`;
 }
 
 /** The service's refusal of a folder onto one that holds files (or the top level). */

@@ -7,6 +7,7 @@ import { useId, useRef, useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { Modal } from "../../ui/Dialog";
 import { REPLACE_IN_FOLDER, conflictText } from "../jobs/job-text.utils";
+import { ReplaceCheck, useMayReplace } from "../jobs/ReplaceCheck";
 import { afterKeysGone } from "../storage-keys";
 import { type BulkOutcome, type BulkProgress, deleteItems, moveItems } from "./bulk-actions-mutation";
 import { destinationProblem, goneAfter, type SelectionSummary, selectionText } from "./selection.utils";
@@ -36,6 +37,7 @@ export function BulkDialog(p: BulkDialogProps) {
   const what = selectionText(summary);
   const [verb, doing, done] = VERB[p.action];
   const problem = p.action === "delete" ? undefined : destinationProblem(items, to, p.action);
+  const mayReplace = useMayReplace(p.bucket, p.action === "copy" ? "copy" : "move");
 
   const run = async (e: React.FormEvent) => {
     e.preventDefault();
@@ -44,7 +46,7 @@ export function BulkDialog(p: BulkDialogProps) {
     abort.current = ctl;
     setProgress({ finished: 0, total: items.length });
     const out =
-      p.action === "delete" ? await deleteItems(p.bucket, items, ctl.signal, setProgress) : await moveItems(p.bucket, items, to, p.action, overwrite, ctl.signal, setProgress);
+      p.action === "delete" ? await deleteItems(p.bucket, items, ctl.signal, setProgress) : await moveItems(p.bucket, items, to, p.action, overwrite && mayReplace, ctl.signal, setProgress);
     abort.current = null;
     setOutcome(out);
     // Not the queries about files now gone (the details panel showing one closes in onDone).
@@ -64,7 +66,7 @@ export function BulkDialog(p: BulkDialogProps) {
           <ul className="st-bulk-failed">
             {outcome.failed.slice(0, 50).map((f) => (
               <li key={f.item}>
-                <code>{f.item}</code>: {conflictText(f.message, REPLACE_IN_FOLDER, "choose another folder") ?? f.message}
+                <code>{f.item}</code>: {conflictText(f.message, mayReplace ? REPLACE_IN_FOLDER : undefined, "choose another folder") ?? f.message}
               </li>
             ))}
             {outcome.failed.length > 50 && <li>and {outcome.failed.length - 50} more</li>}
@@ -114,9 +116,7 @@ export function BulkDialog(p: BulkDialogProps) {
             <p id={`${id}-help`} className={problem ? "st-error-text" : "st-muted"}>
               {problem ?? `Each keeps its name${summary.folders.length ? "; folders go with everything under them" : ""}, with every version.`}
             </p>
-            <label className="st-check">
-              <input type="checkbox" checked={overwrite} onChange={(e) => setOverwrite(e.target.checked)} /> {REPLACE_IN_FOLDER}
-            </label>
+            <ReplaceCheck label={REPLACE_IN_FOLDER} checked={overwrite} allowed={mayReplace} onChange={setOverwrite} />
           </>
         )}
         <div className="dialog-foot">

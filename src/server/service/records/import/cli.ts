@@ -36,7 +36,7 @@ runCommand("Import failed", async () => {
     try {
       trail = await recordCommandImport({ ...process.env, DATA_DIR: config.dataDir }, { db, slug, size: fs.statSync(args.file).size }, async (d, t) => (await store.table(d, t))?.primaryKey);
     } catch (e) {
-      console.error(`Nothing was imported: ${trailRefusal(e)}`);
+      console.error(`Nothing was imported: ${trailRefusal(e, { ownWords: true })}`);
       return 1;
     }
     // The import is done (or not) whatever the log says after it: said, not thrown.
