@@ -213,6 +213,10 @@ describe("the app's files", () => {
     expect((await call("/assets/missing.js", { headers: { accept: "text/html" } })).status).toBe(404);
     expect((await call("/..%2f..%2f..%2fetc%2fpasswd")).status).toBe(404);
     expect((await call("/", { method: "POST" })).status).toBe(405);
+    // An API path in capitals is no page: a 404 in the API's error shape.
+    const upper = await call("/API/v0/record/demo/employees/query", { method: "POST" });
+    expect(upper.status).toBe(404);
+    expect(JSON.parse(upper.text)).toMatchObject({ error: "not_found", message: expect.stringMatching(/lower case, under \/api\//) });
   });
 });
 

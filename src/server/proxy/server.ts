@@ -409,6 +409,8 @@ export function createProxyHandler(deps: ProxyDeps) {
         });
       });
     }
+    // An API path in other letters (/API/…) is not a page: said in the API's error shape.
+    if (/^\/api(\/|$)/i.test(pathname)) return apiError(res, 404, errorBody("not_found", `No such API path: ${pathname.slice(0, 200)}. API paths are in lower case, under /api/.`));
     if (req.method !== "GET" && req.method !== "HEAD") {
       res.writeHead(405, { allow: "GET, HEAD", "content-type": "text/plain; charset=utf-8" });
       res.end("Method not allowed\n");

@@ -4,6 +4,7 @@
  * list), limit (≤ 500), changes (how many Records of each entry to list; all when left out). A Record's history (table and record given) is open to anyone who may
  * read that table; everything else needs the admin role (403 otherwise).
  */
+import { errorBody } from "../../../shared/errors";
 import type { Actor, Resource } from "../contract";
 import { decide } from "../grants/permissions";
 import type { AuditEntry } from "./audit-entry";
@@ -12,7 +13,7 @@ import { parseIsoTime } from "./iso-time";
 import { expandChanges, renamedInto, renameOf } from "./record-changes";
 
 export type AuditAnswer = { status: number; body: unknown };
-const bad = (message: string): AuditAnswer => ({ status: 400, body: { error: "validation_error", subCode: 0, message } });
+const bad = (message: string): AuditAnswer => ({ status: 400, body: errorBody("validation_error", message) });
 
 function time(raw: string | null, name: string): number | undefined | string {
   if (raw === null || raw === "") return undefined;
