@@ -200,10 +200,14 @@ test("value inputs: a number box shows what was typed; contains on a date takes 
   await expect(builder.getByRole("alert")).toHaveText("Enter a number (e.g. 42 or 3.5) for age.");
 
   await builder.getByLabel("Condition 1 field").selectOption("hire_date");
-  await expect(value).toHaveAttribute("type", "date");
+  // A date is typed as YYYY-MM-DD (the browser's date box read typed keys in its locale's order), with a calendar beside it.
+  await expect(value).toHaveAttribute("placeholder", "YYYY-MM-DD");
+  await expect(builder.getByRole("button", { name: "Pick a date from a calendar" })).toBeAttached();
+  await value.fill("2024-02-30");
+  await expect(builder.getByRole("alert")).toContainText("hire_date needs a date as YYYY-MM-DD");
 
   // The builder offers ordering operators on dates; a link or pasted JSON may use contains,
-  // which looks for text: a date picker could not show "2020".
+  // which looks for text ("2020"), without a calendar.
   const filter = { and: [{ key: "hire_date", operator: "contains", value: "2020" }] };
   await openView(page, "employees", { filter });
   await expect(value).toHaveAttribute("type", "text");

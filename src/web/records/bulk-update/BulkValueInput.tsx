@@ -1,5 +1,6 @@
 import type { FieldInfo } from "../../../shared/records";
 import type { BulkRow } from "./bulk.utils";
+import { DateInput } from "../../ui/DateInput";
 
 export function BulkValueInput({ field, row, label, onChange }: { field: FieldInfo | undefined; row: BulkRow; label: string; onChange(p: Partial<BulkRow>): void }) {
   const t = field?.type;
@@ -12,11 +13,13 @@ export function BulkValueInput({ field, row, label, onChange }: { field: FieldIn
           <option value="true">true</option>
           <option value="false">false</option>
         </select>
+      ) : t === "date" ? (
+        <DateInput className="input grow" aria-label={label} value={row.text} onValue={(text) => onChange({ text })} />
       ) : (
         <input
           className="input grow"
           aria-label={label}
-          type={t === "date" ? "date" : "text"}
+          type="text"
           inputMode={t === "number" ? "decimal" : undefined}
           placeholder={t === "datetime" ? "2024-03-01T09:30:00Z" : t === "json" ? '{"key": "value"}' : ""}
           value={row.text}

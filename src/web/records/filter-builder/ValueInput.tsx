@@ -3,6 +3,7 @@ import { useEffect, useId, useState } from "react";
 import type { FilterValue } from "../../../shared/filter";
 import type { FieldType } from "../../../shared/records";
 import { SuggestionList } from "./ListValueInput";
+import { DateInput } from "../../ui/DateInput";
 
 interface Props {
   type: FieldType | undefined;
@@ -63,14 +64,7 @@ export function ValueInput({ type, value, disabled, allowNull, textSearch, label
       break;
     case "date":
       input = (
-        <input
-          type="date"
-          className="input"
-          aria-label={label}
-          disabled={disabled}
-          value={typeof value === "string" ? value : ""}
-          onChange={(e) => onChange(e.target.value)}
-        />
+        <DateInput className="input" aria-label={label} disabled={disabled} value={typeof value === "string" ? value : ""} onValue={onChange} />
       );
       break;
     default:

@@ -5,7 +5,8 @@
 import { useEffect, useRef, useState } from "react";
 import type { RecordValue } from "../../../shared/records";
 import type { GridColumn } from "./columns.utils";
-import { editText, incompleteDateMessage, parseInput, sameValue } from "../values/values.utils";
+import { DateInput } from "../../ui/DateInput";
+import { editText, parseInput, sameValue } from "../values/values.utils";
 
 export type Move = "down" | "right" | "left" | "none";
 
@@ -14,13 +15,12 @@ const CELL_ERROR_WIDTH = 360;
 
 /**
  * What the editor starts with. A key typed on the cell replaces the value, as in a spreadsheet,
- * except where one character cannot be shown: a date picker would blank it, and a true/false
- * menu takes t/y/1 or f/n/0 (anything else keeps the current value).
+ * except where one character cannot be shown: a true/false menu takes t/y/1 or f/n/0 (anything
+ * else keeps the current value). A date is typed as text, YYYY-MM-DD (ui/DateInput.tsx).
  */
 function startText(col: GridColumn, value: RecordValue | undefined, typed: string | undefined): string {
   const current = editText(col.field, value);
   if (typed === undefined) return current;
-  if (col.field.type === "date") return current;
   if (col.field.type === "boolean") return /^[ty1]$/i.test(typed) ? "true" : /^[fn0]$/i.test(typed) ? "false" : current;
   return typed;
 }
@@ -66,12 +66,6 @@ export function CellEditor({ col, value, initialText, onCommit, onCancel, onDraf
   }, [text, col.field, base]);
   useEffect(() => () => draft.current?.(undefined, undefined), []);
   const commit = (move: Move, raw = text) => {
-    // Backspace in a date input empties one part of it, and the browser then reports "".
-    if (ref.current instanceof HTMLInputElement && ref.current.validity.badInput) {
-      setError(incompleteDateMessage(col.key));
-      ref.current.focus();
-      return;
-    }
     const parsed = col.field.type === "boolean" && raw === "null" ? { ok: true as const, value: null } : parseInput(col.field, raw);
     if (!parsed.ok) {
       setError(parsed.error.message);
@@ -119,11 +113,21 @@ export function CellEditor({ col, value, initialText, onCommit, onCancel, onDraf
           <option value="false">false</option>
           {col.field.nullable && <option value="null">NULL</option>}
         </select>
+      ) : t === "date" ? (
+        <DateInput
+          {...common}
+          className="input"
+          value={text}
+          onValue={(v) => {
+            setText(v);
+            setError(null);
+          }}
+        />
       ) : (
         <input
           {...common}
           className={`input ${t === "number" ? "num" : ""}`}
-          type={t === "date" ? "date" : "text"}
+          type="text"
           inputMode={t === "number" ? "decimal" : undefined}
           value={text}
           onChange={(e) => {

@@ -8,7 +8,8 @@ import { PaperclipIcon } from "../../ui/icons";
 import type { GridColumn } from "../grid/columns.utils";
 import { ExpandIcon } from "../../ui/icons";
 import { formatValue, objectUrl, thumbnailUrl } from "../values/values.utils";
-import { INCOMPLETE_DATE, isLong } from "./field-editor.utils";
+import { isLong } from "./field-editor.utils";
+import { DateInput } from "../../ui/DateInput";
 
 interface Props {
   col: GridColumn;
@@ -56,16 +57,18 @@ export function FieldEditor({ col, value, draft, text, error, conflict, onChange
         </button>
       </div>
     );
+  } else if (f.type === "date") {
+    input = <DateInput {...common} className="input" value={isNull ? "" : text} placeholder={isNull ? "NULL" : undefined} onValue={(v) => onChange(v)} />;
   } else {
     input = (
       <input
         {...common}
         className={`input ${f.type === "number" ? "num" : ""}`}
-        type={f.type === "date" ? "date" : "text"}
+        type="text"
         inputMode={f.type === "number" ? "decimal" : undefined}
-        value={isNull || text === INCOMPLETE_DATE ? "" : text}
+        value={isNull ? "" : text}
         placeholder={isNull ? "NULL" : undefined}
-        onChange={(e) => onChange(f.type === "date" && e.target.validity.badInput ? INCOMPLETE_DATE : e.target.value)}
+        onChange={(e) => onChange(e.target.value)}
       />
     );
   }

@@ -11,8 +11,8 @@ import type { JoinUnit, RecordRow, RecordValue } from "../../../shared/records";
 import { Dialog } from "../../ui/Dialog";
 import type { GridColumn } from "../grid/columns.utils";
 import { conflictKey, useGridStore } from "../grid/grid-store";
-import { formatValue, incompleteDateMessage, parseInput, sameValue } from "../values/values.utils";
-import { INCOMPLETE_DATE, panelText } from "./field-editor.utils";
+import { formatValue, parseInput, sameValue } from "../values/values.utils";
+import { panelText } from "./field-editor.utils";
 import { FieldEditor } from "./FieldEditor";
 import { pkFromText, recordGetQueryOptions } from "./record-get-query";
 import "./record-panel.css";
@@ -140,10 +140,6 @@ export default function RecordPanel(p: Props) {
     for (const [key, text] of Object.entries(drafts)) {
       const col = p.columns.find((c) => c.key === key);
       if (!col) continue;
-      if (text === INCOMPLETE_DATE) {
-        bad[key] = incompleteDateMessage(key);
-        continue;
-      }
       const v = text === null ? { ok: true as const, value: null } : parseInput(col.field, text);
       if (!v.ok) bad[key] = v.error.message;
       else if (!sameValue(baseOf(key), v.value)) out.push({ col, value: v.value });

@@ -2,12 +2,6 @@
 import type { FieldInfo, RecordValue } from "../../../shared/records";
 import { editText } from "../values/values.utils";
 
-/**
- * A date input the person has partly cleared (Backspace empties one part: "mm/13/2022"): the
- * browser reports its value as "", which must not be read as NULL.
- */
-export const INCOMPLETE_DATE = "\u0000incomplete date";
-
 /** Long text and JSON get a text area (and the large editor) rather than a one-line input. */
 export function isLong(field: FieldInfo, value: RecordValue | undefined): boolean {
   if (field.type === "json") return true;

@@ -147,5 +147,3 @@ export function sameValue(a: RecordValue | undefined, b: RecordValue | undefined
   return false;
 }
 
-/** A date input left with one part emptied (the browser reports ""): refused, never read as NULL (grid and panel editors). */
-export const incompleteDateMessage = (key: string) => `${key} has an incomplete date: fill in its day, month and year, or set it to NULL.`;
