@@ -13,7 +13,7 @@ import { UNDO_HEADER } from "../../shared/record-writes";
 import { type AppConfig, LOGIN_REQUIRED_SUBCODE } from "../../shared/meta";
 import { buildAppConfig, type ConfigFile } from "./app-config";
 import type { ProxyConfig } from "./config";
-import { discardRest, sendJson, type Upstream } from "./forward";
+import { discardRest, sendJson, type Upstream, UpstreamFailure } from "./forward";
 import { createBufferBudget, readJsonBody } from "./json-body";
 import { createLaneGate } from "./lane-gate";
 import { apiRequestRefusal, checkHost, ownHosts } from "./guard";
@@ -228,6 +228,13 @@ export function createProxyHandler(deps: ProxyDeps) {
             };
           } catch (e) {
             release();
+            if (e instanceof UpstreamFailure) {
+              // What the trail reads before a change (the Records it overwrites) could not be read:
+              // the upstream is down, not the trail. Said as for any request, and recorded as failed.
+              await deps.audit.unanswered(change, e.status, e.message);
+              if (!route.jsonBody) res.once("finish", () => req.readableEnded || discardRest(req));
+              return sendJson(res, e.status, e.toBody(), e.status === 503 ? { ...headers, "retry-after": "5" } : headers);
+            }
             deps.log(`audit trail: cannot write (${(e as Error).message}); refused ${where(req)}`);
             if (!route.jsonBody) res.once("finish", () => req.readableEnded || discardRest(req));
             return sendJson(res, 503, errorBody("unavailable", trailRefusal(e)), { ...headers, "retry-after": "5" });
