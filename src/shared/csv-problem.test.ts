@@ -55,3 +55,15 @@ describe("a quoted value that runs on to a later line and closes there with more
     expect(problemIn('id,name\n1,"x"y\n')).toBe('line 2: a quoted value is followed by more text; write a quote inside a value twice ("").');
   });
 });
+
+describe("a line longer than an import reads", () => {
+  it("is named by its line, with the bound, in words", () => {
+    let message = "parsed";
+    try {
+      parse(`a,b\n1,2\n3,${"x".repeat(40)}\n`, { info: true, max_record_size: 20 });
+    } catch (e) {
+      message = csvProblem(e as object);
+    }
+    expect(message).toBe("line 3 is longer than 16 MB, the most one line of an import may hold: shorten its longest cell.");
+  });
+});

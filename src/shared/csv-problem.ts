@@ -2,6 +2,8 @@
  * csv-parse's errors in the words of someone looking at a file: lines and cells. Its own
  * messages speak of "Records" (its word for a CSV row), which in this app are something else.
  */
+import { CSV_LINE_MAX_BYTES } from "./limits";
+
 export interface CsvParseError {
   code?: string;
   lines?: number;
@@ -39,6 +41,8 @@ export function csvProblem(e: CsvParseError, headerCells?: number, startLine?: n
       const want = headerCells ?? /expect (\d+)/.exec(e.message ?? "")?.[1];
       return widthProblem(line, got, want === undefined ? undefined : Number(want));
     }
+    case "CSV_MAX_RECORD_SIZE":
+      return `line ${line} is longer than ${CSV_LINE_MAX_BYTES / 1024 / 1024} MB, the most one line of an import may hold: shorten its longest cell.`;
     case "CSV_QUOTE_NOT_CLOSED":
       return `line ${line}: a quote (") opens a value that is never closed.`;
     case "CSV_INVALID_CLOSING_QUOTE":

@@ -15,7 +15,7 @@ import { pkFilter } from "../grid/edit.utils";
 import { fmtInt } from "../values/values.utils";
 import { queryRecords } from "../records-list-query";
 import { invalidateTableRecords } from "../records-update-mutation";
-import { csvWithout, importCounts, type ImportPlan, importUndo, planImport, planSummary, readCsv } from "./import-plan.utils";
+import { csvWithout, importCounts, type ImportPlan, importUndo, planImport, planSummary, readCsv, fileText } from "./import-plan.utils";
 import { undoActions } from "../undo/undo-store";
 import { undoLast } from "../undo/use-undo";
 import { importCsv } from "./record-import-mutation";
@@ -107,7 +107,9 @@ export default function ImportDialog(p: Props) {
   useEffect(() => {
     let live = true;
     (async () => {
-      const read = readCsv(await p.file.text(), p.fields);
+      const text = fileText(await p.file.arrayBuffer());
+      if (!text.ok) return live && setState({ kind: "refused", message: text.message });
+      const read = readCsv(text.text, p.fields);
       if (!read.ok) return live && setState({ kind: "refused", message: read.message });
       const existing = await currentRecords(p.db, p.table, p.pkField, read.keys, read.rows.filter((r) => !r.misshapen).map((r) => r.pk), (progress) => live && setState({ kind: "reading", progress }));
       // The plan covers the rows that can be written; the others are listed as errors, beside

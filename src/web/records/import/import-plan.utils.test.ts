@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { FieldInfo } from "../../../shared/records";
-import { csvWithout, importUndo, planImport, planSummary, readCsv } from "./import-plan.utils";
+import { csvWithout, fileText, importUndo, planImport, planSummary, readCsv } from "./import-plan.utils";
 
 const fields: FieldInfo[] = [
   { key: "id", type: "text", nullable: false, primaryKey: true },
@@ -18,6 +18,19 @@ describe("import plan", () => {
   it("refuses unknown columns and a header without the primary key", () => {
     expect(readCsv("id,agee\n", fields)).toMatchObject({ ok: false, message: expect.stringContaining('"agee" is not a Field') });
     expect(readCsv("age\n1\n", fields)).toMatchObject({ ok: false, message: expect.stringContaining("primary key") });
+  });
+  it("says a file separated by semicolons or tabs is not read as commas", () => {
+    expect(readCsv("id;age;name\na;31;Ann\n", fields)).toMatchObject({ ok: false, message: expect.stringMatching(/^line 1: the values seem to be separated by semicolons \(;\); an import reads commas/) });
+    expect(readCsv("id\tage\n", fields)).toMatchObject({ ok: false, message: expect.stringContaining("separated by tabs") });
+    // A header that is one unknown name without either is still named as such.
+    expect(readCsv("idd\n", fields)).toMatchObject({ ok: false, message: 'line 1: "idd" is not a Field of this table.' });
+  });
+  it("reads a file as UTF-8, and names the line of a file that is not", () => {
+    const utf8 = new TextEncoder().encode("id,name\na,Müller\n");
+    expect(fileText(utf8.buffer as ArrayBuffer)).toEqual({ ok: true, text: "id,name\na,Müller\n" });
+    // "Müller García" saved as Latin-1, on line 3.
+    const latin1 = Uint8Array.from([...new TextEncoder().encode("id,name\nb,Bob\nc,M"), 0xfc, ...new TextEncoder().encode("ller Garc"), 0xed, 0x61, 10]);
+    expect(fileText(latin1.buffer as ArrayBuffer)).toMatchObject({ ok: false, message: expect.stringMatching(/^line 3: the file is not UTF-8 text/) });
   });
   it("plans updates of changed cells and new Records", () => {
     const r = readCsv("id,age,name\na,31,Ann\nb,40,Bob\nn,5,\n", fields);

@@ -8,6 +8,7 @@ import type { FieldInfo, RecordRow, RecordValue } from "../../../shared/records"
 import type { CellChange } from "../clipboard/paste.utils";
 import { fmtInt, parseInput, sameValue } from "../values/values.utils";
 import { type CsvParseError, csvProblem, rowStartLine, type SyncCsvParse, widthProblem } from "../../../shared/csv-problem";
+import { CSV_LINE_MAX_BYTES } from "../../../shared/limits";
 
 export interface ImportRow {
   line: number;
@@ -23,18 +24,54 @@ export interface ImportRow {
 
 export type ReadResult = { ok: true; keys: string[]; rows: ImportRow[]; errors: CellChange[] } | { ok: false; message: string };
 
+/**
+ * The file's text, or why it cannot be read as an import: not UTF-8 (a Latin-1 "ü" would show
+ * as "�" in the preview and be refused by the service only on Import).
+ */
+export function fileText(bytes: ArrayBuffer): { ok: true; text: string } | { ok: false; message: string } {
+  try {
+    return { ok: true, text: new TextDecoder("utf-8", { fatal: true }).decode(bytes) };
+  } catch {
+    const at = firstBadLine(new Uint8Array(bytes));
+    return { ok: false, message: `line ${at}: the file is not UTF-8 text (it was saved in another encoding, such as Latin-1 or Windows-1252). Save it as UTF-8 (in Excel: "CSV UTF-8") and import it again.` };
+  }
+}
+
+/** The line (1-based) of the first byte sequence that is not UTF-8. */
+function firstBadLine(b: Uint8Array): number {
+  let line = 1;
+  let start = 0;
+  const decoder = new TextDecoder("utf-8", { fatal: true });
+  for (let i = 0; i <= b.length; i++) {
+    if (i < b.length && b[i] !== 10) continue;
+    try {
+      decoder.decode(b.subarray(start, i));
+    } catch {
+      return line;
+    }
+    line++;
+    start = i + 1;
+  }
+  return line;
+}
+
 export function readCsv(text: string, fields: readonly FieldInfo[]): ReadResult {
   let records: { record: string[]; info: { lines: number } }[];
   try {
     // Rows of the wrong width are read too, and listed below with every other problem, so
     // that one pass over the file shows them all (a refusal named only the first).
-    records = parse(text, { bom: true, skip_empty_lines: true, info: true, relax_column_count: true }) as unknown as typeof records;
+    records = parse(text, { bom: true, skip_empty_lines: true, info: true, relax_column_count: true, max_record_size: CSV_LINE_MAX_BYTES }) as unknown as typeof records;
   } catch (e) {
     return { ok: false, message: `The file is not valid CSV: ${csvProblem(e as CsvParseError, undefined, rowStartLine(e as CsvParseError, text, parse as SyncCsvParse))}` };
   }
   if (!records.length) return { ok: false, message: "The file is empty: it needs a header row of Field names." };
   const keys = records[0].record.map((k) => k.trim());
   const unknown = keys.filter((k) => !fields.some((f) => f.key === k && !k.includes(".")));
+  // Excel writes semicolons between values where a comma is the decimal mark: say so, not only that the header is unknown.
+  const separator = keys.length === 1 && /[;\t]/.test(keys[0]) ? (keys[0].includes(";") ? "semicolons (;)" : "tabs") : undefined;
+  if (unknown.length && separator) {
+    return { ok: false, message: `line 1: the values seem to be separated by ${separator}; an import reads commas. Save the file as "CSV (comma delimited)" (or "CSV UTF-8") and import it again.` };
+  }
   if (unknown.length) return { ok: false, message: `line 1: ${unknown.map((k) => `"${k}"`).join(", ")} ${unknown.length === 1 ? "is not a Field" : "are not Fields"} of this table.` };
   const pkField = fields.find((f) => f.primaryKey);
   if (!pkField || !keys.includes(pkField.key)) return { ok: false, message: `line 1: the header must include the primary key ${pkField ? `"${pkField.key}"` : ""} to update or insert by it.` };

@@ -15,6 +15,7 @@
  */
 import type { FieldType } from "../../../../shared/records";
 import type { CellTest, CsvLoad } from "../engine";
+import { CSV_LINE_MAX_BYTES } from "../../../../shared/limits";
 
 const quote = (s: string) => `'${s.replaceAll("'", "''")}'`;
 const ident = (s: string) => `"${s.replaceAll('"', '""')}"`;
@@ -34,7 +35,9 @@ function source(file: string, names: string[]): string {
   const columns = `{${names.map((n) => `${quote(n)}: 'VARCHAR'`).join(", ")}}`;
   return (
     `read_csv(${quote(file)}, columns = ${columns}, header = true, auto_detect = false, delim = ',', quote = '"', escape = '"', ` +
-    `null_padding = false, strict_mode = true)`
+    // The longest line as our own pass allows it; the buffer kept at DuckDB's default (16 × its
+    // default 2 MB line), which would otherwise grow with the line to 256 MB per thread.
+    `null_padding = false, strict_mode = true, max_line_size = ${CSV_LINE_MAX_BYTES}, buffer_size = ${32 * 1024 * 1024})`
   );
 }
 

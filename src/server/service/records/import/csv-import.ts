@@ -18,6 +18,7 @@ import { parse } from "csv-parse";
 import { CompiledQuery, sql } from "kysely";
 import { type Result, fail, ok } from "../../../../shared/errors";
 import type { FieldType } from "../../../../shared/records";
+import { CSV_LINE_MAX_BYTES } from "../../../../shared/limits";
 import { randomUUID } from "node:crypto";
 import type { SqlEngine, SqlTx } from "../../engines/engine";
 import { kindOf, stateFailure } from "../../engines/failures";
@@ -117,7 +118,7 @@ async function* csvRows(file: string): AsyncIterable<Row> {
   // hands the first cell over as a string when cells are bytes.
   // Strict quotes: csv-parse's relax_quotes also took `"Bo" Lee` (a quoted value with more text
   // after it), which DuckDB's reader refuses when it loads the file.
-  const parser = source.pipe(parse({ bom: false, relax_column_count: true, skip_empty_lines: false, encoding: null }));
+  const parser = source.pipe(parse({ bom: false, relax_column_count: true, skip_empty_lines: false, encoding: null, max_record_size: CSV_LINE_MAX_BYTES }));
   let line = 1;
   try {
     for await (const raw of parser as AsyncIterable<Buffer[]>) {

@@ -40,6 +40,20 @@ describe("import creates a Table with inferred types", () => {
     ]);
   });
 
+  it("a cell of 2 MB imports, into a new Table and an existing one (DuckDB's reader stopped at a 2 MB line: a 500)", async () => {
+    const big = "a".repeat(2_000_000);
+    const created = await csv(`id,note\n1,${big}\n2,small\n`, "", "demo/bigcells");
+    expect(created.status, await created.clone().text()).toBe(200);
+    const again = await csv(`id,note\n2,${big}b\n3,c\n`, "", "demo/bigcells");
+    expect(again.status, await again.clone().text()).toBe(200);
+    const rows = (await all("demo/bigcells")).items.map((r) => [r.id, String(r.note).length]);
+    expect(rows).toEqual([
+      [1, 2_000_000],
+      [2, 2_000_001],
+      [3, 1],
+    ]);
+  });
+
   it("takes the primary key and types from the query", async () => {
     const res = await csv("sku,zip,price\nA,01234,1\nB,99999,2\n", "?primaryKey=sku&type=zip:text&type=price:text", "demo/skus");
     expect(res.status).toBe(200);
