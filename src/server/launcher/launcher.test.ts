@@ -168,8 +168,10 @@ describe("npm start", () => {
     });
     try {
       const app = await launch({ BASE_URL: upstream.url, API_KEY: "proxy-key-sigterm" });
+      // An upstream that describes no tables, and no config file: said at start, as the app says it.
+      await expect.poll(app.output).toMatch(/ {2}note: The upstream does not describe its tables and buckets\. List them in \S*baseboard\.config\.json/);
       const inFlight = raw(app.url, "/api/v0/record/demo/employees/query", { method: "POST", headers: fromApp(app.url), body: "{}" });
-      while (upstream.seen.length === 0) await new Promise((r) => setTimeout(r, 10));
+      while (!upstream.seen.some((s) => s.url.endsWith("/query"))) await new Promise((r) => setTimeout(r, 10));
       app.child.kill("SIGTERM");
       await new Promise((r) => setTimeout(r, 200));
       expect(app.child.exitCode).toBeNull(); // still finishing the request

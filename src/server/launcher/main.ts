@@ -35,6 +35,9 @@ const mode = app.identityMode();
 if (mode === "people") console.log("  sign-in required: people and roles (npm run people -- list)");
 else if (mode === "password") console.log("  login required (BASEBOARD_PASSWORD is set)");
 else console.log("  single user on this machine, no sign-in (to add people: npm run people -- add you@example.com --role admin)");
+// Nothing to show (a hosted upstream that describes no tables, with no config file): said here too, not only in the app.
+const notice = await app.notice();
+if (notice) console.log(`  note: ${notice}`);
 
 let stopping = false;
 for (const signal of ["SIGINT", "SIGTERM"] as const) {

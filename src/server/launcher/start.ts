@@ -46,6 +46,8 @@ export interface Baseboard {
   dataDir?: string;
   /** Who signs in now: people, the shared password, or nobody (the single user on loopback). */
   identityMode(): "people" | "password" | "single-user";
+  /** What the app would say about its tables and buckets (say, the upstream describes none and no config file lists them). */
+  notice(): Promise<string | undefined>;
   /** Stops accepting, lets requests in flight finish (up to graceMs), then stops the service. */
   close(graceMs?: number): Promise<void>;
 }
@@ -273,6 +275,11 @@ export async function startBaseboard(env: NodeJS.ProcessEnv, opts: StartOptions 
     supervisor,
     dataDir,
     identityMode: () => (team as TeamGate).mode(),
+    async notice(): Promise<string | undefined> {
+      if (!upstream) return undefined;
+      const r = await buildAppConfig(upstream, { kind: config.baseUrl ? "hosted" : "local", label: config.baseUrl ?? "", file, fileName: config.configFile }).catch(() => undefined);
+      return r?.status === 200 ? (r.body as AppConfig).notice : undefined;
+    },
     close(graceMs = 10_000) {
       closing ??= (async () => {
         // Event streams never end by themselves: end them first, so closing waits only for real work.
