@@ -189,6 +189,19 @@ test("a date typed in another shape, or not a day of the calendar, is refused in
   await expect.poll(async () => (await apiRecord("E00106")).hire_date).toBe("2001-02-03");
 });
 
+test("the record panel's NULL chip, pressed from the keyboard, leaves the focus on its Field", async ({ page }) => {
+  await openView(page, "employees", { filter: byPk("E00107"), record: "E00107" });
+  const panel = page.getByRole("complementary").filter({ hasText: "Record E00107" });
+  const chip = panel.getByRole("button", { name: "Set city to NULL" });
+  await chip.focus();
+  await page.keyboard.press("Space");
+  await expect(chip).toBeDisabled();
+  await expect(panel.locator("#rp-city")).toBeFocused();
+  // The panel's keys work from there: Esc asks before leaving the unsaved NULL.
+  await page.keyboard.press("Escape");
+  await expect(page.getByRole("alertdialog", { name: /Unsaved change to city\. Save before you close/ })).toBeVisible();
+});
+
 test("the record panel shows every Field of a Record when the view hides some, and saves a hidden one without a false conflict", async ({ page }) => {
   const before = await apiRecord("E00131");
   await openView(page, "employees", { filter: byPk("E00131"), cols: "employee_id,full_name,age", record: "E00131" });

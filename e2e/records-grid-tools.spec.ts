@@ -497,6 +497,12 @@ test("saved views: save, listed under the table, open, rename, share as URL, exp
   expect(exported.views.map((v: { name: string }) => v.name)).toEqual(["Sales, youngest first"]);
   await dialog.getByRole("button", { name: "Delete view Sales, youngest first" }).click();
   await expect(page.getByRole("navigation").getByRole("link", { name: "Sales, youngest first" })).toHaveCount(0);
+  // The focus stays in the dialog (the last view gone: on Done), and the toast can undo it.
+  await expect(dialog.getByRole("button", { name: "Done" })).toBeFocused();
+  await page.getByRole("status").filter({ hasText: "Deleted the view “Sales, youngest first”" }).getByRole("button", { name: "Undo" }).click();
+  await expect(page.getByRole("navigation").getByRole("link", { name: "Sales, youngest first" })).toBeVisible();
+  await dialog.getByRole("button", { name: "Delete view Sales, youngest first" }).click();
+  await expect(page.getByRole("navigation").getByRole("link", { name: "Sales, youngest first" })).toHaveCount(0);
   // With a view of a table this Baseboard does not have: that one is said and left out.
   const withGhost = { ...exported, views: [...exported.views, { ...exported.views[0], id: "ghost-1", name: "Ghostly", table: "ghost" }] };
   // Reached with the keyboard: Tab to "Import JSON…", Enter opens the file chooser.

@@ -82,7 +82,17 @@ export function FieldEditor({ col, value, draft, text, error, conflict, onChange
           {col.joined ? " · joined, read-only" : ""}
         </span>
         {!col.readOnly && f.nullable && f.type !== "boolean" && (
-          <button type="button" className="btn-chip" aria-label={`Set ${col.key} to NULL`} onClick={() => onChange(null)} disabled={isNull}>
+          <button
+            type="button"
+            className="btn-chip"
+            aria-label={`Set ${col.key} to NULL`}
+            onClick={() => {
+              onChange(null);
+              // The chip is disabled once the Field is NULL: the focus goes to the Field (it fell to the page).
+              requestAnimationFrame(() => document.getElementById(id)?.focus());
+            }}
+            disabled={isNull}
+          >
             NULL
           </button>
         )}

@@ -23,12 +23,35 @@ export default function ManageViewsDialog({ db, table, onClose }: { db: string; 
   const views = all.filter((v) => v.db === db && v.table === table);
   const [names, setNames] = useState<Record<string, string>>({});
   const fileInput = useRef<HTMLInputElement>(null);
+  const doneRef = useRef<HTMLButtonElement>(null);
 
   const rename = (v: SavedView) => {
     const n = (names[v.id] ?? v.name).trim();
     if (!n || n === v.name) return;
     setViews(all.map((x) => (x.id === v.id ? { ...x, name: n } : x)));
     toast(`Renamed to “${n}”`, { kind: "success" });
+  };
+  /**
+   * Deleted at once, with Undo on its toast (the view back where it was). The focus goes to the
+   * next view's Delete, else the previous one's, else Done: the button under it is gone.
+   */
+  const remove = (v: SavedView, from: HTMLElement) => {
+    const li = from.closest("li");
+    const next = (li?.nextElementSibling ?? li?.previousElementSibling)?.querySelector<HTMLElement>("button.btn-danger");
+    const at = all.findIndex((x) => x.id === v.id);
+    setViews(all.filter((x) => x.id !== v.id));
+    toast(`Deleted the view “${v.name}”`, {
+      kind: "success",
+      action: {
+        label: "Undo",
+        run: () => {
+          const now = useSavedViews.getState().views;
+          if (now.some((x) => x.id === v.id)) return;
+          setViews([...now.slice(0, at), v, ...now.slice(at)]);
+        },
+      },
+    });
+    requestAnimationFrame(() => (next?.isConnected ? next : doneRef.current)?.focus());
   };
   const exportAll = () => {
     const blob = new Blob([JSON.stringify(toFile(all), null, 2)], { type: "application/json" });
@@ -91,7 +114,7 @@ export default function ManageViewsDialog({ db, table, onClose }: { db: string; 
                 >
                   Copy link
                 </button>
-                <button type="button" className="btn btn-sm btn-danger" aria-label={`Delete view ${v.name}`} onClick={() => setViews(all.filter((x) => x.id !== v.id))}>
+                <button type="button" className="btn btn-sm btn-danger" aria-label={`Delete view ${v.name}`} onClick={(e) => remove(v, e.currentTarget)}>
                   Delete
                 </button>
               </li>
@@ -117,7 +140,7 @@ export default function ManageViewsDialog({ db, table, onClose }: { db: string; 
             Export all as JSON
           </button>
           <span className="spacer" />
-          <button type="button" className="btn btn-primary" onClick={onClose}>
+          <button type="button" className="btn btn-primary" onClick={onClose} ref={doneRef}>
             Done
           </button>
         </footer>
