@@ -189,8 +189,19 @@ test("value inputs: a number box shows what was typed; contains on a date takes 
   await page.getByRole("button", { name: "Filter", exact: true }).click();
   const builder = page.getByRole("region", { name: "Filter builder" });
   await builder.getByRole("button", { name: "Filter: add condition" }).click();
+  // The draft's count asks only for what is on screen and valid (a stale draft with the number
+  // still empty was sent, and refused with a 400).
+  const asked: string[] = [];
+  page.on("request", (r) => {
+    if (r.method() === "POST" && r.url().includes("/query")) asked.push(r.postData() ?? "");
+  });
   await builder.getByLabel("Condition 1 field").selectOption("age");
   const value = builder.getByLabel("Condition 1 value", { exact: true });
+  await page.waitForTimeout(600); // past the count's debounce, with the value still empty
+  await value.fill("45");
+  await expect(builder).toContainText(/Draft matches [\d,]+ · not applied/);
+  expect(asked.filter((b) => b.includes('"key":"age"') && b.includes('"value":""'))).toEqual([]);
+  expect(asked.some((b) => b.includes('"value":45'))).toBe(true);
   await value.fill("4e");
   await expect(value).toHaveValue("4e");
   await expect(builder.getByRole("alert")).toHaveText('age needs a number, e.g. 42 or 3.5; "4e" is not one.');

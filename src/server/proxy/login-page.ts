@@ -3,8 +3,11 @@
 const escape = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c);
 
-export function loginPage(opts: { error?: string; next?: string }): string {
-  const error = opts.error ? `<p class="error" role="alert">${escape(opts.error)}</p>` : "";
+/** Said above the form when the app sent the tab here because its session had ended (`reason=ended`). */
+export const LOGIN_ENDED_NOTICE = "Your session ended: you logged out in another tab, or it was not used for a while. Log in again to go back to where you were.";
+
+export function loginPage(opts: { error?: string; next?: string; notice?: string }): string {
+  const error = opts.error ? `<p class="error" role="alert">${escape(opts.error)}</p>` : opts.notice ? `<p class="notice" role="status">${escape(opts.notice)}</p>` : "";
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -19,6 +22,7 @@ export function loginPage(opts: { error?: string; next?: string }): string {
   input { width: 100%; box-sizing: border-box; padding: 0.5rem; font: inherit; border: 1px solid #c5c9d2; border-radius: 6px; }
   button { margin-top: 1rem; width: 100%; padding: 0.55rem; font: inherit; font-weight: 600; color: #fff; background: #2f5bd3; border: 0; border-radius: 6px; cursor: pointer; }
   .error { color: #b42318; margin: 0 0 1rem; }
+  .notice { background: #fff4e5; border: 1px solid #f3c58b; color: #5c2c00; padding: 0.5rem 0.75rem; border-radius: 6px; margin: 0 0 1rem; }
 </style>
 </head>
 <body>

@@ -42,6 +42,11 @@ describe("login", () => {
     expect(res.headers["content-type"]).toMatch(/text\/html/);
     expect(res.text).toContain('name="password"');
     expect(res.text).toContain('value="/records"');
+    expect(res.text).not.toContain("Your session ended");
+    // Sent here by the app because the session ended: said above the form.
+    const ended = await raw(board.url, "/login?next=/records&reason=ended");
+    expect(ended.text).toContain('<p class="notice" role="status">Your session ended: you logged out in another tab');
+    expect(ended.text).toContain('value="/records"');
   });
 
   it("refuses a login form posted from another site", async () => {

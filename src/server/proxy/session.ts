@@ -10,7 +10,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { ownOrigins } from "./guard";
 import { PAGE_SECURITY_HEADERS } from "./headers";
 import { clientKey, createAttemptLimiter } from "./login-limiter";
-import { loginPage } from "./login-page";
+import { LOGIN_ENDED_NOTICE, loginPage } from "./login-page";
+import { SESSION_ENDED_REASON } from "../../shared/meta";
 import { FORM_TOO_LARGE, readForm } from "./read-form";
 import { createRevokedSessions } from "./revoked-sessions";
 import { createSessionSigner, SESSION_MS } from "./session-token";
@@ -94,7 +95,10 @@ export function createSessionGate(opts: { password: string; secret: string; publ
   async function handle(req: IncomingMessage, res: ServerResponse, pathname: string, host: string): Promise<boolean> {
     if (pathname === "/login") {
       if (req.method === "POST") await login(req, res, host);
-      else html(res, 200, loginPage({ next: safeNext(new URL(req.url ?? "/", "http://x").searchParams.get("next")) }));
+      else {
+        const query = new URL(req.url ?? "/", "http://x").searchParams;
+        html(res, 200, loginPage({ next: safeNext(query.get("next")), notice: query.get("reason") === SESSION_ENDED_REASON ? LOGIN_ENDED_NOTICE : undefined }));
+      }
       return true;
     }
     if (pathname === "/logout" && req.method === "POST") {

@@ -62,7 +62,10 @@ export const FilterBuilder = memo(function FilterBuilder({ db, table, fields, op
     const t = setTimeout(() => setDebounced(toSend), 400);
     return () => clearTimeout(t);
   }, [toSend]);
-  const draftCount = useQuery({ ...countQueryOptions(db, table, debounced), enabled: dirty && problems.size === 0 });
+  // Only once the debounced draft is the one on screen: the problems are the current draft's, and
+  // a stale one (a number Field's value still empty a moment ago) was sent, and refused (400).
+  const settled = JSON.stringify(debounced ?? null) === JSON.stringify(toSend ?? null);
+  const draftCount = useQuery({ ...countQueryOptions(db, table, debounced), enabled: dirty && settled && problems.size === 0 });
 
   const apply = () => {
     // JSON typed or pasted but not loaded yet is what the user means to apply.
