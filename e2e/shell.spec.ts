@@ -31,6 +31,8 @@ test("sidebar lists tables and buckets with permissions; forbidden is locked; st
   page.on("request", (r) => requested.push(r.url()));
   await page.goto("/storage/vault");
   await expect(page.getByRole("alert")).toContainText("vault is forbidden");
+  // The page's own heading, as every other page has (axe: page-has-heading-one).
+  await expect(page.getByRole("heading", { level: 1, name: "vault is forbidden" })).toBeVisible();
   expect(requested.filter((u) => u.includes("/vault"))).toEqual([expect.stringMatching(/\/storage\/vault$/)]);
 });
 

@@ -81,7 +81,7 @@ function BucketGate({ meta, children }: { meta: MetaBucket; children: React.Reac
   if (meta.permission === "forbidden") {
     return (
       <div className="st-state" role="alert">
-        <h2>{meta.name} is forbidden</h2>
+        <h1>{meta.name} is forbidden</h1>
         <p className="st-muted">Files in a forbidden bucket cannot be accessed through the API, so Baseboard does not request them.</p>
       </div>
     );

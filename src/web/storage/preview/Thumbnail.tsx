@@ -32,7 +32,8 @@ export function Thumbnail({ bucket, name, objectKey, versionedKey, contentType, 
     <span className="st-thumb" style={{ width, height }}>
       <img
         src={objectUrl(bucket, versionedKey ?? objectKey, box)}
-        alt={name}
+        // The name is written beside every thumbnail: said once, not twice (axe: image-redundant-alt).
+        alt=""
         loading="lazy"
         decoding="async"
         data-requested-width={box?.w}
