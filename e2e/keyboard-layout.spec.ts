@@ -44,6 +44,18 @@ test("] and [ page from the keyboard and keep focus in the grid", async ({ page 
   await expect.poll(() => activeRole(page)).toBe("gridcell");
 });
 
+test("End goes to the row's last cell and Home back to its start, scrolled there too", async ({ page }) => {
+  await openView(page, "employees");
+  await page.locator('[data-cell="2:2"]').click();
+  const grid = page.getByRole("grid");
+  await page.keyboard.press("End");
+  await expect.poll(() => grid.evaluate((el) => el.scrollLeft)).toBeGreaterThan(0);
+  await page.keyboard.press("Home");
+  // The first column is sticky: focusing it scrolled nothing, and the row's first Fields stayed out of sight.
+  await expect.poll(() => grid.evaluate((el) => el.scrollLeft)).toBe(0);
+  await expect(page.locator('[data-cell="2:0"]')).toBeFocused();
+});
+
 test("a locked sidebar entry is reachable by keyboard and says why", async ({ page }) => {
   await openView(page, "employees");
   const vault = page.getByRole("button", { name: /vault/ });

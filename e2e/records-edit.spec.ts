@@ -189,6 +189,18 @@ test("a date typed in another shape, or not a day of the calendar, is refused in
   await expect.poll(async () => (await apiRecord("E00106")).hire_date).toBe("2001-02-03");
 });
 
+test("F2 edits the value with the caret after it: a key typed then adds to it", async ({ page }) => {
+  await openView(page, "employees", { filter: byPk("E00108") });
+  const city = cell(page, 2, "city");
+  const { city: before } = await apiRecord("E00108");
+  await city.click();
+  await page.keyboard.press("F2");
+  await page.keyboard.type("ville");
+  await expect(page.getByLabel("Edit city")).toHaveValue(`${before}ville`);
+  await page.keyboard.press("Escape");
+  expect((await apiRecord("E00108")).city).toBe(before);
+});
+
 test("the record panel's NULL chip, pressed from the keyboard, leaves the focus on its Field", async ({ page }) => {
   await openView(page, "employees", { filter: byPk("E00107"), record: "E00107" });
   const panel = page.getByRole("complementary").filter({ hasText: "Record E00107" });

@@ -19,10 +19,13 @@ test("a two-level nested filter built with the mouse matches the API's rows and 
   await builder.getByRole("button", { name: "Filter: add group" }).click();
   const group = builder.getByRole("group", { name: "Group 2" });
   await expect(group.getByRole("radio", { name: "OR" })).toHaveAttribute("aria-checked", "true");
+  // The new condition is where the focus goes, to be filled in (not left on the button).
+  await expect(group.getByLabel("Condition 2.1 field")).toBeFocused();
   await group.getByLabel("Condition 2.1 field").selectOption("age");
   await group.getByLabel("Condition 2.1 operator").selectOption("greaterThan");
   await group.getByLabel("Condition 2.1 value", { exact: true }).fill("50");
   await group.getByRole("button", { name: "Group 2: add condition" }).click();
+  await expect(group.getByLabel("Condition 2.2 field")).toBeFocused();
   await group.getByLabel("Condition 2.2 field").selectOption("country");
   await group.getByLabel("Condition 2.2 value", { exact: true }).fill("Brazil");
   await builder.getByRole("button", { name: "Apply filter" }).click();

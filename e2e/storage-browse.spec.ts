@@ -105,6 +105,12 @@ test("catalog images: keyboard into the lightbox, Left/Right between images, Esc
   await page.keyboard.press("Escape");
   await expect(page.getByRole("dialog")).toHaveCount(0);
   await expect(first).toBeFocused();
+  // Closed on another image: the focus goes to that image's card, not the one it opened from.
+  await page.keyboard.press("Enter");
+  await page.keyboard.press("ArrowRight");
+  const shown = ((await page.getByRole("dialog").getAttribute("aria-label")) ?? (await page.getByRole("dialog").locator("h2").first().textContent()) ?? "").trim();
+  await page.keyboard.press("Escape");
+  await expect(page.getByRole("button", { name: `Preview ${shown}` })).toBeFocused();
 });
 
 test("an image the browser cannot draw (TIFF) gets an icon and a message, not a broken image", async ({ page }) => {

@@ -48,6 +48,7 @@ export function ConditionRow({ node, label, ...p }: EditProps & { node: CondNode
     <div className={`cond ${locked ? "locked" : ""} ${problem ? "invalid" : ""}`} role="group" aria-label={name} data-testid="condition">
       <select
         className="input input-field"
+        data-node={node.id}
         aria-label={`${name} field`}
         value={node.key}
         disabled={locked}

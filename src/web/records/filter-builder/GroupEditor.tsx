@@ -17,6 +17,11 @@ interface Props extends EditProps {
   isRoot: boolean;
 }
 
+/** The new condition's Field box takes the focus (it stayed on "+ Condition", away from what to fill in). */
+function focusCondition(id: string): void {
+  requestAnimationFrame(() => document.querySelector<HTMLElement>(`[data-node="${CSS.escape(id)}"]`)?.focus());
+}
+
 export function GroupEditor({ group, path, isRoot, ...p }: Props) {
   const name = isRoot ? "Filter" : `Group ${path}`;
   const firstField = p.fields[0]?.key ?? "";
@@ -53,13 +58,26 @@ export function GroupEditor({ group, path, isRoot, ...p }: Props) {
         </span>
         <span className="muted small">{group.op === "and" ? "all of" : "any of"}</span>
         <span className="fgroup-actions">
-          <button type="button" className="btn btn-sm" onClick={() => p.edit((r) => addChild(r, group.id, newCondition(firstField)))} aria-label={`${name}: add condition`}>
+          <button
+            type="button"
+            className="btn btn-sm"
+            onClick={() => {
+              const c = newCondition(firstField);
+              p.edit((r) => addChild(r, group.id, c));
+              focusCondition(c.id);
+            }}
+            aria-label={`${name}: add condition`}
+          >
             + Condition
           </button>
           <button
             type="button"
             className="btn btn-sm"
-            onClick={() => p.edit((r) => addChild(r, group.id, newGroup(group.op === "and" ? "or" : "and", [newCondition(firstField)])))}
+            onClick={() => {
+              const c = newCondition(firstField);
+              p.edit((r) => addChild(r, group.id, newGroup(group.op === "and" ? "or" : "and", [c])));
+              focusCondition(c.id);
+            }}
             aria-label={`${name}: add group`}
           >
             + Group

@@ -53,7 +53,9 @@ export function CellEditor({ col, value, initialText, onCommit, onCancel, onDraf
   useEffect(() => {
     ref.current?.focus();
     const el: HTMLElement | null = ref.current;
-    if (initialText === undefined && el instanceof HTMLInputElement && el.type === "text") el.select();
+    // Enter, F2 or a double-click edits the value: the caret after it, as in a spreadsheet
+    // (select-all made the first key typed replace it). A typed key already replaced it.
+    if (initialText === undefined && el instanceof HTMLInputElement && el.type === "text") el.setSelectionRange(el.value.length, el.value.length);
   }, [initialText]);
 
   // The draft is reported when the text changes, and cleared once the editor closes; the row

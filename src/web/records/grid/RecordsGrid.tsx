@@ -242,7 +242,11 @@ export const RecordsGrid = memo(function RecordsGrid(p: Props) {
       ArrowUp: () => moveTo(row - 1, col),
       ArrowRight: () => moveTo(row, col + 1),
       ArrowLeft: () => moveTo(row, col - 1),
-      Home: () => moveTo(e.ctrlKey ? 0 : row, 0),
+      Home: () => {
+        // The first column is sticky, so focusing it scrolls nothing: the row's start is brought back too.
+        if (scrollRef.current) scrollRef.current.scrollLeft = 0;
+        moveTo(e.ctrlKey ? 0 : row, 0);
+      },
       End: () => moveTo(e.ctrlKey ? rows.length - 1 : row, colCount - 1),
       PageDown: () => moveTo(row + 15, col),
       PageUp: () => moveTo(row - 15, col),

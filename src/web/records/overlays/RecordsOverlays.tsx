@@ -85,7 +85,10 @@ function cellItems(c: OverlayCtx, row: number, col: number): MenuItem[] {
       run: () => addRequest.ask({ texts: duplicateTexts(c.fields, record), copyOf: String(record[c.pkField]) }),
     },
     { label: "Delete this Record…", disabled: !!c.noDelete, hint: c.noDelete, run: () => deleteRequest.one(record[c.pkField]) },
-    { label: "Export the selected Records…", disabled: useGridStore.getState().selected.size === 0, run: () => overlayActions.exportView("selection") },
+    (() => {
+      const none = useGridStore.getState().selected.size === 0;
+      return { label: "Export the selected Records…", disabled: none, hint: none ? "Select rows first (their checkboxes, or Space on the first column)." : undefined, run: () => overlayActions.exportView("selection") };
+    })(),
   ];
 }
 

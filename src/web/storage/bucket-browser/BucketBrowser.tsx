@@ -384,7 +384,12 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: 
           images={images}
           index={lightboxIndex}
           onIndex={(i) => setLightboxKey(images[i].key)}
-          onClose={() => setLightboxKey(null)}
+          onClose={() => {
+            // Back to the image last shown (the dialog gives the focus back to the one it opened from).
+            const last = images[lightboxIndex]?.key;
+            setLightboxKey(null);
+            if (last) requestAnimationFrame(() => document.querySelector<HTMLElement>(`[data-entry-key="${CSS.escape(last)}"]`)?.focus());
+          }}
           canDelete={canDelete}
           onLink={onLink}
           onDelete={onDelete}

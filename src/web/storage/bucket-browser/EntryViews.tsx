@@ -143,7 +143,7 @@ export function EntryList(p: EntryViewProps) {
                 <SelectBox p={p} e={e} />
               </td>
               <td className="st-col-name">
-                <button type="button" className="st-name-btn" data-entry-main onClick={(ev) => selectsInstead(ev, p, e.key) || p.onOpenFile(e)} aria-label={`Preview ${e.name}`}>
+                <button type="button" className="st-name-btn" data-entry-main data-entry-key={e.key} onClick={(ev) => selectsInstead(ev, p, e.key) || p.onOpenFile(e)} aria-label={`Preview ${e.name}`}>
                   <Thumbnail bucket={p.bucket} name={e.name} objectKey={e.key} versionedKey={e.versionedKey} contentType={e.contentType} width={LIST_THUMB} height={LIST_THUMB} />
                   <span className="st-name">{e.name}</span>
                 </button>
@@ -184,7 +184,7 @@ export function EntryGrid(p: EntryViewProps) {
             <span className="st-card-check">
               <SelectBox p={p} e={e} />
             </span>
-            <button type="button" className="st-card-main" data-entry-main onClick={(ev) => selectsInstead(ev, p, e.key) || p.onOpenFile(e)} aria-label={`Preview ${e.name}`}>
+            <button type="button" className="st-card-main" data-entry-main data-entry-key={e.key} onClick={(ev) => selectsInstead(ev, p, e.key) || p.onOpenFile(e)} aria-label={`Preview ${e.name}`}>
               <Thumbnail bucket={p.bucket} name={e.name} objectKey={e.key} versionedKey={e.versionedKey} contentType={e.contentType} {...GRID_THUMB} />
               <span className="st-card-name" title={e.name}>
                 {e.name}
