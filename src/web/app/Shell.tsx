@@ -7,6 +7,7 @@ import { Link, Outlet, useRouterState } from "@tanstack/react-router";
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { AppConfig } from "../../shared/meta";
 import { configQueryOptions } from "./config-get-query";
+import { ApiError } from "../api-client";
 import { type Health, healthKeys, healthQueryOptions } from "./health-get-query";
 import type { UpstreamState } from "./health.utils";
 import { Toaster } from "../ui/toast";
@@ -76,6 +77,14 @@ export function Shell() {
             <Outlet />
           </main>
         </div>
+      ) : config.isError && config.error instanceof ApiError && config.error.signInRequired ? (
+        // Not a server that cannot be reached: the session ended, and the sign-in notice is over this.
+        <main className="main center-state" role="status">
+          <h1>Sign in to Baseboard</h1>
+          <p className="muted">
+            <a href={`/login?next=${encodeURIComponent(window.location.pathname + window.location.search)}`}>Open the sign-in page</a>
+          </p>
+        </main>
       ) : config.isError ? (
         <main className="main center-state" role="alert">
           <h1>Baseboard cannot reach its server</h1>

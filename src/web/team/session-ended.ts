@@ -45,3 +45,12 @@ export function signOutToLogin(): void {
   useSessionEnded.setState({ signingOut: true });
   window.location.assign("/login");
 }
+
+// Back after signing out brought the page back from the browser's memory (bfcache), still
+// "signing out", and its requests then failed: "Baseboard cannot reach its server". Loaded again
+// instead, the server sends it to the sign-in page (or, signed in again, shows it as it is now).
+if (typeof window !== "undefined") {
+  window.addEventListener("pageshow", (e) => {
+    if (e.persisted && useSessionEnded.getState().signingOut) window.location.reload();
+  });
+}
