@@ -51,6 +51,9 @@ export function CellEditor({ col, value, initialText, onCommit, onCancel, onDraf
   const box = useRef<HTMLDivElement>(null);
   const done = useRef(false);
   useEffect(() => {
+    // The whole editor in sight (at 200% zoom a cell at the right edge was half out of view, and
+    // its error message with it); the grid scrolls, not the page.
+    box.current?.scrollIntoView?.({ block: "nearest", inline: "nearest" });
     ref.current?.focus();
     const el: HTMLElement | null = ref.current;
     // Enter, F2 or a double-click edits the value: the caret after it, as in a spreadsheet
