@@ -119,6 +119,8 @@ export function createProxyHandler(deps: ProxyDeps) {
       return sendJson(res, 503, down.body, { ...headers, ...down.headers });
     }
     let body: Buffer | undefined;
+    /** The body as read once here, as the service reads it, for the checks and the trail. */
+    let json: unknown;
     let release = () => {};
     if (route.jsonBody) {
       const read = await readJson(req);
@@ -145,6 +147,7 @@ export function createProxyHandler(deps: ProxyDeps) {
         }
         return sendJson(res, 400, errorBody("validation_error", readable.message), headers);
       }
+      json = readable.value;
     }
     // One person's slow transfers hold only their share of the lane's upstream connections;
     // their further requests wait for one of their own to finish.
@@ -158,7 +161,7 @@ export function createProxyHandler(deps: ProxyDeps) {
       release();
       if (gone.signal.aborted) return info(`client went away while waiting for its turn: ${where(req)}`);
       if (actor && deps.audit && CHANGE_ENDPOINTS.has(route.endpoint)) {
-        const change = { actor, address: req.socket.remoteAddress ?? "", method: req.method ?? "GET", endpoint: route.endpoint, upstreamPath: route.upstreamPath, target: route.target, body };
+        const change = { actor, address: req.socket.remoteAddress ?? "", method: req.method ?? "GET", endpoint: route.endpoint, upstreamPath: route.upstreamPath, target: route.target, body, ...(route.jsonBody ? { json } : {}) };
         await deps.audit.unanswered(change, 503, entry.message);
       }
       if (!route.jsonBody && req.method !== "GET" && req.method !== "HEAD") res.once("finish", () => req.readableEnded || discardRest(req));
@@ -177,11 +180,12 @@ export function createProxyHandler(deps: ProxyDeps) {
           upstreamPath: route.upstreamPath,
           target: route.target,
           body,
+          ...(route.jsonBody ? { json } : {}),
           size: Number(req.headers["content-length"]) || undefined,
           undoOf: undoOf(req.headers[UNDO_HEADER]),
         };
         // Decided before anything reaches the upstream; a body the check needs (joins, jobs) was read above.
-        const decision = checkRequest(actor, route, body);
+        const decision = checkRequest(actor, route, json);
         if (!decision.allowed) {
           // A refused upload is recorded with the key it asked for (its file is not read).
           const uploadKey = deps.audit && route.endpoint === "upload" ? await multipartKey(req, UPLOAD_KEY_WAIT_MS) : undefined;

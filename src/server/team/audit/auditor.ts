@@ -32,6 +32,8 @@ export interface ChangeRequest {
   /** `db/slug` or the bucket. */
   target?: string;
   body?: Buffer;
+  /** The body as read once by the proxy (shared/json-text.ts), so that it is not parsed again here. */
+  json?: unknown;
   /** Content length of a streamed body (uploads, imports). */
   size?: number;
   /** The app's Undo or Redo that made it ("undo: Import people.csv"), when it says so. */
@@ -229,6 +231,9 @@ function keysOfRecords(records: unknown[], pk: string): string[] {
 
 /** A request's body (read as the service reads it) or an answer, as an object; {} when it is none. */
 const parse = (body: Buffer | undefined): Record<string, unknown> => jsonObjectOf(body) ?? {};
+/** A change's body: as the proxy read it, when it did. */
+const bodyOf = (c: Pick<ChangeRequest, "body" | "json">): Record<string, unknown> =>
+  "json" in c ? (c.json && typeof c.json === "object" && !Array.isArray(c.json) ? (c.json as Record<string, unknown>) : {}) : parse(c.body);
 
 /** The service's before-images answer, or undefined when it is not one. */
 function imagesOf(v: unknown): BeforeImages | undefined {
@@ -344,7 +349,7 @@ export function createAuditor(opts: AuditorOptions): Auditor {
    * a file's key, a job's source and destination. A streamed body (an upload) is not read.
    */
   async function attempted(c: RefusedRequest): Promise<{ detail: Record<string, unknown>; keys: string[] }> {
-    const body = parse(c.body);
+    const body = bodyOf(c);
     const detail: Record<string, unknown> = {};
     let keys: string[] = [];
     if (c.endpoint === "delete") {
@@ -436,7 +441,7 @@ export function createAuditor(opts: AuditorOptions): Auditor {
     },
     async beforeChange(c) {
       const kind = KIND[c.endpoint] ?? "update";
-      const body = parse(c.body);
+      const body = bodyOf(c);
       const resource = resourceOf(c);
       const detail: Record<string, unknown> = {};
       let keys: string[] = [];

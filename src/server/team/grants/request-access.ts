@@ -8,13 +8,14 @@
 import type { Access } from "../../proxy/routes";
 import type { Actor, Decision, Resource } from "../contract";
 import { decide } from "./permissions";
-import { jsonObjectOf } from "../../../shared/json-text";
 
 export interface RouteAccess {
   access: Access;
   /** `db/slug` for table routes, the bucket for bucket routes. */
   target?: string;
 }
+
+const asObject = (v: unknown): Record<string, unknown> | undefined => (v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
 
 /** Said when a move with overwrite is refused for the role: what it would remove. */
 export const REPLACE_BY_MOVE = "A move that replaces files removes every version of them, as deleting does.";
@@ -23,7 +24,8 @@ export function hidesAnyTable(actor: Pick<Actor, "grants">): boolean {
   return actor.grants.some((g) => g.resource.startsWith("table:") && g.level === "none");
 }
 
-export function checkRequest(actor: Actor, route: RouteAccess, body?: Buffer): Decision {
+/** `body`: the request's JSON body as read (shared/json-text.ts), for the checks that need it. */
+export function checkRequest(actor: Actor, route: RouteAccess, body?: unknown): Decision {
   const { access, target } = route;
   switch (access.on) {
     case "signed":
@@ -34,7 +36,7 @@ export function checkRequest(actor: Actor, route: RouteAccess, body?: Buffer): D
         ? { allowed: false, message: "The alternate query path (/v0/data-api/record/query) cannot be checked per table, and some tables are hidden from you: use /v0/record/{database_id}/{table_slug}/query." }
         : { allowed: true };
     case "job": {
-      const job = jsonObjectOf(body);
+      const job = asObject(body);
       if (job?.action === "delete") return decide(actor, "delete", `bucket:${target}` as Resource);
       // A move that replaces what is at its destination removes every version of it: a delete.
       // (A copy that replaces adds a version, keeping the others: a write.)
@@ -49,7 +51,7 @@ export function checkRequest(actor: Actor, route: RouteAccess, body?: Buffer): D
     case "table": {
       const own = decide(actor, access.action, `table:${target}` as Resource);
       if (!own.allowed || access.action !== "read") return own;
-      const joins = jsonObjectOf(body)?.join;
+      const joins = asObject(body)?.join;
       if (!Array.isArray(joins)) return own;
       const db = (target ?? "").split("/")[0];
       for (const j of joins) {
