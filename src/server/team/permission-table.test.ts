@@ -4,6 +4,7 @@
  * through the form. A refused request must be a 403 in the error shape AND must never reach
  * the upstream (a counting relay sits between proxy and service).
  */
+import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENDPOINTS, matchApiRoute } from "../proxy/routes";
 import { fromApp } from "../proxy/testing/test-baseboard";
@@ -169,4 +170,55 @@ describe("hidden tables and buckets", () => {
     expect(await bad.json()).toMatchObject({ error: "validation_error", message: expect.stringMatching(/^The request body is not valid JSON: /) });
     expect(stack.relay.seen.length).toBe(before);
   });
+});
+
+/** An upload whose file part then comes a byte at a time (the caller writes them). */
+function drippingUpload(cookie: string, i: number): Promise<net.Socket> {
+  const u = new URL(stack.proxy.url);
+  const start =
+    `--x\r\nContent-Disposition: form-data; name="key"\r\n\r\ndrip/${i}.bin\r\n` +
+    `--x\r\nContent-Disposition: form-data; name="file"; filename="${i}.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`;
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(u.port), u.hostname, () => {
+      socket.write(
+        `POST /api/v0/storage/object/public-assets HTTP/1.1\r\nHost: ${u.host}\r\nOrigin: ${stack.proxy.url}\r\nx-baseboard-client: 1\r\n` +
+          `Cookie: ${cookie}\r\nContent-Type: multipart/form-data; boundary=x\r\nContent-Length: 100000\r\n\r\n${start}`,
+      );
+      resolve(socket);
+    });
+    socket.on("error", () => {});
+    socket.once("error", reject);
+  });
+}
+
+/**
+ * One person's slow transfers take only their share of an upstream lane (proxy/lane-gate.ts):
+ * one editor sends eighteen uploads a byte at a time (each under the idle limit, so none is cut)
+ * into the lane of sixteen connections; another editor's upload still goes through while they
+ * drip. Without the share, the first held all sixteen and the other waited until they stopped.
+ */
+describe("a share of the upstream lanes", () => {
+  it("one editor's eighteen dripping uploads leave room for another editor's upload", async () => {
+    const base = stack.proxy.url;
+    const ed1 = cookies.get(who("editor", undefined)) as string;
+    const ed2 = cookies.get(who("editor", "editor")) as string;
+    const drips = await Promise.all(Array.from({ length: 18 }, (_, i) => drippingUpload(ed1, i)));
+    const timer = setInterval(() => {
+      for (const d of drips) d.write("z");
+    }, 500);
+    try {
+      await new Promise((r) => setTimeout(r, 1000));
+      const form = new FormData();
+      form.append("key", "drip/other-person.txt");
+      form.append("file", new Blob(["hi"], { type: "text/plain" }), "other-person.txt");
+      const upload = fetch(`${base}/api/v0/storage/object/public-assets`, { method: "POST", headers: { ...fromApp(base), cookie: ed2 }, body: form }).then((r) => r.status);
+      // Settled while the drips go on (they are not stopped before this answers or 20 s pass).
+      const settled = await Promise.race([upload, new Promise<string>((r) => setTimeout(() => r("still waiting"), 20_000))]);
+      expect(settled).toBe(200);
+      expect(drips.filter((d) => d.destroyed)).toHaveLength(0);
+    } finally {
+      clearInterval(timer);
+      for (const d of drips) d.destroy();
+    }
+  }, 60_000);
 });
