@@ -91,6 +91,7 @@ export function present(e: AuditEntry, outcome: AuditEntry | undefined, record?:
             ? { key: detail.key }
             : undefined,
     beforeImagesOmitted,
+    beforeImagesUnreadable: out.beforeImagesUnreadable === true ? true : undefined,
     // In a Record's history: a change past the before-images' limit that does not name this
     // Record may still have changed it (its values were not kept).
     partial: record !== undefined && (namesNotAll(detail) || namesNotAll(out)) && !keys.includes(record) ? true : undefined,

@@ -556,7 +556,14 @@ export function createAuditor(opts: AuditorOptions): Auditor {
           // not a header: its before-images are of the Records whose values it changed.
           const overwrote = c.endpoint === "import" ? Number(json.changed ?? json.updated) : matched;
           if (Number.isFinite(overwrote) && overwrote > n) out.beforeImagesOmitted = overwrote - n;
-        } else if (asked) out.beforeImagesUnreadable = true;
+        } else if (asked || (c.endpoint === "update" && upstreamHeaders[BEFORE_IMAGES_HEADER] && status < 300 && matched > 0)) {
+          // Asked for, and not in the answer (or not readable): the service made the update but
+          // could not read what it overwrote (out of memory beside it, say). Said, not left out;
+          // and counted as not kept, so every Record's history of the table lists it ("perhaps").
+          out.beforeImagesUnreadable = true;
+          const overwrote = c.endpoint === "import" ? Number(json.changed ?? json.updated) : matched;
+          if (Number.isFinite(overwrote) && overwrote > 0) out.beforeImagesOmitted = overwrote;
+        }
         // An import's: the keys of the Records it added (at most BEFORE_IMAGES_MAX), and its counts.
         const added = c.endpoint === "import" && status < 300 && Array.isArray(json.added) ? (json.added as unknown[]).map(recordKeyText) : undefined;
         if (c.endpoint === "import" && status < 300 && typeof json.inserted === "number" && typeof json.updated === "number") {

@@ -411,7 +411,13 @@ function EntryDetail({ item: it }: { item: AuditItem }) {
           </ul>
         </>
       )}
-      {it.beforeImagesOmitted ? <p className="muted small">Before-images of {it.beforeImagesOmitted.toLocaleString()} more Records were not kept (over 10,000 in one change).</p> : null}
+      {it.beforeImagesUnreadable ? (
+        <p className="muted small">
+          What it overwrote{it.beforeImagesOmitted ? ` in ${it.beforeImagesOmitted.toLocaleString()} Records` : ""} was not kept: the service made the change but could not read the values before it (it ran out of memory beside it, for example).
+        </p>
+      ) : it.beforeImagesOmitted ? (
+        <p className="muted small">Before-images of {it.beforeImagesOmitted.toLocaleString()} more Records were not kept (over 10,000 in one change).</p>
+      ) : null}
       {it.addedOmitted ? <p className="muted small">{it.addedOmitted.toLocaleString()} more Records added are not named here (over 10,000 in one import); the count above is all of them.</p> : null}
       {(it.filter !== undefined || it.values !== undefined || it.records !== undefined || it.detail !== undefined || it.filterText !== undefined) && (
         <details>

@@ -40,6 +40,8 @@ export interface AuditItem {
   /** A delete's `versions` are every version it removed (`size`: their bytes together). */
   file?: { key?: string; version?: string; versionedKey?: string; size?: number; restoredFrom?: string; versions?: { versionedKey: string; size?: number }[]; versionsOmitted?: number };
   beforeImagesOmitted?: number;
+  /** The service made the change but could not read what it overwrote (those Records count in beforeImagesOmitted). */
+  beforeImagesUnreadable?: boolean;
   /** In a Record's history: a change past the before-images' limit that may have changed it (not named). */
   partial?: boolean;
   detail?: unknown;

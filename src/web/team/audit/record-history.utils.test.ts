@@ -151,4 +151,8 @@ describe("restoreValues", () => {
     const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
     expect(restoreValues({ id: "E1", salary: 400, title: "A" }, { salary: 200, title: "A" }, same)).toEqual([{ field: "salary", from: 400, to: 200 }]);
   });
+  it("says why a change that could not read what it overwrote may have changed the Record", () => {
+    const it0 = { seq: 70, at: "2026-11-27T07:00:00.000Z", actor: "ada@example.com", action: "update", keys: [], keyCount: 0, outcome: "applied", beforeImagesOmitted: 999, beforeImagesUnreadable: true, partial: true } as AuditItem;
+    expect(recordVersions([it0], "E1", "id")[0]).toMatchObject({ what: "maybe", why: expect.stringMatching(/^The values this change overwrote could not be read/) });
+  });
 });

@@ -37,6 +37,7 @@ const valuesOf = (o: Record<string, RecordValue> | undefined) => o ?? {};
 
 /** Why a change that does not name every Record it touched may have touched this one. */
 function partialWhy(it: AuditItem): string {
+  if (it.beforeImagesUnreadable) return "The values this change overwrote could not be read, so none were kept: it may have changed this Record.";
   if (it.action !== "import") return "More than 10,000 Records matched this change; this Record's values were not kept.";
   const changed = Number(it.beforeImagesOmitted) > 0;
   const added = Number(it.addedOmitted) > 0;

@@ -322,7 +322,13 @@ export async function openDuckDbEngine(options: DuckDbOptions): Promise<SqlEngin
                   started();
                   return await runOn(conn, q);
                 } finally {
-                  await control(conn, "reset session preserve_insertion_order; commit").catch(() => undefined);
+                  await control(conn, "reset session preserve_insertion_order; commit").catch(async () => {
+                    // A read that failed (out of memory, say) left its transaction aborted, and
+                    // the commit is refused: rolled back, or the reader went back to the pool
+                    // "aborted" and every read on it failed until the service was restarted.
+                    await control(conn, "rollback").catch(() => undefined);
+                    await control(conn, "reset session preserve_insertion_order").catch(() => undefined);
+                  });
                 }
               });
               // A read that fails before it began fails the start; after, only its result.

@@ -55,3 +55,25 @@ it("a read that runs out of memory alone, after lookups loaded much of a key ind
   // And the instance opened afresh serves everything as before.
   expect((await engine.read([CompiledQuery.raw("select n from t where k = $1", ["K000001234"])]))[0].rows).toEqual([[1234]]);
 });
+
+it("a read beside a write that fails leaves its reader usable (its transaction is rolled back, not left aborted)", async () => {
+  const dir = tempDir();
+  engine = await openDuckDbEngine({ file: path.join(dir, "db.duckdb"), memoryLimit: "64MB", threads: 2, readers: 1 });
+  await engine.write(async (tx) => {
+    await tx.run(CompiledQuery.raw("create table t (k varchar primary key, v varchar)", []));
+    await tx.run(CompiledQuery.raw("insert into t select 'k' || i, 'v' from range(100) r(i)", []));
+  });
+  const pin = CompiledQuery.raw("select count(*) from t", []);
+  const failed = await engine.write(async (tx) => {
+    const beside = tx.readerBeside?.();
+    expect(beside).toBeDefined();
+    const changing = tx.run(CompiledQuery.raw("update t set v = 'w'", []));
+    // Runs out of memory as it reads (a list DuckDB holds whole), after its transaction began.
+    const started = await beside!(list(40_000_000), { atMostOne: false, pin });
+    await changing;
+    return started.result.then(() => "read", (e: Error) => engine!.dialect.classifyError(e));
+  });
+  expect(failed).toBe("outOfMemory");
+  // The one reader serves the next reads (it answered "Current transaction is aborted" to every one).
+  for (let i = 0; i < 3; i++) expect((await engine.read([CompiledQuery.raw("select count(*) as n from t where v = 'w'", [])]))[0].rows).toEqual([[100]]);
+});
