@@ -189,10 +189,13 @@ export function createUpstream(opts: UpstreamOptions): Upstream {
     const hasBody = req.method !== "GET" && req.method !== "HEAD";
     const streamed = hasBody && !fopts.body;
     // The browser went away: stop the upstream too (an aborted upload then leaves nothing behind).
+    // Not a change the trail records whose request was sent whole: the upstream may apply it
+    // anyway, so its answer is still awaited and recorded (only not sent to nobody).
     const onClose = () => {
       if (!res.writableFinished) {
         clientGone = true;
-        abort.abort();
+        const whole = !streamed || req.readableEnded;
+        if (!(fopts.onAnswer && whole)) abort.abort();
       }
     };
     res.once("close", onClose);
@@ -233,6 +236,7 @@ export function createUpstream(opts: UpstreamOptions): Upstream {
       if (fopts.onAnswer) {
         const raw = Buffer.from(await up.body.arrayBuffer());
         const answer = (await fopts.onAnswer(up.statusCode, up.headers, raw)) ?? raw;
+        if (clientGone || res.destroyed) return "client-aborted";
         headers2["content-length"] = String(answer.length);
         delete headers2["transfer-encoding"];
         res.writeHead(up.statusCode, headers2);

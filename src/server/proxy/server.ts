@@ -150,8 +150,10 @@ export function createProxyHandler(deps: ProxyDeps) {
       json = readable.value;
     }
     // One person's slow transfers hold only their share of the lane's upstream connections;
-    // their further requests wait for one of their own to finish.
-    const holder = actor?.sessionId ?? `${actor?.email ?? ""}@${req.socket.remoteAddress ?? ""}`;
+    // their further requests wait for one of their own to finish. A person is one holder
+    // however many sessions they sign in (three sessions took three shares); the shared
+    // password and the single user are everyone, so there each session (else address) is one.
+    const holder = actor?.kind === "person" ? `person:${actor.email.toLowerCase()}` : (actor?.sessionId ?? `${actor?.email ?? ""}@${req.socket.remoteAddress ?? ""}`);
     const gone = new AbortController();
     const onGone = () => gone.abort();
     res.once("close", onGone);

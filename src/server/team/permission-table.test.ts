@@ -198,11 +198,12 @@ function drippingUpload(cookie: string, i: number): Promise<net.Socket> {
  * drip. Without the share, the first held all sixteen and the other waited until they stopped.
  */
 describe("a share of the upstream lanes", () => {
-  it("one editor's eighteen dripping uploads leave room for another editor's upload", async () => {
+  it("one editor's eighteen dripping uploads, over three sessions, leave room for another editor's upload", async () => {
     const base = stack.proxy.url;
-    const ed1 = cookies.get(who("editor", undefined)) as string;
+    // One person in three sessions is one holder (each session had a share of its own: stop 40).
+    const ed1 = [cookies.get(who("editor", undefined)) as string, await signIn(base, who("editor", undefined), PASSWORD), await signIn(base, who("editor", undefined), PASSWORD)];
     const ed2 = cookies.get(who("editor", "editor")) as string;
-    const drips = await Promise.all(Array.from({ length: 18 }, (_, i) => drippingUpload(ed1, i)));
+    const drips = await Promise.all(Array.from({ length: 18 }, (_, i) => drippingUpload(ed1[i % 3], i)));
     const timer = setInterval(() => {
       for (const d of drips) d.write("z");
     }, 500);

@@ -9,6 +9,7 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
+import net from "node:net";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -323,6 +324,44 @@ describe("what is recorded", () => {
     expect((await call(vic, "GET", "/api/audit?table=demo/employees&record=R-12&cursor=3.%21%21")).status).toBe(400);
     const ada = await signIn(base(), "ada@example.com", PW);
     expect((await call(ada, "GET", `/api/audit?table=demo/employees&cursor=3.${Buffer.from("E00012").toString("base64url")}`)).status).toBe(400);
+  });
+
+  it("a change whose client hangs up once it has sent it is still recorded, with what it overwrote", async () => {
+    const ada = await signIn(base(), "ada@example.com", PW);
+    const u = new URL(base());
+    const body = JSON.stringify({ filter: byId("E00033"), values: [{ key: "city", value: "Hung Up Town" }] });
+    // The update is held at the upstream until the client has gone.
+    let arrived!: () => void;
+    const atUpstream = new Promise<void>((r) => (arrived = r));
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    stack.hold = (req) => (req.url?.endsWith("/employees/update") ? (arrived(), released) : undefined);
+    try {
+      const socket = await new Promise<net.Socket>((resolve, reject) => {
+        const s = net.connect(Number(u.port), u.hostname, () => {
+          s.write(
+            `POST /api/v0/record/demo/employees/update HTTP/1.1\r\nHost: ${u.host}\r\nOrigin: ${base()}\r\nx-baseboard-client: 1\r\nsec-fetch-site: same-origin\r\n` +
+              `Cookie: ${ada}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+          );
+          resolve(s);
+        });
+        s.on("error", reject);
+      });
+      await atUpstream;
+      socket.destroy(); // gone before any answer could come
+      await new Promise((r) => setTimeout(r, 200));
+    } finally {
+      stack.hold = undefined;
+      release();
+    }
+    // The update is applied (the upstream was not stopped), and the trail has it whole.
+    let entry: { outcome?: string; changes?: { key: unknown; before: Record<string, unknown>; after: Record<string, unknown> }[] } | undefined;
+    for (let i = 0; i < 50 && entry?.outcome !== "applied"; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      entry = (await call(ada, "GET", "/api/audit?table=demo/employees&record=E00033&kind=update")).body.items[0];
+    }
+    expect(entry).toMatchObject({ outcome: "applied", changes: [{ key: "E00033", after: { city: "Hung Up Town" } }] });
+    expect((await call(ada, "POST", "/api/v0/record/demo/employees/query", { filter: byId("E00033") })).body.items[0].city).toBe("Hung Up Town");
   });
 
   it("a body is read as the service reads it; one it refuses is recorded as asked, and nothing is read for it", async () => {

@@ -23,12 +23,15 @@ export interface TeamStack {
   /** The proxy's team store, opened by the test as `npm run people` would. */
   store: TeamStore;
   admin: ReturnType<typeof createPeopleAdmin>;
+  /** Set by a test: the relay waits for it before passing a request on (to hold one upstream). */
+  hold?: (req: http.IncomingMessage) => Promise<void> | undefined;
   stop(): Promise<void>;
 }
 
-export function relayTo(target: string): http.RequestListener {
+export function relayTo(target: string, hold?: (req: http.IncomingMessage) => Promise<void> | undefined): http.RequestListener {
   const t = new URL(target);
-  return (req, res) => {
+  return async (req, res) => {
+    await hold?.(req);
     const up = http.request({ host: t.hostname, port: t.port, method: req.method, path: req.url, headers: req.headers }, (r) => {
       res.writeHead(r.statusCode ?? 502, r.headers);
       r.pipe(res);
@@ -40,13 +43,14 @@ export function relayTo(target: string): http.RequestListener {
 
 export async function startTeamStack(env: Record<string, string> = {}, opts: { prepareDataDir?: (dir: string) => void } = {}): Promise<TeamStack> {
   const svc = await startTestBaseboard();
-  const relay = await startRawUpstream(relayTo(svc.serviceUrl as string));
+  let stack: TeamStack | undefined;
+  const relay = await startRawUpstream(relayTo(svc.serviceUrl as string, (req) => stack?.hold?.(req)));
   const apiKey = fs.readFileSync(path.join(svc.dataDir as string, "api-key"), "utf8").trim().split(/\s+/)[0];
   const dataDir = fs.mkdtempSync(path.join(svc.dir, "team-"));
   opts.prepareDataDir?.(dataDir);
   const store = openSqliteTeamStore(dataDir);
   const proxy = await startTestBaseboard({ BASE_URL: relay.url, API_KEY: apiKey, DATA_DIR: dataDir, ...env });
-  return {
+  stack = {
     svc,
     relay,
     proxy,
@@ -61,6 +65,7 @@ export async function startTeamStack(env: Record<string, string> = {}, opts: { p
       await svc.stop();
     },
   };
+  return stack;
 }
 
 /** Signs in through the real form; returns the Cookie header value. */
