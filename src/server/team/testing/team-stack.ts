@@ -43,14 +43,14 @@ export function relayTo(target: string, hold?: (req: http.IncomingMessage) => Pr
 
 export async function startTeamStack(env: Record<string, string> = {}, opts: { prepareDataDir?: (dir: string) => void } = {}): Promise<TeamStack> {
   const svc = await startTestBaseboard();
-  let stack: TeamStack | undefined;
-  const relay = await startRawUpstream(relayTo(svc.serviceUrl as string, (req) => stack?.hold?.(req)));
+  const ref: { stack?: TeamStack } = {};
+  const relay = await startRawUpstream(relayTo(svc.serviceUrl as string, (req) => ref.stack?.hold?.(req)));
   const apiKey = fs.readFileSync(path.join(svc.dataDir as string, "api-key"), "utf8").trim().split(/\s+/)[0];
   const dataDir = fs.mkdtempSync(path.join(svc.dir, "team-"));
   opts.prepareDataDir?.(dataDir);
   const store = openSqliteTeamStore(dataDir);
   const proxy = await startTestBaseboard({ BASE_URL: relay.url, API_KEY: apiKey, DATA_DIR: dataDir, ...env });
-  stack = {
+  const stack: TeamStack = {
     svc,
     relay,
     proxy,
@@ -65,6 +65,7 @@ export async function startTeamStack(env: Record<string, string> = {}, opts: { p
       await svc.stop();
     },
   };
+  ref.stack = stack;
   return stack;
 }
 
