@@ -552,18 +552,21 @@ test("bulk update changes only the confirmed Records, even if more match by then
   await dialog.getByLabel("Value 1", { exact: true }).fill("Bulk Title");
   await dialog.getByRole("button", { name: "Review" }).click();
   await expect(dialog.getByTestId("bulk-confirm")).toContainText("This will change 2 Records");
-  // A third Record starts matching after the user confirmed the count.
+  // A third Record starts matching after the user confirmed the count; and someone changes one
+  // of the two meanwhile.
   await apiUpdate("employees", { values: [{ key: "city", value: "BulkTown" }], filter: byPk("E00743") });
+  await apiUpdate("employees", { values: [{ key: "job_title", value: "Changed Meanwhile" }], filter: byPk("E00742") });
   await dialog.getByRole("button", { name: "Update 2 Records" }).click();
   await expect.poll(async () => (await apiRecord("E00741")).job_title).toBe("Bulk Title");
   expect((await apiRecord("E00742")).job_title).toBe("Bulk Title");
   expect((await apiRecord("E00743")).job_title).toBe(before.E00743.job_title);
 
-  // The Undo button on the success toast (issue 24 item 7) undoes exactly this update.
+  // The Undo button on the success toast (issue 24 item 7) undoes exactly this update, giving back
+  // what each Record held just before it (E00742: the change made meanwhile, not the reviewed value).
   await page.getByRole("region", { name: "Notifications" }).getByRole("button", { name: "Undo" }).click();
   // The undo writes Record by Record: wait for all of them, not just the first.
   const titles = () => Promise.all(pks.map(async (pk) => (await apiRecord(pk)).job_title));
-  await expect.poll(titles).toEqual(pks.map((pk) => before[pk].job_title));
+  await expect.poll(titles).toEqual([before.E00741.job_title, "Changed Meanwhile", before.E00743.job_title]);
 });
 
 test("a CSV dragged over the grid shows where to drop it, and dropping it opens the import preview", async ({ page }) => {

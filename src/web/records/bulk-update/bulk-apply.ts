@@ -5,7 +5,7 @@
  * `equal` conditions, so it works against the hosted interface too), in chunks below the
  * service's per-request condition cap. A Record that started matching in between is not touched;
  * one that stopped matching is not touched either (the view's filter is still there), and the
- * undo lists only the Records whose update matched.
+ * undo lists only the Records whose update matched, with the values they held just before it.
  * Past QUERY_LIMIT_MAX Records the set is not read: the count is checked again just before the
  * update, and a different count goes back to the user before anything changes.
  */
@@ -57,10 +57,17 @@ export async function applyConfirmed(db: string, table: string, filter: FilterGr
   }
   const rows = confirmed.snapshot;
   const changed: RecordRow[] = [];
+  const keys = [pkField, ...values.map((v) => v.key).filter((k) => k !== pkField)];
   let matched = 0;
   for (let i = 0; i < rows.length; i += CHUNK) {
-    const chunk = rows.slice(i, i + CHUNK);
-    const out = await updateRecords(db, table, { values, filter: narrowed(filter, pkField, chunk.map((r) => r[pkField])) });
+    const pks = rows.slice(i, i + CHUNK).map((r) => r[pkField]);
+    // The values the undo gives back are read again just before the update, not taken from the
+    // review: someone may have changed a Record since (its undo wrote back the value from before
+    // their change, silently undoing it too).
+    const now = await queryRecords(db, table, { filter: pkFilter(pkField, pks), select: keys, limit: CHUNK });
+    const byPk = new Map(now.items.map((r) => [pkId(r[pkField]), r]));
+    const chunk = rows.slice(i, i + CHUNK).map((r) => byPk.get(pkId(r[pkField])) ?? r);
+    const out = await updateRecords(db, table, { values, filter: narrowed(filter, pkField, pks) });
     if (out.matched === undefined || out.matched === chunk.length) {
       matched += out.matched ?? chunk.length;
       changed.push(...chunk);
@@ -68,8 +75,8 @@ export async function applyConfirmed(db: string, table: string, filter: FilterGr
     }
     // Some stopped matching in between: the undo covers only those now holding the new values.
     matched += out.matched;
-    const now = await queryRecords(db, table, { filter: pkFilter(pkField, chunk.map((r) => r[pkField])), select: [pkField, ...values.map((v) => v.key)], limit: CHUNK });
-    const updated = new Set(now.items.filter((r) => values.every((v) => sameValue(r[v.key] ?? null, v.value))).map((r) => pkId(r[pkField])));
+    const after = await queryRecords(db, table, { filter: pkFilter(pkField, pks), select: keys, limit: CHUNK });
+    const updated = new Set(after.items.filter((r) => values.every((v) => sameValue(r[v.key] ?? null, v.value))).map((r) => pkId(r[pkField])));
     changed.push(...chunk.filter((r) => updated.has(pkId(r[pkField]))));
   }
   return { ok: true, matched, changes: changesFromSnapshot(changed, pkField, values) };
