@@ -552,6 +552,8 @@ test("bulk update changes only the confirmed Records, even if more match by then
   await dialog.getByLabel("Value 1", { exact: true }).fill("Bulk Title");
   await dialog.getByRole("button", { name: "Review" }).click();
   await expect(dialog.getByTestId("bulk-confirm")).toContainText("This will change 2 Records");
+  // The focus is on Back (it fell to the page, where three Tabs reached the update).
+  await expect(dialog.getByRole("button", { name: "Back" })).toBeFocused();
   // A third Record starts matching after the user confirmed the count; and someone changes one
   // of the two meanwhile.
   await apiUpdate("employees", { values: [{ key: "city", value: "BulkTown" }], filter: byPk("E00743") });

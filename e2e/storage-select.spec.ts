@@ -74,6 +74,8 @@ test("select with checkboxes, shift-click and Ctrl+A; move, copy and delete the 
   await bar.getByRole("button", { name: "Delete…" }).click();
   const del = page.getByRole("dialog", { name: "Delete 1 file and 1 folder" });
   await expect(del.getByTestId("bulk-confirm")).toContainText("with everything under the folders");
+  // It cannot be undone: the focus starts on Cancel, so one Enter does not delete.
+  await expect(del.getByRole("button", { name: "Cancel" })).toBeFocused();
   await del.getByRole("button", { name: "Delete 1 file and 1 folder" }).click();
   await expect(page.getByTestId("bulk-outcome")).toHaveText("2 of 2 deleted.");
   await page.locator(".dialog-foot").getByRole("button", { name: "Close" }).click();

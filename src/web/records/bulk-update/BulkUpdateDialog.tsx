@@ -51,6 +51,11 @@ export function BulkUpdateDialog({ db, table, pkField, fields, target, onClose, 
     ref.current?.querySelector<HTMLElement>(".bulk-rows select")?.focus();
   }, []);
 
+  const backRef = useRef<HTMLButtonElement>(null);
+  const reviewing = review !== null;
+  useEffect(() => {
+    if (reviewing) backRef.current?.focus();
+  }, [reviewing]);
   const toReview = async () => {
     const values = readBulkValues(rows, fields);
     if (!values.ok) return setError(values.error.message);
@@ -192,7 +197,8 @@ export function BulkUpdateDialog({ db, table, pkField, fields, target, onClose, 
             )}
             {review.count > QUERY_LIMIT_MAX && <p className="warn-text">More than {fmt(QUERY_LIMIT_MAX)} Records: this update cannot be undone.</p>}
             <footer className="dialog-foot">
-              <button type="button" className="btn" onClick={() => setReview(null)} disabled={busy}>
+              {/* The focus comes here (the Review button under it went away, and it fell to the page): Back, not the update. */}
+              <button type="button" className="btn" onClick={() => setReview(null)} disabled={busy} ref={backRef}>
                 Back
               </button>
               <button type="button" className="btn btn-danger" onClick={confirm} disabled={busy || review.count === 0}>

@@ -69,7 +69,12 @@ export function MoveDialog({ bucket, from, action: initial, onClose }: MoveDialo
         <label htmlFor={id}>New path in {bucket}</label>
         <input id={id} className="input" value={to} data-autofocus onChange={(e) => (setTo(e.target.value), setFailure(undefined))} aria-invalid={!!shown} aria-describedby={`${id}-help`} />
         <p id={`${id}-help`} className={shown ? "st-error-text" : "st-muted"} role={failure ? "alert" : undefined}>
-          {shown ?? (from.endsWith("/") ? "Everything under the folder goes along, with every version." : "Every version goes along.")}
+          {shown ??
+            (action === "copy"
+              ? `The newest version of ${from.endsWith("/") ? "each file under the folder" : "the file"} is copied (a new file; the older versions stay with the original).`
+              : from.endsWith("/")
+                ? "Everything under the folder goes along, with every version."
+                : "Every version goes along.")}
         </p>
         <ReplaceCheck label={REPLACE_AT_PATH} checked={overwrite} allowed={mayReplace} onChange={(checked) => (setOverwrite(checked), setFailure(undefined))} />
         <div className="dialog-foot">

@@ -114,16 +114,17 @@ export function BulkDialog(p: BulkDialogProps) {
             <label htmlFor={id}>Into the folder (in {p.bucket}; empty for the top level)</label>
             <input id={id} className="input" value={to} data-autofocus onChange={(e) => setTo(e.target.value)} aria-invalid={!!problem} aria-describedby={`${id}-help`} placeholder="folder/sub/" />
             <p id={`${id}-help`} className={problem ? "st-error-text" : "st-muted"}>
-              {problem ?? `Each keeps its name${summary.folders.length ? "; folders go with everything under them" : ""}, with every version.`}
+              {problem ?? `Each keeps its name${summary.folders.length ? "; folders go with everything under them" : ""}${p.action === "copy" ? "; the newest version of each file is copied (the older ones stay with the original)" : ", with every version"}.`}
             </p>
             <ReplaceCheck label={REPLACE_IN_FOLDER} checked={overwrite} allowed={mayReplace} onChange={setOverwrite} />
           </>
         )}
         <div className="dialog-foot">
-          <button type="button" className="btn" onClick={p.onClose}>
+          {/* A delete cannot be undone: the focus starts on Cancel, so one Enter does not delete (as elsewhere). */}
+          <button type="button" className="btn" onClick={p.onClose} data-autofocus={p.action === "delete" ? true : undefined}>
             Cancel
           </button>
-          <button type="submit" className={`btn ${p.action === "delete" ? "btn-danger" : "btn-primary"}`} disabled={!!problem} data-autofocus={p.action === "delete" ? true : undefined}>
+          <button type="submit" className={`btn ${p.action === "delete" ? "btn-danger" : "btn-primary"}`} disabled={!!problem}>
             {verb} {what}
           </button>
         </div>
