@@ -194,6 +194,27 @@ test("when an admin ends a person's sessions, their open tab says so and sends t
   await expect(page.getByRole("region", { name: "Notifications" })).toContainText("They were signed out");
   const back = await page.request.patch(`${teamUrl}/api/people/bob%40example.com`, { headers, data: { role: "viewer" } });
   expect(back.status(), await back.text()).toBe(200);
+  // From the keyboard, arrow keys only choose (each press applied a role and signed bob out):
+  // Esc puts it back, Enter applies the one chosen, once.
+  await page.reload();
+  const roleBox = page.getByLabel("Role of bob@example.com");
+  await expect(roleBox).toHaveValue("viewer");
+  const roleNow = async () => ((await (await page.request.get(`${teamUrl}/api/people`)).json()) as { items: { email: string; role: string }[] }).items.find((x) => x.email === "bob@example.com")?.role;
+  await roleBox.focus();
+  await page.keyboard.press("ArrowDown");
+  await page.keyboard.press("ArrowDown");
+  await expect(roleBox).toHaveValue("admin");
+  await expect(page.getByText("Enter applies it (this signs them out); Esc keeps viewer.")).toBeVisible();
+  expect(await roleNow()).toBe("viewer");
+  await page.keyboard.press("Escape");
+  await expect(roleBox).toHaveValue("viewer");
+  await page.keyboard.press("ArrowDown");
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("region", { name: "Notifications" })).toContainText("bob@example.com is now an editor");
+  expect(await roleNow()).toBe("editor");
+  const again = await page.request.patch(`${teamUrl}/api/people/bob%40example.com`, { headers, data: { role: "viewer" } });
+  expect(again.status(), await again.text()).toBe(200);
+  await page.reload();
   // A grant says so too; then back to the role's access.
   await page.getByRole("row", { name: /bob@example.com/ }).getByRole("button", { name: /^Grants/ }).click();
   await page.getByLabel("table demo/departments").selectOption("none");

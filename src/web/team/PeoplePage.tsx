@@ -13,6 +13,7 @@ import { meQueryOptions } from "./me-get-query";
 import { usePeopleMutation } from "./people-mutation";
 import { type Person, peopleQueryOptions } from "./people-list-query";
 import { formatWhen } from "./SessionsTable";
+import { ApplySelect } from "./ApplySelect";
 
 const ROLES = ["viewer", "editor", "admin"] as const;
 const LEVELS = ["none", "viewer", "editor"] as const;
@@ -182,13 +183,13 @@ function PersonRow({ person: p, self, open, onToggle, config, onInvite }: RowPro
           </div>
         </td>
         <td>
-          <select
-            aria-label={`Role of ${p.email}`}
+          <ApplySelect
+            label={`Role of ${p.email}`}
             value={p.role}
             disabled={self}
             title={self ? selfWhy : undefined}
-            onChange={(e) => {
-              const role = e.target.value as Person["role"];
+            onApply={(value) => {
+              const role = value as Person["role"];
               change.mutate(
                 { kind: "update", email: p.email, patch: { role } },
                 // A new role ends their sessions (as a grant does): said, so nobody wonders why they were signed out.
@@ -199,7 +200,7 @@ function PersonRow({ person: p, self, open, onToggle, config, onInvite }: RowPro
             {ROLES.map((r) => (
               <option key={r}>{r}</option>
             ))}
-          </select>
+          </ApplySelect>
         </td>
         <td>{p.disabled ? <span className="badge badge-danger">disabled</span> : <span className="badge">active</span>}</td>
         <td>{formatWhen(p.lastSeenAt)}</td>
@@ -295,10 +296,10 @@ function Grants({ person, config }: { person: Person; config: AppConfig }) {
           <li key={r}>
             <label>
               <span className="grant-name">{r.replace(/^table:/, "table ").replace(/^bucket:/, "bucket ")}</span>
-              <select
+              <ApplySelect
+                label={`Grant of ${person.email} on ${r.replace(/^table:/, "table ").replace(/^bucket:/, "bucket ")}`}
                 value={levelOf(r)}
-                onChange={(e) => {
-                  const level = e.target.value;
+                onApply={(level) => {
                   const where = r.replace(/^table:/, "table ").replace(/^bucket:/, "bucket ");
                   change.mutate(
                     level ? { kind: "grant", email: person.email, resource: r, level: level as (typeof LEVELS)[number] } : { kind: "revoke-grant", email: person.email, resource: r },
@@ -319,7 +320,7 @@ function Grants({ person, config }: { person: Person; config: AppConfig }) {
                     {l}
                   </option>
                 ))}
-              </select>
+              </ApplySelect>
             </label>
           </li>
         ))}
