@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { joinedKeys } from "./filter";
 import { type ParsedNode, parseFilter } from "./filter-parse";
 
 const c = (key: string, operator = "equal", value: unknown = 1) => ({ key, operator, value });
@@ -104,5 +105,13 @@ describe("anyOf (issue 24 item 6)", () => {
   ])("refuses %j", (cond, message) => {
     const r = parseFilter({ and: [cond] });
     expect(!r.ok && r.error.message).toMatch(message);
+  });
+});
+
+describe("joinedKeys", () => {
+  it("names each condition on a joined table's Field once, at any depth", () => {
+    expect(joinedKeys({ and: [{ key: "age", operator: "equal", value: 1 }, { or: [{ key: "departments.budget", operator: "greaterThan", value: 5 }, { key: "departments.budget", operator: "equal", value: 9 }] }] })).toEqual(["departments.budget"]);
+    expect(joinedKeys({ and: [{ key: "age", operator: "equal", value: 1 }] })).toEqual([]);
+    expect(joinedKeys(undefined)).toEqual([]);
   });
 });

@@ -53,6 +53,17 @@ export function isGroup(node: FilterNode): node is FilterGroup {
   return typeof node === "object" && node !== null && ("and" in node || "or" in node);
 }
 
+/** The keys of a filter's conditions on a joined table's Fields ("departments.budget"), each once. */
+export function joinedKeys(node: FilterNode | undefined): string[] {
+  const out = new Set<string>();
+  const walk = (n: FilterNode) => {
+    if (isGroup(n)) for (const c of "and" in n ? n.and : n.or) walk(c);
+    else if (typeof n.key === "string" && n.key.includes(".")) out.add(n.key);
+  };
+  if (node) walk(node);
+  return [...out];
+}
+
 /** A client-sent name quoted for a message, clipped so a 100 kB key does not make a 100 kB error. */
 export function quoteName(name: string, max = 80): string {
   return `"${name.length > max ? `${name.slice(0, max - 1)}…` : name}"`;

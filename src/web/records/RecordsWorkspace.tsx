@@ -44,6 +44,7 @@ import { csvDropHandlers } from "./import/csv-drop";
 import { useSavedViews } from "./saved-views/saved-views-store";
 import { addConditionToDraft, setDraft } from "./filter-builder/draft-store";
 import { toggleColumn } from "./grid/columns.utils";
+import { joinedKeys } from "../../shared/filter";
 
 const RecordsOverlays = lazy(() => import("./overlays/RecordsOverlays"));
 const RecordPanel = lazy(() => import("./record-panel/RecordPanel"));
@@ -223,7 +224,18 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
         hasViews={hasViews}
         onCols={(cols) => setSearch({ cols: cols?.join(",") }, true)}
         onJoin={(j: JoinUnit | undefined) => setSearch({ join: formatJoin(j), cols: colsAfterJoin(view.cols, j, j && siblings.fieldsOf(j.targetTable)) })}
-        onUpdateMatching={() => setBulk({ kind: "filter", filter: view.filter })}
+        onUpdateMatching={() => {
+          // An update filters on this table's own Fields: a filter on a joined one was sent and refused in the service's words.
+          const joined = joinedKeys(view.filter);
+          if (joined.length) {
+            toast("An update cannot filter on joined Fields", {
+              kind: "error",
+              detail: `The filter uses ${joined.join(", ")}, from the joined table. Select the Records instead (their checkboxes, or Shift+click) and use "Update selected".`,
+            });
+            return;
+          }
+          setBulk({ kind: "filter", filter: view.filter });
+        }}
         onRefresh={() => records.refetch()}
       />
       {filterOpen && fields && (
