@@ -12,6 +12,10 @@ import { mayRead } from "../grants/permissions";
 import type { EventBus } from "./event-bus";
 import { type ChangeEvent, type NewChangeEvent, type PresenceState, sseFrame } from "./live-event";
 
+/** Live streams one person (or one shared session) may hold at once: one per tab. */
+const PER_PERSON_STREAMS = 50;
+const sameEmail = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
 export interface LiveOptions {
   bus: EventBus;
   maxSubscribers: number;
@@ -130,6 +134,15 @@ export function createLiveHub(o: LiveOptions): LiveHub {
         res.end(JSON.stringify(errorBody("unavailable", `This proxy already serves ${o.maxSubscribers} live streams (BASEBOARD_EVENTS_MAX_SUBSCRIBERS); try again shortly.`)));
         return;
       }
+      // One person's streams are at most a share of them (one viewer opened them all, and
+      // everyone else's stream was refused); a person is one, however many sessions.
+      // (The single user and the shared password are everyone: the proxy's own limit is theirs.)
+      const mine = actor.kind === "person" ? [...subs].filter((x) => x.actor.kind === "person" && sameEmail(x.actor.email, actor.email)).length : 0;
+      if (mine >= PER_PERSON_STREAMS) {
+        res.writeHead(503, { "content-type": "application/json; charset=utf-8", "retry-after": "10", "cache-control": "no-store" });
+        res.end(JSON.stringify(errorBody("unavailable", `You already have ${mine} live streams open (one per tab), the most one person may have; close some tabs.`)));
+        return;
+      }
       res.writeHead(200, {
         "content-type": "text/event-stream; charset=utf-8",
         "cache-control": "no-store",
@@ -149,8 +162,12 @@ export function createLiveHub(o: LiveOptions): LiveHub {
       res.write("retry: 3000\n\n");
       const now = Date.now();
       for (const p of presence.values()) if (p.until > now && p.view && may(actor, p.view)) write(s, sseFrame("presence", p));
-      const from = lastEventId !== undefined && /^\d+$/.test(lastEventId.trim()) ? Number(lastEventId) : undefined;
-      if (from !== undefined) {
+      const asked = lastEventId?.trim();
+      const from = asked && /^\d+$/.test(asked) && Number.isSafeInteger(Number(asked)) ? Number(asked) : undefined;
+      if (asked && from === undefined) {
+        // An id this proxy never gave ("garbage", -5, 1e20): what was missed cannot be known.
+        write(s, sseFrame("reset", { message: "Some changes may have been missed while you were away: refetch what is shown." }));
+      } else if (from !== undefined) {
         const backlog = await o.bus.since(from).catch(() => undefined);
         if (backlog === undefined) write(s, sseFrame("reset", { message: "Some changes may have been missed while you were away: refetch what is shown." }));
         else {

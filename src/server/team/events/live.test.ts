@@ -160,6 +160,12 @@ describe("GET /api/events", () => {
     const stale = await stream(eve, { "last-event-id": "12" });
     expect(stale.events.some((m) => m.event === "reset")).toBe(true);
     stale.close();
+    // An id this proxy never gives is as unknown (it resumed as if nothing was missed).
+    for (const id of ["garbage", "-5", "1e20", "99999999999999999999"]) {
+      const odd = await stream(eve, { "last-event-id": id });
+      expect(odd.events.some((m) => m.event === "reset"), id).toBe(true);
+      odd.close();
+    }
   });
 
   it("sends a heartbeat comment", async () => {
