@@ -239,7 +239,8 @@ test("Activity: admins filter the trail, open an entry's diff and go to the Reco
   const inChicago = await chicago.newPage();
   await signInAs(inChicago, "ada@example.com", PW);
   await inChicago.goto(`${teamUrl}/activity`);
-  await inChicago.getByLabel("From").fill("2026-11-25T21:17");
+  // Typed as a person writes it (the browser's own date-time box dropped "2026-11-25 21:17").
+  await inChicago.getByLabel("From").fill("2026-11-25 21:17");
   const sent = inChicago.waitForRequest((r) => r.url().includes("/api/audit?") && r.url().includes("since="));
   await inChicago.getByRole("button", { name: "Apply" }).click();
   expect(new URL((await sent).url()).searchParams.get("since")).toBe("2026-11-26T03:17:00.000Z");
@@ -250,12 +251,12 @@ test("Activity: admins filter the trail, open an entry's diff and go to the Reco
   const inTokyo = await tokyo.newPage();
   await signInAs(inTokyo, "ada@example.com", PW);
   await inTokyo.goto(shared);
-  await expect(inTokyo.getByLabel("From")).toHaveValue("2026-11-26T12:17");
+  await expect(inTokyo.getByLabel("From")).toHaveValue("2026-11-26 12:17");
   // (Not a late refetch of the shared link's page, whose since is 03:17 UTC.)
   const old = inTokyo.waitForRequest((r) => r.url().includes("/api/audit?") && r.url().includes("since=") && !r.url().includes("since=2026-11-26T03"));
   await inTokyo.goto(`${teamUrl}/activity?since=2026-11-25T21%3A17`);
   expect(new URL((await old).url()).searchParams.get("since")).toBe("2026-11-25T12:17:00.000Z");
-  await expect(inTokyo.getByLabel("From")).toHaveValue("2026-11-25T21:17");
+  await expect(inTokyo.getByLabel("From")).toHaveValue("2026-11-25 21:17");
   await tokyo.close();
 
   // A viewer: no Activity in the menu, a 403 from the API, an explanation on the page.
@@ -392,8 +393,13 @@ test("Activity says what a change to a person or a storage job did; a reversed t
   await expect(page.getByLabel("From")).toHaveAttribute("aria-invalid", "true");
   expect(asked).toEqual([]);
   await page.screenshot({ path: "test-results/audit-activity-reversed.png", fullPage: true });
+  // Text that is no time is said at the box, and Apply asks nothing.
+  await page.getByLabel("From").fill("yesterday");
+  await expect(page.getByText("A date (2026-11-27) or a date and time (2026-11-27 07:02), in your time zone.")).toBeVisible();
+  await page.getByRole("button", { name: "Apply" }).click();
+  expect(asked).toEqual([]);
   // Swapped in the form, the entries come.
-  await page.getByLabel("From").fill("2026-01-01T00:00");
+  await page.getByLabel("From").fill("2026-01-01");
   await page.getByLabel("To", { exact: true }).fill("2099-01-01T00:00");
   await page.getByRole("button", { name: "Apply" }).click();
   await expect(reversed).toHaveCount(0);

@@ -4,11 +4,11 @@
  */
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
-import { useId, useMemo, useState } from "react";
+import { useEffect, useId, useMemo, useState } from "react";
 import { configQueryOptions } from "../../app/config-get-query";
 import { meQueryOptions } from "../me-get-query";
 import { peopleQueryOptions } from "../people-list-query";
-import { type ActivitySearch, isReversedRange, toAuditFilters, toInstant, toLocalInput } from "./activity-search.utils";
+import { type ActivitySearch, isReversedRange, toAuditFilters, typedMoment, typedText } from "./activity-search.utils";
 import { formatValue } from "../../records/values/values.utils";
 import { activitySummary, askedRecord, KIND_TEXT, readableEndpoint, restoredText, versionText } from "./activity-summary.utils";
 import { type AuditItem, auditQueryOptions } from "./audit-list-query";
@@ -33,6 +33,8 @@ export function ActivityPage({ search, onSearch }: Props) {
   const items = q.data?.pages.flatMap((p) => p.items) ?? [];
   const [open, setOpen] = useState<number | null>(null);
   const [draft, setDraft] = useState<ActivitySearch>(search);
+  // A From or To box holding text that is no time: Apply waits for it (the box says what to write).
+  const [badTime, setBadTime] = useState<{ from?: boolean; to?: boolean }>({});
   // The person filter takes a whole email: the people there are offered as it is typed.
   const people = useQuery({ ...peopleQueryOptions(), enabled: me?.mode === "people" && me.may.readActivity }).data?.items;
   const peopleListId = useId();
@@ -59,6 +61,7 @@ export function ActivityPage({ search, onSearch }: Props) {
         aria-label="Filter the activity"
         onSubmit={(e) => {
           e.preventDefault();
+          if (badTime.from || badTime.to) return;
           setOpen(null);
           onSearch(draft);
         }}
@@ -98,14 +101,8 @@ export function ActivityPage({ search, onSearch }: Props) {
             ))}
           </select>
         </label>
-        <label>
-          From
-          <input className="input" type="datetime-local" value={toLocalInput(draft.since)} onChange={(e) => set("since", toInstant(e.target.value) ?? "")} aria-invalid={reversed || undefined} aria-describedby={reversed ? "activity-range-error" : undefined} />
-        </label>
-        <label>
-          To
-          <input className="input" type="datetime-local" value={toLocalInput(draft.until)} onChange={(e) => set("until", toInstant(e.target.value) ?? "")} aria-invalid={reversed || undefined} aria-describedby={reversed ? "activity-range-error" : undefined} />
-        </label>
+        <MomentInput label="From" end="from" instant={draft.since} onInstant={(v) => set("since", v ?? "")} onBad={(bad) => setBadTime((b) => ({ ...b, from: bad }))} reversed={reversed} />
+        <MomentInput label="To" end="to" instant={draft.until} onInstant={(v) => set("until", v ?? "")} onBad={(bad) => setBadTime((b) => ({ ...b, to: bad }))} reversed={reversed} />
         <button type="submit" className="btn btn-primary">
           Apply
         </button>
@@ -427,5 +424,44 @@ function EntryDetail({ item: it }: { item: AuditItem }) {
         </details>
       )}
     </div>
+  );
+}
+
+/** A From or To time, typed as text in the viewer's zone (see typedMoment); wrong text is said, not dropped. */
+function MomentInput(p: { label: string; end: "from" | "to"; instant: string | undefined; onInstant(v: string | undefined): void; onBad(bad: boolean): void; reversed: boolean }) {
+  const [text, setText] = useState(() => typedText(p.instant));
+  const id = useId();
+  const read = typedMoment(text, p.end);
+  // Cleared or changed from outside (Clear, a link): the box follows.
+  useEffect(() => {
+    const now = typedMoment(text, p.end);
+    if (!now.ok || now.instant !== p.instant) setText(typedText(p.instant));
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only when the instant changes from outside
+  }, [p.instant]);
+  const bad = !read.ok;
+  return (
+    <label>
+      {p.label}
+      <input
+        className="input"
+        type="text"
+        inputMode="numeric"
+        placeholder="YYYY-MM-DD HH:MM"
+        value={text}
+        onChange={(e) => {
+          setText(e.target.value);
+          const r = typedMoment(e.target.value, p.end);
+          p.onBad(!r.ok);
+          if (r.ok) p.onInstant(r.instant);
+        }}
+        aria-invalid={bad || p.reversed || undefined}
+        aria-describedby={bad ? id : p.reversed ? "activity-range-error" : undefined}
+      />
+      {bad && (
+        <span id={id} className="error-text small" role="alert">
+          A date (2026-11-27) or a date and time (2026-11-27 07:02), in your time zone.
+        </span>
+      )}
+    </label>
   );
 }

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { isReversedRange, sanitizeActivitySearch, toAuditFilters, toInstant, toLocalInput } from "./activity-search.utils";
+import { isReversedRange, sanitizeActivitySearch, toAuditFilters, toInstant, toLocalInput, typedMoment } from "./activity-search.utils";
 
 const zone = process.env.TZ;
 /** Node reads TZ again when it changes: each test can be a viewer somewhere else. */
@@ -63,5 +63,17 @@ describe("activity search", () => {
     expect(isReversedRange({ since: "2026-11-26T14:00:00.000Z", until: "2026-11-26T15:00:00.000Z" })).toBe(false);
     expect(isReversedRange({ since: "2026-11-26T15:00:00.000Z" })).toBe(false);
     expect(isReversedRange({ until: "2026-11-26T15:00:00.000Z" })).toBe(false);
+  });
+});
+
+describe("typedMoment", () => {
+  it("reads a date, or a date and time, typed in the viewer's zone; a date alone is its day's start or end", () => {
+    const local = (y: number, mo: number, d: number, h = 0, mi = 0, s = 0, ms = 0) => new Date(y, mo - 1, d, h, mi, s, ms).toISOString();
+    expect(typedMoment("2026-11-27 07:02", "from")).toEqual({ ok: true, instant: local(2026, 11, 27, 7, 2) });
+    expect(typedMoment("2026-11-27T07:02:30", "to")).toEqual({ ok: true, instant: local(2026, 11, 27, 7, 2, 30) });
+    expect(typedMoment("2026-11-27", "from")).toEqual({ ok: true, instant: local(2026, 11, 27) });
+    expect(typedMoment("2026-11-27", "to")).toEqual({ ok: true, instant: local(2026, 11, 27, 23, 59, 59, 999) });
+    expect(typedMoment("  ", "from")).toEqual({ ok: true, instant: undefined });
+    for (const bad of ["yesterday", "2026-02-30", "2026-11-27 25:00", "11/27/2026", "2026-11-27 7:02"]) expect(typedMoment(bad, "from"), bad).toEqual({ ok: false });
   });
 });

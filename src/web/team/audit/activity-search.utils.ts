@@ -37,6 +37,28 @@ export function toLocalInput(instant: string | undefined): string {
   return `${t.getFullYear()}-${pad(t.getMonth() + 1)}-${pad(t.getDate())}T${pad(t.getHours())}:${pad(t.getMinutes())}${s ? `:${pad(s)}` : ""}`;
 }
 
+/**
+ * A time typed in a From or To box, in the viewer's zone: "2026-11-27", "2026-11-27 07:02" (or
+ * with a T, or seconds). A date alone is the start of that day for From, its end for To. The
+ * browser's datetime box read typed keys in its locale's order and dropped "2026-11-27 07:02".
+ */
+export function typedMoment(text: string, end: "from" | "to"): { ok: true; instant: string | undefined } | { ok: false } {
+  const t = text.trim();
+  if (t === "") return { ok: true, instant: undefined };
+  const m = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2}))?)?$/.exec(t);
+  if (!m) return { ok: false };
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const timed = m[4] !== undefined;
+  const [h, mi, se] = timed ? [Number(m[4]), Number(m[5]), Number(m[6] ?? 0)] : end === "from" ? [0, 0, 0] : [23, 59, 59];
+  const at = new Date(y, mo - 1, d, h, mi, se, timed || end === "from" ? 0 : 999);
+  // Not a day of the calendar (2026-02-30) or an hour of the clock: refused, not rolled over.
+  if (at.getFullYear() !== y || at.getMonth() !== mo - 1 || at.getDate() !== d || at.getHours() !== h || at.getMinutes() !== mi || h > 23 || mi > 59 || se > 59) return { ok: false };
+  return { ok: true, instant: at.toISOString() };
+}
+
+/** An instant as the From and To boxes show it, in the viewer's zone ("" when there is none). */
+export const typedText = (instant: string | undefined) => toLocalInput(instant).replace("T", " ");
+
 export function sanitizeActivitySearch(raw: Record<string, unknown>): ActivitySearch {
   const on = str(raw.on);
   return {
