@@ -42,6 +42,21 @@ test("join departments: joined columns appear, read-only", async ({ page }) => {
   await expect(page.getByRole("status").filter({ hasText: "departments.head is read-only" })).toContainText("joined table");
 });
 
+test("editing the Field a join matches on shows the newly joined Record's columns at once", async ({ page }) => {
+  const byId = { and: [{ key: "employee_id", operator: "equal", value: "E00077" }] };
+  const join = [{ targetTable: "departments", rules: [{ tableKey: "department", targetTableKey: "department" }] }];
+  const before = (await apiQuery("employees", { filter: byId, join })).items[0];
+  const other = before.department === "Legal" ? "IT" : "Legal";
+  const otherHead = (await apiQuery("departments", { filter: { and: [{ key: "department", operator: "equal", value: other }] } })).items[0].head;
+  await openView(page, "employees", { filter: byId, join: "departments:department=department" });
+  await expect(cell(page, 2, "departments.head")).toHaveText(String(before["departments.head"]));
+  await cell(page, 2, "department").dblclick();
+  await page.getByLabel("Edit department").fill(other);
+  await page.keyboard.press("Enter");
+  // It kept the old department's head, budget and location until a reload.
+  await expect(cell(page, 2, "departments.head")).toHaveText(String(otherHead));
+});
+
 test("joining keeps the columns the user chose and adds the joined ones", async ({ page }) => {
   await openView(page, "employees", { cols: "employee_id,full_name,department" });
   await page.getByRole("button", { name: "Join" }).click();

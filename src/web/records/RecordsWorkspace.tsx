@@ -112,7 +112,7 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
   const [bulk, setBulk] = useState<BulkTarget | null>(null);
   const selected = useGridStore((s) => s.selected);
 
-  const edit = useCellEdit(db, table, pkField, recordsQueryOptions(db, table, body).queryKey);
+  const edit = useCellEdit(db, table, pkField, recordsQueryOptions(db, table, body).queryKey, view.join?.rules.map((r) => r.tableKey) ?? []);
   const { mutate } = edit;
   const onCommit = useCallback(
     (row: RecordRow, col: GridColumn, value: RecordValue, at?: { from: CellPos; to: CellPos }) => mutate({ pk: row[pkField], col, oldValue: row[col.key], newValue: value, at }),

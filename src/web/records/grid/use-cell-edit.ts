@@ -45,7 +45,8 @@ function patchRow(data: QueryResult | undefined, pkField: string, pk: RecordValu
 
 const show = (col: GridColumn, v: RecordValue | undefined) => (v === undefined ? "(unknown)" : v === "" ? '""' : formatValue(col.field.type, v));
 
-export function useCellEdit(db: string, table: string, pkField: string, queryKey: QueryKey) {
+/** `joinKeys`: this table's Fields a join of the view matches on (an edit of one changes the joined columns). */
+export function useCellEdit(db: string, table: string, pkField: string, queryKey: QueryKey, joinKeys: readonly string[] = []) {
   const qc = useQueryClient();
   return useMutation({
     meta: { handlesErrors: true },
@@ -118,7 +119,9 @@ export function useCellEdit(db: string, table: string, pkField: string, queryKey
     // move down" would land past the Record that was below. Refresh or re-sort shows the new order.
     onSettled: (_data, _err, { pk, col }) => {
       gridActions.setSaving(conflictKey(pk, col.key), false);
-      return qc.invalidateQueries({ queryKey: recordKeys.table(db, table), refetchType: "none" });
+      // A join's key changed: the row's joined columns are another Record's now, fetched again at
+      // once (they stayed those of the old match while the panel showed the new one).
+      return qc.invalidateQueries({ queryKey: recordKeys.table(db, table), refetchType: joinKeys.includes(col.key) ? "active" : "none" });
     },
   });
 }
