@@ -36,7 +36,12 @@ describe("npm run people", () => {
     expect(people(["grant", "bob@example.com", "table:demo/employees", "editor"]).code).toBe(0);
     expect(people(["grant", "bob@example.com", "demo/employees", "editor"]).out).toMatch(/table:<database_id>\/<table_slug>/);
     expect(people(["set-role", "bob@example.com", "editor"]).code).toBe(0);
-    expect(people(["disable", "bob@example.com"]).code).toBe(0);
+    expect(people(["disable", "bob@example.com"]).out).not.toMatch(/no enabled admin/);
+    // The last admin taken away: done (this is also how one is put back), and said.
+    const lastAdmin = people(["set-role", "ada@example.com", "editor"]);
+    expect(lastAdmin.code).toBe(0);
+    expect(lastAdmin.out).toMatch(/Warning: no enabled admin is left, so nobody can manage people in the app/);
+    expect(people(["set-role", "ada@example.com", "admin"]).out).not.toMatch(/Warning/);
     expect(people(["revoke-grant", "bob@example.com", "table:demo/employees"]).code).toBe(0);
     expect(people(["reset-password", "ada@example.com"], "a brand new passphrase\n").code).toBe(0);
     const list = people(["list"]);
@@ -76,6 +81,8 @@ describe("npm run people", () => {
         "grant bob@example.com failed",
         "set-role bob@example.com applied",
         "disable bob@example.com applied",
+        "set-role ada@example.com applied",
+        "set-role ada@example.com applied",
         "revoke-grant bob@example.com applied",
         "reset-password ada@example.com applied",
       ]);

@@ -130,6 +130,13 @@ export async function runPeopleCommand(argv: string[], print: (s: string) => voi
     print(say(o.value));
     return 0;
   };
+  // This command may take the last admin away (it is how one is put back, too): said, so that it is not by mistake.
+  const warnNoAdmin = async (code: number) => {
+    if (code === 0 && !(await admin.list()).some((p) => p.role === "admin" && !p.disabled)) {
+      print("Warning: no enabled admin is left, so nobody can manage people in the app. `npm run people -- set-role <email> admin` makes one.");
+    }
+    return code;
+  };
   // Every `return` below awaits its outcome: the `finally` closes the stores, and must not run
   // while the outcome is still being written (on PostgreSQL it then never was, and the command
   // printed nothing and exited 0).
@@ -152,10 +159,10 @@ export async function runPeopleCommand(argv: string[], print: (s: string) => voi
         return await done(await admin.revokeGrant(args[0], args[1]), (p) => `${p.email} no longer has a grant on ${args[1]} (their role applies).`);
       case "set-role":
         want(2);
-        return await done(await admin.update(args[0], { role: args[1] }), (p) => `${p.email} is now ${p.role}.`);
+        return await done(await admin.update(args[0], { role: args[1] }), (p) => `${p.email} is now ${p.role}.`).then(warnNoAdmin);
       case "disable":
         want(1);
-        return await done(await admin.update(args[0], { disabled: true }), (p) => `${p.email} is disabled; their sessions were ended.`);
+        return await done(await admin.update(args[0], { disabled: true }), (p) => `${p.email} is disabled; their sessions were ended.`).then(warnNoAdmin);
       case "enable":
         want(1);
         return await done(await admin.update(args[0], { disabled: false }), (p) => `${p.email} is enabled.`);
