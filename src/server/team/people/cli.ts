@@ -131,8 +131,11 @@ export async function runPeopleCommand(argv: string[], print: (s: string) => voi
     return 0;
   };
   // This command may take the last admin away (it is how one is put back, too): said, so that it is not by mistake.
+  const enabledAdmin = async (email?: string) => (await admin.list()).some((p) => p.role === "admin" && !p.disabled && (email === undefined || p.email.toLowerCase() === email.toLowerCase()));
+  // Only when this command took it away (with no admin to begin with there is nothing to warn of).
+  let wasAdmin = false;
   const warnNoAdmin = async (code: number) => {
-    if (code === 0 && !(await admin.list()).some((p) => p.role === "admin" && !p.disabled)) {
+    if (code === 0 && wasAdmin && !(await enabledAdmin())) {
       print("Warning: no enabled admin is left, so nobody can manage people in the app. `npm run people -- set-role <email> admin` makes one.");
     }
     return code;
@@ -159,9 +162,11 @@ export async function runPeopleCommand(argv: string[], print: (s: string) => voi
         return await done(await admin.revokeGrant(args[0], args[1]), (p) => `${p.email} no longer has a grant on ${args[1]} (their role applies).`);
       case "set-role":
         want(2);
+        wasAdmin = await enabledAdmin(args[0]);
         return await done(await admin.update(args[0], { role: args[1] }), (p) => `${p.email} is now ${p.role}.`).then(warnNoAdmin);
       case "disable":
         want(1);
+        wasAdmin = await enabledAdmin(args[0]);
         return await done(await admin.update(args[0], { disabled: true }), (p) => `${p.email} is disabled; their sessions were ended.`).then(warnNoAdmin);
       case "enable":
         want(1);
