@@ -17,6 +17,7 @@ import { type BodyTimeout, bodyTimeoutMessage, watchBody } from "../body-watch";
 import { watchAnswer } from "./answer-watch";
 import { browserResponseHeaders, upstreamRequestHeaders } from "./headers";
 import type { Lane } from "./routes";
+import { LANE_WORDS } from "./lane-gate";
 
 export interface UpstreamOptions {
   baseUrl: string;
@@ -134,8 +135,6 @@ function bodyOf(req: IncomingMessage, onChunk?: (chunk: Buffer) => void): PassTh
 function closeAfterAnswer(req: IncomingMessage, res: ServerResponse): void {
   res.once("finish", () => req.socket.destroySoon());
 }
-
-const LANE_WORDS: Record<Lane, string> = { json: "record calls", files: "file downloads", uploads: "uploads" };
 
 export function createUpstream(opts: UpstreamOptions): Upstream {
   const url = new URL(opts.baseUrl);

@@ -3,7 +3,8 @@
  * client that sends its upload a byte at a time, or never reads a download, holds its
  * connection until the idle limits cut it (30 and 60 s); sixteen such uploads from one person
  * filled the uploads lane and every other person's upload waited behind them. So one holder (a
- * session, else a client address) uses at most a share of each lane at once; its further
+ * person, however many sessions; without one, a session or a client address) uses at most a
+ * share of each lane at once; its further
  * requests wait for one of its own to finish (a script's burst of uploads still goes through,
  * a share at a time), and one that waits too long is told why (503). The others keep the rest
  * of the lane. A browser opens at most six connections to one origin: the app never waits here.
@@ -17,7 +18,8 @@ import type { Lane } from "./routes";
 /** Of each lane's connections, how many one holder may use at once. */
 export const HOLDER_SHARE: Record<Lane, number> = { json: 16, files: 8, uploads: 6 };
 
-const WHAT: Record<Lane, string> = { json: "requests", files: "file downloads", uploads: "uploads" };
+/** Each lane in words, for the messages of the gate and of a request that waited on a full lane. */
+export const LANE_WORDS: Record<Lane, string> = { json: "record calls", files: "file downloads", uploads: "uploads" };
 
 export type LaneEntry = { ok: true; queued: boolean; leave(): void } | { ok: false; message: string };
 
@@ -84,7 +86,7 @@ export function createLaneGate(capacity: Record<Lane, number>, share: Record<Lan
         };
         const giveUp = () => drop("The client went away while waiting.");
         const timer = setTimeout(
-          () => drop(`You had ${holding.n} ${WHAT[lane]} in progress, the most one person may have at once, and none finished within ${Math.round(waitMs / 1000)} s for this one to start. Try again when they have finished.`),
+          () => drop(`You had ${holding.n} ${LANE_WORDS[lane]} in progress, the most one person may have at once, and none finished within ${Math.round(waitMs / 1000)} s for this one to start. Try again when they have finished.`),
           waitMs,
         );
         signal?.addEventListener("abort", giveUp, { once: true });

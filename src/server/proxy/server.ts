@@ -22,7 +22,7 @@ import { healthReport, HOSTED, serviceUnavailable, type ServiceStatus } from "./
 import { type ApiRoute, matchApiRoute } from "./routes";
 import { EXISTS_PREFIX, objectExists } from "./object-exists";
 import type { SessionGate } from "./session";
-import { SHARED_PASSWORD, SINGLE_USER, type Actor, type Resource } from "../team/contract";
+import { personKey, SHARED_PASSWORD, SINGLE_USER, type Actor, type Resource } from "../team/contract";
 import { recordRefusedPeopleChange } from "../team/api/people-api";
 import { decide, mayRead } from "../team/grants/permissions";
 import { checkRequest } from "../team/grants/request-access";
@@ -153,7 +153,7 @@ export function createProxyHandler(deps: ProxyDeps) {
     // their further requests wait for one of their own to finish. A person is one holder
     // however many sessions they sign in (three sessions took three shares); the shared
     // password and the single user are everyone, so there each session (else address) is one.
-    const holder = actor?.kind === "person" ? `person:${actor.email.toLowerCase()}` : (actor?.sessionId ?? `${actor?.email ?? ""}@${req.socket.remoteAddress ?? ""}`);
+    const holder = (actor && personKey(actor)) ?? actor?.sessionId ?? `${actor?.email ?? ""}@${req.socket.remoteAddress ?? ""}`;
     const gone = new AbortController();
     const onGone = () => gone.abort();
     res.once("close", onGone);

@@ -44,5 +44,8 @@ export function isResource(s: string): s is Resource {
   return RESOURCE_SHAPE.test(s) && s.length <= 300;
 }
 
+/** One key per person however many sessions they hold (undefined for the single user and the shared password, who are everyone). */
+export const personKey = (a: Pick<Actor, "kind" | "email">): string | undefined => (a.kind === "person" ? `person:${a.email.toLowerCase()}` : undefined);
+
 export const SINGLE_USER: Actor = { kind: "single-user", email: "single-user", name: "Single user", role: "admin", grants: [] };
 export const SHARED_PASSWORD: Actor = { kind: "shared-password", email: "shared-password", name: "Shared password", role: "admin", grants: [] };

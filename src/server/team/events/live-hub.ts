@@ -7,14 +7,13 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { errorBody } from "../../../shared/errors";
-import type { Actor, Resource } from "../contract";
+import { type Actor, personKey, type Resource } from "../contract";
 import { mayRead } from "../grants/permissions";
 import type { EventBus } from "./event-bus";
 import { type ChangeEvent, type NewChangeEvent, type PresenceState, sseFrame } from "./live-event";
 
 /** Live streams one person (or one shared session) may hold at once: one per tab. */
 const PER_PERSON_STREAMS = 50;
-const sameEmail = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
 export interface LiveOptions {
   bus: EventBus;
@@ -137,7 +136,8 @@ export function createLiveHub(o: LiveOptions): LiveHub {
       // One person's streams are at most a share of them (one viewer opened them all, and
       // everyone else's stream was refused); a person is one, however many sessions.
       // (The single user and the shared password are everyone: the proxy's own limit is theirs.)
-      const mine = actor.kind === "person" ? [...subs].filter((x) => x.actor.kind === "person" && sameEmail(x.actor.email, actor.email)).length : 0;
+      const me = personKey(actor);
+      const mine = me ? [...subs].filter((x) => personKey(x.actor) === me).length : 0;
       if (mine >= PER_PERSON_STREAMS) {
         res.writeHead(503, { "content-type": "application/json; charset=utf-8", "retry-after": "10", "cache-control": "no-store" });
         res.end(JSON.stringify(errorBody("unavailable", `You already have ${mine} live streams open (one per tab), the most one person may have; close some tabs.`)));
