@@ -107,6 +107,14 @@ export interface ResumableStart {
   partSize: number;
 }
 
+/**
+ * Who started a resumable upload, as the proxy tells the service (an opaque tag; the browser's
+ * own header of this name never crosses the proxy). A session started with one is continued,
+ * completed or aborted only by requests carrying the same tag, or by an API-key client sending
+ * none (it may do anything anyway): another editor who learns the id cannot change the file.
+ */
+export const UPLOAD_OWNER_HEADER = "x-baseboard-owner";
+
 /** GET /v0/storage/uploads/{bucket}/{id} */
 export interface ResumableStatus {
   key: string;

@@ -10,6 +10,7 @@ import { createStoreHealth } from "../team/store/store-health";
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import { errorBody } from "../../shared/errors";
 import { UNDO_HEADER } from "../../shared/record-writes";
+import { UPLOAD_OWNER_HEADER } from "../../shared/storage";
 import { type AppConfig, LOGIN_REQUIRED_SUBCODE } from "../../shared/meta";
 import { buildAppConfig, type ConfigFile } from "./app-config";
 import type { ProxyConfig } from "./config";
@@ -249,6 +250,10 @@ export function createProxyHandler(deps: ProxyDeps) {
       }
       let outcome;
       try {
+        // A resumable upload is continued only by the person who started it: the service keeps
+        // and checks this tag (the browser's own header of the name never gets past the allow list).
+        const owner = actor && route.endpoint.startsWith("upload-") ? personKey(actor) : undefined;
+        if (owner) upstreamHeaders = { ...upstreamHeaders, [UPLOAD_OWNER_HEADER]: owner };
         outcome = await deps.upstream.forward(req, res, route.upstreamPath, { withKey, headers, lane: route.lane, laneWasFull: entry.queued, body, onAnswer, onBodyChunk, upstreamHeaders });
       } finally {
         release();

@@ -223,3 +223,35 @@ describe("a share of the upstream lanes", () => {
     }
   }, 60_000);
 });
+
+describe("a resumable upload belongs to the person who started it", () => {
+  it("another editor cannot send its parts, read, complete or abort it, even naming its owner; the owner can from any session", async () => {
+    const base = stack.proxy.url;
+    const email = who("editor", undefined);
+    const [ed1, ed1Again] = [cookies.get(email) as string, await signIn(base, email, PASSWORD)];
+    const ed2 = cookies.get(who("editor", "editor")) as string;
+    const call = (cookie: string, method: string, p: string, body?: string, type = "application/json", extra: Record<string, string> = {}) =>
+      fetch(`${base}/api/v0/storage/uploads/public-assets${p}`, { method, headers: { ...fromApp(base), cookie, ...(body !== undefined ? { "content-type": type } : {}), ...extra }, body });
+    const started = await call(ed1, "POST", "", JSON.stringify({ key: "owned/by-ed1.txt", size: 5 }));
+    expect(started.status).toBe(200);
+    const { id } = await started.json();
+    // The browser's own header of the name is dropped at the proxy: naming the owner does not help.
+    const spoof = { "x-baseboard-owner": `person:${email}` };
+    const tries = [
+      await call(ed2, "PUT", `/${id}/parts/1`, "WRONG", "application/octet-stream", spoof),
+      await call(ed2, "GET", `/${id}`),
+      await call(ed2, "POST", `/${id}/complete`, "{}"),
+      await call(ed2, "DELETE", `/${id}`, undefined, undefined, spoof),
+    ];
+    for (const r of tries) {
+      expect(r.status).toBe(403);
+      expect((await r.json()).message).toMatch(/started by someone else/);
+    }
+    expect((await call(ed1Again, "PUT", `/${id}/parts/1`, "hello", "application/octet-stream")).status).toBe(200);
+    const done = await call(ed1, "POST", `/${id}/complete`, "{}");
+    expect(done.status).toBe(200);
+    const { key } = await done.json();
+    const file = await fetch(`${base}/api/v0/storage/public/public-assets/${key}`, { headers: { ...fromApp(base), cookie: ed2 } });
+    expect(await file.text()).toBe("hello");
+  }, 30_000);
+});

@@ -20,6 +20,8 @@ export interface UploadSession {
   partSize: number;
   /** As declared at the start; the stored type is decided at completion (content-type.ts). */
   contentType: string | null;
+  /** Who started it (the proxy's UPLOAD_OWNER_HEADER), null when nobody was named. */
+  owner: string | null;
   /** The versioned key once completed (then a repeated complete answers it again). */
   completedKey: string | null;
   createdAt: number;
@@ -42,7 +44,7 @@ export interface UploadsStore {
   ids(): Promise<Set<string>>;
 }
 
-const COLS = ["id", "bucket", "key", "size", "part_size", "content_type", "completed_key", "created_at", "updated_at"] as const;
+const COLS = ["id", "bucket", "key", "size", "part_size", "content_type", "completed_key", "created_at", "updated_at", "owner"] as const;
 const toSession = (r: unknown[]): UploadSession => ({
   id: String(r[0]),
   bucket: String(r[1]),
@@ -53,6 +55,7 @@ const toSession = (r: unknown[]): UploadSession => ({
   completedKey: r[6] === null || r[6] === undefined ? null : String(r[6]),
   createdAt: Number(r[7]),
   updatedAt: Number(r[8]),
+  owner: r[9] === null || r[9] === undefined ? null : String(r[9]),
 });
 
 export async function openUploadsStore(engine: SqlEngine): Promise<UploadsStore> {
@@ -71,8 +74,11 @@ export async function openUploadsStore(engine: SqlEngine): Promise<UploadsStore>
         .addColumn("completed_key", "varchar")
         .addColumn("created_at", "bigint", (c) => c.notNull())
         .addColumn("updated_at", "bigint", (c) => c.notNull())
+        .addColumn("owner", "varchar")
         .compile(),
     );
+    // Sessions tables made before sessions had owners (both engines know IF NOT EXISTS here).
+    await tx.run(sql`alter table ${sql.table(UPLOADS)} add column if not exists owner varchar`.compile(b));
     await tx.run(
       b.schema
         .createTable(UPLOAD_PARTS)
@@ -93,7 +99,7 @@ export async function openUploadsStore(engine: SqlEngine): Promise<UploadsStore>
         tx.run(
           b
             .insertInto(UPLOADS)
-            .values({ id: s.id, bucket: s.bucket, key: s.key, size: s.size, part_size: s.partSize, content_type: s.contentType, completed_key: null, created_at: now, updated_at: now })
+            .values({ id: s.id, bucket: s.bucket, key: s.key, size: s.size, part_size: s.partSize, content_type: s.contentType, owner: s.owner, completed_key: null, created_at: now, updated_at: now })
             .compile(),
         ),
       );

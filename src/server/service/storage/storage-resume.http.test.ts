@@ -1,7 +1,8 @@
 /**
  * Resumable uploads (issue 22.5) over real HTTP: parts in any order, a part sent again, the
  * acknowledged parts listed, completion giving the right bytes, sha256 and type, a service
- * restart between parts, abort, access and size refusals in the one error shape. Runs on disk
+ * restart between parts, abort, access and size refusals in the one error shape, a session
+ * answering only the owner who started it. Runs on disk
  * and on S3 (s3rver), on DuckDB and on PostgreSQL, where the session state lives.
  */
 import { randomBytes } from "node:crypto";
@@ -14,6 +15,8 @@ import { freshS3Bucket } from "../blobs/testing/s3-test-bucket";
 import { type ServiceConfig, parseServiceConfig } from "../config";
 import { openEngine } from "../engines/open";
 import { testEngineConfig } from "../testing/test-service";
+import { sql } from "kysely";
+import { UPLOAD_OWNER_HEADER } from "../../../shared/storage";
 import { UPLOADS } from "./metadata-uploads";
 import { BACKEND, type StorageTestService, blobNames, rawRequest, sha256, startStorageService, writeBuckets } from "./testing/storage-service";
 
@@ -154,6 +157,58 @@ describe("resumable uploads", () => {
     expect(await blobNames(svc, `uploads/files/${idle}/`)).toEqual([]);
     expect((await (await status("files", fresh)).json()).parts).toEqual([1]);
     expect(await blobNames(svc, `uploads/files/${fresh}/`)).toHaveLength(1);
+  });
+
+  it("answers only the owner who started a session (the proxy's tag), or a caller naming none; nothing of another's part is stored", async () => {
+    const as = (who: string | undefined) => ({ "x-api-key": svc.key, ...(who ? { [UPLOAD_OWNER_HEADER]: who } : {}) });
+    const file = randomBytes(PART + 20);
+    const res = await fetch(`${svc.url}/v0/storage/uploads/files`, {
+      method: "POST",
+      headers: { ...as("person:ed1@ex.com"), "content-type": "application/json" },
+      body: JSON.stringify({ key: "owned.bin", size: file.length }),
+    });
+    const { id } = await res.json();
+    const url = `${svc.url}/v0/storage/uploads/files/${id}`;
+    const other = as("person:ed2@ex.com");
+    const refused = [
+      await fetch(`${url}/parts/1`, { method: "PUT", headers: { ...other, "content-type": "application/octet-stream" }, body: new Uint8Array(part(file, 1)) }),
+      await fetch(url, { headers: other }),
+      await fetch(`${url}/complete`, { method: "POST", headers: other }),
+      await fetch(url, { method: "DELETE", headers: other }),
+    ];
+    for (const r of refused) {
+      expect(r.status).toBe(403);
+      expect(await r.json()).toMatchObject({ error: "forbidden", message: expect.stringMatching(/started by someone else.*Start an upload of your own/) });
+    }
+    expect(await blobNames(svc, `uploads/files/${id}/`)).toEqual([]);
+    expect((await fetch(`${url}/parts/1`, { method: "PUT", headers: { ...as("person:ed1@ex.com"), "content-type": "application/octet-stream" }, body: new Uint8Array(part(file, 1)) })).status).toBe(200);
+    // An API-key client naming nobody may do anything, as everywhere else.
+    expect((await putPart("files", id, 2, part(file, 2))).status).toBe(200);
+    const done = await fetch(`${url}/complete`, { method: "POST", headers: as("person:ed1@ex.com") });
+    expect(done.status).toBe(200);
+    const got = await fetch(`${svc.url}/v0/storage/public/files/${(await done.json()).key}`);
+    expect(Buffer.from(await got.arrayBuffer()).equals(file)).toBe(true);
+  });
+
+  it("keeps sessions of a table made before sessions had owners, and adds the column", async () => {
+    const before = await begin("pre-owner.bin", 5);
+    await svc.close();
+    const engine = await openEngine({ ...parseServiceConfig([], {}), dataDir: dir, ...(await testEngineConfig(dir)) });
+    try {
+      await engine.write((tx) => tx.run(sql`alter table ${sql.table(UPLOADS)} drop column owner`.compile(engine.builder)));
+    } finally {
+      await engine.close();
+    }
+    svc = await startStorageService({ seed: false, dataDir: dir, blobStore, maxUploadBytes: 64 * MiB });
+    const old = await fetch(`${svc.url}/v0/storage/uploads/files/${before}`, { headers: { "x-api-key": svc.key, [UPLOAD_OWNER_HEADER]: "person:anyone@ex.com" } });
+    expect(old.status).toBe(200);
+    const res = await fetch(`${svc.url}/v0/storage/uploads/files`, {
+      method: "POST",
+      headers: { "x-api-key": svc.key, [UPLOAD_OWNER_HEADER]: "person:a@ex.com", "content-type": "application/json" },
+      body: JSON.stringify({ key: "post-owner.bin", size: 5 }),
+    });
+    const { id } = await res.json();
+    expect((await fetch(`${svc.url}/v0/storage/uploads/files/${id}`, { headers: { "x-api-key": svc.key, [UPLOAD_OWNER_HEADER]: "person:b@ex.com" } })).status).toBe(403);
   });
 
   it("completes an empty file with no parts, its type guessed from the key", async () => {

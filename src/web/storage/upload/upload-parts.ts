@@ -65,7 +65,8 @@ export function uploadInParts(bucket: string, key: string, file: File, cb: Parts
       const status = await api<ResumableStatus>(`${base}/${encodeURIComponent(saved.id)}`);
       if (status.key === key && status.size === file.size) return { saved, status };
     } catch (e) {
-      if (!(e instanceof ApiError && (e.status === 404 || e.status === 400))) throw e;
+      // Gone, or started by someone else who signed in on this browser before: start afresh.
+      if (!(e instanceof ApiError && (e.status === 404 || e.status === 400 || e.status === 403))) throw e;
     }
     forget();
     return undefined;

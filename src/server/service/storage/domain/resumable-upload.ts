@@ -39,13 +39,19 @@ export interface StartRequest {
   contentType?: unknown;
 }
 
+/**
+ * Who asks (UPLOAD_OWNER_HEADER): a session started under an owner answers only that owner, or
+ * a caller naming none (an API-key client, who may do anything anyway).
+ */
+export type Owner = string | undefined;
+
 export interface ResumableUploads {
-  start(bucket: Bucket, body: StartRequest): Promise<{ id: string; partSize: number }>;
-  status(bucket: Bucket, id: string): Promise<ResumableStatus>;
+  start(bucket: Bucket, body: StartRequest, owner?: Owner): Promise<{ id: string; partSize: number }>;
+  status(bucket: Bucket, id: string, owner?: Owner): Promise<ResumableStatus>;
   /** Stores part `n` from `body`; `declared` is the request's Content-Length when it had one. */
-  putPart(bucket: Bucket, id: string, n: number, body: Readable, declared: number | undefined): Promise<{ n: number; size: number }>;
-  complete(bucket: Bucket, id: string): Promise<{ key: string; size: number }>;
-  abort(bucket: Bucket, id: string): Promise<void>;
+  putPart(bucket: Bucket, id: string, n: number, body: Readable, declared: number | undefined, owner?: Owner): Promise<{ n: number; size: number }>;
+  complete(bucket: Bucket, id: string, owner?: Owner): Promise<{ key: string; size: number }>;
+  abort(bucket: Bucket, id: string, owner?: Owner): Promise<void>;
   /** Removes sessions idle for a day and part blobs no session owns; returns how many sessions went. */
   sweep(now?: number): Promise<number>;
 }
@@ -54,10 +60,14 @@ export function createResumableUploads(d: StorageDomain, store: UploadsStore, pa
   /** Completions running in this process: a second complete of one session waits for nothing and is refused. */
   const completing = new Set<string>();
 
-  async function session(bucket: Bucket, id: string): Promise<UploadSession> {
+  async function session(bucket: Bucket, id: string, owner: Owner): Promise<UploadSession> {
     const s = /^[0-9a-f-]{36}$/.test(id) ? await store.get(bucket.name, id) : undefined;
     if (!s || s.updatedAt < Date.now() - SESSION_TTL_MS) {
       throw missing(`There is no upload session "${id.slice(0, 64)}" in bucket "${bucket.name}" (unknown, aborted, or idle for over 24 hours): start the upload again.`);
+    }
+    if (s.owner !== null && owner !== undefined && owner !== s.owner) {
+      // Refused before anything is read or stored: another person's parts would end up in their file.
+      throw new StorageFailure("forbidden", `This upload of "${s.key}" was started by someone else: only they can send its parts, complete it or abort it. Start an upload of your own.`);
     }
     return s;
   }
@@ -71,7 +81,7 @@ export function createResumableUploads(d: StorageDomain, store: UploadsStore, pa
   }
 
   return {
-    async start(bucket, body) {
+    async start(bucket, body, owner) {
       if (typeof body.key !== "string") throw invalid('Send {"key": "<folder/name>", "size": <bytes>} to start an upload: key is missing or not a string.');
       const valid = validateObjectKey(body.key);
       if (!valid.ok) throw StorageFailure.from(valid.error);
@@ -87,19 +97,19 @@ export function createResumableUploads(d: StorageDomain, store: UploadsStore, pa
       const a = allow(bucket);
       if (exists ? !a.update : !a.create) throw StorageFailure.from(accessMissing(bucket.name, exists, body.key));
       const id = randomUUID();
-      await store.create({ id, bucket: bucket.name, key: body.key, size, partSize, contentType: typeof type === "string" && type ? type : null });
+      await store.create({ id, bucket: bucket.name, key: body.key, size, partSize, contentType: typeof type === "string" && type ? type : null, owner: owner ?? null });
       return { id, partSize };
     },
 
-    async status(bucket, id) {
-      const s = await session(bucket, id);
+    async status(bucket, id, owner) {
+      const s = await session(bucket, id, owner);
       const count = partCount(s.size, s.partSize);
       const parts = s.completedKey ? Array.from({ length: count }, (_, i) => i + 1) : (await store.parts(id)).map((p) => p.n);
       return { key: s.key, size: s.size, partSize: s.partSize, parts, ...(s.completedKey ? { completed: s.completedKey } : {}) };
     },
 
-    async putPart(bucket, id, n, body, declared) {
-      const s = await session(bucket, id);
+    async putPart(bucket, id, n, body, declared, owner) {
+      const s = await session(bucket, id, owner);
       if (s.completedKey) throw new StorageFailure("conflict", `The upload of "${s.key}" is already complete (${s.completedKey}); its parts cannot change.`);
       const count = partCount(s.size, s.partSize);
       if (!Number.isInteger(n) || n < 1 || n > count) {
@@ -128,8 +138,8 @@ export function createResumableUploads(d: StorageDomain, store: UploadsStore, pa
       return { n, size: put.size };
     },
 
-    async complete(bucket, id) {
-      const s = await session(bucket, id);
+    async complete(bucket, id, owner) {
+      const s = await session(bucket, id, owner);
       if (s.completedKey) return { key: s.completedKey, size: s.size };
       if (completing.has(id)) throw new StorageFailure("conflict", `The upload of "${s.key}" is being completed by another request; ask its status in a moment.`);
       completing.add(id);
@@ -162,8 +172,8 @@ export function createResumableUploads(d: StorageDomain, store: UploadsStore, pa
       }
     },
 
-    async abort(bucket, id) {
-      const s = await session(bucket, id);
+    async abort(bucket, id, owner) {
+      const s = await session(bucket, id, owner);
       await store.remove(s.id);
       await removeParts(bucket.name, s.id);
     },

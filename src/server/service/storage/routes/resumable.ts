@@ -5,10 +5,11 @@
  *   GET    /v0/storage/uploads/{bucket}/{id}             → {key, size, partSize, parts}
  *   POST   /v0/storage/uploads/{bucket}/{id}/complete    → {key: "v<ts>/<key>", size}
  *   DELETE /v0/storage/uploads/{bucket}/{id}             → 204
- * Every one needs the key and the bucket's write access, like a one-request upload.
+ * Every one needs the key and the bucket's write access, like a one-request upload; a session
+ * started under an owner (UPLOAD_OWNER_HEADER, set by the proxy) answers only that owner.
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import type { ResumableStart, ResumableStatus } from "../../../../shared/storage";
+import { type ResumableStart, type ResumableStatus, UPLOAD_OWNER_HEADER } from "../../../../shared/storage";
 import { HttpError } from "../../../http-error";
 import { allowed } from "../domain/access";
 import type { ResumableUploads, StartRequest } from "../domain/resumable-upload";
@@ -27,6 +28,10 @@ export function registerResumableRoutes(app: FastifyInstance, d: StorageDomain, 
     return allowed(d, requester(request), name, uploadOperation(d.buckets.get(name)));
   };
   const id = (request: FastifyRequest) => (request.params as Params).id;
+  const owner = (request: FastifyRequest) => {
+    const v = request.headers[UPLOAD_OWNER_HEADER];
+    return typeof v === "string" && v ? v.slice(0, 320) : undefined;
+  };
 
   app.post("/v0/storage/uploads/:bucket", async (request): Promise<ResumableStart> => {
     const bucket = writable(request);
@@ -34,10 +39,10 @@ export function registerResumableRoutes(app: FastifyInstance, d: StorageDomain, 
     if (!body || typeof body !== "object" || Array.isArray(body)) {
       throw new HttpError("validation_error", 'Send a JSON object {"key": "<folder/name>", "size": <bytes>, "contentType": "<type>"} (content-type application/json) to start an upload.');
     }
-    return uploads.start(bucket, body as StartRequest);
+    return uploads.start(bucket, body as StartRequest, owner(request));
   });
 
-  app.get("/v0/storage/uploads/:bucket/:id", async (request): Promise<ResumableStatus> => uploads.status(writable(request), id(request)));
+  app.get("/v0/storage/uploads/:bucket/:id", async (request): Promise<ResumableStatus> => uploads.status(writable(request), id(request), owner(request)));
 
   app.put("/v0/storage/uploads/:bucket/:id/parts/:n", async (request) => {
     const raw = request.raw;
@@ -49,7 +54,7 @@ export function registerResumableRoutes(app: FastifyInstance, d: StorageDomain, 
         throw new HttpError("validation_error", "Send the part's bytes as the raw body (content-type application/octet-stream), not as JSON or a form.");
       }
       const length = raw.headers["content-length"] === undefined ? undefined : Number(raw.headers["content-length"]);
-      return await uploads.putPart(bucket, id(request), Number(n), raw, length);
+      return await uploads.putPart(bucket, id(request), Number(n), raw, length, owner(request));
     } catch (e) {
       if (!raw.complete && (raw.destroyed || raw.readableAborted)) {
         // The client broke off mid-part: nobody to answer; the part stays unacknowledged.
@@ -67,10 +72,10 @@ export function registerResumableRoutes(app: FastifyInstance, d: StorageDomain, 
     }
   });
 
-  app.post("/v0/storage/uploads/:bucket/:id/complete", async (request) => uploads.complete(writable(request), id(request)));
+  app.post("/v0/storage/uploads/:bucket/:id/complete", async (request) => uploads.complete(writable(request), id(request), owner(request)));
 
   app.delete("/v0/storage/uploads/:bucket/:id", async (request, reply) => {
-    await uploads.abort(writable(request), id(request));
+    await uploads.abort(writable(request), id(request), owner(request));
     return reply.code(204).send();
   });
 }
