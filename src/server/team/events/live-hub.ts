@@ -7,12 +7,12 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { errorBody } from "../../../shared/errors";
-import { type Actor, personKey, type Resource } from "../contract";
+import { type Actor, personKey, type Resource, SHARED_PASSWORD, SINGLE_USER } from "../contract";
 import { mayRead } from "../grants/permissions";
 import type { EventBus } from "./event-bus";
 import { type ChangeEvent, type NewChangeEvent, type PresenceState, sseFrame } from "./live-event";
 
-/** Live streams one person (or one shared session) may hold at once: one per tab. */
+/** Live streams one person may hold at once (one per tab), and tabs they may show presence in. */
 const PER_PERSON_STREAMS = 50;
 
 export interface LiveOptions {
@@ -96,9 +96,20 @@ export function createLiveHub(o: LiveOptions): LiveHub {
       else send(s, e);
     }
   });
+  /** Tabs this email shows presence in now, and whether one more would pass a person's share. */
+  const tabsFull = (email: string, key: string) => {
+    if (presence.has(key)) return false;
+    const now = Date.now();
+    let mine = 0;
+    for (const p of presence.values()) if (p.email === email && p.until > now) mine++;
+    return mine >= PER_PERSON_STREAMS;
+  };
   o.bus.onPresence((p) => {
     const key = presenceKey(p);
     if (p.view === null) presence.delete(key);
+    // Checked here too, for what other proxies on the bus pass on (each newcomer's stream starts
+    // with every tab's presence: one viewer's 3,000 posts made 3,000 events per new stream).
+    else if (tabsFull(p.email, key) && p.email !== SINGLE_USER.email && p.email !== SHARED_PASSWORD.email) return;
     else presence.set(key, p);
     for (const s of subs) if ((p.view && may(s.actor, p.view)) || p.view === null) write(s, sseFrame("presence", p));
   });
@@ -191,6 +202,9 @@ export function createLiveHub(o: LiveOptions): LiveHub {
       const record = typeof b.record === "string" && b.record.length <= 500 ? b.record : undefined;
       const e = b.editing as { record?: unknown; field?: unknown } | undefined;
       const editing = e && typeof e.record === "string" && typeof e.field === "string" && e.record.length <= 500 && e.field.length <= 200 ? { record: e.record, field: e.field } : undefined;
+      if (view !== null && personKey(actor) && tabsFull(actor.email, presenceKey({ email: actor.email, tab: b.tab }))) {
+        return { status: 503, body: errorBody("unavailable", `You already show where you are in ${PER_PERSON_STREAMS} tabs, the most one person may; close some tabs.`) };
+      }
       const state: PresenceState = { email: actor.email, name: actor.name, tab: b.tab, view: view as Resource | null, record, editing, until: Date.now() + 45_000 };
       await o.bus.presence(state);
       return { status: 204, body: undefined };

@@ -234,6 +234,26 @@ describe("presence", () => {
     s.close();
     late.close();
   });
+
+  it("one person shows presence in at most 50 tabs; a tab already shown may still move", async () => {
+    const post = (tab: string, view: string | null) =>
+      fetch(`${base()}/api/presence`, { method: "POST", headers: { ...fromApp(base()), cookie: eve, "content-type": "application/json" }, body: JSON.stringify({ tab, view }) });
+    const answers = [];
+    for (let i = 0; i < 55; i++) answers.push((await post(`flood-${i}`, "table:demo/departments")).status);
+    // t1 of the test before may still be shown: 49 or 50 new tabs fit, the rest are refused.
+    expect(answers.filter((s) => s === 204).length).toBeGreaterThanOrEqual(49);
+    expect(answers.slice(50)).toEqual([503, 503, 503, 503, 503]);
+    const refused = await post("flood-99", "table:demo/departments");
+    expect(await refused.json()).toMatchObject({ error: "unavailable", message: expect.stringMatching(/50 tabs.*close some tabs/) });
+    expect((await post("flood-3", "table:demo/employees")).status).toBe(204);
+    // Leaving frees a place.
+    expect((await post("flood-4", null)).status).toBe(204);
+    expect((await post("flood-99", "table:demo/departments")).status).toBe(204);
+    const late = await stream(eve);
+    expect(late.events.filter((m) => m.event === "presence" && m.data.includes('"eve@example.com"')).length).toBeLessThanOrEqual(50);
+    late.close();
+    for (let i = 0; i < 100; i++) await post(`flood-${i}`, null);
+  });
 });
 
 describe("changes made outside Baseboard (the service's event extension)", () => {
