@@ -235,7 +235,7 @@ export async function handlePeopleApi(ctx: Ctx): Promise<boolean> {
     const b = await body();
     if (!b) return true;
     if (!(await begin("grant", { resource: b.resource, level: b.level }))) return true;
-    const granted = await admin.grant(email, b.resource, b.level);
+    const granted = await admin.grant(email, b.resource, b.level, await ctx.catalog().catch(() => undefined));
     await after();
     await ended(granted, publicPerson);
   } else if (sub === "grants" && parts.length === 4 && method === "DELETE") {

@@ -473,6 +473,12 @@ describe("what is recorded", () => {
     expect(people.body.items[0]).toMatchObject({ keys: ["new.person@example.com"], outcome: "applied", detail: { role: "viewer" } });
     // Invites are secrets: the entry holds who was invited, never the link.
     expect(JSON.stringify(people.body.items[0])).not.toMatch(/invite\//);
+    // A grant on a table or bucket the upstream does not have is a typo said, not a grant kept.
+    const typo = await call(ada, "PUT", "/api/people/vic@example.com/grants", { resource: "table:demo/employes", level: "viewer" });
+    expect(typo).toMatchObject({ status: 400, body: { error: "validation_error", message: expect.stringMatching(/no table "demo\/employes".*demo\/employees/) } });
+    expect((await call(ada, "PUT", "/api/people/vic@example.com/grants", { resource: "bucket:no-such-bucket", level: "none" })).status).toBe(400);
+    expect((await call(ada, "GET", "/api/people/vic@example.com")).body.grants).toEqual([]);
+    expect((await call(ada, "GET", "/api/audit?kind=people&limit=1")).body.items[0]).toMatchObject({ outcome: "failed", detail: { resource: "bucket:no-such-bucket" } });
     // A people change refused (an editor may not manage people) is recorded; a read is not.
     const eve = await signIn(base(), "eve@example.com", PW);
     expect((await call(eve, "PATCH", "/api/people/vic@example.com", { role: "admin" })).status).toBe(403);

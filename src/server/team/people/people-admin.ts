@@ -50,6 +50,15 @@ export function checkResource(raw: unknown): Outcome<Resource> {
     ? { ok: true, value: raw }
     : fail(400, "A grant names table:<database_id>/<table_slug> or bucket:<name>, e.g. table:demo/employees.");
 }
+/** Why a grant's table or bucket is not one the upstream has (undefined when it is, or the upstream listed nothing: it may be down). */
+export function unknownResource(resource: Resource, known: { tables: string[]; buckets: string[] }): string | undefined {
+  if (known.tables.length === 0 && known.buckets.length === 0) return undefined;
+  const [kind, name] = [resource.slice(0, resource.indexOf(":")), resource.slice(resource.indexOf(":") + 1)];
+  const names = kind === "table" ? known.tables : known.buckets;
+  if (names.includes(name)) return undefined;
+  const shown = names.length > 12 ? `${names.slice(0, 12).join(", ")} and ${names.length - 12} more` : names.join(", ") || "none";
+  return `There is no ${kind} "${name}" to grant: the ${kind}s are ${shown}. Check the name; a ${kind} made later can be granted once it exists.`;
+}
 function checkName(raw: unknown, email: string): Outcome<string> {
   if (raw === undefined || raw === null || raw === "") return { ok: true, value: email.split("@")[0] };
   if (typeof raw !== "string" || raw.trim().length === 0 || raw.length > 200) return fail(400, "A name is text of 1 to 200 characters.");
@@ -112,11 +121,14 @@ export function createPeopleAdmin(store: TeamStore, now: () => number = Date.now
       const p = await store.updatePerson(email.value, out, ends);
       return p ? { ok: true, value: p } : fail(404, `Nobody signs in as ${email.value}.`);
     },
-    async grant(emailRaw: unknown, resourceRaw: unknown, levelRaw: unknown): Promise<Outcome<PersonRow>> {
+    /** `known`: the tables and buckets the upstream has now, when it answered (a typo is said, not granted). */
+    async grant(emailRaw: unknown, resourceRaw: unknown, levelRaw: unknown, known?: { tables: string[]; buckets: string[] }): Promise<Outcome<PersonRow>> {
       const email = checkEmail(emailRaw);
       if (!email.ok) return email;
       const resource = checkResource(resourceRaw);
       if (!resource.ok) return resource;
+      const unknown = known && unknownResource(resource.value, known);
+      if (unknown) return fail(400, unknown);
       const level = checkLevel(levelRaw);
       if (!level.ok) return level;
       if (!(await store.setGrant(email.value, resource.value, level.value))) return fail(404, `Nobody signs in as ${email.value}.`);
