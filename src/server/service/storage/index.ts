@@ -5,6 +5,7 @@
  * may have left. Routes (routes/) validate and reply; the domain (domain/) knows no HTTP.
  */
 import type { FastifyInstance } from "fastify";
+import { parseJsonText } from "../../../shared/json-text";
 import type { MetaBucket } from "../../../shared/meta";
 import { BlobError } from "../blobs/blob-store";
 import { openBlobStore } from "../blobs/open";
@@ -106,6 +107,15 @@ export async function createStorageModule(ctx: ServiceContext): Promise<StorageM
         // Any other type (multipart/mixed, application/octet-stream…) reaches the upload route
         // too, which says to send multipart/form-data, rather than Fastify's "send JSON".
         scope.addContentTypeParser("*", (_request, _payload, done) => done(null, undefined));
+        // JSON bodies (jobs, resumable starts) by the one rule the proxy checks them by
+        // (shared/json-text.ts). Fastify's own parser refused a valid body with a "__proto__" key,
+        // or one labelled charset=utf-16, as "not valid JSON"; the key is refused here by name.
+        scope.addContentTypeParser("application/json", { parseAs: "string" }, (_request, body, done) => {
+          const read = parseJsonText(body as string);
+          if (!read.ok) return done(new StorageFailure("validation_error", read.message), undefined);
+          if (hasProtoKey(read.value)) return done(new StorageFailure("validation_error", 'The request body has a "__proto__" key, which no storage request takes: remove it.'), undefined);
+          done(null, read.value);
+        });
         // Full disk, read-only disk, object store down: one mapping for every storage route;
         // anything else goes on to the service's own handler.
         scope.setErrorHandler((err, request, reply) => {
@@ -135,4 +145,16 @@ export async function createStorageModule(ctx: ServiceContext): Promise<StorageM
       await blobs.close();
     },
   };
+}
+
+/** Whether a parsed JSON value has a "__proto__" key at any depth (JSON.parse keeps it as an own key; a later merge would not). */
+function hasProtoKey(v: unknown): boolean {
+  const stack = [v];
+  while (stack.length) {
+    const x = stack.pop();
+    if (x === null || typeof x !== "object") continue;
+    if (!Array.isArray(x) && Object.prototype.hasOwnProperty.call(x, "__proto__")) return true;
+    for (const c of Object.values(x)) stack.push(c);
+  }
+  return false;
 }

@@ -36,7 +36,24 @@ describe("storage search", () => {
     const second = await search("s/", `&limit=2&cursor=${first.body.nextCursor}`);
     expect(second.body.items[0].key > first.body.items[1].key).toBe(true);
     expect((await search("s/", "&cursor=%%%")).status).toBe(400);
+    // Base64url that is no key's UTF-8 (it answered an empty page, as if past the end).
+    const odd = await search("s/", "&cursor=zzz");
+    expect(odd).toMatchObject({ status: 400, body: { error: "validation_error", message: expect.stringMatching(/nextCursor from the previous page/) } });
+    expect((await search("s/", `&cursor=${Buffer.from("/bad//key").toString("base64url")}`)).status).toBe(400);
     expect((await search("")).status).toBe(400);
+  });
+
+  it("reads a job's JSON by the proxy's rule: a __proto__ key is named, not called invalid JSON; a byte-order mark is skipped", async () => {
+    const job = (body: string, type = "application/json") =>
+      fetch(`${svc.url}/v0/storage/jobs/public-assets`, { method: "POST", body, headers: { "x-api-key": svc.key, "content-type": type } });
+    const proto = await job('{"action":"delete","from":"nothing/","__proto__":{"x":1}}');
+    expect(proto.status).toBe(400);
+    expect((await proto.json()).message).toMatch(/"__proto__" key, which no storage request takes/);
+    const broken = await job('{"action":');
+    expect(broken.status).toBe(400);
+    expect((await broken.json()).message).toMatch(/^The request body is not valid JSON/);
+    const bom = await job('\ufeff{"action":"copy","from":"s/100x_done.txt","to":"bom/x.txt"}', "application/json; charset=utf-8");
+    expect(bom.status).toBeLessThan(300);
   });
 
   it("finds moved files under their new names only", async () => {

@@ -4,7 +4,7 @@
  * by an opaque cursor; the same item shape as the list extension.
  */
 import type { FastifyInstance } from "fastify";
-import { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT, type StorageListItem, versionedKey } from "../../../../shared/storage";
+import { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT, type StorageListItem, validateObjectKey, versionedKey } from "../../../../shared/storage";
 import { badRequest } from "../../../http-error";
 import { allowed } from "../domain/access";
 import type { StorageDomain } from "../domain/storage-domain";
@@ -17,10 +17,17 @@ export interface StorageSearchResponse {
 }
 
 const encode = (key: string) => Buffer.from(key, "utf8").toString("base64url");
+/**
+ * A cursor is the last key of the page before (any base64url text decodes to something: "zzz"
+ * answered an empty page). One this service gave is a key's UTF-8 and encodes back to itself;
+ * anything else is said.
+ */
 function decode(raw: unknown): string {
   if (raw === undefined || raw === "") return "";
   const key = typeof raw === "string" && /^[A-Za-z0-9_-]+$/.test(raw) ? Buffer.from(raw, "base64url").toString("utf8") : "";
-  if (key === "") throw badRequest("cursor is not one this service gave: pass nextCursor from the previous page as it is.");
+  if (key === "" || encode(key) !== raw || !validateObjectKey(key).ok) {
+    throw badRequest("cursor is not one this service gave: pass nextCursor from the previous page as it is.");
+  }
   return key;
 }
 
