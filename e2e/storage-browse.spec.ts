@@ -54,12 +54,18 @@ test("a folder larger than one list page: load more, filter and sort across what
       }),
     );
   }
+  // A sub-folder whose name sorts after every file: shown with the first page, not after Load more.
+  const inner = new FormData();
+  inner.append("key", `${folder}/zz-sub/inner.txt`);
+  inner.append("file", new Blob(["inner"], { type: "text/plain" }), "inner.txt");
+  expect((await serviceCall("/v0/storage/object/public-assets", undefined, { method: "POST", body: inner })).status).toBe(200);
   await page.goto(`/storage/public-assets?folder=${folder}`);
   await page.getByRole("button", { name: "List view" }).click();
   await expect(page.getByText("200 files loaded so far")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Open folder zz-sub" })).toBeVisible();
   await expect(page.getByRole("button", { name: "Preview file-204.txt" })).toHaveCount(0);
   await page.getByRole("button", { name: "Load more" }).press("Enter");
-  await expect(page.getByText("205 files", { exact: true })).toBeVisible();
+  await expect(page.getByText("1 folder, 205 files", { exact: true })).toBeVisible();
   // The keyboard goes on at the first row just loaded (the button itself is gone).
   await expect(page.getByRole("button", { name: "Preview file-200.txt" })).toBeFocused();
   await expect(page.getByRole("button", { name: "Load more" })).toHaveCount(0);
@@ -68,7 +74,7 @@ test("a folder larger than one list page: load more, filter and sort across what
   // Wheel until the count under the listing shows (a wheel event scrolls a bounded distance).
   await expect(async () => {
     await page.mouse.wheel(0, 5_000);
-    await expect(page.getByText("205 files", { exact: true })).toBeInViewport({ timeout: 500 });
+    await expect(page.getByText("1 folder, 205 files", { exact: true })).toBeInViewport({ timeout: 500 });
   }).toPass({ timeout: 15_000 });
   expect(await page.locator(".st-scroll").evaluate((e) => e.scrollTop)).toBeGreaterThan(0);
   await page.screenshot({ path: `${SHOTS}/12a-paged-scrolled.png` });

@@ -187,6 +187,23 @@ describe("list extension (decisions §7)", () => {
     expect(seen).toEqual(["list/a.txt", "list/b.txt", "list/c.png"]);
   });
 
+  it("gives every sub-folder with the first page, however many files come first, and none again after", async () => {
+    const first = await list("prefix=list/&limit=1");
+    expect(first.items.map((i) => i.key)).toEqual(["list/a.txt"]);
+    expect(first.folders).toEqual(["list/sub/", "list/z/"]);
+    let cursor = first.nextCursor;
+    const later: string[] = [];
+    while (cursor) {
+      const page: StorageListResponse = await list(`prefix=list/&limit=1&cursor=${encodeURIComponent(cursor)}`);
+      later.push(...page.folders);
+      cursor = page.nextCursor;
+    }
+    expect(later).toEqual([]);
+    // Characters beyond ASCII and the BMP in the prefix and the names (the store counts characters).
+    for (const k of ["ünï😀/a.txt", "ünï😀/ß/b.txt", "ünï😀/日本/c/d.txt", "ünï😀/😀x/e.txt"]) await put("public-assets", k, "x");
+    expect((await list(`prefix=${encodeURIComponent("ünï😀/")}&limit=1`)).folders.sort()).toEqual(["ünï😀/ß/", "ünï😀/日本/", "ünï😀/😀x/"].sort());
+  });
+
   it("sorts by key in code point order, across pages", async () => {
     for (const k of ["sort/é.txt", "sort/a.txt", "sort/B.txt", "sort/z.txt", "sort/a b.txt", "sort/a-b.txt"]) await put("public-assets", k, "x");
     const expected = ["sort/B.txt", "sort/a b.txt", "sort/a-b.txt", "sort/a.txt", "sort/z.txt", "sort/é.txt"];

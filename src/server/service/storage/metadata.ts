@@ -42,6 +42,8 @@ export interface Metadata {
   commit(row: Omit<ObjectRow, "version" | "createdAt">, allow: { create: boolean; update: boolean }): Promise<CommitOutcome>;
   /** Distinct keys in a bucket from a bound (inclusive or not) below an optional upper bound, sorted. */
   keys(bucket: string, from: string, inclusive: boolean, below: string | undefined, limit: number): Promise<string[]>;
+  /** The sub-folders directly under `prefix` (each ending in `/`; keys from `prefix` below `below`), at most `limit`, in one read. */
+  subfolders(bucket: string, prefix: string, below: string | undefined, limit: number): Promise<string[]>;
   /** Removes every version of a key; returns the removed rows (their files are the caller's to unlink). */
   deleteAll(bucket: string, key: string): Promise<ObjectRow[]>;
   files(bucket: string): Promise<Set<string>>;
@@ -169,6 +171,20 @@ export async function openMetadata(engine: SqlEngine): Promise<Metadata> {
       let q = b.selectFrom(OBJECTS).select("key").distinct().where("bucket", "=", bucket).where("key", inclusive ? ">=" : ">", from);
       if (below !== undefined) q = q.where("key", "<", below);
       const rows = await one(q.orderBy("key").limit(limit).compile());
+      return rows.map((r) => String(r[0]));
+    },
+    async subfolders(bucket, prefix, below, limit) {
+      // Characters, not UTF-16 units: substr and strpos count characters on both engines.
+      const after = sql`substr(key, cast(${[...prefix].length + 1} as integer))`;
+      let q = b
+        .selectFrom(OBJECTS)
+        .select(sql<string>`substr(key, 1, cast(${[...prefix].length} as integer) + strpos(${after}, '/'))`.as("folder"))
+        .distinct()
+        .where("bucket", "=", bucket)
+        .where("key", ">=", prefix)
+        .where(sql<number>`strpos(${after}, '/')`, ">", 0);
+      if (below !== undefined) q = q.where("key", "<", below);
+      const rows = await one(q.orderBy("folder").limit(limit).compile());
       return rows.map((r) => String(r[0]));
     },
     async deleteAll(bucket, key) {

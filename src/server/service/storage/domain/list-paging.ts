@@ -27,14 +27,16 @@ export function prefixUpperBound(prefix: string): string | undefined {
 export interface Cursor {
   /** The last entry name of the previous page (a key, or a folder prefix ending in `/`). */
   after: string;
+  /** The first page gave every sub-folder already: the pages after it give none again. */
+  foldersGiven?: boolean;
 }
 
-export const encodeCursor = (c: Cursor) => Buffer.from(JSON.stringify({ a: c.after }), "utf8").toString("base64url");
+export const encodeCursor = (c: Cursor) => Buffer.from(JSON.stringify(c.foldersGiven ? { a: c.after, f: 1 } : { a: c.after }), "utf8").toString("base64url");
 
 export function decodeCursor(raw: string): Result<Cursor> {
   try {
-    const parsed = JSON.parse(Buffer.from(raw, "base64url").toString("utf8")) as { a?: unknown };
-    if (typeof parsed.a === "string") return ok({ after: parsed.a });
+    const parsed = JSON.parse(Buffer.from(raw, "base64url").toString("utf8")) as { a?: unknown; f?: unknown };
+    if (typeof parsed.a === "string") return ok(parsed.f === 1 ? { after: parsed.a, foldersGiven: true } : { after: parsed.a });
   } catch {
     // fall through
   }
