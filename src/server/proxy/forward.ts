@@ -13,6 +13,7 @@ import { PassThrough } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { Pool } from "undici";
 import { errorBody } from "../../shared/errors";
+import { encodeDeep } from "../../shared/deep-json";
 import { type BodyTimeout, bodyTimeoutMessage, watchBody } from "../body-watch";
 import { watchAnswer } from "./answer-watch";
 import { browserResponseHeaders, upstreamRequestHeaders } from "./headers";
@@ -68,6 +69,16 @@ export interface Upstream {
   /** A long-lived GET with the key (the service's event stream), on its own connection, no timeout. */
   openStream(path: string, headers: Record<string, string>, signal: AbortSignal): Promise<Response>;
   close(): Promise<void>;
+}
+
+/** JSON text of a body the proxy sends itself: a filter may nest 10,000 levels, past what JSON.stringify can write. */
+function jsonText(v: unknown): string {
+  try {
+    return JSON.stringify(v);
+  } catch (e) {
+    if (e instanceof RangeError) return encodeDeep(v);
+    throw e;
+  }
 }
 
 export class UpstreamFailure extends Error {
@@ -317,7 +328,7 @@ export function createUpstream(opts: UpstreamOptions): Upstream {
         path: basePath + path,
         method: "POST",
         headers: { "x-api-key": opts.apiKey, accept: "application/json", "content-type": "application/json" },
-        body: JSON.stringify(json),
+        body: jsonText(json),
         signal: abort.signal,
       });
       const text = await up.body.text();

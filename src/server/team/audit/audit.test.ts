@@ -205,6 +205,20 @@ describe("what is recorded", () => {
     expect(entry.filterText.length).toBeGreaterThan(5_000 * 9);
   });
 
+  it("a delete whose filter nests 10,000 levels: what it removes is read (the proxy writes the filter without JSON.stringify) and recorded", async () => {
+    const ada = await signIn(base(), "ada@example.com", PW);
+    expect((await call(ada, "POST", "/api/v0/record/demo/employees/insert", { records: [{ employee_id: "E90201", full_name: "Deep Delete" }] })).status).toBe(200);
+    const r = await fetch(`${base()}/api/v0/record/demo/employees/delete`, {
+      method: "POST",
+      headers: { ...fromApp(base()), cookie: ada, "content-type": "application/json" },
+      body: `{"expectedCount":1,"filter":${'{"and":['.repeat(10_000)}${JSON.stringify(byId("E90201"))}${"]}".repeat(10_000)}}`,
+    });
+    // It answered a 502 "could not be reached" from 3,000 levels: the read before it overflowed the stack.
+    expect(r.status, await r.text()).toBe(200);
+    const entry = (await call(ada, "GET", "/api/audit?table=demo/employees&record=E90201&limit=1")).body.items[0];
+    expect(entry).toMatchObject({ action: "delete-records", outcome: "applied", keys: ["E90201"], deleted: [expect.objectContaining({ full_name: "Deep Delete" })] });
+  });
+
   it("an update's before-images come from the service's own transaction: the proxy reads nothing first", async () => {
     const eve = await signIn(base(), "eve@example.com", PW);
     const was = (await call(eve, "POST", "/api/v0/record/demo/employees/query", { filter: byId("E00008") })).body.items[0];

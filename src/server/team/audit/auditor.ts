@@ -17,7 +17,7 @@ import type { NewAuditEntry } from "./audit-entry";
 import type { AuditLog } from "./audit-log";
 import { jsonObjectOf } from "../../../shared/json-text";
 import { recordKeyText } from "../../../shared/records";
-import { deeperThan, encodeDeep } from "./deep-json";
+import { deeperThan, encodeDeep } from "../../../shared/deep-json";
 import { packChanges, packImported } from "./record-changes";
 
 export interface ChangeRequest {
