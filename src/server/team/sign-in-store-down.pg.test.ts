@@ -27,6 +27,19 @@ afterAll(async () => {
   await db?.drop();
 });
 
+describe("a sign-in PostgreSQL cannot be asked about", () => {
+  it("a NUL in the email is a plain miss (401, recorded), not a 500", async () => {
+    const res = await fetch(`${board.url}/login`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { origin: board.url, "content-type": "application/x-www-form-urlencoded" },
+      body: "email=eve%00%40example.com&password=whatever-it-is",
+    });
+    expect(res.status, board.logs.join("\n")).toBe(401);
+    expect(await res.text()).toContain("That email and password do not match");
+  });
+});
+
 describe("signing in while the store is down", () => {
   it("shows the sign-in page with the reason (503), /api/health says the store is down, and both recover", async () => {
     const name = new URL(db.url).pathname.slice(1);

@@ -104,7 +104,9 @@ export async function createTeamGate(opts: TeamOptions): Promise<TeamGate> {
     if (wait > 0) {
       return html(res, 429, signInPage({ error: `Too many wrong attempts. Try again in ${Math.ceil(wait / 60)} min.`, next, email, sso }), { "retry-after": String(wait) });
     }
-    const person = email ? await store.getPerson(email) : undefined;
+    // No one's email holds a control character or a lone surrogate half (PostgreSQL could not
+    // even be asked about a NUL: a 500): such a try is a plain miss.
+    const person = email && !/[\0-\x1f\p{Cs}]/u.test(email) ? await store.getPerson(email) : undefined;
     // Unknown emails check a dummy hash: the answer takes the same time either way.
     const good = await checkPassword(person?.passwordHash, form.get("password") ?? "");
     if (!person || !good || person.disabled) {

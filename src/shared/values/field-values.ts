@@ -23,6 +23,7 @@ export type ValueProblem =
   | { kind: "type" }
   | { kind: "number"; detail: string }
   | { kind: "nul" }
+  | { kind: "surrogate" }
   | { kind: "emptyKey" }
   | { kind: "objectKey"; detail: string }
   | { kind: "depth" };
@@ -41,6 +42,8 @@ export function jsonDepth(value: unknown, stopAt = MAX_JSON_DEPTH + 1): number {
   return max;
 }
 
+const LONE_HALF = /\p{Cs}/u;
+
 /** The problem with `value` for `field`, or undefined when it fits exactly. */
 export function fieldValueProblem(field: ValueField, value: unknown): ValueProblem | undefined {
   if (value === null) return field.nullable && !field.primaryKey ? undefined : { kind: "null" };
@@ -49,6 +52,9 @@ export function fieldValueProblem(field: ValueField, value: unknown): ValueProbl
       if (typeof value !== "string") return { kind: "type" };
       // PostgreSQL text cannot hold U+0000; refused on every engine so both keep the same data.
       if (value.includes("\u0000")) return { kind: "nul" };
+      // Half of a surrogate pair alone (JSON's "\ud83d") is no character: the engines stored it as
+      // U+FFFD without a word, and two such keys became one.
+      if (LONE_HALF.test(value)) return { kind: "surrogate" };
       // A primary key identifies its Record: "" is refused like null.
       return field.primaryKey && value === "" ? { kind: "emptyKey" } : undefined;
     case "image":

@@ -37,6 +37,9 @@ const cases: [string, string, string | undefined, Record<string, string>, number
   ["a deeply nested json value", "update", `{"filter":{"and":[]},"values":[{"key":"city","value":${deepArray}}]}`, {}, 400, "validation_error", /"city" is text/],
   ["a NUL character in a text value", "update", JSON.stringify({ values: [{ key: "city", value: "Lis\u0000bon" }], filter: { and: [] } }), {}, 400, "validation_error", /"city" contains the NUL character/],
   ["a NUL character in a filter value", "query", JSON.stringify({ filter: { and: [{ key: "city", operator: "contains", value: "\u0000" }] } }), {}, 400, "validation_error", /NUL character/],
+  ["a lone surrogate half in a text value", "update", '{"values":[{"key":"city","value":"Zu\\ud83drich"}],"filter":{"and":[]}}', {}, 400, "validation_error", /"city" contains half of a surrogate pair alone/],
+  ["a lone surrogate half in a new primary key", "insert", '{"records":[{"employee_id":"LS-\\ud800"}]}', {}, 400, "validation_error", /"employee_id" contains half of a surrogate pair alone/],
+  ["a lone surrogate half in a filter value", "query", '{"filter":{"and":[{"key":"city","operator":"equal","value":"\\udc00"}]}}', {}, 400, "validation_error", /half of a surrogate pair alone/],
   ["a __proto__ key", "update", '{"__proto__":{"x":1},"values":[{"key":"age","value":1}],"filter":{"and":[]}}', {}, 400, "validation_error", /./],
 ];
 

@@ -108,6 +108,9 @@ export function conditionSql(f: ResolvedField, c: ConditionInput, dialect: Diale
   if (typeof c.value === "string" && c.value.includes("\u0000")) {
     return fail("validation_error", `${c.path}: the value contains the NUL character (U+0000), which text cannot hold; remove it.`);
   }
+  if (typeof c.value === "string" && /\p{Cs}/u.test(c.value)) {
+    return fail("validation_error", `${c.path}: the value contains half of a surrogate pair alone (such as \\ud83d), which no stored text holds; send the whole character.`);
+  }
   const col = f.ref;
   const textual = kindOf[type] === "textual";
   switch (c.operator) {

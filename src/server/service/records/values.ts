@@ -60,6 +60,8 @@ export function encodeWrite(field: FieldDef, value: unknown, where: string, prim
         return fail("validation_error", `${where}: Field "${field.key}" cannot be null.`);
       case "nul":
         return fail("validation_error", `${where}: the text for "${field.key}" contains the NUL character (U+0000), which text cannot hold; remove it.`);
+      case "surrogate":
+        return fail("validation_error", `${where}: the text for "${field.key}" contains half of a surrogate pair alone (such as \\ud83d), which is no character; send the whole character or remove it.`);
       case "emptyKey":
         return fail("validation_error", `${where}: Field "${field.key}" is the primary key and cannot be empty.`);
       case "objectKey":

@@ -104,6 +104,10 @@ export function present(e: AuditEntry, outcome: AuditEntry | undefined, record?:
 }
 
 export async function answerAudit(log: AuditLog, actor: Actor, params: URLSearchParams): Promise<AuditAnswer> {
+  for (const [name, value] of params) {
+    // No table, key, person or time holds one; PostgreSQL cannot even be asked about it (a 500).
+    if (value.includes("\0")) return bad(`${name} has a NUL character (%00): remove it.`);
+  }
   const table = params.get("table") ?? undefined;
   const record = params.get("record") ?? undefined;
   const bucket = params.get("bucket") ?? undefined;
@@ -165,11 +169,13 @@ export async function answerAudit(log: AuditLog, actor: Actor, params: URLSearch
 function parseCursor(raw: string | null): { seq: number; key?: string } | undefined | "bad" {
   if (!raw) return undefined;
   const [seqText, keyText, ...rest] = raw.split(".");
-  const seq = Number(seqText);
-  if (!Number.isInteger(seq) || seq < 1 || rest.length) return "bad";
+  // Digits only, within what a number holds exactly (1e3, 0x10 and " 5" were taken; 2^63 was a 500 on PostgreSQL).
+  const seq = /^[1-9]\d{0,15}$/.test(seqText) ? Number(seqText) : NaN;
+  if (!Number.isSafeInteger(seq) || rest.length) return "bad";
   if (keyText === undefined) return { seq };
-  const key = Buffer.from(keyText, "base64url").toString("utf8");
-  return key ? { seq, key } : "bad";
+  const key = /^[\w-]+$/.test(keyText) ? Buffer.from(keyText, "base64url").toString("utf8") : "";
+  // A key this answer gave encodes back to itself, and is text a store can hold.
+  return key && Buffer.from(key, "utf8").toString("base64url") === keyText && !key.includes("\0") ? { seq, key } : "bad";
 }
 
 /**

@@ -106,6 +106,31 @@ describe("the audit trail on one PostgreSQL", () => {
     expect(updates.items.every((i: { action: string }) => i.action === "update")).toBe(true);
   });
 
+  it("a NUL or a lone surrogate half in what is recorded: written as ␀ and U+FFFD, the service's 400 answered, the chain intact; odd parameters are 400s", async () => {
+    const insert = (records: unknown) =>
+      fetch(`${a.url}/api/v0/record/demo/employees/insert`, { method: "POST", headers: { ...fromApp(a.url), "content-type": "application/json" }, body: JSON.stringify({ records }) });
+    // It answered 503 "the activity log cannot be written": PostgreSQL cannot hold the NUL.
+    const nul = await insert([{ employee_id: "NUL\u0000KEY" }]);
+    expect(nul.status).toBe(400);
+    expect((await nul.json()).message).toMatch(/NUL character/);
+    const half = await fetch(`${a.url}/api/v0/record/demo/employees/insert`, {
+      method: "POST",
+      headers: { ...fromApp(a.url), "content-type": "application/json" },
+      body: '{"records":[{"employee_id":"HALF-\\ud800"}]}',
+    });
+    expect(half.status).toBe(400);
+    const items = (await (await fetch(`${b.url}/api/audit?kind=insert&limit=2`)).json()).items;
+    expect(items.map((i: { keys: string[]; outcome: string }) => [i.keys, i.outcome])).toEqual([
+      [["HALF-\ufffd"], "failed"],
+      [["NUL\u2400KEY"], "failed"],
+    ]);
+    expect((await audit(["verify"])).code).toBe(0);
+    for (const q of ["record=%00&table=demo/employees", "actor=a%00b", "cursor=9223372036854775807", "cursor=1e3", "cursor=12.AAA"]) {
+      const r = await fetch(`${b.url}/api/audit?${q}`);
+      expect(r.status, q).toBe(400);
+    }
+  });
+
   it("a read-only database: changes are refused with 503 and not made", async () => {
     const admin = new pg.Client({ connectionString: inject("pgAdminUrl") });
     await admin.connect();

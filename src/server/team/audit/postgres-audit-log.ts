@@ -5,6 +5,7 @@
  */
 import pg from "pg";
 import { inTransaction } from "../store/pg-transaction";
+import { pgJsonText, pgText } from "../store/pg-text";
 import { type AuditEntry, type Checkpoint, entryHash, GENESIS, type NewAuditEntry } from "./audit-entry";
 import { type AuditLog, type AuditQuery, namesNotAll, partialListProblem } from "./audit-log";
 import { toEntry } from "./sqlite-audit-log";
@@ -49,14 +50,15 @@ export async function openPostgresAuditLog(url: string): Promise<AuditLog> {
         const base = {
           seq: Number(last.seq) + 1,
           at: e.at,
-          actorEmail: e.actorEmail,
+          actorEmail: pgText(e.actorEmail),
           actorKind: e.actorKind,
-          address: e.address,
+          address: pgText(e.address),
           kind: e.kind,
           endpoint: e.endpoint,
-          resource: e.resource,
-          keys: e.keys,
-          detailJson: JSON.stringify(e.detail),
+          resource: e.resource === null ? null : pgText(e.resource),
+          // What PostgreSQL cannot hold (NUL, a lone surrogate half) is written so it can, before the hash.
+          keys: e.keys.map(pgText),
+          detailJson: pgJsonText(JSON.stringify(e.detail)),
           ref: e.ref ?? null,
         };
         const hash = entryHash(last.hash, base);
@@ -64,13 +66,13 @@ export async function openPostgresAuditLog(url: string): Promise<AuditLog> {
           "INSERT INTO bb_audit (seq, at, actor_email, actor_kind, address, kind, endpoint, resource, keys, detail, ref, prev_hash, hash) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13)",
           [base.seq, base.at, base.actorEmail, base.actorKind, base.address, base.kind, base.endpoint, base.resource, JSON.stringify(base.keys), base.detailJson, base.ref, last.hash, hash],
         );
-        const keys = e.resource ? e.keys.slice(0, 10_000) : [];
+        const keys = base.resource ? base.keys.slice(0, 10_000) : [];
         if (keys.length) {
-          await c.query("INSERT INTO bb_audit_keys (resource, key, seq) SELECT $1, k, $2 FROM unnest($3::text[]) AS k", [e.resource, base.seq, keys]);
+          await c.query("INSERT INTO bb_audit_keys (resource, key, seq) SELECT $1, k, $2 FROM unnest($3::text[]) AS k", [base.resource, base.seq, keys]);
         }
         // Past the before-images' limit: every Record's history of the table lists it (partial).
-        if (e.resource && namesNotAll(e.detail)) {
-          await c.query("INSERT INTO bb_audit_partial (resource, change) VALUES ($1, $2) ON CONFLICT DO NOTHING", [e.resource, e.kind === "outcome" && e.ref ? e.ref : base.seq]);
+        if (base.resource && namesNotAll(e.detail)) {
+          await c.query("INSERT INTO bb_audit_partial (resource, change) VALUES ($1, $2) ON CONFLICT DO NOTHING", [base.resource, e.kind === "outcome" && e.ref ? e.ref : base.seq]);
         }
         return { ...base, prevHash: last.hash, hash } as AuditEntry;
       }),
@@ -152,3 +154,4 @@ export async function openPostgresAuditLog(url: string): Promise<AuditLog> {
     },
   };
 }
+

@@ -87,6 +87,21 @@ describe("live events over PostgreSQL", () => {
     }
   });
 
+  it("an event holding a NUL or a lone surrogate half still reaches every reader (jsonb refused it: the event went to nobody)", async () => {
+    const [writer, reader] = await Promise.all([createPostgresBus(db.url), createPostgresBus(db.url)]);
+    try {
+      const got: ChangeEvent[] = [];
+      reader.onChange((e) => got.push(e));
+      const odd = { at: new Date().toISOString(), kind: "update" as const, resource: "table:demo/odd" as const, table: "demo/odd", records: [{ key: "Zu\ud83drich\u0000" }], actor: { email: "eve@example.com", name: "Eve" }, origin: "baseboard" as const };
+      await writer.publish(odd);
+      const deadline = Date.now() + 10_000;
+      while (!got.some((e) => e.table === "demo/odd") && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(got.find((e) => e.table === "demo/odd")?.records).toEqual([{ key: "Zu\ufffdrich\u2400" }]);
+    } finally {
+      await Promise.all([writer.close(), reader.close()]);
+    }
+  });
+
   it("listens again after the database was gone for a while (not just one try a second later), and delivers what was missed", async () => {
     const name = new URL(db.url).pathname.slice(1);
     const admin = new pg.Client({ connectionString: inject("pgAdminUrl") });

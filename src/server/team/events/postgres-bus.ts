@@ -10,6 +10,7 @@ import pg from "pg";
 import type { EventBus } from "./event-bus";
 import { KEEP_MS } from "./event-bus";
 import type { ChangeEvent, PresenceState } from "./live-event";
+import { pgJsonText, pgText } from "../store/pg-text";
 
 const CHANNEL = "bb_live";
 const PUBLISH_LOCK = 727144;
@@ -132,7 +133,8 @@ export async function createPostgresBus(url: string, opts: { log?(line: string):
           `WITH l AS (SELECT pg_advisory_xact_lock(${PUBLISH_LOCK})),
            ins AS (INSERT INTO bb_live_events (payload, dedupe) SELECT $1::jsonb, $2::text FROM l ON CONFLICT (dedupe) DO NOTHING RETURNING id)
            SELECT pg_notify('${CHANNEL}', 'c:' || id) FROM ins`,
-          [JSON.stringify(e), dedupe ?? null],
+          // jsonb refuses a lone surrogate half (and NUL): the event went to nobody (pg-text.ts).
+          [pgJsonText(JSON.stringify(e)), dedupe === undefined ? null : pgText(dedupe)],
         ),
       );
       publishing = done.then(
@@ -142,7 +144,7 @@ export async function createPostgresBus(url: string, opts: { log?(line: string):
       return done.then(() => {});
     },
     async presence(p) {
-      await pool.query(`SELECT pg_notify('${CHANNEL}', $1)`, [`p:${JSON.stringify(p)}`]);
+      await pool.query(`SELECT pg_notify('${CHANNEL}', $1)`, [`p:${pgJsonText(JSON.stringify(p))}`]);
     },
     onChange(fn) {
       changeFns.push(fn);

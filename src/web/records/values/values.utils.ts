@@ -22,6 +22,8 @@ export function checkValue(field: FieldInfo, value: RecordValue): Result<RecordV
       return fail("validation_error", `${name} is the primary key and cannot be empty.`);
     case "nul":
       return fail("validation_error", `${name} contains the NUL character (U+0000), which text cannot hold.`);
+    case "surrogate":
+      return fail("validation_error", `${name} contains half of a character (a lone surrogate), which text cannot hold.`);
     case "objectKey":
       return fail("validation_error", `${name} takes an object key: ${problem.detail}`);
     case "depth":
