@@ -105,6 +105,18 @@ describe("matchApiRoute: the allow list", () => {
     expect(matchApiRoute(method, url).kind).toBe("reject");
   });
 
+  it("a file key with an empty folder name is a 400 saying so (decisions §7), not 'no endpoint'", () => {
+    for (const [method, url] of [
+      ["GET", "/api/v0/storage/versions/b/rev/"],
+      ["DELETE", "/api/v0/storage/object/b/secret/"],
+      ["GET", "/api/v0/storage/public/b/a//c.txt"],
+      ["GET", "/api/v0/storage/url/sign/b/dir/"],
+    ]) {
+      expect(matchApiRoute(method, url), url).toMatchObject({ kind: "reject", status: 400, message: expect.stringMatching(/empty folder name/) });
+    }
+    expect(matchApiRoute("GET", "/api/v0/storage/list//")).toMatchObject({ kind: "reject", message: expect.stringMatching(/^No endpoint/) });
+  });
+
   it("names the allowed methods when only the method is wrong", () => {
     expect(matchApiRoute("GET", "/api/v0/record/demo/employees/query")).toEqual({
       kind: "reject",

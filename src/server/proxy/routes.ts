@@ -24,7 +24,7 @@ export type ApiRoute =
       /** The table (`db/slug`) or bucket its path names, decoded; undefined for the others. */
       target?: string;
     }
-  | { kind: "reject"; message: string };
+  | { kind: "reject"; message: string; status?: 400 };
 
 const ANY = Symbol("segment");
 const REST = Symbol("rest");
@@ -119,6 +119,11 @@ export function matchApiRoute(method: string, rawUrl: string): ApiRoute {
   const notFound = { kind: "reject", message: `No endpoint ${method} ${rawPath.slice(0, 200)} on this proxy.` } as const;
   if (!rawPath.startsWith("/api/v0/") || SUSPICIOUS.test(rawPath)) return notFound;
   const segments = rawPath.slice("/api/".length).split("/");
+  // A file's key with an empty folder name (a trailing / or //): decisions §7 makes that a 400
+  // saying so, as the service does, not "no endpoint".
+  if (/^\/api\/v0\/storage\/(object|public|versions|restore|url\/sign)\/[^/]+\/./.test(rawPath) && segments.slice(4).some((s) => s === "")) {
+    return { kind: "reject", status: 400, message: "The object key has an empty folder name (// or a trailing /): a key names a file, not a folder; remove the extra /." };
+  }
   for (const s of segments) {
     if (s === "" || s === "." || s === "..") return notFound;
     try {

@@ -394,7 +394,7 @@ export function createProxyHandler(deps: ProxyDeps) {
       if (answer) return apiError(res, answer.status, answer.body as never);
       return;
     }
-    if (route.kind === "reject") return apiError(res, 404, errorBody("not_found", route.message));
+    if (route.kind === "reject") return apiError(res, route.status ?? 404, route.status === 400 ? errorBody("validation_error", route.message) : errorBody("not_found", route.message));
     return forward(req, res, route, true, API_SECURITY_HEADERS, actor);
   }
 

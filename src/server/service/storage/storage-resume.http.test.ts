@@ -312,11 +312,26 @@ describe("resumable uploads", () => {
     const over = await start("files", { key: "huge.bin", size: 65 * MiB });
     expect(over.status).toBe(413);
     expect(await over.json()).toMatchObject({ error: "payload_too_large", message: expect.stringMatching(/SERVICE_MAX_UPLOAD_BYTES/) });
-    for (const body of [{ size: 1 }, { key: "a", size: -1 }, { key: "a", size: 1.5 }, { key: "", size: 1 }, { key: "a", size: 1, contentType: 5 }]) {
+    const bad = [
+      { size: 1 },
+      { key: "a", size: -1 },
+      { key: "a", size: 1.5 },
+      { key: "", size: 1 },
+      { key: "a", size: 1, contentType: 5 },
+      // Since stop 41: said, not silently replaced by a guess or ignored.
+      { key: "a", size: 1, contentType: "text/plain\r\nX-Evil: 1" },
+      { key: "a", size: 1, contentType: "a".repeat(255) },
+      { key: "a", size: 10, foo: 1 },
+    ];
+    for (const body of bad) {
       const res = await start("files", body);
       expect(res.status, JSON.stringify(body)).toBe(400);
-      expect((await res.json()).error).toBe("validation_error");
+      const { error, message } = await res.json();
+      expect(error).toBe("validation_error");
+      if ("foo" in body) expect(message).toMatch(/Unknown property "foo"/);
+      if (typeof body.contentType === "string") expect(message).toMatch(/contentType must be a media type/);
     }
+    expect((await start("files", { key: "typed.txt", size: 1, contentType: "text/plain; charset=utf-8" })).status).toBe(200);
     expect((await status("files", "not-a-session")).status).toBe(404);
   });
 });

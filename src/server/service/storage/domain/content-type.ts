@@ -35,6 +35,9 @@ const TOKEN = "[A-Za-z0-9!#$%&'*+.^_`|~-]+";
 // type/subtype with optional parameters (token or quoted-string values); no CR, LF or other controls.
 const MEDIA_TYPE = new RegExp(`^${TOKEN}/${TOKEN}(\\s*;\\s*${TOKEN}=(${TOKEN}|"[^"\\\\\\u0000-\\u001f\\u007f]*"))*$`);
 
+/** Whether `type` is a media type (type/subtype, optional parameters), at most 255 characters. */
+export const isMediaType = (type: string) => type.length <= 255 && MEDIA_TYPE.test(type.trim());
+
 /**
  * `declared` is the part's Content-Type header as sent (undefined when it had none). It is kept
  * as uploaded, parameters included (`text/plain;charset=utf-8` comes back so), with only the

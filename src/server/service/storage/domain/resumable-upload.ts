@@ -19,6 +19,7 @@ import type { UploadSession, UploadsStore } from "../metadata-uploads";
 import type { Bucket } from "./buckets";
 import { StorageFailure, invalid, missing } from "./failure";
 import { objectBlob, type StorageDomain } from "./storage-domain";
+import { isMediaType } from "./content-type";
 import { accessMissing, commitUpload } from "./store-upload";
 
 /** 8 MiB: S3's usual part size; small enough that a lost part costs seconds, big enough that 1 GiB is 128 requests. */
@@ -32,6 +33,8 @@ const sessionPrefix = (bucket: string, id: string) => `uploads/${bucket}/${id}/`
 export const partCount = (size: number, partSize: number) => Math.ceil(size / partSize);
 /** Bytes part `n` (1-based) must have. */
 export const partLength = (size: number, partSize: number, n: number) => Math.min(partSize, size - (n - 1) * partSize);
+
+const START_FIELDS = new Set(["key", "size", "contentType"]);
 
 export interface StartRequest {
   key: unknown;
@@ -90,8 +93,13 @@ export function createResumableUploads(d: StorageDomain, store: UploadsStore, pa
       if (size > d.maxUploadBytes) {
         throw new StorageFailure("payload_too_large", `The file is ${size} bytes, over this service's upload limit of ${d.maxUploadBytes} bytes (SERVICE_MAX_UPLOAD_BYTES); nothing was stored.`);
       }
+      // An API's field, not a browser's header: what is not a media type is said, not replaced by a guess.
+      const unknown = Object.keys(body).find((k) => !START_FIELDS.has(k));
+      if (unknown !== undefined) throw invalid(`Unknown property "${unknown.slice(0, 64)}": an upload starts with key, size and contentType only.`);
       const type = body.contentType;
-      if (type !== undefined && type !== null && (typeof type !== "string" || type.length > 255)) throw invalid("contentType must be a media type string of at most 255 characters.");
+      if (type !== undefined && type !== null && type !== "" && (typeof type !== "string" || !isMediaType(type))) {
+        throw invalid(`contentType must be a media type such as text/plain or image/png (at most 255 characters, no line breaks)${typeof type === "string" ? `; "${type.slice(0, 60)}" is not one` : ""}. Leave it out to have it guessed from the key.`);
+      }
       // The same rule as a one-request upload, told now rather than after the whole file (re-checked at completion).
       const exists = await d.metadata.exists(bucket.name, body.key);
       const a = allow(bucket);
