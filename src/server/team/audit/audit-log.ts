@@ -60,3 +60,15 @@ export function partialListProblem(side: "missing" | "extra", resource: string, 
 export function namesNotAll(detail: Record<string, unknown>): boolean {
   return Number(detail.beforeImagesOmitted) > 0 || Number(detail.addedOmitted) > 0;
 }
+
+/**
+ * Retention never cuts between a change's request entry and an outcome still to come: the
+ * outcome would be kept with nothing saying what was asked, listed nowhere (review 28a #5: a slow
+ * upload's, or a job's that ended after an hourly run). A change is under way while its request
+ * entry (written "pending") has no outcome, or only one saying its job still runs; one older than
+ * IN_FLIGHT_MS (a proxy that stopped mid-change never writes its outcome) holds nothing back.
+ */
+export const IN_FLIGHT_MS = 24 * 60 * 60 * 1000;
+/** SQL condition on request entries `a` of `table` under way, written since the parameter `since`. */
+export const inFlight = (table: string, since: string) =>
+  `a.kind <> 'outcome' AND a.at >= ${since} AND a.detail LIKE '%"outcome":"pending"%' AND NOT EXISTS (SELECT 1 FROM ${table} o WHERE o.ref = a.seq AND o.kind = 'outcome' AND o.detail NOT LIKE '%"state":"running"%')`;

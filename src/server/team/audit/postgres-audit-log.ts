@@ -7,7 +7,7 @@ import pg from "pg";
 import { inTransaction } from "../store/pg-transaction";
 import { pgJsonText, pgText } from "../store/pg-text";
 import { type AuditEntry, type Checkpoint, entryHash, GENESIS, type NewAuditEntry } from "./audit-entry";
-import { type AuditLog, type AuditQuery, namesNotAll, partialListProblem } from "./audit-log";
+import { type AuditLog, type AuditQuery, inFlight, IN_FLIGHT_MS, namesNotAll, partialListProblem } from "./audit-log";
 import { toEntry } from "./sqlite-audit-log";
 
 const LOCK = 727142;
@@ -141,7 +141,11 @@ export async function openPostgresAuditLog(url: string): Promise<AuditLog> {
     dropOlderThan: (before) =>
       tx(async (c) => {
         await c.query(`SELECT pg_advisory_xact_lock(${LOCK})`);
-        const last = (await c.query<{ seq: string; hash: string }>("SELECT seq, hash FROM bb_audit WHERE at < $1 ORDER BY seq DESC LIMIT 1", [before])).rows[0];
+        // Not past a change still under way (its outcome would be left without what was asked).
+        const held = (await c.query<{ seq: string | null }>(`SELECT min(a.seq) AS seq FROM bb_audit a WHERE ${inFlight("bb_audit", "$1")}`, [Date.now() - IN_FLIGHT_MS])).rows[0]?.seq;
+        const last = (
+          await c.query<{ seq: string; hash: string }>("SELECT seq, hash FROM bb_audit WHERE at < $1 AND seq < $2 ORDER BY seq DESC LIMIT 1", [before, held ?? Number.MAX_SAFE_INTEGER])
+        ).rows[0];
         if (!last) return 0;
         const r = await c.query("DELETE FROM bb_audit WHERE seq <= $1", [last.seq]);
         await c.query("DELETE FROM bb_audit_keys WHERE seq <= $1", [last.seq]);

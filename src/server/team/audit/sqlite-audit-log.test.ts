@@ -7,7 +7,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect, it } from "vitest";
-import { openTrailFile } from "./sqlite-audit-log";
+import { openSqliteAuditLog, openTrailFile } from "./sqlite-audit-log";
+import { retentionWaitsForChangesUnderWay } from "../testing/audit-entries";
 
 it("a new trail and a reopened one both sync at checkpoints (synchronous NORMAL), in WAL mode", () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bb-trail-file-"));
@@ -23,6 +24,17 @@ it("a new trail and a reopened one both sync at checkpoints (synchronous NORMAL)
       }
     }
   } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+it("retention stops before a change still under way (no outcome yet, or a job still running), and goes on once it ended", async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bb-trail-inflight-"));
+  const log = openSqliteAuditLog(dir);
+  try {
+    await retentionWaitsForChangesUnderWay(log);
+  } finally {
+    await log.close();
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -7,7 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { type AuditEntry, type Checkpoint, entryHash, GENESIS, type NewAuditEntry } from "./audit-entry";
-import { type AuditLog, type AuditQuery, namesNotAll, partialListProblem } from "./audit-log";
+import { type AuditLog, type AuditQuery, inFlight, IN_FLIGHT_MS, namesNotAll, partialListProblem } from "./audit-log";
 import { whyUnwritable } from "../store/why-unwritable";
 import { openSpaceReserve } from "./space-reserve";
 import { chainSql, INLINE_KEYS, openKeyChains } from "./sqlite-key-chains";
@@ -228,7 +228,9 @@ export function openSqliteAuditLog(dataDir: string, reserveMb = AUDIT_RESERVE_MB
     },
     async dropOlderThan(before) {
       return db.transaction(() => {
-        const last = db.prepare<[number], { seq: number; hash: string }>("SELECT seq, hash FROM audit WHERE at < ? ORDER BY seq DESC LIMIT 1").get(before);
+        // Not past a change still under way (its outcome would be left without what was asked).
+        const held = db.prepare<[number], { seq: number | null }>(`SELECT min(a.seq) AS seq FROM audit a WHERE ${inFlight("audit", "?")}`).get(Date.now() - IN_FLIGHT_MS)?.seq;
+        const last = db.prepare<[number, number], { seq: number; hash: string }>("SELECT seq, hash FROM audit WHERE at < ? AND seq < ? ORDER BY seq DESC LIMIT 1").get(before, held ?? Number.MAX_SAFE_INTEGER);
         if (!last) return 0;
         const r = db.prepare("DELETE FROM audit WHERE seq <= ?").run(last.seq);
         chains.dropUpTo(last.seq);
