@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { MAX_EXACT, numberValueProblem, parseNumberText } from "./numbers";
+import { MAX_EXACT, numberValueProblem, parseNumberText, roundedNumberIn } from "./numbers";
 
 describe("parseNumberText", () => {
   it.each([
@@ -70,6 +70,25 @@ describe("numberValueProblem", () => {
       fc.property(fc.double(), (n) => {
         const refused = !Number.isFinite(n) || Object.is(n, -0) || Math.abs(n) > MAX_EXACT;
         expect(numberValueProblem(n) !== undefined).toBe(refused);
+      }),
+    );
+  });
+});
+
+describe("roundedNumberIn: JSON numbers a parse would change", () => {
+  it("names a number with more digits than a double keeps, or one past its range, and passes the rest", () => {
+    expect(roundedNumberIn('{"values":[{"key":"age","value":0.1000000000000000055511}]}')).toEqual({ written: "0.1000000000000000055511", stored: "0.1" });
+    expect(roundedNumberIn('{"value":1e-400}')).toEqual({ written: "1e-400", stored: "0" });
+    expect(roundedNumberIn('{"value":12345678901234567890}')).toMatchObject({ stored: "12345678901234567000" });
+    for (const ok of ['{"value":0.1}', '{"value":1e3,"x":1.50}', '{"limit":1E2}', '{"v":"0.1000000000000000055511 in a string"}', '{"v":"a \\" 1e-400"}', '{"v":123456789012345.5}', "[]"]) {
+      expect(roundedNumberIn(ok), ok).toBeUndefined();
+    }
+  });
+
+  it("passes every double as JSON.stringify writes it, in any body", () => {
+    fc.assert(
+      fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.string(), (d, s) => {
+        expect(roundedNumberIn(JSON.stringify({ s, v: d, w: [d, -d] }))).toBeUndefined();
       }),
     );
   });

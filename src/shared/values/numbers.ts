@@ -69,3 +69,37 @@ export function parseNumberText(text: string): Result<number> {
   }
   return ok(n);
 }
+
+/** A decimal's digits without leading or trailing zeros and the power of ten of its last digit ("-012.50e1" → ["125", 0]); zero is ["", 0]. */
+function decimalOf(token: string): [string, number] {
+  const m = /^[-+]?(\d*)(?:\.(\d*))?(?:[eE]([-+]?\d+))?$/.exec(token);
+  if (!m) return ["?", 0];
+  const [, int = "", frac = "", exp = "0"] = m;
+  let digits = (int + frac).replace(/^0+/, "");
+  let power = Number(exp) - frac.length;
+  const trailing = /0*$/.exec(digits)![0].length;
+  digits = digits.slice(0, digits.length - trailing);
+  power += trailing;
+  return digits ? [digits, power] : ["", 0];
+}
+
+/**
+ * The first JSON number in `text` (a request body) that JSON.parse cannot keep as written, with
+ * what it would become: `0.1000000000000000055511` is read as 0.1, `1e-400` as 0. Strings are
+ * skipped. Only a number of 17 or more characters of digits and a point, or with an exponent,
+ * can be one, so most bodies are passed by one regular-expression test.
+ */
+export function roundedNumberIn(text: string): { written: string; stored: string } | undefined {
+  if (!/[\d.]{17}|\d[eE]/.test(text)) return undefined;
+  const tokens = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?/g;
+  for (let m = tokens.exec(text); m; m = tokens.exec(text)) {
+    const t = m[0];
+    if (t.startsWith('"') || (t.length < 17 && !/[eE]/.test(t))) continue;
+    const n = Number(t);
+    if (!Number.isFinite(n)) continue; // said by the value rules (not a finite number)
+    const [a, pa] = decimalOf(t);
+    const [b, pb] = decimalOf(String(Math.abs(n)));
+    if (a !== b || pa !== pb) return { written: t.slice(0, 40), stored: String(n) };
+  }
+  return undefined;
+}

@@ -21,6 +21,7 @@ import {
   type WriteCount,
 } from "../../../shared/record-writes";
 import { parseJsonText } from "../../../shared/json-text";
+import { roundedNumberIn } from "../../../shared/values/numbers";
 import { requireKey, scopeAllows } from "../auth";
 import { deleteRecords, insertRecords } from "./record-writes";
 import { distinctValues } from "./record-distinct";
@@ -47,8 +48,13 @@ function registerJsonBodyParser(scope: FastifyInstance): void {
       return;
     }
     const read = parseJsonText(body as string);
-    if (read.ok) done(null, read.value);
-    else done(badRequest(read.message), undefined);
+    if (!read.ok) return done(badRequest(read.message), undefined);
+    // Numbers are never rounded (issue 24 item 4): one JSON.parse would change is said, not stored changed.
+    const rounded = roundedNumberIn(body as string);
+    if (rounded) {
+      return done(badRequest(`The number ${rounded.written} would be read as ${rounded.stored}: a number keeps about 15 to 17 significant digits. Send it with fewer digits, or keep such values in a text Field.`), undefined);
+    }
+    done(null, read.value);
   });
 }
 
