@@ -1,6 +1,7 @@
 /** The app shell: sidebar from /api/config, bucket permissions, upstream indicator, help, routes. */
 import { expect, test } from "@playwright/test";
 import { serviceKey } from "./testing/service";
+import { SHOTS_UI } from "./testing/layout";
 
 test("sidebar lists tables and buckets with permissions; forbidden is locked; storage route opens a bucket", async ({ page }) => {
   await page.goto("/");
@@ -34,6 +35,34 @@ test("sidebar lists tables and buckets with permissions; forbidden is locked; st
   // The page's own heading, as every other page has (axe: page-has-heading-one).
   await expect(page.getByRole("heading", { level: 1, name: "vault is forbidden" })).toBeVisible();
   expect(requested.filter((u) => u.includes("/vault"))).toEqual([expect.stringMatching(/\/storage\/vault$/)]);
+});
+
+test("the sidebar folds away from the top bar, starts folded on a narrow window (200% zoom), and remembers the choice", async ({ page }) => {
+  await page.goto("/records/demo/employees");
+  const nav = page.getByRole("navigation", { name: "Tables and buckets" });
+  const toggle = page.getByRole("button", { name: "Hide tables and buckets" });
+  await expect(nav).toBeVisible();
+  await expect(toggle).toHaveAttribute("aria-expanded", "true");
+  await toggle.press("Enter");
+  await expect(nav).toHaveCount(0);
+  const show = page.getByRole("button", { name: "Show tables and buckets" });
+  await expect(show).toHaveAttribute("aria-expanded", "false");
+  await expect(show).toBeFocused();
+  await page.reload();
+  await expect(page.getByRole("grid", { name: "Records of demo.employees" })).toBeVisible();
+  await expect(nav).toHaveCount(0);
+  await show.click();
+  await expect(nav.getByRole("link", { name: "employees" })).toBeVisible();
+  // What 1400×900 at 200% zoom lays out: 700 CSS pixels. With no choice made, folded.
+  await page.evaluate(() => localStorage.removeItem("baseboard.sidebar"));
+  await page.setViewportSize({ width: 700, height: 450 });
+  await page.reload();
+  await expect(page.getByRole("grid", { name: "Records of demo.employees" })).toBeVisible();
+  await expect(nav).toHaveCount(0);
+  await page.screenshot({ path: `${SHOTS_UI}/shell-narrow-folded.png` });
+  await page.getByRole("button", { name: "Show tables and buckets" }).click();
+  await expect(nav.getByRole("link", { name: "departments" })).toBeVisible();
+  await page.screenshot({ path: `${SHOTS_UI}/shell-narrow-open.png` });
 });
 
 test("? opens the keyboard shortcut help; Escape closes it", async ({ page }) => {

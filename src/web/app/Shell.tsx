@@ -14,6 +14,7 @@ import { Toaster } from "../ui/toast";
 import { HelpOverlay } from "./HelpOverlay";
 import { isTypingTarget } from "./shortcuts";
 import { Sidebar } from "./Sidebar";
+import { Icon } from "../ui/icons";
 import { AccountMenu } from "../team/AccountMenu";
 import { SessionEndedNotice } from "../team/SessionEndedNotice";
 import "../team/team.css";
@@ -31,6 +32,7 @@ export function Shell() {
   useLiveEvents(config.data, !!me);
   const closeHelp = useCallback(() => setHelp(false), []);
   const pathname = useRouterState({ select: (r) => r.location.pathname });
+  const sidebar = useSidebarOpen();
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -58,6 +60,21 @@ export function Shell() {
         {pathname.startsWith("/records/") ? "Skip to grid" : "Skip to content"}
       </a>
       <header className="topbar">
+        {config.data && (
+          // At 200% zoom (or on a narrow window) the sidebar took a third of the width: it folds
+          // away, and starts folded there; the choice is remembered.
+          <button
+            type="button"
+            className="btn btn-ghost btn-icon sidebar-toggle"
+            aria-expanded={sidebar.open}
+            aria-controls="sidebar"
+            aria-label={sidebar.open ? "Hide tables and buckets" : "Show tables and buckets"}
+            title={sidebar.open ? "Hide tables and buckets" : "Show tables and buckets"}
+            onClick={sidebar.toggle}
+          >
+            <Icon name="menu" size={16} />
+          </button>
+        )}
         <Link to="/" className="brand">
           <span className="brand-mark" aria-hidden="true" />
           Baseboard
@@ -72,7 +89,7 @@ export function Shell() {
       </header>
       {config.data ? (
         <div className="body">
-          <Sidebar config={config.data} />
+          {sidebar.open && <Sidebar config={config.data} />}
           <main className="main" id="main" tabIndex={-1}>
             <Outlet />
           </main>
@@ -165,4 +182,29 @@ function UpstreamBadge({ upstream, health, unknownKind }: { upstream: AppConfig[
       {s !== "up" && <span className="upstream-state">{s === "down" ? "down" : "restarting"}</span>}
     </span>
   );
+}
+
+const SIDEBAR_KEY = "baseboard.sidebar";
+/** Narrower than this (200% zoom on a 1400-pixel window is 700), the sidebar starts folded. */
+const NARROW = "(max-width: 900px)";
+
+/** Whether the sidebar shows: as the person last chose, else open unless the window is narrow. */
+function useSidebarOpen() {
+  const [narrow, setNarrow] = useState(() => window.matchMedia(NARROW).matches);
+  const [chosen, setChosen] = useState<boolean | undefined>(() => {
+    const v = window.localStorage.getItem(SIDEBAR_KEY);
+    return v === "open" ? true : v === "closed" ? false : undefined;
+  });
+  useEffect(() => {
+    const m = window.matchMedia(NARROW);
+    const onChange = () => setNarrow(m.matches);
+    m.addEventListener("change", onChange);
+    return () => m.removeEventListener("change", onChange);
+  }, []);
+  const open = chosen ?? !narrow;
+  const toggle = useCallback(() => {
+    setChosen(!open);
+    window.localStorage.setItem(SIDEBAR_KEY, open ? "closed" : "open");
+  }, [open]);
+  return { open, toggle };
 }

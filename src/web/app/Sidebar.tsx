@@ -19,7 +19,7 @@ const permissionHelp: Record<BucketPermission, string> = {
 
 export function Sidebar({ config }: { config: AppConfig }) {
   return (
-    <nav className="sidebar" aria-label="Tables and buckets">
+    <nav className="sidebar" id="sidebar" aria-label="Tables and buckets">
       {config.databases.map((db) => (
         <section key={db.id} className="nav-section">
           <h2 className="nav-heading">

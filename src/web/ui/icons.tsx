@@ -74,6 +74,7 @@ const PATHS = {
   last: "M7 6l6 6-6 6M17 6v12",
   table: "M4 5h16v14H4zM4 10h16M4 15h16M10 10v9",
   calendar: "M4 6h16v14H4zM4 10h16M8 3v5M16 3v5",
+  menu: "M4 6h16M4 12h16M4 18h16",
   bucket: "M4 7h16l-1.5 12.5a1 1 0 0 1-1 .5h-11a1 1 0 0 1-1-.5zM4 7l1.5-3h13L20 7M9.5 11h5",
 } as const;
 
