@@ -76,6 +76,10 @@ test("the blank row at the end of the page: type into it, Enter adds the Record;
   await openView(page, "employees", { filter: { and: [pkOr("E00866", "NEWROW-01")] } });
   const row = page.getByRole("row", { name: /New Record/ });
   await expect(row).toBeVisible();
+  // Empty, it is one tab stop: Tab from its first Field leaves the row (it walked all 14).
+  await row.getByLabel(/^New Record: employee_id/).focus();
+  await page.keyboard.press("Tab");
+  expect(await page.evaluate(() => !!document.activeElement?.closest(".new-row"))).toBe(false);
   // ArrowDown from the last row lands in the blank row, same column.
   await cell(page, 2, "full_name").click();
   await page.keyboard.press("ArrowDown");

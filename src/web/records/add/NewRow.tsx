@@ -1,6 +1,6 @@
 /**
  * The blank row at the end of the page (issue 24): type straight into the grid, Tab between the
- * Fields, Enter adds the Record (the insert extension, checked first with the same rules as the
+ * Fields (once something is typed: an empty row is one tab stop), Enter adds the Record (the insert extension, checked first with the same rules as the
  * Add Record form), Escape empties the row. Undoable like every add.
  */
 import { useQueryClient } from "@tanstack/react-query";
@@ -46,6 +46,10 @@ export function NewRow({ db, table, columns, fields, ariaRowIndex, noDelete }: P
   const pk = fields.find((f) => f.primaryKey)?.key ?? "";
   const width = SEL_W + columns.reduce((n, c) => n + c.width, 0);
   const firstProblem = Object.entries(problems)[0];
+  // Tab walks the row's Fields once a Record is being typed; before that only the first one is a
+  // tab stop, so a keyboard passing through the page is not walked through every Field.
+  const typing = Object.values(texts).some((t) => t !== "");
+  const firstOwn = columns.findIndex((c) => !c.joined && fields.some((f) => f.key === c.key));
 
   const commit = async () => {
     setError(null);
@@ -116,6 +120,7 @@ export function NewRow({ db, table, columns, fields, ariaRowIndex, noDelete }: P
                   aria-describedby={problem && firstProblem?.[0] === col.key ? problemId : undefined}
                   placeholder={i === 0 ? "New Record…" : undefined}
                   value={texts[col.key] ?? ""}
+                  tabIndex={typing || i === firstOwn ? 0 : -1}
                   disabled={busy}
                   onChange={(e) => setTexts((t) => ({ ...t, [col.key]: e.target.value }))}
                 />
