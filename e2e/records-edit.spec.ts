@@ -173,9 +173,12 @@ test("a date typed in another shape, or not a day of the calendar, is refused in
 
   await page.getByRole("button", { name: "Open Record E00106" }).click();
   const panel = page.getByRole("complementary").filter({ hasText: "Record E00106" });
+  // The Field's input just in sight at the panel's bottom edge: its message comes below it.
+  await panel.locator("#rp-hire_date").evaluate((el) => el.scrollIntoView({ block: "end" }));
   await panel.locator("#rp-hire_date").fill("03/01/2024");
   await page.keyboard.press("Control+s");
   await expect(panel.getByRole("alert").filter({ hasText: "hire_date needs a date as YYYY-MM-DD" })).toBeVisible();
+  await expect(panel.getByRole("alert").filter({ hasText: "hire_date needs a date as YYYY-MM-DD" })).toBeInViewport({ ratio: 1 });
   expect((await apiRecord("E00106")).hire_date).toBe(hire_date);
   // The calendar is there for the mouse: what it picks lands in the text.
   await expect(panel.getByRole("button", { name: "Pick a date from a calendar" }).first()).toBeAttached();

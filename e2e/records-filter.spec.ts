@@ -210,6 +210,10 @@ test("value inputs: a number box shows what was typed; contains on a date takes 
   await expect(builder.getByRole("alert")).toHaveText('age needs a number, e.g. 42 or 3.5; "4e" is not one.');
   await value.fill("4.5");
   await expect(builder.getByRole("alert")).toHaveCount(0);
+  // As the grid shows numbers (and the cell editors take them back): with thousands commas.
+  await value.fill("1,000");
+  await expect(builder.getByRole("alert")).toHaveCount(0);
+  await expect.poll(() => asked.some((b) => b.includes('"value":1000'))).toBe(true);
   await value.fill("");
   await expect(builder.getByRole("alert")).toHaveText("Enter a number (e.g. 42 or 3.5) for age.");
 

@@ -4,6 +4,7 @@ import type { FilterValue } from "../../../shared/filter";
 import type { FieldType } from "../../../shared/records";
 import { SuggestionList } from "./ListValueInput";
 import { DateInput } from "../../ui/DateInput";
+import { parseNumberText } from "../../../shared/values";
 
 interface Props {
   type: FieldType | undefined;
@@ -95,8 +96,13 @@ export function ValueInput({ type, value, disabled, allowNull, textSearch, label
   );
 }
 
-/** A plain number literal ("42", "-3.5", "1e3") becomes a number; anything else stays text. */
+/**
+ * A number as the cell editors read it ("42", "-3.5", "2,000,000" as the grid shows it, "1_000"),
+ * or an exponent literal ("1e3"); anything else stays text (and is said to be no number).
+ */
 function parseNumber(t: string): FilterValue {
+  const read = parseNumberText(t);
+  if (read.ok) return read.value;
   return /^\s*[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?\s*$/i.test(t) ? Number(t) : t;
 }
 

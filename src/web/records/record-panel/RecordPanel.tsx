@@ -145,7 +145,16 @@ export default function RecordPanel(p: Props) {
       else if (!sameValue(baseOf(key), v.value)) out.push({ col, value: v.value });
     }
     setErrors(bad);
-    if (Object.keys(bad).length) return false;
+    if (Object.keys(bad).length) {
+      // The first Field that cannot be saved, with its message, into view (it was below the
+      // panel's visible part: the Field turned red and the reason could not be seen).
+      const first = p.columns.find((c) => bad[c.key]);
+      requestAnimationFrame(() => {
+        const field = first && document.getElementById(`rp-${first.key.replace(/[^A-Za-z0-9_-]/g, "_")}`)?.closest(".rp-field");
+        field?.scrollIntoView({ block: "nearest" });
+      });
+      return false;
+    }
     for (const { col, value } of out) {
       sent.current.add(col.key);
       p.onCommit({ ...row, [col.key]: baseOf(col.key) }, col, value);
