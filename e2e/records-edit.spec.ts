@@ -4,6 +4,7 @@
  */
 import { expect, test } from "@playwright/test";
 import { apiQuery, apiRecord, apiUpdate, byPk, cell, openView } from "./testing/records";
+import { serviceCall } from "./testing/service";
 
 const pkOr = (...pks: string[]) => ({ or: pks.map((value) => ({ key: "employee_id", operator: "equal", value })) });
 
@@ -255,4 +256,39 @@ test("an edit not yet answered is marked as saving, not shown as saved", async (
   await expect(city).not.toHaveClass(/\bsaving\b/);
   await expect(city).not.toHaveAttribute("aria-busy", "true");
   await expect.poll(async () => (await apiRecord("E00132")).city).toBe("Slowtown");
+});
+
+test("an open cell editor stays with its Record when another client adds or deletes a Record above it; a Record gone while edited is said", async ({ page }) => {
+  const range = { and: [{ key: "employee_id", operator: "greaterThanOrEqual", value: "E00121" }, { key: "employee_id", operator: "lessThanOrEqual", value: "E00124" }] };
+  // Left by an earlier run that failed half-way, if any.
+  const left = (await apiQuery("employees", { filter: pkOr("E00121A"), limit: 0 })).count;
+  await serviceCall("/v0/record/demo/employees/delete", { filter: pkOr("E00121A"), expectedCount: left });
+  const [e122, e123] = [await apiRecord("E00122"), await apiRecord("E00123")];
+  // Both hold the same value, so the old value's guard alone cannot tell them apart.
+  await apiUpdate("employees", { filter: pkOr("E00122", "E00123"), values: [{ key: "city", value: "Sametown" }] });
+  await openView(page, "employees", { filter: range, sort: "employee_id" });
+  await expect(cell(page, 3, "employee_id")).toHaveText("E00122");
+  await cell(page, 3, "city").dblclick();
+  await page.getByLabel("Edit city").fill("Follows Its Record");
+  // Another client adds a Record that sorts above it: the rows shift while the editor is open.
+  expect((await serviceCall("/v0/record/demo/employees/insert", { records: [{ employee_id: "E00121A", full_name: "Inserted Above" }] })).status).toBe(200);
+  await expect(cell(page, 3, "employee_id")).toHaveText("E00121A");
+  await expect(page.getByLabel("Edit city")).toHaveValue("Follows Its Record");
+  await expect(cell(page, 4, "employee_id")).toHaveText("E00122");
+  await expect(cell(page, 4, "city").getByLabel("Edit city")).toBeVisible();
+  await page.keyboard.press("Enter");
+  await expect.poll(async () => (await apiRecord("E00122")).city).toBe("Follows Its Record");
+  expect((await apiRecord("E00121A")).city).toBeNull();
+  expect((await apiRecord("E00123")).city).toBe("Sametown");
+  // Deleted while edited: the editor closes and says so; nothing is written anywhere.
+  await cell(page, 5, "city").dblclick();
+  await page.getByLabel("Edit city").fill("Nowhere");
+  expect((await serviceCall("/v0/record/demo/employees/delete", { filter: pkOr("E00123"), expectedCount: 1 })).status).toBe(200);
+  await expect(page.getByRole("status").filter({ hasText: "Record E00123 left this page while you were editing it" })).toBeVisible();
+  await expect(page.getByLabel("Edit city")).toHaveCount(0);
+  expect((await apiRecord("E00124")).city).not.toBe("Nowhere");
+  // Put back what this test changed.
+  await serviceCall("/v0/record/demo/employees/delete", { filter: pkOr("E00121A"), expectedCount: 1 });
+  await serviceCall("/v0/record/demo/employees/insert", { records: [e123] });
+  await apiUpdate("employees", { filter: pkOr("E00122"), values: [{ key: "city", value: e122.city }] });
 });

@@ -93,6 +93,9 @@ export const RecordsGrid = memo(function RecordsGrid(p: Props) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
     count: rows.length,
+    // Rows keep their element by Record, so an open editor (and what is typed in it) moves with
+    // its Record when another person's insert or delete shifts the page.
+    getItemKey: (i) => (rows[i] ? pkId(rows[i][p.pkField]) : i),
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_H,
     overscan: 8,
@@ -112,6 +115,19 @@ export const RecordsGrid = memo(function RecordsGrid(p: Props) {
   // Both keyed "<pk>|<field>": split into one map per row (a row re-renders only when its own marks change).
   const conflictsByRow = useMemo(() => byRow(conflicts.entries()), [conflicts]);
   const savingByRow = useMemo(() => byRow([...saving].map((k) => [k, true] as const)), [saving]);
+
+  // Where the Record being edited is now: rows move under an open editor when another person
+  // adds or deletes a Record above it (the edit was then saved into whichever Record took its place).
+  const editRow = !editing ? -1 : editing.record === undefined ? editing.row : pks.findIndex((k) => pkId(k) === editing.record);
+  useEffect(() => {
+    if (!editing || editing.record === undefined || editRow === editing.row) return;
+    if (editRow >= 0) return gridActions.editingMoved(editRow);
+    const column = p.columns[editing.col - 1];
+    gridActions.stopEdit();
+    toast(`Record ${recordKeyText(JSON.parse(editing.record))} left this page while you were editing it`, {
+      detail: `Someone else deleted it, or changed it so that it no longer belongs here; what you typed into ${column?.key ?? "the cell"} was not saved.`,
+    });
+  }, [editing, editRow, p.columns]);
 
   // Keep the active cell inside the grid when rows or columns change.
   useEffect(() => {
@@ -188,9 +204,9 @@ export const RecordsGrid = memo(function RecordsGrid(p: Props) {
         return;
       }
       initialText.current = text;
-      gridActions.startEdit({ row, col });
+      gridActions.startEdit({ row, col }, pkId(latest.current.rows[row][p.pkField]));
     },
-    [p.columns, p.readOnlyWhy],
+    [p.columns, p.readOnlyWhy, p.pkField],
   );
 
   const { onCommit } = p;
@@ -323,8 +339,8 @@ export const RecordsGrid = memo(function RecordsGrid(p: Props) {
               pkField={p.pkField}
               selected={selected.has(id)}
               activeCol={active.row === vi.index ? active.col : -1}
-              editingCol={editing && editing.row === vi.index ? editing.col : -1}
-              initialText={editing && editing.row === vi.index ? initialText.current : undefined}
+              editingCol={editRow === vi.index && editing ? editing.col : -1}
+              initialText={editRow === vi.index ? initialText.current : undefined}
               conflicts={conflictsByRow.get(id)}
               saving={savingByRow.get(id)}
               rangeFrom={inRange(vi.index) ? rangeRect!.left : -1}

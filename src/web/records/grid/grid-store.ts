@@ -21,7 +21,11 @@ export interface Conflict {
 
 interface GridState {
   active: CellPos;
-  editing: CellPos | null;
+  /**
+   * The cell being edited, with its Record (pkId): rows move under an open editor when someone
+   * else adds or deletes a Record, and the edit belongs to the Record, not the position.
+   */
+  editing: (CellPos & { record?: string }) | null;
   /** Selected Records by JSON of their primary key. */
   selected: Map<string, RecordValue>;
   anchor: number | null;
@@ -73,8 +77,14 @@ export const gridActions = {
   setRangeAnchor(rangeAnchor: CellPos | null) {
     useGridStore.setState({ rangeAnchor });
   },
-  startEdit(pos: CellPos) {
-    useGridStore.setState({ active: pos, editing: pos });
+  startEdit(pos: CellPos, record?: string) {
+    useGridStore.setState({ active: pos, editing: { ...pos, record } });
+  },
+  /** The Record being edited is now at `row` (rows moved under the editor). */
+  editingMoved(row: number) {
+    const { editing, active } = useGridStore.getState();
+    if (!editing) return;
+    useGridStore.setState({ editing: { ...editing, row }, active: { ...active, row } });
   },
   stopEdit() {
     useGridStore.setState({ editing: null });
