@@ -643,6 +643,32 @@ test("import a CSV: preview like paste, then update-or-insert by primary key, al
   expect((await apiRecord("E00751")).city).toBe("ImportTown");
 });
 
+test("undo of an import that added 3,500 Records takes them all back, 1,000 a request, saying it works meanwhile", async ({ page }) => {
+  const keys = Array.from({ length: 3_500 }, (_, i) => `UNDO${String(i).padStart(5, "0")}`);
+  const range = { and: [{ key: "employee_id", operator: "startsWith", value: "UNDO" }] };
+  // With one Record that is there already, so the grid shows before the import.
+  await openView(page, "employees", { filter: { or: [...range.and, { key: "employee_id", operator: "equal", value: "E00760" }] } });
+  const csv = `employee_id,full_name\n${keys.map((k) => `${k},Imported ${k}`).join("\n")}\n`;
+  await page.getByTestId("import-input").setInputFiles({ name: "many.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+  const dialog = page.getByRole("dialog", { name: "Import many.csv" });
+  await dialog.getByRole("button", { name: /^Import 3,500 rows/ }).click();
+  await expect(dialog.getByTestId("import-outcome")).toContainText("3,500 Records added");
+  await dialog.getByRole("button", { name: "Close" }).last().click();
+  expect((await apiQuery("employees", { filter: range, limit: 0 })).count).toBe(3_500);
+  const deletes: number[] = [];
+  page.on("request", (r) => {
+    if (r.url().endsWith("/employees/delete")) deletes.push((JSON.parse(r.postData() ?? "{}") as { expectedCount: number }).expectedCount);
+  });
+  await page.getByRole("grid").focus();
+  await page.keyboard.press("Control+z");
+  await expect(page.getByRole("status").filter({ hasText: 'Undoing "Import' })).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: "Undone: 3,500 Records removed." })).toBeVisible({ timeout: 20_000 });
+  expect((await apiQuery("employees", { filter: range, limit: 0 })).count).toBe(0);
+  // It was one delete of 3,500 keys, refused every time ("at most 5,000 conditions" past 5,000, or "1 MiB").
+  expect(deletes).toEqual([1_000, 1_000, 1_000, 500]);
+  await expect(page.getByRole("status").filter({ hasText: 'Undoing "Import' })).toHaveCount(0);
+});
+
 test("a link whose sort or filter names a Field the table does not have falls back, says which, and keeps the filter in the builder", async ({ page }) => {
   const filter = { and: [{ key: "nope", operator: "equal", value: "x" }, { key: "city", operator: "equal", value: "Austin" }] };
   await page.goto(`/records/demo/employees?sort=${encodeURIComponent("nope,-age")}&filter=${encodeURIComponent(JSON.stringify(filter))}`);

@@ -49,6 +49,11 @@ export const undoActions = {
   dropNext(direction: "undo" | "redo") {
     apply((s) => withoutNext(s, direction));
   },
+  /** Whole Records of entry `id` were partly put back or removed: the rest is what is left to do. */
+  rowsLeft(id: string, records: NonNullable<UndoEntry["rows"]>["records"]) {
+    const keep = (list: UndoEntry[]) => list.map((e) => (e.id === id && e.rows ? { ...e, rows: { ...e.rows, records } } : e));
+    apply((s) => ({ past: keep(s.past), future: keep(s.future) }));
+  },
   setBusy(busy: boolean) {
     useUndoStore.setState({ busy });
   },

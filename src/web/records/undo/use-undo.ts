@@ -39,18 +39,29 @@ async function restoreRows(entry: UndoEntry, direction: "undo" | "redo"): Promis
   const n = records.length;
   const noun = `Record${n === 1 ? "" : "s"}`;
   const verb = direction === "undo" ? "Undone" : "Redone";
+  const inserting = rowsStep(entry, direction) === "insert";
+  // A request takes at most 1,000 Records (insert) or keys (delete: 5,000 conditions and 1 MiB
+  // at most): an import's 6,000 added Records went in one delete, refused every time.
+  let done = 0;
   try {
-    if (rowsStep(entry, direction) === "insert") {
-      await insertRecords(entry.db, entry.table, records, undoMark(entry, direction));
-      return `${verb}: ${n.toLocaleString("en-US")} ${noun} back, with their values.`;
+    for (; done < n; done += ROWS_PER_REQUEST) {
+      const part = records.slice(done, done + ROWS_PER_REQUEST);
+      if (inserting) await insertRecords(entry.db, entry.table, part, undoMark(entry, direction));
+      else await deleteRecords(entry.db, entry.table, pkFilter(entry.pkField, part.map((r) => r[entry.pkField])), part.length, undoMark(entry, direction));
     }
-    await deleteRecords(entry.db, entry.table, pkFilter(entry.pkField, records.map((r) => r[entry.pkField])), n, undoMark(entry, direction));
-    return `${verb}: ${n.toLocaleString("en-US")} ${noun} ${direction === "redo" ? "deleted again" : "removed"}.`;
   } catch (e) {
-    if (e instanceof ApiError && e.status === 409) throw new Error(`${e.message} The Records changed since; nothing was written.`, { cause: e });
-    throw e;
+    const why = e instanceof ApiError && e.status === 409 ? `${e.message} The Records changed since.` : (e as Error).message;
+    if (done === 0) throw e instanceof ApiError && e.status === 409 ? new Error(`${why} Nothing was written.`, { cause: e }) : e;
+    // Each request is whole or nothing, the steps together are not: what is left is what the
+    // next try does (the ones done would be refused as changed since).
+    undoActions.rowsLeft(entry.id, records.slice(done));
+    throw new Error(`${done.toLocaleString("en-US")} of ${n.toLocaleString("en-US")} ${noun} were ${inserting ? "put back" : "removed"}, then: ${why} Try again to do the other ${(n - done).toLocaleString("en-US")}.`, { cause: e });
   }
+  return inserting ? `${verb}: ${n.toLocaleString("en-US")} ${noun} back, with their values.` : `${verb}: ${n.toLocaleString("en-US")} ${noun} ${direction === "redo" ? "deleted again" : "removed"}.`;
 }
+
+/** Records (or keys) per insert or delete request of an undo or redo. */
+export const ROWS_PER_REQUEST = 1_000;
 
 /** The Undo button of a success toast reaches the undo of the workspace that is open. */
 let undoRunner: ((only?: string) => void) | undefined;
@@ -110,6 +121,10 @@ export function useUndoRedo() {
       }
       undoActions.setBusy(true);
       const results: { expected: number; matched: number }[] = [];
+      // A long undo (an import's thousands of Records, a bulk update's many old values) said
+      // nothing for 20 s while the grid kept the new values: it says it is working, until done.
+      const requests = Math.ceil((entry.rows?.records.length ?? 0) / ROWS_PER_REQUEST) + planRestore(entry, direction).length;
+      const working = requests > 3 ? toast(`${direction === "undo" ? "Undoing" : "Redoing"} "${entry.label}"…`, { detail: `${requests.toLocaleString("en-US")} requests; the grid shows the result when it is done.`, ttlMs: 0 }) : undefined;
       try {
         // Whole Records first (an import's added ones), then the cells (its updated ones).
         const rowsText = entry.rows?.records.length ? await restoreRows(entry, direction) : "";
@@ -145,6 +160,7 @@ export function useUndoRedo() {
           });
         } else toastError(e, direction === "undo" ? "Undo failed" : "Redo failed");
       } finally {
+        if (working !== undefined) useToastStore.getState().dismiss(working);
         undoActions.setBusy(false);
         // The trail recorded the undo too: the History tab and Activity refresh with the grid.
         await invalidateTableRecords(qc, entry.db, entry.table);
