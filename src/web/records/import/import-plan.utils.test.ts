@@ -15,6 +15,17 @@ describe("import plan", () => {
     expect(r.rows.map((x) => x.values)).toEqual([{ id: "a", age: 31, name: "Ann" }, { id: "b", name: "Bob" }, { id: "c", age: null, name: null }]);
     expect(r.errors.map((e) => e.error)).toEqual([expect.stringMatching(/^line 3: age needs a number/)]);
   });
+  it("reads a file's cells as the service's import does: no thousands separators, booleans as true or false", () => {
+    const withFlag: FieldInfo[] = [...fields, { key: "ok", type: "boolean", nullable: true, primaryKey: false }];
+    const r = readCsv('id,age,ok\na,"98,500",true\nb,1_000,FALSE\nc,42,yes\n', withFlag);
+    if (!r.ok) throw new Error(r.message);
+    expect(r.errors.map((e) => e.error)).toEqual([
+      'line 2: age takes a number written out, such as 42 or -4.25, in a file: "98,500" has a thousands separator (write 98500).',
+      'line 3: age takes a number written out, such as 42 or -4.25, in a file: "1_000" has a thousands separator (write 1000).',
+      'line 4: ok takes true or false in a file, not "yes".',
+    ]);
+    expect(r.rows[1].values.ok).toBe(false);
+  });
   it("refuses unknown columns and a header without the primary key", () => {
     expect(readCsv("id,agee\n", fields)).toMatchObject({ ok: false, message: expect.stringContaining('"agee" is not a Field') });
     expect(readCsv("age\n1\n", fields)).toMatchObject({ ok: false, message: expect.stringContaining("primary key") });

@@ -5,6 +5,7 @@
  */
 import { parse } from "csv-parse/browser/esm/sync";
 import type { FieldInfo, RecordRow, RecordValue } from "../../../shared/records";
+import { fail } from "../../../shared/errors";
 import type { CellChange } from "../clipboard/paste.utils";
 import { fmtInt, parseInput, sameValue } from "../values/values.utils";
 import { type CsvParseError, csvProblem, rowStartLine, type SyncCsvParse, widthProblem } from "../../../shared/csv-problem";
@@ -93,7 +94,7 @@ export function readCsv(text: string, fields: readonly FieldInfo[]): ReadResult 
       const text = record[i] ?? "";
       // The primary key is checked once, below, with a message of its own.
       if (f.primaryKey && text.trim() === "") return;
-      const v = text === "" ? (f.nullable && !f.primaryKey ? { ok: true as const, value: null } : parseInput(f, text)) : parseInput(f, text);
+      const v = text === "" ? (f.nullable && !f.primaryKey ? { ok: true as const, value: null } : parseInput(f, text)) : csvCellInput(f, text);
       if (!v.ok) errors.push({ pk, field: f, before: undefined, text, error: `line ${info.lines}: ${v.error.message}` });
       else values[f.key] = v.value;
     });
@@ -186,4 +187,20 @@ export function importUndo(plan: ImportPlan, rows: readonly ImportRow[]): { chan
     .map((c) => ({ pk: c.pk, field: c.field.key, before: c.before ?? null, after: c.after ?? null }));
   const inserted = rows.filter((r) => !r.bad && plan.newPks.has(JSON.stringify(r.pk))).map((r) => ({ ...r.values }));
   return { changes, inserted };
+}
+
+/**
+ * A cell of the file as the service's import reads it (service/records/import/cells.ts), which
+ * is stricter than a cell typed or pasted into the grid: numbers written out (no thousands commas
+ * or underscores: the preview passed "98,500", then the service refused the whole file) and
+ * booleans as true or false.
+ */
+function csvCellInput(f: FieldInfo, text: string) {
+  if (f.type === "number" && /[,_]/.test(text)) {
+    return fail("validation_error", `${f.key} takes a number written out, such as 42 or -4.25, in a file: "${text}" has a thousands separator (write ${text.replace(/[,_]/g, "")}).`);
+  }
+  if (f.type === "boolean" && !/^(true|false)$/i.test(text)) {
+    return fail("validation_error", `${f.key} takes true or false in a file, not "${text}".`);
+  }
+  return parseInput(f, text);
 }
