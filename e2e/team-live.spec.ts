@@ -96,6 +96,25 @@ test("two people in one table: presence, live edits, open Record and edited cell
   await eve.context().close();
 });
 
+test("a Record deleted by someone else while open in a panel with edits typed: the panel says deleted, by whom, and shows what was typed", async ({ browser }) => {
+  const ada = await person(browser, "ada@example.com");
+  const eve = await person(browser, "eve@example.com");
+  const headers = { origin: teamUrl, "x-baseboard-client": "1", "content-type": "application/json" };
+  expect((await ada.request.post(`${teamUrl}/api/v0/record/demo/employees/insert`, { headers, data: { records: [{ employee_id: "E90301", full_name: "Soon Gone", city: "Before" }] } })).status()).toBe(200);
+  await eve.goto(`${teamUrl}/records/demo/employees?record=E90301`);
+  const panel = eve.locator(".record-panel");
+  await panel.getByLabel(/^city/).fill("Typed But Gone");
+  expect((await ada.request.post(`${teamUrl}/api/v0/record/demo/employees/delete`, { headers, data: { filter: { and: [{ key: "employee_id", operator: "equal", value: "E90301" }] }, expectedCount: 1 } })).status()).toBe(200);
+  // It said "Changed by … your unsaved edits are kept", then dropped them.
+  await expect(eve.locator(".rp-live-notice")).toContainText("Deleted by Ada Admin (ada@example.com)");
+  await expect(eve.locator(".rp-live-notice")).toContainText("what you typed was not saved");
+  await expect(panel.locator(".rp-unsaved-gone")).toContainText("city");
+  await expect(panel.locator(".rp-unsaved-gone")).toContainText("Typed But Gone");
+  await eve.screenshot({ path: "test-results/live-panel-deleted.png" });
+  await ada.context().close();
+  await eve.context().close();
+});
+
 test("after a save that conflicts, the other person's grid no longer says the cell is being edited", async ({ browser }) => {
   const ada = await person(browser, "ada@example.com");
   const eve = await person(browser, "eve@example.com");

@@ -235,8 +235,14 @@ export default function RecordPanel(p: Props) {
       {changedUnder && (
         <p className="rp-live-notice" role="status">
           <span>
-            Changed by {changedUnder.name} ({changedUnder.email}) at {formatWhen(changedUnder.at)}
-            {dirty ? ": your unsaved edits are kept; saving any Field changed under you is refused as a conflict." : "; the new values are shown."}
+            {changedUnder.deleted ? "Deleted" : "Changed"} by {changedUnder.name} ({changedUnder.email}) at {formatWhen(changedUnder.at)}
+            {changedUnder.deleted
+              ? dirty
+                ? ": what you typed was not saved; it is listed below, to copy."
+                : "."
+              : dirty
+                ? ": your unsaved edits are kept; saving any Field changed under you is refused as a conflict."
+                : "; the new values are shown."}
           </span>
           <button type="button" className="btn btn-sm btn-ghost" onClick={() => liveActions.clearChangedUnder(liveKey)}>
             Dismiss
@@ -279,9 +285,25 @@ export default function RecordPanel(p: Props) {
         {tab === "history" ? (
           <RecordHistory db={p.db} table={p.table} pkField={p.pkField} recordText={p.recordText} row={row} columns={p.columns} />
         ) : !row ? (
-          <p className="muted" role="status">
-            {fetched.isPending ? "Loading the Record…" : fetched.isError ? `Could not load it: ${fetched.error.message}` : `No Record ${p.recordText} in this table.`}
-          </p>
+          <>
+            <p className="muted" role="status">
+              {fetched.isPending ? "Loading the Record…" : fetched.isError ? `Could not load it: ${fetched.error.message}` : `No Record ${p.recordText} in this table.`}
+            </p>
+            {!fetched.isPending && Object.keys(drafts).length > 0 && (
+              // The Record went (deleted by someone else) with edits typed here: they are shown, not dropped.
+              <div className="rp-unsaved-gone">
+                <p>What you typed, not saved:</p>
+                <dl>
+                  {Object.entries(drafts).map(([key, text]) => (
+                    <div key={key}>
+                      <dt>{key}</dt>
+                      <dd>{text === null ? "NULL" : text}</dd>
+                    </div>
+                  ))}
+                </dl>
+              </div>
+            )}
+          </>
         ) : (
           fields.map((col) => {
             const value = row[col.key];

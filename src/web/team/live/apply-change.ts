@@ -36,7 +36,7 @@ export function applyChange(qc: QueryClient, e: LiveChange, pkOf: (table: string
     Promise.all([qc.invalidateQueries({ queryKey: recordKeys.table(db, table) }), qc.invalidateQueries({ queryKey: recordKeys.tableCounts(db, table) })]);
   if (e.kind !== "update" || e.truncated || !e.records || !pk) {
     void refetchTable();
-    if (e.kind === "delete-records" && e.records) liveActions.flash(e.table, e.records.map((r) => ({ pk: r.key, fields: [] })), e.actor, e.at);
+    if (e.kind === "delete-records" && e.records) liveActions.flash(e.table, e.records.map((r) => ({ pk: r.key, fields: [] })), e.actor, e.at, true);
     return;
   }
   const fields = new Set(e.fields ?? []);

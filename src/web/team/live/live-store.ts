@@ -16,7 +16,7 @@ interface LiveState {
   connected: boolean;
   flashes: Flashes;
   /** "<db>/<table>|<pk text>" → who changed it and when (for the record panel's notice). */
-  changedUnder: Map<string, { name: string; email: string; at: string }>;
+  changedUnder: Map<string, { name: string; email: string; at: string; deleted?: true }>;
   /** "<email>\n<tab>" → where that tab is. */
   presence: Map<string, LivePresence>;
   /** Per bucket: what others just did there (newest first, a few). */
@@ -39,7 +39,7 @@ export const liveActions = {
   setConnected(connected: boolean) {
     if (useLiveStore.getState().connected !== connected) useLiveStore.setState({ connected });
   },
-  flash(table: string, cells: { pk: unknown; fields: string[] }[], by: { name: string; email: string }, at: string) {
+  flash(table: string, cells: { pk: unknown; fields: string[] }[], by: { name: string; email: string }, at: string, deleted = false) {
     const until = Date.now() + FLASH_MS;
     const flashes = new Map(useLiveStore.getState().flashes);
     const changedUnder = new Map(useLiveStore.getState().changedUnder);
@@ -48,7 +48,7 @@ export const liveActions = {
       const m = new Map(flashes.get(k) ?? []);
       for (const f of c.fields) m.set(f, until);
       flashes.set(k, m);
-      changedUnder.set(k, { ...by, at });
+      changedUnder.set(k, deleted ? { ...by, at, deleted } : { ...by, at });
     }
     // Only an open panel reads these: keep the newest few hundred.
     for (const k of changedUnder.keys()) {
