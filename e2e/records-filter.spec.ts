@@ -252,3 +252,14 @@ test("opening the filter builder puts the focus in it: \"add condition\" when em
   await page.keyboard.press("Enter");
   await expect(builder.getByRole("button", { name: "Filter: add condition" })).toBeFocused();
 });
+
+test("at 200% zoom (640×400) with the filter builder open, the grid keeps room for rows and the page scrolls", async ({ page }) => {
+  await page.setViewportSize({ width: 640, height: 400 });
+  await openView(page, "employees", { filter: { and: [{ key: "department", operator: "equal", value: "Finance" }] } });
+  if (!(await page.getByRole("region", { name: "Filter builder" }).count())) await page.getByRole("button", { name: /^Filter/ }).first().click();
+  await expect(page.getByRole("region", { name: "Filter builder" })).toBeVisible();
+  // It was 25 px tall: no row showed.
+  expect(await page.getByRole("grid").evaluate((g) => g.getBoundingClientRect().height)).toBeGreaterThanOrEqual(200);
+  await page.getByRole("grid").locator('[role="gridcell"][tabindex="0"]').focus();
+  await expect(page.getByRole("grid").locator('[role="row"][aria-rowindex="2"]')).toBeInViewport();
+});
