@@ -141,6 +141,29 @@ test("after a save that conflicts, the other person's grid no longer says the ce
   await eve.context().close();
 });
 
+test("a folder moved by someone else while open: the notice says from → to with its files, and offers to go where it went", async ({ browser }) => {
+  const eve = await person(browser, "eve@example.com");
+  const ada = await person(browser, "ada@example.com");
+  const folder = `moving-${Date.now()}`;
+  const headers = { origin: teamUrl, "x-baseboard-client": "1" };
+  for (const name of ["inner/a.txt", "inner/b.txt", "top.txt"]) {
+    const up = await ada.request.post(`${teamUrl}/api/v0/storage/object/public-assets`, { headers, multipart: { key: `${folder}/${name}`, file: { name, mimeType: "text/plain", buffer: Buffer.from(name) } } });
+    expect(up.status()).toBe(200);
+  }
+  await eve.goto(`${teamUrl}/storage/public-assets?folder=${folder}/inner/`);
+  await expect(eve.getByText("a.txt", { exact: true })).toBeVisible();
+  const job = await ada.request.post(`${teamUrl}/api/v0/storage/jobs/public-assets`, { headers: { ...headers, "content-type": "application/json" }, data: { action: "move", from: `${folder}/`, to: `${folder}-renamed/` } });
+  expect(job.status(), await job.text()).toBeLessThan(300);
+  // It read "moved moving-…/, moving-…-renamed/, moving-…/inner/a.txt and 5 more".
+  await expect(eve.locator(".bucket-news")).toContainText(`Ada Admin (ada@example.com) moved ${folder}/ → ${folder}-renamed/ (3 files)`);
+  await eve.locator(".bucket-news").getByRole("button", { name: `Go to ${folder}-renamed/inner/` }).click();
+  await expect(eve).toHaveURL(new RegExp(`folder=${folder}-renamed(%2F|/)inner`));
+  await expect(eve.getByText("b.txt", { exact: true })).toBeVisible();
+  await eve.screenshot({ path: "test-results/live-folder-moved.png" });
+  await ada.context().close();
+  await eve.context().close();
+});
+
 test("a bucket listing shows a file uploaded elsewhere; a change made outside Baseboard shows in the grid", async ({ browser }) => {
   const eve = await person(browser, "eve@example.com");
   const folder = `live-${Date.now()}`;

@@ -48,7 +48,11 @@ export function changeEventOf(c: AppliedChange, actor: Pick<Actor, "email" | "na
     case "delete-file":
     case "storage-job": {
       const job = c.kind === "storage-job" && ["move", "copy", "delete"].includes(c.detail.action as string) ? { job: c.detail.action as "move" | "copy" | "delete" } : {};
-      return { ...base, kind: c.kind, keys: c.keys.slice(0, EVENT_RECORDS_MAX), ...job, ...(c.keys.length > EVENT_RECORDS_MAX ? { truncated: true } : {}) };
+      // Where a job took what, said as such ("moved docs/ → documents/, 3 files"): its keys list
+      // the source, the destination and every file under both, which read as one list of 8.
+      const ends = c.kind === "storage-job" ? { ...(typeof c.detail.from === "string" ? { from: c.detail.from } : {}), ...(typeof c.detail.to === "string" && c.detail.action !== "delete" ? { to: c.detail.to } : {}) } : {};
+      const files = c.kind === "storage-job" && Array.isArray(c.detail.files) && !c.detail.filesMore ? { count: (c.detail.files as unknown[]).length } : {};
+      return { ...base, kind: c.kind, keys: c.keys.slice(0, EVENT_RECORDS_MAX), ...job, ...ends, ...files, ...(c.keys.length > EVENT_RECORDS_MAX ? { truncated: true } : {}) };
     }
     case "restore-file":
       // A restored version is a new newest version of the key: to the others, the file was replaced.

@@ -22,6 +22,9 @@ export interface ChangeEvent {
   keys?: string[];
   /** A storage job's action (sent when the job has ended, when its files have moved). */
   job?: "move" | "copy" | "delete";
+  /** A storage job's source and (move, copy) destination: a key, or a folder ending in "/". */
+  from?: string;
+  to?: string;
   /** The Fields an update set (its changed Fields). */
   fields?: string[];
   /** How many Records or objects the change touched (when known). */

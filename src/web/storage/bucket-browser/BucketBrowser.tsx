@@ -214,7 +214,7 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: 
           onOpenKey={!capabilities.list && canRead ? () => setOpenKey(true) : undefined}
         />
       </header>
-      <BucketNews bucket={name} />
+      <BucketNews bucket={name} folder={folder} onOpenFolder={onFolderChange} />
       <BrowserToolbar
         filter={filter}
         onFilter={(text) => setFilterState({ folder, text })}

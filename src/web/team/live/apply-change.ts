@@ -22,7 +22,16 @@ export function applyChange(qc: QueryClient, e: LiveChange, pkOf: (table: string
     const keys = e.keys ?? [];
     const what =
       e.kind === "upload" ? (keys.some(known) ? "replaced" : "new") : e.kind === "delete-file" || e.job === "delete" ? "deleted" : e.job === "copy" ? "copied" : e.job === "move" ? "moved" : "moved or copied";
-    liveActions.bucketNews(e.bucket, { id: e.id, at: e.at, who: e.origin === "outside" ? e.actor.name : `${e.actor.name} (${e.actor.email})`, what, keys });
+    liveActions.bucketNews(e.bucket, {
+      id: e.id,
+      at: e.at,
+      who: e.origin === "outside" ? e.actor.name : `${e.actor.name} (${e.actor.email})`,
+      what,
+      keys,
+      ...(e.from !== undefined ? { from: e.from } : {}),
+      ...(e.to !== undefined ? { to: e.to } : {}),
+      ...(e.kind === "storage-job" && e.count !== undefined ? { count: e.count } : {}),
+    });
     void qc.invalidateQueries({ queryKey: storageKeys.bucket(e.bucket) });
     return;
   }

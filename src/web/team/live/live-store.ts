@@ -28,6 +28,10 @@ export interface BucketNews {
   at: string;
   who: string;
   what: "new" | "replaced" | "deleted" | "moved" | "copied" | "moved or copied";
+  /** A job's source and destination, and how many files it took (when known). */
+  from?: string;
+  to?: string;
+  count?: number;
   keys: string[];
 }
 

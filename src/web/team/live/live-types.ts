@@ -10,6 +10,9 @@ export interface LiveChange {
   keys?: string[];
   /** A storage job's action: its event comes once it has ended. */
   job?: "move" | "copy" | "delete";
+  /** A storage job's source and destination (a key, or a folder ending in "/"). */
+  from?: string;
+  to?: string;
   fields?: string[];
   count?: number;
   truncated?: boolean;
