@@ -209,6 +209,9 @@ test("the record panel's NULL chip, pressed from the keyboard, leaves the focus 
   await openView(page, "employees", { filter: byPk("E00107"), record: "E00107" });
   const panel = page.getByRole("complementary").filter({ hasText: "Record E00107" });
   const chip = panel.getByRole("button", { name: "Set city to NULL" });
+  // The box is named by its Field, not also by the chip beside it ("city text Set city to NULL").
+  await expect(panel.locator("#rp-city")).toHaveAccessibleName("city text");
+  await expect(panel.getByRole("button", { name: "Pick a date from a calendar for hire_date" })).toBeAttached();
   await chip.focus();
   await page.keyboard.press("Space");
   await expect(chip).toBeDisabled();

@@ -6,6 +6,7 @@
 import { readFile } from "node:fs/promises";
 import { expect, type Page, test } from "@playwright/test";
 import { apiQuery, apiRecord, apiUpdate, byPk, cell, openView } from "./testing/records";
+import { seriousViolations } from "./testing/a11y";
 
 const pkOr = (...pks: string[]) => ({ or: pks.map((value) => ({ key: "employee_id", operator: "equal", value })) });
 const bySort = (key: string) => [{ key, direction: "ascending" }];
@@ -619,6 +620,8 @@ test("import a CSV: preview like paste, then update-or-insert by primary key, al
   const badRow = bad.getByRole("row").filter({ hasText: "E00752" });
   await expect(badRow).toContainText("old");
   await expect(badRow).not.toContainText("—");
+  // The red row's message is readable (contrast) and the scrolling list is reachable by keyboard.
+  expect(await seriousViolations(page, ".import-dialog")).toEqual([]);
   expect((await apiRecord("E00751")).age).toBe(33);
   await bad.getByRole("button", { name: "Cancel" }).click();
 

@@ -188,6 +188,7 @@ function PersonRow({ person: p, self, open, onToggle, config, onInvite }: RowPro
             value={p.role}
             disabled={self}
             title={self ? selfWhy : undefined}
+            aria-label={`${p.disabled ? "Enable" : "Disable"} ${p.email}`}
             onApply={(value) => {
               const role = value as Person["role"];
               change.mutate(
@@ -206,7 +207,8 @@ function PersonRow({ person: p, self, open, onToggle, config, onInvite }: RowPro
         <td>{formatWhen(p.lastSeenAt)}</td>
         <td>
           <div className="row-actions">
-          <button type="button" className="btn" aria-expanded={open} onClick={onToggle}>
+          {/* Each names its person (the visible words first): the same four names on every row said nothing of whom. */}
+          <button type="button" className="btn" aria-expanded={open} onClick={onToggle} aria-label={`Grants${p.grants.length ? ` (${p.grants.length})` : ""} of ${p.email}`}>
             Grants{p.grants.length ? ` (${p.grants.length})` : ""}
           </button>
           <button
@@ -214,6 +216,7 @@ function PersonRow({ person: p, self, open, onToggle, config, onInvite }: RowPro
             className="btn"
             disabled={self}
             title={self ? selfWhy : undefined}
+            aria-label={`${p.disabled ? "Enable" : "Disable"} ${p.email}`}
             onClick={() =>
               change.mutate(
                 { kind: "update", email: p.email, patch: { disabled: !p.disabled } },
@@ -223,10 +226,10 @@ function PersonRow({ person: p, self, open, onToggle, config, onInvite }: RowPro
           >
             {p.disabled ? "Enable" : "Disable"}
           </button>
-          <button type="button" className="btn" onClick={() => (p.hasPassword ? setResetting(true) : change.mutate({ kind: "invite", email: p.email }, { onSuccess: (r) => onInvite(`${window.location.origin}${r.inviteUrl}`, !!r.reset), onError: fail }))}>
+          <button type="button" className="btn" aria-label={`${p.hasPassword ? "Reset password" : "New invite link"} for ${p.email}`} onClick={() => (p.hasPassword ? setResetting(true) : change.mutate({ kind: "invite", email: p.email }, { onSuccess: (r) => onInvite(`${window.location.origin}${r.inviteUrl}`, !!r.reset), onError: fail }))}>
             {p.hasPassword ? "Reset password" : "New invite link"}
           </button>
-          <button type="button" className="btn" onClick={() => setEnding(true)}>
+          <button type="button" className="btn" aria-label={`End sessions of ${p.email}`} onClick={() => setEnding(true)}>
             End sessions
           </button>
           </div>

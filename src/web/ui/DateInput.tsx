@@ -8,6 +8,7 @@
  */
 import { forwardRef, useRef } from "react";
 import { Icon } from "./icons";
+import { isValidDate } from "../../shared/values";
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -16,9 +17,11 @@ type TextProps = Omit<React.InputHTMLAttributes<HTMLInputElement>, "type" | "val
 export interface DateInputProps extends TextProps {
   value: string;
   onValue(text: string): void;
+  /** The Field the date is for, in the calendar button's name (two "Pick a date" buttons on one panel were alike). */
+  forName?: string;
 }
 
-export const DateInput = forwardRef<HTMLInputElement, DateInputProps>(function DateInput({ value, onValue, className, disabled, ...rest }, ref) {
+export const DateInput = forwardRef<HTMLInputElement, DateInputProps>(function DateInput({ value, onValue, className, disabled, forName, ...rest }, ref) {
   const picker = useRef<HTMLInputElement>(null);
   return (
     <span className="date-input">
@@ -26,7 +29,7 @@ export const DateInput = forwardRef<HTMLInputElement, DateInputProps>(function D
       <button
         type="button"
         className="date-input-pick"
-        aria-label="Pick a date from a calendar"
+        aria-label={`Pick a date from a calendar${forName ? ` for ${forName}` : ""}`}
         title="Pick a date"
         tabIndex={-1}
         disabled={disabled}
@@ -35,7 +38,7 @@ export const DateInput = forwardRef<HTMLInputElement, DateInputProps>(function D
       >
         <Icon name="calendar" size={14} />
       </button>
-      <input ref={picker} type="date" className="date-input-native" tabIndex={-1} aria-hidden="true" value={ISO_DATE.test(value) ? value : ""} onChange={(e) => e.target.value && onValue(e.target.value)} />
+      <input ref={picker} type="date" className="date-input-native" tabIndex={-1} aria-hidden="true" value={ISO_DATE.test(value) && isValidDate(value) ? value : ""} onChange={(e) => e.target.value && onValue(e.target.value)} />
     </span>
   );
 });

@@ -14,7 +14,7 @@ export function BulkValueInput({ field, row, label, onChange }: { field: FieldIn
           <option value="false">false</option>
         </select>
       ) : t === "date" ? (
-        <DateInput className="input grow" aria-label={label} value={row.text} onValue={(text) => onChange({ text })} />
+        <DateInput className="input grow" aria-label={label} forName={label} value={row.text} onValue={(text) => onChange({ text })} />
       ) : (
         <input
           className="input grow"

@@ -17,7 +17,8 @@ function show(type: CellChange["field"]["type"], v: RecordValue | undefined) {
 // 500-change table reconciled 100 times costs more than the updates' own wait.
 export const ChangeTable = memo(function ChangeTable({ changes, isNew }: { changes: readonly CellChange[]; isNew?(pk: RecordValue): boolean }) {
   return (
-    <div className="change-table-wrap">
+    // It scrolls: reachable and scrollable from the keyboard (axe: scrollable-region-focusable).
+    <div className="change-table-wrap" tabIndex={0} role="region" aria-label="Changes to review">
       <table className="change-table">
         {/* Fixed layout: column widths come from here, not from measuring every row first. */}
         <colgroup>

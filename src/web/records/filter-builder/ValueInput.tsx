@@ -65,7 +65,7 @@ export function ValueInput({ type, value, disabled, allowNull, textSearch, label
       break;
     case "date":
       input = (
-        <DateInput className="input" aria-label={label} disabled={disabled} value={typeof value === "string" ? value : ""} onValue={onChange} />
+        <DateInput className="input" aria-label={label} forName={label} disabled={disabled} value={typeof value === "string" ? value : ""} onValue={onChange} />
       );
       break;
     default:

@@ -58,7 +58,7 @@ export function FieldEditor({ col, value, draft, text, error, conflict, onChange
       </div>
     );
   } else if (f.type === "date") {
-    input = <DateInput {...common} className="input" value={isNull ? "" : text} placeholder={isNull ? "NULL" : undefined} onValue={(v) => onChange(v)} />;
+    input = <DateInput {...common} forName={col.key} className="input" value={isNull ? "" : text} placeholder={isNull ? "NULL" : undefined} onValue={(v) => onChange(v)} />;
   } else {
     input = (
       <input
@@ -75,12 +75,16 @@ export function FieldEditor({ col, value, draft, text, error, conflict, onChange
   const key = typeof value === "string" && value ? value : undefined;
   return (
     <div className={`rp-field ${dirty ? "dirty" : ""} ${error || conflict ? "bad" : ""}`}>
-      <label htmlFor={id} className="rp-label">
-        <span className="rp-name">{col.key}</span>
-        <span className="rp-type">
-          {f.primaryKey ? "primary key" : f.type}
-          {col.joined ? " · joined, read-only" : ""}
-        </span>
+      {/* The NULL chip beside the label, not in it: inside, its name became part of the box's
+          ("full_name text Set full_name to NULL"). */}
+      <div className="rp-label">
+        <label htmlFor={id} className="rp-label-text">
+          <span className="rp-name">{col.key}</span>
+          <span className="rp-type">
+            {f.primaryKey ? "primary key" : f.type}
+            {col.joined ? " · joined, read-only" : ""}
+          </span>
+        </label>
         {!col.readOnly && f.nullable && f.type !== "boolean" && (
           <button
             type="button"
@@ -96,7 +100,7 @@ export function FieldEditor({ col, value, draft, text, error, conflict, onChange
             NULL
           </button>
         )}
-      </label>
+      </div>
       {input}
       {/* Edited as ISO text, shown also in the app's one date format (as in the grid). */}
       {f.type === "datetime" && !isNull && text && !Number.isNaN(Date.parse(text)) && (

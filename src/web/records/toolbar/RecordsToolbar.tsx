@@ -6,6 +6,7 @@
 import type { FieldInfo, JoinUnit } from "../../../shared/records";
 import { PresenceBar } from "../../team/live/PresenceBar";
 import { Icon } from "../../ui/icons";
+import { toast } from "../../ui/toast";
 import { AddRecord } from "../add/AddRecord";
 import type { GridColumn } from "../grid/columns.utils";
 import { WorkspaceTools } from "../overlays/WorkspaceTools";
@@ -79,15 +80,29 @@ export function RecordsToolbar(p: RecordsToolbarProps) {
         primaryKeyOf={p.primaryKeyOf}
         onChange={p.onJoin}
       />
-      <button
-        type="button"
-        className="btn"
-        onClick={p.onUpdateMatching}
-        disabled={!p.editableFields.length}
-        title={p.readOnlyWhy ?? (view.filter ? "Set fields on every Record the applied filter matches" : "No filter applied: set fields on every Record of the table")}
-      >
-        {view.filter ? "Update matching…" : "Update all…"}
-      </button>
+      {p.editableFields.length ? (
+        <button
+          type="button"
+          className="btn"
+          onClick={p.onUpdateMatching}
+          title={view.filter ? "Set fields on every Record the applied filter matches" : "No filter applied: set fields on every Record of the table"}
+        >
+          {view.filter ? "Update matching…" : "Update all…"}
+        </button>
+      ) : (
+        // Focusable, with its reason read out and said on press, as Add Record (a disabled button
+        // kept its reason in a hover title, out of reach of the keyboard and screen readers).
+        <button
+          type="button"
+          className="btn"
+          aria-disabled="true"
+          title={p.readOnlyWhy ?? NO_EDITABLE}
+          aria-description={p.readOnlyWhy ?? NO_EDITABLE}
+          onClick={() => toast(p.readOnlyWhy ?? NO_EDITABLE)}
+        >
+          {view.filter ? "Update matching…" : "Update all…"}
+        </button>
+      )}
       <AddRecord db={p.db} table={p.table} fields={p.fields} canInsert={p.canInsert} deniedReason={p.readOnlyWhy} noDelete={p.deleteWhy} />
       <WorkspaceTools canImport={p.canImport} hasViews={p.hasViews} />
       <UndoButtons />
@@ -97,3 +112,5 @@ export function RecordsToolbar(p: RecordsToolbarProps) {
     </header>
   );
 }
+
+const NO_EDITABLE = "No Field of this view can be edited (primary keys and joined Fields are read-only).";
