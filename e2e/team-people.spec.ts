@@ -326,6 +326,41 @@ test("values typed and not saved when the session ends are kept: back after sign
   }
 });
 
+test("what was typed in the record panel when the session ends is back in the panel after signing in, not saved, with Save", async ({ page, browser }) => {
+  await signInAs(page, "ada@example.com", ADMIN_PW);
+  const context = await browser.newContext();
+  const cy = await context.newPage();
+  try {
+    await signInAs(cy, "cy@example.com", CY_PW);
+    const view = "/records/demo/employees?record=E00043";
+    await cy.goto(`${teamUrl}${view}`);
+    const panel = cy.locator(".record-panel");
+    await panel.getByLabel(/^city/).fill("Panel Kept");
+    const ended = await page.request.delete(`${teamUrl}/api/people/cy%40example.com/sessions`, { headers });
+    expect(ended.status(), await ended.text()).toBeLessThan(300);
+    await expect(cy.getByRole("dialog", { name: "Your session has ended" })).toBeVisible({ timeout: 45_000 });
+    await cy.waitForURL(/\/login\?/);
+    await cy.getByLabel("Email").fill("cy@example.com");
+    await cy.getByLabel("Password").fill(CY_PW);
+    await cy.getByRole("button", { name: "Sign in" }).click();
+    await cy.waitForURL(`${teamUrl}${view}`);
+    // It came back with the stored value (the notice promised what was typed is kept).
+    await expect(panel.getByLabel(/^city/)).toHaveValue("Panel Kept");
+    await expect(cy.getByText("What you typed in Record E00043 before signing in again is not saved yet")).toBeVisible();
+    const read = async () => {
+      const r = await page.request.post(`${teamUrl}/api/v0/record/demo/employees/query`, { headers, data: { filter: { and: [{ key: "employee_id", operator: "equal", value: "E00043" }] }, limit: 1 } });
+      return (await r.json()).items[0].city as string;
+    };
+    const before = await read();
+    expect(before).not.toBe("Panel Kept");
+    await panel.getByRole("button", { name: "Save" }).click();
+    await expect.poll(read).toBe("Panel Kept");
+    await page.request.post(`${teamUrl}/api/v0/record/demo/employees/update`, { headers, data: { filter: { and: [{ key: "employee_id", operator: "equal", value: "E00043" }] }, values: [{ key: "city", value: before }] } });
+  } finally {
+    await context.close();
+  }
+});
+
 test("People shows times in the app's one format, and the badge names the data directory in full", async ({ browser }) => {
   // A zone where it is now about 05:00, so that the one format's two-digit hour shows ("05:07 AM", not "5:07 AM").
   const offset = (((5 - new Date().getUTCHours()) % 24) + 24) % 24;

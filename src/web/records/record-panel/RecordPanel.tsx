@@ -5,6 +5,8 @@
  * never overwritten. Alt+↑/↓ (or the arrows in its head) move to the previous/next Record.
  * Its History tab shows the Record's versions from the audit trail (src/web/team/audit).
  */
+import { onSessionEnding } from "../../team/session-ended";
+import { keepForSignIn, takeAfterSignIn } from "./panel-unsaved";
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useMemo, useRef, useState } from "react";
 import type { JoinUnit, RecordRow, RecordValue } from "../../../shared/records";
@@ -78,7 +80,9 @@ export default function RecordPanel(p: Props) {
   // keyboard user expects it.
   useEffect(() => {
     const stashed = stash.current;
-    const kept = stashed.get(p.recordText);
+    // What was typed here when the session ended (kept through the sign-in), else what was
+    // typed before leaving for another Record.
+    const kept = takeAfterSignIn(p.db, p.table, p.recordText) ?? stashed.get(p.recordText);
     stashed.delete(p.recordText);
     setDrafts(kept?.drafts ?? {});
     setBases(kept?.bases ?? {});
@@ -92,6 +96,10 @@ export default function RecordPanel(p: Props) {
       if (Object.keys(latest.current.drafts).length) stashed.set(left, latest.current);
     };
   }, [p.recordText, liveKey]);
+
+  // The session ends (an admin changed a grant): the notice promises what was typed is kept.
+  // The grid's cells were; the panel's were lost (review 28b #4).
+  useEffect(() => onSessionEnding(() => keepForSignIn(p.db, p.table, p.recordText, latest.current)), [p.db, p.table, p.recordText]);
 
   const dirty = Object.keys(drafts).length > 0;
   // Leaving with unsaved edits (Esc, ×, previous/next) asks first: they were lost silently.
