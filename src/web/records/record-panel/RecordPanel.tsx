@@ -95,7 +95,7 @@ export default function RecordPanel(p: Props) {
     return () => {
       if (Object.keys(latest.current.drafts).length) stashed.set(left, latest.current);
     };
-  }, [p.recordText, liveKey]);
+  }, [p.recordText, liveKey, p.db, p.table]);
 
   // The session ends (an admin changed a grant): the notice promises what was typed is kept.
   // The grid's cells were; the panel's were lost (review 28b #4).
