@@ -12,7 +12,7 @@ import path from "node:path";
 import { buildAppConfig, loadConfigFile } from "../proxy/app-config";
 import type { AppConfig } from "../../shared/meta";
 import { parseProxyConfig, type ProxyConfig } from "../proxy/config";
-import { createUpstream, sendJson, type Upstream } from "../proxy/forward";
+import { createUpstream, sendJson, type Upstream, UpstreamFailure } from "../proxy/forward";
 import { healthReport, HOSTED, RETRY_AFTER_S } from "../proxy/health";
 import { createProxyServer } from "../proxy/http-server";
 import { createProxyHandler, type Middleware } from "../proxy/server";
@@ -207,6 +207,12 @@ export async function startBaseboard(env: NodeJS.ProcessEnv, opts: StartOptions 
           const r = await buildAppConfig(upstreamFor, sourceInfo);
           if (r.status === 200) metaCache.config = r.body as AppConfig;
           metaCache.at = Date.now();
+          if (r.status !== 200 && !find()) {
+            // The upstream did not say what the table is: without its primary key the change
+            // would go through with nothing kept of what it overwrote (review 29a #1). Not sent.
+            const said = (r.body as { message?: unknown } | undefined)?.message;
+            throw new UpstreamFailure(r.status === 504 ? 504 : 502, `${typeof said === "string" ? said : `The upstream answered HTTP ${r.status}.`} The change was not sent: the activity log could not learn table ${name}'s primary key.`);
+          }
         }
         return { primaryKey: find()?.primaryKey, beforeImages: metaCache.config?.capabilities.beforeImages === true };
       },

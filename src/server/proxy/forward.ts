@@ -55,6 +55,12 @@ export interface ForwardOptions {
   onBodyChunk?(chunk: Buffer): void;
   /** Added to the request upstream (after the browser's own headers are filtered). */
   upstreamHeaders?: Record<string, string>;
+  /**
+   * The proxy answered a failure itself (the upstream could not be reached, did not answer in
+   * time, the body stalled): `applied` is false when the change cannot have reached the upstream
+   * whole, undefined when it may have been applied all the same (no answer in time).
+   */
+  onFailed?(status: number, message: string, applied: false | undefined): Promise<void>;
 }
 
 /** How a forward ended, for the caller's log. */
@@ -88,6 +94,8 @@ export class UpstreamFailure extends Error {
   ) {
     super(message);
   }
+  /** No connection to the upstream was made (refused, no such host): nothing reached it. */
+  neverSent = false;
   toBody() {
     return errorBody(this.status === 504 ? "gateway_timeout" : this.status === 503 ? "unavailable" : "bad_gateway", this.message);
   }
@@ -177,7 +185,10 @@ export function createUpstream(opts: UpstreamOptions): Upstream {
       return new UpstreamFailure(504, `${opts.label} did not answer within ${opts.timeoutMs / 1000} s. Try again, or raise UPSTREAM_TIMEOUT_MS.`);
     }
     const code = (err as { code?: string })?.code ?? (err as Error)?.name ?? "error";
-    return new UpstreamFailure(502, `${opts.label} could not be reached (${code}). ${opts.unreachableHint ?? "Check that it is running and that BASE_URL is right."}`);
+    const f = new UpstreamFailure(502, `${opts.label} could not be reached (${code}). ${opts.unreachableHint ?? "Check that it is running and that BASE_URL is right."}`);
+    // No connection was made: the request cannot have reached the upstream.
+    f.neverSent = ["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"].includes(code);
+    return f;
   }
 
   async function forward(req: IncomingMessage, res: ServerResponse, path: string, fopts: ForwardOptions): Promise<ForwardOutcome> {
@@ -273,11 +284,17 @@ export function createUpstream(opts: UpstreamOptions): Upstream {
         return "failed";
       }
       if (bodyStalled) {
+        const message = bodyTimeoutMessage(bodyStalled, bodyIdleMs);
+        // The body never reached the upstream whole: nothing was applied.
+        await fopts.onFailed?.(408, message, false);
         closeAfterAnswer(req, res);
-        sendJson(res, 408, errorBody("request_timeout", bodyTimeoutMessage(bodyStalled, bodyIdleMs)), { ...fopts.headers, connection: "close" });
+        sendJson(res, 408, errorBody("request_timeout", message), { ...fopts.headers, connection: "close" });
         return "failed";
       }
       const f = failure(err, timedOut, fopts.laneWasFull ? (fopts.lane ?? "json") : undefined);
+      // Recorded before it is answered, as every outcome: refused connections and a full lane
+      // never reached the upstream; a timeout or a reset may have been applied all the same.
+      await fopts.onFailed?.(f.status, f.message, f.status === 503 || f.neverSent ? false : undefined);
       sendJson(res, f.status, f.toBody(), f.status === 503 ? { ...fopts.headers, "retry-after": "5" } : fopts.headers);
       return "failed";
     } finally {

@@ -172,6 +172,7 @@ export function createProxyHandler(deps: ProxyDeps) {
     }
     try {
       let onAnswer: Parameters<Upstream["forward"]>[3]["onAnswer"];
+      let onFailed: Parameters<Upstream["forward"]>[3]["onFailed"];
       let onBodyChunk: ((chunk: Buffer) => void) | undefined;
       let upstreamHeaders: Record<string, string> | undefined;
       if (actor) {
@@ -233,6 +234,10 @@ export function createProxyHandler(deps: ProxyDeps) {
               else if (applied && deps.live) publish(changeEventOf(applied, actor, tab));
               return forClient;
             };
+            onFailed = async (status, message, applied) => {
+              if (sniffer) change.uploadKey = sniffer.key() ?? (await sniffer.settled(0));
+              await pending.failed(status, message, applied);
+            };
           } catch (e) {
             release();
             if (e instanceof UpstreamFailure) {
@@ -254,7 +259,7 @@ export function createProxyHandler(deps: ProxyDeps) {
         // and checks this tag (the browser's own header of the name never gets past the allow list).
         const owner = actor && route.endpoint.startsWith("upload-") ? personKey(actor) : undefined;
         if (owner) upstreamHeaders = { ...upstreamHeaders, [UPLOAD_OWNER_HEADER]: owner };
-        outcome = await deps.upstream.forward(req, res, route.upstreamPath, { withKey, headers, lane: route.lane, laneWasFull: entry.queued, body, onAnswer, onBodyChunk, upstreamHeaders });
+        outcome = await deps.upstream.forward(req, res, route.upstreamPath, { withKey, headers, lane: route.lane, laneWasFull: entry.queued, body, onAnswer, onFailed, onBodyChunk, upstreamHeaders });
       } finally {
         release();
       }

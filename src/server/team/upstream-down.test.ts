@@ -19,6 +19,50 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => stack?.stop());
 
+const audited = async (base: string, cookie: string, kind: string) =>
+  (await (await fetch(`${base}/api/audit?kind=${kind}&limit=1`, { headers: { ...fromApp(base), cookie } })).json()).items[0];
+
+it("the upstream failing the read of what a delete removes (5xx): the delete is not sent, and is recorded as failed", async () => {
+  const base = stack.proxy.url;
+  const ada = await signIn(base, "ada@example.com", PW);
+  // Forwarded all the same, it was applied with nothing kept of what it removed (review 29a #1).
+  stack.hold = (req) => (req.url?.endsWith("/employees/query") ? Promise.resolve({ status: 503, body: '{"error":"unavailable","subCode":0,"message":"busy"}' }) : undefined);
+  try {
+    const before = stack.relay.seen.length;
+    const res = await fetch(`${base}/api/v0/record/demo/employees/delete`, {
+      method: "POST",
+      headers: { ...fromApp(base), cookie: ada, "content-type": "application/json" },
+      body: JSON.stringify({ filter: { and: [{ key: "employee_id", operator: "equal", value: "E00008" }] }, expectedCount: 1 }),
+    });
+    const body = await res.json();
+    expect(res.status, JSON.stringify(body)).toBe(502);
+    expect(body.message).toMatch(/answered HTTP 503 when asked for the Records this change would overwrite, so the change was not sent/);
+    expect(stack.relay.seen.slice(before).some((r) => r.url.endsWith("/delete"))).toBe(false);
+    expect(await audited(base, ada, "delete-records")).toMatchObject({ outcome: "failed", message: body.message });
+  } finally {
+    stack.hold = undefined;
+  }
+});
+
+it("a change cut off at the upstream (no answer) is recorded as unknown with the proxy's words, not left pending", async () => {
+  const base = stack.proxy.url;
+  const ada = await signIn(base, "ada@example.com", PW);
+  stack.hold = (req) => (req.url?.endsWith("/employees/update") ? Promise.resolve("reset" as const) : undefined);
+  try {
+    const res = await fetch(`${base}/api/v0/record/demo/employees/update`, {
+      method: "POST",
+      headers: { ...fromApp(base), cookie: ada, "content-type": "application/json" },
+      body: JSON.stringify({ filter: { and: [{ key: "employee_id", operator: "equal", value: "E00009" }] }, values: [{ key: "city", value: "Cut" }] }),
+    });
+    const body = await res.json();
+    expect(res.status).toBe(502);
+    // It may have been applied (the connection went after it was sent): unknown, with why.
+    expect(await audited(base, ada, "update")).toMatchObject({ outcome: "unknown", message: body.message });
+  } finally {
+    stack.hold = undefined;
+  }
+});
+
 it("a delete while the upstream is down says the upstream could not be reached, not the activity log", async () => {
   const base = stack.proxy.url;
   const ada = await signIn(base, "ada@example.com", PW);
@@ -38,4 +82,12 @@ it("a delete while the upstream is down says the upstream could not be reached, 
   expect(body.message).not.toMatch(/activity log/);
   const entry = (await (await fetch(`${base}/api/audit?kind=delete-records&limit=1`, { headers: { ...fromApp(base), cookie: ada } })).json()).items[0];
   expect(entry).toMatchObject({ outcome: "failed", message: body.message });
+  // An upload that could not reach it: failed (nothing was sent), with the key it asked for.
+  const form = new FormData();
+  form.append("key", "down/never.txt");
+  form.append("file", new Blob(["x"], { type: "text/plain" }), "never.txt");
+  const up = await fetch(`${base}/api/v0/storage/object/public-assets`, { method: "POST", headers: { ...fromApp(base), cookie: ada }, body: form });
+  const upBody = await up.json();
+  expect(up.status).toBe(502);
+  expect(await audited(base, ada, "upload")).toMatchObject({ outcome: "failed", message: upBody.message, file: { key: "down/never.txt" } });
 });

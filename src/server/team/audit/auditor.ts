@@ -12,7 +12,7 @@ import os from "node:os";
 import { BEFORE_IMAGES_HEADER, BEFORE_IMAGES_MAX, type BeforeImages } from "../../../shared/record-writes";
 import { encodeKeyPath } from "../../../shared/storage";
 import type { Actor } from "../contract";
-import type { Upstream } from "../../proxy/forward";
+import { type Upstream, UpstreamFailure } from "../../proxy/forward";
 import type { NewAuditEntry } from "./audit-entry";
 import type { AuditLog } from "./audit-log";
 import { jsonObjectOf } from "../../../shared/json-text";
@@ -73,6 +73,11 @@ export interface PendingChange {
    * client (the upstream's, without the before-images asked for the trail).
    */
   finish(status: number, headers: Record<string, string | string[] | undefined>, body: Buffer): Promise<{ applied?: AppliedChange; answer: Buffer }>;
+  /**
+   * The proxy answered a failure itself (502, 503, 504, 408): recorded as failed when the change
+   * cannot have reached the upstream (`applied` false), else as unknown, with the proxy's words.
+   */
+  failed(status: number, message: string, applied: false | undefined): Promise<void>;
 }
 
 export interface Auditor {
@@ -275,7 +280,13 @@ export function createAuditor(opts: AuditorOptions): Auditor {
       ...(select ? { select } : {}),
       limit: BEFORE_IMAGES_MAX,
     });
-    if (res.status !== 200) return undefined; // the change itself will fail the same way, and say why
+    // Refused as a request (400, 404): the change itself is refused the same way, and says why.
+    // The upstream failing (5xx): what the change would overwrite cannot be known, so it is not
+    // sent (it was, and applied, with nothing kept of what it overwrote: review 29a #1).
+    if (res.status >= 500) {
+      throw new UpstreamFailure(502, `The upstream answered HTTP ${res.status} when asked for the Records this change would overwrite, so the change was not sent (the activity log must keep what it overwrites). Try again in a moment.`);
+    }
+    if (res.status !== 200) return undefined;
     const body = res.body as { items?: Record<string, unknown>[]; count?: number };
     return { items: body.items ?? [], count: body.count ?? body.items?.length ?? 0 };
   }
@@ -638,7 +649,14 @@ export function createAuditor(opts: AuditorOptions): Auditor {
             : undefined;
         return { applied: status < 300 ? { kind, resource, keys: appliedKeys, detail, out, ...(ended ? { ended } : {}) } : undefined, answer };
       };
-      return { upstreamHeaders, finish };
+      const failed: PendingChange["failed"] = async (status, message, applied) => {
+        const out: Record<string, unknown> = { status, outcome: applied === false ? "failed" : "unknown", message };
+        // An upload that failed is recorded with the key it asked for (read from its body's start).
+        const uploadKeys = kind === "upload" && c.uploadKey !== undefined ? [c.uploadKey] : [];
+        if (uploadKeys.length) out.key = c.uploadKey;
+        await log.append({ ...base(c), at: Date.now(), kind: "outcome", resource, keys: uploadKeys, detail: out, ref: change.seq }).catch((e: Error) => opts.onError?.(e));
+      };
+      return { upstreamHeaders, finish, failed };
     },
     async refused(c, message) {
       try {

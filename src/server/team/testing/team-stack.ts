@@ -23,15 +23,26 @@ export interface TeamStack {
   /** The proxy's team store, opened by the test as `npm run people` would. */
   store: TeamStore;
   admin: ReturnType<typeof createPeopleAdmin>;
-  /** Set by a test: the relay waits for it before passing a request on (to hold one upstream). */
-  hold?: (req: http.IncomingMessage) => Promise<void> | undefined;
+  /**
+   * Set by a test: the relay waits for it before passing a request on (to hold one upstream);
+   * what it gives instead, if anything: an answer of its own, or "reset" (the connection cut).
+   */
+  hold?: Hold;
   stop(): Promise<void>;
 }
 
-export function relayTo(target: string, hold?: (req: http.IncomingMessage) => Promise<void> | undefined): http.RequestListener {
+export type Hold = (req: http.IncomingMessage) => Promise<void | { status: number; body: string } | "reset"> | undefined;
+
+export function relayTo(target: string, hold?: Hold): http.RequestListener {
   const t = new URL(target);
   return async (req, res) => {
-    await hold?.(req);
+    const instead = await hold?.(req);
+    if (instead === "reset") return void req.socket.destroy();
+    if (instead) {
+      req.resume();
+      res.writeHead(instead.status, { "content-type": "application/json" });
+      return void res.end(instead.body);
+    }
     const up = http.request({ host: t.hostname, port: t.port, method: req.method, path: req.url, headers: req.headers }, (r) => {
       res.writeHead(r.statusCode ?? 502, r.headers);
       r.pipe(res);
