@@ -119,3 +119,26 @@ describe("/api/config for an upstream without meta", () => {
     expect(JSON.stringify(body)).not.toContain("wrong-key");
   });
 });
+
+describe("an upstream known by the config file alone", () => {
+  it("refuses a table or bucket the file does not list, saying where to add it; a listed one is forwarded", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bb-cfg-listed-"));
+    const file = path.join(dir, "hosted.json");
+    fs.writeFileSync(file, JSON.stringify({ databases: [{ id: "hr", tables: [{ slug: "people", primaryKey: "id" }] }], buckets: [{ name: "docs", permission: "public", access: ["read"] }] }));
+    const board = await startTestBaseboard({ BASE_URL: hosted.url, API_KEY: KEY, BASEBOARD_CONFIG: file });
+    try {
+      const post = (p: string) => fetch(`${board.url}${p}`, { method: "POST", headers: { origin: board.url, "x-baseboard-client": "1", "content-type": "application/json" }, body: "{}" });
+      const unlisted = await post("/api/v0/record/hr/salaries/query");
+      expect(unlisted.status).toBe(404);
+      expect((await unlisted.json()).message).toMatch(/^Table hr\/salaries is not listed in .*hosted\.json.*Add it there and restart\./);
+      const bucket = await fetch(`${board.url}/api/v0/storage/public/secret/a.txt`);
+      expect(bucket.status).toBe(404);
+      expect((await bucket.json()).message).toMatch(/^Bucket secret is not listed in/);
+      // Listed: it reaches the upstream (whose own answer comes back).
+      const listed = await post("/api/v0/record/hr/people/query");
+      expect((await listed.json()).message).toBe("No such endpoint");
+    } finally {
+      await board.stop();
+    }
+  });
+});

@@ -104,6 +104,33 @@ export function createProxyHandler(deps: ProxyDeps) {
     };
   }
 
+  /**
+   * An upstream that does not describe itself is known by the config file alone: a table or
+   * bucket the file does not list has no primary key, grant or "none" Baseboard could apply
+   * (every role could read and change it, and its changes were recorded without what they
+   * overwrote: review 29a #3). Said, with what to do; undefined when listed (or the upstream
+   * describes itself). The catalog is read again at most every 30 s.
+   */
+  const listedCache = { at: 0, config: undefined as AppConfig | undefined };
+  async function unlistedTarget(route: ForwardRoute): Promise<string | undefined> {
+    if (deps.upstreamInfo.kind !== "hosted" || !deps.upstreamInfo.file || route.target === undefined) return undefined;
+    if (route.access.on !== "table" && route.access.on !== "bucket") return undefined;
+    if (Date.now() - listedCache.at > 30_000) {
+      const r = await buildAppConfig(deps.upstream, deps.upstreamInfo).catch(() => undefined);
+      if (r?.status === 200) listedCache.config = r.body as AppConfig;
+      listedCache.at = Date.now();
+    }
+    const cfg = listedCache.config;
+    if (!cfg || cfg.capabilities.meta !== false) return undefined;
+    const listed =
+      route.access.on === "table"
+        ? cfg.databases.some((d) => d.tables.some((t) => `${d.id}/${t.slug}` === route.target))
+        : cfg.buckets.some((b) => b.name === route.target);
+    if (listed) return undefined;
+    const what = route.access.on === "table" ? `Table ${route.target}` : `Bucket ${route.target}`;
+    return `${what} is not listed in ${deps.upstreamInfo.fileName}: with an upstream that does not describe itself, Baseboard serves only what that file lists (a table with its primary key), so that roles, grants and the activity log apply to it. Add it there and restart.`;
+  }
+
   /** Forwards, and notes a client that went away (info: it is the client's choice, not our fault). */
   async function forward(req: IncomingMessage, res: ServerResponse, route: ForwardRoute, withKey: boolean, headers: OutgoingHttpHeaders, actor?: Actor) {
     // The embedded service is restarting (or down): say so now rather than send to a closed port.
@@ -118,6 +145,15 @@ export function createProxyHandler(deps: ProxyDeps) {
       }
       if (req.method !== "GET" && req.method !== "HEAD") res.once("finish", () => req.readableEnded || discardRest(req));
       return sendJson(res, 503, down.body, { ...headers, ...down.headers });
+    }
+    const unlisted = await unlistedTarget(route);
+    if (unlisted) {
+      if (actor && deps.audit && CHANGE_ENDPOINTS.has(route.endpoint)) {
+        const change = { actor, address: req.socket.remoteAddress ?? "", method: req.method ?? "POST", endpoint: route.endpoint, upstreamPath: route.upstreamPath, target: route.target };
+        await deps.audit.unanswered(change, 404, unlisted);
+      }
+      if (req.method !== "GET" && req.method !== "HEAD") res.once("finish", () => req.readableEnded || discardRest(req));
+      return sendJson(res, 404, errorBody("not_found", unlisted), headers);
     }
     let body: Buffer | undefined;
     /** The body as read once here, as the service reads it, for the checks and the trail. */
