@@ -87,14 +87,15 @@ export function cellTest(c: string, test: CellTest): [string, string] {
 }
 
 /**
- * One row: the number of rows, then for each column its non-empty cells followed by, for each
- * of its tests, the cells sure to pass and the cells sure to fail.
+ * One row: the number of rows, then for each column its non-empty cells, its cells holding a
+ * NUL (U+0000, which no text may hold), and for each of its tests, the cells sure to pass and
+ * the cells sure to fail.
  */
 export function scanSql(file: string, names: string[], tests: CellTest[][]): string {
   const out = ["count(*)"];
   names.forEach((name, i) => {
     const c = ident(name);
-    out.push(`count(${c})`);
+    out.push(`count(${c})`, `count(*) filter (where contains(${c}, chr(0)))`);
     for (const test of tests[i]) {
       const [sure, surelyNot] = cellTest(c, test);
       out.push(`count(*) filter (where ${sure})`, `count(*) filter (where ${surelyNot})`);

@@ -52,6 +52,8 @@ export function cellValue(field: FieldDef, cell: string, primaryKey: boolean): R
     if (primaryKey) return fail("validation_error", `"${field.key}" is the primary key and cannot be empty.`);
     return field.nullable ? ok(null) : fail("validation_error", `"${field.key}" cannot be empty.`);
   }
+  // No engine stores U+0000 in text (PostgreSQL cannot): refused as an update's value is.
+  if (cell.includes("\u0000")) return fail("validation_error", `"${field.key}" contains the NUL character (U+0000), which text cannot hold; remove it.`);
   const bad = () => fail("validation_error", `"${field.key}" is ${field.type} and takes ${expected[field.type]}, not ${JSON.stringify(cell.length > 60 ? `${cell.slice(0, 57)}...` : cell)}.`);
   switch (field.type) {
     case "number": {

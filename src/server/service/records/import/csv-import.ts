@@ -212,6 +212,8 @@ async function checkRows(file: string, names: string[], known: (FieldDef | undef
       } else if (cell === "") {
         if (names[i] === primaryKey) throw new LineError(line, `"${primaryKey}" is the primary key and cannot be empty.`);
       } else {
+        // A column whose type is still to be found: a NUL is refused whatever it turns out to be.
+        if (cell.includes("\u0000")) throw new LineError(line, `"${names[i]}" contains the NUL character (U+0000), which text cannot hold; remove it.`);
         seen[i] = true;
         narrow(candidates[i], cell);
       }

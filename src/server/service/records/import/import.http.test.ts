@@ -113,6 +113,20 @@ describe("bad input: nothing is imported", () => {
     expect(await all("demo/kv")).toEqual(before);
   });
 
+  it("a NUL in a cell is named by its line, early or past our own pass's first rows, in an existing Table or a new one (stored on DuckDB, a 500 on PostgreSQL)", async () => {
+    const before = await all("demo/kv");
+    const early = await csv("k,v\nnul1,1\nnu\u0000l2,2\n", "", "demo/kv");
+    expect(early.status).toBe(400);
+    expect((await early.json()).message).toBe('line 3: "k" contains the NUL character (U+0000), which text cannot hold; remove it.');
+    const rows = Array.from({ length: 3_000 }, (_, i) => `late${i},${i}`);
+    rows[2_500] = "late2500,a\u0000b";
+    const late = await csv(`k,note\n${rows.join("\n")}\n`, "", "demo/nulnew");
+    expect(late.status).toBe(400);
+    expect((await late.json()).message).toBe('line 2502: "note" contains the NUL character (U+0000), which text cannot hold; remove it.');
+    expect((await svc.call("/v0/record/demo/nulnew/query", { json: {} })).status).toBe(404);
+    expect(await all("demo/kv")).toEqual(before);
+  });
+
   it("a date written right that is no day of the calendar is said to be so, not a format problem", async () => {
     const res = await csv("id,day\n1,2020-02-28\n2,2020-02-30\n", "?type=day:date", "demo/days");
     expect(res.status).toBe(400);
