@@ -185,6 +185,16 @@ describe("distinct values", () => {
     expect((await post(svc, `${CAT}/distinct`, { key: "name", limit: 1 })).body.items).toHaveLength(1);
   });
 
+  it("matches a number's or a boolean's prefix as its text (lower() of a number was a 500)", async () => {
+    await post(svc, `${CAT}/insert`, { records: [{ sku: "DN-1", name: "n", price: 3333.5, in_stock: true }, { sku: "DN-2", name: "n", price: 33331, in_stock: false }] });
+    const prices = await post(svc, `${CAT}/distinct`, { key: "price", prefix: "3333", limit: 10 });
+    expect(prices.status).toBe(200);
+    expect(prices.body.items.map((i: { value: number }) => i.value).sort()).toEqual([3333.5, 33331]);
+    const flags = await post(svc, `${CAT}/distinct`, { key: "in_stock", prefix: "T", limit: 10 });
+    expect(flags.status).toBe(200);
+    expect(flags.body.items.map((i: { value: boolean }) => i.value)).toEqual([true]);
+  });
+
   it.each([
     [{ key: "nope" }, /unknown Field/],
     [{ key: "specs" }, /json/],

@@ -26,7 +26,9 @@ export async function distinctValues(store: RecordStore, table: StoredTable, bod
     .orderBy(sql`count(*)`, "desc")
     .orderBy(col)
     .limit(body.limit ?? 20);
-  if (body.prefix) q = q.where(dialect.foldedMatch(sql`${col}`, body.prefix, "startsWith"));
+  // A number or boolean is matched as its text ("3" finds 30 and 3.5): lower() of a number was a 500.
+  const text = field.type === "number" || field.type === "boolean" ? sql`cast(${col} as varchar)` : sql`${col}`;
+  if (body.prefix) q = q.where(dialect.foldedMatch(text, body.prefix, "startsWith"));
   try {
     const [res] = await store.engine.read([q.compile()]);
     return ok({ items: res.rows.map((r) => ({ value: decode(field.type, r[0]) as string | number | boolean, count: Number(r[1]) })) });
