@@ -24,7 +24,7 @@ import { passwordProblem } from "./people/common-passwords";
 import { messagePage, SESSION_ENDED_NOTICE, setPasswordPage, signInPage } from "./sessions/pages";
 import { ABSOLUTE_MS, createPeopleSessions, PERSON_COOKIE, type PeopleSessions } from "./sessions/people-sessions";
 import type { TeamStore } from "./store/team-store";
-import type { OidcSignIn } from "./sso/oidc-sign-in";
+import { oidcMisconfigured, type OidcSignIn } from "./sso/oidc-sign-in";
 import { normalizeEmail } from "./store/team-store";
 import { whyUnwritable } from "./store/why-unwritable";
 
@@ -189,8 +189,10 @@ export async function createTeamGate(opts: TeamOptions): Promise<TeamGate> {
         try {
           redirect(res, await opts.oidc.start(safeNext(new URL(req.url ?? "/", "http://x").searchParams.get("next")), `${origin}/auth/oidc/callback`));
         } catch (e) {
-          opts.log?.(`single sign-on: the provider could not be reached: ${(e as Error).message}`);
-          html(res, 502, signInPage({ error: "The single sign-on provider could not be reached. Try again in a moment, or sign in with a password.", sso }));
+          // A wrong issuer is not mended by trying again (it was said to be unreachable: review 29a #8).
+          const wrong = oidcMisconfigured(e);
+          opts.log?.(wrong ? `single sign-on is not set up right: ${wrong}` : `single sign-on: the provider could not be reached: ${(e as Error).message}`);
+          html(res, 502, signInPage({ error: wrong ? "Single sign-on is not set up right on this server (its provider address does not lead to an OpenID provider): tell an admin, and sign in with a password meanwhile." : "The single sign-on provider could not be reached. Try again in a moment, or sign in with a password.", sso }));
         }
         return true;
       }

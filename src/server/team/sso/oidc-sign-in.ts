@@ -29,7 +29,8 @@ export function createOidcSignIn(settings: OidcSettings, store: TeamStore, log?:
   const discover = () => {
     config ??= (async () => {
       const loopback = ["127.0.0.1", "localhost", "[::1]"].includes(settings.issuer.hostname);
-      const c = await client.discovery(settings.issuer, settings.clientId, settings.clientSecret, undefined, loopback ? { execute: [client.allowInsecureRequests] } : undefined);
+      // 10 s, not openid-client's 30: a sign-in page waits on it.
+      const c = await client.discovery(settings.issuer, settings.clientId, settings.clientSecret, undefined, { timeout: 10, ...(loopback ? { execute: [client.allowInsecureRequests] } : {}) });
       return c;
     })().catch((e) => {
       config = undefined; // try again next time
@@ -37,6 +38,11 @@ export function createOidcSignIn(settings: OidcSettings, store: TeamStore, log?:
     });
     return config;
   };
+  // Looked up once at start: a wrong issuer is said in the log then, not first at a sign-in.
+  discover().catch((e: Error) => {
+    const wrong = oidcMisconfigured(e);
+    log?.(wrong ? `single sign-on is not set up right: ${wrong}` : `single sign-on: the provider could not be reached at start (${e.message}); tried again at the first sign-in`);
+  });
   const pending = new Map<string, { verifier: string; nonce: string; next: string; redirectUri: string; at: number }>();
   const sweep = (now: number) => {
     for (const [k, v] of pending) if (now - v.at > PENDING_MS || pending.size > MAX_PENDING) pending.delete(k);
@@ -107,4 +113,17 @@ export function createOidcSignIn(settings: OidcSettings, store: TeamStore, log?:
       return { ok: true, person, next: p.next };
     },
   };
+}
+
+/**
+ * Why a failed discovery is the configuration's fault (an issuer that is no OpenID provider, or
+ * names another issuer), in words with what to check; undefined when the provider could not be
+ * reached (refused, no such host, no answer in time), which trying again may mend.
+ */
+export function oidcMisconfigured(e: unknown): string | undefined {
+  const err = e as { name?: string; message?: string; code?: string; cause?: { code?: string; name?: string } };
+  const code = err.cause?.code ?? err.code ?? "";
+  const network = ["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "ECONNRESET", "EHOSTUNREACH", "ENETUNREACH", "UND_ERR_CONNECT_TIMEOUT", "UND_ERR_SOCKET"];
+  if (network.includes(code) || ["TimeoutError", "AbortError"].includes(err.name ?? "") || err.cause?.name === "TimeoutError" || /fetch failed/i.test(err.message ?? "")) return undefined;
+  return `BASEBOARD_OIDC_ISSUER does not lead to an OpenID provider's discovery document (/.well-known/openid-configuration): ${err.message ?? String(e)}. Check the issuer URL (it must be the provider's issuer exactly).`;
 }

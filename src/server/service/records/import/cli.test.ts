@@ -21,9 +21,9 @@ beforeAll(() => {
 });
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-function runImport(env: NodeJS.ProcessEnv): Promise<{ code: number; err: string; out: string }> {
+function runImport(env: NodeJS.ProcessEnv, file = csv): Promise<{ code: number; err: string; out: string }> {
   return new Promise((resolve) =>
-    execFile(process.execPath, ["--import", "tsx", "src/server/service/records/import/cli.ts", csv, "--table", "demo/people"], { env: { ...process.env, DATABASE_URL: "", ...env } }, (e, out, err) =>
+    execFile(process.execPath, ["--import", "tsx", "src/server/service/records/import/cli.ts", file, "--table", "demo/people"], { env: { ...process.env, DATABASE_URL: "", ...env } }, (e, out, err) =>
       resolve({ code: e ? Number(e.code) : 0, err, out }),
     ),
   );
@@ -81,6 +81,17 @@ describe("npm run import", () => {
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/^Nothing was imported: The activity log cannot be written right now/m);
     expect(fs.existsSync(path.join(closed, "baseboard.duckdb")) ? await tableCount(closed) : 0).toBe(0);
+  }, 60_000);
+
+  it("a file that is not there, or a directory, is said as such, and nothing reaches the activity log", async () => {
+    const data = path.join(dir, "nofile");
+    const missing = await runImport({ DATA_DIR: data }, path.join(dir, "nope.csv"));
+    expect(missing).toMatchObject({ code: 2, err: expect.stringContaining(`No such file: ${path.join(dir, "nope.csv")}. Check the path.`) });
+    expect(missing.err).not.toMatch(/activity log/);
+    const folder = await runImport({ DATA_DIR: data }, dir);
+    expect(folder).toMatchObject({ code: 2, err: expect.stringContaining("is not a file (it is a directory)") });
+    expect(folder.err).not.toMatch(/EISDIR|at /);
+    expect(fs.existsSync(path.join(data, "audit.sqlite"))).toBe(false);
   }, 60_000);
 
   it("a memory limit too small to run at all is refused at start, in our words", async () => {

@@ -26,6 +26,22 @@ runCommand("Import failed", async () => {
     console.error(`${(e as Error).message}\nusage: npm run import -- FILE.csv --table DATABASE/TABLE [--primary-key FIELD] [--type FIELD=TYPE …]`);
     return 2;
   }
+  // The file first: a missing one was blamed on the activity log, a directory crashed with a
+  // stack trace and left a pending entry (review 29a #9).
+  let size: number;
+  try {
+    const stat = fs.statSync(args.file);
+    if (!stat.isFile()) {
+      console.error(`${args.file} is not a file (it is a ${stat.isDirectory() ? "directory" : "special file"}): give the path of a .csv file.`);
+      return 2;
+    }
+    size = stat.size;
+    fs.accessSync(args.file, fs.constants.R_OK);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    console.error(code === "ENOENT" ? `No such file: ${args.file}. Check the path.` : code === "EACCES" ? `${args.file} cannot be read (permission denied).` : `${args.file} cannot be read: ${(e as Error).message}`);
+    return 2;
+  }
   const config = commandConfig();
   return withEngine(config, async (engine) => {
     await migrateFromSqlite(config.dataDir, engine);
@@ -34,7 +50,7 @@ runCommand("Import failed", async () => {
     // Recorded before it starts: nothing is imported when the activity log cannot be written.
     let trail: CommandImport;
     try {
-      trail = await recordCommandImport({ ...process.env, DATA_DIR: config.dataDir }, { db, slug, size: fs.statSync(args.file).size }, async (d, t) => (await store.table(d, t))?.primaryKey);
+      trail = await recordCommandImport({ ...process.env, DATA_DIR: config.dataDir }, { db, slug, size }, async (d, t) => (await store.table(d, t))?.primaryKey);
     } catch (e) {
       console.error(`Nothing was imported: ${trailRefusal(e, { ownWords: true })}`);
       return 1;
