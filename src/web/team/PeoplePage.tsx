@@ -14,6 +14,7 @@ import { usePeopleMutation } from "./people-mutation";
 import { type Person, peopleQueryOptions } from "./people-list-query";
 import { formatWhen } from "./SessionsTable";
 import { ApplySelect } from "./ApplySelect";
+import { handOverToPeople } from "./session-ended";
 
 const ROLES = ["viewer", "editor", "admin"] as const;
 const LEVELS = ["none", "viewer", "editor"] as const;
@@ -22,7 +23,7 @@ export function PeoplePage() {
   const me = useQuery(meQueryOptions()).data;
   const people = useQuery({ ...peopleQueryOptions(), enabled: !!me?.may.managePeople });
   const config = useQuery(configQueryOptions()).data;
-  const [invite, setInvite] = useState<{ email: string; url: string; reset?: boolean } | null>(null);
+  const [invite, setInvite] = useState<{ email: string; url: string; reset?: boolean; first?: boolean } | null>(null);
   const [open, setOpen] = useState<string | null>(null);
   if (me && !me.may.managePeople) {
     return (
@@ -41,8 +42,11 @@ export function PeoplePage() {
           and open your invite link.
         </p>
       )}
-      <AddPerson onInvite={(email, url) => setInvite({ email, url })} />
-      {invite && <InviteLink key={invite.url} email={invite.email} url={invite.url} reset={invite.reset} onDone={() => setInvite(null)} />}
+      <AddPerson
+        first={me?.mode !== "people"}
+        onInvite={(email, url) => setInvite({ email, url, first: me?.mode !== "people" })}
+      />
+      {invite && <InviteLink key={invite.url} email={invite.email} url={invite.url} reset={invite.reset} first={invite.first} onDone={() => setInvite(null)} />}
       {people.isError && <p className="error-text">{people.error.message}</p>}
       {people.data && (
         <table className="team-table people-table">
@@ -76,11 +80,13 @@ export function PeoplePage() {
   );
 }
 
-function AddPerson({ onInvite }: { onInvite(email: string, url: string): void }) {
+function AddPerson({ first, onInvite }: { first: boolean; onInvite(email: string, url: string): void }) {
   const change = usePeopleMutation({ handlesErrors: true });
   const [email, setEmail] = useState("");
   const [name, setName] = useState("");
-  const [role, setRole] = useState<(typeof ROLES)[number]>("viewer");
+  // The first person manages the rest: an admin unless chosen otherwise (a viewer first left
+  // nobody able to manage people in the app).
+  const [role, setRole] = useState<(typeof ROLES)[number]>(first ? "admin" : "viewer");
   const [error, setError] = useState("");
   return (
     <form
@@ -89,6 +95,9 @@ function AddPerson({ onInvite }: { onInvite(email: string, url: string): void })
       onSubmit={(e) => {
         e.preventDefault();
         setError("");
+        // This add turns sign-in on: this tab's next requests are refused as from nobody, which
+        // is no ended session to announce (the invite link went under that notice).
+        if (first) handOverToPeople();
         change.mutate(
           { kind: "add", email, name, role },
           {
@@ -121,6 +130,11 @@ function AddPerson({ onInvite }: { onInvite(email: string, url: string): void })
       <button type="submit" className="btn btn-primary" disabled={change.isPending}>
         Add and get invite link
       </button>
+      {first && role !== "admin" && (
+        <p className="warn-text" role="status">
+          The first person should be an admin: nobody else could then manage people in the app (only <code>npm run people</code> on the server).
+        </p>
+      )}
       {error && (
         <p className="error-text" role="alert">
           {error}
@@ -130,7 +144,7 @@ function AddPerson({ onInvite }: { onInvite(email: string, url: string): void })
   );
 }
 
-function InviteLink({ email, url, reset, onDone }: { email: string; url: string; reset?: boolean; onDone(): void }) {
+function InviteLink({ email, url, reset, first, onDone }: { email: string; url: string; reset?: boolean; first?: boolean; onDone(): void }) {
   // The link is what the person came for: the focus goes to its Copy button (it fell to the page).
   const copyRef = useRef<HTMLButtonElement>(null);
   useEffect(() => copyRef.current?.focus(), []);
@@ -140,6 +154,14 @@ function InviteLink({ email, url, reset, onDone }: { email: string; url: string;
         {reset && <>The password of <strong>{email}</strong> no longer works, and they were signed out everywhere. </>}
         One-time link for <strong>{email}</strong> to set a password (valid 7 days; shown only now):
       </p>
+      {first && (
+        <p className="invite-first">
+          People sign in from now on, this browser too. Open the link to set your password and sign in, or copy it for the person it is for.{" "}
+          <a className="btn btn-primary" href={url}>
+            Open the link
+          </a>
+        </p>
+      )}
       <div className="invite-row">
         <input type="text" readOnly value={url} aria-label={`Invite link for ${email}`} onFocus={(e) => e.currentTarget.select()} />
         <button

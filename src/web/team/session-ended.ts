@@ -9,7 +9,16 @@ import { signInAgainUrl } from "./session-ended.utils";
 /** Long enough to read the notice; the link in it goes at once. */
 export const SIGN_IN_AGAIN_AFTER_MS = 2000;
 
-export const useSessionEnded = create<{ signInUrl: string | null; signingOut: boolean }>(() => ({ signInUrl: null, signingOut: false }));
+export const useSessionEnded = create<{ signInUrl: string | null; signingOut: boolean; handingOver: boolean }>(() => ({ signInUrl: null, signingOut: false, handingOver: false }));
+
+/**
+ * The single user is adding the first person from the People page: that turns sign-in on, and
+ * this tab's requests are then refused as from nobody. Not a session that ended: the page stays
+ * (with the new person's invite link, which was lost under the notice and the sign-in page).
+ */
+export function handOverToPeople(): void {
+  useSessionEnded.setState({ handingOver: true });
+}
 
 /** Called just before the tab leaves for the sign-in page (to keep what was typed). */
 const beforeLeaving = new Set<() => void>();
@@ -29,8 +38,8 @@ export function keepBeforeLeaving(): void {
 }
 
 export function sessionEnded(): void {
-  const { signInUrl, signingOut } = useSessionEnded.getState();
-  if (signInUrl !== null || signingOut) return;
+  const { signInUrl, signingOut, handingOver } = useSessionEnded.getState();
+  if (signInUrl !== null || signingOut || handingOver) return;
   const to = signInAgainUrl(window.location.pathname, window.location.search);
   if (!to) return;
   useSessionEnded.setState({ signInUrl: to });

@@ -70,7 +70,7 @@ export function setPasswordPage(opts: { email: string; action: string; error?: s
   <input type="email" name="email" value="${escape(opts.email)}" autocomplete="username" hidden readonly>
   <label for="password">New password</label>
   <input id="password" name="password" type="password" autocomplete="new-password" minlength="12" required autofocus aria-describedby="pw-hint">
-  <p class="hint" id="pw-hint">At least 12 characters; very common passwords are refused.</p>
+  <p class="hint" id="pw-hint">At least 12 characters; not a very common password, not your email's name, not one character over and over.</p>
   <label for="confirm">Repeat it</label>
   <input id="confirm" name="confirm" type="password" autocomplete="new-password" minlength="12" required>
   <button type="submit">Set password and sign in</button>
