@@ -32,7 +32,7 @@ export function applyChange(qc: QueryClient, e: LiveChange, pkOf: (table: string
       ...(e.to !== undefined ? { to: e.to } : {}),
       ...(e.kind === "storage-job" && e.count !== undefined ? { count: e.count } : {}),
     });
-    void qc.invalidateQueries({ queryKey: storageKeys.bucket(e.bucket) });
+    refetchBucketSoon(qc, e.bucket);
     return;
   }
   if (!e.table) return;
@@ -71,4 +71,23 @@ export function applyChange(qc: QueryClient, e: LiveChange, pkOf: (table: string
   }
   void qc.invalidateQueries({ queryKey: recordKeys.tableCounts(db, table), predicate: (q) => filterUses(q.queryKey[3], fields) });
   liveActions.flash(e.table, e.records.map((r) => ({ pk: r.key, fields: Object.keys(r.values ?? {}) })), e.actor, e.at);
+}
+
+/**
+ * A bucket's listings fetched again once events stop coming for a moment: 400 uploads by someone
+ * else were 400 listing requests from every open bucket page, and with parallel uploads the
+ * uploader's own page ran out of connections (review 29b #3). At most one fetch per quarter
+ * second, and one at the end.
+ */
+const BUCKET_REFETCH_MS = 250;
+const bucketTimers = new Map<string, ReturnType<typeof setTimeout>>();
+function refetchBucketSoon(qc: QueryClient, bucket: string): void {
+  if (bucketTimers.has(bucket)) return;
+  bucketTimers.set(
+    bucket,
+    setTimeout(() => {
+      bucketTimers.delete(bucket);
+      void qc.invalidateQueries({ queryKey: storageKeys.bucket(bucket) });
+    }, BUCKET_REFETCH_MS),
+  );
 }

@@ -1,0 +1,21 @@
+import { QueryClient } from "@tanstack/react-query";
+import { afterEach, expect, it, vi } from "vitest";
+import { applyChange } from "./apply-change";
+import type { LiveChange } from "./live-types";
+
+afterEach(() => vi.useRealTimers());
+
+it("a burst of uploads elsewhere fetches the bucket's listings again once per quarter second, not once each", () => {
+  vi.useFakeTimers();
+  const qc = new QueryClient();
+  const spy = vi.spyOn(qc, "invalidateQueries");
+  const upload = (i: number): LiveChange => ({ id: i, at: new Date().toISOString(), kind: "upload", resource: "bucket:team-files", bucket: "team-files", keys: [`huge/f${i}.txt`], actor: { email: "ada@example.com", name: "Ada" }, origin: "baseboard" });
+  for (let i = 0; i < 400; i++) applyChange(qc, upload(i), () => undefined, "my-tab");
+  expect(spy).not.toHaveBeenCalled();
+  vi.advanceTimersByTime(300);
+  expect(spy).toHaveBeenCalledTimes(1);
+  // One more after it: fetched again, once.
+  applyChange(qc, upload(401), () => undefined, "my-tab");
+  vi.advanceTimersByTime(300);
+  expect(spy).toHaveBeenCalledTimes(2);
+});
