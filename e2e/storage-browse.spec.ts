@@ -146,6 +146,10 @@ test("at 1024×768 the list gives the names their room: short names show whole",
   await expect(page.getByRole("complementary", { name: "plant.png" })).toBeVisible();
   expect(await cut()).toEqual([]);
   await page.screenshot({ path: `${SHOTS}/14a-catalog-1024-details.png` });
+  // Closed (Escape or ×): the focus goes back to the Details button (it fell to the page).
+  await page.getByRole("complementary", { name: "plant.png" }).getByRole("button", { name: "Close the details" }).press("Enter");
+  await expect(page.getByRole("complementary", { name: "plant.png" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Details of plant.png" })).toBeFocused();
 });
 
 test("a deep or long folder path keeps the toolbar on screen: the path gives way, not Upload files", async ({ page }) => {

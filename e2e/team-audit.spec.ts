@@ -422,3 +422,18 @@ test("Activity keeps to the page's width: a long file key wraps, Outcome stays i
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1366);
   await page.screenshot({ path: "test-results/audit-activity-long-key.png" });
 });
+
+test("Activity's Older entries keeps the keyboard: the focus goes to the first entry it loaded, not the page", async ({ page }) => {
+  await signInAs(page, "ada@example.com", PW);
+  // More entries than a page of 50.
+  for (let i = 0; i < 55; i++) {
+    const r = await page.request.post(`${teamUrl}/api/v0/record/demo/employees/update`, { headers, data: { filter: { and: [{ key: "employee_id", operator: "equal", value: "E00321" }] }, values: [{ key: "city", value: `Paged ${i}` }] } });
+    expect(r.status()).toBe(200);
+  }
+  await page.goto(`${teamUrl}/activity`);
+  const toggles = page.locator(".activity-table [data-entry-toggle]");
+  await expect(toggles).toHaveCount(50);
+  await page.getByRole("button", { name: "Older entries" }).press("Enter");
+  await expect(toggles.nth(50)).toBeFocused();
+  expect(await page.evaluate(() => document.activeElement?.tagName)).toBe("BUTTON");
+});

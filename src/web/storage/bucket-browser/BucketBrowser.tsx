@@ -84,6 +84,8 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: 
   const [selection, setSelection] = useState<{ where: string; ids: Set<string>; anchor: string | null }>({ where: "", ids: new Set(), anchor: null });
   const [bulk, setBulk] = useState<"delete" | "move" | "copy" | null>(null);
   const [details, setDetails] = useState<FileEntry | null>(null);
+  // Another folder: the details of a file of the one left go (they followed into it).
+  useEffect(() => setDetails(null), [name, folder]);
 
   const data = useFolderEntries(name, folder, capabilities.list, canRead);
   const [scope, setScope] = useState<"folder" | "bucket">("folder");
@@ -335,7 +337,14 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: 
           lifetimeChoice={capabilities.expiresIn}
           canRestore={bucket.access.includes("update") && may.write}
           restoreBlocked={!may.write ? may.why("change") : `The bucket “${name}” does not grant update access, so a version cannot be restored.`}
-          onClose={() => setDetails(null)}
+          onClose={() => {
+            const key = details.key;
+            setDetails(null);
+            // Back to the Details button it was opened from (the focus fell to the page), else the file's name.
+            requestAnimationFrame(() =>
+              (document.querySelector<HTMLElement>(`[data-details-of="${CSS.escape(key)}"]`) ?? document.querySelector<HTMLElement>(`[data-entry-key="${CSS.escape(key)}"]`))?.focus(),
+            );
+          }}
         />
       )}
       </div>

@@ -68,7 +68,7 @@ export function FileActions({ bucket, entry, canDelete, onLink, onDelete, compac
   return (
     <div className={`st-actions ${compact ? "st-actions-compact" : ""}`}>
       {onDetails && (
-        <button type="button" className="btn btn-sm" aria-label={`Details of ${entry.name}`} title="Details and versions" onClick={() => onDetails(entry)}>
+        <button type="button" className="btn btn-sm" data-details-of={entry.key} aria-label={`Details of ${entry.name}`} title="Details and versions" onClick={() => onDetails(entry)}>
           <Icon name="info" />
           {!compact && " Details"}
         </button>

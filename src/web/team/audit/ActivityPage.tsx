@@ -13,6 +13,7 @@ import { formatValue } from "../../records/values/values.utils";
 import { activitySummary, askedRecord, KIND_TEXT, readableEndpoint, restoredText, versionText } from "./activity-summary.utils";
 import { type AuditItem, auditQueryOptions } from "./audit-list-query";
 import { formatWhen } from "./format-when";
+import { olderEntries } from "./older-entries";
 import "../team.css";
 import "./audit.css";
 
@@ -157,7 +158,8 @@ export function ActivityPage({ search, onSearch }: Props) {
         </table>
       )}
       {q.hasNextPage && (
-        <button type="button" className="btn" disabled={q.isFetchingNextPage} onClick={() => void q.fetchNextPage()}>
+        // Not disabled while loading (the focus fell to the page with it); then on the first entry loaded.
+        <button type="button" className="btn" aria-disabled={q.isFetchingNextPage || undefined} onClick={() => olderEntries(q, items.length, ".activity-table [data-entry-toggle]")}>
           {q.isFetchingNextPage ? "Loading…" : "Older entries"}
         </button>
       )}
@@ -189,7 +191,7 @@ function Entry({ item: it, open, onToggle }: { item: AuditItem; open: boolean; o
     <>
       <tr className={open ? "open" : undefined}>
         <td className="activity-when">
-          <button type="button" className="btn btn-sm btn-ghost" aria-expanded={open} aria-controls={detailId} onClick={onToggle}>
+          <button type="button" className="btn btn-sm btn-ghost" data-entry-toggle aria-expanded={open} aria-controls={detailId} onClick={onToggle}>
             <span aria-hidden="true">{open ? "▾" : "▸"}</span> <time dateTime={it.at}>{formatWhen(it.at)}</time>
           </button>
         </td>

@@ -15,6 +15,7 @@ import { useMay } from "../me-get-query";
 import { teamKeys } from "../team-keys";
 import { auditQueryOptions } from "./audit-list-query";
 import { formatWhen } from "./format-when";
+import { olderEntries } from "./older-entries";
 import { recordVersions } from "./record-history.utils";
 import { restoreVersion } from "./restore-version";
 import { byWhom, lastChangeOf } from "./last-change-get-query";
@@ -152,7 +153,7 @@ export function RecordHistory({ db, table, pkField, recordText, row, columns }: 
         ))}
       </ol>
       {q.hasNextPage && (
-        <button type="button" className="btn btn-sm" disabled={q.isFetchingNextPage} onClick={() => void q.fetchNextPage()}>
+        <button type="button" className="btn btn-sm" aria-disabled={q.isFetchingNextPage || undefined} onClick={() => olderEntries(q, versions.length, ".history-list > li")}>
           {q.isFetchingNextPage ? "Loading…" : "Older entries"}
         </button>
       )}

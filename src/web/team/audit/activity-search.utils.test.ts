@@ -70,7 +70,10 @@ describe("typedMoment", () => {
   it("reads a date, or a date and time, typed in the viewer's zone; a date alone is its day's start or end", () => {
     const local = (y: number, mo: number, d: number, h = 0, mi = 0, s = 0, ms = 0) => new Date(y, mo - 1, d, h, mi, s, ms).toISOString();
     expect(typedMoment("2026-11-27 07:02", "from")).toEqual({ ok: true, instant: local(2026, 11, 27, 7, 2) });
-    expect(typedMoment("2026-11-27T07:02:30", "to")).toEqual({ ok: true, instant: local(2026, 11, 27, 7, 2, 30) });
+    expect(typedMoment("2026-11-27T07:02:30", "to")).toEqual({ ok: true, instant: local(2026, 11, 27, 7, 2, 30, 999) });
+    // A To to the minute takes in the whole minute (the entries listed at 07:02 were left out).
+    expect(typedMoment("2026-11-27 07:02", "to")).toEqual({ ok: true, instant: local(2026, 11, 27, 7, 2, 59, 999) });
+    expect(toLocalInput(local(2026, 11, 27, 7, 2, 59, 999))).toBe("2026-11-27T07:02");
     expect(typedMoment("2026-11-27", "from")).toEqual({ ok: true, instant: local(2026, 11, 27) });
     expect(typedMoment("2026-11-27", "to")).toEqual({ ok: true, instant: local(2026, 11, 27, 23, 59, 59, 999) });
     expect(typedMoment("  ", "from")).toEqual({ ok: true, instant: undefined });

@@ -33,7 +33,8 @@ const pad = (n: number) => String(n).padStart(2, "0");
 export function toLocalInput(instant: string | undefined): string {
   const t = instant ? new Date(instant) : undefined;
   if (!t || Number.isNaN(t.getTime())) return "";
-  const s = t.getSeconds();
+  // A To through the end of its minute (…:59.999, as typedMoment makes it) shows as that minute.
+  const s = t.getSeconds() === 59 && t.getMilliseconds() === 999 ? 0 : t.getSeconds();
   return `${t.getFullYear()}-${pad(t.getMonth() + 1)}-${pad(t.getDate())}T${pad(t.getHours())}:${pad(t.getMinutes())}${s ? `:${pad(s)}` : ""}`;
 }
 
@@ -49,8 +50,10 @@ export function typedMoment(text: string, end: "from" | "to"): { ok: true; insta
   if (!m) return { ok: false };
   const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
   const timed = m[4] !== undefined;
-  const [h, mi, se] = timed ? [Number(m[4]), Number(m[5]), Number(m[6] ?? 0)] : end === "from" ? [0, 0, 0] : [23, 59, 59];
-  const at = new Date(y, mo - 1, d, h, mi, se, timed || end === "from" ? 0 : 999);
+  // A To names the whole of what it says: a day to its last instant, a minute (09:31) to 09:31:59.999
+  // (it left out the entries listed at 09:31), a second to its end.
+  const [h, mi, se] = timed ? [Number(m[4]), Number(m[5]), m[6] !== undefined ? Number(m[6]) : end === "to" ? 59 : 0] : end === "from" ? [0, 0, 0] : [23, 59, 59];
+  const at = new Date(y, mo - 1, d, h, mi, se, end === "to" ? 999 : 0);
   // Not a day of the calendar (2026-02-30) or an hour of the clock: refused, not rolled over.
   if (at.getFullYear() !== y || at.getMonth() !== mo - 1 || at.getDate() !== d || at.getHours() !== h || at.getMinutes() !== mi || h > 23 || mi > 59 || se > 59) return { ok: false };
   return { ok: true, instant: at.toISOString() };
