@@ -409,7 +409,8 @@ export function createAuditor(opts: AuditorOptions): Auditor {
             wait = Math.min(wait * 2, JOB_POLL_MAX_MS);
             return next();
           }
-          const out = { status: 200, outcome: job.state === "done" ? "applied" : "failed", job, ...(typeof job.error === "string" ? { message: job.error } : {}) };
+          // Cancelled: what was done stays done (it read as "failed", nothing deleted, after 800 files went).
+          const out = { status: 200, outcome: job.state === "done" ? "applied" : job.state === "cancelled" ? "cancelled" : "failed", job, ...(typeof job.error === "string" ? { message: job.error } : {}) };
           await log.append({ ...base(c), at: Date.now(), kind: "outcome", resource, keys: [], detail: out, ref: changeSeq }).catch((e: Error) => opts.onError?.(e));
           settle(out);
         }, wait);

@@ -48,6 +48,13 @@ export function changeEventOf(c: AppliedChange, actor: Pick<Actor, "email" | "na
     case "delete-file":
     case "storage-job": {
       const job = c.kind === "storage-job" && ["move", "copy", "delete"].includes(c.detail.action as string) ? { job: c.detail.action as "move" | "copy" | "delete" } : {};
+      // A job's cancel moves nothing itself: the job's own end says what it did ("moved or copied" it read).
+      if (c.kind === "storage-job" && !job.job) return undefined;
+      const ended = (c.out.job ?? {}) as { state?: unknown; done?: unknown };
+      if (ended.state === "cancelled") {
+        const done = typeof ended.done === "number" ? ended.done : undefined;
+        return { ...base, kind: c.kind, keys: c.keys.slice(0, EVENT_RECORDS_MAX), ...job, ...(typeof c.detail.from === "string" ? { from: c.detail.from } : {}), ...(typeof c.detail.to === "string" && c.detail.action !== "delete" ? { to: c.detail.to } : {}), ...(done !== undefined ? { count: done } : {}), cancelled: true, truncated: true };
+      }
       // Where a job took what, said as such ("moved docs/ → documents/, 3 files"): its keys list
       // the source, the destination and every file under both, which read as one list of 8.
       const ends = c.kind === "storage-job" ? { ...(typeof c.detail.from === "string" ? { from: c.detail.from } : {}), ...(typeof c.detail.to === "string" && c.detail.action !== "delete" ? { to: c.detail.to } : {}) } : {};

@@ -25,6 +25,8 @@ export interface ChangeEvent {
   /** A storage job's source and (move, copy) destination: a key, or a folder ending in "/". */
   from?: string;
   to?: string;
+  /** A storage job cancelled part way: `count` files were done, and stay done. */
+  cancelled?: boolean;
   /** The Fields an update set (its changed Fields). */
   fields?: string[];
   /** How many Records or objects the change touched (when known). */

@@ -89,3 +89,15 @@ describe("file versions in words", () => {
     expect(restoredText(undefined)).toBeUndefined();
   });
 });
+
+describe("a cancelled storage job", () => {
+  it("says what it did before it was cancelled, not that it was tried", () => {
+    const d = { action: "delete", from: "huge/", files: Array.from({ length: 1000 }, (_, i) => `huge/${i}`), filesMore: true };
+    expect(activitySummary({ action: "storage-job", keys: [], detail: d, endpoint: "POST /v0/storage/jobs/team-files", outcome: "cancelled", job: { state: "cancelled", done: 800, total: 28800 } })).toBe(
+      "Deleted 800 of 28,800 files of huge/, then cancelled",
+    );
+    expect(activitySummary({ action: "storage-job", keys: [], detail: { action: "move", from: "a/", to: "b/" }, endpoint: "POST /v0/storage/jobs/x", outcome: "cancelled", job: { state: "cancelled", done: 64 } })).toBe(
+      "Moved 64 files of a/ → b/, then cancelled",
+    );
+  });
+});

@@ -64,10 +64,16 @@ function peopleSummary(d: Detail, person: string | undefined): string {
 
 const VERBS: Record<string, string> = { move: "Moved", copy: "Copied", delete: "Deleted" };
 
-function jobSummary(d: Detail, endpoint: string | undefined): string {
+function jobSummary(d: Detail, endpoint: string | undefined, job: AuditItem["job"]): string {
   const from = str(d.from);
   const verb = VERBS[d.action as string];
   if (!verb || from === undefined) return endpoint?.startsWith("DELETE ") ? "Cancelled a storage job" : "A storage job";
+  if (job?.state === "cancelled") {
+    // What was done stays done: said, not "Tried to delete" (800 of 28,800 files had gone).
+    const to = d.action === "delete" ? "" : ` → ${d.to === "" ? "the top level" : (str(d.to) ?? "")}`;
+    const of = typeof job.total === "number" ? ` of ${job.total.toLocaleString()}` : "";
+    return `${verb} ${typeof job.done === "number" ? job.done.toLocaleString() : "some"}${of} files of ${from}${to}, then cancelled`;
+  }
   // "" is the bucket's top level (a folder moved up to it), not a missing destination.
   const to = d.action === "delete" ? undefined : d.to === "" ? "the top level" : str(d.to);
   const files = Array.isArray(d.files) ? d.files.length : undefined;
@@ -141,7 +147,7 @@ const REFUSED_ASKED: Record<string, string> = {
   "storage-restore": "Tried to restore a file's version",
 };
 
-export function activitySummary(it: Pick<AuditItem, "action" | "keys" | "detail" | "endpoint" | "outcome" | "inserted" | "updated" | "changed" | "asked">): string | undefined {
+export function activitySummary(it: Pick<AuditItem, "action" | "keys" | "detail" | "endpoint" | "outcome" | "inserted" | "updated" | "changed" | "asked" | "job">): string | undefined {
   if (it.action === "import" && it.outcome === "applied") return importSummary(it);
   const d = it.detail && typeof it.detail === "object" ? (it.detail as Detail) : undefined;
   // A change refused for the person's role or grant: what was asked, not only "Refused".
@@ -150,7 +156,7 @@ export function activitySummary(it: Pick<AuditItem, "action" | "keys" | "detail"
     return asked ? `${asked} (refused)` : undefined;
   }
   if (!d) return undefined;
-  const said = it.action === "people" ? peopleSummary(d, it.keys[0]) : it.action === "storage-job" ? jobSummary(d, it.endpoint) : undefined;
+  const said = it.action === "people" ? peopleSummary(d, it.keys[0]) : it.action === "storage-job" ? jobSummary(d, it.endpoint, it.job) : undefined;
   // Refused or failed: it did not happen, and must not read as if it had.
   return said && (it.outcome === "failed" || it.outcome === "refused") ? triedTo(said) : said;
 }

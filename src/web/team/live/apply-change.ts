@@ -31,6 +31,7 @@ export function applyChange(qc: QueryClient, e: LiveChange, pkOf: (table: string
       ...(e.from !== undefined ? { from: e.from } : {}),
       ...(e.to !== undefined ? { to: e.to } : {}),
       ...(e.kind === "storage-job" && e.count !== undefined ? { count: e.count } : {}),
+      ...(e.cancelled ? { cancelled: true } : {}),
     });
     refetchBucketSoon(qc, e.bucket);
     return;

@@ -8,6 +8,7 @@ it("says a job as from → to with its file count, files as a short list", () =>
   expect(bucketNewsText({ ...news, what: "moved", from: "a.txt", to: "b/a.txt", keys: ["a.txt", "b/a.txt"] })).toBe("moved a.txt → b/a.txt");
   expect(bucketNewsText({ ...news, what: "deleted", from: "old/", count: 1, keys: ["old/", "old/x"] })).toBe("deleted old/ (1 file)");
   expect(bucketNewsText({ ...news, what: "new", keys: ["a", "b", "c", "d", "e"] })).toBe("added a, b, c and 2 more");
+  expect(bucketNewsText({ ...news, what: "deleted", from: "huge/", count: 800, cancelled: true, keys: [] })).toBe("deleted 800 files of huge/, then cancelled the rest");
 });
 
 it("finds where the folder on screen went when it, or a folder above it, was moved", () => {

@@ -9,6 +9,11 @@ const VERB = { new: "added", replaced: "replaced", deleted: "deleted", moved: "m
  * "moved docs/, documents/, docs/manual.pdf and 5 more" for a folder of 3 files.
  */
 export function bucketNewsText(n: BucketNews): string {
+  if (n.from !== undefined && n.cancelled) {
+    // It read "deleted huge/" while huge/ was still there (800 of 28,800 files went).
+    const done = n.count === undefined ? "some files" : `${n.count.toLocaleString("en-US")} file${n.count === 1 ? "" : "s"}`;
+    return `${VERB[n.what]} ${done} of ${n.from}${n.to !== undefined ? ` → ${n.to}` : ""}, then cancelled the rest`;
+  }
   if (n.from !== undefined) {
     const files = n.count !== undefined && n.from.endsWith("/") ? ` (${n.count} file${n.count === 1 ? "" : "s"})` : "";
     return `${VERB[n.what]} ${n.from}${n.to !== undefined ? ` → ${n.to}` : ""}${files}`;

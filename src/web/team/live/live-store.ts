@@ -32,6 +32,8 @@ export interface BucketNews {
   from?: string;
   to?: string;
   count?: number;
+  /** The job was cancelled part way (`count` files done). */
+  cancelled?: boolean;
   keys: string[];
 }
 

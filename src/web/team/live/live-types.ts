@@ -13,6 +13,8 @@ export interface LiveChange {
   /** A storage job's source and destination (a key, or a folder ending in "/"). */
   from?: string;
   to?: string;
+  /** A storage job cancelled part way: `count` files were done. */
+  cancelled?: boolean;
   fields?: string[];
   count?: number;
   truncated?: boolean;
