@@ -108,6 +108,24 @@ describe("storage jobs", () => {
     expect(after.done).toBeLessThan(60);
   });
 
+  it("refuses a job on the same files as one still running (409 naming it), and takes one elsewhere", async () => {
+    await Promise.all(Array.from({ length: 60 }, (_, i) => upload(svc, "public-assets", `o/a/${String(i).padStart(2, "0")}.txt`, `o${i}`)));
+    await upload(svc, "public-assets", "elsewhere/x.txt", "x");
+    // Started at the same moment: the second sees the first (run at once, one moved nothing and ended "done").
+    const [first, second] = await Promise.all([start({ action: "copy", from: "o/a/", to: "o/c/" }), start({ action: "delete", from: "o/" })]);
+    expect(first.status).toBe(202);
+    expect(second.status).toBe(409);
+    const body = await second.json();
+    expect(body).toMatchObject({ error: "conflict", message: expect.stringMatching(/^Another storage job is at work on the same files \(copy o\/a\/ → o\/c\/, \d+ of 60 done, job [0-9a-f-]{36}\): wait for it to end, or cancel it/) });
+    // Its destination counts too; a job elsewhere is taken.
+    expect((await start({ action: "move", from: "o/c/", to: "o/d/" })).status).toBe(409);
+    const other = await start({ action: "copy", from: "elsewhere/", to: "elsewhere2/" });
+    expect(other.status).toBe(202);
+    const { id } = (await first.json()) as { id: string };
+    expect((await finished(id)).state).toBe("done");
+    expect((await start({ action: "delete", from: "o/" })).status).toBe(202);
+  });
+
   it("is advertised in capabilities", async () => {
     const meta = (await (await fetch(`${svc.url}/v0/meta`, { headers: json() })).json()) as { capabilities: { jobs?: boolean } };
     expect(meta.capabilities.jobs).toBe(true);

@@ -167,7 +167,7 @@ describe("size limit", () => {
     const res = await upload(small, "public-assets", "over.bin", Buffer.alloc(100_001, 1));
     expect(res.status).toBe(413);
     expect((await res.json()).message).toMatch(/100000 bytes/);
-    expect(await waitFor(() => partialWrites(small) === 0)).toBe(true);
+    expect(await waitFor(() => partialWrites(small) === 0, 15_000)).toBe(true);
     expect(await stored(small)).toEqual(before);
     expect((await fetch(`${small.url}/v0/storage/public/public-assets/over.bin`)).status).toBe(404);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { destination, parseJobRequest, prefixEnd, selectionOf } from "./job-request.utils";
+import { destination, jobsOverlap, parseJobRequest, prefixEnd, selectionOf } from "./job-request.utils";
 
 const parsed = (b: unknown) => parseJobRequest(b);
 const message = (b: unknown) => {
@@ -41,5 +41,18 @@ describe("selection and destination", () => {
     expect(destination("docs/x/y.pdf", "docs/", "archive/")).toBe("archive/x/y.pdf");
     expect(destination("docs/x.pdf", "docs/", "")).toBe("x.pdf");
     expect(destination("a.txt", "a.txt", "b.txt")).toBe("b.txt");
+  });
+});
+
+describe("jobsOverlap", () => {
+  const job = (action: "move" | "copy" | "delete", from: string, to = "") => ({ action, from, to });
+  it("finds jobs touching the same keys: a folder and what it holds, a destination, the top level", () => {
+    expect(jobsOverlap(job("move", "a/", "c/"), job("delete", "a/b/"))).toBe(true);
+    expect(jobsOverlap(job("move", "a/", "c/"), job("delete", "c/x.txt"))).toBe(true);
+    expect(jobsOverlap(job("delete", "over/"), job("move", "over/b/", "x/b/"))).toBe(true);
+    expect(jobsOverlap(job("move", "a.txt", "b.txt"), job("copy", "b.txt", "c.txt"))).toBe(true);
+    expect(jobsOverlap(job("move", "docs/", ""), job("delete", "zzz/"))).toBe(true);
+    expect(jobsOverlap(job("move", "a/", "c/"), job("copy", "ab/", "d/"))).toBe(false);
+    expect(jobsOverlap(job("delete", "a.txt"), job("delete", "a.txt.bak"))).toBe(false);
   });
 });

@@ -80,3 +80,19 @@ export function selectionOf(from: string): Selection {
 
 /** Where a key under `from` lands. */
 export const destination = (key: string, from: string, to: string) => (from.endsWith("/") ? to + key.slice(from.length) : to);
+
+/** The keys a job reads or writes: its source, and for a move or copy its destination (a key, or a folder ending in "/"). */
+function regions(j: { action: JobAction; from: string; to: string }): string[] {
+  return j.action === "delete" ? [j.from] : [j.from, j.to];
+}
+/** Whether two regions share a key: equal keys, or one a folder ("" is the top level) holding the other. */
+const meet = (a: string, b: string) => a === b || (a === "" || a.endsWith("/") ? b.startsWith(a) : false) || (b === "" || b.endsWith("/") ? a.startsWith(b) : false);
+
+/**
+ * Whether two jobs of one bucket would touch the same keys: run at once, one moved nothing and
+ * still ended "done", another deleted what the first had just moved in, and the trail named
+ * files that were no longer there (review 29a #6). Two deletes of one folder overlap too.
+ */
+export function jobsOverlap(a: { action: JobAction; from: string; to: string }, b: { action: JobAction; from: string; to: string }): boolean {
+  return regions(a).some((x) => regions(b).some((y) => meet(x, y)));
+}

@@ -13,7 +13,7 @@ import type { JobRow, JobsStore, StepOutcome } from "../../metadata-jobs";
 import type { ObjectRow } from "../../metadata";
 import { StorageFailure } from "../failure";
 import { objectBlob, type StorageDomain } from "../storage-domain";
-import { type JobRequest, destination, folderSelection, selectionOf } from "./job-request.utils";
+import { type JobRequest, destination, folderSelection, jobsOverlap, selectionOf } from "./job-request.utils";
 
 /** Keys per committed step: small enough that a cancel is seen soon, big enough to be fast. */
 const STEP = 200;
@@ -36,6 +36,8 @@ export function createJobRunner(d: StorageDomain, jobs: JobsStore, opts: { step?
   const copyStep = Math.min(moveStep, COPY_STEP);
   const loops = new Map<string, Promise<void>>();
   let stopped = false;
+  /** Job starts, one after another (see start). */
+  let starting: Promise<unknown> = Promise.resolve();
 
   const dropBlobs = async (bucket: string, files: string[]) => {
     if (files.length === 0) return;
@@ -109,32 +111,14 @@ export function createJobRunner(d: StorageDomain, jobs: JobsStore, opts: { step?
   };
 
   return {
-    async start(bucket, req) {
-      const s = selectionOf(req.from);
-      const total = await jobs.count(bucket, s);
-      if (total === 0) throw new StorageFailure("not_found", `There is nothing at "${req.from}" in bucket "${bucket}".`);
-      if (req.action !== "delete" && !req.overwrite) {
-        const clash = await jobs.firstConflict(bucket, s, req.from, req.to);
-        if (clash) {
-          throw new StorageFailure("conflict", `"${destination(clash, req.from, req.to)}" already exists; send "overwrite": true to replace it (every version of it).`);
-        }
-        // A folder onto a folder that holds files (or the top level) would mix the two, and
-        // could not be told apart again: asked for, not done silently (the source's own files,
-        // when it lies inside the destination, do not count). One key read, not a count: the
-        // top level of a bucket may hold millions.
-        if (req.from.endsWith("/")) {
-          if (await jobs.holdsOther(bucket, folderSelection(req.to), s)) {
-            const inside = req.to === "" ? "" : ` (such as "${req.to}${req.from.split("/").slice(-2, -1)[0]}/", to put it inside)`;
-            throw new StorageFailure(
-              "conflict",
-              `${req.to === "" ? "The top level" : `"${req.to}"`} already holds files; ${req.action === "move" ? "moving" : "copying"} "${req.from}" there would mix the two folders. Choose another folder${inside}, or send "overwrite": true to merge them (files at the same paths are replaced).`,
-            );
-          }
-        }
-      }
-      const job = await jobs.create({ id: randomUUID(), bucket, action: req.action, from: req.from, to: req.to, overwrite: req.overwrite, total });
-      launch(job);
-      return job;
+    start(bucket, req) {
+      // One start at a time: two asked at the same moment must see each other as running.
+      const started = starting.then(() => startNow(bucket, req));
+      starting = started.then(
+        () => undefined,
+        () => undefined,
+      );
+      return started;
     },
     async resume() {
       const left = await jobs.running();
@@ -148,6 +132,39 @@ export function createJobRunner(d: StorageDomain, jobs: JobsStore, opts: { step?
       stopped = true;
     },
   };
+
+  async function startNow(bucket: string, req: JobRequest): Promise<JobRow> {
+    const busy = (await jobs.running()).find((j) => j.bucket === bucket && jobsOverlap(j, req));
+    if (busy) {
+      const what = `${busy.action} ${busy.from || "(the top level)"}${busy.action === "delete" ? "" : ` → ${busy.to || "(the top level)"}`}`;
+      throw new StorageFailure("conflict", `Another storage job is at work on the same files (${what}, ${busy.done} of ${busy.total} done, job ${busy.id}): wait for it to end, or cancel it, then start this one.`);
+    }
+    const s = selectionOf(req.from);
+    const total = await jobs.count(bucket, s);
+    if (total === 0) throw new StorageFailure("not_found", `There is nothing at "${req.from}" in bucket "${bucket}".`);
+    if (req.action !== "delete" && !req.overwrite) {
+      const clash = await jobs.firstConflict(bucket, s, req.from, req.to);
+      if (clash) {
+        throw new StorageFailure("conflict", `"${destination(clash, req.from, req.to)}" already exists; send "overwrite": true to replace it (every version of it).`);
+      }
+      // A folder onto a folder that holds files (or the top level) would mix the two, and
+      // could not be told apart again: asked for, not done silently (the source's own files,
+      // when it lies inside the destination, do not count). One key read, not a count: the
+      // top level of a bucket may hold millions.
+      if (req.from.endsWith("/")) {
+        if (await jobs.holdsOther(bucket, folderSelection(req.to), s)) {
+          const inside = req.to === "" ? "" : ` (such as "${req.to}${req.from.split("/").slice(-2, -1)[0]}/", to put it inside)`;
+          throw new StorageFailure(
+            "conflict",
+            `${req.to === "" ? "The top level" : `"${req.to}"`} already holds files; ${req.action === "move" ? "moving" : "copying"} "${req.from}" there would mix the two folders. Choose another folder${inside}, or send "overwrite": true to merge them (files at the same paths are replaced).`,
+          );
+        }
+      }
+    }
+    const job = await jobs.create({ id: randomUUID(), bucket, action: req.action, from: req.from, to: req.to, overwrite: req.overwrite, total });
+    launch(job);
+    return job;
+  }
 }
 
 const last = (keys: string[]) => keys[keys.length - 1];
