@@ -51,6 +51,8 @@ test("History tab: each version with who and what; Restore this version, then Un
   await page.screenshot({ path: "test-results/audit-history-tab.png" });
 
   // The older version: salary back to what it was after the first change; the title stays.
+  // Named by its version (who, when), not one of a dozen alike.
+  await expect(versions.nth(1).getByRole("button", { name: /^Restore this version \([^,]+@example\.com, .+\)$/ })).toBeVisible();
   await versions.nth(1).getByRole("button", { name: "Restore this version" }).click();
   const toastBox = page.getByRole("status").filter({ hasText: "Restored Record E00011" });
   await expect(toastBox).toBeVisible();
@@ -398,6 +400,9 @@ test("Activity says what a change to a person or a storage job did; a reversed t
   await expect(page.getByText("A date (2026-11-27) or a date and time (2026-11-27 07:02), in your time zone.")).toBeVisible();
   await page.getByRole("button", { name: "Apply" }).click();
   expect(asked).toEqual([]);
+  // The focus goes to the box that says why; the To box, no longer the range applied, is not marked.
+  await expect(page.getByLabel("From")).toBeFocused();
+  await expect(page.getByLabel("To", { exact: true })).not.toHaveAttribute("aria-invalid", "true");
   // Swapped in the form, the entries come.
   await page.getByLabel("From").fill("2026-01-01");
   await page.getByLabel("To", { exact: true }).fill("2099-01-01T00:00");

@@ -5,7 +5,7 @@
  * person whose session ends (ended by an admin, disabled) is sent to sign in, back to the view.
  */
 import { seriousViolations } from "./testing/a11y";
-import { type Browser, expect, test } from "@playwright/test";
+import { type Browser, expect, type Page, test } from "@playwright/test";
 import { signInAs, teamUrl, useTeamStack } from "./testing/team";
 
 const ADMIN_PW = "the admin's long passphrase";
@@ -277,6 +277,18 @@ test("an upload after the session ended sends the tab to sign in, not to a faile
   }
 });
 
+/** An admin (on `page`) ends Cy's sessions; Cy sees the notice, signs in again, and is back at `view`. */
+async function endCySessionsAndSignInAgain(page: Page, cy: Page, view: string) {
+  const ended = await page.request.delete(`${teamUrl}/api/people/cy%40example.com/sessions`, { headers });
+  expect(ended.status(), await ended.text()).toBeLessThan(300);
+  await expect(cy.getByRole("dialog", { name: "Your session has ended" })).toBeVisible({ timeout: 45_000 });
+  await cy.waitForURL(/\/login\?/);
+  await cy.getByLabel("Email").fill("cy@example.com");
+  await cy.getByLabel("Password").fill(CY_PW);
+  await cy.getByRole("button", { name: "Sign in" }).click();
+  await cy.waitForURL(`${teamUrl}${view}`);
+}
+
 test("values typed and not saved when the session ends are kept: back after signing in, in their cells, with Retry", async ({ page, browser }) => {
   await signInAs(page, "ada@example.com", ADMIN_PW);
   const context = await browser.newContext();
@@ -297,14 +309,7 @@ test("values typed and not saved when the session ends are kept: back after sign
     // Typing, not yet saved, when an admin ends Cy's sessions.
     await cy.keyboard.press("F2");
     await cy.getByLabel("Edit city").fill("Kept While Away");
-    const ended = await page.request.delete(`${teamUrl}/api/people/cy%40example.com/sessions`, { headers });
-    expect(ended.status(), await ended.text()).toBeLessThan(300);
-    await expect(cy.getByRole("dialog", { name: "Your session has ended" })).toBeVisible({ timeout: 45_000 });
-    await cy.waitForURL(/\/login\?/);
-    await cy.getByLabel("Email").fill("cy@example.com");
-    await cy.getByLabel("Password").fill(CY_PW);
-    await cy.getByRole("button", { name: "Sign in" }).click();
-    await cy.waitForURL(`${teamUrl}${view}`);
+    await endCySessionsAndSignInAgain(page, cy, view);
     // The typed value is back in its cell, not saved, with Retry; the service still has the old one.
     await expect(cell(40, "city")).toContainText("Kept While Away");
     await expect(cell(40, "city")).toHaveAttribute("title", /your session ended before it was saved/);
@@ -336,14 +341,7 @@ test("what was typed in the record panel when the session ends is back in the pa
     await cy.goto(`${teamUrl}${view}`);
     const panel = cy.locator(".record-panel");
     await panel.getByLabel(/^city/).fill("Panel Kept");
-    const ended = await page.request.delete(`${teamUrl}/api/people/cy%40example.com/sessions`, { headers });
-    expect(ended.status(), await ended.text()).toBeLessThan(300);
-    await expect(cy.getByRole("dialog", { name: "Your session has ended" })).toBeVisible({ timeout: 45_000 });
-    await cy.waitForURL(/\/login\?/);
-    await cy.getByLabel("Email").fill("cy@example.com");
-    await cy.getByLabel("Password").fill(CY_PW);
-    await cy.getByRole("button", { name: "Sign in" }).click();
-    await cy.waitForURL(`${teamUrl}${view}`);
+    await endCySessionsAndSignInAgain(page, cy, view);
     // It came back with the stored value (the notice promised what was typed is kept).
     await expect(panel.getByLabel(/^city/)).toHaveValue("Panel Kept");
     await expect(cy.getByText("What you typed in Record E00043 before signing in again is not saved yet")).toBeVisible();

@@ -36,6 +36,8 @@ export function ActivityPage({ search, onSearch }: Props) {
   const [draft, setDraft] = useState<ActivitySearch>(search);
   // A From or To box holding text that is no time: Apply waits for it (the box says what to write).
   const [badTime, setBadTime] = useState<{ from?: boolean; to?: boolean }>({});
+  // The boxes are marked reversed only while they still hold the range applied.
+  const stillReversed = reversed && !badTime.from && !badTime.to && draft.since === search.since && draft.until === search.until;
   // The person filter takes a whole email: the people there are offered as it is typed.
   const people = useQuery({ ...peopleQueryOptions(), enabled: me?.mode === "people" && me.may.readActivity }).data?.items;
   const peopleListId = useId();
@@ -62,7 +64,11 @@ export function ActivityPage({ search, onSearch }: Props) {
         aria-label="Filter the activity"
         onSubmit={(e) => {
           e.preventDefault();
-          if (badTime.from || badTime.to) return;
+          if (badTime.from || badTime.to) {
+            // To the box that says why (the focus stayed on Apply, and the list unfiltered).
+            e.currentTarget.querySelector<HTMLInputElement>('input[aria-invalid="true"]')?.focus();
+            return;
+          }
           setOpen(null);
           onSearch(draft);
         }}
@@ -102,8 +108,9 @@ export function ActivityPage({ search, onSearch }: Props) {
             ))}
           </select>
         </label>
-        <MomentInput label="From" end="from" instant={draft.since} onInstant={(v) => set("since", v ?? "")} onBad={(bad) => setBadTime((b) => ({ ...b, from: bad }))} reversed={reversed} />
-        <MomentInput label="To" end="to" instant={draft.until} onInstant={(v) => set("until", v ?? "")} onBad={(bad) => setBadTime((b) => ({ ...b, to: bad }))} reversed={reversed} />
+        {/* Marked reversed only while they still hold the range applied (an emptied To stayed red). */}
+        <MomentInput label="From" end="from" instant={draft.since} onInstant={(v) => set("since", v ?? "")} onBad={(bad) => setBadTime((b) => ({ ...b, from: bad }))} reversed={stillReversed} />
+        <MomentInput label="To" end="to" instant={draft.until} onInstant={(v) => set("until", v ?? "")} onBad={(bad) => setBadTime((b) => ({ ...b, to: bad }))} reversed={stillReversed} />
         <button type="submit" className="btn btn-primary">
           Apply
         </button>
@@ -239,7 +246,8 @@ function EntryDetail({ item: it }: { item: AuditItem }) {
   const folder = it.file?.key?.includes("/") ? it.file.key.slice(0, it.file.key.lastIndexOf("/") + 1) : "";
   // An insert has no before-images: its Records are its keys (the API sends the first 100).
   // An import names the Records it added too (the API sends the first 100; `inserted` counts them).
-  const inserted = it.outcome !== "applied" ? [] : it.action === "insert" && !it.changes?.length ? it.keys.slice(0, SHOWN) : it.action === "import" ? (it.addedKeys ?? []) : [];
+  // In key order: as the engine named them they read E01001, E01023, E01026…, as if the ones between were not added.
+  const inserted = it.outcome !== "applied" ? [] : it.action === "insert" && !it.changes?.length ? it.keys.slice(0, SHOWN) : it.action === "import" ? [...(it.addedKeys ?? [])].sort(byKeyText) : [];
   const insertedCount = it.action === "import" ? (it.inserted ?? inserted.length) : it.keyCount;
   // A Record delete keeps the whole Records it removed (their keys in `keys`, in the same order).
   const removed = it.action === "delete-records" && Array.isArray(it.deleted) ? (it.deleted as Record<string, unknown>[]) : [];
@@ -297,7 +305,11 @@ function EntryDetail({ item: it }: { item: AuditItem }) {
               </p>
             </li>
           ))}
-          {insertedCount > inserted.length && <li className="muted">and {(insertedCount - inserted.length).toLocaleString()} more Records</li>}
+          {insertedCount > inserted.length && (
+            <li className="muted">
+              and {(insertedCount - inserted.length).toLocaleString()} more Records{it.action === "import" ? " (those listed are some of them, not the first in the file)" : ""}
+            </li>
+          )}
         </ul>
       )}
       {removed.length > 0 && (
@@ -467,3 +479,6 @@ function MomentInput(p: { label: string; end: "from" | "to"; instant: string | u
     </label>
   );
 }
+
+/** Record keys as text, in the order a person reads them ("E2" before "E10"). */
+const byKeyText = (a: string, b: string) => a.localeCompare(b, "en", { numeric: true });

@@ -131,6 +131,8 @@ export function RecordHistory({ db, table, pkField, recordText, row, columns }: 
                   // page, where Esc no longer reaches the panel (a keyboard user was stranded).
                   aria-disabled={!v.target || !may.write || busy !== null || !row ? true : undefined}
                   aria-busy={busy === v.seq || undefined}
+                  // Named by its version: a dozen "Restore this version" could not be told apart.
+                  aria-label={`Restore this version (${v.what === "original" ? "before the first recorded change, " : `${v.actor}, `}${formatWhen(v.at)})`}
                   aria-describedby={readOnly ? noteId : !v.target && v.why ? `history-why-${v.seq}` : undefined}
                   title={!may.write ? may.why("change") : (v.why ?? "Set every Field changed since back to its value in this version (one update, undoable)")}
                   onClick={() => {
