@@ -213,7 +213,10 @@ describe("with people", () => {
     expect(weak.status).toBe(400);
     const set = await fetch(inviteUrl, { method: "POST", redirect: "manual", headers: { origin: board.url, "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ password: "val's own passphrase", confirm: "val's own passphrase" }).toString() });
     expect(set.status).toBe(303);
-    expect((await fetch(inviteUrl)).status).toBe(404);
+    const used = await fetch(inviteUrl);
+    expect(used.status).toBe(404);
+    // Used, not only "expired": the person who set their password with it is told to sign in.
+    expect(await used.text()).toContain("This link was used already, or has expired");
     const val = await signIn(board.url, "val@example.com", "val's own passphrase");
     expect((await fetch(`${board.url}/api/people`, { headers: { cookie: val } })).status).toBe(403);
 

@@ -125,7 +125,7 @@ export async function createTeamGate(opts: TeamOptions): Promise<TeamGate> {
   async function invite(req: IncomingMessage, res: ServerResponse, host: string, token: string) {
     const tokenHash = hashToken(token);
     const email = await store.peekInvite(tokenHash, Date.now());
-    if (!email) return html(res, 404, messagePage("This link has expired", "Invite links work once and for 7 days. Ask an admin for a new one."));
+    if (!email) return html(res, 404, messagePage("This link was used already, or has expired", "Invite links work once, for 7 days. If you set your password with it, sign in; else ask an admin for a new one."));
     const action = `/invite/${encodeURIComponent(token)}`;
     if (req.method !== "POST") return html(res, 200, setPasswordPage({ email, action }));
     if (!sameOrigin(req, host)) return html(res, 403, setPasswordPage({ email, action, error: "This form was sent from another site." }));
@@ -136,7 +136,7 @@ export async function createTeamGate(opts: TeamOptions): Promise<TeamGate> {
     const problem = passwordProblem(password, email);
     if (problem) return html(res, 400, setPasswordPage({ email, action, error: problem }));
     // Taken only now, so a refused password leaves the link usable.
-    if ((await store.takeInvite(tokenHash, Date.now())) !== email) return html(res, 404, messagePage("This link has expired", "Ask an admin for a new one."));
+    if ((await store.takeInvite(tokenHash, Date.now())) !== email) return html(res, 404, messagePage("This link was used already, or has expired", "If you set your password with it, sign in; else ask an admin for a new one."));
     const set = await admin.setPassword(email, password);
     if (!set.ok) return html(res, 400, setPasswordPage({ email, action, error: set.message }));
     if (set.value.disabled) return html(res, 403, messagePage("Account disabled", "Your password is set, but an admin has disabled this account."));
