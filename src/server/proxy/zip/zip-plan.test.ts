@@ -6,6 +6,12 @@ describe("parseZipRequest", () => {
     const p = parseZipRequest({ bucket: "b", items: ["a.txt", "f/", "a.txt"] });
     expect(p).toEqual({ ok: true, request: { bucket: "b", items: ["a.txt", "f/"], name: "b" } });
   });
+  it("takes a key inside a folder also asked for once, with the folder (it was in the zip twice); keeps a name in any letters", () => {
+    expect(parseZipRequest({ bucket: "b", items: ["bulk/f1.txt", "bulk/", "bulk/sub/", "bulkier.txt"], name: "Über Datei" })).toEqual({
+      ok: true,
+      request: { bucket: "b", items: ["bulk/", "bulkier.txt"], name: "Über Datei" },
+    });
+  });
   it.each([
     [null, "must be JSON"],
     [{ items: ["a"] }, '"bucket"'],

@@ -30,7 +30,11 @@ export function parseZipRequest(body: unknown): Parsed {
     if (typeof item !== "string" || badKey(item)) return { ok: false, message: `Not a key or folder: ${JSON.stringify(item).slice(0, 200)}. Keys have no leading "/" and no "." or ".." segments.` };
     if (!items.includes(item)) items.push(item);
   }
-  const name = typeof b.name === "string" && /^[\w .-]{1,100}$/.test(b.name) ? b.name : b.bucket.replace(/[^\w.-]/g, "_");
+  // An item inside a folder also asked for goes in once, with the folder (it was in the zip twice).
+  const kept = items.filter((item) => !items.some((other) => other !== item && other.endsWith("/") && item.startsWith(other)));
+  items.splice(0, items.length, ...kept);
+  // Letters of any script are kept (Über Datei): the name goes out through contentDisposition's UTF-8 form.
+  const name = typeof b.name === "string" && /^[\p{L}\p{N} ._-]{1,100}$/u.test(b.name) ? b.name : b.bucket.replace(/[^\w.-]/g, "_");
   return { ok: true, request: { bucket: b.bucket, items, name } };
 }
 
