@@ -116,6 +116,14 @@ export const RecordsGrid = memo(function RecordsGrid(p: Props) {
   const conflictsByRow = useMemo(() => byRow(conflicts.entries()), [conflicts]);
   const savingByRow = useMemo(() => byRow([...saving].map((k) => [k, true] as const)), [saving]);
 
+  // Rows are keyed by Record: when the row holding the focus goes (deleted, here or by someone
+  // else), its cell goes with it and the focus fell to the page. It goes to the active cell.
+  const focusInGrid = useRef(false);
+  useLayoutEffect(() => {
+    const lost = document.activeElement === null || document.activeElement === document.body;
+    if (focusInGrid.current && lost) scrollRef.current?.querySelector<HTMLElement>('[role="gridcell"][tabindex="0"]')?.focus();
+  }, [rows]);
+
   // Where the Record being edited is now: rows move under an open editor when another person
   // adds or deletes a Record above it (the edit was then saved into whichever Record took its place).
   const editRow = !editing ? -1 : editing.record === undefined ? editing.row : pks.findIndex((k) => pkId(k) === editing.record);
@@ -308,8 +316,13 @@ export const RecordsGrid = memo(function RecordsGrid(p: Props) {
       onPaste={(e) => !editing && !isTypingTarget(e.target) && onGridPaste(e, active)}
       onContextMenu={(e) => !editing && onGridContextMenu(e)}
       onFocus={(e) => {
+        focusInGrid.current = true;
         // Tabbing into the grid lands on the active cell.
         if (e.target === scrollRef.current) moveTo(active.row, active.col);
+      }}
+      onBlur={(e) => {
+        // Left for somewhere else (not a row taken away under the focus, which gives no target).
+        if (e.relatedTarget instanceof Node && !scrollRef.current?.contains(e.relatedTarget)) focusInGrid.current = false;
       }}
       tabIndex={rows.length === 0 ? 0 : -1}
     >
