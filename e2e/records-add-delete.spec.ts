@@ -166,6 +166,9 @@ test("Delete on a cell range empties it (reviewed, one undo step); Ctrl+D fills 
   await openView(page, "employees", { filter: { and: [pkOr(...pks)] }, sort: "employee_id" });
   await cell(page, 2, "age").click();
   await page.keyboard.press("Shift+ArrowDown");
+  // The range is in the accessibility tree (it was only drawn).
+  await expect(page.locator('[role=grid] [role=gridcell][aria-selected="true"]')).toHaveCount(2);
+  await expect(cell(page, 3, "age")).toHaveAttribute("aria-selected", "true");
   await page.keyboard.press("Delete");
   // Named as what it is (a clear), its primary action focused: Enter applies it.
   const dialog = page.getByRole("dialog", { name: "Clear cells: review the changes" });

@@ -143,6 +143,8 @@ export const GridRow = memo(function GridRow(p: Props) {
             role="gridcell"
             aria-colindex={c + 1}
             aria-readonly={col.readOnly || undefined}
+            // A range (Shift+arrows) is told, not only drawn: what Ctrl+C copies or Delete clears.
+            aria-selected={ranged || undefined}
             className={`cell t-${t} ${active ? "active" : ""} ${editing ? "editing" : ""} ${col.readOnly ? "ro" : ""} ${conflict ? (conflict.failed !== undefined ? "failed" : "conflict") : ""}${ranged ? " in-range" : ""}${col.field.primaryKey && !col.joined ? " frozen" : ""}${flashed?.has(col.key) ? " live-flash" : ""}${editor ? " live-editing" : ""}${saving ? " saving" : ""}`}
             aria-busy={saving || undefined}
             style={{ width: col.width }}
