@@ -42,7 +42,16 @@ export function jsonDepth(value: unknown, stopAt = MAX_JSON_DEPTH + 1): number {
   return max;
 }
 
-const LONE_HALF = /\p{Cs}/u;
+/**
+ * What text no engine keeps as sent: U+0000 (PostgreSQL cannot hold it; refused on every engine so
+ * both keep the same data), or half of a surrogate pair alone (JSON's "\ud83d" is no character:
+ * the engines stored it as U+FFFD without a word, and two such keys became one). One rule for
+ * values, filter values and import cells.
+ */
+export function textProblem(text: string): "nul" | "surrogate" | undefined {
+  if (text.includes("\u0000")) return "nul";
+  return /\p{Cs}/u.test(text) ? "surrogate" : undefined;
+}
 
 /** The problem with `value` for `field`, or undefined when it fits exactly. */
 export function fieldValueProblem(field: ValueField, value: unknown): ValueProblem | undefined {
@@ -50,11 +59,10 @@ export function fieldValueProblem(field: ValueField, value: unknown): ValueProbl
   switch (field.type) {
     case "text":
       if (typeof value !== "string") return { kind: "type" };
-      // PostgreSQL text cannot hold U+0000; refused on every engine so both keep the same data.
-      if (value.includes("\u0000")) return { kind: "nul" };
-      // Half of a surrogate pair alone (JSON's "\ud83d") is no character: the engines stored it as
-      // U+FFFD without a word, and two such keys became one.
-      if (LONE_HALF.test(value)) return { kind: "surrogate" };
+      {
+        const bad = textProblem(value);
+        if (bad) return { kind: bad };
+      }
       // A primary key identifies its Record: "" is refused like null.
       return field.primaryKey && value === "" ? { kind: "emptyKey" } : undefined;
     case "image":

@@ -11,6 +11,7 @@ import { type Result, fail, ok } from "../../../shared/errors";
 import type { FilterValue, Operator } from "../../../shared/filter";
 import { operatorProblem, operatorsByType } from "../../../shared/operators";
 import type { FieldType } from "../../../shared/records";
+import { textProblem } from "../../../shared/values";
 import type { Dialect } from "../engines/engine";
 import type { FieldDef } from "./registry";
 import { describeType, isValidDate, normalizeDatetime, parseNumeric } from "./values";
@@ -103,14 +104,11 @@ export function conditionSql(f: ResolvedField, c: ConditionInput, dialect: Diale
   const type = f.field.type;
   const refused = operatorProblem(c.path, { key: f.name, type }, c.operator);
   if (refused) return fail("validation_error", refused);
-  // No engine stores U+0000 in text (PostgreSQL cannot), so no stored value can contain or
-  // equal one: refused as a 400 rather than answered differently by each engine.
-  if (typeof c.value === "string" && c.value.includes("\u0000")) {
-    return fail("validation_error", `${c.path}: the value contains the NUL character (U+0000), which text cannot hold; remove it.`);
-  }
-  if (typeof c.value === "string" && /\p{Cs}/u.test(c.value)) {
-    return fail("validation_error", `${c.path}: the value contains half of a surrogate pair alone (such as \\ud83d), which no stored text holds; send the whole character.`);
-  }
+  // No stored text holds these (textProblem), so none can contain or equal one: refused as a 400
+  // rather than answered differently by each engine.
+  const bad = typeof c.value === "string" ? textProblem(c.value) : undefined;
+  if (bad === "nul") return fail("validation_error", `${c.path}: the value contains the NUL character (U+0000), which text cannot hold; remove it.`);
+  if (bad === "surrogate") return fail("validation_error", `${c.path}: the value contains half of a surrogate pair alone (such as \\ud83d), which no stored text holds; send the whole character.`);
   const col = f.ref;
   const textual = kindOf[type] === "textual";
   switch (c.operator) {

@@ -6,7 +6,7 @@ import { type Result, fail, ok } from "../../../../shared/errors";
 import type { FieldType } from "../../../../shared/records";
 import { parseObjectKey } from "../../../../shared/storage";
 import type { FieldDef } from "../registry";
-import { parseNumberText } from "../../../../shared/values";
+import { parseNumberText, textProblem } from "../../../../shared/values";
 import { isValidDate, jsonDepth, MAX_JSON_DEPTH, normalizeDatetime, parseNumeric } from "../values";
 
 const BOOLEAN = /^(true|false)$/i;
@@ -46,14 +46,17 @@ export function inferred(c: Candidates, sawValue: boolean): FieldType {
   return "text";
 }
 
+/** Why a cell with U+0000 is refused, whatever its Field's type (known, or still being inferred). */
+export const nulInCell = (key: string) => `"${key}" contains the NUL character (U+0000), which text cannot hold; remove it.`;
+
 /** One cell → the value stored for the Field, or why not (without the line: the caller adds it). */
 export function cellValue(field: FieldDef, cell: string, primaryKey: boolean): Result<unknown> {
   if (cell === "") {
     if (primaryKey) return fail("validation_error", `"${field.key}" is the primary key and cannot be empty.`);
     return field.nullable ? ok(null) : fail("validation_error", `"${field.key}" cannot be empty.`);
   }
-  // No engine stores U+0000 in text (PostgreSQL cannot): refused as an update's value is.
-  if (cell.includes("\u0000")) return fail("validation_error", `"${field.key}" contains the NUL character (U+0000), which text cannot hold; remove it.`);
+  // Refused as an update's value is (a cell comes from UTF-8 bytes: it holds no lone surrogate half).
+  if (textProblem(cell) === "nul") return fail("validation_error", nulInCell(field.key));
   const bad = () => fail("validation_error", `"${field.key}" is ${field.type} and takes ${expected[field.type]}, not ${JSON.stringify(cell.length > 60 ? `${cell.slice(0, 57)}...` : cell)}.`);
   switch (field.type) {
     case "number": {

@@ -19,13 +19,14 @@ import { CompiledQuery, sql } from "kysely";
 import { type Result, fail, ok } from "../../../../shared/errors";
 import type { FieldType } from "../../../../shared/records";
 import { CSV_LINE_MAX_BYTES } from "../../../../shared/limits";
+import { textProblem } from "../../../../shared/values";
 import { randomUUID } from "node:crypto";
 import type { SqlEngine, SqlTx } from "../../engines/engine";
 import { kindOf, stateFailure } from "../../engines/failures";
 import { type FieldDef, LOAD_TABLE_PREFIX, physicalTable, primaryKeyIndex, type StoredTable, type TableDef, TableExistsError, validateDef } from "../registry";
 import type { BeforeImagesJson, RecordStore } from "../store";
 import { type CsvParseError, csvProblem, isCsvParseError, problemLine } from "../../../../shared/csv-problem";
-import { allCandidates, type Candidates, cellValue, inferred, narrow } from "./cells";
+import { allCandidates, type Candidates, cellValue, inferred, narrow, nulInCell } from "./cells";
 import { type ScanColumn, scanTests, scanVerdict } from "./scan";
 import { differs, importImageColumns, keepLastLines, keysOf } from "./load-steps";
 import { loadAndRebuild, REBUILD_FROM } from "./rebuild";
@@ -213,7 +214,7 @@ async function checkRows(file: string, names: string[], known: (FieldDef | undef
         if (names[i] === primaryKey) throw new LineError(line, `"${primaryKey}" is the primary key and cannot be empty.`);
       } else {
         // A column whose type is still to be found: a NUL is refused whatever it turns out to be.
-        if (cell.includes("\u0000")) throw new LineError(line, `"${names[i]}" contains the NUL character (U+0000), which text cannot hold; remove it.`);
+        if (textProblem(cell) === "nul") throw new LineError(line, nulInCell(names[i]));
         seen[i] = true;
         narrow(candidates[i], cell);
       }
