@@ -9,7 +9,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { buildAppConfig, loadConfigFile } from "../proxy/app-config";
+import { buildAppConfig, createCatalogCache, loadConfigFile } from "../proxy/app-config";
 import type { AppConfig } from "../../shared/meta";
 import { parseProxyConfig, type ProxyConfig } from "../proxy/config";
 import { createUpstream, sendJson, type Upstream, UpstreamFailure } from "../proxy/forward";
@@ -183,43 +183,25 @@ export async function startBaseboard(env: NodeJS.ProcessEnv, opts: StartOptions 
     }
     // The audit trail: DATA_DIR/audit.sqlite, or the same PostgreSQL as the people.
     auditLog = await openAuditLog(env);
-    const metaCache = { at: 0, config: undefined as AppConfig | undefined };
-    /** Tables not found, by name, with when they were last looked for. */
-    const missed = new Map<string, number>();
     const upstreamFor = upstream;
     const sourceInfo = { kind, label, file, fileName: config.configFile } as const;
+    const catalog = createCatalogCache(upstreamFor, sourceInfo);
     const trail = createAuditor({
       log: auditLog,
       upstream: upstreamFor,
       async tableOf(db, table) {
-        const find = () => metaCache.config?.databases.find((d) => d.id === db)?.tables.find((t) => t.slug === table);
-        // Kept 30 s, and read again for a table it does not know (one just imported: without its
-        // primary key a change to it would be recorded without what it overwrote), at most once a
-        // second per name (requests for a table that does not exist must not each cost a read).
         const name = `${db}/${table}`;
-        const now = Date.now();
-        const recheck = !find() && now - (missed.get(name) ?? 0) > 1_000;
-        if (recheck) {
-          if (missed.size > 1_000) missed.clear();
-          missed.set(name, now);
+        const { config: cfg, read } = await catalog.get(name);
+        const found = cfg?.databases.find((d) => d.id === db)?.tables.find((t) => t.slug === table);
+        if (read && read.status !== 200 && !found) {
+          // The upstream did not say what the table is: without its primary key the change
+          // would go through with nothing kept of what it overwrote (review 29a #1). Not sent.
+          const said = (read.body as { message?: unknown } | undefined)?.message;
+          throw new UpstreamFailure(read.status === 504 ? 504 : 502, `${typeof said === "string" ? said : `The upstream answered HTTP ${read.status}.`} The change was not sent: the activity log could not learn table ${name}'s primary key.`);
         }
-        if (!metaCache.config || now - metaCache.at > 30_000 || recheck) {
-          const r = await buildAppConfig(upstreamFor, sourceInfo);
-          if (r.status === 200) metaCache.config = r.body as AppConfig;
-          metaCache.at = Date.now();
-          if (r.status !== 200 && !find()) {
-            // The upstream did not say what the table is: without its primary key the change
-            // would go through with nothing kept of what it overwrote (review 29a #1). Not sent.
-            const said = (r.body as { message?: unknown } | undefined)?.message;
-            throw new UpstreamFailure(r.status === 504 ? 504 : 502, `${typeof said === "string" ? said : `The upstream answered HTTP ${r.status}.`} The change was not sent: the activity log could not learn table ${name}'s primary key.`);
-          }
-        }
-        return { primaryKey: find()?.primaryKey, beforeImages: metaCache.config?.capabilities.beforeImages === true };
+        return { primaryKey: found?.primaryKey, beforeImages: cfg?.capabilities.beforeImages === true };
       },
-      tablesChanged() {
-        missed.clear();
-        metaCache.at = 0;
-      },
+      tablesChanged: () => catalog.invalidate(),
       onError: (e) => log(`audit trail: could not record an outcome: ${e.message}`),
     });
     auditor = trail;
@@ -253,7 +235,8 @@ export async function startBaseboard(env: NodeJS.ProcessEnv, opts: StartOptions 
       config,
       port,
       upstream,
-      upstreamInfo: { kind, label, file, fileName: config.configFile },
+      upstreamInfo: sourceInfo,
+      catalog,
       service: supervisor ?? HOSTED,
       team,
       live,

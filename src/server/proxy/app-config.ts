@@ -164,3 +164,53 @@ export async function buildAppConfig(
   const f = new UpstreamFailure(502, `${source.label} answered GET /v0/meta with HTTP ${meta.status} and a body Baseboard cannot read.`);
   return { status: 502, body: f.toBody() };
 }
+
+/**
+ * The upstream's catalog as last read, shared by whoever needs it between requests: the activity
+ * log (a table's primary key) and the proxy (what hosted mode lists). Read again when older
+ * than `maxAgeMs`, or for a name the catalog lacks (a table just imported) at most once a second
+ * per name, so that requests for a table that does not exist do not each cost a read. Reads
+ * asked for at once share one request. GET /api/config reads afresh and hands its answer here.
+ */
+export interface CatalogCache {
+  /** The catalog (undefined when never read), and the answer of the read this call made, if any. */
+  get(lookingFor?: string): Promise<{ config?: AppConfig; read?: ConfigResult }>;
+  /** An answer read elsewhere (GET /api/config). */
+  put(result: ConfigResult): void;
+  /** Tables changed (an import made one): the next `get` reads again. */
+  invalidate(): void;
+}
+
+export function createCatalogCache(upstream: Upstream, source: Parameters<typeof buildAppConfig>[1], maxAgeMs = 30_000): CatalogCache {
+  let config: AppConfig | undefined;
+  let at = 0;
+  let reading: Promise<ConfigResult> | undefined;
+  /** Names not found, with when they were last looked for. */
+  const missed = new Map<string, number>();
+  const has = (cfg: AppConfig, name: string) => cfg.buckets.some((b) => b.name === name) || cfg.databases.some((d) => d.tables.some((t) => `${d.id}/${t.slug}` === name));
+  const put = (result: ConfigResult) => {
+    if (result.status === 200) config = result.body as AppConfig;
+    at = Date.now();
+  };
+  return {
+    async get(lookingFor) {
+      const now = Date.now();
+      let recheck = false;
+      if (lookingFor !== undefined && config && !has(config, lookingFor) && now - (missed.get(lookingFor) ?? 0) > 1_000) {
+        if (missed.size > 1_000) missed.clear();
+        missed.set(lookingFor, now);
+        recheck = true;
+      }
+      if (config && now - at <= maxAgeMs && !recheck) return { config };
+      reading ??= buildAppConfig(upstream, source).finally(() => (reading = undefined));
+      const read = await reading;
+      put(read);
+      return { config, read };
+    },
+    put,
+    invalidate() {
+      missed.clear();
+      at = 0;
+    },
+  };
+}

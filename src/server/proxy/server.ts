@@ -12,7 +12,7 @@ import { errorBody } from "../../shared/errors";
 import { UNDO_HEADER } from "../../shared/record-writes";
 import { UPLOAD_OWNER_HEADER } from "../../shared/storage";
 import { type AppConfig, LOGIN_REQUIRED_SUBCODE } from "../../shared/meta";
-import { buildAppConfig, type ConfigFile } from "./app-config";
+import { buildAppConfig, type CatalogCache, type ConfigFile, createCatalogCache } from "./app-config";
 import type { ProxyConfig } from "./config";
 import { discardRest, sendJson, type Upstream, UpstreamFailure } from "./forward";
 import { createBufferBudget, readJsonBody } from "./json-body";
@@ -49,6 +49,8 @@ export interface ProxyDeps {
   port: number;
   upstream: Upstream;
   upstreamInfo: { kind: "local" | "hosted"; label: string; file?: ConfigFile; fileName: string };
+  /** The upstream's catalog between requests, shared with the activity log (default: one of its own). */
+  catalog?: CatalogCache;
   /** The embedded service's supervisor, for /api/health and 503 while it restarts (default: hosted). */
   service?: ServiceStatus;
   /** Present when BASEBOARD_PASSWORD is set (and no team gate is given: the gate then holds it). */
@@ -109,18 +111,13 @@ export function createProxyHandler(deps: ProxyDeps) {
    * bucket the file does not list has no primary key, grant or "none" Baseboard could apply
    * (every role could read and change it, and its changes were recorded without what they
    * overwrote: review 29a #3). Said, with what to do; undefined when listed (or the upstream
-   * describes itself). The catalog is read again at most every 30 s.
+   * describes itself).
    */
-  const listedCache = { at: 0, config: undefined as AppConfig | undefined };
+  const catalogCache = deps.catalog ?? createCatalogCache(deps.upstream, deps.upstreamInfo);
   async function unlistedTarget(route: ForwardRoute): Promise<string | undefined> {
     if (deps.upstreamInfo.kind !== "hosted" || !deps.upstreamInfo.file || route.target === undefined) return undefined;
     if (route.access.on !== "table" && route.access.on !== "bucket") return undefined;
-    if (Date.now() - listedCache.at > 30_000) {
-      const r = await buildAppConfig(deps.upstream, deps.upstreamInfo).catch(() => undefined);
-      if (r?.status === 200) listedCache.config = r.body as AppConfig;
-      listedCache.at = Date.now();
-    }
-    const cfg = listedCache.config;
+    const cfg = (await catalogCache.get().catch(() => undefined))?.config;
     if (!cfg || cfg.capabilities.meta !== false) return undefined;
     const listed =
       route.access.on === "table"
@@ -404,6 +401,7 @@ export function createProxyHandler(deps: ProxyDeps) {
       const down = serviceUnavailable(service);
       if (down) return apiError(res, 503, down.body, { ...API_SECURITY_HEADERS, ...down.headers });
       const result = await buildAppConfig(deps.upstream, deps.upstreamInfo);
+      catalogCache.put(result);
       if (result.status >= 500) deps.log(`GET /api/config: ${(result.body as { message: string }).message}`);
       return apiError(res, result.status, (result.status === 200 ? visibleTo(actor, result.body as never) : result.body) as never);
     }
