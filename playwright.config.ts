@@ -18,17 +18,20 @@ export default defineConfig({
   workers: 2,
   fullyParallel: false,
   projects: [
+    // Listed longest first (records ~185 s, stacks ~175, hosted ~60, storage ~50 in CI): the two
+    // workers take groups in this order, so the longest two start at once and the short ones
+    // fill in after (storage second left one worker on records while the other ran the rest).
     { name: "records", testMatch: ["records-*.spec.ts"], workers: 1 },
-    { name: "storage", testMatch: ["storage-browse.spec.ts", "storage-jobs.spec.ts", "storage-select.spec.ts", "storage-upload.spec.ts"], workers: 1 },
-    // Both workspaces on one page (screenshots, axe over whole pages, the shell): after the two
-    // groups above, so that neither's changes (a file uploaded, a Record edited) show up in them
-    // as a live notice meanwhile.
-    { name: "screens", testMatch: ["a11y-screens.spec.ts", "ui-kit.spec.ts", "shell.spec.ts", "keyboard-layout.spec.ts"], dependencies: ["records", "storage"], workers: 1 },
     // Their own launchers on fixed ports: the team stack's files one after another, the hosted
     // stack's likewise; the two stacks share nothing, so the two groups may run side by side
     // (one group of both took 5 min alone, the critical path of the whole run).
     { name: "stacks", testMatch: ["team-*.spec.ts", "service-hung.spec.ts", "storage-resume.spec.ts"], workers: 1 },
     { name: "hosted", testMatch: ["hosted-*.spec.ts", "storage-jobs-hosted.spec.ts"], workers: 1 },
+    { name: "storage", testMatch: ["storage-browse.spec.ts", "storage-jobs.spec.ts", "storage-select.spec.ts", "storage-upload.spec.ts"], workers: 1 },
+    // Both workspaces on one page (screenshots, axe over whole pages, the shell): after the
+    // records and storage groups, so that neither's changes (a file uploaded, a Record edited)
+    // show up in them as a live notice meanwhile.
+    { name: "screens", testMatch: ["a11y-screens.spec.ts", "ui-kit.spec.ts", "shell.spec.ts", "keyboard-layout.spec.ts"], dependencies: ["records", "storage"], workers: 1 },
   ],
   retries: 0,
   timeout: 60_000,
