@@ -442,3 +442,32 @@ test("Activity's Older entries keeps the keyboard: the focus goes to the first e
   await expect(toggles.nth(50)).toBeFocused();
   expect(await page.evaluate(() => document.activeElement?.tagName)).toBe("BUTTON");
 });
+
+test("Activity's link to an uploaded file opens that file's details, not only its folder; a file gone since is said", async ({ page }) => {
+  await signInAs(page, "ada@example.com", PW);
+  for (const key of ["activity-link/keep.txt", "activity-link/gone.txt"]) {
+    const up = await page.request.post(`${teamUrl}/api/v0/storage/object/team-files`, {
+      headers: { origin: teamUrl, "x-baseboard-client": "1" },
+      multipart: { key, file: { name: "x.txt", mimeType: "text/plain", buffer: Buffer.from(key) } },
+    });
+    expect(up.status(), await up.text()).toBe(200);
+  }
+  const gone = await page.request.delete(`${teamUrl}/api/v0/storage/object/team-files/activity-link/gone.txt`, { headers: { origin: teamUrl, "x-baseboard-client": "1" } });
+  expect(gone.status(), await gone.text()).toBe(200);
+  await page.goto(`${teamUrl}/activity?kind=upload&bucket=team-files`);
+  const rows = page.getByRole("table", { name: "Activity, newest first" }).locator("tbody tr");
+  await rows.filter({ hasText: "activity-link/keep.txt" }).first().getByRole("button").click();
+  await page.getByRole("link", { name: "Open activity-link/keep.txt" }).click();
+  await expect(page).toHaveURL(/\/storage\/team-files\?folder=activity-link%2F$/);
+  const details = page.getByRole("complementary", { name: "keep.txt" });
+  await expect(details).toBeVisible();
+  await expect(details.getByRole("heading", { name: "keep.txt" })).toBeFocused();
+  await page.screenshot({ path: "test-results/audit-activity-file-link.png" });
+
+  // The other upload's file was deleted since: the link says so rather than opening nothing.
+  await page.goto(`${teamUrl}/activity?kind=upload&bucket=team-files`);
+  await rows.filter({ hasText: "activity-link/gone.txt" }).first().getByRole("button").click();
+  await page.getByRole("link", { name: "Open activity-link/gone.txt" }).click();
+  await expect(page.getByText("activity-link/gone.txt is no longer in team-files")).toBeVisible();
+  await expect(page.getByRole("complementary", { name: "gone.txt" })).toHaveCount(0);
+});

@@ -6,7 +6,7 @@ import { configQueryOptions } from "./config-get-query";
 // Lazy, so the first screen does not carry the storage workspace's code.
 const StorageWorkspace = lazy(() => import("../storage/StorageWorkspace").then((m) => ({ default: m.StorageWorkspace })));
 
-export function StoragePage(props: { bucket: string; folder: string; onFolderChange(folder: string): void }) {
+export function StoragePage(props: { bucket: string; folder: string; onFolderChange(folder: string): void; openFile?: string; onFileOpened?(): void }) {
   const { data: config } = useQuery(configQueryOptions());
   if (!config) return null;
   const bucket = config.buckets.find((b) => b.name === props.bucket);
@@ -21,7 +21,7 @@ export function StoragePage(props: { bucket: string; folder: string; onFolderCha
   // A forbidden bucket is turned away by the workspace itself (BucketGate), before any request.
   return (
     <Suspense fallback={<p className="muted pad">Loading storage…</p>}>
-      <StorageWorkspace bucket={props.bucket} folder={props.folder} onFolderChange={props.onFolderChange} config={config} />
+      <StorageWorkspace bucket={props.bucket} folder={props.folder} onFolderChange={props.onFolderChange} openFile={props.openFile} onFileOpened={props.onFileOpened} config={config} />
     </Suspense>
   );
 }

@@ -32,18 +32,22 @@ export const recordsRoute = createRoute({
 export const storageRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/storage/$bucket",
-  validateSearch: (raw: Record<string, unknown>): { folder: string } => ({
+  // `file` opens that file's details (a link from Activity); it goes from the address once shown.
+  validateSearch: (raw: Record<string, unknown>): { folder: string; file?: string } => ({
     folder: typeof raw.folder === "string" ? raw.folder : "",
+    ...(typeof raw.file === "string" && raw.file !== "" ? { file: raw.file } : {}),
   }),
   component: function StorageRoute() {
     const { bucket } = storageRoute.useParams();
-    const { folder } = storageRoute.useSearch();
+    const { folder, file } = storageRoute.useSearch();
     const navigate = storageRoute.useNavigate();
     return (
       <StoragePage
         bucket={bucket}
         folder={folder}
         onFolderChange={(f) => navigate({ search: { folder: f } })}
+        openFile={file}
+        onFileOpened={() => navigate({ search: { folder }, replace: true })}
       />
     );
   },

@@ -19,10 +19,13 @@ export interface StorageWorkspaceProps {
   bucket: string;
   folder: string;
   onFolderChange(folder: string): void;
+  /** A file whose details to open (a link from Activity), and what to do once they are. */
+  openFile?: string;
+  onFileOpened?(): void;
   config: AppConfig;
 }
 
-export function StorageWorkspace({ bucket, folder, onFolderChange, config }: StorageWorkspaceProps) {
+export function StorageWorkspace({ bucket, folder, onFolderChange, openFile, onFileOpened, config }: StorageWorkspaceProps) {
   const qc = useQueryClient();
   // Refresh the bucket's listings after uploads, whichever folder is on screen by then: the first
   // at once, then at most once a second while files keep arriving (100 files, not 100 listings).
@@ -62,6 +65,8 @@ export function StorageWorkspace({ bucket, folder, onFolderChange, config }: Sto
             folder={normalizeFolder(folder)}
             onFolderChange={(f) => onFolderChange(normalizeFolder(f))}
             capabilities={config.capabilities}
+            openFile={openFile}
+            onFileOpened={onFileOpened}
           />
         </BucketGate>
       ) : (

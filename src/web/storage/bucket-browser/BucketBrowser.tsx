@@ -30,6 +30,7 @@ import { EntryGrid, EntryList } from "./EntryViews";
 import { NewFolderDialog } from "./NewFolderDialog";
 import { OpenKeyDialog } from "../open-key/OpenKeyDialog";
 import { baseName, parentFolder } from "../paths.utils";
+import { headObject } from "../object-head-query";
 import { useFolderEntries } from "./use-folder-entries";
 import { SelectionBar } from "../selection/SelectionBar";
 import type { DeleteOffer } from "./FileActions";
@@ -44,6 +45,9 @@ export interface BucketBrowserProps {
   folder: string;
   onFolderChange(folder: string): void;
   capabilities: Capabilities;
+  /** A file whose details to open once (a link from Activity to the file, not only its folder). */
+  openFile?: string;
+  onFileOpened?(): void;
 }
 
 const PERMISSION_LABEL: Record<MetaBucket["permission"], string> = {
@@ -58,7 +62,7 @@ const PERMISSION_TEXT: Record<MetaBucket["permission"], string> = {
   forbidden: "Forbidden",
 };
 
-export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: BucketBrowserProps) {
+export function BucketBrowser({ bucket, folder, onFolderChange, capabilities, openFile: fileToOpen, onFileOpened }: BucketBrowserProps) {
   const name = bucket.name;
   usePresence(`bucket:${name}`);
   // The bucket's own access, narrowed by what this person may do (from /api/me; the proxy refuses anyway).
@@ -88,6 +92,31 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities }: 
   useEffect(() => setDetails(null), [name, folder]);
 
   const data = useFolderEntries(name, folder, capabilities.list, canRead);
+  // A link to one file: its details open, from the listing, or asked of the service when the file
+  // is on a later page; one gone since says so instead of showing nothing.
+  const opened = useRef<string | null>(null);
+  useEffect(() => {
+    if (!fileToOpen) {
+      opened.current = null;
+      return;
+    }
+    if (opened.current === fileToOpen || !canRead || data.isPending) return;
+    opened.current = fileToOpen;
+    const listed = data.entries.find((e): e is FileEntry => e.kind === "file" && e.key === fileToOpen);
+    const open = (item: FileEntry | undefined) => {
+      if (item) setDetails(item);
+      else toast(`${fileToOpen} is no longer in ${name}`, { kind: "error", detail: "It was moved, renamed or deleted since. Search the bucket for its name." });
+      onFileOpened?.();
+    };
+    if (listed) return open(listed);
+    headObject(name, fileToOpen).then(
+      (item) => open(item && { ...item, kind: "file", name: baseName(fileToOpen) }),
+      (e: Error) => {
+        toast(`Could not open ${fileToOpen}`, { kind: "error", detail: e.message });
+        onFileOpened?.();
+      },
+    );
+  }, [fileToOpen, canRead, data.isPending, data.entries, name, onFileOpened]);
   const [scope, setScope] = useState<"folder" | "bucket">("folder");
   const searching = scope === "bucket" && filter.trim() !== "" && capabilities.search === true;
   const found = useQuery({ ...searchQueryOptions(name, filter.trim()), enabled: searching });

@@ -341,9 +341,15 @@ function EntryDetail({ item: it }: { item: AuditItem }) {
       )}
       {it.bucket && it.file?.key && (
         <p>
-          <Link to="/storage/$bucket" params={{ bucket: it.bucket }} search={{ folder }}>
-            Open the folder of {it.file.key}
-          </Link>
+          {it.action === "delete" ? (
+            <Link to="/storage/$bucket" params={{ bucket: it.bucket }} search={{ folder }}>
+              Open the folder of {it.file.key}
+            </Link>
+          ) : (
+            <Link to="/storage/$bucket" params={{ bucket: it.bucket }} search={{ folder, file: it.file.key }}>
+              Open {it.file.key}
+            </Link>
+          )}
           {it.file.versions ? ` · ${versionsText(it.file.versions.length + (it.file.versionsOmitted ?? 0))} deleted` : ""}
           {it.file.size !== undefined ? ` · ${it.file.size.toLocaleString()} bytes` : ""}
           {it.file.restoredFrom && restoredText(it.file.restoredFrom) ? ` · ${restoredText(it.file.restoredFrom)}` : ""}
