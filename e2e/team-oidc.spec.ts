@@ -7,12 +7,15 @@
 import type { Server } from "node:http";
 import { expect, test } from "@playwright/test";
 import Provider from "oidc-provider";
-import { TEAM_PORT, TEAM_SERVICE_PORT, teamUrl, useTeamStack } from "./testing/team";
+import { signInAs, TEAM_PORT, TEAM_SERVICE_PORT, teamUrl, useTeamStack } from "./testing/team";
 
 // Beside the team stack's ports, never on one of them (E2E_TEAM_SERVICE_PORT may be TEAM_PORT + 1).
 const ISSUER_PORT = [TEAM_PORT + 1, TEAM_PORT + 2].find((p) => p !== TEAM_SERVICE_PORT)!;
 const issuer = `http://127.0.0.1:${ISSUER_PORT}`;
 let server: Server | undefined;
+/** Groups the provider gives an account now (default: editors for ed…, none otherwise). */
+const groupsOf = new Map<string, string[]>();
+const PW = "a long enough passphrase";
 
 const stack = useTeamStack(async (s) => {
   const provider = new Provider(issuer, {
@@ -34,12 +37,13 @@ const stack = useTeamStack(async (s) => {
       return {
         accountId: id,
         async claims() {
-          return { sub: id, email: id, email_verified: true, name: id.split("@")[0], groups: id.startsWith("ed") ? ["baseboard-editors"] : [] };
+          return { sub: id, email: id, email_verified: true, name: id.split("@")[0], groups: groupsOf.get(id) ?? (id.startsWith("ed") ? ["baseboard-editors"] : []) };
         },
       };
     },
   });
   server = provider.listen(ISSUER_PORT);
+  s.people(["add", "root@example.com", "--role", "admin", "--name", "Root Admin"], PW);
   s.env = {
     BASEBOARD_OIDC_ISSUER: issuer,
     BASEBOARD_OIDC_CLIENT_ID: "baseboard",
@@ -89,4 +93,39 @@ test("an unmapped person is a viewer; a domain outside the allowed list is refus
   await expect(other.getByRole("alert")).toContainText("not in a domain allowed");
   expect(await other.evaluate(async () => (await fetch("/api/me")).status)).toBe(401);
   await b.close();
+});
+
+test("the provider's groups rule the people it made: out of every mapped group is a viewer again, with the old sessions ended and the change in Activity", async ({ browser }) => {
+  groupsOf.set("adam@example.com", ["baseboard-admins"]);
+  const first = await browser.newContext();
+  const a = await first.newPage();
+  await ssoSignIn(a, "adam@example.com");
+  await expect(a).toHaveURL(`${teamUrl}/records/demo/employees`);
+  expect(await a.evaluate(async () => (await (await fetch("/api/me")).json()).role)).toBe("admin");
+
+  // Taken out of the admins' group at the provider: the next sign-in makes them a viewer.
+  groupsOf.set("adam@example.com", []);
+  const second = await browser.newContext();
+  const b = await second.newPage();
+  await ssoSignIn(b, "adam@example.com");
+  await expect(b).toHaveURL(`${teamUrl}/records/demo/employees`);
+  expect(await b.evaluate(async () => (await (await fetch("/api/me")).json()).role)).toBe("viewer");
+  // The session from when they were admin ended with the change.
+  expect(await a.evaluate(async () => (await fetch("/api/me")).status)).toBe(401);
+
+  // Someone an admin added keeps their role when no group maps.
+  const third = await browser.newContext();
+  const c = await third.newPage();
+  await ssoSignIn(c, "root@example.com");
+  await expect(c).toHaveURL(`${teamUrl}/records/demo/employees`);
+  expect(await c.evaluate(async () => (await (await fetch("/api/me")).json()).role)).toBe("admin");
+
+  // The change is in the activity log, made by the provider.
+  const root = await browser.newContext();
+  const r = await root.newPage();
+  await signInAs(r, "root@example.com", PW);
+  const items = (await r.evaluate(async () => (await (await fetch("/api/audit?kind=people&limit=20")).json()).items)) as { actor: string; detail?: Record<string, unknown>; keys?: string[] }[];
+  const change = items.find((i) => i.keys?.includes("adam@example.com") && i.detail?.role === "viewer");
+  expect(change, JSON.stringify(items)).toMatchObject({ actor: expect.stringContaining("single sign-on"), detail: expect.objectContaining({ from: "admin", role: "viewer" }) });
+  for (const ctx of [first, second, third, root]) await ctx.close();
 });

@@ -8,6 +8,7 @@
  */
 import type { IncomingMessage } from "node:http";
 import * as client from "openid-client";
+import type { Role } from "../contract";
 import type { PersonRow, TeamStore } from "../store/team-store";
 import { normalizeEmail } from "../store/team-store";
 import { domainAllowed, type OidcSettings, roleFromClaims } from "./oidc-config";
@@ -24,7 +25,10 @@ export interface OidcSignIn {
   finish(req: IncomingMessage, currentUrl: URL): Promise<OidcOutcome>;
 }
 
-export function createOidcSignIn(settings: OidcSettings, store: TeamStore, log?: (line: string) => void): OidcSignIn {
+/** A role the provider's groups set (recorded in the activity log as the provider's change). */
+export type RoleFromProvider = (c: { email: string; from: Role; to: Role; address: string }) => Promise<void>;
+
+export function createOidcSignIn(settings: OidcSettings, store: TeamStore, log?: (line: string) => void, onRoleFromProvider?: RoleFromProvider): OidcSignIn {
   let config: Promise<client.Configuration> | undefined;
   const discover = () => {
     config ??= (async () => {
@@ -68,7 +72,7 @@ export function createOidcSignIn(settings: OidcSettings, store: TeamStore, log?:
         })
         .toString();
     },
-    async finish(_req, currentUrl) {
+    async finish(req, currentUrl) {
       const state = currentUrl.searchParams.get("state") ?? "";
       const p = pending.get(state);
       pending.delete(state);
@@ -104,9 +108,19 @@ export function createOidcSignIn(settings: OidcSettings, store: TeamStore, log?:
         const name = typeof claims.name === "string" && claims.name.trim() ? claims.name.trim().slice(0, 200) : email.split("@")[0];
         await store.addPerson({ email, name, role: mapped ?? "viewer", passwordHash: null, sso: true }, Date.now());
         person = await store.getPerson(email);
-      } else if (mapped && mapped !== person.role) {
-        // The provider's groups are the source of truth for people it maps.
-        person = await store.updatePerson(email, { role: mapped }, false);
+      } else {
+        // The provider's groups are the source of truth for people it maps: a person it made
+        // (first signed in here through it) and left in no mapped group is a viewer again, as
+        // an unmapped newcomer is (review 30a #1: taken out of the admins' group, they stayed
+        // admin). Someone an admin added keeps their role unless a group maps.
+        const owned = person.sso && settings.roleMap.size > 0;
+        const role = mapped ?? (owned ? "viewer" : undefined);
+        if (role && role !== person.role) {
+          const from = person.role;
+          // Their other sessions end, as with a role an admin changes (issue 18 item 4).
+          person = await store.updatePerson(email, { role }, true);
+          if (person) await onRoleFromProvider?.({ email, from, to: role, address: req.socket.remoteAddress ?? "" });
+        }
       }
       if (!person) return { ok: false, status: 500, message: "Your account could not be created." };
       if (person.disabled) return { ok: false, status: 403, message: "An admin has disabled this account." };
