@@ -102,6 +102,13 @@ describe("login helpers", () => {
     ["//evil.example", "/"],
     ["https://evil.example", "/"],
     ["/\\evil.example", "/"],
+    // A URL parser drops tabs and newlines: these are "//evil.example" to a browser.
+    ["/\t/evil.example/x", "/"],
+    ["/\n/evil.example", "/"],
+    ["/a\r\nx", "/"],
+    ["/\u0000", "/"],
+    // Outside printable ASCII: percent-encoded, since a header holds bytes.
+    ["/records/demo/日本?q=a b", "/records/demo/%E6%97%A5%E6%9C%AC?q=a%20b"],
     [null, "/"],
   ])("next %j → %j", (next, expected) => expect(safeNext(next)).toBe(expected));
 

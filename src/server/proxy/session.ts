@@ -36,9 +36,16 @@ export function readCookie(header: string | undefined, name: string): string | u
 
 const digest = (s: string) => createHash("sha256").update(s, "utf8").digest();
 
-/** Only a path of this app may follow a login (no //evil.example, no absolute URL). */
+/**
+ * Where to go after signing in: a path on this server, else "/". Control characters are refused
+ * (a URL parser drops tabs and newlines, so "/\t/evil.example" is "//evil.example"; CR/LF cannot
+ * be in a header at all: review 30a #2), and anything else outside printable ASCII is
+ * percent-encoded, since a Location header holds bytes, not text.
+ */
 export function safeNext(next: string | null | undefined): string {
-  return next && next.startsWith("/") && !next.startsWith("//") && !next.includes("\\") ? next : "/";
+  if (!next || !next.startsWith("/") || next.startsWith("//") || next.includes("\\") || /[\u0000-\u001f\u007f]/.test(next)) return "/";
+  const path = next.replace(/[^\x21-\x7e]+/g, (run) => encodeURIComponent(run));
+  return new URL(path, "http://baseboard.invalid").host === "baseboard.invalid" ? path : "/";
 }
 
 export function createSessionGate(opts: { password: string; secret: string; publicOrigin?: string; lifetimeMs?: number }): SessionGate {

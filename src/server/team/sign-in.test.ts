@@ -136,6 +136,13 @@ describe("with people", () => {
     expect((await me(planted)).status).toBe(401);
     const body = await (await me(cookie)).json();
     expect(body).toMatchObject({ email: "ada@example.com", name: "Ada", role: "admin", mode: "people", grants: [] });
+    // A next a browser would read as another site (tabs and newlines are dropped by URL parsers),
+    // or that no header can hold, goes home rather than there or to a 500 (review 30a #2).
+    for (const next of ["/\t/evil.example/x", "/a\r\nx"]) {
+      const odd = await form(board.url, { email: "ada@example.com", password: PW, next });
+      expect(odd.status, next).toBe(303);
+      expect(odd.headers.get("location"), next).toBe("/");
+    }
     const tampered = cookie.slice(0, -2) + (cookie.endsWith("A") ? "BB" : "AA");
     expect((await me(tampered)).status).toBe(401);
   });

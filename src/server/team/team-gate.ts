@@ -15,7 +15,7 @@ import { PAGE_SECURITY_HEADERS } from "../proxy/headers";
 import { clientKey, createAttemptLimiter } from "../proxy/login-limiter";
 import { ownOrigins } from "../proxy/guard";
 import { FORM_TOO_LARGE, readForm } from "../proxy/read-form";
-import { readCookie, type SessionGate } from "../proxy/session";
+import { readCookie, safeNext, type SessionGate } from "../proxy/session";
 import { SHARED_PASSWORD, SINGLE_USER, type Actor, type IdentityMode } from "./contract";
 import { handlePeopleApi, type RecordPeopleChange, type TablesAndBuckets } from "./api/people-api";
 import { checkPassword } from "./people/passwords";
@@ -60,9 +60,6 @@ export interface TeamOptions {
 /** A sign-in or set-password form is a few hundred bytes; past this it is refused (413). */
 const FORM_LIMIT = 8192;
 
-export function safeNext(next: string | null | undefined): string {
-  return next && next.startsWith("/") && !next.startsWith("//") && !next.includes("\\") ? next : "/";
-}
 
 export async function createTeamGate(opts: TeamOptions): Promise<TeamGate> {
   const { store } = opts;
