@@ -176,6 +176,7 @@ export async function startBaseboard(env: NodeJS.ProcessEnv, opts: StartOptions 
     upstream = createUpstream({ baseUrl, apiKey: apiKey as string, timeoutMs: config.timeoutMs, label: kind === "local" ? "The local service" : `The service at ${label}`,
       // No BASE_URL to check in local mode: the launcher restarts its service by itself.
       unreachableHint: kind === "local" ? LOCAL_UNREACHABLE_HINT : undefined,
+      supervised: kind === "local",
       connections: config.limits.connections, bodyIdleMs: config.limits.bodyIdleMs, sendIdleMs: config.limits.sendIdleMs });
     if (opts.dev) {
       const { createServer } = await import("vite");

@@ -28,6 +28,12 @@ export interface UpstreamOptions {
   label: string;
   /** What to check when it cannot be reached (default: that it runs and BASE_URL is right). */
   unreachableHint?: string;
+  /**
+   * The upstream is Baseboard's own child process: a refused connection means it died and is
+   * being restarted (its exit is seen a moment later), so the answer is 503 with Retry-After, as
+   * it is once the restart is known, not a 502 (review 30a #4).
+   */
+  supervised?: boolean;
   /** Upstream connections per lane (defaults: 64 JSON, 32 files, 16 uploads). */
   connections?: Partial<Record<Lane, number>>;
   /** A streamed body that sends nothing for this long is cut with a 408 (default 30 s). */
@@ -96,6 +102,8 @@ export class UpstreamFailure extends Error {
   }
   /** No connection to the upstream was made (refused, no such host): nothing reached it. */
   neverSent = false;
+  /** Seconds a 503 asks the client to wait before trying again. */
+  retryAfterS = 5;
   toBody() {
     return errorBody(this.status === 504 ? "gateway_timeout" : this.status === 503 ? "unavailable" : "bad_gateway", this.message);
   }
@@ -185,6 +193,12 @@ export function createUpstream(opts: UpstreamOptions): Upstream {
       return new UpstreamFailure(504, `${opts.label} did not answer within ${opts.timeoutMs / 1000} s. Try again, or raise UPSTREAM_TIMEOUT_MS.`);
     }
     const code = (err as { code?: string })?.code ?? (err as Error)?.name ?? "error";
+    if (code === "ECONNREFUSED" && opts.supervised) {
+      const down = new UpstreamFailure(503, `${opts.label} is restarting; try again in a moment.`);
+      down.neverSent = true;
+      down.retryAfterS = 2;
+      return down;
+    }
     const f = new UpstreamFailure(502, `${opts.label} could not be reached (${code}). ${opts.unreachableHint ?? "Check that it is running and that BASE_URL is right."}`);
     // No connection was made: the request cannot have reached the upstream.
     f.neverSent = ["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"].includes(code);
@@ -295,7 +309,7 @@ export function createUpstream(opts: UpstreamOptions): Upstream {
       // Recorded before it is answered, as every outcome: refused connections and a full lane
       // never reached the upstream; a timeout or a reset may have been applied all the same.
       await fopts.onFailed?.(f.status, f.message, f.status === 503 || f.neverSent ? false : undefined);
-      sendJson(res, f.status, f.toBody(), f.status === 503 ? { ...fopts.headers, "retry-after": "5" } : fopts.headers);
+      sendJson(res, f.status, f.toBody(), f.status === 503 ? { ...fopts.headers, "retry-after": String(f.retryAfterS) } : fopts.headers);
       return "failed";
     } finally {
       stopWatch();

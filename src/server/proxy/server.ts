@@ -278,7 +278,7 @@ export function createProxyHandler(deps: ProxyDeps) {
               // the upstream is down, not the trail. Said as for any request, and recorded as failed.
               await deps.audit.unanswered(change, e.status, e.message);
               if (!route.jsonBody) res.once("finish", () => req.readableEnded || discardRest(req));
-              return sendJson(res, e.status, e.toBody(), e.status === 503 ? { ...headers, "retry-after": "5" } : headers);
+              return sendJson(res, e.status, e.toBody(), e.status === 503 ? { ...headers, "retry-after": String(e.retryAfterS) } : headers);
             }
             deps.log(`audit trail: cannot write (${(e as Error).message}); refused ${where(req)}`);
             if (!route.jsonBody) res.once("finish", () => req.readableEnded || discardRest(req));
