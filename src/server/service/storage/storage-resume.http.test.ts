@@ -312,6 +312,12 @@ describe("resumable uploads", () => {
     const over = await start("files", { key: "huge.bin", size: 65 * MiB });
     expect(over.status).toBe(413);
     expect(await over.json()).toMatchObject({ error: "payload_too_large", message: expect.stringMatching(/SERVICE_MAX_UPLOAD_BYTES/) });
+    // A whole number past any file's size is over the limit as well, not "not a whole number" (review 30a #5).
+    for (const size of [2 ** 53, 1e18]) {
+      const past = await start("files", { key: "huge.bin", size });
+      expect(past.status, String(size)).toBe(413);
+      expect((await past.json()).message).toMatch(/over this service's upload limit/);
+    }
     const bad = [
       { size: 1 },
       { key: "a", size: -1 },

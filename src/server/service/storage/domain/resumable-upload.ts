@@ -89,9 +89,10 @@ export function createResumableUploads(d: StorageDomain, store: UploadsStore, pa
       const valid = validateObjectKey(body.key);
       if (!valid.ok) throw StorageFailure.from(valid.error);
       const size = body.size;
-      if (typeof size !== "number" || !Number.isSafeInteger(size) || size < 0) throw invalid("size must be the file's length in bytes: a whole number, 0 or more.");
+      if (typeof size !== "number" || !Number.isInteger(size) || size < 0) throw invalid("size must be the file's length in bytes: a whole number, 0 or more.");
+      // A whole number too large for any file (2^53, 1e18) is over the limit too, and said so.
       if (size > d.maxUploadBytes) {
-        throw new StorageFailure("payload_too_large", `The file is ${size} bytes, over this service's upload limit of ${d.maxUploadBytes} bytes (SERVICE_MAX_UPLOAD_BYTES); nothing was stored.`);
+        throw new StorageFailure("payload_too_large", `The file is ${size.toLocaleString("en-US")} bytes, over this service's upload limit of ${d.maxUploadBytes} bytes (SERVICE_MAX_UPLOAD_BYTES); nothing was stored.`);
       }
       // An API's field, not a browser's header: what is not a media type is said, not replaced by a guess.
       const unknown = Object.keys(body).find((k) => !START_FIELDS.has(k));
