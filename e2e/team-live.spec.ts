@@ -286,3 +286,19 @@ test("an editor's added Record keeps no undo step (it could only be refused); a 
   await expect.poll(async () => (await lookup(id)).city).toBe(before);
   await eve.context().close();
 });
+
+test("a selected Record deleted by someone else leaves the selection: the count and Delete selected name what is there", async ({ browser }) => {
+  const ada = await person(browser, "ada@example.com");
+  const eve = await person(browser, "eve@example.com");
+  const headers = { origin: teamUrl, "x-baseboard-client": "1", "content-type": "application/json" };
+  const pks = ["E90311", "E90312", "E90313"];
+  expect((await ada.request.post(`${teamUrl}/api/v0/record/demo/employees/insert`, { headers, data: { records: pks.map((employee_id) => ({ employee_id, full_name: `Picked ${employee_id}` })) } })).status()).toBe(200);
+  const filter = { and: [{ or: pks.map((value) => ({ key: "employee_id", operator: "equal", value })) }] };
+  await eve.goto(`${teamUrl}/records/demo/employees?filter=${encodeURIComponent(JSON.stringify(filter))}`);
+  for (const pk of pks) await eve.getByRole("checkbox", { name: `Select row ${pk}` }).click();
+  await expect(eve.getByRole("region", { name: "Selection" })).toContainText("3 Records selected");
+  expect((await ada.request.post(`${teamUrl}/api/v0/record/demo/employees/delete`, { headers, data: { filter: { and: [{ key: "employee_id", operator: "equal", value: "E90312" }] }, expectedCount: 1 } })).status()).toBe(200);
+  await expect(eve.getByRole("region", { name: "Selection" })).toContainText("2 Records selected");
+  await ada.context().close();
+  await eve.context().close();
+});

@@ -20,6 +20,7 @@ import { NewRow } from "./add/NewRow";
 import { countConditions, fromWire } from "./filter-builder/filter-tree.utils";
 import type { GridColumn } from "./grid/columns.utils";
 import { type CellPos, gridActions, pkId, useGridStore } from "./grid/grid-store";
+import { rowKey, useLiveStore } from "../team/live/live-store";
 import { Pager } from "./grid/Pager";
 import { RecordsGrid } from "./grid/RecordsGrid";
 import { useCellEdit } from "./grid/use-cell-edit";
@@ -111,6 +112,7 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
   const [filterOpen, setFilterOpen] = useState(() => !!view.filter);
   const [bulk, setBulk] = useState<BulkTarget | null>(null);
   const selected = useGridStore((s) => s.selected);
+  useDeletedLeaveSelection(db, table);
 
   const edit = useCellEdit(db, table, pkField, recordsQueryOptions(db, table, body).queryKey, view.join?.rules.map((r) => r.tableKey) ?? []);
   const { mutate } = edit;
@@ -372,4 +374,24 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
       )}
     </div>
   );
+}
+
+/**
+ * A selected Record someone else deletes leaves the selection (review 28b #11: "3 selected" went
+ * on counting it, and Delete selected then named a Record that was gone). Only marks new since
+ * the last look count: a Record deleted earlier and added back may be selected again.
+ */
+function useDeletedLeaveSelection(db: string, table: string) {
+  const changedUnder = useLiveStore((s) => s.changedUnder);
+  const seen = useRef(changedUnder);
+  useEffect(() => {
+    const before = seen.current;
+    seen.current = changedUnder;
+    const gone: string[] = [];
+    for (const [id, pk] of useGridStore.getState().selected) {
+      const mark = changedUnder.get(rowKey(`${db}/${table}`, pk));
+      if (mark?.deleted && before.get(rowKey(`${db}/${table}`, pk)) !== mark) gone.push(id);
+    }
+    if (gone.length) gridActions.deselect(gone);
+  }, [changedUnder, db, table]);
 }

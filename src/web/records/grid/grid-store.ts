@@ -115,6 +115,14 @@ export const gridActions = {
     }
     useGridStore.setState({ selected: next, allMatching: false });
   },
+  /** Records gone (deleted by someone else) leave the selection, so its count and bulk actions name only what is there. */
+  deselect(ids: readonly string[]) {
+    const { selected } = useGridStore.getState();
+    if (!ids.some((id) => selected.has(id))) return;
+    const next = new Map(selected);
+    for (const id of ids) next.delete(id);
+    useGridStore.setState({ selected: next });
+  },
   selectAllMatching(on: boolean) {
     useGridStore.setState({ allMatching: on });
   },
