@@ -14,7 +14,9 @@ export const MAX_RESIZE = 4096;
  * ladder (or unset) is cached; any other size is resized each time. The web app snaps its
  * thumbnail and preview sizes up to it.
  */
-export const RESIZE_LADDER = [64, 128, 256, 512, 1024, 2048] as const;
+// Half steps above 512 (768, 1536): a lightbox drawn at 1228×590 asked for 2048×1024, 2.9 times
+// the pixels it showed (review 29b #12); now 1536×768.
+export const RESIZE_LADDER = [64, 128, 256, 512, 768, 1024, 1536, 2048] as const;
 /**
  * The rung a client should ask for to draw `px` device pixels: the smallest ladder size at least
  * that large (the top one past it), so what it asks for is kept in the service's variant cache.

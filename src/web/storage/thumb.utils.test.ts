@@ -15,8 +15,10 @@ describe("pixelBox (device pixels, snapped up to the service's cached sizes)", (
   ])("%j×%j at dpr %j", (w, h, dpr, out) => expect(pixelBox(w, h, dpr)).toEqual(out));
 
   it("sizes the lightbox image from the viewport, snapped up to the ladder", () => {
-    expect(lightboxBox(1000, 800, 2)).toEqual({ w: 2048, h: 2048 });
-    expect(lightboxBox(1000, 800, 1)).toEqual({ w: 1024, h: 1024 });
+    expect(lightboxBox(1000, 800, 2)).toEqual({ w: 2048, h: 1536 });
+    expect(lightboxBox(1000, 800, 1)).toEqual({ w: 1024, h: 768 });
+    // The box of review 29b #12 (a 1462×820 window): not 2048×1024.
+    expect(lightboxBox(1462, 820, 1)).toEqual({ w: 1536, h: 768 });
     expect(lightboxBox(50, 50, 1)).toEqual({ w: 128, h: 128 });
   });
 });
