@@ -137,6 +137,19 @@ describe("an upstream known by the config file alone", () => {
       // Listed: it reaches the upstream (whose own answer comes back).
       const listed = await post("/api/v0/record/hr/people/query");
       expect((await listed.json()).message).toBe("No such endpoint");
+      // A local-service extension this upstream does not declare: said by the proxy, not the
+      // upstream's bare 404, and never sent (review 29a #10).
+      const before = hosted.seen.length;
+      const insert = await post("/api/v0/record/hr/people/insert");
+      expect(insert.status).toBe(404);
+      expect((await insert.json()).message).toMatch(/^The service at 127\.0\.0\.1:\d+ does not offer adding Records \(insert\): it is an extension of Baseboard's local service/);
+      const search = await fetch(`${board.url}/api/v0/storage/search/docs?q=a`, { headers: { origin: board.url, "x-baseboard-client": "1" } });
+      expect(search.status).toBe(404);
+      expect((await search.json()).message).toMatch(/does not offer searching a whole bucket/);
+      expect(hosted.seen.slice(before).filter((r) => r.url.includes("/insert") || r.url.includes("/search"))).toEqual([]);
+      const zip = await fetch(`${board.url}/api/zip`, { method: "POST", headers: { origin: board.url, "x-baseboard-client": "1", "content-type": "application/json" }, body: JSON.stringify({ bucket: "docs", items: ["a/"] }) });
+      expect(zip.status).toBe(400);
+      expect((await zip.json()).message).toMatch(/^Folders cannot be zipped here: .*Select the files themselves\.$/);
     } finally {
       await board.stop();
     }

@@ -35,6 +35,7 @@ import { createStaticHandler } from "./static";
 import type { LiveHub } from "../team/events/live-hub";
 import { changeEventOf } from "../team/events/change-event";
 import { createZipDownloads, ZIP_PATH } from "./zip/zip-download";
+import { missingExtension } from "./extension-capability";
 
 type ForwardRoute = Extract<ApiRoute, { kind: "forward" }>;
 
@@ -128,6 +129,34 @@ export function createProxyHandler(deps: ProxyDeps) {
     return `${what} is not listed in ${deps.upstreamInfo.fileName}: with an upstream that does not describe itself, Baseboard serves only what that file lists (a table with its primary key), so that roles, grants and the activity log apply to it. Add it there and restart.`;
   }
 
+  /**
+   * A zip the upstream cannot fill, refused before a link is made (review 29a #10: it made a zip
+   * holding only "_not-included.txt"): a bucket it does not have, one whose files it never
+   * serves (`forbidden`), folders where it cannot list. The permission check comes after, in
+   * `zips.start`; a body it cannot read is said there too.
+   */
+  async function zipRefusal(body: unknown): Promise<{ status: number; body: ReturnType<typeof errorBody> } | undefined> {
+    const b = body as { bucket?: unknown; items?: unknown } | undefined;
+    if (!b || typeof b !== "object" || typeof b.bucket !== "string") return undefined;
+    const cfg = (await catalogCache.get(b.bucket).catch(() => undefined))?.config;
+    if (!cfg) return undefined;
+    const bucket = cfg.buckets.find((x) => x.name === b.bucket);
+    if (!bucket) return { status: 404, body: errorBody("not_found", `No bucket "${b.bucket.slice(0, 100)}": nothing to zip.`) };
+    if (bucket.permission === "forbidden") return { status: 403, body: errorBody("forbidden", `Bucket ${bucket.name} is forbidden: the service serves none of its files, so none can be zipped.`) };
+    const folders = Array.isArray(b.items) && b.items.some((i) => typeof i === "string" && i.endsWith("/"));
+    if (folders && cfg.capabilities.list !== true) {
+      return { status: 400, body: errorBody("validation_error", `Folders cannot be zipped here: the service at ${deps.upstreamInfo.label} cannot list a bucket's files (an extension of Baseboard's local service). Select the files themselves.`) };
+    }
+    return undefined;
+  }
+
+  /** A local-service extension a hosted upstream does not declare: said here (review 29a #10), not its bare 404. */
+  async function notOffered(route: ForwardRoute): Promise<string | undefined> {
+    if (deps.upstreamInfo.kind !== "hosted") return undefined;
+    const cfg = (await catalogCache.get().catch(() => undefined))?.config;
+    return cfg ? missingExtension(route.endpoint, cfg.capabilities, `The service at ${deps.upstreamInfo.label}`) : undefined;
+  }
+
   /** Forwards, and notes a client that went away (info: it is the client's choice, not our fault). */
   async function forward(req: IncomingMessage, res: ServerResponse, route: ForwardRoute, withKey: boolean, headers: OutgoingHttpHeaders, actor?: Actor) {
     // The embedded service is restarting (or down): say so now rather than send to a closed port.
@@ -143,7 +172,7 @@ export function createProxyHandler(deps: ProxyDeps) {
       if (req.method !== "GET" && req.method !== "HEAD") res.once("finish", () => req.readableEnded || discardRest(req));
       return sendJson(res, 503, down.body, { ...headers, ...down.headers });
     }
-    const unlisted = await unlistedTarget(route);
+    const unlisted = (await unlistedTarget(route)) ?? (await notOffered(route));
     if (unlisted) {
       if (actor && deps.audit && CHANGE_ENDPOINTS.has(route.endpoint)) {
         const change = { actor, address: req.socket.remoteAddress ?? "", method: req.method ?? "POST", endpoint: route.endpoint, upstreamPath: route.upstreamPath, target: route.target };
@@ -420,6 +449,8 @@ export function createProxyHandler(deps: ProxyDeps) {
       const parsed = parseJsonText(read.body.toString("utf8"));
       read.release();
       const body = parsed.ok ? parsed.value : undefined;
+      const unzippable = await zipRefusal(body);
+      if (unzippable) return apiError(res, unzippable.status, unzippable.body);
       const answer = zips.start(actor.sessionId ?? actor.email, body, (bucket) => {
         const d = decide(actor, "read", `bucket:${bucket}` as Resource);
         return d.allowed ? undefined : d.message;

@@ -75,6 +75,15 @@ describe("download as zip", () => {
     expect(notJson.status).toBe(400);
   });
 
+  it("refuses a zip the service could not fill, before making a link: no such bucket, a forbidden one (review 29a #10)", async () => {
+    const none = await zipOf(board.url, { bucket: "nobucket", items: ["a.txt"] });
+    expect(none.status).toBe(404);
+    expect(none.json()).toMatchObject({ error: "not_found", message: 'No bucket "nobucket": nothing to zip.' });
+    const vault = await zipOf(board.url, { bucket: "vault", items: ["docs/"] });
+    expect(vault.status).toBe(403);
+    expect(vault.json()).toMatchObject({ error: "forbidden", message: expect.stringContaining("Bucket vault is forbidden") });
+  });
+
   it("is refused from another site (the POST needs Baseboard's own page)", async () => {
     const res = await raw(board.url, "/api/zip", { method: "POST", headers: { origin: "http://evil.example", "content-type": "application/json" }, body: JSON.stringify({ bucket: "public-assets", items: ["zipt/b.txt"] }) });
     expect(res.status).toBe(403);
