@@ -66,6 +66,9 @@ export function registerJobRoutes(app: FastifyInstance, d: StorageDomain, runner
     const job = await find(request);
     for (const op of operations(job.action, job.overwrite)) allowed(d, requester(request), name, op);
     await jobs.finish(job.id, "cancelled", "Cancelled; what was done before stays done.");
+    // The copies in hand end first (at most a few files: a cancel is seen between them), so the
+    // count answered is what is there, not one step short.
+    await Promise.race([runner.settled(job.id), new Promise((r) => setTimeout(r, 10_000).unref())]);
     return answer((await jobs.get(name, job.id))!);
   });
 }

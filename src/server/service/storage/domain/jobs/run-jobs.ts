@@ -28,6 +28,8 @@ export interface JobRunner {
   resume(): Promise<number>;
   /** Resolves when no job loop is running (tests, close). */
   idle(): Promise<void>;
+  /** Resolves when job `id`'s loop has stopped (at once when none runs): a cancel waits for the copies in hand. */
+  settled(id: string): Promise<void>;
   stop(): void;
 }
 
@@ -71,6 +73,9 @@ export function createJobRunner(d: StorageDomain, jobs: JobsStore, opts: { step?
     const targets = keys.map((k) => destination(k, job.from, job.to));
     const existing = await d.metadata.latestOf(job.bucket, targets);
     for (let i = 0; i < keys.length; i += COPIES_AT_ONCE) {
+      // A cancel is seen between copies, not only at the step's end: the copies made so far are
+      // counted and the rest not made (review 29a #7: 64 more were copied after "cancelled").
+      if (i > 0 && (await jobs.get(job.bucket, job.id))?.state !== "running") return jobs.advance(job, keys[i - 1], i);
       const some = keys.slice(i, i + COPIES_AT_ONCE);
       await Promise.all(some.map((k, j) => copyOne(job, sources.get(k), targets[i + j], existing.get(targets[i + j]))));
     }
@@ -124,6 +129,9 @@ export function createJobRunner(d: StorageDomain, jobs: JobsStore, opts: { step?
       const left = await jobs.running();
       for (const job of left) if (!loops.has(job.id)) launch(job);
       return left.length;
+    },
+    async settled(id) {
+      await loops.get(id)?.catch(() => undefined);
     },
     async idle() {
       while (loops.size > 0) await Promise.all([...loops.values()]);
