@@ -212,6 +212,30 @@ export function createProxyHandler(deps: ProxyDeps) {
       }
       json = readable.value;
     }
+    // Decided before anything reaches the upstream, and before a turn in the lane is waited for
+    // (a refusal needs no upstream connection: it waited behind the person's slow transfers);
+    // a body the check needs (joins, jobs) was read above.
+    const change: ChangeRequest | undefined = actor && {
+      actor,
+      address: req.socket.remoteAddress ?? "",
+      method: req.method ?? "GET",
+      endpoint: route.endpoint,
+      upstreamPath: route.upstreamPath,
+      target: route.target,
+      body,
+      ...(route.jsonBody ? { json } : {}),
+      size: Number(req.headers["content-length"]) || undefined,
+      undoOf: undoOf(req.headers[UNDO_HEADER]),
+    };
+    const decision = actor ? checkRequest(actor, route, json) : { allowed: true as const };
+    if (change && !decision.allowed) {
+      // A refused upload is recorded with the key it asked for (its file is not read).
+      const uploadKey = deps.audit && route.endpoint === "upload" ? await multipartKey(req, UPLOAD_KEY_WAIT_MS) : undefined;
+      await deps.audit?.refused({ ...change, uploadKey }, decision.message);
+      release();
+      if (!route.jsonBody && req.method !== "GET" && req.method !== "HEAD") res.once("finish", () => req.readableEnded || discardRest(req));
+      return sendJson(res, 403, errorBody("forbidden", decision.message), headers);
+    }
     // One person's slow transfers hold only their share of the lane's upstream connections;
     // their further requests wait for one of their own to finish. A person is one holder
     // however many sessions they sign in (three sessions took three shares); the shared
@@ -225,10 +249,7 @@ export function createProxyHandler(deps: ProxyDeps) {
     if (!entry.ok) {
       release();
       if (gone.signal.aborted) return info(`client went away while waiting for its turn: ${where(req)}`);
-      if (actor && deps.audit && CHANGE_ENDPOINTS.has(route.endpoint)) {
-        const change = { actor, address: req.socket.remoteAddress ?? "", method: req.method ?? "GET", endpoint: route.endpoint, upstreamPath: route.upstreamPath, target: route.target, body, ...(route.jsonBody ? { json } : {}) };
-        await deps.audit.unanswered(change, 503, entry.message);
-      }
+      if (change && deps.audit && CHANGE_ENDPOINTS.has(route.endpoint)) await deps.audit.unanswered(change, 503, entry.message);
       if (!route.jsonBody && req.method !== "GET" && req.method !== "HEAD") res.once("finish", () => req.readableEnded || discardRest(req));
       return sendJson(res, 503, errorBody("unavailable", entry.message), { ...headers, "retry-after": "5" });
     }
@@ -237,29 +258,7 @@ export function createProxyHandler(deps: ProxyDeps) {
       let onFailed: Parameters<Upstream["forward"]>[3]["onFailed"];
       let onBodyChunk: ((chunk: Buffer) => void) | undefined;
       let upstreamHeaders: Record<string, string> | undefined;
-      if (actor) {
-        const change: ChangeRequest = {
-          actor,
-          address: req.socket.remoteAddress ?? "",
-          method: req.method ?? "GET",
-          endpoint: route.endpoint,
-          upstreamPath: route.upstreamPath,
-          target: route.target,
-          body,
-          ...(route.jsonBody ? { json } : {}),
-          size: Number(req.headers["content-length"]) || undefined,
-          undoOf: undoOf(req.headers[UNDO_HEADER]),
-        };
-        // Decided before anything reaches the upstream; a body the check needs (joins, jobs) was read above.
-        const decision = checkRequest(actor, route, json);
-        if (!decision.allowed) {
-          // A refused upload is recorded with the key it asked for (its file is not read).
-          const uploadKey = deps.audit && route.endpoint === "upload" ? await multipartKey(req, UPLOAD_KEY_WAIT_MS) : undefined;
-          await deps.audit?.refused({ ...change, uploadKey }, decision.message);
-          release();
-          if (!route.jsonBody && req.method !== "GET" && req.method !== "HEAD") res.once("finish", () => req.readableEnded || discardRest(req));
-          return sendJson(res, 403, errorBody("forbidden", decision.message), headers);
-        }
+      if (actor && change) {
         if (route.access.on === "meta" && actor.grants.some((g) => g.level === "none")) {
           release();
           const meta = await deps.upstream.getJson("/v0/meta").catch(() => undefined);
