@@ -164,3 +164,41 @@ test("a deep or long folder path keeps the toolbar on screen: the path gives way
     await page.screenshot({ path: `${SHOTS}/${folder === deep ? "deep" : "long"}-path-header.png` });
   }
 });
+
+test("arrow keys move between a listing's entries: the same control above or below, Home and End; cards by line", async ({ page }) => {
+  await page.goto("/storage/public-assets?folder=catalog");
+  await page.getByRole("button", { name: "List view" }).click();
+  const names = page.locator("tbody tr [data-entry-main]");
+  await expect(names.nth(2)).toBeVisible();
+  const labels = await names.evaluateAll((els) => els.map((e) => e.getAttribute("aria-label")));
+  await names.first().focus();
+  await page.keyboard.press("ArrowDown");
+  await expect(names.nth(1)).toBeFocused();
+  await page.keyboard.press("ArrowDown");
+  await page.keyboard.press("ArrowUp");
+  await expect(names.nth(1)).toBeFocused();
+  await page.keyboard.press("End");
+  await expect(names.last()).toBeFocused();
+  await page.keyboard.press("Home");
+  await expect(names.first()).toBeFocused();
+  // From a row's checkbox, to the next row's checkbox.
+  const boxes = page.locator("tbody tr input[type=checkbox]");
+  await boxes.first().focus();
+  await page.keyboard.press("ArrowDown");
+  await expect(boxes.nth(1)).toBeFocused();
+  await expect(boxes.nth(1)).not.toBeChecked();
+
+  // Cards: Right is the next card, Down the card one line below.
+  await page.getByRole("button", { name: "Grid view" }).click();
+  const cards = page.locator("li.st-card [data-entry-main]");
+  await expect(cards.nth(1)).toBeVisible();
+  await cards.first().focus();
+  await page.keyboard.press("ArrowRight");
+  await expect(cards.nth(1)).toHaveAttribute("aria-label", labels[1] ?? "");
+  await expect(cards.nth(1)).toBeFocused();
+  const perLine = await page.locator("li.st-card").evaluateAll((els) => els.filter((e) => (e as HTMLElement).offsetTop === (els[0] as HTMLElement).offsetTop).length);
+  await page.keyboard.press("ArrowLeft");
+  await page.keyboard.press("ArrowDown");
+  const count = await cards.count();
+  await expect(cards.nth(Math.min(perLine, count - 1))).toBeFocused();
+});

@@ -28,7 +28,10 @@ export const shortcuts: { keys: string[]; what: string; where: string }[] = [
   { keys: ["Shift", "click"], what: "Select a range of rows / add a sort column", where: "Grid" },
   { keys: ["[", "]"], what: "Previous / next page", where: "Grid" },
   { keys: ["←", "→"], what: "Previous / next image", where: "Storage lightbox" },
-  { keys: ["Esc"], what: "Close the lightbox; clear the name filter", where: "Storage" },
+  { keys: ["Esc"], what: "Close the lightbox; clear the name filter; clear the selection", where: "Storage" },
+  { keys: ["↑", "↓"], what: "The same control of the entry above / below (cards: ← → too)", where: "Storage listing" },
+  { keys: ["Home", "End"], what: "First / last entry", where: "Storage listing" },
+  { keys: ["Ctrl/⌘", "A"], what: "Select every entry shown (again: none)", where: "Storage listing" },
 ];
 
 /** Input types that take typed text; a checkbox, radio or button does not. */

@@ -31,6 +31,7 @@ import { NewFolderDialog } from "./NewFolderDialog";
 import { OpenKeyDialog } from "../open-key/OpenKeyDialog";
 import { baseName, parentFolder } from "../paths.utils";
 import { headObject } from "../object-head-query";
+import { moveByArrow } from "./arrow-keys";
 import { useFolderEntries } from "./use-folder-entries";
 import { SelectionBar } from "../selection/SelectionBar";
 import type { DeleteOffer } from "./FileActions";
@@ -227,6 +228,8 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities, op
         } else if (e.key === "Escape" && selected.size > 0) {
           e.preventDefault();
           clearSelection();
+        } else if (!e.altKey && !e.ctrlKey && !e.metaKey && !e.shiftKey && moveByArrow(t, e.key)) {
+          e.preventDefault();
         }
       }}
     >
