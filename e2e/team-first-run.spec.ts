@@ -26,6 +26,13 @@ test("adding the first person keeps the invite link on screen, as an admin by de
   await expect(page.getByRole("dialog", { name: "Your session has ended" })).toHaveCount(0);
   expect(new URL(page.url()).pathname).toBe("/people");
   await expect(link).toBeVisible();
+  // Nothing beside it says otherwise (review 30b #6): no "sign in first" error, no empty list,
+  // no "nobody signs in yet", and the account menu no longer says single user.
+  await expect(page.getByText("Sign in to Baseboard first")).toHaveCount(0);
+  await expect(page.getByText("Nobody signs in yet")).toHaveCount(0);
+  await expect(page.getByRole("table")).toHaveCount(0);
+  await expect(page.getByRole("form", { name: "Add a person" })).toHaveCount(0);
+  await expect(page.getByRole("banner").getByRole("link", { name: "Sign in" })).toBeVisible();
   expect(await seriousViolations(page)).toEqual([]);
   await page.screenshot({ path: "test-results/team-first-person.png" });
   await page.getByRole("link", { name: "open the link" }).click();

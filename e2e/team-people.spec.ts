@@ -373,3 +373,28 @@ test("People shows times in the app's one format, and the badge names the data d
   await expect(seen).toHaveText(/^[A-Z][a-z]{2} \d{1,2}, \d{4}, 0\d:\d{2} AM$/);
   await context.close();
 });
+
+test("a table or bucket hidden by a grant of none says so, with what to do; one that does not exist says that", async ({ browser }) => {
+  const ctx = await browser.newContext();
+  const page = await ctx.newPage();
+  await signInAs(page, "bob@example.com", BOB_PW);
+  const headers = { origin: teamUrl, "x-baseboard-client": "1", "content-type": "application/json" };
+  const admin = await (await browser.newContext()).newPage();
+  await signInAs(admin, "ada@example.com", ADMIN_PW);
+  for (const resource of ["table:demo/departments", "bucket:team-files"]) {
+    const res = await admin.request.put(`${teamUrl}/api/people/bob%40example.com/grants`, { headers, data: { resource, level: "none" } });
+    expect(res.status(), await res.text()).toBeLessThan(300);
+  }
+  // The grant ended Bob's session: in again.
+  await signInAs(page, "bob@example.com", BOB_PW);
+  await page.goto(`${teamUrl}/records/demo/departments`);
+  await expect(page.getByRole("heading", { name: "You have no access to table demo/departments" })).toBeVisible();
+  await expect(page.getByRole("alert")).toContainText("Ask an admin (People page) for access.");
+  await page.goto(`${teamUrl}/storage/team-files`);
+  await expect(page.getByRole("heading", { name: "You have no access to bucket team-files" })).toBeVisible();
+  await page.goto(`${teamUrl}/records/demo/nosuch`);
+  await expect(page.getByRole("heading", { name: "No table demo.nosuch" })).toBeVisible();
+  for (const resource of ["table:demo/departments", "bucket:team-files"]) await admin.request.delete(`${teamUrl}/api/people/bob%40example.com/grants/${encodeURIComponent(resource)}`, { headers });
+  await admin.context().close();
+  await ctx.close();
+});

@@ -21,6 +21,7 @@ import { countConditions, fromWire } from "./filter-builder/filter-tree.utils";
 import type { GridColumn } from "./grid/columns.utils";
 import { type CellPos, gridActions, pkId, useGridStore } from "./grid/grid-store";
 import { rowKey, useLiveStore } from "../team/live/live-store";
+import { useHiddenWhy } from "../team/hidden-probe-query";
 import { Pager } from "./grid/Pager";
 import { RecordsGrid } from "./grid/RecordsGrid";
 import { useCellEdit } from "./grid/use-cell-edit";
@@ -113,6 +114,7 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
   const [bulk, setBulk] = useState<BulkTarget | null>(null);
   const selected = useGridStore((s) => s.selected);
   useDeletedLeaveSelection(db, table);
+  const hidden = useHiddenWhy("table", `${db}/${table}`, !meta);
 
   const edit = useCellEdit(db, table, pkField, recordsQueryOptions(db, table, body).queryKey, view.join?.rules.map((r) => r.tableKey) ?? []);
   const { mutate } = edit;
@@ -175,10 +177,8 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
   if (!meta) {
     return (
       <div className="center-state" role="alert">
-        <h1>
-          No table {db}.{table}
-        </h1>
-        <p className="muted">Pick a table from the sidebar.</p>
+        <h1>{hidden ? `You have no access to table ${db}/${table}` : `No table ${db}.${table}`}</h1>
+        <p className="muted">{hidden ?? "Pick a table from the sidebar."}</p>
       </div>
     );
   }

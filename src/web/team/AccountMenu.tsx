@@ -6,6 +6,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { useEffect, useId, useRef, useState } from "react";
+import { useSessionEnded } from "./session-ended";
 import { meQueryOptions } from "./me-get-query";
 
 export const initials = (name: string) =>
@@ -18,6 +19,7 @@ export const initials = (name: string) =>
 
 export function AccountMenu() {
   const me = useQuery(meQueryOptions()).data;
+  const handingOver = useSessionEnded((s) => s.handingOver);
   const [open, setOpen] = useState(false);
   const menuId = useId();
   const root = useRef<HTMLDivElement>(null);
@@ -40,6 +42,16 @@ export function AccountMenu() {
   useEffect(() => {
     if (open) root.current?.querySelector<HTMLElement>(".account-menu a, .account-menu button")?.focus();
   }, [open]);
+  // The first person was just added here: this tab is nobody now (not "Single user" any more).
+  if (handingOver) {
+    return (
+      <div className="account">
+        <a className="btn btn-ghost" href="/login">
+          Sign in
+        </a>
+      </div>
+    );
+  }
   if (!me) return null;
   const close = () => setOpen(false);
   return (

@@ -33,6 +33,17 @@ export function PeoplePage() {
       </div>
     );
   }
+  if (invite?.first) {
+    // The first person is added and sign-in is on: this tab is nobody now, so the list, the form
+    // and "nobody signs in yet" are past (they showed beside the link with a red "sign in
+    // first": review 30b #6). The link is what is left to do.
+    return (
+      <div className="team-page">
+        <h1>People</h1>
+        <InviteLink key={invite.url} email={invite.email} url={invite.url} first onDone={() => window.location.assign("/login")} />
+      </div>
+    );
+  }
   return (
     <div className="team-page">
       <h1>People</h1>
@@ -106,7 +117,11 @@ function AddPerson({ first, onInvite }: { first: boolean; onInvite(email: string
               setEmail("");
               setName("");
             },
-            onError: (err) => setError(err.message),
+            onError: (err) => {
+              setError(err.message);
+              // Nobody was added: sign-in is still off, and this tab still the single user.
+              if (first) handOverToPeople(false);
+            },
           },
         );
       }}

@@ -52,3 +52,4 @@ export function useMay() {
     bucket: (name: string) => on("bucket", name),
   };
 }
+

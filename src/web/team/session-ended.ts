@@ -16,8 +16,8 @@ export const useSessionEnded = create<{ signInUrl: string | null; signingOut: bo
  * this tab's requests are then refused as from nobody. Not a session that ended: the page stays
  * (with the new person's invite link, which was lost under the notice and the sign-in page).
  */
-export function handOverToPeople(): void {
-  useSessionEnded.setState({ handingOver: true });
+export function handOverToPeople(on = true): void {
+  useSessionEnded.setState({ handingOver: on });
 }
 
 /** Called just before the tab leaves for the sign-in page (to keep what was typed). */

@@ -5,7 +5,7 @@
 import { PresenceBar } from "../../team/live/PresenceBar";
 import { BucketNews } from "../../team/live/BucketNews";
 import { usePresence } from "../../team/live/use-presence";
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { useMay } from "../../team/me-get-query";
 import { useDropzone } from "react-dropzone";
 import { useQuery } from "@tanstack/react-query";
@@ -32,6 +32,7 @@ import { OpenKeyDialog } from "../open-key/OpenKeyDialog";
 import { baseName, parentFolder } from "../paths.utils";
 import { headObject } from "../object-head-query";
 import { moveByArrow } from "./arrow-keys";
+import { focusFallback } from "../../ui/focus-fallback";
 import { useFolderEntries } from "./use-folder-entries";
 import { SelectionBar } from "../selection/SelectionBar";
 import type { DeleteOffer } from "./FileActions";
@@ -212,6 +213,15 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities, op
     onSelectAll: selectAll,
     onDetails: (e: FileEntry) => setDetails(e),
   };
+  // The entry holding the focus went (deleted or moved by someone else, seen live): the focus
+  // goes to the entry now in its place, not to the page (review 30b #2; the grid does the same).
+  const focusedEntry = useRef<number | null>(null);
+  useLayoutEffect(() => {
+    const at = focusedEntry.current;
+    if (at === null || at < 0 || (document.activeElement && document.activeElement !== document.body)) return;
+    const mains = [...document.querySelectorAll<HTMLElement>(".st-browser [data-entry-main]")];
+    (mains[Math.min(at, mains.length - 1)] ?? focusFallback())?.focus();
+  }, [shown]);
   const folderNames = data.entries.filter((e) => e.kind === "folder").map((e) => e.name);
   const fileCount = data.entries.length - folderNames.length;
 
@@ -219,6 +229,15 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities, op
     <section
       className="st-browser"
       aria-label={`Bucket ${name}`}
+      onFocus={(e) => {
+        const rows = [...e.currentTarget.querySelectorAll("[data-entry-main]")];
+        const row = (e.target as HTMLElement).closest("tbody tr, li.st-card");
+        focusedEntry.current = row ? rows.findIndex((m) => row.contains(m)) : null;
+      }}
+      onBlur={(e) => {
+        // Leaving for elsewhere (a removed element fires no blur: that is what is looked for below).
+        if (!e.currentTarget.contains(e.relatedTarget as Node | null)) focusedEntry.current = null;
+      }}
       onKeyDown={(e) => {
         const t = e.target as HTMLElement;
         if (t.closest("input:not([type=checkbox]), textarea, select, dialog, .st-details")) return;

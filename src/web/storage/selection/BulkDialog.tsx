@@ -26,7 +26,9 @@ const VERB = { delete: ["Delete", "Deleting", "deleted"], move: ["Move", "Moving
 export function BulkDialog(p: BulkDialogProps) {
   const qc = useQueryClient();
   const id = useId();
-  const [to, setTo] = useState(p.folder);
+  // The folder shown, as a folder ("docs/"): a name typed after it is a folder inside it (it
+  // was "docs", and "archive" typed after it made a sibling "docsarchive": review 30b #3).
+  const [to, setTo] = useState(p.folder && !p.folder.endsWith("/") ? `${p.folder}/` : p.folder);
   const [overwrite, setOverwrite] = useState(false);
   const [progress, setProgress] = useState<BulkProgress | null>(null);
   const [outcome, setOutcome] = useState<BulkOutcome | null>(null);
@@ -56,9 +58,12 @@ export function BulkDialog(p: BulkDialogProps) {
 
   if (outcome) {
     return (
-      <Modal title={`${verb}: ${outcome.failed.length ? "finished with problems" : outcome.cancelled ? "cancelled" : "done"}`} onClose={p.onClose} className="dialog-confirm">
+      // Each stage its own dialog (key), so that it takes the focus as it opens: the outcome's
+      // Close had not, and the focus was on the page while it showed (review 30b #1).
+      <Modal key="outcome" title={`${verb}: ${outcome.failed.length ? "finished with problems" : outcome.cancelled ? "cancelled" : "done"}`} onClose={p.onClose} className="dialog-confirm">
         <p data-testid="bulk-outcome" role="status">
           {outcome.done.length} of {items.length} {done}
+          {p.action !== "delete" ? ` to ${to.replace(/^\/+|\/+$/g, "") ? `${to.replace(/\/*$/, "/")}` : "the top level of the bucket"}` : ""}
           {outcome.cancelled ? "; cancelled before the rest (what was done stays done)" : ""}
           {outcome.failed.length ? `; ${outcome.failed.length} failed:` : "."}
         </p>
@@ -84,7 +89,7 @@ export function BulkDialog(p: BulkDialogProps) {
   if (progress) {
     const pct = progress.total ? Math.round((100 * progress.finished) / progress.total) : 0;
     return (
-      <Modal title={`${doing} ${what}`} onClose={() => {}} canClose={false} className="dialog-confirm">
+      <Modal key="progress" title={`${doing} ${what}`} onClose={() => {}} canClose={false} className="dialog-confirm">
         <div className="st-job" aria-live="polite">
           <progress max={100} value={pct} aria-label="Progress" />
           <p data-testid="bulk-progress">
@@ -102,7 +107,7 @@ export function BulkDialog(p: BulkDialogProps) {
   }
 
   return (
-    <Modal title={`${verb} ${what}`} onClose={p.onClose} className="dialog-confirm">
+    <Modal key="ask" title={`${verb} ${what}`} onClose={p.onClose} className="dialog-confirm">
       <form onSubmit={run} noValidate>
         {p.action === "delete" ? (
           <p data-testid="bulk-confirm">
