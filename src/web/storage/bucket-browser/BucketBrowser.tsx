@@ -31,7 +31,7 @@ import { NewFolderDialog } from "./NewFolderDialog";
 import { OpenKeyDialog } from "../open-key/OpenKeyDialog";
 import { baseName, parentFolder } from "../paths.utils";
 import { headObject } from "../object-head-query";
-import { moveByArrow } from "./arrow-keys";
+import { FOCUSABLE, moveByArrow, ROW } from "./arrow-keys";
 import { focusFallback } from "../../ui/focus-fallback";
 import { useFolderEntries } from "./use-folder-entries";
 import { SelectionBar } from "../selection/SelectionBar";
@@ -215,12 +215,14 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities, op
   };
   // The entry holding the focus went (deleted or moved by someone else, seen live): the focus
   // goes to the entry now in its place, not to the page (review 30b #2; the grid does the same).
-  const focusedEntry = useRef<number | null>(null);
+  const focusedEntry = useRef<{ at: number; control: number } | null>(null);
   useLayoutEffect(() => {
-    const at = focusedEntry.current;
-    if (at === null || at < 0 || (document.activeElement && document.activeElement !== document.body)) return;
-    const mains = [...document.querySelectorAll<HTMLElement>(".st-browser [data-entry-main]")];
-    (mains[Math.min(at, mains.length - 1)] ?? focusFallback())?.focus();
+    const was = focusedEntry.current;
+    if (!was || was.at < 0 || (document.activeElement && document.activeElement !== document.body)) return;
+    const rows = [...document.querySelectorAll<HTMLElement>(`.st-browser :is(${ROW})`)];
+    const row = rows[Math.min(was.at, rows.length - 1)];
+    const controls = row ? [...row.querySelectorAll<HTMLElement>(FOCUSABLE)] : [];
+    (controls[Math.max(0, Math.min(was.control, controls.length - 1))] ?? focusFallback())?.focus();
   }, [shown]);
   const folderNames = data.entries.filter((e) => e.kind === "folder").map((e) => e.name);
   const fileCount = data.entries.length - folderNames.length;
@@ -230,9 +232,10 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities, op
       className="st-browser"
       aria-label={`Bucket ${name}`}
       onFocus={(e) => {
-        const rows = [...e.currentTarget.querySelectorAll("[data-entry-main]")];
-        const row = (e.target as HTMLElement).closest("tbody tr, li.st-card");
-        focusedEntry.current = row ? rows.findIndex((m) => row.contains(m)) : null;
+        const row = (e.target as HTMLElement).closest<HTMLElement>(ROW);
+        focusedEntry.current = row
+          ? { at: [...e.currentTarget.querySelectorAll(ROW)].indexOf(row), control: [...row.querySelectorAll(FOCUSABLE)].indexOf(e.target as Element) }
+          : null;
       }}
       onBlur={(e) => {
         // Leaving for elsewhere (a removed element fires no blur: that is what is looked for below).

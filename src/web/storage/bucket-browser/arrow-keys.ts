@@ -4,8 +4,8 @@
  * view Left and Right move one card, Up and Down one line of cards. Tab still walks every
  * control; the arrows spare a keyboard user the ten stops of each row.
  */
-const ROW = "tbody tr, li.st-card";
-const FOCUSABLE = "button:not([disabled]), a[href], input:not([disabled]), [tabindex]:not([tabindex='-1'])";
+export const ROW = "tbody tr, li.st-card";
+export const FOCUSABLE = "button:not([disabled]), a[href], input:not([disabled]), [tabindex]:not([tabindex='-1'])";
 
 /** Moves the focus for `key` from `target`; true when the key was used. */
 export function moveByArrow(target: HTMLElement, key: string): boolean {
