@@ -49,6 +49,8 @@ test("rename a file, move a folder and delete a folder by server-side jobs", asy
   await page.getByRole("button", { name: "Cancel" }).click();
 
   await page.getByRole("button", { name: "Delete folder moved" }).click();
+  // How many files go is said before they go (review 29b #12).
+  await expect(page.getByRole("dialog", { name: `Delete folder ${base}/moved/ and its 3 files?` })).toBeVisible();
   await page.getByRole("button", { name: "Delete folder", exact: true }).click();
   await expect(page.getByTestId("job-text")).toHaveText(`Deleted 3 files: ${base}/moved/`);
   await page.locator(".dialog-foot").getByRole("button", { name: "Close" }).click();
@@ -124,7 +126,7 @@ test("move dialogs: readable replace and action rows; an existing destination na
   await bulk.getByLabel(/Into the folder/).fill(`${base}/into/`);
   await shootBoth(page, "45-bulk-move-dialog");
   await bulk.getByRole("button", { name: "Move 1 file" }).click();
-  await expect(page.getByTestId("bulk-outcome")).toHaveText("0 of 1 moved; 1 failed:");
+  await expect(page.getByTestId("bulk-outcome")).toHaveText(`0 of 1 moved to ${base}/into/; 1 failed:`);
   await expect(page.locator(".st-bulk-failed")).toHaveText(
     `${base}/b.txt: “${base}/into/b.txt” already exists. Tick “Replace existing files in that folder” to replace it (every version of it), or choose another folder.`,
   );

@@ -82,10 +82,15 @@ test("an upload cut off mid-way resumes from the last acknowledged part when the
   await page.reload();
   await expect(page.getByRole("heading", { name: "public-assets", level: 1 })).toBeVisible();
   await expect(uploadRow(page, name)).toHaveCount(0);
+  // The page says an upload did not finish, how far it got, and how to go on (reviews 28b #14, 30b).
+  const unfinished = page.getByRole("region", { name: "Unfinished uploads" });
+  await expect(unfinished).toContainText(`${name} (20 MB; 8 MB stored). Drop or choose the same file here again to go on from there.`);
+  await page.screenshot({ path: "test-results/storage-resume-1b-unfinished.png" });
   sent.length = 0;
   await dropBigFile(page, name);
   const again = uploadRow(page, name);
   await expect(again).toHaveAttribute("data-status", "done", { timeout: 30_000 });
+  await expect(unfinished).toHaveCount(0);
   await expect(again).toContainText(`Resumed at ${Math.floor((PART / SIZE) * 100)}%`);
   await page.screenshot({ path: "test-results/storage-resume-2-resumed.png" });
   // Only the parts the service did not have were sent.
@@ -164,4 +169,28 @@ test("cancel aborts the session on the service and forgets it in the browser", a
   await expect(row).toHaveAttribute("data-status", "cancelled");
   await expect.poll(session).toBe(404);
   expect(await remembered()).toEqual([]);
+});
+
+test("an unfinished upload can be discarded: its session ends on the service and it is listed no more", async ({ page }) => {
+  test.setTimeout(60_000);
+  const name = `discard-${Date.now()}.bin`;
+  let session = "";
+  page.on("requestfinished", async (r) => {
+    if (r.method() === "POST" && /\/api\/v0\/storage\/uploads\/public-assets$/.test(r.url())) session = ((await (await r.response())?.json()) as { id: string }).id;
+  });
+  await page.route(/\/parts\/[23]$/, (route) => route.abort("connectionreset"));
+  await page.goto(`${teamUrl}/storage/public-assets`);
+  await dropBigFile(page, name);
+  await expect(uploadRow(page, name)).toHaveAttribute("data-status", "error", { timeout: 30_000 });
+  await page.unroute(/\/parts\/[23]$/);
+  await page.reload();
+  const unfinished = page.getByRole("region", { name: "Unfinished uploads" });
+  await unfinished.getByRole("button", { name: `Discard the unfinished upload of ${name}` }).click();
+  await expect(page.getByText(`Discarded the unfinished upload of ${name}`)).toBeVisible();
+  await expect(unfinished).toHaveCount(0);
+  expect(session).not.toBe("");
+  expect((await page.request.get(`${teamUrl}/api/v0/storage/uploads/public-assets/${session}`, { headers: { "x-baseboard-client": "1" } })).status()).toBe(404);
+  await page.reload();
+  await expect(page.getByRole("heading", { name: "public-assets", level: 1 })).toBeVisible();
+  await expect(page.getByRole("region", { name: "Unfinished uploads" })).toHaveCount(0);
 });

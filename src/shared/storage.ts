@@ -153,6 +153,8 @@ export interface StorageListResponse {
   folders: string[];
   /** Pass as `cursor` for the next page; null on the last page. */
   nextCursor: string | null;
+  /** With `count=deep` (first page): keys under the prefix at any depth. */
+  count?: number;
 }
 
 /** One version of a key, as GET /v0/storage/versions/{bucket}/{key} (extension) lists it. */

@@ -12,6 +12,7 @@ export const storageKeys = {
   job: (bucket: string, id: string) => ["storage", bucket, "job", id] as const,
   text: (bucket: string, key: string, etag: string | undefined) => ["storage", bucket, "text", key, etag ?? ""] as const,
   versions: (bucket: string, key: string) => ["storage", bucket, "versions", key] as const,
+  count: (bucket: string, folder: string) => ["storage", bucket, "count", folder] as const,
 };
 
 export const bucketPath = (bucket: string) => encodeURIComponent(bucket);

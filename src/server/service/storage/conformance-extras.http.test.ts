@@ -222,6 +222,20 @@ describe("list extension (decisions §7)", () => {
     expect((await list("prefix=list/sub/")).items.map((i) => i.key)).toEqual(["list/sub/c.txt"]);
   });
 
+  it("count=deep: the first page says how many keys lie under the prefix at any depth (each key once, whatever its versions)", async () => {
+    const page = await list("prefix=list/&limit=1&count=deep");
+    // list/a.txt (two versions), b.txt, c.png, sub/c.txt, sub/deeper/d.txt, z/e.txt; not listing.txt.
+    expect(page.count).toBe(6);
+    expect(page.items).toHaveLength(1);
+    expect((await list("prefix=list/sub/&count=deep")).count).toBe(2);
+    expect((await list("prefix=nothing-here/&count=deep")).count).toBe(0);
+    // Without it, or on a later page, no count (the shape stays as documented).
+    expect("count" in (await list("prefix=list/"))).toBe(false);
+    const first = await list("prefix=list/&limit=1");
+    expect("count" in (await list(`prefix=list/&limit=1&count=deep&cursor=${encodeURIComponent(first.nextCursor as string)}`))).toBe(false);
+    await expectError(await svc.call("/v0/storage/list/public-assets?prefix=list/&count=yes"), 400, "validation_error");
+  });
+
   it("needs a key; a missing bucket is a 404; bad paging is a 400", async () => {
     await expectError(await fetch(`${svc.url}/v0/storage/list/public-assets`), 401, "auth_error");
     await expectError(await svc.call("/v0/storage/list/no-bucket"), 404, "not_found");

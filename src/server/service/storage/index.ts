@@ -20,6 +20,7 @@ import { sweepStorage } from "./domain/sweep";
 import { createVariantCache } from "./domain/variant-cache";
 import { openMetadata } from "./metadata";
 import { openJobsStore } from "./metadata-jobs";
+import { folderSelection } from "./domain/jobs/job-request.utils";
 import { createJobRunner } from "./domain/jobs/run-jobs";
 import { registerJobRoutes } from "./routes/jobs";
 import { openSearchStore } from "./metadata-search";
@@ -127,7 +128,7 @@ export async function createStorageModule(ctx: ServiceContext): Promise<StorageM
         });
         registerReadRoute(scope, d);
         registerSignRoutes(scope, d);
-        registerListRoute(scope, d);
+        registerListRoute(scope, d, (bucket, prefix) => jobs.count(bucket, folderSelection(prefix)));
         registerUploadRoute(scope, d);
         registerDeleteRoute(scope, d);
         registerResumableRoutes(scope, d, uploads);

@@ -31,6 +31,7 @@ import { NewFolderDialog } from "./NewFolderDialog";
 import { OpenKeyDialog } from "../open-key/OpenKeyDialog";
 import { baseName, parentFolder } from "../paths.utils";
 import { headObject } from "../object-head-query";
+import { UnfinishedUploads } from "../upload/UnfinishedUploads";
 import { FOCUSABLE, moveByArrow, ROW } from "./arrow-keys";
 import { focusFallback } from "../../ui/focus-fallback";
 import { useFolderEntries } from "./use-folder-entries";
@@ -271,6 +272,7 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities, op
         />
       </header>
       <BucketNews bucket={name} folder={folder} onOpenFolder={onFolderChange} />
+      {capabilities.resumable && canCreate && <UnfinishedUploads bucket={name} folder={folder} />}
       <BrowserToolbar
         filter={filter}
         onFilter={(text) => setFilterState({ folder, text })}

@@ -53,3 +53,34 @@ export function ackedBytes(size: number, partSize: number, acked: number[]): num
     return sum + Math.max(0, b - a);
   }, 0);
 }
+
+/** An upload in parts this browser started and did not finish, as remembered (sessionStorageKey). */
+export interface UnfinishedUpload {
+  storageKey: string;
+  bucket: string;
+  key: string;
+  name: string;
+  size: number;
+  session: SavedSession;
+}
+
+/** The remembered sessions of `bucket` whose key is in `folder` (its direct files), oldest first. */
+export function unfinishedIn(entries: Iterable<[string, string | null]>, bucket: string, folder: string): UnfinishedUpload[] {
+  const out: UnfinishedUpload[] = [];
+  const prefix = folder === "" || folder.endsWith("/") ? folder : `${folder}/`;
+  for (const [storageKey, text] of entries) {
+    if (!storageKey.startsWith("baseboard.upload:")) continue;
+    let id: unknown;
+    try {
+      id = JSON.parse(storageKey.slice("baseboard.upload:".length));
+    } catch {
+      continue;
+    }
+    if (!Array.isArray(id) || id[0] !== bucket || typeof id[1] !== "string" || typeof id[2] !== "string" || typeof id[3] !== "number") continue;
+    const key = id[1];
+    if (!key.startsWith(prefix) || key.slice(prefix.length).includes("/")) continue;
+    const session = parseSaved(text);
+    if (session) out.push({ storageKey, bucket, key, name: id[2], size: id[3], session });
+  }
+  return out.sort((a, b) => a.session.savedAt - b.session.savedAt);
+}
