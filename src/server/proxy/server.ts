@@ -172,14 +172,14 @@ export function createProxyHandler(deps: ProxyDeps) {
       if (req.method !== "GET" && req.method !== "HEAD") res.once("finish", () => req.readableEnded || discardRest(req));
       return sendJson(res, 503, down.body, { ...headers, ...down.headers });
     }
-    const unlisted = (await unlistedTarget(route)) ?? (await notOffered(route));
-    if (unlisted) {
+    const notHere = (await unlistedTarget(route)) ?? (await notOffered(route));
+    if (notHere) {
       if (actor && deps.audit && CHANGE_ENDPOINTS.has(route.endpoint)) {
         const change = { actor, address: req.socket.remoteAddress ?? "", method: req.method ?? "POST", endpoint: route.endpoint, upstreamPath: route.upstreamPath, target: route.target };
-        await deps.audit.unanswered(change, 404, unlisted);
+        await deps.audit.unanswered(change, 404, notHere);
       }
       if (req.method !== "GET" && req.method !== "HEAD") res.once("finish", () => req.readableEnded || discardRest(req));
-      return sendJson(res, 404, errorBody("not_found", unlisted), headers);
+      return sendJson(res, 404, errorBody("not_found", notHere), headers);
     }
     let body: Buffer | undefined;
     /** The body as read once here, as the service reads it, for the checks and the trail. */
