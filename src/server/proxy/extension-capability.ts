@@ -28,6 +28,8 @@ export const EXTENSIONS: Readonly<Record<string, Extension>> = {
   "upload-complete": { capability: "resumable", what: "resumable uploads" },
 };
 
+export const isExtension = (endpoint: string) => Object.hasOwn(EXTENSIONS, endpoint);
+
 /** Why `endpoint` cannot be served by an upstream with `capabilities` (undefined when it can, or is no extension). */
 export function missingExtension(endpoint: string, capabilities: Capabilities, upstreamLabel: string): string | undefined {
   const ext = EXTENSIONS[endpoint];

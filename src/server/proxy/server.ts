@@ -35,7 +35,7 @@ import { createStaticHandler } from "./static";
 import type { LiveHub } from "../team/events/live-hub";
 import { changeEventOf } from "../team/events/change-event";
 import { createZipDownloads, ZIP_PATH } from "./zip/zip-download";
-import { missingExtension } from "./extension-capability";
+import { isExtension, missingExtension } from "./extension-capability";
 
 type ForwardRoute = Extract<ApiRoute, { kind: "forward" }>;
 
@@ -139,7 +139,8 @@ export function createProxyHandler(deps: ProxyDeps) {
     const b = body as { bucket?: unknown; items?: unknown } | undefined;
     if (!b || typeof b !== "object" || typeof b.bucket !== "string") return undefined;
     const cfg = (await catalogCache.get(b.bucket).catch(() => undefined))?.config;
-    if (!cfg) return undefined;
+    // An upstream that describes nothing, with no config file: nothing known to refuse by.
+    if (!cfg || (cfg.capabilities.meta === false && !deps.upstreamInfo.file)) return undefined;
     const bucket = cfg.buckets.find((x) => x.name === b.bucket);
     if (!bucket) return { status: 404, body: errorBody("not_found", `No bucket "${b.bucket.slice(0, 100)}": nothing to zip.`) };
     if (bucket.permission === "forbidden") return { status: 403, body: errorBody("forbidden", `Bucket ${bucket.name} is forbidden: the service serves none of its files, so none can be zipped.`) };
@@ -150,11 +151,17 @@ export function createProxyHandler(deps: ProxyDeps) {
     return undefined;
   }
 
-  /** A local-service extension a hosted upstream does not declare: said here (review 29a #10), not its bare 404. */
+  /**
+   * A local-service extension a hosted upstream does not declare: said here (review 29a #10), not
+   * its bare 404. Declared means described by the upstream itself (/v0/meta) or by the config
+   * file; with neither, nothing is known and the call goes through as before. The interface's
+   * own endpoints never wait for the catalog.
+   */
   async function notOffered(route: ForwardRoute): Promise<string | undefined> {
-    if (deps.upstreamInfo.kind !== "hosted") return undefined;
+    if (deps.upstreamInfo.kind !== "hosted" || !isExtension(route.endpoint)) return undefined;
     const cfg = (await catalogCache.get().catch(() => undefined))?.config;
-    return cfg ? missingExtension(route.endpoint, cfg.capabilities, `The service at ${deps.upstreamInfo.label}`) : undefined;
+    if (!cfg || (cfg.capabilities.meta === false && !deps.upstreamInfo.file)) return undefined;
+    return missingExtension(route.endpoint, cfg.capabilities, `The service at ${deps.upstreamInfo.label}`);
   }
 
   /** Forwards, and notes a client that went away (info: it is the client's choice, not our fault). */

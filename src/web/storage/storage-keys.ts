@@ -13,6 +13,7 @@ export const storageKeys = {
   text: (bucket: string, key: string, etag: string | undefined) => ["storage", bucket, "text", key, etag ?? ""] as const,
   versions: (bucket: string, key: string) => ["storage", bucket, "versions", key] as const,
   count: (bucket: string, folder: string) => ["storage", bucket, "count", folder] as const,
+  unfinished: (bucket: string, session: string) => ["storage", bucket, "unfinished", session] as const,
 };
 
 export const bucketPath = (bucket: string) => encodeURIComponent(bucket);

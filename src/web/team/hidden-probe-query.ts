@@ -14,7 +14,7 @@ const pathOf = (kind: "table" | "bucket", name: string) =>
 
 export const hiddenProbeQueryOptions = (kind: "table" | "bucket", name: string) =>
   queryOptions({
-    queryKey: [...teamKeys.me(), "hidden", kind, name],
+    queryKey: teamKeys.hidden(kind, name),
     queryFn: async ({ signal }): Promise<string | null> => {
       try {
         await apiFetch(pathOf(kind, name), kind === "table" ? { method: "POST", json: { limit: 1 }, signal } : { signal });

@@ -6,6 +6,8 @@ export const teamKeys = {
   me: () => ["team", "me"] as const,
   mySessions: () => ["team", "me", "sessions"] as const,
   people: () => ["team", "people"] as const,
+  /** Whether a table or bucket missing from the catalog is hidden from me (a grant of none). */
+  hidden: (kind: "table" | "bucket", name: string) => ["team", "me", "hidden", kind, name] as const,
   auditAll: () => ["team", "audit"] as const,
   audit: (f: AuditFilters) => ["team", "audit", f] as const,
 };

@@ -6,37 +6,21 @@
  * 28b #14, 30b).
  */
 import { useQuery } from "@tanstack/react-query";
-import { useMemo, useState } from "react";
-import type { ResumableStatus } from "../../../shared/storage";
-import { ApiError, api, apiFetch } from "../../api-client";
+import { useCallback, useEffect, useMemo, useState } from "react";
 import { toast } from "../../ui/toast";
 import { formatBytes } from "../format.utils";
-import { type UnfinishedUpload, ackedBytes, unfinishedIn } from "./upload-parts.utils";
+import { discardUnfinished, unfinishedUploadQueryOptions } from "./unfinished-upload-query";
+import { type UnfinishedUpload, unfinishedUploads } from "./unfinished-uploads";
+import { ackedBytes } from "./upload-parts.utils";
 import { isActive } from "./upload-queue.utils";
 import { useUploadStore } from "./upload-store";
-
-const remembered = (): [string, string | null][] => {
-  try {
-    const ls = window.localStorage;
-    return Array.from({ length: ls.length }, (_, i) => ls.key(i)).flatMap((k) => (k ? [[k, ls.getItem(k)] as [string, string | null]] : []));
-  } catch {
-    return [];
-  }
-};
-const forget = (u: UnfinishedUpload) => {
-  try {
-    window.localStorage.removeItem(u.storageKey);
-  } catch {
-    /* nothing kept, nothing to forget */
-  }
-};
-const sessionPath = (u: UnfinishedUpload) => `/api/v0/storage/uploads/${encodeURIComponent(u.bucket)}/${encodeURIComponent(u.session.id)}`;
 
 export function UnfinishedUploads({ bucket, folder }: { bucket: string; folder: string }) {
   const items = useUploadStore((s) => s.items);
   const [seen, setSeen] = useState(0);
+  const reread = useCallback(() => setSeen((n) => n + 1), []);
   const list = useMemo(
-    () => unfinishedIn(remembered(), bucket, folder).filter((u) => !items.some((i) => i.bucket === bucket && i.key === u.key && isActive(i.status))),
+    () => unfinishedUploads(bucket, folder).filter((u) => !items.some((i) => i.bucket === bucket && i.key === u.key && isActive(i.status))),
     // `seen`: read again after one is discarded or found gone.
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [bucket, folder, items, seen],
@@ -47,7 +31,7 @@ export function UnfinishedUploads({ bucket, folder }: { bucket: string; folder: 
       <p>{list.length === 1 ? "An upload from this browser did not finish:" : `${list.length} uploads from this browser did not finish:`}</p>
       <ul>
         {list.map((u) => (
-          <UnfinishedRow key={u.storageKey} u={u} onGone={() => setSeen((n) => n + 1)} />
+          <UnfinishedRow key={u.storageKey} u={u} onGone={reread} />
         ))}
       </ul>
     </div>
@@ -55,24 +39,12 @@ export function UnfinishedUploads({ bucket, folder }: { bucket: string; folder: 
 }
 
 function UnfinishedRow({ u, onGone }: { u: UnfinishedUpload; onGone(): void }) {
-  const status = useQuery({
-    queryKey: ["storage", "unfinished", u.bucket, u.session.id],
-    queryFn: async ({ signal }) => {
-      try {
-        return await api<ResumableStatus>(sessionPath(u), { signal });
-      } catch (e) {
-        // Gone (completed elsewhere, expired, aborted): nothing to resume, so not listed.
-        if (e instanceof ApiError && [400, 403, 404].includes(e.status)) {
-          forget(u);
-          onGone();
-          return null;
-        }
-        throw e;
-      }
-    },
-    retry: false,
-    meta: { handlesErrors: true },
-  });
+  const status = useQuery(unfinishedUploadQueryOptions(u));
+  // The service no longer has it: not listed (the query forgot it).
+  const gone = status.data === null;
+  useEffect(() => {
+    if (gone) onGone();
+  }, [gone, onGone]);
   const [discarding, setDiscarding] = useState(false);
   if (status.data === null || status.data?.completed) return null;
   const stored = status.data ? ackedBytes(u.size, status.data.partSize, status.data.parts) : undefined;
@@ -87,19 +59,16 @@ function UnfinishedRow({ u, onGone }: { u: UnfinishedUpload; onGone(): void }) {
         aria-label={`Discard the unfinished upload of ${u.key}`}
         onClick={() => {
           setDiscarding(true);
-          apiFetch(sessionPath(u), { method: "DELETE" })
-            .catch((e: Error) => (e instanceof ApiError && e.status === 404 ? undefined : Promise.reject(e)))
-            .then(
-              () => {
-                forget(u);
-                onGone();
-                toast(`Discarded the unfinished upload of ${u.key}`, { kind: "success" });
-              },
-              (e: Error) => {
-                setDiscarding(false);
-                toast(`Could not discard the upload of ${u.key}`, { kind: "error", detail: e.message });
-              },
-            );
+          discardUnfinished(u).then(
+            () => {
+              onGone();
+              toast(`Discarded the unfinished upload of ${u.key}`, { kind: "success" });
+            },
+            (e: Error) => {
+              setDiscarding(false);
+              toast(`Could not discard the upload of ${u.key}`, { kind: "error", detail: e.message });
+            },
+          );
         }}
       >
         Discard
