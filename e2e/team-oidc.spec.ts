@@ -64,9 +64,11 @@ async function ssoSignIn(page: import("@playwright/test").Page, login: string) {
   await page.locator('input[name="login"]').fill(login);
   await page.locator('input[name="password"]').fill("anything");
   await page.locator('button[type="submit"]').click();
-  // Consent (first time for this client).
-  const consent = page.locator('button[type="submit"]');
-  if (await consent.isVisible().catch(() => false)) await consent.click();
+  // Consent (first time for this account): waited for, not glanced at (a glance before the page
+  // had loaded skipped it, and the test stayed on the provider's consent page).
+  const consent = page.getByRole("button", { name: "Continue" });
+  await expect.poll(async () => !page.url().startsWith(issuer) || (await consent.isVisible().catch(() => false)), { timeout: 15_000 }).toBe(true);
+  if (page.url().startsWith(issuer)) await consent.click();
 }
 
 test("signs in through the provider, creating the person with the mapped role", async ({ page }) => {

@@ -216,10 +216,11 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities, op
   };
   // The entry holding the focus went (deleted or moved by someone else, seen live): the focus
   // goes to the entry now in its place, not to the page (review 30b #2; the grid does the same).
-  const focusedEntry = useRef<{ at: number; control: number } | null>(null);
+  // Only in the same listing: opening another folder takes the focus to its own place.
+  const focusedEntry = useRef<{ where: string; at: number; control: number } | null>(null);
   useLayoutEffect(() => {
     const was = focusedEntry.current;
-    if (!was || was.at < 0 || (document.activeElement && document.activeElement !== document.body)) return;
+    if (!was || was.where !== where || was.at < 0 || (document.activeElement && document.activeElement !== document.body)) return;
     const rows = [...document.querySelectorAll<HTMLElement>(`.st-browser :is(${ROW})`)];
     const row = rows[Math.min(was.at, rows.length - 1)];
     const controls = row ? [...row.querySelectorAll<HTMLElement>(FOCUSABLE)] : [];
@@ -235,7 +236,7 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities, op
       onFocus={(e) => {
         const row = (e.target as HTMLElement).closest<HTMLElement>(ROW);
         focusedEntry.current = row
-          ? { at: [...e.currentTarget.querySelectorAll(ROW)].indexOf(row), control: [...row.querySelectorAll(FOCUSABLE)].indexOf(e.target as Element) }
+          ? { where, at: [...e.currentTarget.querySelectorAll(ROW)].indexOf(row), control: [...row.querySelectorAll(FOCUSABLE)].indexOf(e.target as Element) }
           : null;
       }}
       onBlur={(e) => {
