@@ -159,6 +159,22 @@ describe.runIf(BACKEND === "s3")("an object store that goes away or refuses", ()
     expect((await upload(svc, "public-assets", "s3/after.txt", "after")).status).toBe(200);
   });
 
+  it("a delete while the store is unreachable is done (its rows go), answered as done, its blobs left to the sweep", async () => {
+    expect((await upload(svc, "public-assets", "s3/del-during.txt", "going")).status).toBe(200);
+    await gate.down();
+    try {
+      // Review 31a #2: it answered 503 "try again" with the file already gone.
+      const res = await svc.call("/v0/storage/object/public-assets/s3/del-during.txt", { method: "DELETE" });
+      expect(res.status, await res.clone().text()).toBe(200);
+      expect((await svc.call("/v0/storage/list/public-assets?prefix=s3/")).status).toBe(200);
+      const listed = (await (await svc.call("/v0/storage/list/public-assets?prefix=s3/")).json()) as { items: { key: string }[] };
+      expect(listed.items.map((i) => i.key)).not.toContain("s3/del-during.txt");
+    } finally {
+      await gate.up();
+    }
+    expect((await fetch(`${svc.url}/v0/storage/public/public-assets/s3/del-during.txt`)).status).toBe(404);
+  });
+
   it("refusing (no such bucket): the service starts, uploads are a 502 and nothing is recorded", async () => {
     const refused = await startStorageService({ seed: false, blobStore: s3TestConfig("bb-no-such-bucket") });
     try {

@@ -13,6 +13,7 @@ import type { JobRow, JobsStore, StepOutcome } from "../../metadata-jobs";
 import type { ObjectRow } from "../../metadata";
 import { StorageFailure } from "../failure";
 import { objectBlob, type StorageDomain } from "../storage-domain";
+import { dropBlobsAfterCommit } from "../delete-object";
 import { type JobRequest, destination, folderSelection, jobsOverlap, selectionOf } from "./job-request.utils";
 
 /** Keys per committed step: small enough that a cancel is seen soon, big enough to be fast. */
@@ -41,12 +42,9 @@ export function createJobRunner(d: StorageDomain, jobs: JobsStore, opts: { step?
   /** Job starts, one after another (see start). */
   let starting: Promise<unknown> = Promise.resolve();
 
-  const dropBlobs = async (bucket: string, files: string[]) => {
-    if (files.length === 0) return;
-    // After the commit: a crash here leaves orphan blobs, which the start-up sweep removes.
-    await d.blobs.delete(files.map((f) => objectBlob(bucket, f)));
-    await Promise.all(files.map((f) => d.variants.dropFile(bucket, f)));
-  };
+  // After the commit: a crash or an unreachable store here leaves orphan blobs, which the sweep
+  // removes; the step is done either way.
+  const dropBlobs = (bucket: string, files: string[]) => dropBlobsAfterCommit(d, bucket, files);
 
   const copyOne = async (job: JobRow, src: ObjectRow | undefined, to: string, there: ObjectRow | undefined) => {
     if (!src) return; // deleted meanwhile: nothing to copy
