@@ -53,6 +53,36 @@ export function textProblem(text: string): "nul" | "surrogate" | undefined {
   return /\p{Cs}/u.test(text) ? "surrogate" : undefined;
 }
 
+/**
+ * A json value holds by the same rules as a Field's own values: every number exact (finite, not
+ * -0, within 2^53 − 1: JSON.parse had made 9007199254740993 into …992, 1e400 into a null, -0 into
+ * 0, without a word: review 31a #3), every text whole. Walked without recursion (the value is at
+ * most MAX_JSON_DEPTH deep, checked first); the first problem is named with where it is.
+ */
+function jsonContentProblem(value: unknown): ValueProblem | undefined {
+  const stack: [unknown, string][] = [[value, ""]];
+  while (stack.length > 0) {
+    const [v, at] = stack.pop()!;
+    const where = at ? ` (at ${at} in the json value)` : "";
+    if (typeof v === "number") {
+      const detail = numberValueProblem(v);
+      if (detail) return { kind: "number", detail: `${detail}${where}` };
+    } else if (typeof v === "string") {
+      const bad = textProblem(v);
+      if (bad) return { kind: bad };
+    } else if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push([v[i], `${at}[${i}]`]);
+    } else if (v !== null && typeof v === "object") {
+      for (const [k, child] of Object.entries(v)) {
+        const bad = textProblem(k);
+        if (bad) return { kind: bad };
+        stack.push([child, at ? `${at}.${k}` : k]);
+      }
+    }
+  }
+  return undefined;
+}
+
 /** The problem with `value` for `field`, or undefined when it fits exactly. */
 export function fieldValueProblem(field: ValueField, value: unknown): ValueProblem | undefined {
   if (value === null) return field.nullable && !field.primaryKey ? undefined : { kind: "null" };
@@ -83,6 +113,6 @@ export function fieldValueProblem(field: ValueField, value: unknown): ValueProbl
     case "datetime":
       return typeof value === "string" && normalizeDatetime(value) ? undefined : { kind: "type" };
     case "json":
-      return value === undefined ? { kind: "type" } : jsonDepth(value) > MAX_JSON_DEPTH ? { kind: "depth" } : undefined;
+      return value === undefined ? { kind: "type" } : jsonDepth(value) > MAX_JSON_DEPTH ? { kind: "depth" } : jsonContentProblem(value);
   }
 }

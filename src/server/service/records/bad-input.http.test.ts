@@ -53,6 +53,32 @@ it.each(cases)("refuses %s", async (_name, endpoint, body, headers, status, erro
   expect(json.message).not.toMatch(/at .*\.ts:\d+/);
 });
 
+// Numbers and text inside a json Field hold by the Field rules (review 31a #3: 16-digit
+// integers were rounded, 1e400 stored as null, -0 as 0).
+const CAT = "/v0/record/demo/catalog";
+const jsonCases: [string, string, string, RegExp][] = [
+  ["an integer past 2^53 − 1", "update", '{"values":[{"key":"specs","value":9007199254740993}],"filter":{"and":[]}}', /"specs" is beyond ±9,007,199,254,740,991/],
+  ["an integer past 2^53 − 1, deep", "update", '{"values":[{"key":"specs","value":{"v":[1,9999999999999999]}}],"filter":{"and":[]}}', /beyond .*\(at v\[1\] in the json value\)/],
+  ["1e400", "insert", '{"records":[{"sku":"JSON-INF","specs":{"v":1e400}}]}', /is not a finite number \(at v in the json value\)/],
+  ["-0", "update", '{"values":[{"key":"specs","value":{"a":-0}}],"filter":{"and":[]}}', /is -0/],
+  ["a NUL in its text", "update", '{"values":[{"key":"specs","value":{"a":"x\\u0000y"}}],"filter":{"and":[]}}', /NUL character/],
+];
+it.each(jsonCases)("refuses, in a json Field, %s", async (_name, endpoint, body, message) => {
+  const res = await svc.call(`${CAT}/${endpoint}`, { method: "POST", body, headers: { "content-type": "application/json" } });
+  expect(res.status).toBe(400);
+  expect(await res.json()).toMatchObject({ error: "validation_error", message: expect.stringMatching(message) });
+});
+
+it("refuses, in a json cell of an import, a number it would round and nothing is imported", async () => {
+  for (const cell of ['"{""v"":9007199254740993}"', '"[1e400]"', "-0"]) {
+    const csv = `sku,specs\nJSON-IMP,${cell}\n`;
+    const res = await svc.call(`${CAT}/import`, { method: "POST", body: csv, headers: { "content-type": "text/csv" } });
+    expect(res.status, cell).toBe(400);
+    expect((await res.json()).message, cell).toMatch(/refused rather than rounded/);
+  }
+  expect((await post(svc, `${CAT}/query`, { filter: { and: [{ key: "sku", operator: "equal", value: "JSON-IMP" }] } })).body.items).toEqual([]);
+});
+
 it("leaves every Record unchanged after all of it", async () => {
   expect(await snapshot()).toEqual(before);
 });

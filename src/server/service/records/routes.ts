@@ -21,7 +21,7 @@ import {
   type WriteCount,
 } from "../../../shared/record-writes";
 import { parseJsonText } from "../../../shared/json-text";
-import { roundedNumberIn } from "../../../shared/values/numbers";
+import { roundedNumberIn } from "../../../shared/values";
 import { requireKey, scopeAllows } from "../auth";
 import { deleteRecords, insertRecords } from "./record-writes";
 import { distinctValues } from "./record-distinct";
