@@ -1,7 +1,7 @@
 /**
  * Searching a bucket by name (issue 22.3): a case-insensitive substring of the key at any
  * folder depth, answered from the metadata store. On an engine with secondary indexes
- * (PostgreSQL) a trigram index on lower(key) (pg_trgm) serves `lower(key) like '%q%'`; DuckDB
+ * (PostgreSQL) a trigram index on the folded key (pg_trgm) serves the folded LIKE; DuckDB
  * scans its compressed key column with contains().
  */
 import { sql } from "kysely";
@@ -13,15 +13,15 @@ export interface SearchStore {
   search(bucket: string, q: string, after: string, limit: number): Promise<ObjectRow[]>;
 }
 
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
-
 export async function openSearchStore(engine: SqlEngine, warn: (msg: string) => void): Promise<SearchStore> {
   const b = engine.builder;
   if (engine.dialect.secondaryIndexes) {
     try {
       await engine.write(async (tx) => {
-        await tx.run(sql`create extension if not exists pg_trgm`.compile(b));
-        await tx.run(sql`create index if not exists _storage_objects_name_trgm on ${sql.table(OBJECTS)} using gin (lower(key) gin_trgm_ops)`.compile(b));
+        // On the key folded as Records' text is (`foldedMatch`): the key column is COLLATE "C"
+        // (code-point order, for folder ranges), under which lower() folds ASCII alone.
+        for (const statement of engine.dialect.searchIndex?.(OBJECTS, "key", "_storage_objects_key_folded_trgm") ?? []) await tx.run(statement.compile(b));
+        await tx.run(sql`drop index if exists _storage_objects_name_trgm`.compile(b));
       });
     } catch (e) {
       // Without the extension (no right to create it) search still works, by a scan.
@@ -30,11 +30,10 @@ export async function openSearchStore(engine: SqlEngine, warn: (msg: string) => 
   }
   return {
     async search(bucket, q, after, limit) {
-      const pattern = `%${escapeLike(q.toLowerCase())}%`;
-      // PostgreSQL: LIKE, which the trigram index serves. DuckDB: contains(), a literal substring
-      // test it runs vectorized; LIKE with an ESCAPE clause is not rewritten to it and took
-      // twice as long at a million keys.
-      const matches = engine.dialect.secondaryIndexes ? sql`lower(key) like ${pattern} escape '\\'` : sql`contains(lower(key), ${q.toLowerCase()})`;
+      // PostgreSQL: the folded LIKE the trigram index serves. DuckDB: contains(), a literal
+      // substring test it runs vectorized; LIKE with an ESCAPE clause is not rewritten to it and
+      // took twice as long at a million keys.
+      const matches = engine.dialect.secondaryIndexes ? engine.dialect.foldedMatch(sql.ref("key"), q, "contains") : sql`contains(lower(key), ${q.toLowerCase()})`;
       let keys = b
         .selectFrom(OBJECTS)
         .select("key")

@@ -72,13 +72,18 @@ function toRow(r: unknown[]): ObjectRow {
 /** Creates the metadata tables when missing (also used by the migration). */
 export async function createMetadataTables(engine: SqlEngine): Promise<void> {
   const b = engine.builder;
+  // Keys compare in code-point order on both engines: folders are key ranges ("docs/" up to
+  // "docs0"), and under a database's linguistic collation "x/docs/b" lies inside "x/Docs/"'s
+  // range, so a folder's list, move and delete took in other folders (review 31a #1). The
+  // engine's text type is that order (PostgreSQL: COLLATE "C", as Record text columns).
+  const text = engine.dialect.columnType("text");
   await ensureSchema(engine, async (tx) => {
     await tx.run(
       b.schema
         .createTable(OBJECTS)
         .ifNotExists()
-        .addColumn("bucket", "varchar", (c) => c.notNull())
-        .addColumn("key", "varchar", (c) => c.notNull())
+        .addColumn("bucket", text, (c) => c.notNull())
+        .addColumn("key", text, (c) => c.notNull())
         .addColumn("version", "bigint", (c) => c.notNull().unique())
         .addColumn("file", "varchar", (c) => c.notNull().unique())
         .addColumn("size", "bigint", (c) => c.notNull())
@@ -88,6 +93,14 @@ export async function createMetadataTables(engine: SqlEngine): Promise<void> {
         .addPrimaryKeyConstraint(`${OBJECTS}_pk`, ["bucket", "key", "version"])
         .compile(),
     );
+    if (engine.dialect.name === "postgres") {
+      // A table made before took the database's default collation: brought to "C" (its primary
+      // key index is rebuilt with it), once.
+      const { rows } = await tx.run(
+        sql`select count(*) from information_schema.columns where table_schema = current_schema() and table_name = ${OBJECTS} and column_name in ('bucket', 'key') and coalesce(collation_name, '') <> 'C'`.compile(b),
+      );
+      if (Number(rows[0]?.[0] ?? 0) > 0) await tx.run(sql`alter table ${sql.table(OBJECTS)} alter column bucket type ${text}, alter column key type ${text}`.compile(b));
+    }
     await tx.run(
       b.schema
         .createTable(STATE)

@@ -28,9 +28,11 @@ async function admin<T>(adminUrl: string, fn: (client: pg.Client) => Promise<T>)
   }
 }
 
-export async function createTestDatabase(adminUrl: string, prefix = "bb_test"): Promise<TestDatabase> {
+/** `icuLocale`: a database whose default collation is that ICU locale's (as managed services' often are linguistic). */
+export async function createTestDatabase(adminUrl: string, prefix = "bb_test", opts: { icuLocale?: string } = {}): Promise<TestDatabase> {
   const name = `${prefix}_${process.pid}_${randomBytes(4).toString("hex")}`;
-  await admin(adminUrl, (c) => c.query(`CREATE DATABASE "${name}"`));
+  const icu = opts.icuLocale ? ` LOCALE_PROVIDER icu ICU_LOCALE '${opts.icuLocale.replace(/'/g, "")}' LOCALE 'C.UTF-8' TEMPLATE template0` : "";
+  await admin(adminUrl, (c) => c.query(`CREATE DATABASE "${name}"${icu}`));
   return {
     url: withDatabase(adminUrl, name),
     name,
