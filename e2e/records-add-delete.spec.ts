@@ -156,6 +156,36 @@ test("the Delete key on a selected row asks to delete the selection", async ({ p
   await expect.poll(async () => (await apiQuery("employees", { filter: pkOr("E00959", "E00960") })).count).toBe(2);
 });
 
+test("a delete confirmed by keyboard from a row's box keeps the focus in the grid, and the arrows go on working", async ({ page }) => {
+  const pks = ["E00961", "E00962", "E00963", "E00964", "E00965"];
+  await openView(page, "employees", { filter: { and: [pkOr(...pks)] }, sort: "employee_id" });
+  const { cell } = await import("./testing/records");
+  // As a keyboard user does: a cell of E00962, left to its box, Space to select.
+  await cell(page, 3, "employee_id").click();
+  await page.keyboard.press("Escape");
+  await page.keyboard.press("ArrowLeft");
+  await page.keyboard.press("Space");
+  await page.keyboard.press("ArrowDown");
+  await page.keyboard.press("Space");
+  await page.keyboard.press("Delete");
+  const confirm = page.getByRole("dialog", { name: "Delete 2 Records?" });
+  await expect(confirm).toBeVisible();
+  await page.keyboard.press("Tab");
+  await page.keyboard.press("Enter");
+  await expect(confirm).toBeHidden();
+  await expect.poll(async () => (await apiQuery("employees", { filter: pkOr(...pks) })).count).toBe(3);
+  await expect(page.getByRole("checkbox", { name: "Select row E00962" })).toHaveCount(0);
+  // Review 31b #1: the focus went back to the deleted row's box, then fell to the page.
+  const active = page.locator('[role=grid] [role=gridcell][tabindex="0"]');
+  await expect(active).toBeFocused();
+  await page.waitForTimeout(300);
+  await expect(active).toBeFocused();
+  await page.keyboard.press("ArrowDown");
+  await expect(page.locator('[role=grid] [role=gridcell][tabindex="0"]')).toBeFocused();
+  await page.locator('button[aria-label="Undo"]').click();
+  await expect.poll(async () => (await apiQuery("employees", { filter: pkOr(...pks) })).count).toBe(5);
+});
+
 test("Delete on a cell range empties it (reviewed, one undo step); Ctrl+D fills a range down from its top row", async ({ page }) => {
   const { cell } = await import("./testing/records");
   const pks = ["E00961", "E00962", "E00963"];
