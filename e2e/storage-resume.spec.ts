@@ -188,6 +188,8 @@ test("an unfinished upload can be discarded: its session ends on the service and
   await unfinished.getByRole("button", { name: `Discard the unfinished upload of ${name}` }).click();
   await expect(page.getByText(`Discarded the unfinished upload of ${name}`)).toBeVisible();
   await expect(unfinished).toHaveCount(0);
+  // The button went with its notice: the focus is in the page's content, not on the page itself.
+  await expect.poll(() => page.evaluate(() => document.activeElement !== null && document.activeElement !== document.body)).toBe(true);
   expect(session).not.toBe("");
   expect((await page.request.get(`${teamUrl}/api/v0/storage/uploads/public-assets/${session}`, { headers: { "x-baseboard-client": "1" } })).status()).toBe(404);
   await page.reload();

@@ -177,3 +177,22 @@ test("the entry holding the focus deleted elsewhere: the focus goes to the entry
   await expect(page.getByRole("button", { name: "Preview b.txt" })).toHaveCount(0);
   await expect(page.getByRole("checkbox", { name: "Select c.txt" })).toBeFocused();
 });
+
+test("the details of a file deleted elsewhere say so, and offer no link to it", async ({ page }) => {
+  const base = `gone-details-${Date.now()}`;
+  await putText("team-files", `${base}/x.txt`, "x");
+  await putText("team-files", `${base}/y.txt`, "y");
+  await page.goto(`/storage/team-files?folder=${base}`);
+  await page.getByRole("button", { name: "Details of x.txt" }).click();
+  const panel = page.getByRole("complementary", { name: "x.txt" });
+  await expect(panel.getByRole("list", { name: "Versions of x.txt, newest first" })).toBeVisible();
+  expect((await serviceCall(`/v0/storage/object/team-files/${base}/x.txt`, undefined, { method: "DELETE" })).status).toBe(200);
+  await expect(page.getByRole("button", { name: "Preview x.txt" })).toHaveCount(0);
+  // Its versions asked again, the panel says the file is gone, and its link is off (said why when pressed).
+  await expect(panel.getByText(`“${base}/x.txt” is no longer in team-files`)).toBeVisible();
+  const copy = panel.getByRole("button", { name: "Copy signed URL" });
+  await expect(copy).toHaveAttribute("aria-disabled", "true");
+  await copy.focus();
+  await page.keyboard.press("Enter");
+  await expect(page.getByText(`Nothing to share: “${base}/x.txt” is no longer in team-files`)).toBeVisible();
+});

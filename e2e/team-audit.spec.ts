@@ -469,5 +469,6 @@ test("Activity's link to an uploaded file opens that file's details, not only it
   await rows.filter({ hasText: "activity-link/gone.txt" }).first().getByRole("button").click();
   await page.getByRole("link", { name: "Open activity-link/gone.txt" }).click();
   await expect(page.getByText("activity-link/gone.txt is no longer in team-files")).toBeVisible();
+  await expect.poll(() => page.evaluate(() => document.activeElement !== null && document.activeElement !== document.body)).toBe(true);
   await expect(page.getByRole("complementary", { name: "gone.txt" })).toHaveCount(0);
 });

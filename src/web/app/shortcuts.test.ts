@@ -20,3 +20,17 @@ describe("isTypingTarget", () => {
     expect(isTypingTarget(target as unknown as EventTarget)).toBe(expected);
   });
 });
+
+describe("the help lists every shortcut a control announces", () => {
+  it("each aria-keyshortcuts in the app is in the list (Ctrl+Shift+Enter was missing: review 31b #6)", async () => {
+    const fs = await import("node:fs");
+    const path = await import("node:path");
+    const { shortcuts } = await import("./shortcuts");
+    const walk = (dir: string): string[] =>
+      fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : e.name.endsWith(".tsx") ? [path.join(dir, e.name)] : []));
+    const announced = walk(path.resolve(import.meta.dirname, "..")).flatMap((f) => [...fs.readFileSync(f, "utf8").matchAll(/aria-keyshortcuts="([^"]*)"/g)].map((m) => m[1].split(" ")[0]));
+    expect(announced.length).toBeGreaterThan(0);
+    const listed = shortcuts.map((s) => s.keys.join("+").replace("Ctrl/⌘", "Control"));
+    for (const keys of announced) expect(listed, keys).toContain(keys);
+  });
+});

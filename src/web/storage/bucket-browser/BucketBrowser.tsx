@@ -33,7 +33,7 @@ import { baseName, parentFolder } from "../paths.utils";
 import { headObject } from "../object-head-query";
 import { UnfinishedUploads } from "../upload/UnfinishedUploads";
 import { FOCUSABLE, moveByArrow, ROW } from "./arrow-keys";
-import { focusFallback } from "../../ui/focus-fallback";
+import { focusFallback, refocusIfLost } from "../../ui/focus-fallback";
 import { useFolderEntries } from "./use-folder-entries";
 import { SelectionBar } from "../selection/SelectionBar";
 import type { DeleteOffer } from "./FileActions";
@@ -108,7 +108,11 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities, op
     const listed = data.entries.find((e): e is FileEntry => e.kind === "file" && e.key === fileToOpen);
     const open = (item: FileEntry | undefined) => {
       if (item) setDetails(item);
-      else toast(`${fileToOpen} is no longer in ${name}`, { kind: "error", detail: "It was moved, renamed or deleted since. Search the bucket for its name." });
+      else {
+        toast(`${fileToOpen} is no longer in ${name}`, { kind: "error", detail: "It was moved, renamed or deleted since. Search the bucket for its name, or look in Activity for where it went." });
+        // The link that led here is on another page: the focus to the listing, not the page (review 31b #3).
+        refocusIfLost();
+      }
       onFileOpened?.();
     };
     if (listed) return open(listed);

@@ -58,6 +58,7 @@ export function FileDetails(p: FileDetailsProps) {
       onError: (e) => toast("Could not restore the version", { kind: "error", detail: e.message }),
     });
 
+  const gone = q.isError && q.error instanceof ApiError && q.error.status === 404;
   return (
     <aside className="st-details" aria-labelledby="st-details-title" onKeyDown={(e) => e.key === "Escape" && (e.stopPropagation(), p.onClose())}>
       <header className="st-details-head">
@@ -104,7 +105,15 @@ export function FileDetails(p: FileDetailsProps) {
               </option>
             ))}
           </select>
-          <button type="button" className="btn btn-sm" onClick={() => share(newest?.versionedKey ?? entry.versionedKey ?? entry.key, newest ? `version ${q.data?.length ?? 1} · ${formatDate(newest.lastModified)}` : "newest version")}>
+          <button
+            type="button"
+            className="btn btn-sm"
+            // A file gone since (deleted or moved elsewhere) has nothing to sign: said, not sent
+            // for the service's bare "no such version" (review 31b #4).
+            aria-disabled={gone || undefined}
+            title={gone ? `“${entry.key}” is no longer in ${bucket}` : undefined}
+            onClick={() => (gone ? toast(`Nothing to share: “${entry.key}” is no longer in ${bucket}`, { detail: "It was deleted or moved since this panel opened." }) : share(newest?.versionedKey ?? entry.versionedKey ?? entry.key, newest ? `version ${q.data?.length ?? 1} · ${formatDate(newest.lastModified)}` : "newest version"))}
+          >
             <Icon name="link" /> Copy signed URL
           </button>
         </div>

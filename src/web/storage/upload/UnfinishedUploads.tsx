@@ -7,6 +7,7 @@
  */
 import { useQuery } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useState } from "react";
+import { refocusIfLost } from "../../ui/focus-fallback";
 import { toast } from "../../ui/toast";
 import { formatBytes } from "../format.utils";
 import { discardUnfinished, unfinishedUploadQueryOptions } from "./unfinished-upload-query";
@@ -63,6 +64,8 @@ function UnfinishedRow({ u, onGone }: { u: UnfinishedUpload; onGone(): void }) {
             () => {
               onGone();
               toast(`Discarded the unfinished upload of ${u.key}`, { kind: "success" });
+              // The button went with its notice: the focus to the listing, not the page (review 31b #2).
+              refocusIfLost();
             },
             (e: Error) => {
               setDiscarding(false);
