@@ -426,6 +426,11 @@ test("Activity keeps to the page's width: a long file key wraps, Outcome stays i
   await expect(table.getByRole("columnheader", { name: "Outcome" })).toBeInViewport({ ratio: 1 });
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1366);
   await page.screenshot({ path: "test-results/audit-activity-long-key.png" });
+  // At 700 px (or 200% zoom) the On column keeps room for a name (it had 36 px: review 31b #5).
+  await page.setViewportSize({ width: 700, height: 850 });
+  const on = table.locator("td.activity-on").first();
+  expect((await on.boundingBox())!.width).toBeGreaterThanOrEqual(80);
+  await page.screenshot({ path: "test-results/audit-activity-700.png" });
 });
 
 test("Activity's Older entries keeps the keyboard: the focus goes to the first entry it loaded, not the page", async ({ page }) => {
