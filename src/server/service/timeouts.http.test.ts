@@ -87,6 +87,30 @@ describe("the service's timeouts", () => {
     await stillServing();
   });
 
+  it("cuts a stalled upload about its idle time after its last byte, not up to twice that (review 31a #6)", async () => {
+    const head = post("/v0/storage/object/public-assets", 100_000, "multipart/form-data; boundary=x");
+    const u = new URL(svc.url);
+    const socket = net.connect(Number(u.port), u.hostname);
+    socket.on("error", () => {});
+    let answer = "";
+    socket.on("data", (d) => (answer += d));
+    const closed = new Promise<number>((r) => socket.once("close", () => r(performance.now())));
+    socket.write(`${head}--x\r\ncontent-disposition: form-data; name="key"\r\n\r\nstall.txt\r\n--x\r\ncontent-disposition: form-data; name="file"; filename="stall.txt"\r\n\r\n`);
+    // Bytes until just after the first look at 1,500 ms, then none.
+    let last = performance.now();
+    const timer = setInterval(() => {
+      socket.write("a");
+      last = performance.now();
+    }, 200);
+    await new Promise((r) => setTimeout(r, 1_700));
+    clearInterval(timer);
+    const stalledFor = (await closed) - last;
+    expect(answer).toMatch(/^HTTP\/1.1 408/);
+    expect(stalledFor).toBeGreaterThan(1_400);
+    // Looked at once per idle time, it was cut ~2.9 s after the last byte.
+    expect(stalledFor).toBeLessThan(2_300);
+  });
+
   it("answers 408 to headers that never finish", async () => {
     const r = await exchange(`GET /v0/meta HTTP/1.1\r\nHost: ${new URL(svc.url).host}\r\nx-slow: `);
     expect(r.status).toBe(408);
