@@ -7,6 +7,7 @@
  */
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { ApiError, apiFetch } from "../api-client";
+import { meQueryOptions } from "./me-get-query";
 import { teamKeys } from "./team-keys";
 
 const pathOf = (kind: "table" | "bucket", name: string) =>
@@ -28,7 +29,12 @@ export const hiddenProbeQueryOptions = (kind: "table" | "bucket", name: string) 
     meta: { handlesErrors: true },
   });
 
-/** The proxy's reason when the person may not see it; null when it is simply not there (or still asking: undefined). */
+/**
+ * The proxy's reason when the person may not see it; null when it is simply not there (or still
+ * asking: undefined). Asked only where grants exist (people signed in as themselves): a single
+ * user or a shared password has none, and a name the catalog lacks is then not asked about.
+ */
 export function useHiddenWhy(kind: "table" | "bucket", name: string, missing: boolean): string | null | undefined {
-  return useQuery({ ...hiddenProbeQueryOptions(kind, name), enabled: missing }).data;
+  const people = useQuery(meQueryOptions()).data?.mode === "people";
+  return useQuery({ ...hiddenProbeQueryOptions(kind, name), enabled: missing && people }).data;
 }
