@@ -44,6 +44,19 @@ function exchange(head: string, drip?: { every: number; byte: string }): Promise
 const post = (path: string, length: number, type = "application/json") =>
   `POST ${path} HTTP/1.1\r\nHost: ${new URL(svc.url).host}\r\nx-api-key: ${svc.key}\r\nContent-Type: ${type}\r\nContent-Length: ${length}\r\n\r\n`;
 
+/** An upload over a raw socket, its file part begun: the test sends (or does not send) the rest. */
+function startedUpload(name: string) {
+  const head = post("/v0/storage/object/public-assets", 100_000, "multipart/form-data; boundary=x");
+  const u = new URL(svc.url);
+  const socket = net.connect(Number(u.port), u.hostname);
+  socket.on("error", () => {});
+  let answer = "";
+  socket.on("data", (d) => (answer += d));
+  const closed = new Promise<number>((r) => socket.once("close", () => r(performance.now())));
+  socket.write(`${head}--x\r\ncontent-disposition: form-data; name="key"\r\n\r\n${name}\r\n--x\r\ncontent-disposition: form-data; name="file"; filename="${name}"\r\n\r\n`);
+  return { socket, closed, answer: () => answer };
+}
+
 async function stillServing() {
   const res = await svc.call("/v0/record/demo/employees/query", { json: { limit: 1 } });
   expect(res.status).toBe(200);
@@ -69,43 +82,29 @@ describe("the service's timeouts", () => {
   });
 
   it("lets an upload drip for longer than the JSON deadline, and answers 408 once it stalls", async () => {
-    const head = post("/v0/storage/object/public-assets", 100_000, "multipart/form-data; boundary=x");
-    const u = new URL(svc.url);
-    const socket = net.connect(Number(u.port), u.hostname);
-    socket.on("error", () => {});
-    let answer = "";
-    socket.on("data", (d) => (answer += d));
-    const closed = new Promise<void>((r) => socket.once("close", () => r()));
-    socket.write(`${head}--x\r\ncontent-disposition: form-data; name="key"\r\n\r\nslow.txt\r\n--x\r\ncontent-disposition: form-data; name="file"; filename="slow.txt"\r\n\r\n`);
-    const timer = setInterval(() => socket.write("a"), 300);
+    const up = startedUpload("slow.txt");
+    const timer = setInterval(() => up.socket.write("a"), 300);
     await new Promise((r) => setTimeout(r, 4000));
     clearInterval(timer);
-    expect(answer).toBe("");
-    await closed;
-    expect(answer).toMatch(/^HTTP\/1.1 408/);
-    expect(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4))).toMatchObject({ error: "request_timeout" });
+    expect(up.answer()).toBe("");
+    await up.closed;
+    expect(up.answer()).toMatch(/^HTTP\/1.1 408/);
+    expect(JSON.parse(up.answer().slice(up.answer().indexOf("\r\n\r\n") + 4))).toMatchObject({ error: "request_timeout" });
     await stillServing();
   });
 
   it("cuts a stalled upload about its idle time after its last byte, not up to twice that (review 31a #6)", async () => {
-    const head = post("/v0/storage/object/public-assets", 100_000, "multipart/form-data; boundary=x");
-    const u = new URL(svc.url);
-    const socket = net.connect(Number(u.port), u.hostname);
-    socket.on("error", () => {});
-    let answer = "";
-    socket.on("data", (d) => (answer += d));
-    const closed = new Promise<number>((r) => socket.once("close", () => r(performance.now())));
-    socket.write(`${head}--x\r\ncontent-disposition: form-data; name="key"\r\n\r\nstall.txt\r\n--x\r\ncontent-disposition: form-data; name="file"; filename="stall.txt"\r\n\r\n`);
+    const up = startedUpload("stall.txt");
     // Bytes until just after the first look at 1,500 ms, then none.
     let last = performance.now();
     const timer = setInterval(() => {
-      socket.write("a");
+      up.socket.write("a");
       last = performance.now();
     }, 200);
     await new Promise((r) => setTimeout(r, 1_700));
     clearInterval(timer);
-    const stalledFor = (await closed) - last;
-    expect(answer).toMatch(/^HTTP\/1.1 408/);
+    const stalledFor = (await up.closed) - last;
+    expect(up.answer()).toMatch(/^HTTP\/1.1 408/);
     expect(stalledFor).toBeGreaterThan(1_400);
     // Looked at once per idle time, it was cut ~2.9 s after the last byte.
     expect(stalledFor).toBeLessThan(2_300);
