@@ -117,16 +117,11 @@ export const RecordsGrid = memo(function RecordsGrid(p: Props) {
   const savingByRow = useMemo(() => byRow([...saving].map((k) => [k, true] as const)), [saving]);
 
   // Rows are keyed by Record: when the row holding the focus goes (deleted, here or by someone
-  // else), its cell goes with it and the focus fell to the page. It goes to the active cell.
-  const focusInGrid = useRef(false);
-  useLayoutEffect(() => {
-    const lost = document.activeElement === null || document.activeElement === document.body;
-    if (focusInGrid.current && lost) scrollRef.current?.querySelector<HTMLElement>('[role="gridcell"][tabindex="0"]')?.focus();
-  }, [rows]);
-  // The same when the focused cell goes in a render where the rows did not change here: after a
-  // delete confirmed from a row's box, the dialog gave the focus back to that box, and its row
-  // went a moment later (review 31b #1). Listened to natively: React passes on no blur from a
-  // node it is taking out. A cell still in the page lost the focus to a click elsewhere: left.
+  // else, or a render after a dialog gave the focus back to that row's box: review 31b #1), its
+  // cell goes with it and the focus fell to the page. It goes to the active cell. Listened to
+  // natively: React passes on no blur from a node it is taking out. A cell still in the page
+  // lost the focus to a click elsewhere: left alone. (One mechanism: a layout effect on the
+  // rows did the first case alone until stop 42.)
   useEffect(() => {
     const el = scrollRef.current;
     if (!el) return;
@@ -334,13 +329,8 @@ export const RecordsGrid = memo(function RecordsGrid(p: Props) {
       onPaste={(e) => !editing && !isTypingTarget(e.target) && onGridPaste(e, active)}
       onContextMenu={(e) => !editing && onGridContextMenu(e)}
       onFocus={(e) => {
-        focusInGrid.current = true;
         // Tabbing into the grid lands on the active cell.
         if (e.target === scrollRef.current) moveTo(active.row, active.col);
-      }}
-      onBlur={(e) => {
-        // Left for somewhere else (not a row taken away under the focus, which gives no target).
-        if (e.relatedTarget instanceof Node && !scrollRef.current?.contains(e.relatedTarget)) focusInGrid.current = false;
       }}
       tabIndex={rows.length === 0 ? 0 : -1}
     >

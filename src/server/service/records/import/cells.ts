@@ -6,8 +6,8 @@ import { type Result, fail, ok } from "../../../../shared/errors";
 import type { FieldType } from "../../../../shared/records";
 import { parseObjectKey } from "../../../../shared/storage";
 import type { FieldDef } from "../registry";
-import { fieldValueProblem, parseNumberText, roundedNumberIn, textProblem } from "../../../../shared/values";
-import { isValidDate, jsonDepth, MAX_JSON_DEPTH, normalizeDatetime, parseNumeric } from "../values";
+import { parseNumberText, roundedNumberIn, textProblem } from "../../../../shared/values";
+import { encodeWrite, isValidDate, normalizeDatetime, parseNumeric } from "../values";
 
 const BOOLEAN = /^(true|false)$/i;
 
@@ -83,14 +83,11 @@ export function cellValue(field: FieldDef, cell: string, primaryKey: boolean): R
       } catch {
         return bad();
       }
-      if (jsonDepth(v) > MAX_JSON_DEPTH) return fail("validation_error", `the json value of "${field.key}" is nested more than ${MAX_JSON_DEPTH} levels deep.`);
-      // The same rules as an update's json value (review 31a #3): numbers exact, text whole.
+      // The same rules as an update's json value (review 31a #3): numbers exact, text whole,
+      // depth bounded; said in the same words (encodeWrite).
       const rounded = roundedNumberIn(cell);
       if (rounded) return fail("validation_error", `"${field.key}": the number ${rounded.written} in the json value would be read as ${rounded.stored}; it is refused rather than rounded.`);
-      const problem = fieldValueProblem({ key: field.key, type: "json", nullable: true }, v);
-      if (problem?.kind === "number") return fail("validation_error", `"${field.key}": the number in the json value ${problem.detail}; it is refused rather than rounded.`);
-      if (problem?.kind === "nul" || problem?.kind === "surrogate") return fail("validation_error", `"${field.key}": the json value holds ${problem.kind === "nul" ? "the NUL character (U+0000)" : "half of a surrogate pair alone"}, which text cannot hold.`);
-      return ok(JSON.stringify(v));
+      return encodeWrite(field, v, "this cell");
     }
     case "image":
     case "attachment": {
