@@ -11,6 +11,7 @@ import { ApiError } from "../api-client";
 import { type Health, healthKeys, healthQueryOptions } from "./health-get-query";
 import type { UpstreamState } from "./health.utils";
 import { Toaster } from "../ui/toast";
+import { listenForLostFocus } from "../ui/focus-fallback";
 import { HelpOverlay } from "./HelpOverlay";
 import { isTypingTarget } from "./shortcuts";
 import { Sidebar } from "./Sidebar";
@@ -33,6 +34,9 @@ export function Shell() {
   const closeHelp = useCallback(() => setHelp(false), []);
   const pathname = useRouterState({ select: (r) => r.location.pathname });
   const sidebar = useSidebarOpen();
+
+  // A focused control taken out of the page hands the focus on, wherever it was.
+  useEffect(listenForLostFocus, []);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {

@@ -10,6 +10,29 @@ export const focusFallback = (): HTMLElement | null =>
   document.querySelector<HTMLElement>(".st-browser [data-entry-main]") ??
   document.getElementById("main");
 
+/**
+ * The one rescue for a focused element taken out of the page (a row deleted here or by someone
+ * else, a selection bar gone with its selection, a dialog's opener that left a render after the
+ * dialog gave it the focus back): the focus goes to focusFallback, not to the page. Listened to
+ * natively on the document: React passes on no blur from a node it is taking out. An element
+ * still in the page lost the focus to a click elsewhere: left alone. Places that know better (a
+ * bucket listing puts it on the same control of the entry now in its place) do so in a layout
+ * effect, before this looks. Inside an open modal the page behind is inert: left to the dialog.
+ */
+export function listenForLostFocus(): () => void {
+  const onOut = (e: FocusEvent) => {
+    if (e.relatedTarget !== null) return;
+    const from = e.target;
+    if (!(from instanceof Element)) return;
+    requestAnimationFrame(() => {
+      const lost = document.activeElement === null || document.activeElement === document.body;
+      if (lost && !from.isConnected && !document.querySelector("dialog[open]")) focusFallback()?.focus();
+    });
+  };
+  document.addEventListener("focusout", onOut);
+  return () => document.removeEventListener("focusout", onOut);
+}
+
 /** After the current frame: if the focus fell to the page, to `fallback` (default: focusFallback). */
 export function refocusIfLost(fallback: () => HTMLElement | null | undefined = focusFallback): void {
   requestAnimationFrame(() => {

@@ -117,25 +117,8 @@ export const RecordsGrid = memo(function RecordsGrid(p: Props) {
   const savingByRow = useMemo(() => byRow([...saving].map((k) => [k, true] as const)), [saving]);
 
   // Rows are keyed by Record: when the row holding the focus goes (deleted, here or by someone
-  // else, or a render after a dialog gave the focus back to that row's box: review 31b #1), its
-  // cell goes with it and the focus fell to the page. It goes to the active cell. Listened to
-  // natively: React passes on no blur from a node it is taking out. A cell still in the page
-  // lost the focus to a click elsewhere: left alone. (One mechanism: a layout effect on the
-  // rows did the first case alone until stop 42.)
-  useEffect(() => {
-    const el = scrollRef.current;
-    if (!el) return;
-    const onOut = (e: FocusEvent) => {
-      if (e.relatedTarget !== null) return;
-      const from = e.target as Element;
-      requestAnimationFrame(() => {
-        const lost = document.activeElement === null || document.activeElement === document.body;
-        if (lost && !from.isConnected) el.querySelector<HTMLElement>('[role="gridcell"][tabindex="0"]')?.focus();
-      });
-    };
-    el.addEventListener("focusout", onOut);
-    return () => el.removeEventListener("focusout", onOut);
-  }, []);
+  // else, or a render after a dialog gave the focus back to that row's box: review 31b #1), the
+  // app's one rescue (listenForLostFocus, in the Shell) gives the focus to the active cell.
 
   // Where the Record being edited is now: rows move under an open editor when another person
   // adds or deletes a Record above it (the edit was then saved into whichever Record took its place).
