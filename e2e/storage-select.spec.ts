@@ -196,3 +196,50 @@ test("the details of a file deleted elsewhere say so, and offer no link to it", 
   await page.keyboard.press("Enter");
   await expect(page.getByText(`Nothing to share: “${base}/x.txt” is no longer in team-files`)).toBeVisible();
 });
+
+test("entries dragged onto a folder row or a breadcrumb move there, after one look at the Move dialog", async ({ page }) => {
+  const base = `drag-${Date.now()}`;
+  for (const n of ["a", "b", "c"]) await putText("team-files", `${base}/${n}.txt`, `file ${n}`);
+  await putText("team-files", `${base}/into/keep.txt`, "kept");
+  await page.goto(`/storage/team-files?folder=${base}`);
+
+  // One file, not selected, onto the folder's row: it alone is offered, into that folder.
+  // By hand (as dragTo does), to see the folder marked while the file is held over it.
+  await page.getByRole("button", { name: "Preview a.txt" }).hover();
+  await page.mouse.down();
+  await page.getByRole("button", { name: "Open folder into" }).hover();
+  await page.getByRole("button", { name: "Open folder into" }).hover({ position: { x: 12, y: 8 } });
+  await expect(page.locator("tr.st-drop-target")).toHaveCount(1);
+  await page.screenshot({ path: `${SHOTS}/53-drag-onto-folder.png` });
+  await page.mouse.up();
+  const one = page.getByRole("dialog", { name: "Move 1 file" });
+  await expect(one.getByLabel(/Into the folder/)).toHaveValue(`${base}/into/`);
+  await one.getByLabel(/Into the folder/).press("Enter");
+  await expect(page.getByTestId("bulk-outcome")).toHaveText(`1 of 1 moved to ${base}/into/.`);
+  await page.keyboard.press("Escape");
+  expect(await listKeys("team-files", `${base}/into/`)).toEqual([`${base}/into/a.txt`, `${base}/into/keep.txt`]);
+
+  // Two selected, dragged by one of them: both go, into the folder's card in the grid view.
+  await page.getByRole("checkbox", { name: "Select b.txt" }).click();
+  await page.getByRole("checkbox", { name: "Select c.txt" }).click();
+  await page.getByRole("button", { name: "Grid view" }).click();
+  await page.getByRole("button", { name: "Preview c.txt" }).dragTo(page.getByRole("button", { name: "Open folder into" }));
+  const two = page.getByRole("dialog", { name: "Move 2 files" });
+  await two.getByRole("button", { name: "Move 2 files" }).click();
+  await expect(page.getByTestId("bulk-outcome")).toHaveText(`2 of 2 moved to ${base}/into/.`);
+  await page.keyboard.press("Escape");
+  expect(await listKeys("team-files", `${base}/into/`)).toEqual([`${base}/into/a.txt`, `${base}/into/b.txt`, `${base}/into/c.txt`, `${base}/into/keep.txt`]);
+  await page.getByRole("button", { name: "List view" }).click();
+
+  // From inside the folder, onto the breadcrumb above: up a level. Cancel moves nothing.
+  await page.getByRole("button", { name: "Open folder into" }).click();
+  await page.getByRole("button", { name: "Preview keep.txt" }).dragTo(page.getByRole("navigation", { name: "Folder path" }).getByRole("button", { name: base }));
+  const up = page.getByRole("dialog", { name: "Move 1 file" });
+  await expect(up.getByLabel(/Into the folder/)).toHaveValue(`${base}/`);
+  await up.getByRole("button", { name: "Cancel" }).click();
+  expect(await listKeys("team-files", `${base}/into/`)).toContain(`${base}/into/keep.txt`);
+  await page.getByRole("button", { name: "Preview keep.txt" }).dragTo(page.getByRole("navigation", { name: "Folder path" }).getByRole("button", { name: base }));
+  await page.getByRole("dialog", { name: "Move 1 file" }).getByRole("button", { name: "Move 1 file" }).click();
+  await expect(page.getByTestId("bulk-outcome")).toHaveText(`1 of 1 moved to ${base}/.`);
+  expect(await listKeys("team-files", `${base}/`)).toContain(`${base}/keep.txt`);
+});

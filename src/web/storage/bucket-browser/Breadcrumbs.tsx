@@ -3,18 +3,21 @@
  * one on screen; each but the last leads back up.
  */
 import { breadcrumbs } from "../paths.utils";
+import type { DragToFolder } from "./drag-to-folder";
 
-export function Breadcrumbs({ bucket, folder, onFolderChange }: { bucket: string; folder: string; onFolderChange(f: string): void }) {
+export function Breadcrumbs({ bucket, folder, onFolderChange, drag }: { bucket: string; folder: string; onFolderChange(f: string): void; drag?: DragToFolder }) {
   const crumbs = breadcrumbs(bucket, folder);
   return (
     <nav className="st-crumbs" aria-label="Folder path">
       <ol>
         {crumbs.map((c, i) => {
           const last = i === crumbs.length - 1;
+          // Entries dragged onto a folder above this one move up into it.
+          const drop = last || !drag ? undefined : drag.target(c.folder);
           const crumb = last ? (
             <span aria-current="page">{c.label}</span>
           ) : (
-            <button type="button" className="st-link-btn" onClick={() => onFolderChange(c.folder)}>
+            <button type="button" className={`st-link-btn ${drop?.over ? "st-drop-target" : ""}`} onClick={() => onFolderChange(c.folder)} {...drop?.props}>
               {c.label}
             </button>
           );

@@ -38,7 +38,8 @@ import { useFolderEntries } from "./use-folder-entries";
 import { SelectionBar } from "../selection/SelectionBar";
 import type { DeleteOffer } from "./FileActions";
 import { BulkDialog } from "../selection/BulkDialog";
-import { goneAfter, prune, selectRange, summarize, toggle, toggleAll } from "../selection/selection.utils";
+import { goneAfter, prune, selectRange, type SelectionSummary, summarize, toggle, toggleAll } from "../selection/selection.utils";
+import { useDragToFolder } from "./drag-to-folder";
 import { FileDetails } from "../details/FileDetails";
 
 type FileEntry = Extract<Entry, { kind: "file" }>;
@@ -89,7 +90,8 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities, op
   const [openKey, setOpenKey] = useState(false);
   // The selection (issue 22.1) belongs to one folder (or one search) at a time.
   const [selection, setSelection] = useState<{ where: string; ids: Set<string>; anchor: string | null }>({ where: "", ids: new Set(), anchor: null });
-  const [bulk, setBulk] = useState<"delete" | "move" | "copy" | null>(null);
+  // A bulk action on the selection, or on entries dragged onto a folder (`to`: where they were dropped).
+  const [bulk, setBulk] = useState<{ action: "delete" | "move" | "copy"; summary?: SelectionSummary; to?: string } | null>(null);
   const [details, setDetails] = useState<FileEntry | null>(null);
   // Another folder: the details of a file of the one left go (they followed into it).
   useEffect(() => setDetails(null), [name, folder]);
@@ -197,6 +199,11 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities, op
   const openFile = (e: FileEntry) => (fileKind(e.contentType, e.key) === "image" ? setLightboxKey(e.key) : setPreview(e));
   const onDelete = (e: FileEntry) => setDeleteFor(e);
   const onLink = (e: FileEntry) => setLinkFor(e);
+  // Entries dragged onto a folder: the Move dialog, its destination filled in (where moving is offered).
+  const drag = useDragToFolder(
+    selected,
+    canCreate && capabilities.jobs ? (ids, to) => setBulk({ action: "move", summary: summarize(new Set(ids), shown), to }) : undefined,
+  );
   const viewProps = {
     bucket: name,
     entries: shown,
@@ -217,6 +224,7 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities, op
     onSelect: select,
     onSelectAll: selectAll,
     onDetails: (e: FileEntry) => setDetails(e),
+    drag,
   };
   // The entry holding the focus went (deleted or moved by someone else, seen live): the focus
   // goes to the entry now in its place, not to the page (review 30b #2; the grid does the same).
@@ -262,7 +270,7 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities, op
       }}
     >
       <header className="ws-head st-head">
-        <Breadcrumbs bucket={name} folder={folder} onFolderChange={onFolderChange} />
+        <Breadcrumbs bucket={name} folder={folder} onFolderChange={onFolderChange} drag={drag} />
         <PresenceBar view={`bucket:${name}`} />
         <span className={`perm perm-${bucket.permission} st-perm`} title={`${PERMISSION_TEXT[bucket.permission]}. Access: ${bucket.access.join(", ") || "none"}.`}>
           {PERMISSION_LABEL[bucket.permission]}
@@ -304,8 +312,8 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities, op
           lifetimeChoice={capabilities.expiresIn}
           canDelete={canDelete}
           canWrite={canCreate}
-          onMove={(a) => setBulk(a)}
-          onDelete={() => setBulk("delete")}
+          onMove={(a) => setBulk({ action: a })}
+          onDelete={() => setBulk({ action: "delete" })}
           onClear={clearSelection}
         />
       )}
@@ -413,12 +421,13 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities, op
         <BulkDialog
           bucket={name}
           folder={folder}
-          action={bulk}
-          summary={summary}
+          action={bulk.action}
+          summary={bulk.summary ?? summary}
+          to={bulk.to}
           onDone={(out) => {
-            setSelection((s) => ({ ...s, ids: new Set([...s.ids].filter((i) => !out.done.includes(i) || bulk === "copy")) }));
+            setSelection((s) => ({ ...s, ids: new Set([...s.ids].filter((i) => !out.done.includes(i) || bulk.action === "copy")) }));
             // The details of a file deleted or moved away would only show what is gone.
-            setDetails((d) => (d && goneAfter(bulk, out.done, d.key) ? null : d));
+            setDetails((d) => (d && goneAfter(bulk.action, out.done, d.key) ? null : d));
           }}
           onClose={() => setBulk(null)}
         />

@@ -5,6 +5,7 @@ import { FolderIcon } from "../preview/FileIcon";
 import { Thumbnail } from "../preview/Thumbnail";
 import { DeleteButton, type DeleteOffer, FileActions, MoveButton } from "./FileActions";
 import { entryId } from "../selection/selection.utils";
+import type { DragToFolder } from "./drag-to-folder";
 
 type FileEntry = Extract<Entry, { kind: "file" }>;
 
@@ -32,6 +33,15 @@ export interface EntryViewProps {
   onSelectAll(): void;
   /** File details (size, sha256, versions); absent = not offered. */
   onDetails?(e: FileEntry): void;
+  /** Entries dragged onto a folder to move them there. */
+  drag: DragToFolder;
+}
+
+/** A folder row's or card's props: dragged, and taking drops (marked while something is held over it). */
+function folderDrop(p: EntryViewProps, e: Extract<Entry, { kind: "folder" }>, className: string): React.HTMLAttributes<HTMLElement> {
+  if (e.pending) return { className };
+  const t = p.drag.target(e.folder);
+  return { ...p.drag.source(entryId(e)), ...t.props, className: `${className} ${t.over ? "st-drop-target" : ""}` };
 }
 
 /** Ctrl/⌘-click or Shift-click on an entry selects instead of opening, as in a file manager. */
@@ -110,7 +120,7 @@ export function EntryList(p: EntryViewProps) {
       <tbody>
         {p.entries.map((e) =>
           e.kind === "folder" ? (
-            <tr key={`d:${e.name}`} className={`st-row-folder ${p.selected.has(entryId(e)) ? "st-selected" : ""}`}>
+            <tr key={`d:${e.name}`} {...folderDrop(p, e, `st-row-folder ${p.selected.has(entryId(e)) ? "st-selected" : ""}`)}>
               <td className="st-col-check">
                 <SelectBox p={p} e={e} />
               </td>
@@ -138,7 +148,7 @@ export function EntryList(p: EntryViewProps) {
               </td>
             </tr>
           ) : (
-            <tr key={`f:${e.key}`} className={p.selected.has(e.key) ? "st-selected" : undefined}>
+            <tr key={`f:${e.key}`} className={p.selected.has(e.key) ? "st-selected" : undefined} {...p.drag.source(e.key)}>
               <td className="st-col-check">
                 <SelectBox p={p} e={e} />
               </td>
@@ -167,7 +177,7 @@ export function EntryGrid(p: EntryViewProps) {
     <ul className="st-grid" aria-label="Files and folders">
       {p.entries.map((e) =>
         e.kind === "folder" ? (
-          <li key={`d:${e.name}`} className={`st-card st-card-folder ${p.selected.has(entryId(e)) ? "st-selected" : ""}`}>
+          <li key={`d:${e.name}`} {...folderDrop(p, e, `st-card st-card-folder ${p.selected.has(entryId(e)) ? "st-selected" : ""}`)}>
             <span className="st-card-check">
               <SelectBox p={p} e={e} />
             </span>
@@ -180,7 +190,7 @@ export function EntryGrid(p: EntryViewProps) {
             </button>
           </li>
         ) : (
-          <li key={`f:${e.key}`} className={`st-card ${p.selected.has(e.key) ? "st-selected" : ""}`}>
+          <li key={`f:${e.key}`} className={`st-card ${p.selected.has(e.key) ? "st-selected" : ""}`} {...p.drag.source(e.key)}>
             <span className="st-card-check">
               <SelectBox p={p} e={e} />
             </span>

@@ -17,6 +17,8 @@ export interface BulkDialogProps {
   folder: string;
   action: "delete" | "move" | "copy";
   summary: SelectionSummary;
+  /** Where to move or copy to, when already chosen (entries dropped onto a folder); else this folder. */
+  to?: string;
   onDone(outcome: BulkOutcome): void;
   onClose(): void;
 }
@@ -28,7 +30,7 @@ export function BulkDialog(p: BulkDialogProps) {
   const id = useId();
   // The folder shown, as a folder ("docs/"): a name typed after it is a folder inside it (it
   // was "docs", and "archive" typed after it made a sibling "docsarchive": review 30b #3).
-  const [to, setTo] = useState(p.folder && !p.folder.endsWith("/") ? `${p.folder}/` : p.folder);
+  const [to, setTo] = useState(p.to ?? (p.folder && !p.folder.endsWith("/") ? `${p.folder}/` : p.folder));
   const [overwrite, setOverwrite] = useState(false);
   const [progress, setProgress] = useState<BulkProgress | null>(null);
   const [outcome, setOutcome] = useState<BulkOutcome | null>(null);
