@@ -26,7 +26,7 @@ import type { SessionGate } from "./session";
 import { personKey, SHARED_PASSWORD, SINGLE_USER, type Actor, type Resource } from "../team/contract";
 import { recordRefusedPeopleChange } from "../team/api/people-api";
 import { decide, mayRead } from "../team/grants/permissions";
-import { checkRequest } from "../team/grants/request-access";
+import { checkRequest, checkTableCreation } from "../team/grants/request-access";
 import { parseJsonText } from "../../shared/json-text";
 import type { TeamGate } from "../team/team-gate";
 import { answerAudit } from "../team/audit/audit-api";
@@ -41,6 +41,9 @@ type ForwardRoute = Extract<ApiRoute, { kind: "forward" }>;
 
 /** How long a refused upload's key is waited for (its body's first part) before it is recorded without. */
 const UPLOAD_KEY_WAIT_MS = 2_000;
+
+/** A catalog's tables as `db/slug`. */
+const tableNames = (cfg: AppConfig): Set<string> => new Set(cfg.databases.flatMap((d) => d.tables.map((t) => `${d.id}/${t.slug}`)));
 
 export type Middleware = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void;
 
@@ -234,7 +237,18 @@ export function createProxyHandler(deps: ProxyDeps) {
       size: Number(req.headers["content-length"]) || undefined,
       undoOf: undoOf(req.headers[UNDO_HEADER]),
     };
-    const decision = actor ? checkRequest(actor, route, json) : { allowed: true as const };
+    let decision: ReturnType<typeof checkTableCreation> = actor ? checkRequest(actor, route, json) : { allowed: true };
+    // An import into a table the catalog lacks creates it (admins only: review 27a #8).
+    if (actor && decision.allowed && route.endpoint === "import" && actor.role !== "admin") {
+      const cfg = (await catalogCache.get(route.target).catch(() => undefined))?.config;
+      decision = checkTableCreation(actor, route.target ?? "", cfg && tableNames(cfg));
+    }
+    if (change && !decision.allowed && decision.status === 503) {
+      await deps.audit?.unanswered(change, 503, decision.message);
+      release();
+      res.once("finish", () => req.readableEnded || discardRest(req));
+      return sendJson(res, 503, errorBody("unavailable", decision.message), { ...headers, "retry-after": "5" });
+    }
     if (change && !decision.allowed) {
       // A refused upload is recorded with the key it asked for (its file is not read).
       const uploadKey = deps.audit && route.endpoint === "upload" ? await multipartKey(req, UPLOAD_KEY_WAIT_MS) : undefined;
@@ -389,10 +403,7 @@ export function createProxyHandler(deps: ProxyDeps) {
       const result = await buildAppConfig(deps.upstream, deps.upstreamInfo);
       if (result.status !== 200) return { tables: [], buckets: [] };
       const cfg = result.body as AppConfig;
-      return {
-        tables: cfg.databases.flatMap((d) => d.tables.map((t) => `${d.id}/${t.slug}`)),
-        buckets: cfg.buckets.map((b) => b.name),
-      };
+      return { tables: [...tableNames(cfg)], buckets: cfg.buckets.map((b) => b.name) };
     };
     const audit = deps.audit;
     const recordPeople =

@@ -34,7 +34,7 @@ export interface Actor {
 }
 
 /** What a request does to its resource. delete: files and Records; the last two are not per resource. */
-export type Action = "read" | "write" | "delete" | "manage-people" | "read-activity";
+export type Action = "read" | "write" | "delete" | "create-table" | "manage-people" | "read-activity";
 
 export type Decision = { allowed: true } | { allowed: false; message: string };
 

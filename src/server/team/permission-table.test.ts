@@ -172,6 +172,33 @@ describe("hidden tables and buckets", () => {
   });
 });
 
+describe("an import that would create a table", () => {
+  // Review 27a #8: a new table has no grants yet, so every viewer would see it; creating one is the admin's.
+  it("is refused to an editor before it reaches the service (nothing created); an admin's creates it; an editor imports into an existing one", async () => {
+    const base = stack.proxy.url;
+    const slug = `made_${Date.now()}`;
+    const importAs = (email: string, table: string) =>
+      fetch(`${base}/api/v0/record/demo/${table}/import`, {
+        method: "POST",
+        headers: { ...fromApp(base), cookie: cookies.get(email) as string, "content-type": "text/csv" },
+        body: "item_id,name\nA1,first\n",
+      });
+    const before = stack.relay.seen.length;
+    const refused = await importAs(who("editor", undefined), slug);
+    const text = await refused.text();
+    expect(refused.status, text).toBe(403);
+    expect(JSON.parse(text)).toMatchObject({ error: "forbidden", message: expect.stringMatching(new RegExp(`no table demo/${slug}.*needs the admin role; your role is editor`)) });
+    expect(stack.relay.seen.slice(before).some((s) => s.url.includes(slug)), "reached the upstream").toBe(false);
+    const meta = await (await fetch(`${base}/api/v0/meta`, { headers: { cookie: cookies.get(who("admin", undefined)) as string } })).json();
+    expect(JSON.stringify(meta)).not.toContain(slug);
+    // Once it exists, importing into it is an editor's as before.
+    const made = await importAs(who("admin", undefined), slug);
+    expect(made.status, await made.text()).toBe(200);
+    const into = await importAs(who("editor", undefined), slug);
+    expect(into.status, await into.text()).toBe(200);
+  });
+});
+
 /** An upload whose file part then comes a byte at a time (the caller writes them). */
 function drippingUpload(cookie: string, i: number): Promise<net.Socket> {
   const u = new URL(stack.proxy.url);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Actor, GrantLevel, Role } from "../contract";
 import { decide } from "./permissions";
+import { checkTableCreation } from "./request-access";
 
 const T = "table:demo/employees" as const;
 const person = (role: Role, level?: GrantLevel): Actor => ({ kind: "person", email: "p@example.com", name: "P", role, grants: level ? [{ resource: T, level }] : [] });
@@ -39,5 +40,21 @@ describe("the permission table", () => {
     expect(decide(person("admin"), "manage-people").allowed).toBe(true);
     const w = decide(person("viewer"), "write", T);
     expect(!w.allowed && w.message).toMatch(/needs editor access; your role is viewer/);
+  });
+});
+
+describe("creating a table by import", () => {
+  const tables = new Set(["demo/employees"]);
+  it("is the admin's; an import into a table that exists is a write as before", () => {
+    expect(checkTableCreation(person("admin"), "demo/new_one", tables).allowed).toBe(true);
+    for (const role of ["viewer", "editor"] as const) {
+      const d = checkTableCreation(person(role, "editor"), "demo/new_one", tables);
+      expect(d).toMatchObject({ allowed: false, message: expect.stringContaining(`no table demo/new_one, and creating a table by import needs the admin role; your role is ${role}`) });
+      expect(checkTableCreation(person(role), "demo/employees", tables).allowed).toBe(true);
+    }
+  });
+  it("is refused as not known yet (503) when the catalog could not be read", () => {
+    expect(checkTableCreation(person("editor"), "demo/employees", undefined)).toMatchObject({ allowed: false, status: 503 });
+    expect(checkTableCreation(person("admin"), "demo/employees", undefined).allowed).toBe(true);
   });
 });

@@ -5,7 +5,9 @@
  *
  * - viewer: read (query, read files, signed URLs)
  * - editor: also write (update, paste, import, insert, upload, move/copy files)
- * - admin:  also delete (files and Records), manage people, read the whole activity log
+ * - admin:  also delete (files and Records), create tables (an import into a table that does
+ *           not exist: it would have no grants yet, so every viewer would see it), manage
+ *           people, read the whole activity log
  * A grant on one table or bucket sets the level there (none | viewer | editor) whatever the
  * role; deleting still needs the admin role on top of editor level.
  */
@@ -35,6 +37,11 @@ export function decide(actor: Pick<Actor, "role" | "grants">, action: Action, re
     return actor.role === "admin" ? { allowed: true } : { allowed: false, message: `Reading the activity log needs the admin role; your role is ${actor.role}.` };
   }
   if (!resource) return { allowed: false, message: "This request names no table or bucket." };
+  if (action === "create-table") {
+    return actor.role === "admin"
+      ? { allowed: true }
+      : { allowed: false, message: `There is no ${describe(resource)}, and creating a table by import needs the admin role; your role is ${actor.role}. Ask an admin to create it, or import into an existing table.` };
+  }
   const level = levelOn(actor, resource);
   const what = describe(resource);
   if (action === "read") {

@@ -64,3 +64,14 @@ export function checkRequest(actor: Actor, route: RouteAccess, body?: unknown): 
     }
   }
 }
+
+/**
+ * An import into a table the upstream's catalog lacks creates it: for admins only. `tables`: the
+ * catalog's `db/slug` names, undefined when it could not be read (then refused: whether the
+ * import would create a table cannot be told).
+ */
+export function checkTableCreation(actor: Actor, target: string, tables: ReadonlySet<string> | undefined): Decision & { status?: number } {
+  if (actor.role === "admin" || tables?.has(target)) return { allowed: true };
+  if (!tables) return { allowed: false, status: 503, message: "Baseboard could not read the service's list of tables, so it cannot tell whether this import would create a table (which needs the admin role). Try again in a moment." };
+  return decide(actor, "create-table", `table:${target}` as Resource);
+}
