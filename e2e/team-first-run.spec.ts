@@ -14,6 +14,9 @@ test("adding the first person keeps the invite link on screen, as an admin by de
   const form = page.getByRole("form", { name: "Add a person" });
   // The first person manages the others: admin unless chosen otherwise, and said when not.
   await expect(form.getByLabel("Role")).toHaveValue("admin");
+  // Nobody yet: no table of people with only its headers under the form.
+  await expect(page.getByText("Nobody signs in yet")).toBeVisible();
+  await expect(page.getByRole("table")).toHaveCount(0);
   await form.getByLabel("Role").selectOption("viewer");
   await expect(form.getByRole("status")).toContainText("The first person should be an admin");
   await form.getByLabel("Role").selectOption("admin");

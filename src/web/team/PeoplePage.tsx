@@ -59,7 +59,8 @@ export function PeoplePage() {
       />
       {invite && <InviteLink key={invite.url} email={invite.email} url={invite.url} reset={invite.reset} first={invite.first} onDone={() => setInvite(null)} />}
       {people.isError && <p className="error-text">{people.error.message}</p>}
-      {people.data && (
+      {/* Nobody added yet: no empty table under the form (the notice above says what to do). */}
+      {people.data && people.data.items.length > 0 && (
         <table className="team-table people-table">
           <thead>
             <tr>
