@@ -142,7 +142,9 @@ export function ActivityPage({ search, onSearch }: Props) {
       )}
       {q.isSuccess && !reversed && items.length === 0 && (
         <p role="status">
-          No entries match these filters.
+          {Object.values(search).some((v) => v !== undefined && v !== "")
+            ? "No entries match these filters."
+            : "Nothing has been changed through Baseboard yet: edits, imports, uploads and the rest appear here as they are made."}
           {search.actor && !search.actor.includes("@") ? " The person filter takes a whole email (the list offers them as you type), not part of one." : ""}
         </p>
       )}
