@@ -67,6 +67,8 @@ export interface ForwardOptions {
    * whole, undefined when it may have been applied all the same (no answer in time).
    */
   onFailed?(status: number, message: string, applied: false | undefined): Promise<void>;
+  /** The request only reads: one the upstream dropped can be tried again as it is. */
+  readOnly?: boolean;
 }
 
 /** How a forward ended, for the caller's log. */
@@ -184,7 +186,7 @@ export function createUpstream(opts: UpstreamOptions): Upstream {
     uploads: poolOf(opts.connections?.uploads ?? 16),
   };
 
-  function failure(err: unknown, timedOut: boolean, laneWasFull?: Lane): UpstreamFailure {
+  function failure(err: unknown, timedOut: boolean, laneWasFull?: Lane, readOnly?: boolean): UpstreamFailure {
     if (timedOut && laneWasFull) {
       // It may never have reached the upstream: the lane's connections were all held by others.
       return new UpstreamFailure(503, `Every connection this proxy keeps for ${LANE_WORDS[laneWasFull]} was in use for ${opts.timeoutMs / 1000} s (slow transfers of other people), so this request did not get through. Try again in a moment.`);
@@ -198,6 +200,17 @@ export function createUpstream(opts: UpstreamOptions): Upstream {
       down.neverSent = true;
       down.retryAfterS = 2;
       return down;
+    }
+    // Our own child dropped the connection: it died (a kept-alive connection to it is reset, or
+    // closed, before its exit is seen: review 31a #5). A read is as good as refused: 503, try
+    // again. A change may or may not have been made before it died: 502, saying so.
+    if (opts.supervised && ["ECONNRESET", "EPIPE", "UND_ERR_SOCKET"].includes(code)) {
+      if (readOnly) {
+        const down = new UpstreamFailure(503, `${opts.label} stopped while answering and is restarting; try again in a moment.`);
+        down.retryAfterS = 2;
+        return down;
+      }
+      return new UpstreamFailure(502, `${opts.label} stopped while this change was under way (${code}) and is restarting: whether the change was made cannot be told. Look before trying it again.`);
     }
     const f = new UpstreamFailure(502, `${opts.label} could not be reached (${code}). ${opts.unreachableHint ?? "Check that it is running and that BASE_URL is right."}`);
     // No connection was made: the request cannot have reached the upstream.
@@ -305,7 +318,7 @@ export function createUpstream(opts: UpstreamOptions): Upstream {
         sendJson(res, 408, errorBody("request_timeout", message), { ...fopts.headers, connection: "close" });
         return "failed";
       }
-      const f = failure(err, timedOut, fopts.laneWasFull ? (fopts.lane ?? "json") : undefined);
+      const f = failure(err, timedOut, fopts.laneWasFull ? (fopts.lane ?? "json") : undefined, fopts.readOnly);
       // Recorded before it is answered, as every outcome: refused connections and a full lane
       // never reached the upstream; a timeout or a reset may have been applied all the same.
       await fopts.onFailed?.(f.status, f.message, f.status === 503 || f.neverSent ? false : undefined);

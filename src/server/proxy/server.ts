@@ -341,7 +341,9 @@ export function createProxyHandler(deps: ProxyDeps) {
         // and checks this tag (the browser's own header of the name never gets past the allow list).
         const owner = actor && route.endpoint.startsWith("upload-") ? personKey(actor) : undefined;
         if (owner) upstreamHeaders = { ...upstreamHeaders, [UPLOAD_OWNER_HEADER]: owner };
-        outcome = await deps.upstream.forward(req, res, route.upstreamPath, { withKey, headers, lane: route.lane, laneWasFull: entry.queued, body, onAnswer, onFailed, onBodyChunk, upstreamHeaders });
+        const a = route.access;
+        const readOnly = a.on === "table" || a.on === "bucket" ? a.action === "read" : a.on !== "job";
+        outcome = await deps.upstream.forward(req, res, route.upstreamPath, { withKey, headers, lane: route.lane, laneWasFull: entry.queued, body, onAnswer, onFailed, onBodyChunk, upstreamHeaders, readOnly });
       } finally {
         release();
       }

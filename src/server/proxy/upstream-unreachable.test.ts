@@ -3,7 +3,7 @@
  * for the local service (no BASE_URL in use) that Baseboard restarts it.
  */
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import net, { type AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { createUpstream, UpstreamFailure } from "./forward";
 import { LOCAL_UNREACHABLE_HINT } from "../launcher/start";
@@ -62,5 +62,30 @@ describe("an upstream that cannot be reached", () => {
       server.close();
       await up2.close();
     }
+  });
+
+  it("Baseboard's own child dropping a request (it died on a kept-alive connection): a read is 503, try again; a change 502, saying it cannot be told (review 31a #5)", async () => {
+    // A service that takes the request and dies: the connection is reset, with no answer.
+    const dying = net.createServer((socket) => socket.once("data", () => socket.resetAndDestroy()));
+    await new Promise<void>((r) => dying.listen(0, "127.0.0.1", r));
+    const target = `http://127.0.0.1:${(dying.address() as AddressInfo).port}`;
+    const answers: { status: number; retry: string | null; body: { error: string; message: string } }[] = [];
+    for (const [supervised, readOnly] of [[true, true], [true, false], [false, true]] as const) {
+      const up = createUpstream({ baseUrl: target, apiKey: "k", timeoutMs: 5000, label: "The local service", supervised });
+      const server = http.createServer((req, res) => void up.forward(req, res, "/v0/record/demo/t/query", { withKey: true, headers: {}, readOnly }));
+      await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+      try {
+        const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, { method: "POST", body: "{}" });
+        answers.push({ status: res.status, retry: res.headers.get("retry-after"), body: await res.json() });
+      } finally {
+        server.close();
+        await up.close();
+      }
+    }
+    dying.close();
+    expect(answers[0]).toMatchObject({ status: 503, retry: "2", body: { error: "unavailable", message: "The local service stopped while answering and is restarting; try again in a moment." } });
+    expect(answers[1]).toMatchObject({ status: 502, retry: null, body: { error: "bad_gateway", message: expect.stringContaining("whether the change was made cannot be told") } });
+    // A hosted upstream's reset says nothing of restarting.
+    expect(answers[2]).toMatchObject({ status: 502, body: { message: expect.stringMatching(/could not be reached \((ECONNRESET|UND_ERR_SOCKET)\)/) } });
   });
 });
