@@ -801,6 +801,34 @@ describe("fail closed", () => {
     expect((await call(eve, "POST", "/api/v0/record/demo/employees/update", { filter: byId("E00011"), values: [{ key: "city", value: "Faro" }] })).status).toBe(200);
   });
 
+  it("an outcome the store refuses after the change was made is kept and written when it can be; meanwhile no change goes through (review 32a #1)", async () => {
+    const eve = await signIn(base(), "eve@example.com", PW);
+    const ada = await signIn(base(), "ada@example.com", PW);
+    const before = (await call(ada, "POST", "/api/v0/record/demo/employees/query", { filter: byId("E00012") })).body.items[0].city;
+    // A store that takes the request entries and refuses every outcome (an I/O error at that moment).
+    const trail = new Database(path.join(auditDir(), "audit.sqlite"));
+    trail.exec("CREATE TRIGGER refuse_outcomes BEFORE INSERT ON audit WHEN NEW.kind = 'outcome' BEGIN SELECT RAISE(ABORT, 'disk I/O error'); END");
+    try {
+      const made = await call(eve, "POST", "/api/v0/record/demo/employees/update", { filter: byId("E00012"), values: [{ key: "city", value: "Coimbra" }] });
+      expect(made.status).toBe(200);
+      // Until that outcome is written, nothing else changes, and nothing reaches the upstream.
+      const seen = stack.relay.seen.length;
+      const next = await call(eve, "POST", "/api/v0/record/demo/employees/update", { filter: byId("E00013"), values: [{ key: "city", value: "Braga" }] });
+      expect(next.status).toBe(503);
+      expect(next.body.message).toMatch(/^The activity log cannot be written right now .*so nothing was changed/);
+      expect(stack.relay.seen.slice(seen).some((r) => r.url.endsWith("/update"))).toBe(false);
+    } finally {
+      trail.exec("DROP TRIGGER refuse_outcomes");
+      trail.close();
+    }
+    // Written once the store takes it: the Record's history has the change and what it overwrote.
+    await expect
+      .poll(async () => (await call(eve, "GET", "/api/audit?table=demo/employees&record=E00012&limit=1")).body.items[0], { timeout: 10_000 })
+      .toMatchObject({ actor: "eve@example.com", outcome: "applied", changes: [{ before: { city: before }, after: { city: "Coimbra" } }] });
+    expect((await call(eve, "POST", "/api/v0/record/demo/employees/update", { filter: byId("E00013"), values: [{ key: "city", value: "Braga" }] })).status).toBe(200);
+    expect((await audit(["verify"])).code).toBe(0);
+  });
+
   it("a full store refuses the change with 503, and nothing reaches the upstream", async (ctx) => {
     if (!mounted) ctx.skip();
     const eve = await signIn(base(), "eve@example.com", PW);

@@ -206,6 +206,8 @@ function jobOf(v: unknown): { id?: unknown; state: string; done?: unknown; total
 }
 /** How often a running storage job is asked how it goes: at first, and at most. */
 const JOB_POLL_MS = 250;
+/** How often an outcome the store refused is tried again. */
+const OWED_RETRY_MS = 1_000;
 const JOB_POLL_MAX_MS = 5_000;
 
 /** A file delete lists this many of the versions it removes (and how many more there were). */
@@ -411,7 +413,7 @@ export function createAuditor(opts: AuditorOptions): Auditor {
           }
           // Cancelled: what was done stays done (it read as "failed", nothing deleted, after 800 files went).
           const out = { status: 200, outcome: job.state === "done" ? "applied" : job.state === "cancelled" ? "cancelled" : "failed", job, ...(typeof job.error === "string" ? { message: job.error } : {}) };
-          await log.append({ ...base(c), at: Date.now(), kind: "outcome", resource, keys: [], detail: out, ref: changeSeq }).catch((e: Error) => opts.onError?.(e));
+          await appendOutcome({ ...base(c), at: Date.now(), kind: "outcome", resource, keys: [], detail: out, ref: changeSeq });
           settle(out);
         }, wait);
         timer.unref();
@@ -419,6 +421,72 @@ export function createAuditor(opts: AuditorOptions): Auditor {
       };
       next();
     });
+  }
+
+  /**
+   * Outcomes of changes already made that the store refused (and refused again without what was
+   * overwritten): kept here, in order, and written as soon as it takes them (review 32a #1). Until
+   * then no further change is let through (beforeChange throws: fail closed), so at most the
+   * changes in flight at that moment wait for their outcome here rather than in the trail.
+   */
+  const owed: { entry: NewAuditEntry; slim?: (e: Error) => Record<string, unknown> }[] = [];
+  let owedRetry: NodeJS.Timeout | undefined;
+  let lastOwedError: Error | undefined;
+  /** Writes what is owed, oldest first; false (lastOwedError says why) when the store still refuses. */
+  async function payOwed(): Promise<boolean> {
+    while (owed.length) {
+      const { entry, slim } = owed[0];
+      try {
+        await log.append(entry);
+      } catch (e) {
+        try {
+          if (!slim) throw e;
+          await log.append({ ...entry, detail: slim(e as Error) });
+        } catch (again) {
+          lastOwedError = again as Error;
+          return false;
+        }
+      }
+      owed.shift();
+    }
+    lastOwedError = undefined;
+    return true;
+  }
+  /** Why a change is refused while an outcome is owed: the store's own error, for trailRefusal to word. */
+  function owedRefusal(): Error {
+    const why = lastOwedError;
+    return Object.assign(new Error(`the outcome of an earlier change is not written yet (${why?.message ?? "the store refuses it"})`), { code: (why as { code?: unknown } | undefined)?.code });
+  }
+  function retryOwed() {
+    if (owedRetry) return;
+    owedRetry = setTimeout(async () => {
+      owedRetry = undefined;
+      if (!(await payOwed())) retryOwed();
+    }, OWED_RETRY_MS);
+    owedRetry.unref();
+  }
+  /**
+   * An outcome: written, else (`slim`) without what was overwritten, else owed. Never throws: the
+   * change it ends is made, and its answer goes back.
+   */
+  async function appendOutcome(entry: NewAuditEntry, slim?: (e: Error) => Record<string, unknown>): Promise<void> {
+    if (owed.length === 0 || (await payOwed())) {
+      try {
+        return void (await log.append(entry));
+      } catch (e) {
+        opts.onError?.(e as Error);
+        if (slim) {
+          try {
+            return void (await log.append({ ...entry, detail: slim(e as Error) }));
+          } catch (again) {
+            lastOwedError = again as Error;
+          }
+        } else lastOwedError = e as Error;
+      }
+    }
+    owed.push({ entry, slim });
+    opts.onError?.(new Error(`the outcome of change #${entry.ref} (${entry.kind} ${entry.resource ?? ""}) could not be written; kept in memory and tried again every ${OWED_RETRY_MS / 1000} s, and no change is let through until it is written`));
+    retryOwed();
   }
 
   /** Appends `e`; one JSON.stringify cannot write (nested too deep) again with such fields as text. */
@@ -452,6 +520,8 @@ export function createAuditor(opts: AuditorOptions): Auditor {
       await log.append({ ...e, at: Date.now() });
     },
     async beforeChange(c) {
+      // An earlier change's outcome is still owed to the trail: nothing more until it is written.
+      if (owed.length && !(await payOwed())) throw owedRefusal();
       const kind = KIND[c.endpoint] ?? "update";
       const body = bodyOf(c);
       const resource = resourceOf(c);
@@ -631,17 +701,18 @@ export function createAuditor(opts: AuditorOptions): Auditor {
         if (c.endpoint === "import" && status < 300) opts.tablesChanged?.();
         const job = c.endpoint === "storage-job-start" && status < 300 ? jobOf(json) : undefined;
         if (job) out.job = job;
-        try {
-          // An upload's key, and the Records an update changed when the upstream named them, are
-          // known only from the answer: the outcome carries them (a Record's history finds it).
-          await log.append({ ...base(c), at: Date.now(), kind: "outcome", resource, keys: outcomeKeys, detail: out, ref: change.seq });
-        } catch (e) {
-          // The change is made; the entry before it says what was asked. Not even the room kept
-          // for outcomes held this one: how it ended, without what it overwrote, may still fit.
-          opts.onError?.(e as Error);
-          const slim = { status: out.status, outcome: out.outcome, count: out.count, message: out.message, notKept: `what the change overwrote did not fit in the trail (${(e as Error).message})` };
-          await log.append({ ...base(c), at: Date.now(), kind: "outcome", resource, keys: outcomeKeys, detail: slim, ref: change.seq }).catch(() => undefined);
-        }
+        // An upload's key, and the Records an update changed when the upstream named them, are
+        // known only from the answer: the outcome carries them (a Record's history finds it).
+        // The change is made; the entry before it says what was asked. When not even the room
+        // kept for outcomes holds this one, how it ended, without what it overwrote, may still
+        // fit; when neither does, it is owed (written when the store takes it).
+        await appendOutcome({ ...base(c), at: Date.now(), kind: "outcome", resource, keys: outcomeKeys, detail: out, ref: change.seq }, (e) => ({
+          status: out.status,
+          outcome: out.outcome,
+          count: out.count,
+          message: out.message,
+          notKept: `what the change overwrote did not fit in the trail (${e.message})`,
+        }));
         // A job runs on after its answer: how it ended is recorded when it ends.
         const appliedKeys = uploadKeys.length ? uploadKeys : keys;
         const ended =
@@ -655,7 +726,7 @@ export function createAuditor(opts: AuditorOptions): Auditor {
         // An upload that failed is recorded with the key it asked for (read from its body's start).
         const uploadKeys = kind === "upload" && c.uploadKey !== undefined ? [c.uploadKey] : [];
         if (uploadKeys.length) out.key = c.uploadKey;
-        await log.append({ ...base(c), at: Date.now(), kind: "outcome", resource, keys: uploadKeys, detail: out, ref: change.seq }).catch((e: Error) => opts.onError?.(e));
+        await appendOutcome({ ...base(c), at: Date.now(), kind: "outcome", resource, keys: uploadKeys, detail: out, ref: change.seq });
       };
       return { upstreamHeaders, finish, failed };
     },
@@ -698,6 +769,11 @@ export function createAuditor(opts: AuditorOptions): Auditor {
     },
     async flush() {
       await Promise.all([...failures].map(([k, w]) => writeFailures(k, w)));
+      clearTimeout(owedRetry);
+      owedRetry = undefined;
+      if (owed.length && !(await payOwed())) {
+        opts.onError?.(new Error(`${owed.length} outcome(s) of changes made could not be written and are lost with this process: ${owed.map((o) => `#${o.entry.ref} ${o.entry.kind} ${JSON.stringify(o.entry.detail).slice(0, 200)}`).join("; ")}`));
+      }
       for (const t of jobWatches) clearTimeout(t);
       jobWatches.clear();
     },
