@@ -772,7 +772,7 @@ export function createAuditor(opts: AuditorOptions): Auditor {
       clearTimeout(owedRetry);
       owedRetry = undefined;
       if (owed.length && !(await payOwed())) {
-        opts.onError?.(new Error(`${owed.length} outcome(s) of changes made could not be written and are lost with this process: ${owed.map((o) => `#${o.entry.ref} ${o.entry.kind} ${JSON.stringify(o.entry.detail).slice(0, 200)}`).join("; ")}`));
+        opts.onError?.(new Error(`${owed.length} outcome(s) of changes made could not be written to the trail; here they are, whole, as the last record of them:\n${owed.map((o) => JSON.stringify(o.entry)).join("\n")}`));
       }
       for (const t of jobWatches) clearTimeout(t);
       jobWatches.clear();
