@@ -25,3 +25,42 @@ export function jsonObjectOf(body: Buffer | string | undefined): Record<string, 
   const v = read.ok ? read.value : undefined;
   return v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
 }
+
+/**
+ * Where in a JSON text (valid JSON) the value starting at `offset` is: its path of keys and
+ * indexes (`["records", 2, "bonus"]`), for messages that name what to fix. One pass over the
+ * text before `offset`; strings are skipped whole (keys decoded).
+ */
+export function jsonPathAt(text: string, offset: number): (string | number)[] {
+  const path: (string | number)[] = [];
+  const open: ("{" | "[")[] = [];
+  for (let i = 0; i < offset && i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      let j = i + 1;
+      while (j < text.length && text[j] !== '"') j += text[j] === "\\" ? 2 : 1;
+      // A key: the string that comes where an object expects one (the path's last part is its key slot).
+      if (open[open.length - 1] === "{" && path[path.length - 1] === "") path[path.length - 1] = JSON.parse(text.slice(i, j + 1)) as string;
+      i = j;
+    } else if (c === "{") {
+      open.push("{");
+      path.push("");
+    } else if (c === "[") {
+      open.push("[");
+      path.push(0);
+    } else if (c === "}" || c === "]") {
+      open.pop();
+      path.pop();
+    } else if (c === ",") {
+      const last = path.length - 1;
+      if (open[open.length - 1] === "[") path[last] = (path[last] as number) + 1;
+      else path[last] = "";
+    }
+  }
+  return path;
+}
+
+/** A path as a person reads it: `records[2].bonus`, `values[1].value`. */
+export function pathText(path: readonly (string | number)[]): string {
+  return path.map((p, i) => (typeof p === "number" ? `[${p}]` : /^[A-Za-z_$][\w$]*$/.test(p) ? `${i ? "." : ""}${p}` : `[${JSON.stringify(p)}]`)).join("");
+}

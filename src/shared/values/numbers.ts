@@ -85,11 +85,11 @@ function decimalOf(token: string): [string, number] {
 
 /**
  * The first JSON number in `text` (a request body) that JSON.parse cannot keep as written, with
- * what it would become: `0.1000000000000000055511` is read as 0.1, `1e-400` as 0. Strings are
+ * what it would become and where it starts (`at`, for jsonPathAt): `0.1000000000000000055511` is read as 0.1, `1e-400` as 0. Strings are
  * skipped. Only a number of 17 or more characters of digits and a point, or with an exponent,
  * can be one, so most bodies are passed by one regular-expression test.
  */
-export function roundedNumberIn(text: string): { written: string; stored: string } | undefined {
+export function roundedNumberIn(text: string): { written: string; stored: string; at: number } | undefined {
   if (!/[\d.]{17}|\d[eE]/.test(text)) return undefined;
   const tokens = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?/g;
   for (let m = tokens.exec(text); m; m = tokens.exec(text)) {
@@ -99,7 +99,7 @@ export function roundedNumberIn(text: string): { written: string; stored: string
     if (!Number.isFinite(n)) continue; // said by the value rules (not a finite number)
     const [a, pa] = decimalOf(t);
     const [b, pb] = decimalOf(String(Math.abs(n)));
-    if (a !== b || pa !== pb) return { written: t.slice(0, 40), stored: String(n) };
+    if (a !== b || pa !== pb) return { written: t.slice(0, 40), stored: String(n), at: m.index };
   }
   return undefined;
 }

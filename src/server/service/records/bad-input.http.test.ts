@@ -40,8 +40,10 @@ const cases: [string, string, string | undefined, Record<string, string>, number
   ["a lone surrogate half in a text value", "update", '{"values":[{"key":"city","value":"Zu\\ud83drich"}],"filter":{"and":[]}}', {}, 400, "validation_error", /"city" contains half of a surrogate pair alone/],
   ["a lone surrogate half in a new primary key", "insert", '{"records":[{"employee_id":"LS-\\ud800"}]}', {}, 400, "validation_error", /"employee_id" contains half of a surrogate pair alone/],
   ["a lone surrogate half in a filter value", "query", '{"filter":{"and":[{"key":"city","operator":"equal","value":"\\udc00"}]}}', {}, 400, "validation_error", /half of a surrogate pair alone/],
-  ["a number with more digits than a double keeps", "update", '{"values":[{"key":"age","value":0.1000000000000000055511}],"filter":{"and":[]}}', {}, 400, "validation_error", /0\.1000000000000000055511 would be read as 0\.1/],
-  ["a number that underflows to 0", "insert", '{"records":[{"employee_id":"TINY","age":1e-400}]}', {}, 400, "validation_error", /1e-400 would be read as 0/],
+  ["a number with more digits than a double keeps", "update", '{"values":[{"key":"age","value":0.1000000000000000055511}],"filter":{"and":[]}}', {}, 400, "validation_error", /^values\[0\]\.value \(Field "age"\): the number 0\.1000000000000000055511 would be read as 0\.1/],
+  ["a number that underflows to 0", "insert", '{"records":[{"employee_id":"OK","age":3},{"employee_id":"TINY","age":1e-400}]}', {}, 400, "validation_error", /^records\[1\]\.age: the number 1e-400 would be read as 0/],
+  // Named with the Field and the condition it is in (review 32a #2).
+  ["a rounded number in a filter", "query", '{"filter":{"and":[{"key":"age","operator":"equal","value":1},{"key":"age","operator":"lessThan","value":12345678901234567}]}}', {}, 400, "validation_error", /^filter\.and\[1\]\.value \(Field "age"\): the number 12345678901234567 would be read as 12345678901234568/],
   ["a __proto__ key", "update", '{"__proto__":{"x":1},"values":[{"key":"age","value":1}],"filter":{"and":[]}}', {}, 400, "validation_error", /./],
 ];
 

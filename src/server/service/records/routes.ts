@@ -20,7 +20,7 @@ import {
   insertBodySchema,
   type WriteCount,
 } from "../../../shared/record-writes";
-import { parseJsonText } from "../../../shared/json-text";
+import { jsonPathAt, parseJsonText, pathText } from "../../../shared/json-text";
 import { roundedNumberIn } from "../../../shared/values";
 import { requireKey, scopeAllows } from "../auth";
 import { deleteRecords, insertRecords } from "./record-writes";
@@ -52,10 +52,27 @@ function registerJsonBodyParser(scope: FastifyInstance): void {
     // Numbers are never rounded (issue 24 item 4): one JSON.parse would change is said, not stored changed.
     const rounded = roundedNumberIn(body as string);
     if (rounded) {
-      return done(badRequest(`The number ${rounded.written} would be read as ${rounded.stored}: a number keeps about 15 to 17 significant digits. Send it with fewer digits, or keep such values in a text Field.`), undefined);
+      // Named where it is (review 32a #2): `records[2].bonus`, `values[1] ("age")`.
+      const text = body as string;
+      const where = numberPlace(jsonPathAt(text, rounded.at - (text.charCodeAt(0) === 0xfeff ? 1 : 0)), read.value);
+      return done(badRequest(`${where ? `${where}: the` : "The"} number ${rounded.written} would be read as ${rounded.stored}: a number keeps about 15 to 17 significant digits. Send it with fewer digits, or keep such values in a text Field.`), undefined);
     }
     done(null, read.value);
   });
+}
+
+/**
+ * A number's place in a request body, as a person finds it: the path, and for a `{"key", "value"}`
+ * pair (an update's values, a filter condition) the Field it is for.
+ */
+function numberPlace(path: (string | number)[], body: unknown): string {
+  if (path.length === 0) return "";
+  const where = pathText(path);
+  if (path[path.length - 1] !== "value") return where;
+  let pair: unknown = body;
+  for (const p of path.slice(0, -1)) pair = pair && typeof pair === "object" ? (pair as Record<string | number, unknown>)[p] : undefined;
+  const key = pair && typeof pair === "object" ? (pair as { key?: unknown }).key : undefined;
+  return typeof key === "string" ? `${where} (Field "${key}")` : where;
 }
 
 function parseBody<T>(schema: ZodType<T>, request: FastifyRequest, name: string): T {
