@@ -1,6 +1,6 @@
 /** isValidDate's calendar arithmetic against Date's own proleptic Gregorian calendar. */
 import { expect, it } from "vitest";
-import { isValidDate } from "./dates";
+import { isValidDate, normalizeDatetime } from "./dates";
 
 function byDate(s: string): boolean {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
@@ -10,9 +10,9 @@ function byDate(s: string): boolean {
   return d.getUTCFullYear() === +m[1] && d.getUTCMonth() === +m[2] - 1 && d.getUTCDate() === +m[3];
 }
 
-it("agrees with Date on every day shape of leap, century and ordinary years, including year 0", () => {
+it("agrees with Date on every day shape of leap, century and ordinary years (0001–9999)", () => {
   const pad = (n: number, w: number) => String(n).padStart(w, "0");
-  const years = [0, 1, 4, 99, 100, 400, 1900, 1999, 2000, 2023, 2024, 2100, 2400, 9996, 9999];
+  const years = [1, 4, 99, 100, 400, 1900, 1999, 2000, 2023, 2024, 2100, 2400, 9996, 9999];
   let accepted = 0;
   for (const y of years)
     for (let m = 0; m <= 13; m++)
@@ -21,7 +21,18 @@ it("agrees with Date on every day shape of leap, century and ordinary years, inc
         expect(isValidDate(s), s).toBe(byDate(s));
         if (byDate(s)) accepted++;
       }
-  // 7 leap years (0, 4, 400, 2000, 2024, 2400, 9996) and 8 others.
-  expect(accepted).toBe(7 * 366 + 8 * 365);
+  // 6 leap years (4, 400, 2000, 2024, 2400, 9996) and 8 others.
+  expect(accepted).toBe(6 * 366 + 8 * 365);
   for (const bad of ["2024-2-01", "2024-02-1", "20240201", "2024-02-01T00:00:00Z", " 2024-02-01", "abcd-ef-gh"]) expect(isValidDate(bad), bad).toBe(false);
+});
+
+it("years 0001–9999 only, in UTC: year 0000 is refused, as a date and where an offset carries a date-time into it (review 32a #3)", () => {
+  for (const d of ["0000-01-01", "0000-02-29", "0000-12-31"]) expect(isValidDate(d), d).toBe(false);
+  expect(isValidDate("0001-01-01")).toBe(true);
+  expect(normalizeDatetime("0000-06-01T00:00:00Z")).toBeUndefined();
+  expect(normalizeDatetime("0001-01-01T00:30:00+01:00")).toBeUndefined();
+  expect(normalizeDatetime("0001-01-01T00:30:00Z")).toBe("0001-01-01T00:30:00.000Z");
+  expect(normalizeDatetime("0001-01-01T00:30:00-01:00")).toBe("0001-01-01T01:30:00.000Z");
+  expect(normalizeDatetime("9999-12-31T23:30:00-01:00")).toBeUndefined();
+  expect(normalizeDatetime("9999-12-31T23:30:00+01:00")).toBe("9999-12-31T22:30:00.000Z");
 });

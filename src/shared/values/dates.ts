@@ -15,7 +15,8 @@ export function isValidDate(s: string): boolean {
   const year = +m[1];
   const month = +m[2];
   const day = +m[3];
-  if (month < 1 || month > 12 || day < 1) return false;
+  // Years 0001–9999: year 0 is no year of the common era (and 0000 sorted before 0001 as text only by luck).
+  if (year < 1 || month < 1 || month > 12 || day < 1) return false;
   const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
   return day <= (month === 2 ? (leap ? 29 : 28) : DAYS_IN_MONTH[month - 1]);
 }
@@ -30,10 +31,10 @@ export function normalizeDatetime(s: string): string | undefined {
   if (hh > 23 || mm > 59 || ss > 59) return undefined;
   const t = Date.parse(s.toUpperCase());
   if (!Number.isFinite(t)) return undefined;
-  // An offset can carry 9999-12-31 into year 10000 (or 0000-01-01 into year -1), whose
-  // "+010000-…"/"-000001-…" forms would break text order = time order: refused.
+  // An offset can carry 9999-12-31 into year 10000 (or 0001-01-01 into year 0), outside years
+  // 0001–9999 ("+010000-…" would also break text order = time order): refused (review 32a #3).
   const iso = new Date(t).toISOString();
-  return /^\d{4}-/.test(iso) ? iso : undefined;
+  return /^\d{4}-/.test(iso) && !iso.startsWith("0000-") ? iso : undefined;
 }
 
 export function isValidDateTime(s: string): boolean {

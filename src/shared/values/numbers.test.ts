@@ -77,8 +77,8 @@ describe("numberValueProblem", () => {
 
 describe("roundedNumberIn: JSON numbers a parse would change", () => {
   it("names a number with more digits than a double keeps, or one past its range, and passes the rest", () => {
-    expect(roundedNumberIn('{"values":[{"key":"age","value":0.1000000000000000055511}]}')).toEqual({ written: "0.1000000000000000055511", stored: "0.1" });
-    expect(roundedNumberIn('{"value":1e-400}')).toEqual({ written: "1e-400", stored: "0" });
+    expect(roundedNumberIn('{"values":[{"key":"age","value":0.1000000000000000055511}]}')).toEqual({ written: "0.1000000000000000055511", stored: "0.1", at: 32 });
+    expect(roundedNumberIn('{"value":1e-400}')).toEqual({ written: "1e-400", stored: "0", at: 9 });
     expect(roundedNumberIn('{"value":12345678901234567890}')).toMatchObject({ stored: "12345678901234567000" });
     for (const ok of ['{"value":0.1}', '{"value":1e3,"x":1.50}', '{"limit":1E2}', '{"v":"0.1000000000000000055511 in a string"}', '{"v":"a \\" 1e-400"}', '{"v":123456789012345.5}', "[]"]) {
       expect(roundedNumberIn(ok), ok).toBeUndefined();

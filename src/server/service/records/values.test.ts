@@ -56,8 +56,8 @@ describe("helpers", () => {
   });
   it("validates calendar dates", () => {
     expect(["2024-02-29", "2023-02-29", "2024-13-01", "2024-04-31", "24-01-01"].map(isValidDate)).toEqual([true, false, false, false, false]);
-    // Years 0–99 are real years (Date.UTC would read them as 1900–1999).
-    expect(["0001-01-01", "0099-12-31", "0000-02-29", "0100-02-29"].map(isValidDate)).toEqual([true, true, true, false]);
+    // Years 1–99 are real years (Date.UTC would read them as 1900–1999); year 0 is none (0001–9999).
+    expect(["0001-01-01", "0099-12-31", "0000-02-29", "0100-02-29"].map(isValidDate)).toEqual([true, true, false, false]);
   });
   it("normalizes datetimes to UTC", () => {
     expect(normalizeDatetime("2024-12-31T23:30:00-01:00")).toBe("2025-01-01T00:30:00.000Z");
