@@ -826,7 +826,6 @@ describe("fail closed", () => {
       .poll(async () => (await call(eve, "GET", "/api/audit?table=demo/employees&record=E00012&limit=1")).body.items[0], { timeout: 10_000 })
       .toMatchObject({ actor: "eve@example.com", outcome: "applied", changes: [{ before: { city: before }, after: { city: "Coimbra" } }] });
     expect((await call(eve, "POST", "/api/v0/record/demo/employees/update", { filter: byId("E00013"), values: [{ key: "city", value: "Braga" }] })).status).toBe(200);
-    expect((await audit(["verify"])).code).toBe(0);
   });
 
   it("a full store refuses the change with 503, and nothing reaches the upstream", async (ctx) => {

@@ -167,14 +167,18 @@ export async function recordPeopleChange(
   endpoint: string,
   what: { action: string; email?: string; detail: Record<string, unknown> },
   onError?: (e: Error) => void,
+  /** How the outcome is written (the proxy's: kept until the store takes it); default, once. */
+  appendOutcome?: (e: NewAuditEntry) => Promise<void>,
 ): Promise<(status: number, message?: string) => Promise<void>> {
   const by = { actorEmail: who.email, actorKind: who.kind, address, endpoint: endpoint.slice(0, 500) };
   const keys = what.email ? [what.email.toLowerCase()] : [];
   const change = await log.append({ ...by, at: Date.now(), kind: "people", resource: null, keys, detail: { action: what.action, ...what.detail, outcome: "pending" } });
   return async (status, message) => {
     const out = { status, outcome: status < 300 ? "applied" : status === 403 ? "refused" : "failed", ...(message ? { message } : {}) };
+    const entry: NewAuditEntry = { ...by, at: Date.now(), kind: "outcome", resource: null, keys: [], detail: out, ref: change.seq };
+    if (appendOutcome) return appendOutcome(entry);
     try {
-      await log.append({ ...by, at: Date.now(), kind: "outcome", resource: null, keys: [], detail: out, ref: change.seq });
+      await log.append(entry);
     } catch (e) {
       // The change is made; the entry before it says what was asked.
       onError?.(e as Error);
@@ -750,7 +754,9 @@ export function createAuditor(opts: AuditorOptions): Auditor {
       }
     },
     async peopleChange({ actor, address, method, path, what }) {
-      return recordPeopleChange(log, { email: actor.email, kind: actor.kind }, address, `${method} ${path}`, what, opts.onError);
+      // Refused, like any change, while an earlier outcome is owed.
+      if (owed.length && !(await payOwed())) throw owedRefusal();
+      return recordPeopleChange(log, { email: actor.email, kind: actor.kind }, address, `${method} ${path}`, what, opts.onError, (e) => appendOutcome(e));
     },
     async signInFailed(email, address) {
       const account = email || "(no email)";
