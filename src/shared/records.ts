@@ -17,6 +17,19 @@ export const fieldTypes = [
 ] as const;
 export type FieldType = (typeof fieldTypes)[number];
 
+/**
+ * Why two Fields cannot be a join rule's pair, or undefined: the service refuses such a rule,
+ * and the app offers only pairs that pass. A rule matches equal values, and values of different
+ * types are never equal: the engines differed instead (DuckDB cast text to a number until a row
+ * held "n/a", PostgreSQL refused), both as a 500 (review 33a #1). Text, image and attachment
+ * Fields all hold text.
+ */
+export function joinKeyProblem(a: FieldType, b: FieldType): string | undefined {
+  if (a === "json" || b === "json") return "cannot be joined: a json Field is no join key. Join on a Field of another type.";
+  const kind = (t: FieldType) => (t === "image" || t === "attachment" ? "text" : t);
+  return kind(a) === kind(b) ? undefined : "are of different types, so no value of one equals a value of the other. Join Fields of the same type.";
+}
+
 export interface FieldInfo {
   key: string;
   type: FieldType;

@@ -8,7 +8,7 @@ import { type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool, sq
 import { type Result, fail, ok } from "../../../shared/errors";
 import { type ParsedFilter, type ParsedNode, parseFilter } from "../../../shared/filter-parse";
 import { quoteName } from "../../../shared/filter";
-import { QUERY_LIMIT_DEFAULT, type QueryBodyInput } from "../../../shared/records";
+import { joinKeyProblem, QUERY_LIMIT_DEFAULT, type QueryBodyInput } from "../../../shared/records";
 import type { Dialect } from "../engines/engine";
 import { conditionSql, type ResolvedField } from "./filter-condition";
 import { andAll, type CompiledFilter, compileFilter } from "./filter-sql";
@@ -202,6 +202,10 @@ export function planQuery(ctx: PlanContext, base: StoredTable, body: QueryBodyIn
           "validation_error",
           `${where}.rules[${r}].targetTableKey: unknown Field ${quoteName(rule.targetTableKey)} in table ${base.databaseId}/${target.slug}.`,
         );
+      }
+      const mismatch = joinKeyProblem(left[r].field.type, right.type);
+      if (mismatch) {
+        return fail("validation_error", `${where}.rules[${r}]: ${quoteName(rule.tableKey)} (${left[r].field.type}) and ${quoteName(`${j.targetTable}.${right.key}`)} (${right.type}) ${mismatch}`);
       }
       on.push([left[r], scope.resolve(`${j.targetTable}.${right.key}`)!]);
     }

@@ -2,7 +2,7 @@
 import { useState } from "react";
 import type { FieldInfo, JoinUnit } from "../../../shared/records";
 import { Popover } from "./Popover";
-import { guessJoinKeys, possessive } from "./join-form.utils";
+import { guessJoinKeys, joinableTargets, possessive } from "./join-form.utils";
 
 interface Props {
   tables: string[];
@@ -31,13 +31,17 @@ function JoinForm({ tables, baseFields, join, targetFields, primaryKeyOf, onChan
   const [problem, setProblem] = useState<string | null>(null);
   const guess = guessJoinKeys({ baseFields, targetFields: tFields, targetPk: primaryKeyOf(target), chosenBase: tableKey });
   const tk = guess.tableKey;
-  const tgk = targetKey ?? guess.targetKey;
+  const joinable = tFields && joinableTargets(baseFields.find((f) => f.key === tk), tFields);
+  // A choice the base Field's type no longer allows falls back to the guess.
+  const tgk = targetKey !== null && (!joinable || joinable.some((f) => f.key === targetKey)) ? targetKey : guess.targetKey;
+  const baseType = baseFields.find((f) => f.key === tk)?.type;
   if (!tables.length) return <p className="muted small">No other table in this database to join.</p>;
   return (
     <form
       className="join-form"
       onSubmit={(e) => {
         e.preventDefault();
+        if (joinable && !joinable.length) return setProblem(`No Field of ${target} is of a type that can equal ${tk} (${baseType}): choose another Field of this table.`);
         if (!tgk.trim()) return setProblem(`Name the field of ${target} that should equal ${tk}.`);
         if (target && tk) onChange({ targetTable: target, rules: [{ tableKey: tk, targetTableKey: tgk.trim() }] });
       }}
@@ -61,8 +65,9 @@ function JoinForm({ tables, baseFields, join, targetFields, primaryKeyOf, onChan
       <label>
         equals {possessive(target)}
         {tFields ? (
-          <select className="input" value={tgk} onChange={(e) => setTargetKey(e.target.value)}>
-            {tFields.map((f) => (
+          // Only Fields of a type that can equal this table's Field (the service refuses others).
+          <select className="input" value={tgk} onChange={(e) => setTargetKey(e.target.value)} disabled={!joinable?.length}>
+            {joinable?.map((f) => (
               <option key={f.key}>{f.key}</option>
             ))}
           </select>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { FieldInfo } from "../../../shared/records";
-import { guessJoinKeys, possessive } from "./join-form.utils";
+import { guessJoinKeys, joinableTargets, possessive } from "./join-form.utils";
 
 const f = (...keys: string[]): FieldInfo[] => keys.map((key) => ({ key, type: "text" }) as FieldInfo);
 
@@ -27,5 +27,19 @@ describe("guessJoinKeys", () => {
     expect(guessJoinKeys({ baseFields: f("id", "x"), targetFields: f("a", "code"), targetPk: "code", chosenBase: "x" }).targetKey).toBe("code");
     expect(guessJoinKeys({ baseFields: f("id"), targetFields: f("a", "b"), targetPk: undefined, chosenBase: "" })).toEqual({ tableKey: "id", targetKey: "a" });
     expect(guessJoinKeys({ baseFields: f("id"), targetFields: undefined, targetPk: "code", chosenBase: "" })).toEqual({ tableKey: "id", targetKey: "code" });
+  });
+});
+
+describe("only Fields whose values can be equal are offered", () => {
+  const typed = (key: string, type: FieldInfo["type"]) => ({ key, type }) as FieldInfo;
+  it("a number pairs with numbers; text with text, image and attachment Fields; json with none", () => {
+    const target = [typed("department", "text"), typed("budget", "number"), typed("logo", "image"), typed("meta", "json")];
+    expect(joinableTargets(typed("age", "number"), target).map((f) => f.key)).toEqual(["budget"]);
+    expect(joinableTargets(typed("dept", "text"), target).map((f) => f.key)).toEqual(["department", "logo"]);
+    expect(joinableTargets(typed("extra", "json"), target)).toEqual([]);
+  });
+  it("the guess skips a Field of the same name but another type", () => {
+    const base = [typed("id", "text"), typed("code", "number")];
+    expect(guessJoinKeys({ baseFields: base, targetFields: [typed("code", "text"), typed("n", "number")], targetPk: "code", chosenBase: "code" }).targetKey).toBe("n");
   });
 });

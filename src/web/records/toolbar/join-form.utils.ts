@@ -1,5 +1,10 @@
 /** The Join form's guesses and wording, kept pure so they are tested without a browser. */
-import type { FieldInfo } from "../../../shared/records";
+import { type FieldInfo, joinKeyProblem } from "../../../shared/records";
+
+/** The target's Fields a join rule may pair with `base` (the service refuses the rest: joinKeyProblem). */
+export function joinableTargets(base: FieldInfo | undefined, targetFields: readonly FieldInfo[]): FieldInfo[] {
+  return base ? targetFields.filter((t) => !joinKeyProblem(base.type, t.type)) : [...targetFields];
+}
 
 /** "departments’" and "employee’s": the possessive of a table name as a reader says it. */
 export function possessive(name: string): string {
@@ -24,9 +29,11 @@ export function guessJoinKeys(opts: {
     "";
   let targetKey: string;
   if (targetFields) {
-    const same = targetFields.find((t) => t.key === tableKey);
-    const pk = targetFields.find((t) => t.key === targetPk);
-    targetKey = (same ?? pk ?? targetFields[0])?.key ?? "";
+    // Among the target's Fields of a type that can equal this one's.
+    const fits = joinableTargets(baseFields.find((f) => f.key === tableKey), targetFields);
+    const same = fits.find((t) => t.key === tableKey);
+    const pk = fits.find((t) => t.key === targetPk);
+    targetKey = (same ?? pk ?? fits[0])?.key ?? "";
   } else {
     // The target's Fields are not known (no fields extension, nothing learnt yet): the same name
     // once the user picked this table's Field, else the primary key the config file names.
