@@ -36,3 +36,12 @@ it("years 0001–9999 only, in UTC: year 0000 is refused, as a date and where an
   expect(normalizeDatetime("9999-12-31T23:30:00-01:00")).toBeUndefined();
   expect(normalizeDatetime("9999-12-31T23:30:00+01:00")).toBe("9999-12-31T22:30:00.000Z");
 });
+
+it("kept to the millisecond: digits past it must be zeros, never dropped (review 33a #2)", () => {
+  expect(normalizeDatetime("2030-01-01T00:00:00.123Z")).toBe("2030-01-01T00:00:00.123Z");
+  expect(normalizeDatetime("2030-01-01T00:00:00.123000000Z")).toBe("2030-01-01T00:00:00.123Z");
+  expect(normalizeDatetime("2030-01-01T00:00:00.5Z")).toBe("2030-01-01T00:00:00.500Z");
+  for (const cut of ["2030-01-01T00:00:00.123456789Z", "2030-01-01T00:00:00.1239Z", "2030-01-01T00:00:00.0001Z", "2030-01-01T00:00:00.000000001+02:00"]) {
+    expect(normalizeDatetime(cut), cut).toBeUndefined();
+  }
+});

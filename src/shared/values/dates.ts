@@ -1,8 +1,9 @@
 /**
  * Dates and date-times as the service stores them and the app checks them (issue 23 item 1):
  * one rule for both. A date is YYYY-MM-DD and a real calendar day; a date-time is ISO 8601 with
- * a zone (`Z` or ±hh:mm, `T`/`Z` in either case), seconds optional, 1–9 fraction digits, whose
- * date part is a real day (2024-02-30T10:00:00Z is refused, never rolled over to March).
+ * a zone (`Z` or ±hh:mm, `T`/`Z` in either case), seconds optional, 1–9 fraction digits (past
+ * the third only zeros: a date-time is kept to the millisecond, never cut), whose date part is a
+ * real day (2024-02-30T10:00:00Z is refused, never rolled over to March).
  */
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i;
@@ -29,6 +30,8 @@ export function normalizeDatetime(s: string): string | undefined {
   // Hours 24+ and minutes/seconds 60+ would roll over silently in Date.parse.
   const [hh, mm, ss] = [s.slice(11, 13), s.slice(14, 16), s.length > 17 && s[16] === ":" ? s.slice(17, 19) : "00"].map(Number);
   if (hh > 23 || mm > 59 || ss > 59) return undefined;
+  // Kept to the millisecond: digits past it would be dropped without a word (review 33a #2).
+  if (/\.\d{3}0*[1-9]/.test(s)) return undefined;
   const t = Date.parse(s.toUpperCase());
   if (!Number.isFinite(t)) return undefined;
   // An offset can carry 9999-12-31 into year 10000 (or 0001-01-01 into year 0), outside years

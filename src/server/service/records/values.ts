@@ -24,7 +24,7 @@ const typeNames: Record<FieldType, string> = {
   number: "a JSON number",
   boolean: "true or false",
   date: 'a date string "YYYY-MM-DD" (years 0001–9999)',
-  datetime: 'an ISO 8601 date-time string with a zone, e.g. "2024-05-01T10:00:00Z" (years 0001–9999 in UTC)',
+  datetime: 'an ISO 8601 date-time string with a zone, to the millisecond at most, e.g. "2024-05-01T10:00:00.250Z" (years 0001–9999 in UTC)',
   json: "any JSON value",
   image: "an object key string",
   attachment: "an object key string",

@@ -37,9 +37,9 @@ export function checkValue(field: FieldInfo, value: RecordValue): Result<RecordV
     case "boolean":
       return fail("validation_error", `${name} needs true or false.`);
     case "date":
-      return fail("validation_error", `${name} needs a date as YYYY-MM-DD, e.g. 2024-03-01; ${JSON.stringify(value)} is not one.`);
+      return fail("validation_error", `${name} needs a date as YYYY-MM-DD, e.g. 2024-03-01 (years 0001–9999); ${JSON.stringify(value)} is not one.`);
     case "datetime":
-      return fail("validation_error", `${name} needs a date and time with a zone, e.g. 2024-03-01T09:30:00Z.`);
+      return fail("validation_error", `${name} needs a date and time with a zone, to the millisecond at most, e.g. 2024-03-01T09:30:00Z or 2024-03-01T09:30:00.250Z (years 0001–9999).`);
     default:
       return fail("validation_error", `${name} needs text.`);
   }
