@@ -61,6 +61,16 @@ describe("download as zip", () => {
     expect(again.json()).toMatchObject({ error: "not_found", message: expect.stringContaining("start the download again") });
   });
 
+  it("a file of the selection named like the list of files left out keeps its name; the list takes another (review 33a #3)", async () => {
+    await upload(board.url, "zipt/own/_not-included.txt", "MY OWN FILE");
+    const start = await zipOf(board.url, { bucket: "public-assets", items: ["zipt/own/_not-included.txt", "zipt/own/gone.txt"] });
+    const { url } = start.json() as { url: string };
+    const files = unzipSync(new Uint8Array(await (await fetch(`${board.url}${url}`)).arrayBuffer()));
+    expect(Object.keys(files).sort()).toEqual(["_not-included (2).txt", "_not-included.txt"]);
+    expect(strFromU8(files["_not-included.txt"])).toBe("MY OWN FILE");
+    expect(strFromU8(files["_not-included (2).txt"])).toContain("zipt/own/gone.txt (HTTP 404)");
+  });
+
   it("refuses a bad selection with a message that says what to fix", async () => {
     for (const [body, text] of [
       [{ bucket: "public-assets", items: [] }, "at least one"],

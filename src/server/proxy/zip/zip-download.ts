@@ -19,7 +19,7 @@ import archiver from "archiver";
 import { errorBody } from "../../../shared/errors";
 import { encodeKeyPath } from "../../../shared/storage";
 import type { Upstream } from "../forward";
-import { commonFolder, contentDisposition, entryName, MAX_FILES, parseZipRequest, type ZipRequest } from "./zip-plan";
+import { commonFolder, contentDisposition, entryName, MAX_FILES, parseZipRequest, reportName, type ZipRequest } from "./zip-plan";
 
 export const ZIP_PATH = "/api/zip";
 const TOKEN_MS = 60_000;
@@ -137,6 +137,7 @@ export function createZipDownloads(upstream: Upstream, opts: { sendIdleMs: numbe
       watchdog.unref();
 
       const base = commonFolder(request.items);
+      const written = new Set<string>();
       try {
         for await (const f of filesOf(request, abort.signal, notIncluded)) {
           if (abort.signal.aborted) break;
@@ -155,11 +156,13 @@ export function createZipDownloads(upstream: Upstream, opts: { sendIdleMs: numbe
           }
           const modified = f.lastModified ?? answer.headers.get("last-modified") ?? undefined;
           const entryDone = new Promise<void>((resolve) => archive.once("entry", () => resolve()));
-          archive.append(Readable.fromWeb(answer.body as never), { name: entryName(f.key, base), date: modified ? new Date(modified) : new Date() });
+          const name = entryName(f.key, base);
+          written.add(name);
+          archive.append(Readable.fromWeb(answer.body as never), { name, date: modified ? new Date(modified) : new Date() });
           await Promise.race([entryDone, new Promise<void>((resolve) => abort.signal.addEventListener("abort", () => resolve(), { once: true }))]);
         }
         if (!abort.signal.aborted) {
-          if (notIncluded.length) archive.append(`These were not included:\n${notIncluded.join("\n")}\n`, { name: "_not-included.txt" });
+          if (notIncluded.length) archive.append(`These were not included:\n${notIncluded.join("\n")}\n`, { name: reportName(written) });
           await archive.finalize();
         }
       } catch (e) {

@@ -57,6 +57,17 @@ export function entryName(key: string, base: string): string {
   return key.startsWith(base) ? key.slice(base.length) : key;
 }
 
+/**
+ * The name of the list of files left out: "_not-included.txt", or when a file of the selection
+ * has that name, "_not-included (2).txt" and on (review 33a #3: two entries of one name, and an
+ * unzip kept only the list).
+ */
+export function reportName(taken: ReadonlySet<string>): string {
+  let name = "_not-included.txt";
+  for (let n = 2; taken.has(name); n++) name = `_not-included (${n}).txt`;
+  return name;
+}
+
 /** A download name a browser keeps as is (RFC 6266 with an ASCII fallback). */
 export function contentDisposition(name: string): string {
   const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, "_");
