@@ -237,7 +237,7 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities, op
     const row = rows[Math.min(was.at, rows.length - 1)];
     const controls = row ? [...row.querySelectorAll<HTMLElement>(FOCUSABLE)] : [];
     (controls[Math.max(0, Math.min(was.control, controls.length - 1))] ?? focusFallback())?.focus();
-  }, [shown]);
+  }, [shown, where]);
   const folderNames = data.entries.filter((e) => e.kind === "folder").map((e) => e.name);
   const fileCount = data.entries.length - folderNames.length;
 
