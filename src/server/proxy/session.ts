@@ -89,6 +89,9 @@ export function createSessionGate(opts: { password: string; secret: string; publ
       limiter.fail(who);
       return html(res, 413, loginPage({ error: FORM_TOO_LARGE }), { connection: "close" });
     }
+    // Looked at again after the form's wait: attempts sent together were all let through the first look.
+    const waitNow = limiter.retryAfter(who);
+    if (waitNow > 0) return html(res, 429, loginPage({ error: `Too many wrong passwords. Try again in ${Math.ceil(waitNow / 60)} min.` }), { "retry-after": String(waitNow) });
     const given = form.get("password") ?? "";
     if (!timingSafeEqual(digest(given), expected)) {
       limiter.fail(who);

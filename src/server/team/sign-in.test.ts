@@ -5,6 +5,7 @@
  * grant changes and password resets seen within 3 s. Also the compatibility of the two shared
  * modes: single user on loopback with nobody set up, and BASEBOARD_PASSWORD as one admin.
  */
+import { rawRequest } from "../service/storage/testing/storage-service";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fromApp, startTestBaseboard, type TestBaseboard } from "../proxy/testing/test-baseboard";
 import { createPeopleAdmin } from "./people/people-admin";
@@ -23,6 +24,15 @@ const form = (base: string, fields: Record<string, string>, headers: Record<stri
     redirect: "manual",
     headers: { origin: base, "content-type": "application/x-www-form-urlencoded", ...headers },
     body: new URLSearchParams(fields).toString(),
+  });
+/** A sign-in from its own loopback address, so that one case's count of misses is not another's. */
+const formFrom = (localAddress: string, fields: Record<string, string>) =>
+  rawRequest({ url: board.url } as Parameters<typeof rawRequest>[0], {
+    method: "POST",
+    path: "/login",
+    headers: { origin: board.url, "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(fields).toString(),
+    localAddress,
   });
 const me = (cookie: string) => fetch(`${board.url}/api/me`, { headers: { cookie } });
 
@@ -242,10 +252,35 @@ describe("with people", () => {
 
   it("limits wrong attempts per account and per address: 10 in 15 min, then 429 with Retry-After", async () => {
     await admin.add({ email: "lim@example.com", role: "viewer", password: PW });
-    for (let i = 0; i < 10; i++) expect((await form(board.url, { email: "lim@example.com", password: `wrong password ${i}` })).status).toBe(401);
-    const limited = await form(board.url, { email: "lim@example.com", password: PW });
+    for (let i = 0; i < 10; i++) expect((await formFrom("127.0.0.30", { email: "lim@example.com", password: `wrong password ${i}` })).status).toBe(401);
+    const limited = await formFrom("127.0.0.30", { email: "lim@example.com", password: PW });
     expect(limited.status).toBe(429);
-    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(Number(limited.headers["retry-after"])).toBeGreaterThan(0);
+    // From another address too: the account is what is limited.
+    expect((await formFrom("127.0.0.33", { email: "lim@example.com", password: PW })).status).toBe(429);
+  });
+});
+
+describe("sign-in limits hold against bursts and spraying (review 34a #2, #5)", () => {
+  it("thirty wrong passwords sent at once for one account: ten are checked, the rest are 429", async () => {
+    await admin.add({ email: "burst@example.com", role: "viewer", password: PW });
+    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => formFrom("127.0.0.31", { email: "burst@example.com", password: `wrong guess number ${i}` })));
+    const statuses = answers.map((r) => r.status);
+    expect(statuses.filter((s) => s === 401).length).toBe(10);
+    expect(statuses.filter((s) => s === 429).length).toBe(20);
+  });
+
+  it("a good sign-in does not clear an address's wrong attempts at other accounts", async () => {
+    await admin.add({ email: "sprayer@example.com", role: "viewer", password: PW });
+    const statuses: number[] = [];
+    for (let round = 0; round < 2; round++) {
+      for (let i = 0; i < 6; i++) statuses.push((await formFrom("127.0.0.32", { email: `nobody-${round}-${i}@example.com`, password: "a guess at someone" })).status);
+      const good = await formFrom("127.0.0.32", { email: "sprayer@example.com", password: PW });
+      if (round === 0) expect(good.status).toBe(303);
+    }
+    // Twelve wrong from one address: the eleventh and twelfth are refused.
+    expect(statuses.slice(0, 10).every((s) => s === 401)).toBe(true);
+    expect(statuses.slice(10)).toEqual([429, 429]);
   });
 });
 
@@ -262,6 +297,14 @@ describe("BASEBOARD_PASSWORD, no people", () => {
       });
       const cookie = /bb_session=[^;]+/.exec(res.headers.get("set-cookie") ?? "")?.[0] as string;
       expect(await (await fetch(`${b.url}/api/me`, { headers: { cookie } })).json()).toMatchObject({ mode: "password", role: "admin", email: "shared-password" });
+      // Twenty wrong ones sent at once: five are checked (its limit), the rest are 429 (review 34a #2).
+      const burst = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          rawRequest({ url: b.url } as Parameters<typeof rawRequest>[0], { method: "POST", path: "/login", headers: { origin: b.url, "content-type": "application/x-www-form-urlencoded" }, body: `password=guess+${i}`, localAddress: "127.0.0.34" }),
+        ),
+      );
+      expect(burst.filter((r) => r.status === 401).length).toBe(5);
+      expect(burst.filter((r) => r.status === 429).length).toBe(15);
     } finally {
       await b.stop();
     }

@@ -101,6 +101,9 @@ export async function createTeamGate(opts: TeamOptions): Promise<TeamGate> {
     if (wait > 0) {
       return html(res, 429, signInPage({ error: `Too many wrong attempts. Try again in ${Math.ceil(wait / 60)} min.`, next, email, sso }), { "retry-after": String(wait) });
     }
+    // Counted as wrong from now, before the slow check: attempts in flight count (review 34a #2).
+    byAddress.fail(address, Date.now(), email);
+    if (email) byAccount.fail(email);
     // No one's email holds a control character or a lone surrogate half (PostgreSQL could not
     // even be asked about a NUL: a 500): such a try is a plain miss.
     // eslint-disable-next-line no-control-regex -- control characters are what it looks for
@@ -108,12 +111,12 @@ export async function createTeamGate(opts: TeamOptions): Promise<TeamGate> {
     // Unknown emails check a dummy hash: the answer takes the same time either way.
     const good = await checkPassword(person?.passwordHash, form.get("password") ?? "");
     if (!person || !good || person.disabled) {
-      byAddress.fail(address);
-      if (email) byAccount.fail(email);
       await opts.onSignInFailed?.(email, address);
       return html(res, 401, signInPage({ error: "That email and password do not match an account that may sign in.", next, email, sso }));
     }
-    byAddress.succeed(address);
+    // Right: the account starts afresh, and the address forgets its misses at this account only
+    // (not those at others: review 34a #5).
+    byAddress.succeed(address, email);
     byAccount.succeed(email);
     const secret = await people.start(person, req);
     return redirect(res, next, { "set-cookie": cookie(secret, Math.floor(ABSOLUTE_MS / 1000)) });
