@@ -222,6 +222,15 @@ describe("with people", () => {
     expect(made.inviteUrl).toMatch(/^\/invite\/[A-Za-z0-9_-]{20,}$/);
     const people = await (await fetch(`${board.url}/api/people`, { headers: { cookie } })).json();
     expect(JSON.stringify(people)).not.toMatch(/argon2|passwordHash/);
+    // An admin cannot demote or disable themselves, however their email is spelt in the path (review 34a #6).
+    for (const self of ["ADA@example.com", "%20ada@example.com", "ada@example.com%20"]) {
+      for (const change of [{ role: "viewer" }, { disabled: true }]) {
+        const r = await fetch(`${board.url}/api/people/${self}`, { method: "PATCH", headers: { ...fromApp(board.url), cookie, "content-type": "application/json" }, body: JSON.stringify(change) });
+        expect(r.status, `${self} ${JSON.stringify(change)}`).toBe(400);
+        expect((await r.json()).message).toContain("You cannot take away your own admin role or disable yourself");
+      }
+    }
+    expect(await store.getPerson("ada@example.com")).toMatchObject({ role: "admin", disabled: false });
 
     // The invite sets a password once, then signs in.
     const inviteUrl = `${board.url}${made.inviteUrl}`;

@@ -15,7 +15,7 @@ import { decide, mayOn } from "../grants/permissions";
 import { parseJsonText } from "../../../shared/json-text";
 import { type Outcome, type PeopleAdmin, publicPerson } from "../people/people-admin";
 import type { PeopleSessions } from "../sessions/people-sessions";
-import type { SessionRow, TeamStore } from "../store/team-store";
+import { normalizeEmail, type SessionRow, type TeamStore } from "../store/team-store";
 
 export interface TablesAndBuckets {
   /** `db/slug` */
@@ -178,7 +178,10 @@ export async function handlePeopleApi(ctx: Ctx): Promise<boolean> {
     error(res, 403, "forbidden", may.message);
     return true;
   }
-  const [, email, sub, extra] = parts;
+  const [, named, sub, extra] = parts;
+  // As the store keeps it (trimmed, lower case): the self-guard below compared the raw segment, so
+  // "%20admin@ex.com" passed it and changed the admin's own row (review 34a #6).
+  const email = named && normalizeEmail(named);
   const body = async () => {
     const b = await readJson(req);
     if (b.ok) return b.value;
@@ -223,7 +226,7 @@ export async function handlePeopleApi(ctx: Ctx): Promise<boolean> {
   } else if (parts.length === 2 && method === "PATCH") {
     const b = await body();
     if (!b) return true;
-    if (email.toLowerCase() === actor.email && (b.role !== undefined && b.role !== "admin" || b.disabled === true)) {
+    if (email === actor.email && (b.role !== undefined && b.role !== "admin" || b.disabled === true)) {
       error(res, 400, "validation_error", "You cannot take away your own admin role or disable yourself; ask another admin.");
       return true;
     }
