@@ -221,6 +221,7 @@ export async function startBaseboard(env: NodeJS.ProcessEnv, opts: StartOptions 
             password: config.password,
             secret: sessionSecret as string,
             publicOrigin: config.publicOrigin,
+            bodyIdleMs: config.limits.bodyIdleMs,
           })
         : undefined,
       publicOrigin: config.publicOrigin,
@@ -232,6 +233,7 @@ export async function startBaseboard(env: NodeJS.ProcessEnv, opts: StartOptions 
           })
         : undefined,
       onSignInFailed: (email, address) => trail.signInFailed(email, address),
+      bodyIdleMs: config.limits.bodyIdleMs,
       log,
     });
     // Live events: in this process, or across proxies over the same PostgreSQL (LISTEN/NOTIFY).

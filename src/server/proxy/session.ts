@@ -49,7 +49,7 @@ export function safeNext(next: string | null | undefined): string {
   return new URL(path, "http://baseboard.invalid").host === "baseboard.invalid" ? path : "/";
 }
 
-export function createSessionGate(opts: { password: string; secret: string; publicOrigin?: string; lifetimeMs?: number }): SessionGate {
+export function createSessionGate(opts: { password: string; secret: string; publicOrigin?: string; lifetimeMs?: number; bodyIdleMs?: number }): SessionGate {
   const expected = digest(opts.password);
   const lifetimeMs = opts.lifetimeMs ?? SESSION_MS;
   const signer = createSessionSigner(opts.secret, opts.password, lifetimeMs);
@@ -84,7 +84,8 @@ export function createSessionGate(opts: { password: string; secret: string; publ
     const wait = limiter.retryAfter(who);
     if (wait > 0) return html(res, 429, loginPage({ error: `Too many wrong passwords. Try again in ${Math.ceil(wait / 60)} min.` }), { "retry-after": String(wait) });
     if (!sameOrigin(req, host)) return html(res, 403, loginPage({ error: "This form was sent from another site. Open the login page directly." }));
-    const { form, tooLarge } = await readForm(req, 4096);
+    const { form, tooLarge, timedOut } = await readForm(req, 4096, opts.bodyIdleMs);
+    if (timedOut) return html(res, 408, loginPage({ error: timedOut }), { connection: "close" });
     if (tooLarge) {
       limiter.fail(who);
       return html(res, 413, loginPage({ error: FORM_TOO_LARGE }), { connection: "close" });

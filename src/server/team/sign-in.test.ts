@@ -6,6 +6,7 @@
  * modes: single user on loopback with nobody set up, and BASEBOARD_PASSWORD as one admin.
  */
 import { rawRequest } from "../service/storage/testing/storage-service";
+import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fromApp, startTestBaseboard, type TestBaseboard } from "../proxy/testing/test-baseboard";
 import { createPeopleAdmin } from "./people/people-admin";
@@ -290,6 +291,43 @@ describe("sign-in limits hold against bursts and spraying (review 34a #2, #5)", 
     // Twelve wrong from one address: the eleventh and twelfth are refused.
     expect(statuses.slice(0, 10).every((s) => s === 401)).toBe(true);
     expect(statuses.slice(10)).toEqual([429, 429]);
+  });
+});
+
+describe("a sign-in form that stops arriving (review 34a #4)", () => {
+  /** Sends the headers and the first bytes of a form, then nothing; resolves with the answer's status line and when it came. */
+  function stalledForm(base: string, path: string): Promise<{ statusLine: string; afterMs: number; closed: boolean }> {
+    const u = new URL(base);
+    return new Promise((resolve, reject) => {
+      const started = Date.now();
+      const socket = net.connect(Number(u.port), u.hostname, () => {
+        socket.write(`POST ${path} HTTP/1.1\r\nHost: ${u.host}\r\nOrigin: ${base}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 500\r\n\r\nemail=a`);
+      });
+      let text = "";
+      socket.on("data", (c: Buffer) => (text += c.toString("latin1")));
+      socket.on("close", () => resolve({ statusLine: text.split("\r\n")[0], afterMs: Date.now() - started, closed: true }));
+      socket.on("error", reject);
+      setTimeout(() => (socket.destroy(), resolve({ statusLine: text.split("\r\n")[0], afterMs: Date.now() - started, closed: false })), 15_000);
+    });
+  }
+
+  it("is answered 408 and closed after the body idle limit, on the shared-password form and the people's", async () => {
+    const b = await startTestBaseboard({ BASEBOARD_PASSWORD: "the shared password", BASEBOARD_BODY_IDLE_TIMEOUT_MS: "1500" });
+    const own = openSqliteTeamStore(b.dataDir as string);
+    try {
+      const shared = await stalledForm(b.url, "/login");
+      expect(shared.statusLine).toBe("HTTP/1.1 408 Request Timeout");
+      expect(shared.afterMs).toBeLessThan(5_000);
+      await createPeopleAdmin(own).add({ email: "slow@example.com", role: "viewer", password: PW });
+      await waitForMode(b.url, "people");
+      const person = await stalledForm(b.url, "/login");
+      expect(person.statusLine).toBe("HTTP/1.1 408 Request Timeout");
+      expect(person.closed).toBe(true);
+      expect(person.afterMs).toBeLessThan(5_000);
+    } finally {
+      await b.stop();
+      await own.close();
+    }
   });
 });
 

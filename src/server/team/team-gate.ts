@@ -55,6 +55,8 @@ export interface TeamOptions {
   log?: (line: string) => void;
   /** The audit trail's record of a failed sign-in (per account and address). */
   onSignInFailed?: (email: string, address: string) => Promise<void>;
+  /** A form that sends nothing for this long is answered 408 (BASEBOARD_BODY_IDLE_TIMEOUT_MS). */
+  bodyIdleMs?: number;
 }
 
 /** A sign-in or set-password form is a few hundred bytes; past this it is refused (413). */
@@ -88,7 +90,8 @@ export async function createTeamGate(opts: TeamOptions): Promise<TeamGate> {
   async function signIn(req: IncomingMessage, res: ServerResponse, host: string) {
     if (!sameOrigin(req, host)) return html(res, 403, signInPage({ error: "This form was sent from another site. Open the sign-in page directly.", sso }));
     const address = clientKey(req.socket.remoteAddress);
-    const { form, tooLarge } = await readForm(req, FORM_LIMIT);
+    const { form, tooLarge, timedOut } = await readForm(req, FORM_LIMIT, opts.bodyIdleMs);
+    if (timedOut) return html(res, 408, signInPage({ error: timedOut, sso }), { connection: "close" });
     if (tooLarge) {
       // Counted against the address (no account can be named by it) and recorded like any miss.
       byAddress.fail(address);
@@ -129,7 +132,8 @@ export async function createTeamGate(opts: TeamOptions): Promise<TeamGate> {
     const action = `/invite/${encodeURIComponent(token)}`;
     if (req.method !== "POST") return html(res, 200, setPasswordPage({ email, action }));
     if (!sameOrigin(req, host)) return html(res, 403, setPasswordPage({ email, action, error: "This form was sent from another site." }));
-    const { form, tooLarge } = await readForm(req, FORM_LIMIT);
+    const { form, tooLarge, timedOut } = await readForm(req, FORM_LIMIT, opts.bodyIdleMs);
+    if (timedOut) return html(res, 408, setPasswordPage({ email, action, error: timedOut }), { connection: "close" });
     if (tooLarge) return html(res, 413, setPasswordPage({ email, action, error: FORM_TOO_LARGE }), { connection: "close" });
     const password = form.get("password") ?? "";
     if (password !== (form.get("confirm") ?? "")) return html(res, 400, setPasswordPage({ email, action, error: "The two passwords differ." }));
