@@ -37,7 +37,10 @@ const stack = useTeamStack(async (s) => {
       return {
         accountId: id,
         async claims() {
-          return { sub: id, email: id, email_verified: true, name: id.split("@")[0], groups: groupsOf.get(id) ?? (id.startsWith("ed") ? ["baseboard-editors"] : []) };
+          // "unverified:<email>" has no email_verified claim, "textfalse:<email>" has it as the text "false".
+          const [, how, email] = /^(?:(unverified|textfalse):)?(.*)$/.exec(id)!;
+          const verified = how === "unverified" ? {} : { email_verified: how === "textfalse" ? "false" : true };
+          return { sub: id, email, ...verified, name: email.split("@")[0], groups: groupsOf.get(id) ?? (id.startsWith("ed") ? ["baseboard-editors"] : []) };
         },
       };
     },
@@ -95,6 +98,48 @@ test("an unmapped person is a viewer; a domain outside the allowed list is refus
   await expect(other.getByRole("alert")).toContainText("not in a domain allowed");
   expect(await other.evaluate(async () => (await fetch("/api/me")).status)).toBe(401);
   await b.close();
+});
+
+test("an email the provider does not mark verified (no claim, or the text \"false\") does not sign in as the person who has it here (review 34a #1)", async ({ browser }) => {
+  for (const login of ["unverified:root@example.com", "textfalse:root@example.com"]) {
+    const c = await browser.newContext();
+    const page = await c.newPage();
+    await ssoSignIn(page, login);
+    await expect(page.getByRole("alert")).toContainText("no verified email address");
+    expect(await page.evaluate(async () => (await fetch("/api/me")).status)).toBe(401);
+    await c.close();
+  }
+});
+
+test("a callback link from one browser's sign-in signs nobody in elsewhere; the browser that started it goes on (review 34a #3)", async ({ browser }) => {
+  const mine = await browser.newContext();
+  const page = await mine.newPage();
+  // The browser's binding cookie is set as the sign-in starts; taken away before the provider
+  // sends it back, the callback arrives as another browser's would (and the link is on screen).
+  let binding: Awaited<ReturnType<typeof mine.cookies>>[number] | undefined;
+  page.on("response", async (r) => {
+    if (r.url().startsWith(`${teamUrl}/auth/oidc/start`) && !binding) {
+      binding = (await mine.cookies()).find((c) => c.name === "bb_oidc");
+      await mine.clearCookies({ name: "bb_oidc" });
+    }
+  });
+  await ssoSignIn(page, "mallory@example.com");
+  await expect(page.getByRole("alert")).toContainText("started in another browser");
+  expect(binding).toBeDefined();
+  const link = page.url();
+  expect(link).toMatch(/\/auth\/oidc\/callback\?.*state=/);
+  const other = await browser.newContext();
+  const victim = await other.newPage();
+  await victim.goto(link);
+  await expect(victim.getByRole("alert")).toContainText("started in another browser");
+  expect(await victim.evaluate(async () => (await fetch("/api/me")).status)).toBe(401);
+  await other.close();
+  // The browser that started it (its cookie back): signed in as itself; the refusals took nothing.
+  await mine.addCookies([binding!]);
+  await page.goto(link);
+  await expect(page).toHaveURL(`${teamUrl}/records/demo/employees`);
+  expect(await page.evaluate(async () => (await (await fetch("/api/me")).json()).email)).toBe("mallory@example.com");
+  await mine.close();
 });
 
 test("the provider's groups rule the people it made: out of every mapped group is a viewer again, with the old sessions ended and the change in Activity", async ({ browser }) => {

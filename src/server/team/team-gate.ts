@@ -59,6 +59,9 @@ export interface TeamOptions {
   bodyIdleMs?: number;
 }
 
+/** Binds a single sign-on to the browser that started it (oidc-sign-in.ts). */
+const OIDC_COOKIE = "bb_oidc";
+
 /** A sign-in or set-password form is a few hundred bytes; past this it is refused (413). */
 const FORM_LIMIT = 8192;
 
@@ -80,7 +83,7 @@ export async function createTeamGate(opts: TeamOptions): Promise<TeamGate> {
     res.writeHead(status, { ...PAGE_SECURITY_HEADERS, "content-type": "text/html; charset=utf-8", "cache-control": "no-store", ...extra });
     res.end(body);
   };
-  const redirect = (res: ServerResponse, location: string, extra: Record<string, string> = {}) => {
+  const redirect = (res: ServerResponse, location: string, extra: Record<string, string | string[]> = {}) => {
     res.writeHead(303, { location, "cache-control": "no-store", ...extra });
     res.end();
   };
@@ -191,7 +194,9 @@ export async function createTeamGate(opts: TeamOptions): Promise<TeamGate> {
       if (opts.oidc && pathname === "/auth/oidc/start") {
         const origin = opts.publicOrigin ?? `http://${host}`;
         try {
-          redirect(res, await opts.oidc.start(safeNext(new URL(req.url ?? "/", "http://x").searchParams.get("next")), `${origin}/auth/oidc/callback`));
+          const started = await opts.oidc.start(safeNext(new URL(req.url ?? "/", "http://x").searchParams.get("next")), `${origin}/auth/oidc/callback`);
+          // Lax: the provider sends the browser back with a top-level GET from its own site.
+          redirect(res, started.url, { "set-cookie": `${OIDC_COOKIE}=${started.binding}; Path=/auth/oidc; HttpOnly; SameSite=Lax; Max-Age=600${secure}` });
         } catch (e) {
           // A wrong issuer is not mended by trying again (it was said to be unreachable: review 29a #8).
           const wrong = oidcMisconfigured(e);
@@ -201,14 +206,14 @@ export async function createTeamGate(opts: TeamOptions): Promise<TeamGate> {
         return true;
       }
       if (opts.oidc && pathname === "/auth/oidc/callback") {
-        const outcome = await opts.oidc.finish(req, new URL(req.url ?? "/", `http://${host}`));
+        const outcome = await opts.oidc.finish(req, new URL(req.url ?? "/", `http://${host}`), readCookie(req.headers.cookie, OIDC_COOKIE));
         if (!outcome.ok) {
           html(res, outcome.status, signInPage({ error: outcome.message, sso }));
           return true;
         }
         const secret = await people.start(outcome.person, req);
         await people.refresh();
-        redirect(res, outcome.next, { "set-cookie": cookie(secret, Math.floor(ABSOLUTE_MS / 1000)) });
+        redirect(res, outcome.next, { "set-cookie": [cookie(secret, Math.floor(ABSOLUTE_MS / 1000)), `${OIDC_COOKIE}=; Path=/auth/oidc; HttpOnly; SameSite=Lax; Max-Age=0${secure}`] });
         return true;
       }
       if (pathname === "/logout" && req.method === "POST") {

@@ -9,6 +9,8 @@
  *   BASEBOARD_OIDC_ROLE_MAP        claim value=role pairs, e.g. "baseboard-admins=admin,baseboard-editors=editor"
  *   BASEBOARD_OIDC_LABEL           the sign-in button's name (default: the issuer's host)
  *   BASEBOARD_OIDC_SCOPES          extra scopes besides "openid email profile" (e.g. "groups")
+ *   BASEBOARD_OIDC_TRUST_EMAILS    "true": take the email claim as verified when the provider sends no
+ *                                  email_verified (Entra ID); only with ALLOWED_DOMAINS, domains you own
  */
 import { ROLES, type Role } from "../contract";
 
@@ -21,6 +23,8 @@ export interface OidcSettings {
   roleMap: Map<string, Role>;
   label: string;
   scopes: string;
+  /** The email claim counts as verified without email_verified (a provider that never sends it). */
+  trustEmails: boolean;
 }
 
 export function parseOidcSettings(env: NodeJS.ProcessEnv): OidcSettings | undefined {
@@ -43,6 +47,11 @@ export function parseOidcSettings(env: NodeJS.ProcessEnv): OidcSettings | undefi
     }
     roleMap.set(pair.slice(0, eq).trim(), role as Role);
   }
+  const trustEmails = /^(1|true|yes)$/i.test(env.BASEBOARD_OIDC_TRUST_EMAILS?.trim() ?? "");
+  if (trustEmails && !(env.BASEBOARD_OIDC_ALLOWED_DOMAINS ?? "").trim()) {
+    // Any email a provider account carries would then sign in as whoever has it here.
+    throw new Error("BASEBOARD_OIDC_TRUST_EMAILS needs BASEBOARD_OIDC_ALLOWED_DOMAINS: name the domains whose emails your provider vouches for.");
+  }
   return {
     issuer,
     clientId,
@@ -52,6 +61,7 @@ export function parseOidcSettings(env: NodeJS.ProcessEnv): OidcSettings | undefi
     roleMap,
     label: env.BASEBOARD_OIDC_LABEL?.trim() || issuer.host,
     scopes: ["openid", "email", "profile", ...(env.BASEBOARD_OIDC_SCOPES ?? "").split(/[\s,]+/).filter(Boolean)].join(" "),
+    trustEmails,
   };
 }
 

@@ -4,9 +4,12 @@
  * applies the allowed domains and the claim-to-role mapping, creates the person on first
  * sign-in (viewer unless mapped), and starts a session like a password sign-in does.
  * The pending sign-ins (state → verifier, nonce, next) live 10 minutes in this proxy's memory,
- * bounded: behind several proxies, route /auth/oidc/* with sticky sessions.
+ * bounded: behind several proxies, route /auth/oidc/* with sticky sessions. Each is bound to the
+ * browser that started it by a cookie (`binding`), so a callback link made by one person's
+ * sign-in signs nobody else in (review 34a #3: login CSRF).
  */
 import type { IncomingMessage } from "node:http";
+import { timingSafeEqual } from "node:crypto";
 import * as client from "openid-client";
 import type { Role } from "../contract";
 import type { PersonRow, TeamStore } from "../store/team-store";
@@ -20,9 +23,10 @@ export type OidcOutcome = { ok: true; person: PersonRow; next: string } | { ok: 
 
 export interface OidcSignIn {
   label: string;
-  /** Where to send the browser to sign in. */
-  start(next: string, redirectUri: string): Promise<string>;
-  finish(req: IncomingMessage, currentUrl: URL): Promise<OidcOutcome>;
+  /** Where to send the browser to sign in, and the value of the cookie that binds the sign-in to it. */
+  start(next: string, redirectUri: string): Promise<{ url: string; binding: string }>;
+  /** `binding`: the cookie the browser brought back (undefined: none). */
+  finish(req: IncomingMessage, currentUrl: URL, binding: string | undefined): Promise<OidcOutcome>;
 }
 
 /** A role the provider's groups set (recorded in the activity log as the provider's change). */
@@ -47,7 +51,7 @@ export function createOidcSignIn(settings: OidcSettings, store: TeamStore, log?:
     const wrong = oidcMisconfigured(e);
     log?.(wrong ? `single sign-on is not set up right: ${wrong}` : `single sign-on: the provider could not be reached at start (${e.message}); tried again at the first sign-in`);
   });
-  const pending = new Map<string, { verifier: string; nonce: string; next: string; redirectUri: string; at: number }>();
+  const pending = new Map<string, { verifier: string; nonce: string; next: string; redirectUri: string; at: number; binding: string }>();
   const sweep = (now: number) => {
     for (const [k, v] of pending) if (now - v.at > PENDING_MS || pending.size > MAX_PENDING) pending.delete(k);
   };
@@ -59,9 +63,10 @@ export function createOidcSignIn(settings: OidcSettings, store: TeamStore, log?:
       const verifier = client.randomPKCECodeVerifier();
       const state = client.randomState();
       const nonce = client.randomNonce();
+      const binding = client.randomState();
       sweep(Date.now());
-      pending.set(state, { verifier, nonce, next, redirectUri, at: Date.now() });
-      return client
+      pending.set(state, { verifier, nonce, next, redirectUri, at: Date.now(), binding });
+      const url = client
         .buildAuthorizationUrl(c, {
           redirect_uri: redirectUri,
           scope: settings.scopes,
@@ -71,10 +76,15 @@ export function createOidcSignIn(settings: OidcSettings, store: TeamStore, log?:
           nonce,
         })
         .toString();
+      return { url, binding };
     },
-    async finish(req, currentUrl) {
+    async finish(req, currentUrl, binding) {
       const state = currentUrl.searchParams.get("state") ?? "";
       const p = pending.get(state);
+      // Another browser's sign-in (a link someone was sent): refused, and left for the browser that started it.
+      if (p && (binding === undefined || !equalText(binding, p.binding))) {
+        return { ok: false, status: 400, message: "This sign-in was started in another browser (or this browser did not keep its cookie). Start again from the sign-in page here." };
+      }
       pending.delete(state);
       if (!p || Date.now() - p.at > PENDING_MS) return { ok: false, status: 400, message: "This sign-in link is old or was used already. Start again from the sign-in page." };
       if (currentUrl.searchParams.get("error")) {
@@ -95,7 +105,11 @@ export function createOidcSignIn(settings: OidcSettings, store: TeamStore, log?:
         log?.(`single sign-on failed: ${(e as Error).message}`);
         return { ok: false, status: 401, message: "The single sign-on answer could not be checked. Try again, or ask an admin to check the SSO settings." };
       }
-      if (typeof claims.email !== "string" || claims.email_verified === false) {
+      // Verified only when the provider says so (`true`, or "true" as some send it), or when the
+      // operator vouches for a provider that never says (review 34a #1: a missing claim, or
+      // "false" as text, signed in as whoever has that email here, admins included).
+      const verified = claims.email_verified === true || claims.email_verified === "true" || (settings.trustEmails && claims.email_verified === undefined);
+      if (typeof claims.email !== "string" || !verified) {
         return { ok: false, status: 403, message: "Your account at the provider has no verified email address, which Baseboard needs as your login." };
       }
       const email = normalizeEmail(claims.email);
@@ -127,6 +141,13 @@ export function createOidcSignIn(settings: OidcSettings, store: TeamStore, log?:
       return { ok: true, person, next: p.next };
     },
   };
+}
+
+/** Two secrets compared in constant time. */
+function equalText(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
 }
 
 /**
