@@ -53,10 +53,20 @@ export function PeoplePage() {
           and open your invite link.
         </p>
       )}
-      <AddPerson
-        first={me?.mode !== "people"}
-        onInvite={(email, url) => setInvite({ email, url, first: me?.mode !== "people" })}
-      />
+      {/* Only once it is known whether this is the first person: the form's role starts from it
+          (admin for the first, else viewer), and a form drawn while that was loading started,
+          and stayed, on admin (review 32b #1). Keyed by it, so a change of mode starts afresh. */}
+      {me ? (
+        <AddPerson
+          key={me.mode}
+          first={me.mode !== "people"}
+          onInvite={(email, url) => setInvite({ email, url, first: me.mode !== "people" })}
+        />
+      ) : (
+        <p className="muted" role="status">
+          Loading…
+        </p>
+      )}
       {invite && <InviteLink key={invite.url} email={invite.email} url={invite.url} reset={invite.reset} first={invite.first} onDone={() => setInvite(null)} />}
       {people.isError && <p className="error-text">{people.error.message}</p>}
       {/* Nobody added yet: no empty table under the form (the notice above says what to do). */}
