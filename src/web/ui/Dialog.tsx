@@ -8,7 +8,7 @@
  */
 import { type ReactNode, useEffect, useId, useLayoutEffect, useRef } from "react";
 import { Icon } from "./icons";
-import { refocusIfLost } from "./focus-fallback";
+import { focusInDialog, refocusIfLost } from "./focus-fallback";
 
 interface Props {
   labelledBy: string;
@@ -42,7 +42,22 @@ export function Dialog({ labelledBy, className, canClose = true, onClose, fallba
       if (latest.current.canClose) latest.current.onClose();
     };
     d.addEventListener("cancel", onCancel);
+    // A stage that changes under the focus (a button that turns disabled or goes: Import's result,
+    // Export's progress, "Updating…") drops it to the page, where nothing can be reached while the
+    // modal is open (review 32b #3): back into the dialog. Neither a removal nor a disabling fires
+    // an event on the element, so the dialog's content is watched.
+    let looking = 0;
+    const watch = new MutationObserver(() => {
+      cancelAnimationFrame(looking);
+      looking = requestAnimationFrame(() => {
+        const lost = document.activeElement === null || document.activeElement === document.body;
+        if (lost && d.open) focusInDialog(d);
+      });
+    });
+    watch.observe(d, { subtree: true, childList: true, attributes: true, attributeFilter: ["disabled", "hidden", "aria-hidden"] });
     return () => {
+      watch.disconnect();
+      cancelAnimationFrame(looking);
       d.removeEventListener("cancel", onCancel);
       if (d.open) d.close();
       if (opener?.isConnected) opener.focus();

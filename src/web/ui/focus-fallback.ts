@@ -17,7 +17,8 @@ export const focusFallback = (): HTMLElement | null =>
  * natively on the document: React passes on no blur from a node it is taking out. An element
  * still in the page lost the focus to a click elsewhere: left alone. Places that know better (a
  * bucket listing puts it on the same control of the entry now in its place) do so in a layout
- * effect, before this looks. Inside an open modal the page behind is inert: left to the dialog.
+ * effect, before this looks. Inside an open modal the page behind is inert: left to the dialog,
+ * which watches its own content (Dialog.tsx).
  */
 export function listenForLostFocus(): () => void {
   const onOut = (e: FocusEvent) => {
@@ -26,11 +27,23 @@ export function listenForLostFocus(): () => void {
     if (!(from instanceof Element)) return;
     requestAnimationFrame(() => {
       const lost = document.activeElement === null || document.activeElement === document.body;
-      if (lost && !from.isConnected && !document.querySelector("dialog[open]")) focusFallback()?.focus();
+      if (!lost || from.isConnected) return;
+      // Inside an open modal the page behind is inert: the dialog keeps its own (Dialog.tsx).
+      if (!document.querySelector("dialog[open]")) focusFallback()?.focus();
     });
   };
   document.addEventListener("focusout", onOut);
   return () => document.removeEventListener("focusout", onOut);
+}
+
+const IN_DIALOG = '[data-autofocus], button:not([disabled]), [href], input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+
+/** The dialog's first control (its marked one first), else the dialog itself. */
+export function focusInDialog(dialog: HTMLDialogElement): void {
+  const target = dialog.querySelector<HTMLElement>(IN_DIALOG);
+  if (target) return target.focus();
+  if (!dialog.hasAttribute("tabindex")) dialog.tabIndex = -1;
+  dialog.focus();
 }
 
 /** After the current frame: if the focus fell to the page, to `fallback` (default: focusFallback). */
