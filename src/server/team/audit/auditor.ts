@@ -210,9 +210,9 @@ function jobOf(v: unknown): { id?: unknown; state: string; done?: unknown; total
 }
 /** How often a running storage job is asked how it goes: at first, and at most. */
 const JOB_POLL_MS = 250;
+const JOB_POLL_MAX_MS = 5_000;
 /** How often an outcome the store refused is tried again. */
 const OWED_RETRY_MS = 1_000;
-const JOB_POLL_MAX_MS = 5_000;
 
 /** A file delete lists this many of the versions it removes (and how many more there were). */
 const DELETED_VERSIONS_MAX = 1_000;
@@ -436,8 +436,16 @@ export function createAuditor(opts: AuditorOptions): Auditor {
   const owed: { entry: NewAuditEntry; slim?: (e: Error) => Record<string, unknown> }[] = [];
   let owedRetry: NodeJS.Timeout | undefined;
   let lastOwedError: Error | undefined;
-  /** Writes what is owed, oldest first; false (lastOwedError says why) when the store still refuses. */
-  async function payOwed(): Promise<boolean> {
+  let paying: Promise<boolean> | undefined;
+  /**
+   * Writes what is owed, oldest first; false (lastOwedError says why) when the store still
+   * refuses. One at a time: the retry timer and a change asking at once wrote an entry twice.
+   */
+  function payOwed(): Promise<boolean> {
+    paying ??= payOwedNow().finally(() => (paying = undefined));
+    return paying;
+  }
+  async function payOwedNow(): Promise<boolean> {
     while (owed.length) {
       const { entry, slim } = owed[0];
       try {
