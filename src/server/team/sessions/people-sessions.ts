@@ -9,6 +9,7 @@ import { createHash, randomBytes } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import type { Actor } from "../contract";
 import type { PersonRow, SessionRow, TeamStore } from "../store/team-store";
+import { readCookie } from "../../proxy/session";
 
 export const PERSON_COOKIE = "bb_sid";
 export const IDLE_MS = 12 * 3600 * 1000;
@@ -18,13 +19,6 @@ const TOUCH_EVERY_MS = 60_000;
 
 export const sessionHash = (secret: string) => createHash("sha256").update(secret).digest("hex");
 
-export function readCookie(header: string | undefined, name: string): string | undefined {
-  for (const part of (header ?? "").split(";")) {
-    const eq = part.indexOf("=");
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
-  }
-  return undefined;
-}
 
 interface Cached {
   actor: Actor;
