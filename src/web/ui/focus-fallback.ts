@@ -36,12 +36,19 @@ export function listenForLostFocus(): () => void {
   return () => document.removeEventListener("focusout", onOut);
 }
 
-const IN_DIALOG = '[data-autofocus], button:not([disabled]), [href], input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+const IN_DIALOG = 'button:not([disabled]), [href], input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
-/** The dialog's first control (its marked one first), else the dialog itself. */
+/**
+ * The dialog's first control that takes the focus (its marked one first), else the dialog itself.
+ * Tried one by one: a control can match and still refuse it (a radio in a disabled fieldset, as
+ * Export's format while it runs: review 35b #1).
+ */
 export function focusInDialog(dialog: HTMLDialogElement): void {
-  const target = dialog.querySelector<HTMLElement>(IN_DIALOG);
-  if (target) return target.focus();
+  const marked = dialog.querySelectorAll<HTMLElement>("[data-autofocus]");
+  for (const el of [...marked, ...dialog.querySelectorAll<HTMLElement>(IN_DIALOG)]) {
+    el.focus();
+    if (document.activeElement === el) return;
+  }
   if (!dialog.hasAttribute("tabindex")) dialog.tabIndex = -1;
   dialog.focus();
 }
