@@ -15,22 +15,25 @@ export const focusFallback = (): HTMLElement | null =>
  * else, a selection bar gone with its selection, a dialog's opener that left a render after the
  * dialog gave it the focus back): the focus goes to focusFallback, not to the page. Listened to
  * natively on the document: React passes on no blur from a node it is taking out. An element
- * still in the page lost the focus to a click elsewhere: left alone. Places that know better (a
- * bucket listing puts it on the same control of the entry now in its place) do so in a layout
- * effect, before this looks. Inside an open modal the page behind is inert: left to the dialog,
- * which watches its own content (Dialog.tsx).
+ * still in the page lost the focus to a click elsewhere: left alone. Places that know better go
+ * first: a bucket listing (the same control of the entry now in its place) in a layout effect, a
+ * closing dialog's own fallback and the filter builder with refocusIfLost, one frame ahead of
+ * this look, which waits two (a dialog's cleanup schedules its look after the focusout that
+ * brings this one, so one frame each let this one win). Inside an open modal the page behind
+ * is inert: left to the dialog, which watches its own content (Dialog.tsx).
  */
 export function listenForLostFocus(): () => void {
   const onOut = (e: FocusEvent) => {
     if (e.relatedTarget !== null) return;
     const from = e.target;
     if (!(from instanceof Element)) return;
-    requestAnimationFrame(() => {
+    const look = () => {
       const lost = document.activeElement === null || document.activeElement === document.body;
       if (!lost || from.isConnected) return;
       // Inside an open modal the page behind is inert: the dialog keeps its own (Dialog.tsx).
       if (!document.querySelector("dialog[open]")) focusFallback()?.focus();
-    });
+    };
+    requestAnimationFrame(() => requestAnimationFrame(look));
   };
   document.addEventListener("focusout", onOut);
   return () => document.removeEventListener("focusout", onOut);
