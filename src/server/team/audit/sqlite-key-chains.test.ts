@@ -10,7 +10,7 @@ import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import type { AuditLog } from "./audit-log";
 import { openSqliteAuditLog } from "./sqlite-audit-log";
-import { INLINE_KEYS, LINK_SLICE } from "./sqlite-key-chains";
+import { chainSql, INLINE_KEYS, LINK_SLICE, LINK_SQL } from "./sqlite-key-chains";
 import { EMPLOYEES, newEntry } from "../testing/audit-entries";
 
 const T = EMPLOYEES;
@@ -182,5 +182,32 @@ describe("key chains", () => {
     check.close();
     const s4 = await again.append(entry({ keys: ["K"] }));
     expect(await history(again, "K")).toEqual([s4.seq, s2.seq, s1.seq]);
+  });
+
+  it("links and histories look each key up by its resource and key, not by walking the resource's keys", async () => {
+    // A table with a long history: what a single update's link, or a history, costs must not
+    // grow with it (the link's splice query walked all 3,000 keys of the resource for each one).
+    const { log, dir } = fresh();
+    for (let i = 0; i < 30; i++) await log.append(entry({ keys: Array.from({ length: 100 }, (_, k) => `E${i * 100 + k}`) }));
+    const db = new Database(path.join(dir, "audit.sqlite"), { readonly: true });
+    try {
+      const plan = (sql: string, ...args: unknown[]) => (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...args) as { detail: string }[]).map((r) => r.detail);
+      const keys = JSON.stringify(["E5"]);
+      // Where each reads the newest changes (audit_key_last; `l` in the link statements).
+      const plans = {
+        later: { lines: plan(LINK_SQL.later, keys, T, 1), last: /^SEARCH l / },
+        append: { lines: plan(LINK_SQL.append, 1, keys, T, 1), last: /^SEARCH l / },
+        history: { lines: plan(chainSql(true), T, "E5", T, "E5"), last: /audit_key_last/ },
+      };
+      for (const [name, { lines, last }] of Object.entries(plans)) {
+        const reads = lines.filter((l) => last.test(l));
+        expect(reads.length, `${name}: ${lines.join(" | ")}`).toBeGreaterThan(0);
+        for (const l of reads) expect(l, `${name}: ${lines.join(" | ")}`).toMatch(/\(resource=\? AND key=\?\)/);
+      }
+      // The keys (json_each) are the outer loop where they are joined to the newest changes.
+      expect(plans.later.lines[0]).toMatch(/^SCAN j/);
+    } finally {
+      db.close();
+    }
   });
 });
