@@ -13,7 +13,8 @@ export interface EventBus {
   onPresence(fn: (p: PresenceState) => void): void;
   /**
    * Events after `id`, oldest first; undefined when events after it may have been dropped
-   * already (older than what is kept): the client must refetch instead of resuming.
+   * already (older than what is kept), or when more than REPLAY_MAX came after it: the client
+   * must refetch instead of resuming (a backlog cut short would lose events without a word).
    */
   since(id: number): Promise<ChangeEvent[] | undefined>;
   close(): Promise<void>;
@@ -21,3 +22,8 @@ export interface EventBus {
 
 /** Kept for resuming: at least this long (the issue asks 5 minutes). */
 export const KEEP_MS = 10 * 60_000;
+/**
+ * Resuming replays at most this many events; past them a refetch (the "reset" event) is quicker
+ * for the client than catching up one event at a time, and the proxy builds no such backlog.
+ */
+export const REPLAY_MAX = 5_000;

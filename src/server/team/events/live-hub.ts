@@ -90,7 +90,10 @@ export function createLiveHub(o: LiveOptions): LiveHub {
     if (may(s.actor, e.resource)) write(s, sseFrame("change", e, e.id));
   };
 
+  /** The newest event this hub has seen: where a stream told to refetch goes on from. */
+  let latestId = 0;
   o.bus.onChange((e) => {
+    latestId = Math.max(latestId, e.id);
     for (const s of subs) {
       if (s.pending) s.pending.push(e);
       else send(s, e);
@@ -175,15 +178,41 @@ export function createLiveHub(o: LiveOptions): LiveHub {
       for (const p of presence.values()) if (p.until > now && p.view && may(actor, p.view)) write(s, sseFrame("presence", p));
       const asked = lastEventId?.trim();
       const from = asked && /^\d+$/.test(asked) && Number.isSafeInteger(Number(asked)) ? Number(asked) : undefined;
+      // Events from here on are queued for this stream (`pending`): a refetch covers those before.
+      const head = latestId;
+      /**
+       * Refetch what is shown. The frame carries the newest id this stream is past, so that the
+       * browser's next reconnect resumes from there instead of asking for the same backlog again.
+       */
+      const reset = (past: number) => {
+        s.lastId = Math.max(s.lastId, past);
+        write(s, sseFrame("reset", { message: "Some changes may have been missed while you were away: refetch what is shown." }, s.lastId || undefined));
+      };
       if (asked && from === undefined) {
         // An id this proxy never gave ("garbage", -5, 1e20): what was missed cannot be known.
-        write(s, sseFrame("reset", { message: "Some changes may have been missed while you were away: refetch what is shown." }));
+        reset(head);
       } else if (from !== undefined) {
         const backlog = await o.bus.since(from).catch(() => undefined);
-        if (backlog === undefined) write(s, sseFrame("reset", { message: "Some changes may have been missed while you were away: refetch what is shown." }));
+        if (backlog === undefined) reset(head);
         else {
-          s.lastId = from;
-          for (const e of backlog) send(s, e);
+          // What this person may see of it, framed; more than the stream may hold unread is a
+          // refetch: written anyway, it dropped the stream before its first byte, and the
+          // browser came back for the same backlog, for ever (review 36a).
+          const frames: { id: number; frame: string }[] = [];
+          let bytes = 0;
+          for (const e of backlog) {
+            if (e.id <= from || !may(s.actor, e.resource)) continue;
+            const frame = sseFrame("change", e, e.id);
+            frames.push({ id: e.id, frame });
+            bytes += Buffer.byteLength(frame);
+            if (bytes > o.maxBufferedBytes / 2) break;
+          }
+          const last = backlog.length ? backlog[backlog.length - 1].id : from;
+          if (bytes > o.maxBufferedBytes / 2) reset(Math.max(head, last));
+          else {
+            for (const { frame } of frames) write(s, frame);
+            s.lastId = Math.max(from, last);
+          }
         }
       }
       const queued = s.pending ?? [];

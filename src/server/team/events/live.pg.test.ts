@@ -87,6 +87,25 @@ describe("live events over PostgreSQL", () => {
     }
   });
 
+  it("resuming past more events than may be replayed is a refetch (undefined), never a backlog cut short", async () => {
+    const bus = await createPostgresBus(db.url, { maxReplay: 3 });
+    try {
+      const event = (n: number) => ({ at: new Date().toISOString(), kind: "update" as const, resource: "table:demo/replay" as const, table: "demo/replay", records: [{ key: n }], actor: { email: "eve@example.com", name: "Eve" }, origin: "baseboard" as const });
+      await bus.publish(event(0));
+      const got: ChangeEvent[] = [];
+      bus.onChange((e) => got.push(e));
+      await expect.poll(() => got.length, { timeout: 10_000 }).toBe(1);
+      const from = got[0].id;
+      for (let i = 1; i <= 3; i++) await bus.publish(event(i));
+      expect((await bus.since(from))?.map((e) => e.records?.[0].key)).toEqual([1, 2, 3]);
+      await bus.publish(event(4));
+      expect(await bus.since(from)).toBeUndefined();
+      expect((await bus.since(from + 1))?.map((e) => e.records?.[0].key)).toEqual([2, 3, 4]);
+    } finally {
+      await bus.close();
+    }
+  });
+
   it("an event holding a NUL or a lone surrogate half still reaches every reader (jsonb refused it: the event went to nobody)", async () => {
     const [writer, reader] = await Promise.all([createPostgresBus(db.url), createPostgresBus(db.url)]);
     try {

@@ -168,6 +168,31 @@ describe("GET /api/events", () => {
     }
   });
 
+  it("more missed than a stream may hold unread is a reset carrying the newest id, not a stream dropped before its first byte", async () => {
+    const first = await stream(eve);
+    await update(eve, "employees", byId("employee_id", "E00024"), { city: "Away 0" });
+    const seen = await first.waitFor((m) => m.data.includes("Away 0"));
+    first.close();
+    // About 2 KB each: 40 of them pass the 64 KB this stack lets a stream hold unread.
+    const long = "y".repeat(2000);
+    for (let i = 1; i <= 40; i++) await update(eve, "employees", byId("employee_id", "E00024"), { city: `${long}${i}` });
+    const again = await stream(eve, { "last-event-id": seen.id as string });
+    expect(again.status).toBe(200);
+    const reset = again.events.find((m) => m.event === "reset");
+    expect(reset, again.events.map((m) => m.event).join()).toBeDefined();
+    expect(again.events.filter((m) => m.event === "change")).toEqual([]);
+    // The stream goes on from there: a change made now arrives live.
+    await update(eve, "employees", byId("employee_id", "E00024"), { city: "Back again" });
+    await again.waitFor((m) => m.event === "change" && m.data.includes("Back again"));
+    again.close();
+    // The reset's id is where a reconnect resumes: no second reset, no replay of the 40.
+    expect(Number(reset!.id)).toBeGreaterThan(Number(seen.id));
+    const later = await stream(eve, { "last-event-id": reset!.id as string });
+    expect(later.events.some((m) => m.event === "reset")).toBe(false);
+    expect(later.events.filter((m) => m.event === "change").map((m) => dataOf<{ records: { values: { city: string } }[] }>(m).records[0].values.city)).toEqual(["Back again"]);
+    later.close();
+  });
+
   it("sends a heartbeat comment", async () => {
     const s = await stream(eve);
     await new Promise((r) => setTimeout(r, 800));

@@ -3,11 +3,12 @@
  * restart are older than any kept and resume as "refetch"), a ring of the last 10 minutes.
  */
 import type { EventBus } from "./event-bus";
-import { KEEP_MS } from "./event-bus";
+import { KEEP_MS, REPLAY_MAX } from "./event-bus";
 import type { ChangeEvent, PresenceState } from "./live-event";
 
-export function createMemoryBus(opts: { keepMs?: number; maxKept?: number } = {}): EventBus {
+export function createMemoryBus(opts: { keepMs?: number; maxKept?: number; maxReplay?: number } = {}): EventBus {
   const keepMs = opts.keepMs ?? KEEP_MS;
+  const maxReplay = opts.maxReplay ?? REPLAY_MAX;
   const maxKept = opts.maxKept ?? 100_000;
   const start = Date.now() * 1000;
   let next = start;
@@ -46,7 +47,9 @@ export function createMemoryBus(opts: { keepMs?: number; maxKept?: number } = {}
       // From before this process started, from elsewhere, or older than what is kept: no
       // promise that nothing was missed, so the client refetches.
       if (id < start || id > next || id < droppedUpTo) return undefined;
-      return kept.filter((k) => k.e.id > id).map((k) => k.e);
+      // Ids are consecutive here: the events after `id` are the last next - id of those kept.
+      if (next - id > maxReplay) return undefined;
+      return kept.slice(Math.max(0, kept.length - (next - id))).map((k) => k.e);
     },
     async close() {
       changeFns.length = 0;

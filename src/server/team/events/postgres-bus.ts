@@ -8,7 +8,7 @@
  */
 import pg from "pg";
 import type { EventBus } from "./event-bus";
-import { KEEP_MS } from "./event-bus";
+import { KEEP_MS, REPLAY_MAX } from "./event-bus";
 import type { ChangeEvent, PresenceState } from "./live-event";
 import { pgJsonText, pgText } from "../store/pg-text";
 
@@ -20,7 +20,8 @@ CREATE INDEX IF NOT EXISTS bb_live_events_at ON bb_live_events(at);
 CREATE TABLE IF NOT EXISTS bb_live_pruned (one INT PRIMARY KEY CHECK (one = 1), up_to BIGINT NOT NULL);
 `;
 
-export async function createPostgresBus(url: string, opts: { log?(line: string): void; keepMs?: number } = {}): Promise<EventBus> {
+export async function createPostgresBus(url: string, opts: { log?(line: string): void; keepMs?: number; maxReplay?: number } = {}): Promise<EventBus> {
+  const maxReplay = opts.maxReplay ?? REPLAY_MAX;
   const keepMs = Math.max(opts.keepMs ?? KEEP_MS, 5 * 60_000) + 5 * 60_000;
   const pool = new pg.Pool({ connectionString: url, max: 3 });
   pool.on("error", () => {});
@@ -157,7 +158,10 @@ export async function createPostgresBus(url: string, opts: { log?(line: string):
       if (pruned.rows[0] && id < Number(pruned.rows[0].up_to)) return undefined;
       const max = await pool.query<{ last: string }>("SELECT last_value::text AS last FROM bb_live_events_id_seq");
       if (id > Number(max.rows[0].last)) return undefined;
-      const r = await pool.query<{ id: string; payload: Omit<ChangeEvent, "id"> }>("SELECT id::text, payload FROM bb_live_events WHERE id > $1 ORDER BY bb_live_events.id LIMIT 20000", [id]);
+      // One more than may be replayed: when it is there, the client refetches (it was cut at
+      // 20,000 without a word, and the events past them were never sent).
+      const r = await pool.query<{ id: string; payload: Omit<ChangeEvent, "id"> }>("SELECT id::text, payload FROM bb_live_events WHERE id > $1 ORDER BY bb_live_events.id LIMIT $2", [id, maxReplay + 1]);
+      if (r.rows.length > maxReplay) return undefined;
       return r.rows.map((row) => ({ ...row.payload, id: Number(row.id) }) as ChangeEvent);
     },
     async close() {
