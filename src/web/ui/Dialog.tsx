@@ -91,13 +91,15 @@ export interface ModalProps {
   onKeyDown?(e: React.KeyboardEvent<HTMLDialogElement>): void;
   footer?: ReactNode;
   canClose?: boolean;
+  /** Where focus goes when the opener is gone (see Dialog). */
+  fallbackFocus?(): HTMLElement | null | undefined;
 }
 
 /** A dialog with a title bar (title and close button), a scrolling body and a footer. */
-export function Modal({ title, onClose, children, className, onKeyDown, footer, canClose = true }: ModalProps) {
+export function Modal({ title, onClose, children, className, onKeyDown, footer, canClose = true, fallbackFocus }: ModalProps) {
   const id = useId();
   return (
-    <Dialog labelledBy={id} className={`dialog-framed ${className ?? ""}`} onClose={onClose} onKeyDown={onKeyDown} canClose={canClose}>
+    <Dialog labelledBy={id} className={`dialog-framed ${className ?? ""}`} onClose={onClose} onKeyDown={onKeyDown} canClose={canClose} fallbackFocus={fallbackFocus}>
       <header className="dialog-head">
         <h2 id={id}>{title}</h2>
         <button type="button" className="btn-icon" aria-label="Close" onClick={onClose} disabled={!canClose}>

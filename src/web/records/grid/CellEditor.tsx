@@ -33,8 +33,11 @@ interface Props {
    * arriving while the person types must be a conflict, not overwritten). */
   onCommit(value: RecordValue, move: Move, base: RecordValue | undefined): void;
   onCancel(): void;
-  /** What is typed so far (parsed; undefined when unchanged or not valid), kept if the tab must leave. */
-  onDraft?(value: RecordValue | undefined, base: RecordValue | undefined): void;
+  /**
+   * What is typed so far (parsed; undefined when unchanged or not valid), kept if the tab must
+   * leave, and the text itself (undefined once the editor has closed).
+   */
+  onDraft?(value: RecordValue | undefined, base: RecordValue | undefined, text?: string): void;
 }
 
 export function CellEditor({ col, value, initialText, onCommit, onCancel, onDraft }: Props) {
@@ -67,7 +70,7 @@ export function CellEditor({ col, value, initialText, onCommit, onCancel, onDraf
   draft.current = onDraft;
   useEffect(() => {
     const parsed = parseInput(col.field, text);
-    draft.current?.(parsed.ok && !sameValue(parsed.value, base) ? parsed.value : undefined, base);
+    draft.current?.(parsed.ok && !sameValue(parsed.value, base) ? parsed.value : undefined, base, text);
   }, [text, col.field, base]);
   useEffect(() => () => draft.current?.(undefined, undefined), []);
   const commit = (move: Move, raw = text) => {

@@ -171,7 +171,7 @@ export const GridRow = memo(function GridRow(p: Props) {
                 value={value}
                 initialText={p.initialText}
                 onCommit={(v, move, base) => p.onCommit(p.index, c, v, move, base)}
-                onDraft={(v, base) => noteDraft(conflictKey(pk, col.key), v, base)}
+                onDraft={(v, base, text) => noteDraft(conflictKey(pk, col.key), v, base, text)}
                 onCancel={p.onCancel}
               />
             ) : (

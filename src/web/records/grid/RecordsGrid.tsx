@@ -6,10 +6,13 @@ import { useRowMarks } from "../../team/live/row-marks";
 import { recordKeyText } from "../../../shared/records";
 import { rowSortingFeature, type SortingState, tableFeatures, useTable } from "@tanstack/react-table";
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef } from "react";
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import type { RecordRow, RecordValue, SortUnit } from "../../../shared/records";
 import { isTypingTarget } from "../../app/shortcuts";
 import { toast } from "../../ui/toast";
+import { rowKey, useLiveStore } from "../../team/live/live-store";
+import { type EditLost, EditLostDialog } from "./EditLostDialog";
+import { typedInto } from "./unsaved-edits";
 import type { Move } from "./CellEditor";
 import type { GridColumn } from "./columns.utils";
 import { noteLeaving, takeOver } from "./focus-handoff";
@@ -123,15 +126,18 @@ export const RecordsGrid = memo(function RecordsGrid(p: Props) {
   // Where the Record being edited is now: rows move under an open editor when another person
   // adds or deletes a Record above it (the edit was then saved into whichever Record took its place).
   const editRow = !editing ? -1 : editing.record === undefined ? editing.row : pks.findIndex((k) => pkId(k) === editing.record);
+  // When it has left the page (deleted by someone else), a dialog says so and takes the keys
+  // still being typed, which would otherwise edit the Record now in its row (EditLostDialog).
+  const [lost, setLost] = useState<EditLost | null>(null);
   useEffect(() => {
     if (!editing || editing.record === undefined || editRow === editing.row) return;
     if (editRow >= 0) return gridActions.editingMoved(editRow);
-    const column = p.columns[editing.col - 1];
+    const field = p.columns[editing.col - 1]?.key ?? "cell";
+    const pk: RecordValue = JSON.parse(editing.record);
     gridActions.stopEdit();
-    toast(`Record ${recordKeyText(JSON.parse(editing.record))} left this page while you were editing it`, {
-      detail: `Someone else deleted it, or changed it so that it no longer belongs here; what you typed into ${column?.key ?? "the cell"} was not saved.`,
-    });
-  }, [editing, editRow, p.columns]);
+    const by = p.liveTable ? useLiveStore.getState().changedUnder.get(rowKey(p.liveTable, pk)) : undefined;
+    setLost({ record: recordKeyText(pk), field, typed: typedInto(`${editing.record}|${field}`) ?? "", by });
+  }, [editing, editRow, p.columns, p.liveTable]);
 
   // Keep the active cell inside the grid when rows or columns change.
   useEffect(() => {
@@ -300,6 +306,7 @@ export const RecordsGrid = memo(function RecordsGrid(p: Props) {
   }, [pks, selected]);
 
   return (
+    <>
     <div
       ref={scrollRef}
       className="grid"
@@ -363,6 +370,9 @@ export const RecordsGrid = memo(function RecordsGrid(p: Props) {
       </div>
       {p.footer}
     </div>
+    {/* Outside the grid: its keys are the dialog's, not the grid's (which start edits). */}
+    {lost && <EditLostDialog lost={lost} onClose={() => setLost(null)} fallbackFocus={() => scrollRef.current?.querySelector<HTMLElement>('[role="gridcell"][tabindex="0"]')} />}
+    </>
   );
 });
 

@@ -16,8 +16,21 @@ const storageKey = (db: string, table: string) => `bb-unsaved:${db}/${table}`;
 /** The open editor's value (parsed; undefined when unchanged or not valid yet). Not state: nothing renders from it. */
 let openDraft: Kept | undefined;
 
-export function noteDraft(key: string, attempted: RecordValue | undefined, current: RecordValue | undefined): void {
+/**
+ * The open editor's text as typed, and its cell. Unlike `openDraft` it stays when the editor goes
+ * without a save or a cancel: its Record left the page under it (deleted by someone else), and
+ * what was typed is shown to be copied, not dropped.
+ */
+let typed: { key: string; text: string } | undefined;
+
+export function noteDraft(key: string, attempted: RecordValue | undefined, current: RecordValue | undefined, text?: string): void {
   openDraft = attempted === undefined ? undefined : [key, { attempted, current }];
+  if (text !== undefined) typed = { key, text };
+}
+
+/** What was last typed into this cell's editor (`conflictKey`), if it was the last one open. */
+export function typedInto(key: string): string | undefined {
+  return typed?.key === key ? typed.text : undefined;
 }
 
 export function keepUnsaved(db: string, table: string): void {
