@@ -72,7 +72,14 @@ export interface ForwardOptions {
 }
 
 /** How a forward ended, for the caller's log. */
-export type ForwardOutcome = "answered" | "client-aborted" | "client-stalled" | "failed";
+/** `answered-late`: a change answered 504 at the timeout, whose upstream answer came after (recorded, not sent). */
+export type ForwardOutcome = "answered" | "answered-late" | "client-aborted" | "client-stalled" | "failed";
+
+/**
+ * How long the answer to a change sent whole is still awaited after the client was answered 504
+ * (the trail records it, the live stream announces it); past this, the upstream is given up on.
+ */
+export const LATE_ANSWER_MS = 60 * 60_000;
 
 export interface Upstream {
   forward(req: IncomingMessage, res: ServerResponse, path: string, opts: ForwardOptions): Promise<ForwardOutcome>;
@@ -192,6 +199,7 @@ export function createUpstream(opts: UpstreamOptions): Upstream {
       return new UpstreamFailure(503, `Every connection this proxy keeps for ${LANE_WORDS[laneWasFull]} was in use for ${opts.timeoutMs / 1000} s (slow transfers of other people), so this request did not get through. Try again in a moment.`);
     }
     if (timedOut) {
+      if (readOnly === false) return new UpstreamFailure(504, lateChangeMessage(false));
       return new UpstreamFailure(504, `${opts.label} did not answer within ${opts.timeoutMs / 1000} s. Try again, or raise UPSTREAM_TIMEOUT_MS.`);
     }
     const code = (err as { code?: string })?.code ?? (err as Error)?.name ?? "error";
@@ -218,9 +226,30 @@ export function createUpstream(opts: UpstreamOptions): Upstream {
     return f;
   }
 
+  /** A change not answered in time: it may be made all the same (the upstream was not stopped, or cannot be). */
+  function lateChangeMessage(stillAwaited: boolean): string {
+    return `${opts.label} did not answer within ${opts.timeoutMs / 1000} s, so whether this change was made cannot be told yet: it may still be under way. Look before trying it again${
+      stillAwaited ? " (when it ends, the activity log records how, and everyone's views are updated)" : ""
+    }. For changes that take longer, raise UPSTREAM_TIMEOUT_MS.`;
+  }
+
   async function forward(req: IncomingMessage, res: ServerResponse, path: string, fopts: ForwardOptions): Promise<ForwardOutcome> {
     const abort = new AbortController();
     let timedOut = false;
+    // A change sent whole and recorded (onAnswer) that outlives the timeout: the client is told at
+    // once that it cannot be told yet, and the upstream is not stopped (a local import went on
+    // and was applied, unannounced and recorded as unknown: review 36a #3). Its answer, when it
+    // comes, is recorded and announced as any; only not sent.
+    let toldLate = false;
+    let lateTimer: NodeJS.Timeout | undefined;
+    const answerLate = async () => {
+      toldLate = true;
+      lateTimer = setTimeout(() => abort.abort(), LATE_ANSWER_MS);
+      lateTimer.unref();
+      const message = lateChangeMessage(true);
+      await fopts.onFailed?.(504, message, undefined);
+      if (!res.headersSent && !res.destroyed) sendJson(res, 504, errorBody("gateway_timeout", message), fopts.headers);
+    };
     let bodyStalled: BodyTimeout | undefined;
     let clientGone = false;
     let clientStalled = false;
@@ -231,6 +260,7 @@ export function createUpstream(opts: UpstreamOptions): Upstream {
       if (answered) return;
       timer ??= setTimeout(() => {
         timedOut = true;
+        if (fopts.onAnswer && (!streamed || req.readableEnded) && !res.headersSent) return void answerLate();
         abort.abort();
       }, opts.timeoutMs);
     };
@@ -284,6 +314,7 @@ export function createUpstream(opts: UpstreamOptions): Upstream {
       if (fopts.onAnswer) {
         const raw = Buffer.from(await up.body.arrayBuffer());
         const answer = (await fopts.onAnswer(up.statusCode, up.headers, raw)) ?? raw;
+        if (toldLate) return "answered-late";
         if (clientGone || res.destroyed) return "client-aborted";
         headers2["content-length"] = String(answer.length);
         delete headers2["transfer-encoding"];
@@ -301,6 +332,8 @@ export function createUpstream(opts: UpstreamOptions): Upstream {
       return "answered";
     } catch (err) {
       clearTimeout(timer);
+      // Answered 504 already, and recorded as unknown: the upstream failed, or was given up on, after.
+      if (toldLate) return "failed";
       if (clientStalled) return "client-stalled";
       if (clientGone || res.destroyed) {
         res.destroy();
@@ -325,6 +358,7 @@ export function createUpstream(opts: UpstreamOptions): Upstream {
       sendJson(res, f.status, f.toBody(), f.status === 503 ? { ...fopts.headers, "retry-after": String(f.retryAfterS) } : fopts.headers);
       return "failed";
     } finally {
+      clearTimeout(lateTimer);
       stopWatch();
       stopAnswerWatch();
       res.off("close", onClose);

@@ -347,7 +347,8 @@ export function createProxyHandler(deps: ProxyDeps) {
       } finally {
         release();
       }
-      if (outcome === "client-aborted") info(`client went away during ${where(req)}`);
+      if (outcome === "answered-late") deps.log(`the upstream answered ${where(req)} after the client was told it timed out (UPSTREAM_TIMEOUT_MS); recorded and announced`);
+      else if (outcome === "client-aborted") info(`client went away during ${where(req)}`);
       else if (outcome === "client-stalled") info(`client stopped reading ${where(req)}: cut after ${config.limits.sendIdleMs / 1000} s`);
     } finally {
       entry.leave();
