@@ -44,7 +44,9 @@ interface Ctx {
 }
 
 const json = (res: ServerResponse, status: number, body: unknown) => sendJson(res, status, body, API_SECURITY_HEADERS);
-const error = (res: ServerResponse, status: number, code: Parameters<typeof errorBody>[0], message: string) => json(res, status, errorBody(code, message));
+// A 503 (the trail cannot be written) says when to try again, as every other fail-closed 503 does.
+const error = (res: ServerResponse, status: number, code: Parameters<typeof errorBody>[0], message: string) =>
+  sendJson(res, status, errorBody(code, message), status === 503 ? { ...API_SECURITY_HEADERS, "retry-after": "5" } : API_SECURITY_HEADERS);
 const CODES = { 400: "validation_error", 404: "not_found", 409: "conflict" } as const;
 
 /** People bodies are small; past this a body is refused (413), read through the proxy's own reader. */

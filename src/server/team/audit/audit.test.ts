@@ -54,7 +54,7 @@ async function call(cookie: string, method: string, p: string, body?: unknown) {
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+  return { status: res.status, body: text ? JSON.parse(text) : undefined, retryAfter: res.headers.get("retry-after") };
 }
 const byId = (id: string) => ({ and: [{ key: "employee_id", operator: "equal", value: id }] });
 const auditDir = () => stack.dataDir;
@@ -844,6 +844,7 @@ describe("fail closed", () => {
       const big = "x".repeat(200_000);
       const r = await call(eve, "POST", "/api/v0/record/demo/employees/update", { filter: byId("E00010"), values: [{ key: "city", value: big }] });
       expect(r.status).toBe(503);
+      expect(r.retryAfter).toBe("5");
       // Why, in words: not "its disk or database refused".
       expect(r.body.message).toMatch(/activity log cannot be written right now \(its disk is full\)/);
       expect(stack.relay.seen.slice(before).some((s) => s.url.endsWith("/update"))).toBe(false);
@@ -851,6 +852,7 @@ describe("fail closed", () => {
       const grantsBefore = (await call(ada, "GET", "/api/people/vic@example.com")).body.grants;
       const g = await call(ada, "PUT", "/api/people/vic@example.com/grants", { resource: "bucket:team-files", level: "edit" });
       expect(g.status).toBe(503);
+      expect(g.retryAfter).toBe("5");
       expect(g.body.message).toMatch(/activity log cannot be written/);
       expect((await call(ada, "GET", "/api/people/vic@example.com")).body.grants).toEqual(grantsBefore);
       // Signing in needs a session stored: a clear 503 on the sign-in page, not "something went wrong".

@@ -109,12 +109,20 @@ export function createLiveHub(o: LiveOptions): LiveHub {
   };
   o.bus.onPresence((p) => {
     const key = presenceKey(p);
+    const was = presence.get(key)?.view;
     if (p.view === null) presence.delete(key);
     // Checked here too, for what other proxies on the bus pass on (each newcomer's stream starts
     // with every tab's presence: one viewer's 3,000 posts made 3,000 events per new stream).
     else if (tabsFull(p.email, key) && p.email !== SINGLE_USER.email && p.email !== SHARED_PASSWORD.email) return;
     else presence.set(key, p);
-    for (const s of subs) if ((p.view && may(s.actor, p.view)) || p.view === null) write(s, sseFrame("presence", p));
+    // A tab is news only to those who may read where it is, or where it was: to those, a move
+    // somewhere they may not read is a leave. (Every leave went to every stream: anyone signed in
+    // learned who closed what, when: review 36a #4.)
+    const left = sseFrame("presence", { ...p, view: null, record: undefined, editing: undefined });
+    for (const s of subs) {
+      if (p.view && may(s.actor, p.view)) write(s, sseFrame("presence", p));
+      else if (was && may(s.actor, was)) write(s, left);
+    }
   });
 
   const heartbeat = setInterval(() => {

@@ -260,6 +260,25 @@ describe("presence", () => {
     late.close();
   });
 
+  it("a tab leaving, or moving somewhere they may not read, reaches only those who may read where it was", async () => {
+    const post = (body: unknown) =>
+      fetch(`${base()}/api/presence`, { method: "POST", headers: { ...fromApp(base()), cookie: eve, "content-type": "application/json" }, body: JSON.stringify(body) });
+    const watcher = await stream(nan);
+    // Nan may not read employees: Eve there, and leaving it, are nothing to her.
+    expect((await post({ tab: "hidden-1", view: "table:demo/employees", record: "E00007" })).status).toBe(204);
+    expect((await post({ tab: "hidden-1", view: null })).status).toBe(204);
+    // Departments she may read: she sees Eve come, then go to employees as a leave (not where to).
+    expect((await post({ tab: "seen-1", view: "table:demo/departments" })).status).toBe(204);
+    await watcher.waitFor((m) => m.event === "presence" && m.data.includes('"seen-1"'));
+    expect((await post({ tab: "seen-1", view: "table:demo/employees", record: "E00008" })).status).toBe(204);
+    const left = await watcher.waitFor((m) => m.event === "presence" && m.data.includes('"seen-1"') && m.data.includes('"view":null'));
+    expect(dataOf(left)).toMatchObject({ email: "eve@example.com", tab: "seen-1", view: null });
+    expect(left.data).not.toContain("E00008");
+    expect(watcher.events.filter((m) => m.data.includes("hidden-1") || m.data.includes("employees"))).toEqual([]);
+    watcher.close();
+    await post({ tab: "seen-1", view: null });
+  });
+
   it("one person shows presence in at most 50 tabs; a tab already shown may still move", async () => {
     const post = (tab: string, view: string | null) =>
       fetch(`${base()}/api/presence`, { method: "POST", headers: { ...fromApp(base()), cookie: eve, "content-type": "application/json" }, body: JSON.stringify({ tab, view }) });
