@@ -88,6 +88,19 @@ test("Add Record: by the toolbar and Ctrl+Shift+Enter, primary key first, requir
   await expect(dialog).toBeVisible();
   await dialog.getByLabel(/^employee_id/).fill("NEW-0001");
   await dialog.getByLabel(/^full_name/).fill("Zoë Müller");
+  // Escape with something typed asks first; Keep editing (the default, Enter) keeps it all.
+  await page.keyboard.press("Escape");
+  const discard = page.getByRole("dialog", { name: "Discard this new Record?" });
+  await expect(discard).toContainText("What you typed into employee_id, full_name has not been added");
+  await expect(discard.getByRole("button", { name: "Keep editing" })).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(discard).toHaveCount(0);
+  await expect(dialog.getByLabel(/^full_name/)).toHaveValue("Zoë Müller");
+  await dialog.getByRole("button", { name: "Close" }).click();
+  await expect(discard).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(discard).toHaveCount(0);
+  await expect(dialog.getByLabel(/^employee_id/)).toHaveValue("NEW-0001");
   await dialog.getByLabel(/^age/).fill("99999999999999999999");
   await dialog.getByRole("button", { name: "Add Record" }).click();
   await expect(dialog.getByText(/beyond ±9,007,199,254,740,991/)).toBeVisible();
@@ -111,7 +124,15 @@ test("Add Record: by the toolbar and Ctrl+Shift+Enter, primary key first, requir
   await expect(key).toHaveAttribute("aria-invalid", "true");
   await expect(key).toHaveAccessibleDescription(/"NEW-0001" already exists/);
   await expect(key).toBeInViewport();
-  await dialog.getByRole("button", { name: "Cancel" }).click();
+  // Leaving it by Escape: asked, and Discard closes the form; opened again, it is empty.
+  await page.keyboard.press("Escape");
+  await page.screenshot({ path: "test-results/records-add-discard.png" });
+  await discard.getByRole("button", { name: "Discard" }).click();
+  await expect(dialog).toHaveCount(0);
+  await page.keyboard.press("Control+Shift+Enter");
+  await expect(dialog.getByLabel(/^employee_id/)).toHaveValue("");
+  await page.keyboard.press("Escape");
+  await expect(dialog).toHaveCount(0);
 
   // The toolbar's Undo (the toast may have gone by now) deletes the added Record again.
   await page.locator('button[aria-label="Undo"]').click();

@@ -8,7 +8,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useState } from "react";
 import { ApiError } from "../../api-client";
 import type { FieldInfo } from "../../../shared/records";
-import { Modal } from "../../ui/Dialog";
+import { ConfirmDialog, Modal } from "../../ui/Dialog";
 import { toast } from "../../ui/toast";
 import { insertRecords } from "../records-write-mutation";
 import { invalidateTableRecords } from "../records-update-mutation";
@@ -88,6 +88,11 @@ function NewRecordDialog({ db, table, fields, initial, noDelete, onClose }: { db
   const formId = useId();
   const shown = formFields(fields);
   const pk = shown.find((f) => f.primaryKey)?.key ?? "";
+  // Esc, × and the backdrop ask first when something was typed (one stray Esc lost a whole
+  // Record's typing: review 36b #3); Cancel is the choice to leave it.
+  const typedInto = shown.filter((f) => (texts[f.key] ?? "") !== (initial.texts[f.key] ?? "")).map((f) => f.key);
+  const [asking, setAsking] = useState(false);
+  const leave = () => (typedInto.length && !busy ? setAsking(true) : onClose());
 
   const submit = async () => {
     setError(null);
@@ -118,7 +123,7 @@ function NewRecordDialog({ db, table, fields, initial, noDelete, onClose }: { db
   return (
     <Modal
       title={initial.copyOf !== undefined ? `New Record in ${table}: a copy of ${initial.copyOf}` : `New Record in ${table}`}
-      onClose={onClose}
+      onClose={leave}
       className="add-record-dialog"
       footer={
         <>
@@ -178,6 +183,13 @@ function NewRecordDialog({ db, table, fields, initial, noDelete, onClose }: { db
           );
         })}
       </form>
+      {asking && (
+        <ConfirmDialog title="Discard this new Record?" confirmLabel="Discard" cancelLabel="Keep editing" danger onConfirm={onClose} onCancel={() => setAsking(false)}>
+          <p>
+            What you typed into {typedInto.join(", ")} has not been added. Discard it, or keep editing and press Add Record.
+          </p>
+        </ConfirmDialog>
+      )}
     </Modal>
   );
 }
