@@ -267,6 +267,9 @@ test("export the view to CSV and JSON, and the selection, compared with the API"
     delete (window as { showSaveFilePicker?: unknown }).showSaveFilePicker;
   });
   const filter = { and: [{ key: "department", operator: "equal", value: "Finance" }] };
+  // One name a spreadsheet would run as a formula (review 36b #2); put back at the end.
+  const first = (await apiQuery("employees", { filter, sort: bySort("employee_id"), limit: 1 })).items[0];
+  await apiUpdate("employees", { values: [{ key: "full_name", value: "=1+1" }], filter: byPk(first.employee_id as string) });
   await openView(page, "employees", { filter, sort: "employee_id", cols: "employee_id,full_name,age,annual_salary" });
   const truth = await apiQuery("employees", { filter, sort: bySort("employee_id"), select: ["employee_id", "full_name", "age", "annual_salary"], limit: 10000 });
   expect(truth.count).toBeGreaterThan(50);
@@ -283,12 +286,17 @@ test("export the view to CSV and JSON, and the selection, compared with the API"
   expect(lines[0]).toBe("employee_id,full_name,age,annual_salary");
   expect(lines.length - 1).toBe(truth.count);
   expect(lines.slice(1).map((l) => l.split(",")[0])).toEqual(truth.items.map((r) => r.employee_id));
+  // By default a text that would run as a formula is written after a '.
+  expect(lines[1].split(",")[1]).toBe("'=1+1");
 
-  // Without the mark when unticked.
+  // Without the mark, and exactly as stored, when unticked.
   await page.getByRole("button", { name: "Export…" }).click();
   await dialog.getByLabel(/byte-order mark/).uncheck();
+  await dialog.getByLabel(/Keep texts from running as spreadsheet formulas/).uncheck();
   const [plain] = await Promise.all([page.waitForEvent("download"), dialog.getByRole("button", { name: "Export" }).click()]);
-  expect((await readFile(await plain.path(), "utf8")).startsWith("employee_id,")).toBe(true);
+  const plainText = await readFile(await plain.path(), "utf8");
+  expect(plainText.startsWith("employee_id,")).toBe(true);
+  expect(plainText.split(/\r?\n/)[1].split(",")[1]).toBe("=1+1");
 
   await page.getByRole("button", { name: "Export…" }).click();
   await dialog.getByLabel("JSON").check();
@@ -303,6 +311,7 @@ test("export the view to CSV and JSON, and the selection, compared with the API"
   await dialog.getByLabel("JSON").check();
   const [sel] = await Promise.all([page.waitForEvent("download"), dialog.getByRole("button", { name: "Export" }).click()]);
   expect(JSON.parse(await readFile(await sel.path(), "utf8"))).toEqual([truth.items[1], truth.items[3]]);
+  await apiUpdate("employees", { values: [{ key: "full_name", value: first.full_name }], filter: byPk(first.employee_id as string) });
 });
 
 test("export keeps the join; a cancelled export saves nothing", async ({ page }) => {

@@ -33,6 +33,8 @@ export default function ExportDialog(p: Props) {
   const [format, setFormat] = useState<ExportFormat>("csv");
   // On by default: Excel reads a CSV without a byte-order mark as the local code page (Müller → MÃ¼ller).
   const [bom, setBom] = useState(true);
+  // On by default too: a cell's text must not run as a formula in whoever opens the file.
+  const [guardFormulas, setGuardFormulas] = useState(true);
   const [scope, setScope] = useState<"view" | "selection">(p.selection.length ? p.initialScope : "view");
   const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -59,6 +61,7 @@ export default function ExportDialog(p: Props) {
       keys: p.keys,
       format,
       bom,
+      guardFormulas,
       pageSize: PAGE,
       pkGroups: pks ? Array.from({ length: Math.ceil(pks.length / PK_GROUP) }, (_, i) => pkFilter(p.pkField, pks.slice(i * PK_GROUP, (i + 1) * PK_GROUP))) : undefined,
     };
@@ -122,6 +125,12 @@ export default function ExportDialog(p: Props) {
           {format === "csv" && (
             <label>
               <input type="checkbox" checked={bom} onChange={(e) => setBom(e.target.checked)} /> Start with a UTF-8 byte-order mark (Excel then shows accented letters correctly)
+            </label>
+          )}
+          {format === "csv" && (
+            <label>
+              <input type="checkbox" checked={guardFormulas} onChange={(e) => setGuardFormulas(e.target.checked)} /> Keep texts from running as spreadsheet formulas (a text starting with =, +, -
+              or @ is written after a &apos;)
             </label>
           )}
         </fieldset>

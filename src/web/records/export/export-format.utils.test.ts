@@ -27,3 +27,15 @@ describe("csvStart", () => {
     expect(csvStart(["name"], false)).toBe("name\r\n");
   });
 });
+
+describe("formulas", () => {
+  const risky = [{ id: "=SUM(A1:A2)", n: -5, s: "+1 555", t: "@cmd", u: "\tx", v: "-x", ok: "a=b", j: { "=": 1 } }];
+  const cols = Object.keys(risky[0]);
+  it("guarded: a text a spreadsheet would run is written after a '; numbers, JSON and other texts as they are", () => {
+    expect(parse(csvRows(risky, cols, true))).toEqual([["'=SUM(A1:A2)", "-5", "'+1 555", "'@cmd", "'\tx", "'-x", "a=b", '{"=":1}']]);
+    expect(csvHeader(["=name"], true)).toBe("'=name\r\n");
+  });
+  it("unguarded (the export's box unticked): exactly as stored", () => {
+    expect(parse(csvRows(risky, cols))).toEqual([["=SUM(A1:A2)", "-5", "+1 555", "@cmd", "\tx", "-x", "a=b", '{"=":1}']]);
+  });
+});

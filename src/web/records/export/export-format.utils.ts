@@ -7,26 +7,34 @@ import type { RecordRow, RecordValue } from "../../../shared/records";
 
 export type ExportFormat = "csv" | "json";
 
-function csvCell(v: RecordValue | undefined): string {
+/**
+ * A text a spreadsheet would run as a formula (=, +, -, @, or a tab or return first): with
+ * `guard`, written after a ' so that it opens as the text it is (OWASP's "CSV injection": an
+ * editor's `=HYPERLINK(…)` ran in the admin's Excel; review 36b #2). Numbers are left alone.
+ */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+function csvCell(v: RecordValue | undefined, guard = false): string {
   if (v === null || v === undefined) return "";
-  const s = typeof v === "object" ? JSON.stringify(v) : String(v);
+  let s = typeof v === "object" ? JSON.stringify(v) : String(v);
+  if (guard && typeof v === "string" && FORMULA_START.test(s)) s = `'${s}`;
   return /[",\r\n]|^\s|\s$/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
-export function csvHeader(keys: readonly string[]): string {
-  return `${keys.map((k) => csvCell(k)).join(",")}\r\n`;
+export function csvHeader(keys: readonly string[], guard = false): string {
+  return `${keys.map((k) => csvCell(k, guard)).join(",")}\r\n`;
 }
 
 /** The first bytes of a CSV file: the BOM (U+FEFF, written as EF BB BF) when asked, then the header. */
-export function csvStart(keys: readonly string[], bom: boolean): string {
-  return (bom ? "\uFEFF" : "") + csvHeader(keys);
+export function csvStart(keys: readonly string[], bom: boolean, guard = false): string {
+  return (bom ? "\uFEFF" : "") + csvHeader(keys, guard);
 }
 
-export function csvRows(rows: readonly RecordRow[], keys: readonly string[]): string {
+export function csvRows(rows: readonly RecordRow[], keys: readonly string[], guard = false): string {
   let out = "";
   for (const r of rows) {
     let line = "";
-    for (let i = 0; i < keys.length; i++) line += (i ? "," : "") + csvCell(r[keys[i]]);
+    for (let i = 0; i < keys.length; i++) line += (i ? "," : "") + csvCell(r[keys[i]], guard);
     out += `${line}\r\n`;
   }
   return out;

@@ -17,6 +17,8 @@ export interface ExportJob {
   pkGroups?: FilterGroup[];
   /** CSV: start with a UTF-8 byte-order mark, so Excel reads Müller and García as UTF-8. */
   bom?: boolean;
+  /** CSV: texts a spreadsheet would run as formulas are written after a ' (export-format.utils.ts). */
+  guardFormulas?: boolean;
 }
 
 export type ExportMessage = { kind: "chunk"; data: ArrayBuffer; done: number; total: number } | { kind: "end"; done: number } | { kind: "error"; message: string };
@@ -50,14 +52,15 @@ async function run(job: ExportJob) {
   let done = 0;
   let total = 0;
   let first = true;
-  send(job.format === "csv" ? csvStart(job.keys, job.bom === true) : jsonOpen, 0, 0);
+  const guard = job.guardFormulas === true;
+  send(job.format === "csv" ? csvStart(job.keys, job.bom === true, guard) : jsonOpen, 0, 0);
   for (const body of bodies) {
     let skip = 0;
     for (;;) {
       const r = await page(job.path, { ...body, skip, limit: job.pageSize });
       if (skip === 0) total += r.count;
       done += r.items.length;
-      send(job.format === "csv" ? csvRows(r.items, job.keys) : jsonRows(r.items, job.keys, first), done, total);
+      send(job.format === "csv" ? csvRows(r.items, job.keys, guard) : jsonRows(r.items, job.keys, first), done, total);
       if (r.items.length) first = false;
       skip += r.items.length;
       if (r.items.length < job.pageSize || skip >= r.count) break;
