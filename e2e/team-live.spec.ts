@@ -120,31 +120,31 @@ test("a Record deleted by someone else while its cell is being typed into: a dia
   const eve = await person(browser, "eve@example.com");
   const headers = { origin: teamUrl, "x-baseboard-client": "1", "content-type": "application/json" };
   const records = [
-    { employee_id: "E90311", full_name: "Soon Gone", city: "Before" },
-    { employee_id: "E90312", full_name: "Next In Line", city: "Stays" },
+    { employee_id: "E90321", full_name: "Soon Gone", city: "Before" },
+    { employee_id: "E90322", full_name: "Next In Line", city: "Stays" },
   ];
   expect((await ada.request.post(`${teamUrl}/api/v0/record/demo/employees/insert`, { headers, data: { records } })).status()).toBe(200);
-  const filter = { and: [{ key: "employee_id", operator: "greaterThanOrEqual", value: "E90311" }, { key: "employee_id", operator: "lessThanOrEqual", value: "E90312" }] };
+  const filter = { and: [{ key: "employee_id", operator: "greaterThanOrEqual", value: "E90321" }, { key: "employee_id", operator: "lessThanOrEqual", value: "E90322" }] };
   await eve.goto(`${teamUrl}/records/demo/employees?filter=${encodeURIComponent(JSON.stringify(filter))}&sort=employee_id`);
-  await expect(cell(eve, 0, "employee_id")).toHaveText("E90311");
+  await expect(cell(eve, 0, "employee_id")).toHaveText("E90321");
   await cell(eve, 0, "city").click();
   await eve.keyboard.type("Porto ");
   await expect(eve.getByLabel("Edit city")).toHaveValue("Porto ");
-  expect((await ada.request.post(`${teamUrl}/api/v0/record/demo/employees/delete`, { headers, data: { filter: { and: [{ key: "employee_id", operator: "equal", value: "E90311" }] }, expectedCount: 1 } })).status()).toBe(200);
-  const gone = eve.getByRole("dialog", { name: "Record E90311 is no longer here" });
+  expect((await ada.request.post(`${teamUrl}/api/v0/record/demo/employees/delete`, { headers, data: { filter: { and: [{ key: "employee_id", operator: "equal", value: "E90321" }] }, expectedCount: 1 } })).status()).toBe(200);
+  const gone = eve.getByRole("dialog", { name: "Record E90321 is no longer here" });
   await expect(gone).toContainText(/Ada Admin \(ada@example\.com\) deleted it at .* while you were editing its city\. Nothing was saved/);
   await expect(gone.getByLabel("What you typed into city")).toHaveValue("Porto ");
-  // Eve goes on typing, and presses Enter: with a toast, that edited E90312 (now in the row) and saved it.
+  // Eve goes on typing, and presses Enter: with a toast, that edited E90322 (now in the row) and saved it.
   await eve.keyboard.type("Alegre");
   await eve.keyboard.press("Enter");
   await eve.screenshot({ path: "test-results/live-grid-edit-lost.png" });
   await eve.keyboard.press("Escape");
   await expect(gone).toHaveCount(0);
-  await expect(cell(eve, 0, "employee_id")).toHaveText("E90312");
+  await expect(cell(eve, 0, "employee_id")).toHaveText("E90322");
   await expect(cell(eve, 0, "city")).toBeFocused();
-  expect((await lookup("E90312")).city).toBe("Stays");
-  expect(await lookup("E90311")).toBeUndefined();
-  await ada.request.post(`${teamUrl}/api/v0/record/demo/employees/delete`, { headers, data: { filter: { and: [{ key: "employee_id", operator: "equal", value: "E90312" }] }, expectedCount: 1 } });
+  expect((await lookup("E90322")).city).toBe("Stays");
+  expect(await lookup("E90321")).toBeUndefined();
+  await ada.request.post(`${teamUrl}/api/v0/record/demo/employees/delete`, { headers, data: { filter: { and: [{ key: "employee_id", operator: "equal", value: "E90322" }] }, expectedCount: 1 } });
   await ada.context().close();
   await eve.context().close();
 });

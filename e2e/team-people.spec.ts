@@ -404,6 +404,19 @@ test("a table or bucket hidden by a grant of none says so, with what to do; one 
   await expect(page.getByRole("heading", { name: "You have no access to bucket team-files" })).toBeVisible();
   await page.goto(`${teamUrl}/records/demo/nosuch`);
   await expect(page.getByRole("heading", { name: "No table demo.nosuch" })).toBeVisible();
+  // Saved views of the hidden table, imported: said the same way, not as a table that does not exist (review 36b #5).
+  await page.goto(`${teamUrl}/records/demo/employees`);
+  await page.getByRole("button", { name: "Views ▾" }).click();
+  await page.getByRole("menuitem", { name: /Manage saved views/ }).click();
+  const view = (id: string, name: string, table: string) => ({ id, name, db: "demo", table, search: {} });
+  const file = { version: 1, views: [view("v-hidden", "Departments by size", "departments"), view("v-ghost", "Ghostly", "nosuch")] };
+  const chooser = page.waitForEvent("filechooser");
+  await page.getByRole("dialog", { name: "Saved views of employees" }).getByRole("button", { name: "Import JSON…" }).click();
+  await (await chooser).setFiles({ name: "views.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(file)) });
+  const said = page.getByRole("alert").filter({ hasText: "Nothing imported" });
+  await expect(said).toContainText("“Departments by size” is a view of demo/departments: not imported. You have no access to table demo/departments");
+  await expect(said).toContainText("Ask an admin (People page) for access.");
+  await expect(said).toContainText("“Ghostly” is a view of demo/nosuch, which is not a table here: not imported.");
   for (const resource of ["table:demo/departments", "bucket:team-files"]) await admin.request.delete(`${teamUrl}/api/people/bob%40example.com/grants/${encodeURIComponent(resource)}`, { headers });
   await admin.context().close();
   await ctx.close();

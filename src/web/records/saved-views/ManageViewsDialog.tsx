@@ -1,7 +1,9 @@
 /** Rename, delete, share (copy the link), export and import the saved views. */
 import { useRef, useState } from "react";
-import { useQuery } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { configQueryOptions } from "../../app/config-get-query";
+import { hiddenProbeQueryOptions } from "../../team/hidden-probe-query";
+import { meQueryOptions } from "../../team/me-get-query";
 import { type AnyRouter, useRouter } from "@tanstack/react-router";
 import { Dialog } from "../../ui/Dialog";
 import { toast } from "../../ui/toast";
@@ -20,6 +22,8 @@ export default function ManageViewsDialog({ db, table, onClose }: { db: string; 
   const router = useRouter();
   const all = useSavedViews((s) => s.views);
   const config = useQuery(configQueryOptions()).data;
+  const qc = useQueryClient();
+  const people = useQuery(meQueryOptions()).data?.mode === "people";
   const views = all.filter((v) => v.db === db && v.table === table);
   const [names, setNames] = useState<Record<string, string>>({});
   const fileInput = useRef<HTMLInputElement>(null);
@@ -72,9 +76,15 @@ export default function ManageViewsDialog({ db, table, onClose }: { db: string; 
     const read = readViews(json);
     // A view of a table this Baseboard does not have could never be opened: said, not kept.
     const exists = (v: SavedView) => !config || config.databases.some((d) => d.id === v.db && d.tables.some((t) => t.slug === v.table));
+    // A table hidden from this person (a grant of none) is missing from the catalog too: said as
+    // the table's own page says it, with whom to ask, not as a table that does not exist (review 36b #5).
+    const whyMissing = async (v: SavedView) => {
+      const hidden = people ? await qc.fetchQuery(hiddenProbeQueryOptions("table", `${v.db}/${v.table}`)).catch(() => null) : null;
+      return hidden ? `“${v.name}” is a view of ${v.db}/${v.table}: not imported. ${hidden}` : `“${v.name}” is a view of ${v.db}/${v.table}, which is not a table here: not imported.`;
+    };
     const r = {
       views: read.views.filter(exists),
-      problems: [...read.problems, ...read.views.filter((v) => !exists(v)).map((v) => `“${v.name}” is a view of ${v.db}/${v.table}, which is not a table here: not imported.`)],
+      problems: [...read.problems, ...(await Promise.all(read.views.filter((v) => !exists(v)).map(whyMissing)))],
     };
     if (!r.views.length) {
       toast("Nothing imported", { kind: "error", detail: r.problems.join(" ") });
