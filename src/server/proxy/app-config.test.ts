@@ -143,6 +143,9 @@ describe("an upstream known by the config file alone", () => {
       const insert = await post("/api/v0/record/hr/people/insert");
       expect(insert.status).toBe(404);
       expect((await insert.json()).message).toMatch(/^The service at 127\.0\.0\.1:\d+ does not offer adding Records \(insert\): it is an extension of Baseboard's local service/);
+      const meta = await fetch(`${board.url}/api/v0/meta`, { headers: { origin: board.url, "x-baseboard-client": "1" } });
+      expect(meta.status).toBe(404);
+      expect((await meta.json()).message).toMatch(/does not offer a catalog of its databases, tables and buckets/);
       const search = await fetch(`${board.url}/api/v0/storage/search/docs?q=a`, { headers: { origin: board.url, "x-baseboard-client": "1" } });
       expect(search.status).toBe(404);
       expect((await search.json()).message).toMatch(/does not offer searching a whole bucket/);

@@ -9,6 +9,8 @@ import type { Capabilities } from "../../shared/meta";
 type Extension = { capability: keyof Capabilities; what: string };
 
 export const EXTENSIONS: Readonly<Record<string, Extension>> = {
+  // decisions §3: the catalog is an extension too (the proxy asks for it to learn the rest).
+  meta: { capability: "meta", what: "a catalog of its databases, tables and buckets (GET /v0/meta)" },
   fields: { capability: "fields", what: "a table's Fields (GET …/fields)" },
   list: { capability: "list", what: "listing a bucket's files" },
   delete: { capability: "delete", what: "deleting files" },

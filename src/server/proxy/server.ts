@@ -143,7 +143,8 @@ export function createProxyHandler(deps: ProxyDeps) {
     if (!b || typeof b !== "object" || typeof b.bucket !== "string") return undefined;
     const cfg = (await catalogCache.get(b.bucket).catch(() => undefined))?.config;
     // An upstream that describes nothing, with no config file: nothing known to refuse by.
-    if (!cfg || (cfg.capabilities.meta === false && !deps.upstreamInfo.file)) return undefined;
+    // Without the catalog nothing else is known, but that it has none: the proxy asked it.
+    if (!cfg || (cfg.capabilities.meta === false && !deps.upstreamInfo.file && route.endpoint !== "meta")) return undefined;
     const bucket = cfg.buckets.find((x) => x.name === b.bucket);
     if (!bucket) return { status: 404, body: errorBody("not_found", `No bucket "${b.bucket.slice(0, 100)}": nothing to zip.`) };
     if (bucket.permission === "forbidden") return { status: 403, body: errorBody("forbidden", `Bucket ${bucket.name} is forbidden: the service serves none of its files, so none can be zipped.`) };
@@ -163,7 +164,8 @@ export function createProxyHandler(deps: ProxyDeps) {
   async function notOffered(route: ForwardRoute): Promise<string | undefined> {
     if (deps.upstreamInfo.kind !== "hosted" || !isExtension(route.endpoint)) return undefined;
     const cfg = (await catalogCache.get().catch(() => undefined))?.config;
-    if (!cfg || (cfg.capabilities.meta === false && !deps.upstreamInfo.file)) return undefined;
+    // Without the catalog nothing else is known, but that it has none: the proxy asked it.
+    if (!cfg || (cfg.capabilities.meta === false && !deps.upstreamInfo.file && route.endpoint !== "meta")) return undefined;
     return missingExtension(route.endpoint, cfg.capabilities, `The service at ${deps.upstreamInfo.label}`);
   }
 
