@@ -30,12 +30,22 @@ const KEYS_LISTED = 100;
 export const LISTED_KINDS = ["update", "insert", "delete-records", "import", "upload", "restore-file", "delete-file", "storage-job", "people", "refused", "sign-in-failed"] as const;
 
 /** One entry as clients see it: the change with its outcome folded in. */
+/**
+ * The Records or files a change names: its request entry's keys and those its outcome adds, known
+ * only from the answer (an upload's; an update's when the upstream read them; a rename's new key
+ * when the proxy read the Records before: review 37a #1).
+ */
+function keysOf(change: AuditEntry, outcome: AuditEntry | undefined): string[] {
+  if (!outcome?.keys.length) return change.keys;
+  if (!change.keys.length) return outcome.keys;
+  return [...new Set([...change.keys, ...outcome.keys])];
+}
+
 export function present(e: AuditEntry, outcome: AuditEntry | undefined, record?: string, maxChanges = Infinity) {
   const detail = JSON.parse(e.detailJson) as Record<string, unknown>;
   const out = outcome ? (JSON.parse(outcome.detailJson) as Record<string, unknown>) : {};
   const resource = e.resource ?? undefined;
-  // Keys known only from the answer (an upload's, an update's when the upstream read them) are the outcome's.
-  const keys = e.keys.length || !outcome ? e.keys : outcome.keys;
+  const keys = keysOf(e, outcome);
   const all = expandChanges(out.changes, record);
   // A change of one Record's key is listed under both keys: one Record, named by both.
   const renamed = renameOf(out.changes);
@@ -300,8 +310,7 @@ const cursorAt = (seq: number, key: string, record: string) => (key === record ?
  * `present` parses the ones on the page anyway).
  */
 function renameFrom(change: AuditEntry, outcome: AuditEntry | undefined, key: string): string | undefined {
-  // The keys are the change's, or the outcome's when known only from the answer (as in `present`).
-  const keys = change.keys.length ? change.keys : (outcome?.keys ?? []);
+  const keys = keysOf(change, outcome);
   if (!outcome || keys.length !== 2 || !keys.includes(key)) return undefined;
   return renamedInto((JSON.parse(outcome.detailJson) as { changes?: unknown }).changes, key);
 }

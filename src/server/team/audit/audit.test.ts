@@ -267,6 +267,19 @@ describe("what is recorded", () => {
       const h = await fetch(`${single.url}/api/audit?table=demo/employees&record=E00009`, { headers: fromApp(single.url) });
       const entry = ((await h.json()) as { items: unknown[] }).items[0];
       expect(entry).toMatchObject({ actorKind: "single-user", keys: ["E00009"], changes: [{ key: "E00009", before: { city: before.city }, after: { city: "Braga" } }] });
+      // A change of its key: the Record's history under the new key has it, and what came before
+      // (review 37a #1: listed under the old key only, the new key's history was empty).
+      const rename = (from: string, to: string) =>
+        fetch(`${single.url}/api/v0/record/demo/employees/update`, {
+          method: "POST",
+          headers: { ...fromApp(single.url), "content-type": "application/json" },
+          body: JSON.stringify({ filter: byId(from), values: [{ key: "employee_id", value: to }] }),
+        });
+      expect((await rename("E00009", "E00009-R")).status).toBe(200);
+      const renamed = await fetch(`${single.url}/api/audit?table=demo/employees&record=E00009-R`, { headers: fromApp(single.url) });
+      const items = ((await renamed.json()) as { items: { changes?: { after: Record<string, unknown> }[] }[] }).items;
+      expect(items.map((i) => i.changes?.[0]?.after)).toEqual([{ employee_id: "E00009-R" }, { city: "Braga" }, ...items.slice(2).map((i) => i.changes?.[0]?.after)]);
+      expect((await rename("E00009-R", "E00009")).status).toBe(200);
     } finally {
       await single.stop();
       await plain.close();

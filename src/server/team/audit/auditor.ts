@@ -691,8 +691,12 @@ export function createAuditor(opts: AuditorOptions): Auditor {
         if (status < 300 && pk && images && c.endpoint === "update") {
           const packed = packChanges(images, (detail.values as { key: string; value: unknown }[]) ?? []);
           out.changes = packed.changes;
+          // The request entry names the Records read before it (by the proxy); a new key it set
+          // (a rename) is known only now: the outcome names it, so the Record's history under its
+          // new key finds the change (review 37a #1: in hosted mode, it was listed under the old only).
+          const named = new Set(keys);
+          outcomeKeys = answered ? packed.keys : packed.keys.filter((k) => !named.has(k));
           keys = packed.keys;
-          if (answered) outcomeKeys = packed.keys;
         } else if (status < 300 && answered && c.endpoint === "import") {
           const packed = packImported(answered);
           out.changes = packed.changes;
