@@ -69,6 +69,17 @@ describe("the audit trail on one PostgreSQL", () => {
       expect((await (await fetch(`${b.url}/api/audit?table=demo/employees&record=E00010`)).json()).items).toEqual([]);
       await store.query("INSERT INTO bb_audit_keys (resource, key, seq) SELECT resource, 'E00010', seq FROM bb_audit WHERE keys::jsonb ? 'E00010'");
       expect((await audit(["verify"])).code).toBe(0);
+      // The checkpoint moved over kept entries, one of them edited: not passed as "dropped" (review 37a #2).
+      const [first, tenth] = (await store.query<{ seq: string; hash: string; actor_email: string }>("SELECT seq::text, hash, actor_email FROM bb_audit ORDER BY seq LIMIT 10")).rows.filter((_, i) => i === 0 || i === 9);
+      const cp = (await store.query<{ seq: string; hash: string }>("SELECT seq::text, hash FROM bb_audit_checkpoint WHERE id = 1")).rows[0];
+      await store.query("UPDATE bb_audit SET actor_email = 'forged@example.com' WHERE seq = $1", [first.seq]);
+      await store.query("UPDATE bb_audit_checkpoint SET seq = $1, hash = $2 WHERE id = 1", [tenth.seq, tenth.hash]);
+      const moved = await audit(["verify"]);
+      expect(moved.code).toBe(1);
+      expect(moved.out).toMatch(new RegExp(`entry ${first.seq} is still stored behind the checkpoint \\(entry ${tenth.seq}\\).*the checkpoint was moved over entries that were kept`));
+      await store.query("UPDATE bb_audit_checkpoint SET seq = $1, hash = $2 WHERE id = 1", [cp.seq, cp.hash]);
+      await store.query("UPDATE bb_audit SET actor_email = $2 WHERE seq = $1", [first.seq, first.actor_email]);
+      expect((await audit(["verify"])).code).toBe(0);
     } finally {
       await store.end();
     }

@@ -7,6 +7,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parse } from "csv-parse/sync";
+import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openSqliteAuditLog } from "./sqlite-audit-log";
 import { CSV_COLUMNS } from "./cli";
@@ -132,5 +133,21 @@ describe("npm run audit", () => {
     expect(unexplained).toMatch(new RegExp(`verifies: ${ENTRIES - 100} entries`));
     expect(unexplained).toMatch(/starts after entry 100: entries 1 to 100 were dropped behind a checkpoint; no retention is set here.*someone removed them/);
     expect(await run({ BASEBOARD_AUDIT_RETENTION_DAYS: "30" })).toMatch(/retention \(BASEBOARD_AUDIT_RETENTION_DAYS=30\) drops old entries/);
+
+    // The checkpoint moved over entries still stored (101 to 150), one of them edited: that is
+    // no retention, and verify says so (review 37a #2: it passed, calling them dropped).
+    const file = new Database(path.join(dir, "audit.sqlite"));
+    try {
+      const at150 = file.prepare<[], { hash: string }>("SELECT hash FROM audit WHERE seq = 150").get()!;
+      file.prepare("UPDATE audit SET actor_email = 'forged@example.com' WHERE seq = 120").run();
+      file.prepare("UPDATE audit_checkpoint SET seq = 150, hash = ? WHERE id = 1").run(at150.hash);
+    } finally {
+      file.close();
+    }
+    const moved = await new Promise<{ code: number; out: string }>((resolve) =>
+      execFile(process.execPath, ["--import", "tsx", "src/server/team/audit/cli.ts", "verify"], { env: { ...process.env, DATA_DIR: dir, BASEBOARD_DATABASE_URL: "" } }, (e, out) => resolve({ code: e ? Number(e.code) : 0, out })),
+    );
+    expect(moved.code).toBe(1);
+    expect(moved.out).toMatch(/entry 101 is still stored behind the checkpoint \(entry 150\).*the checkpoint was moved over entries that were kept/);
   });
 });

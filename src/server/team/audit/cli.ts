@@ -30,6 +30,14 @@ async function* walk(log: AuditLog, afterSeq: number): AsyncGenerator<AuditEntry
 
 export async function verify(log: AuditLog): Promise<{ ok: true; entries: number } | { ok: false; seq: number; why: string }> {
   const cp = await log.checkpoint();
+  // Retention deletes the entries it drops and moves the checkpoint in one transaction: an entry
+  // still stored at or before the checkpoint means the checkpoint was moved over kept entries,
+  // which the walk from it would never look at (review 37a #2: edited entries 1-10, then the
+  // checkpoint set to entry 10's hash, verified, and the app still showed them).
+  const [first] = cp.seq > 0 ? await log.batch(0, 1) : [];
+  if (first && first.seq <= cp.seq) {
+    return { ok: false, seq: first.seq, why: `entry ${first.seq} is still stored behind the checkpoint (entry ${cp.seq}), which only ever follows entries retention has deleted: the checkpoint was moved over entries that were kept, and they are not covered by the chain` };
+  }
   const entries: AuditEntry[] = [];
   let count = 0;
   let from = cp;
