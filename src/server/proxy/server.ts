@@ -143,8 +143,7 @@ export function createProxyHandler(deps: ProxyDeps) {
     if (!b || typeof b !== "object" || typeof b.bucket !== "string") return undefined;
     const cfg = (await catalogCache.get(b.bucket).catch(() => undefined))?.config;
     // An upstream that describes nothing, with no config file: nothing known to refuse by.
-    // Without the catalog nothing else is known, but that it has none: the proxy asked it.
-    if (!cfg || (cfg.capabilities.meta === false && !deps.upstreamInfo.file && route.endpoint !== "meta")) return undefined;
+    if (!cfg || (cfg.capabilities.meta === false && !deps.upstreamInfo.file)) return undefined;
     const bucket = cfg.buckets.find((x) => x.name === b.bucket);
     if (!bucket) return { status: 404, body: errorBody("not_found", `No bucket "${b.bucket.slice(0, 100)}": nothing to zip.`) };
     if (bucket.permission === "forbidden") return { status: 403, body: errorBody("forbidden", `Bucket ${bucket.name} is forbidden: the service serves none of its files, so none can be zipped.`) };

@@ -232,6 +232,13 @@ describe("with people", () => {
       }
     }
     expect(await store.getPerson("ada@example.com")).toMatchObject({ role: "admin", disabled: false });
+    // A name is one line: a line break, a tab or a terminal escape is refused, saying which (review 37a #4).
+    for (const [name, code] of [["Val\nEvil", "000A"], ["a\tb", "0009"], ["x\u001b[31mRED", "001B"]]) {
+      const r = await fetch(`${board.url}/api/people/val@example.com`, { method: "PATCH", headers: { ...fromApp(board.url), cookie, "content-type": "application/json" }, body: JSON.stringify({ name }) });
+      expect(r.status, name).toBe(400);
+      expect((await r.json()).message).toContain(`A name is one line of text: it holds a control character (U+${code}`);
+    }
+    expect(await store.getPerson("val@example.com")).toMatchObject({ name: "Val" });
 
     // The invite sets a password once, then signs in.
     const inviteUrl = `${board.url}${made.inviteUrl}`;

@@ -59,9 +59,18 @@ export function unknownResource(resource: Resource, known: { tables: string[]; b
   const shown = names.length > 12 ? `${names.slice(0, 12).join(", ")} and ${names.length - 12} more` : names.join(", ") || "none";
   return `There is no ${kind} "${name}" to grant: the ${kind}s are ${shown}. Check the name; a ${kind} made later can be granted once it exists.`;
 }
+/**
+ * What a person's name may not hold: it is one line of text (a line break split `npm run people
+ * -- list`'s line, an escape sequence reached the admin's terminal: review 37a #4).
+ */
+// eslint-disable-next-line no-control-regex
+export const NAME_CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+
 function checkName(raw: unknown, email: string): Outcome<string> {
   if (raw === undefined || raw === null || raw === "") return { ok: true, value: email.split("@")[0] };
   if (typeof raw !== "string" || raw.trim().length === 0 || raw.length > 200) return fail(400, "A name is text of 1 to 200 characters.");
+  const control = NAME_CONTROL.exec(raw);
+  if (control) return fail(400, `A name is one line of text: it holds a control character (U+${control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}, such as a line break or a tab). Remove it and try again.`);
   return { ok: true, value: raw.trim() };
 }
 

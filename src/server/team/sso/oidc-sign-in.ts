@@ -15,6 +15,7 @@ import type { Role } from "../contract";
 import type { PersonRow, TeamStore } from "../store/team-store";
 import { normalizeEmail } from "../store/team-store";
 import { domainAllowed, type OidcSettings, roleFromClaims } from "./oidc-config";
+import { NAME_CONTROL } from "../people/people-admin";
 
 const PENDING_MS = 10 * 60 * 1000;
 const MAX_PENDING = 10_000;
@@ -119,7 +120,9 @@ export function createOidcSignIn(settings: OidcSettings, store: TeamStore, log?:
       const mapped = roleFromClaims(claims, settings);
       let person = await store.getPerson(email);
       if (!person) {
-        const name = typeof claims.name === "string" && claims.name.trim() ? claims.name.trim().slice(0, 200) : email.split("@")[0];
+        // The provider's name as one line (a name is no place for control characters, NAME_CONTROL).
+        const claimed = typeof claims.name === "string" ? claims.name.replace(new RegExp(NAME_CONTROL.source, "g"), " ").trim() : "";
+        const name = claimed ? claimed.slice(0, 200) : email.split("@")[0];
         await store.addPerson({ email, name, role: mapped ?? "viewer", passwordHash: null, sso: true }, Date.now());
         person = await store.getPerson(email);
       } else {
