@@ -62,6 +62,18 @@ test("an admin signs in, invites a viewer, and the viewer gets a read-only grid 
   await expect(page.getByRole("button", { name: "Copy" })).toBeFocused();
   const inviteUrl = await link.inputValue();
   await expect(page.getByRole("row", { name: /Vic Viewer/ })).toContainText("invited, no password yet");
+  // Until when it works, as a date (review 37b #4).
+  await expect(page.locator(".invite-link")).toContainText(/to set a password \(valid until [A-Z][a-z]{2} \d{1,2}, \d{4}/);
+  await page.getByRole("button", { name: "Done" }).click();
+  // The same email again: refused, saying what to do instead, with the focus on the email to fix
+  // (it fell to the page: review 37b #2).
+  await form.getByLabel("Email").fill("vic@example.com");
+  await form.getByRole("button", { name: /Add and get invite link/ }).focus();
+  await page.keyboard.press("Enter");
+  await expect(form.getByRole("alert")).toContainText('vic@example.com already has an account here. To send them a link to set a password, reset it: "Reset password" on their row');
+  await expect(form.getByLabel("Email")).toBeFocused();
+  await expect(form.getByLabel("Email")).toHaveAttribute("aria-invalid", "true");
+  await form.getByLabel("Email").fill("");
   await page.screenshot({ path: "test-results/team-people.png" });
   expect(await seriousViolations(page)).toEqual([]);
 

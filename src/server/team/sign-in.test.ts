@@ -221,6 +221,8 @@ describe("with people", () => {
     const made = await ok.json();
     expect(made.person).toMatchObject({ email: "val@example.com", role: "viewer", hasPassword: false });
     expect(made.inviteUrl).toMatch(/^\/invite\/[A-Za-z0-9_-]{20,}$/);
+    // When it stops working, for the page to say (review 37b #4): 7 days from now.
+    expect(Math.abs(Date.parse(made.inviteExpiresAt) - (Date.now() + 7 * 86_400_000))).toBeLessThan(60_000);
     const people = await (await fetch(`${board.url}/api/people`, { headers: { cookie } })).json();
     expect(JSON.stringify(people)).not.toMatch(/argon2|passwordHash/);
     // An admin cannot demote or disable themselves, however their email is spelt in the path (review 34a #6).

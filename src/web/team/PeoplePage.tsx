@@ -4,7 +4,7 @@
  * bucket, disable or enable, a new link to reset a password, and end someone's sessions.
  */
 import { useQuery } from "@tanstack/react-query";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import type { AppConfig } from "../../shared/meta";
 import { configQueryOptions } from "../app/config-get-query";
 import { ConfirmDialog } from "../ui/Dialog";
@@ -23,7 +23,7 @@ export function PeoplePage() {
   const me = useQuery(meQueryOptions()).data;
   const people = useQuery({ ...peopleQueryOptions(), enabled: !!me?.may.managePeople });
   const config = useQuery(configQueryOptions()).data;
-  const [invite, setInvite] = useState<{ email: string; url: string; reset?: boolean; first?: boolean } | null>(null);
+  const [invite, setInvite] = useState<{ email: string; url: string; until?: string; reset?: boolean; first?: boolean; again?: boolean } | null>(null);
   const [open, setOpen] = useState<string | null>(null);
   if (me && !me.may.managePeople) {
     return (
@@ -40,7 +40,7 @@ export function PeoplePage() {
     return (
       <div className="team-page">
         <h1>People</h1>
-        <InviteLink key={invite.url} email={invite.email} url={invite.url} first onDone={() => window.location.assign("/login")} />
+        <InviteLink key={invite.url} email={invite.email} url={invite.url} until={invite.until} first onDone={() => window.location.assign("/login")} />
       </div>
     );
   }
@@ -60,14 +60,14 @@ export function PeoplePage() {
         <AddPerson
           key={me.mode}
           first={me.mode !== "people"}
-          onInvite={(email, url) => setInvite({ email, url, first: me.mode !== "people" })}
+          onInvite={(email, url, until) => setInvite({ email, url, until, first: me.mode !== "people" })}
         />
       ) : (
         <p className="muted" role="status">
           Loading…
         </p>
       )}
-      {invite && <InviteLink key={invite.url} email={invite.email} url={invite.url} reset={invite.reset} first={invite.first} onDone={() => setInvite(null)} />}
+      {invite && <InviteLink key={invite.url} email={invite.email} url={invite.url} until={invite.until} reset={invite.reset} first={invite.first} again={invite.again} onDone={() => setInvite(null)} />}
       {people.isError && <p className="error-text">{people.error.message}</p>}
       {/* Nobody added yet: no empty table under the form (the notice above says what to do). */}
       {people.data && people.data.items.length > 0 && (
@@ -92,7 +92,7 @@ export function PeoplePage() {
                 open={open === p.email}
                 onToggle={() => setOpen((o) => (o === p.email ? null : p.email))}
                 config={config}
-                onInvite={(url, reset) => setInvite({ email: p.email, url, reset })}
+                onInvite={(url, reset, until) => setInvite({ email: p.email, url, until, reset, again: true })}
               />
             ))}
           </tbody>
@@ -102,7 +102,7 @@ export function PeoplePage() {
   );
 }
 
-function AddPerson({ first, onInvite }: { first: boolean; onInvite(email: string, url: string): void }) {
+function AddPerson({ first, onInvite }: { first: boolean; onInvite(email: string, url: string, until?: string): void }) {
   const change = usePeopleMutation({ handlesErrors: true });
   const [email, setEmail] = useState("");
   const [name, setName] = useState("");
@@ -110,12 +110,15 @@ function AddPerson({ first, onInvite }: { first: boolean; onInvite(email: string
   // nobody able to manage people in the app).
   const [role, setRole] = useState<(typeof ROLES)[number]>(first ? "admin" : "viewer");
   const [error, setError] = useState("");
+  const emailRef = useRef<HTMLInputElement>(null);
+  const errorId = useId();
   return (
     <form
       className="add-person"
       aria-label="Add a person"
       onSubmit={(e) => {
         e.preventDefault();
+        if (change.isPending) return;
         setError("");
         // This add turns sign-in on: this tab's next requests are refused as from nobody, which
         // is no ended session to announce (the invite link went under that notice).
@@ -124,12 +127,14 @@ function AddPerson({ first, onInvite }: { first: boolean; onInvite(email: string
           { kind: "add", email, name, role },
           {
             onSuccess: (r) => {
-              onInvite(email.trim().toLowerCase(), `${window.location.origin}${r.inviteUrl}`);
+              onInvite(email.trim().toLowerCase(), `${window.location.origin}${r.inviteUrl}`, r.inviteExpiresAt);
               setEmail("");
               setName("");
             },
             onError: (err) => {
               setError(err.message);
+              // What to fix is the email (taken, or not one): the focus goes there, not to the page.
+              emailRef.current?.focus();
               // Nobody was added: sign-in is still off, and this tab still the single user.
               if (first) handOverToPeople(false);
             },
@@ -139,7 +144,19 @@ function AddPerson({ first, onInvite }: { first: boolean; onInvite(email: string
     >
       <label>
         Email
-        <input type="email" required value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="off" />
+        <input
+          ref={emailRef}
+          type="email"
+          required
+          value={email}
+          onChange={(e) => {
+            setEmail(e.target.value);
+            setError("");
+          }}
+          autoComplete="off"
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? errorId : undefined}
+        />
       </label>
       <label>
         Name
@@ -153,7 +170,8 @@ function AddPerson({ first, onInvite }: { first: boolean; onInvite(email: string
           ))}
         </select>
       </label>
-      <button type="submit" className="btn btn-primary" disabled={change.isPending}>
+      {/* aria-disabled, not disabled: a button that turns disabled under the focus drops it to the page (review 37b #2). */}
+      <button type="submit" className="btn btn-primary" aria-disabled={change.isPending}>
         Add and get invite link
       </button>
       {first && role !== "admin" && (
@@ -162,7 +180,7 @@ function AddPerson({ first, onInvite }: { first: boolean; onInvite(email: string
         </p>
       )}
       {error && (
-        <p className="error-text" role="alert">
+        <p id={errorId} className="error-text" role="alert">
           {error}
         </p>
       )}
@@ -170,7 +188,7 @@ function AddPerson({ first, onInvite }: { first: boolean; onInvite(email: string
   );
 }
 
-function InviteLink({ email, url, reset, first, onDone }: { email: string; url: string; reset?: boolean; first?: boolean; onDone(): void }) {
+function InviteLink({ email, url, until, reset, first, again, onDone }: { email: string; url: string; until?: string; reset?: boolean; first?: boolean; again?: boolean; onDone(): void }) {
   // The link is what the person came for: the focus goes to its Copy button (it fell to the page).
   const copyRef = useRef<HTMLButtonElement>(null);
   useEffect(() => copyRef.current?.focus(), []);
@@ -178,7 +196,9 @@ function InviteLink({ email, url, reset, first, onDone }: { email: string; url: 
     <div className="invite-link" role="status">
       <p>
         {reset && <>The password of <strong>{email}</strong> no longer works, and they were signed out everywhere. </>}
-        One-time link for <strong>{email}</strong> to set a password (valid 7 days; shown only now):
+        {/* Until when, as the server set it: "7 days" alone was all an admin had to go by a week later (review 37b #4). */}
+        One-time link for <strong>{email}</strong> to set a password ({until ? <>valid until {formatWhen(until)}</> : "valid 7 days"}; shown only now)
+        {again ? <>. A link made for them before no longer works:</> : ":"}
       </p>
       {first && (
         <p className="invite-first">
@@ -212,7 +232,7 @@ interface RowProps {
   open: boolean;
   onToggle(): void;
   config: AppConfig | undefined;
-  onInvite(url: string, reset: boolean): void;
+  onInvite(url: string, reset: boolean, until?: string): void;
 }
 
 function PersonRow({ person: p, self, open, onToggle, config, onInvite }: RowProps) {
@@ -274,7 +294,7 @@ function PersonRow({ person: p, self, open, onToggle, config, onInvite }: RowPro
           >
             {p.disabled ? "Enable" : "Disable"}
           </button>
-          <button type="button" className="btn" aria-label={`${p.hasPassword ? "Reset password" : "New invite link"} for ${p.email}`} onClick={() => (p.hasPassword ? setResetting(true) : change.mutate({ kind: "invite", email: p.email }, { onSuccess: (r) => onInvite(`${window.location.origin}${r.inviteUrl}`, !!r.reset), onError: fail }))}>
+          <button type="button" className="btn" aria-label={`${p.hasPassword ? "Reset password" : "New invite link"} for ${p.email}`} onClick={() => (p.hasPassword ? setResetting(true) : change.mutate({ kind: "invite", email: p.email }, { onSuccess: (r) => onInvite(`${window.location.origin}${r.inviteUrl}`, !!r.reset, r.inviteExpiresAt), onError: fail }))}>
             {p.hasPassword ? "Reset password" : "New invite link"}
           </button>
           <button type="button" className="btn" aria-label={`End sessions of ${p.email}`} onClick={() => setEnding(true)}>
@@ -291,7 +311,7 @@ function PersonRow({ person: p, self, open, onToggle, config, onInvite }: RowPro
               onConfirm={() =>
                 change.mutate(
                   { kind: "invite", email: p.email },
-                  { onSuccess: (r) => onInvite(`${window.location.origin}${r.inviteUrl}`, !!r.reset), onError: fail, onSettled: () => setResetting(false) },
+                  { onSuccess: (r) => onInvite(`${window.location.origin}${r.inviteUrl}`, !!r.reset, r.inviteExpiresAt), onError: fail, onSettled: () => setResetting(false) },
                 )
               }
             >

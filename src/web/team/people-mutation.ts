@@ -16,7 +16,7 @@ export type PeopleChange =
   | { kind: "end-my-session"; id: string }
   | { kind: "end-my-sessions" };
 
-export function sendPeopleChange(c: PeopleChange): Promise<{ inviteUrl?: string; reset?: boolean }> {
+export function sendPeopleChange(c: PeopleChange): Promise<{ inviteUrl?: string; inviteExpiresAt?: string; reset?: boolean }> {
   switch (c.kind) {
     case "add":
       return api("/api/people", { method: "POST", json: { email: c.email, name: c.name, role: c.role } });

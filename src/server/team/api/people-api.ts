@@ -220,7 +220,7 @@ export async function handlePeopleApi(ctx: Ctx): Promise<boolean> {
     if (!added.ok) return await ended(added, () => null), true;
     const inv = await admin.invite(added.value.email);
     await after();
-    await ended(inv, (v) => ({ person: publicPerson(v.person), inviteUrl: `/invite/${v.token}` }), 201);
+    await ended(inv, (v) => ({ person: publicPerson(v.person), inviteUrl: `/invite/${v.token}`, inviteExpiresAt: new Date(v.expiresAt).toISOString() }), 201);
   } else if (parts.length === 2 && method === "GET") {
     const p = await admin.get(email);
     if (!p) error(res, 404, "not_found", `Nobody signs in as ${email}.`);
@@ -254,7 +254,7 @@ export async function handlePeopleApi(ctx: Ctx): Promise<boolean> {
     if (!(await begin(resets ? "reset-password" : "invite", resets ? { invite: true } : {}))) return true;
     const inv = await admin.invite(email);
     await after();
-    await ended(inv, (v) => ({ person: publicPerson(v.person), inviteUrl: `/invite/${v.token}`, reset: v.reset }));
+    await ended(inv, (v) => ({ person: publicPerson(v.person), inviteUrl: `/invite/${v.token}`, inviteExpiresAt: new Date(v.expiresAt).toISOString(), reset: v.reset }));
   } else if (sub === "sessions" && parts.length === 3 && method === "GET") {
     json(res, 200, { items: (await store.listSessions(email.toLowerCase())).map((s) => publicSession(s, people.idOf(req))) });
   } else if (sub === "sessions" && parts.length === 3 && method === "DELETE") {

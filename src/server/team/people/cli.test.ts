@@ -32,7 +32,7 @@ describe("npm run people", () => {
     expect(people(["add", "bob@example.com", "--role", "boss"], "a long enough passphrase\n").out).toMatch(/role is one of viewer, editor, admin/);
     expect(people(["add", "bob@example.com", "--role", "viewer"], "").out).toMatch(/No password on standard input/);
     expect(people(["add", "bob@example.com", "--role", "viewer"], "bob's long passphrase\n").code).toBe(0);
-    expect(people(["add", "bob@example.com", "--role", "viewer"], "bob's long passphrase\n").out).toMatch(/already exists/);
+    expect(people(["add", "bob@example.com", "--role", "viewer"], "bob's long passphrase\n").out).toMatch(/already has an account here\. To send them a link/);
     expect(people(["grant", "bob@example.com", "table:demo/employees", "editor"]).code).toBe(0);
     expect(people(["grant", "bob@example.com", "demo/employees", "editor"]).out).toMatch(/table:<database_id>\/<table_slug>/);
     expect(people(["set-role", "bob@example.com", "editor"]).code).toBe(0);

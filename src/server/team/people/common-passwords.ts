@@ -24,6 +24,9 @@ export function passwordProblem(password: string, email?: string): string | unde
   if (COMMON_PASSWORDS.has(lower)) return "That password is one of the most common ones; choose another.";
   if (new Set(lower).size <= 2) return "That password repeats one or two characters; choose another.";
   const local = email?.split("@")[0]?.toLowerCase();
+  // A short name (eve, sam) is too likely inside a fine password to refuse it there; the whole
+  // address is never fine (review 37b #5: "eve@example.com123" was taken).
+  if (email && lower.includes(email.toLowerCase())) return "A password must not contain your email address.";
   if (local && local.length >= 4 && lower.includes(local)) return "A password must not contain your email's name.";
   return undefined;
 }

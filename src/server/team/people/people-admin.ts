@@ -94,7 +94,8 @@ export function createPeopleAdmin(store: TeamStore, now: () => number = Date.now
         passwordHash = await hashPassword(input.password);
       }
       const added = await store.addPerson({ email: email.value, name: name.value, role: role.value, passwordHash, sso: !!input.sso }, now());
-      if (!added) return fail(409, `${email.value} already exists.`);
+      // Said with what to do instead: they are in the list, and a link is one reset away (review 37b #2).
+      if (!added) return fail(409, `${email.value} already has an account here. To send them a link to set a password, reset it: "Reset password" on their row of the People page, or npm run people -- reset-password ${email.value} --invite.`);
       return need(email.value);
     },
     async setPassword(emailRaw: unknown, password: string): Promise<Outcome<PersonRow>> {
@@ -158,7 +159,7 @@ export function createPeopleAdmin(store: TeamStore, now: () => number = Date.now
      * stored hashed. For someone who has a password this is a reset: the password stops working
      * and their sessions end now, not when the link is used (it may be why it is reset), `reset`.
      */
-    async invite(emailRaw: unknown): Promise<Outcome<{ token: string; person: PersonRow; reset: boolean }>> {
+    async invite(emailRaw: unknown): Promise<Outcome<{ token: string; person: PersonRow; reset: boolean; expiresAt: number }>> {
       const email = checkEmail(emailRaw);
       if (!email.ok) return email;
       const p = await need(email.value);
@@ -166,8 +167,9 @@ export function createPeopleAdmin(store: TeamStore, now: () => number = Date.now
       const reset = p.value.passwordHash !== null;
       const person = reset ? ((await store.updatePerson(email.value, { passwordHash: null }, true)) ?? p.value) : p.value;
       const token = randomBytes(24).toString("base64url");
-      await store.createInvite(hashToken(token), email.value, now() + INVITE_MS);
-      return { ok: true, value: { token, person, reset } };
+      const expiresAt = now() + INVITE_MS;
+      await store.createInvite(hashToken(token), email.value, expiresAt);
+      return { ok: true, value: { token, person, reset, expiresAt } };
     },
     get: (email: string) => store.getPerson(normalizeEmail(email)),
     list: () => store.listPeople(),

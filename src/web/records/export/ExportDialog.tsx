@@ -130,7 +130,7 @@ export default function ExportDialog(p: Props) {
           {format === "csv" && (
             <label>
               <input type="checkbox" checked={guardFormulas} onChange={(e) => setGuardFormulas(e.target.checked)} /> Keep texts from running as spreadsheet formulas (a text starting with =, +, -
-              or @ is written after a &apos;)
+              or @ is written after a &apos;; untick for a file to import back)
             </label>
           )}
         </fieldset>
