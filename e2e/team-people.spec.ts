@@ -199,6 +199,8 @@ test("when an admin ends a person's sessions, their open tab says so and sends t
   await noticed;
   const signIn = `/login?next=${encodeURIComponent(view)}&reason=ended`;
   await expect(notice.getByRole("link", { name: "Sign in again" })).toHaveAttribute("href", signIn);
+  // What to do if the password no longer works (review 37b #1).
+  await expect(notice).toContainText("If your password no longer works, an admin may have reset it: ask them for the link to set a new one.");
   await expect(bob.getByText("Could not load data")).toHaveCount(0);
   await bob.screenshot({ path: "test-results/team-session-ended.png" });
   await bob.waitForURL(`${teamUrl}${signIn}`);

@@ -91,7 +91,7 @@ describe("with people", () => {
     expect(page.status).toBe(303);
     expect(page.headers.get("location")).toBe(`/login?next=${encodeURIComponent("/records/demo/employees?page=2")}&reason=ended`);
     const ended = await (await fetch(`${board.url}${page.headers.get("location")}`)).text();
-    expect(ended).toMatch(/<p class="notice" role="status">Your session ended: you were signed out in another tab, by an admin, or after a time without use\./);
+    expect(ended).toMatch(/<p class="notice" role="status">Your session ended: you were signed out in another tab, by an admin \(a password reset, a role or access change\), or after a time without use\..*if your password no longer works, an admin may have reset it: ask them for the link/);
     expect(ended).toContain(`name="next" value="/records/demo/employees?page=2"`);
   });
 
@@ -112,6 +112,8 @@ describe("with people", () => {
     expect(a).toBe(b);
     expect(a).not.toContain("secret-typo-123456");
     expect(a).toContain("do not match");
+    // What to do when an admin reset it, said to everyone alike (review 37b #1).
+    expect(a).toContain("If an admin has just reset your password or ended your sessions, the old password may no longer work: ask them for the link to set a new one.");
   });
 
   it("takes about the same time for an unknown email as for a known one (a dummy hash is checked)", async () => {

@@ -28,6 +28,14 @@ import { oidcMisconfigured, type OidcSignIn } from "./sso/oidc-sign-in";
 import { normalizeEmail } from "./store/team-store";
 import { whyUnwritable } from "./store/why-unwritable";
 
+/**
+ * A wrong password, an unknown email and a disabled account get the same words (nothing to tell
+ * which); what to do when an admin reset the password is said to all (review 37b #1: a person
+ * whose password was reset was left retrying the old one).
+ */
+export const WRONG_PASSWORD =
+  "That email and password do not match an account that may sign in. If an admin has just reset your password or ended your sessions, the old password may no longer work: ask them for the link to set a new one.";
+
 export const SIGN_IN_LIMIT = 10;
 export const SIGN_IN_WINDOW_MS = 15 * 60 * 1000;
 
@@ -118,7 +126,7 @@ export async function createTeamGate(opts: TeamOptions): Promise<TeamGate> {
     const good = await checkPassword(person?.passwordHash, form.get("password") ?? "");
     if (!person || !good || person.disabled) {
       await opts.onSignInFailed?.(email, address);
-      return html(res, 401, signInPage({ error: "That email and password do not match an account that may sign in.", next, email, sso }));
+      return html(res, 401, signInPage({ error: WRONG_PASSWORD, next, email, sso }));
     }
     // Right: the account starts afresh, and the address forgets its misses at this account only
     // (not those at others: review 34a #5).

@@ -37,7 +37,8 @@ ${body}
 const errorLine = (error?: string) => (error ? `<p class="error" role="alert">${escape(error)}</p>` : "");
 
 /** Why the sign-in page was shown to someone who was signed in (`?reason=ended`). */
-export const SESSION_ENDED_NOTICE = "Your session ended: you were signed out in another tab, by an admin, or after a time without use. Sign in again to go back to where you were.";
+export const SESSION_ENDED_NOTICE =
+  "Your session ended: you were signed out in another tab, by an admin (a password reset, a role or access change), or after a time without use. Sign in again to go back to where you were; if your password no longer works, an admin may have reset it: ask them for the link to set a new one.";
 
 export function signInPage(opts: { error?: string; notice?: string; next?: string; email?: string; sso?: { label: string } }): string {
   const sso = opts.sso
