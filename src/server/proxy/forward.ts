@@ -77,9 +77,12 @@ export type ForwardOutcome = "answered" | "answered-late" | "client-aborted" | "
 
 /**
  * How long the answer to a change sent whole is still awaited after the client was answered 504
- * (the trail records it, the live stream announces it); past this, the upstream is given up on.
+ * (the trail records it, the live stream announces it), in timeouts: past this the upstream is
+ * given up on. Ten (5 minutes by default) cover a 10,000,000-row import (~100 s); not longer, as
+ * each such change holds an upstream connection and its person's place meanwhile, and a hosted
+ * upstream that never answers has no supervisor to end them.
  */
-export const LATE_ANSWER_MS = 60 * 60_000;
+export const LATE_ANSWER_TIMEOUTS = 10;
 
 export interface Upstream {
   forward(req: IncomingMessage, res: ServerResponse, path: string, opts: ForwardOptions): Promise<ForwardOutcome>;
@@ -244,7 +247,7 @@ export function createUpstream(opts: UpstreamOptions): Upstream {
     let lateTimer: NodeJS.Timeout | undefined;
     const answerLate = async () => {
       toldLate = true;
-      lateTimer = setTimeout(() => abort.abort(), LATE_ANSWER_MS);
+      lateTimer = setTimeout(() => abort.abort(), LATE_ANSWER_TIMEOUTS * opts.timeoutMs);
       lateTimer.unref();
       const message = lateChangeMessage(true);
       await fopts.onFailed?.(504, message, undefined);
