@@ -79,10 +79,13 @@ export function createSessionGate(opts: { password: string; secret: string; publ
   const sameOrigin = (req: IncomingMessage, host: string) =>
     typeof req.headers.origin === "string" && ownOrigins(host, opts.publicOrigin).includes(req.headers.origin);
 
+  /** 429 while the client has used up its wrong attempts (`wait` seconds left), else false. */
+  const tooMany = (res: ServerResponse, wait: number) =>
+    wait > 0 && (html(res, 429, loginPage({ error: `Too many wrong passwords. Try again in ${Math.ceil(wait / 60)} min.` }), { "retry-after": String(wait) }), true);
+
   async function login(req: IncomingMessage, res: ServerResponse, host: string) {
     const who = clientKey(req.socket.remoteAddress);
-    const wait = limiter.retryAfter(who);
-    if (wait > 0) return html(res, 429, loginPage({ error: `Too many wrong passwords. Try again in ${Math.ceil(wait / 60)} min.` }), { "retry-after": String(wait) });
+    if (tooMany(res, limiter.retryAfter(who))) return;
     if (!sameOrigin(req, host)) return html(res, 403, loginPage({ error: "This form was sent from another site. Open the login page directly." }));
     const { form, tooLarge, timedOut } = await readForm(req, 4096, opts.bodyIdleMs);
     if (timedOut) return html(res, 408, loginPage({ error: timedOut }), { connection: "close" });
@@ -91,8 +94,7 @@ export function createSessionGate(opts: { password: string; secret: string; publ
       return html(res, 413, loginPage({ error: FORM_TOO_LARGE }), { connection: "close" });
     }
     // Looked at again after the form's wait: attempts sent together were all let through the first look.
-    const waitNow = limiter.retryAfter(who);
-    if (waitNow > 0) return html(res, 429, loginPage({ error: `Too many wrong passwords. Try again in ${Math.ceil(waitNow / 60)} min.` }), { "retry-after": String(waitNow) });
+    if (tooMany(res, limiter.retryAfter(who))) return;
     const given = form.get("password") ?? "";
     if (!timingSafeEqual(digest(given), expected)) {
       limiter.fail(who);

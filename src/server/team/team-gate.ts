@@ -82,6 +82,8 @@ export async function createTeamGate(opts: TeamOptions): Promise<TeamGate> {
   const byAccount = createAttemptLimiter(SIGN_IN_LIMIT, SIGN_IN_WINDOW_MS);
   const secure = opts.publicOrigin?.startsWith("https:") ? "; Secure" : "";
   const cookie = (value: string, maxAge: number) => `${PERSON_COOKIE}=${value}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAge}${secure}`;
+  // Lax: the provider sends the browser back with a top-level GET from its own site.
+  const oidcCookie = (value: string, maxAge: number) => `${OIDC_COOKIE}=${value}; Path=/auth/oidc; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${secure}`;
 
   // With single sign-on configured everyone signs in, even before the first person exists.
   const mode = (): IdentityMode => (people.peopleCount() > 0 || opts.oidc ? "people" : opts.passwordGate ? "password" : "single-user");
@@ -203,8 +205,7 @@ export async function createTeamGate(opts: TeamOptions): Promise<TeamGate> {
         const origin = opts.publicOrigin ?? `http://${host}`;
         try {
           const started = await opts.oidc.start(safeNext(new URL(req.url ?? "/", "http://x").searchParams.get("next")), `${origin}/auth/oidc/callback`);
-          // Lax: the provider sends the browser back with a top-level GET from its own site.
-          redirect(res, started.url, { "set-cookie": `${OIDC_COOKIE}=${started.binding}; Path=/auth/oidc; HttpOnly; SameSite=Lax; Max-Age=600${secure}` });
+          redirect(res, started.url, { "set-cookie": oidcCookie(started.binding, 600) });
         } catch (e) {
           // A wrong issuer is not mended by trying again (it was said to be unreachable: review 29a #8).
           const wrong = oidcMisconfigured(e);
@@ -221,7 +222,7 @@ export async function createTeamGate(opts: TeamOptions): Promise<TeamGate> {
         }
         const secret = await people.start(outcome.person, req);
         await people.refresh();
-        redirect(res, outcome.next, { "set-cookie": [cookie(secret, Math.floor(ABSOLUTE_MS / 1000)), `${OIDC_COOKIE}=; Path=/auth/oidc; HttpOnly; SameSite=Lax; Max-Age=0${secure}`] });
+        redirect(res, outcome.next, { "set-cookie": [cookie(secret, Math.floor(ABSOLUTE_MS / 1000)), oidcCookie("", 0)] });
         return true;
       }
       if (pathname === "/logout" && req.method === "POST") {
