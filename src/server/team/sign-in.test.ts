@@ -227,6 +227,10 @@ describe("with people", () => {
     expect(Math.abs(Date.parse(made.inviteExpiresAt) - (Date.now() + 7 * 86_400_000))).toBeLessThan(60_000);
     const people = await (await fetch(`${board.url}/api/people`, { headers: { cookie } })).json();
     expect(JSON.stringify(people)).not.toMatch(/argon2|passwordHash/);
+    // The list says until when their link works, for the row to tell a lapsed one (review 37b #4).
+    const listed = (who: { items: { email: string; inviteExpiresAt: string | null }[] }, email: string) => who.items.find((p) => p.email === email)?.inviteExpiresAt;
+    expect(listed(people, "val@example.com")).toBe(made.inviteExpiresAt);
+    expect(listed(people, "ada@example.com")).toBeNull();
     // An admin cannot demote or disable themselves, however their email is spelt in the path (review 34a #6).
     for (const self of ["ADA@example.com", "%20ada@example.com", "ada@example.com%20"]) {
       for (const change of [{ role: "viewer" }, { disabled: true }]) {
@@ -253,6 +257,7 @@ describe("with people", () => {
     expect(set.status).toBe(303);
     const used = await fetch(inviteUrl);
     expect(used.status).toBe(404);
+    expect(listed(await (await fetch(`${board.url}/api/people`, { headers: { cookie } })).json(), "val@example.com")).toBeNull();
     // Used, not only "expired": the person who set their password with it is told to sign in.
     expect(await used.text()).toContain("This link was used already, or has expired");
     const val = await signIn(board.url, "val@example.com", "val's own passphrase");

@@ -94,4 +94,14 @@ describe("two proxies on one PostgreSQL", () => {
     expect(q.status).toBe(403);
     expect((await me(a, vic)).status).toBe(200);
   });
+  it("lists until when a person's invite link works, as the embedded store does", async () => {
+    const until = Date.now() + 3_600_000;
+    expect(await store.addPerson({ email: "nia@example.com", name: "Nia", role: "viewer", passwordHash: null, sso: false }, Date.now())).toBe(true);
+    expect((await store.getPerson("nia@example.com"))?.inviteExpiresAt).toBeNull();
+    await store.createInvite("f".repeat(64), "nia@example.com", until);
+    expect((await store.getPerson("nia@example.com"))?.inviteExpiresAt).toBe(until);
+    expect((await store.listPeople()).map((p) => [p.email, p.inviteExpiresAt])).toEqual([["ada@example.com", null], ["nia@example.com", until], ["vic@example.com", null]]);
+    expect(await store.takeInvite("f".repeat(64), Date.now())).toBe("nia@example.com");
+    expect((await store.getPerson("nia@example.com"))?.inviteExpiresAt).toBeNull();
+  });
 });

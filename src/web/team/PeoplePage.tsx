@@ -12,6 +12,7 @@ import { toast } from "../ui/toast";
 import { meQueryOptions } from "./me-get-query";
 import { usePeopleMutation } from "./people-mutation";
 import { type Person, peopleQueryOptions } from "./people-list-query";
+import { signInNote } from "./people.utils";
 import { formatWhen } from "./SessionsTable";
 import { ApplySelect } from "./ApplySelect";
 import { handOverToPeople } from "./session-ended";
@@ -247,7 +248,7 @@ function PersonRow({ person: p, self, open, onToggle, config, onInvite }: RowPro
         <td>
           <strong>{p.name}</strong>
           <div className="muted small">
-            {p.email} {p.sso ? "· single sign-on" : p.hasPassword ? "" : "· invited, no password yet"}
+            {p.email} {signInNote(p, Date.now())}
           </div>
         </td>
         <td>

@@ -12,6 +12,8 @@ export interface Person {
   hasPassword: boolean;
   createdAt: string;
   lastSeenAt: string | null;
+  /** When the invite link kept for them stops working; null when none is kept. */
+  inviteExpiresAt: string | null;
   grants: { resource: string; level: "none" | "viewer" | "editor" }[];
 }
 export interface SessionInfo {
@@ -28,3 +30,4 @@ export const peopleQueryOptions = () =>
 
 export const mySessionsQueryOptions = () =>
   queryOptions({ queryKey: teamKeys.mySessions(), queryFn: ({ signal }) => api<{ items: SessionInfo[] }>("/api/me/sessions", { signal }) });
+

@@ -29,6 +29,8 @@ export function publicPerson(p: PersonRow) {
     hasPassword: p.passwordHash !== null,
     createdAt: new Date(p.createdAt).toISOString(),
     lastSeenAt: p.lastSeenAt === null ? null : new Date(p.lastSeenAt).toISOString(),
+    // Whether their link still works is the page's to say (review 37b #4: an expired one looked pending).
+    inviteExpiresAt: p.inviteExpiresAt === null ? null : new Date(p.inviteExpiresAt).toISOString(),
     grants: p.grants,
   };
 }

@@ -26,6 +26,8 @@ INSERT INTO bb_team_revision (id, n) VALUES (1, 0) ON CONFLICT DO NOTHING;
 
 const BUMP = "UPDATE bb_team_revision SET n = n + 1 WHERE id = 1";
 
+/** A person with the expiry of the invite link kept for them (one at most: a new link replaces it). */
+const SELECT_PEOPLE = "SELECT *, (SELECT max(expires_at) FROM bb_team_invites i WHERE i.email = p.email) AS invite_expires_at FROM bb_team_people p";
 interface PersonDb {
   email: string;
   name: string;
@@ -35,6 +37,7 @@ interface PersonDb {
   sso: boolean;
   created_at: string;
   last_seen_at: string | null;
+  invite_expires_at: string | null;
 }
 interface SessionDb {
   id: string;
@@ -68,11 +71,12 @@ export async function openPostgresTeamStore(url: string): Promise<TeamStore> {
     return rows.map((r) => ({
       email: r.email, name: r.name, role: r.role as Role, disabled: r.disabled, passwordHash: r.password_hash, sso: r.sso,
       createdAt: Number(r.created_at), lastSeenAt: r.last_seen_at === null ? null : Number(r.last_seen_at),
+      inviteExpiresAt: r.invite_expires_at === null ? null : Number(r.invite_expires_at),
       grants: g.rows.filter((x) => x.email === r.email).map((x) => ({ resource: x.resource as Resource, level: x.level as GrantLevel })),
     }));
   };
   const one = async (email: string, q: pg.Pool | pg.PoolClient = pool) =>
-    (await withGrants((await q.query<PersonDb>("SELECT * FROM bb_team_people WHERE email = $1", [email])).rows, q))[0];
+    (await withGrants((await q.query<PersonDb>(`${SELECT_PEOPLE} WHERE email = $1`, [email])).rows, q))[0];
 
   return {
     kind: "postgres",
@@ -84,7 +88,7 @@ export async function openPostgresTeamStore(url: string): Promise<TeamStore> {
     },
     getPerson: (email) => one(email),
     async listPeople() {
-      return withGrants((await pool.query<PersonDb>("SELECT * FROM bb_team_people ORDER BY email")).rows);
+      return withGrants((await pool.query<PersonDb>(`${SELECT_PEOPLE} ORDER BY email`)).rows);
     },
     async addPerson(p: NewPerson, now) {
       return tx(async (c) => {

@@ -27,6 +27,8 @@ CREATE TABLE IF NOT EXISTS revision (id INTEGER PRIMARY KEY CHECK (id = 1), n IN
 INSERT OR IGNORE INTO revision (id, n) VALUES (1, 0);
 `;
 
+/** A person with the expiry of the invite link kept for them (one at most: a new link replaces it). */
+const SELECT_PEOPLE = "SELECT *, (SELECT max(expires_at) FROM invites i WHERE i.email = people.email) AS invite_expires_at FROM people";
 interface PersonDb {
   email: string;
   name: string;
@@ -36,6 +38,7 @@ interface PersonDb {
   sso: number;
   created_at: number;
   last_seen_at: number | null;
+  invite_expires_at: number | null;
 }
 interface SessionDb {
   id: string;
@@ -66,9 +69,10 @@ export function openSqliteTeamStore(dataDir: string): TeamStore {
     sso: r.sso === 1,
     createdAt: r.created_at,
     lastSeenAt: r.last_seen_at,
+    inviteExpiresAt: r.invite_expires_at,
     grants: grantsOf.all(r.email).map((g) => ({ resource: g.resource as Resource, level: g.level as GrantLevel })),
   });
-  const getPerson = db.prepare<[string], PersonDb>("SELECT * FROM people WHERE email = ?");
+  const getPerson = db.prepare<[string], PersonDb>(`${SELECT_PEOPLE} WHERE email = ?`);
   const endSessions = db.prepare("DELETE FROM sessions WHERE email = ?");
 
   return {
@@ -84,7 +88,7 @@ export function openSqliteTeamStore(dataDir: string): TeamStore {
       return r && toPerson(r);
     },
     async listPeople() {
-      return (db.prepare("SELECT * FROM people ORDER BY email").all() as PersonDb[]).map(toPerson);
+      return (db.prepare(`${SELECT_PEOPLE} ORDER BY email`).all() as PersonDb[]).map(toPerson);
     },
     async addPerson(p: NewPerson, now: number) {
       const r = db

@@ -21,6 +21,8 @@ export interface PersonRow {
   createdAt: number;
   lastSeenAt: number | null;
   grants: Grant[];
+  /** When the invite link made for them last stops working (null: none is kept, used or never made). */
+  inviteExpiresAt: number | null;
 }
 
 export interface SessionRow {
