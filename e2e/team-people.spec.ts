@@ -199,13 +199,14 @@ test("when an admin ends a person's sessions, their open tab says so and sends t
   await noticed;
   const signIn = `/login?next=${encodeURIComponent(view)}&reason=ended`;
   await expect(notice.getByRole("link", { name: "Sign in again" })).toHaveAttribute("href", signIn);
-  // What to do if the password no longer works (review 37b #1).
-  await expect(notice).toContainText("If your password no longer works, an admin may have reset it: ask them for the link to set a new one.");
+  // Why, as kept when it ended (review 37b #1: a generic list of reasons left them guessing).
+  await expect(notice).toContainText(/Your session ended: an admin ended your sessions at \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
+  await expect(notice).not.toContainText("from another tab");
   await expect(bob.getByText("Could not load data")).toHaveCount(0);
   await bob.screenshot({ path: "test-results/team-session-ended.png" });
   await bob.waitForURL(`${teamUrl}${signIn}`);
   // The sign-in page says why it is shown.
-  await expect(bob.getByRole("status")).toHaveText(/Your session ended/);
+  await expect(bob.getByRole("status")).toHaveText(/Your session ended: an admin ended your sessions at/);
   await bob.getByLabel("Email").fill("bob@example.com");
   await bob.getByLabel("Password").fill(BOB_PW);
   await bob.getByRole("button", { name: "Sign in" }).click();

@@ -53,7 +53,7 @@ export async function apiFetch(path: string, init: ApiInit = {}): Promise<Respon
   }
   if (!res.ok && res.status !== 304) {
     const err = await toApiError(res);
-    if (err.signInRequired) sessionEnded();
+    if (err.signInRequired) sessionEnded(err.message);
     throw err;
   }
   return res;

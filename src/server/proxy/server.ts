@@ -401,7 +401,9 @@ export function createProxyHandler(deps: ProxyDeps) {
     }
     const actor = await identify(req);
     if (!actor) {
-      return apiError(res, 401, errorBody("auth_error", "Sign in to Baseboard first (open /login).", LOGIN_REQUIRED_SUBCODE));
+      // A session that ended says why (an admin reset the password, say), for the app to show.
+      const why = await deps.team?.whyEnded(req);
+      return apiError(res, 401, errorBody("auth_error", why ? `${why} (open /login)` : "Sign in to Baseboard first (open /login).", LOGIN_REQUIRED_SUBCODE));
     }
     const catalog = async () => {
       const result = await buildAppConfig(deps.upstream, deps.upstreamInfo);

@@ -269,7 +269,13 @@ describe("with people", () => {
     expect(reset.status).toBe(200);
     const answer = await reset.json();
     expect(answer).toMatchObject({ reset: true, person: { hasPassword: false } });
-    expect((await fetch(`${board.url}/api/me`, { headers: { cookie: val } })).status).toBe(401);
+    const refused = await fetch(`${board.url}/api/me`, { headers: { cookie: val } });
+    expect(refused.status).toBe(401);
+    // Saying why, for the app's notice and the sign-in page (review 37b #1: they retried the old password).
+    const because = /^Your session ended: an admin reset your password at \d{4}-\d\d-\d\d \d\d:\d\d UTC, so the old one no longer works\. Ask them for the link to set a new one\./;
+    expect((await refused.json()).message).toMatch(because);
+    const loginPage = await (await fetch(`${board.url}/login?next=%2F&reason=ended`, { headers: { cookie: val } })).text();
+    expect(loginPage).toMatch(/an admin reset your password at \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
     expect((await form(board.url, { email: "val@example.com", password: "val's own passphrase" })).status).toBe(401);
     const newSet = await fetch(`${board.url}${answer.inviteUrl}`, { method: "POST", redirect: "manual", headers: { origin: board.url, "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ password: "val's next passphrase", confirm: "val's next passphrase" }).toString() });
     expect(newSet.status).toBe(303);

@@ -22,6 +22,7 @@ import { checkPassword } from "./people/passwords";
 import { createPeopleAdmin, hashToken } from "./people/people-admin";
 import { passwordProblem } from "./people/common-passwords";
 import { messagePage, SESSION_ENDED_NOTICE, setPasswordPage, signInPage } from "./sessions/pages";
+import { sessionEndText } from "./sessions/session-end-text";
 import { ABSOLUTE_MS, createPeopleSessions, PERSON_COOKIE, type PeopleSessions } from "./sessions/people-sessions";
 import type { TeamStore } from "./store/team-store";
 import { oidcMisconfigured, type OidcSignIn } from "./sso/oidc-sign-in";
@@ -42,6 +43,8 @@ export const SIGN_IN_WINDOW_MS = 15 * 60 * 1000;
 export interface TeamGate {
   mode(): IdentityMode;
   identify(req: IncomingMessage): Promise<Actor | undefined>;
+  /** For a request `identify` found nobody behind: why its session ended, when that is kept. */
+  whyEnded(req: IncomingMessage): Promise<string | undefined>;
   /** Sign-in, sign-out, invites; and app pages without a session are sent to /login. True when it answered. */
   handlePage(req: IncomingMessage, res: ServerResponse, pathname: string, host: string): Promise<boolean>;
   /** /api/me… and /api/people… (the caller has checked Host, CSRF and that `actor` exists). True when it answered. */
@@ -175,6 +178,11 @@ export async function createTeamGate(opts: TeamOptions): Promise<TeamGate> {
           return SINGLE_USER;
       }
     },
+    async whyEnded(req) {
+      if (mode() !== "people") return undefined;
+      const end = await people.whyEnded(req).catch(() => undefined);
+      return end && sessionEndText(end);
+    },
     async handlePage(req, res, pathname, host) {
       const m = mode();
       if (m === "password") return (opts.passwordGate as SessionGate).handle(req, res, pathname, host);
@@ -196,7 +204,9 @@ export async function createTeamGate(opts: TeamOptions): Promise<TeamGate> {
         }
         else {
           const query = new URL(req.url ?? "/", "http://x").searchParams;
-          const notice = query.get("reason") === SESSION_ENDED_REASON ? SESSION_ENDED_NOTICE : undefined;
+          // Why, when the cookie it still sends names a session that ended for a reason kept.
+          const end = query.get("reason") === SESSION_ENDED_REASON ? await people.whyEnded(req).catch(() => undefined) : undefined;
+          const notice = query.get("reason") === SESSION_ENDED_REASON ? (end ? sessionEndText(end) : SESSION_ENDED_NOTICE) : undefined;
           html(res, 200, signInPage({ next: safeNext(query.get("next")), notice, sso }));
         }
         return true;

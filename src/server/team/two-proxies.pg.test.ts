@@ -10,6 +10,7 @@ import { createPeopleAdmin } from "./people/people-admin";
 import { openPostgresTeamStore } from "./store/postgres-store";
 import type { TeamStore } from "./store/team-store";
 import { signIn, waitForMode } from "./testing/team-stack";
+import { checkSessionEnds } from "./testing/session-ends-contract";
 
 const PW = "a perfectly long passphrase";
 let db: TestDatabase;
@@ -103,5 +104,22 @@ describe("two proxies on one PostgreSQL", () => {
     expect((await store.listPeople()).map((p) => [p.email, p.inviteExpiresAt])).toEqual([["ada@example.com", null], ["nia@example.com", until], ["vic@example.com", null]]);
     expect(await store.takeInvite("f".repeat(64), Date.now())).toBe("nia@example.com");
     expect((await store.getPerson("nia@example.com"))?.inviteExpiresAt).toBeNull();
+  });
+  it("a session ended on one proxy is refused on the other saying why, and why is kept as the embedded store keeps it", async () => {
+    const adminCookie = await signIn(a.url, "ada@example.com", PW);
+    await createPeopleAdmin(store).update("vic@example.com", { disabled: false });
+    const vicOnB = await signIn(b.url, "vic@example.com", PW);
+    expect((await disableVicOnA(adminCookie)).status).toBe(200);
+    const start = Date.now();
+    let refused = await me(b, vicOnB);
+    while (refused.status !== 401) {
+      expect(Date.now() - start).toBeLessThan(3000);
+      await new Promise((r) => setTimeout(r, 50));
+      refused = await me(b, vicOnB);
+    }
+    expect((await refused.json()).message).toMatch(/^Your session ended: an admin disabled your account at .* UTC\. Ask an admin to enable it again\./);
+    // Last in this file: it prunes every session.
+    expect(await store.addPerson({ email: "ses@example.com", name: "Ses", role: "editor", passwordHash: null, sso: false }, Date.now())).toBe(true);
+    await checkSessionEnds(store, "ses@example.com");
   });
 });

@@ -4,12 +4,16 @@
  * proxy's "sign in first" answer, whichever request got it; only the first call acts.
  */
 import { create } from "zustand";
-import { signInAgainUrl } from "./session-ended.utils";
+import { endedBecause, signInAgainUrl } from "./session-ended.utils";
 
 /** Long enough to read the notice; the link in it goes at once. */
 export const SIGN_IN_AGAIN_AFTER_MS = 2000;
 
-export const useSessionEnded = create<{ signInUrl: string | null; signingOut: boolean; handingOver: boolean }>(() => ({ signInUrl: null, signingOut: false, handingOver: false }));
+export const useSessionEnded = create<{ signInUrl: string | null; signingOut: boolean; handingOver: boolean; because?: string }>(() => ({
+  signInUrl: null,
+  signingOut: false,
+  handingOver: false,
+}));
 
 /**
  * The single user is adding the first person from the People page: that turns sign-in on, and
@@ -37,12 +41,13 @@ export function keepBeforeLeaving(): void {
   }
 }
 
-export function sessionEnded(): void {
+/** `message`: the proxy's 401, which says why when it kept that. */
+export function sessionEnded(message = ""): void {
   const { signInUrl, signingOut, handingOver } = useSessionEnded.getState();
   if (signInUrl !== null || signingOut || handingOver) return;
   const to = signInAgainUrl(window.location.pathname, window.location.search);
   if (!to) return;
-  useSessionEnded.setState({ signInUrl: to });
+  useSessionEnded.setState({ signInUrl: to, because: endedBecause(message) });
   setTimeout(() => {
     keepBeforeLeaving();
     window.location.assign(to);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isSignInRequired, signInAgainUrl } from "./session-ended.utils";
+import { endedBecause, isSignInRequired, signInAgainUrl } from "./session-ended.utils";
 
 describe("session ended", () => {
   it("is the proxy's 401 'sign in first' alone", () => {
@@ -15,5 +15,12 @@ describe("session ended", () => {
     expect(signInAgainUrl("/records/demo/employees", "?page=2&record=E00012")).toBe("/login?next=%2Frecords%2Fdemo%2Femployees%3Fpage%3D2%26record%3DE00012&reason=ended");
     expect(signInAgainUrl("/", "")).toBe("/login?next=%2F&reason=ended");
     for (const p of ["/login", "/logout", "/invite/abc", "/auth/oidc/callback"]) expect(signInAgainUrl(p, "?next=%2F")).toBeUndefined();
+  });
+
+  it("shows why, when the proxy kept it, without the pointer meant for scripts", () => {
+    expect(endedBecause("Your session ended: an admin reset your password at 2026-11-27 20:15 UTC, so the old one no longer works. Ask them for the link to set a new one. (open /login)")).toBe(
+      "Your session ended: an admin reset your password at 2026-11-27 20:15 UTC, so the old one no longer works. Ask them for the link to set a new one.",
+    );
+    expect(endedBecause("Sign in to Baseboard first (open /login).")).toBeUndefined();
   });
 });

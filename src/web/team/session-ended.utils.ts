@@ -18,3 +18,12 @@ export function signInAgainUrl(pathname: string, search: string): string | undef
   if (pathname === "/login" || pathname === "/logout" || pathname.startsWith("/invite/") || pathname.startsWith("/auth/")) return undefined;
   return `/login?next=${encodeURIComponent(`${pathname}${search}`)}&reason=${SESSION_ENDED_REASON}`;
 }
+
+/**
+ * Why the session ended, when the proxy kept it ("Your session ended: an admin reset your
+ * password at …"), without the "(open /login)" meant for scripts; undefined for the bare
+ * "Sign in to Baseboard first" (a reason not kept, or a request with no session at all).
+ */
+export function endedBecause(message: string): string | undefined {
+  return message.startsWith("Your session ended:") ? message.replace(/\s*\(open \/login\)$/, "") : undefined;
+}

@@ -158,12 +158,12 @@ export async function handlePeopleApi(ctx: Ctx): Promise<boolean> {
     if (method === "GET" && parts.length === 2) {
       json(res, 200, { items: (await store.listSessions(actor.email)).map((s) => publicSession(s, current)) });
     } else if (method === "DELETE" && parts.length === 2) {
-      const n = await store.deleteSessionsOf(actor.email);
+      const n = await store.deleteSessionsOf(actor.email, { reason: "ended-by-self", at: Date.now() });
       await people.refresh();
       json(res, 200, { ended: n });
     } else if (method === "DELETE" && parts.length === 3) {
       const s = (await store.listSessions(actor.email)).find((x) => x.id.startsWith(parts[2]) && parts[2].length === 16);
-      if (!s || !(await store.deleteSession(actor.email, s.id))) error(res, 404, "not_found", "No such session of yours (it may have ended already).");
+      if (!s || !(await store.deleteSession(actor.email, s.id, { reason: "ended-by-self", at: Date.now() }))) error(res, 404, "not_found", "No such session of yours (it may have ended already).");
       else {
         await people.refresh();
         json(res, 200, { ended: 1 });
@@ -259,13 +259,13 @@ export async function handlePeopleApi(ctx: Ctx): Promise<boolean> {
     json(res, 200, { items: (await store.listSessions(email.toLowerCase())).map((s) => publicSession(s, people.idOf(req))) });
   } else if (sub === "sessions" && parts.length === 3 && method === "DELETE") {
     if (!(await begin("end-sessions"))) return true;
-    const n = await store.deleteSessionsOf(email.toLowerCase());
+    const n = await store.deleteSessionsOf(email.toLowerCase(), { reason: "ended-by-admin", at: Date.now() });
     await after();
     await ended({ ok: true, value: n }, (v) => ({ ended: v }));
   } else if (sub === "sessions" && parts.length === 4 && method === "DELETE") {
     if (!(await begin("end-session", { session: extra }))) return true;
     const s = (await store.listSessions(email.toLowerCase())).find((x) => x.id.startsWith(extra) && extra.length === 16);
-    const gone = !!s && (await store.deleteSession(s.email, s.id));
+    const gone = !!s && (await store.deleteSession(s.email, s.id, { reason: "ended-by-admin", at: Date.now() }));
     await after();
     await ended(gone ? { ok: true, value: 1 } : { ok: false, status: 404, message: "No such session (it may have ended already)." }, (v) => ({ ended: v }));
   } else {

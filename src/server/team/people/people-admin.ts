@@ -6,7 +6,7 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { GRANT_LEVELS, isResource, ROLES, type GrantLevel, type Resource, type Role } from "../contract";
-import { normalizeEmail, type PersonRow, type TeamStore } from "../store/team-store";
+import { normalizeEmail, type PersonRow, type SessionEnd, type TeamStore } from "../store/team-store";
 import { passwordProblem } from "./common-passwords";
 import { hashPassword } from "./passwords";
 
@@ -105,7 +105,7 @@ export function createPeopleAdmin(store: TeamStore, now: () => number = Date.now
       if (!email.ok) return email;
       const problem = passwordProblem(password, email.value);
       if (problem) return fail(400, problem);
-      const p = await store.updatePerson(email.value, { passwordHash: await hashPassword(password) }, true);
+      const p = await store.updatePerson(email.value, { passwordHash: await hashPassword(password) }, { reason: "password-set", at: now() });
       return p ? { ok: true, value: p } : fail(404, `Nobody signs in as ${email.value}.`);
     },
     async update(emailRaw: unknown, patch: { name?: unknown; role?: unknown; disabled?: unknown }): Promise<Outcome<PersonRow>> {
@@ -129,7 +129,8 @@ export function createPeopleAdmin(store: TeamStore, now: () => number = Date.now
       const before = await need(email.value);
       if (!before.ok) return before;
       // A role change or a disable ends the person's sessions; a new name does not.
-      const ends = (out.role !== undefined && out.role !== before.value.role) || out.disabled === true;
+      const ends: SessionEnd | undefined =
+        out.disabled === true ? { reason: "disabled", at: now() } : out.role !== undefined && out.role !== before.value.role ? { reason: "access-changed", at: now() } : undefined;
       const p = await store.updatePerson(email.value, out, ends);
       return p ? { ok: true, value: p } : fail(404, `Nobody signs in as ${email.value}.`);
     },
@@ -167,7 +168,7 @@ export function createPeopleAdmin(store: TeamStore, now: () => number = Date.now
       const p = await need(email.value);
       if (!p.ok) return p;
       const reset = p.value.passwordHash !== null;
-      const person = reset ? ((await store.updatePerson(email.value, { passwordHash: null }, true)) ?? p.value) : p.value;
+      const person = reset ? ((await store.updatePerson(email.value, { passwordHash: null }, { reason: "password-reset", at: now() })) ?? p.value) : p.value;
       const token = randomBytes(24).toString("base64url");
       const expiresAt = now() + INVITE_MS;
       await store.createInvite(hashToken(token), email.value, expiresAt);

@@ -8,7 +8,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import type { Actor } from "../contract";
-import type { PersonRow, SessionRow, TeamStore } from "../store/team-store";
+import type { PersonRow, SessionEnd, SessionRow, TeamStore } from "../store/team-store";
 import { readCookie } from "../../proxy/session";
 
 export const PERSON_COOKIE = "bb_sid";
@@ -31,6 +31,8 @@ export interface PeopleSessions {
   /** Starts a session for `email`; returns the cookie's secret. */
   start(person: PersonRow, req: IncomingMessage): Promise<string>;
   end(req: IncomingMessage): Promise<void>;
+  /** Why the request's cookie no longer opens a session, while that is kept (7 days). */
+  whyEnded(req: IncomingMessage): Promise<SessionEnd | undefined>;
   /** The session id (hash) of the request, for "this one" in lists. */
   idOf(req: IncomingMessage): string | undefined;
   /** How many people exist (refreshed with the revision). */
@@ -105,7 +107,7 @@ export async function createPeopleSessions(store: TeamStore, opts: { pollMs?: nu
       const s = hit.session;
       if (t - s.lastSeenAt > IDLE_MS || t - s.createdAt > ABSOLUTE_MS) {
         cache.delete(id);
-        await store.deleteSession(s.email, id).catch(() => {});
+        await store.deleteSession(s.email, id, { reason: t - s.createdAt > ABSOLUTE_MS ? "expired" : "idle", at: t }).catch(() => {});
         return undefined;
       }
       if (t - s.lastSeenAt > TOUCH_EVERY_MS) {
@@ -134,7 +136,11 @@ export async function createPeopleSessions(store: TeamStore, opts: { pollMs?: nu
       if (!id) return;
       const s = cache.get(id)?.session ?? (await store.getSession(id));
       cache.delete(id);
-      if (s) await store.deleteSession(s.email, id);
+      if (s) await store.deleteSession(s.email, id, { reason: "signed-out", at: now() });
+    },
+    async whyEnded(req) {
+      const id = idOf(req);
+      return id ? store.sessionEnd(id) : undefined;
     },
     close: () => clearInterval(timer),
   };

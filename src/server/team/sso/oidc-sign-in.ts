@@ -135,7 +135,7 @@ export function createOidcSignIn(settings: OidcSettings, store: TeamStore, log?:
         if (role && role !== person.role) {
           const from = person.role;
           // Their other sessions end, as with a role an admin changes (issue 18 item 4).
-          person = await store.updatePerson(email, { role }, true);
+          person = await store.updatePerson(email, { role }, { reason: "access-changed", at: Date.now() });
           if (person) await onRoleFromProvider?.({ email, from, to: role, address: req.socket.remoteAddress ?? "" });
         }
       }

@@ -6,7 +6,7 @@
 import pg from "pg";
 import { inTransaction } from "./pg-transaction";
 import type { GrantLevel, Resource, Role } from "../contract";
-import type { NewPerson, PersonRow, SessionRow, TeamStore } from "./team-store";
+import type { NewPerson, PersonRow, SessionEnd, SessionEndReason, SessionRow, TeamStore } from "./team-store";
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS bb_team_people (
@@ -19,12 +19,19 @@ CREATE TABLE IF NOT EXISTS bb_team_sessions (
   id TEXT PRIMARY KEY, email TEXT NOT NULL, created_at BIGINT NOT NULL, last_seen_at BIGINT NOT NULL,
   address TEXT NOT NULL, user_agent TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS bb_team_sessions_email ON bb_team_sessions(email);
+CREATE TABLE IF NOT EXISTS bb_team_session_ends (id TEXT PRIMARY KEY, reason TEXT NOT NULL, at BIGINT NOT NULL);
 CREATE TABLE IF NOT EXISTS bb_team_invites (token_hash TEXT PRIMARY KEY, email TEXT NOT NULL, expires_at BIGINT NOT NULL);
 CREATE TABLE IF NOT EXISTS bb_team_revision (id INT PRIMARY KEY CHECK (id = 1), n BIGINT NOT NULL);
 INSERT INTO bb_team_revision (id, n) VALUES (1, 0) ON CONFLICT DO NOTHING;
 `;
 
 const BUMP = "UPDATE bb_team_revision SET n = n + 1 WHERE id = 1";
+/** Ends sessions (`$1`: the condition's value(s) follow the reason and time), keeping why; the count is of those ended. */
+const endSessionsWhere = (where: string) =>
+  `WITH gone AS (DELETE FROM bb_team_sessions WHERE ${where} RETURNING id)
+   INSERT INTO bb_team_session_ends (id, reason, at) SELECT id, $1, $2 FROM gone ON CONFLICT (id) DO UPDATE SET reason = excluded.reason, at = excluded.at`;
+const END_SESSIONS_OF = endSessionsWhere("email = $3");
+const endOf = (c: pg.PoolClient, email: string, end: SessionEnd) => c.query(END_SESSIONS_OF, [end.reason, end.at, email]);
 
 /** A person with the expiry of the invite link kept for them (one at most: a new link replaces it). */
 const SELECT_PEOPLE = "SELECT *, (SELECT max(expires_at) FROM bb_team_invites i WHERE i.email = p.email) AS invite_expires_at FROM bb_team_people p";
@@ -112,7 +119,7 @@ export async function openPostgresTeamStore(url: string): Promise<TeamStore> {
           const r = await c.query(`UPDATE bb_team_people SET ${sets.join(", ")} WHERE email = $${args.length}`, args);
           if (r.rowCount === 0) return undefined;
         }
-        if (end) await c.query("DELETE FROM bb_team_sessions WHERE email = $1", [email]);
+        if (end) await endOf(c, email, end);
         await c.query(BUMP);
         return one(email, c);
       });
@@ -122,7 +129,7 @@ export async function openPostgresTeamStore(url: string): Promise<TeamStore> {
         if ((await c.query("SELECT 1 FROM bb_team_people WHERE email = $1", [email])).rowCount === 0) return false;
         await c.query("INSERT INTO bb_team_grants (email, resource, level) VALUES ($1,$2,$3) ON CONFLICT (email, resource) DO UPDATE SET level = excluded.level",
           [email, resource, level]);
-        await c.query("DELETE FROM bb_team_sessions WHERE email = $1", [email]);
+        await endOf(c, email, { reason: "access-changed", at: Date.now() });
         await c.query(BUMP);
         return true;
       });
@@ -131,7 +138,7 @@ export async function openPostgresTeamStore(url: string): Promise<TeamStore> {
       return tx(async (c) => {
         const r = await c.query("DELETE FROM bb_team_grants WHERE email = $1 AND resource = $2", [email, resource]);
         if (r.rowCount) {
-          await c.query("DELETE FROM bb_team_sessions WHERE email = $1", [email]);
+          await endOf(c, email, { reason: "access-changed", at: Date.now() });
           await c.query(BUMP);
         }
         return r.rowCount === 1;
@@ -153,22 +160,33 @@ export async function openPostgresTeamStore(url: string): Promise<TeamStore> {
     async listSessions(email) {
       return (await pool.query<SessionDb>("SELECT * FROM bb_team_sessions WHERE email = $1 ORDER BY last_seen_at DESC", [email])).rows.map(toSession);
     },
-    async deleteSession(email, id) {
+    async deleteSession(email, id, end) {
       return tx(async (c) => {
-        const r = await c.query("DELETE FROM bb_team_sessions WHERE email = $1 AND id = $2", [email, id]);
+        const r = await c.query(endSessionsWhere("email = $3 AND id = $4"), [end.reason, end.at, email, id]);
         if (r.rowCount) await c.query(BUMP);
         return r.rowCount === 1;
       });
     },
-    async deleteSessionsOf(email) {
+    async deleteSessionsOf(email, end) {
       return tx(async (c) => {
-        const r = await c.query("DELETE FROM bb_team_sessions WHERE email = $1", [email]);
+        const r = await endOf(c, email, end);
         if (r.rowCount) await c.query(BUMP);
         return r.rowCount ?? 0;
       });
     },
+    async sessionEnd(id) {
+      const r = (await pool.query<{ reason: string; at: string }>("SELECT reason, at FROM bb_team_session_ends WHERE id = $1", [id])).rows[0];
+      return r && { reason: r.reason as SessionEndReason, at: Number(r.at) };
+    },
     async pruneSessions(idleBefore, createdBefore) {
-      await pool.query("DELETE FROM bb_team_sessions WHERE last_seen_at < $1 OR created_at < $2", [idleBefore, createdBefore]);
+      await tx(async (c) => {
+        await c.query(
+          `WITH gone AS (DELETE FROM bb_team_sessions WHERE last_seen_at < $2 OR created_at < $3 RETURNING id, created_at)
+           INSERT INTO bb_team_session_ends (id, reason, at) SELECT id, CASE WHEN created_at < $3 THEN 'expired' ELSE 'idle' END, $1 FROM gone
+           ON CONFLICT (id) DO UPDATE SET reason = excluded.reason, at = excluded.at`,
+          [Date.now(), idleBefore, createdBefore]);
+        await c.query("DELETE FROM bb_team_session_ends WHERE at < $1", [createdBefore]);
+      });
     },
     async createInvite(tokenHash, email, expiresAt) {
       await tx(async (c) => {

@@ -9,7 +9,7 @@ import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import type { GrantLevel, Resource, Role } from "../contract";
-import type { NewPerson, PersonRow, SessionRow, TeamStore } from "./team-store";
+import type { NewPerson, PersonRow, SessionEnd, SessionEndReason, SessionRow, TeamStore } from "./team-store";
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS people (
@@ -22,6 +22,7 @@ CREATE TABLE IF NOT EXISTS sessions (
   id TEXT PRIMARY KEY, email TEXT NOT NULL, created_at INTEGER NOT NULL, last_seen_at INTEGER NOT NULL,
   address TEXT NOT NULL, user_agent TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS sessions_email ON sessions(email);
+CREATE TABLE IF NOT EXISTS session_ends (id TEXT PRIMARY KEY, reason TEXT NOT NULL, at INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS invites (token_hash TEXT PRIMARY KEY, email TEXT NOT NULL, expires_at INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS revision (id INTEGER PRIMARY KEY CHECK (id = 1), n INTEGER NOT NULL);
 INSERT OR IGNORE INTO revision (id, n) VALUES (1, 0);
@@ -73,7 +74,15 @@ export function openSqliteTeamStore(dataDir: string): TeamStore {
     grants: grantsOf.all(r.email).map((g) => ({ resource: g.resource as Resource, level: g.level as GrantLevel })),
   });
   const getPerson = db.prepare<[string], PersonDb>(`${SELECT_PEOPLE} WHERE email = ?`);
-  const endSessions = db.prepare("DELETE FROM sessions WHERE email = ?");
+  // A session ends by being moved to session_ends with its reason (one statement each way, in
+  // one transaction where the caller has one).
+  const keepEnds = db.prepare("INSERT OR REPLACE INTO session_ends (id, reason, at) SELECT id, ?, ? FROM sessions WHERE email = ?");
+  const dropSessions = db.prepare("DELETE FROM sessions WHERE email = ?");
+  const endSessions = (email: string, end: SessionEnd) => {
+    keepEnds.run(end.reason, end.at, email);
+    return dropSessions.run(email);
+  };
+  const accessChanged = (email: string) => endSessions(email, { reason: "access-changed", at: Date.now() });
 
   return {
     kind: "embedded",
@@ -113,7 +122,7 @@ export function openSqliteTeamStore(dataDir: string): TeamStore {
           const r = db.prepare(`UPDATE people SET ${sets.join(", ")} WHERE email = ?`).run(...args, email);
           if (r.changes === 0) return undefined;
         }
-        if (end) endSessions.run(email);
+        if (end) endSessions(email, end);
         bump.run();
         const row = getPerson.get(email);
         return row && toPerson(row);
@@ -123,7 +132,7 @@ export function openSqliteTeamStore(dataDir: string): TeamStore {
       return db.transaction(() => {
         if (!getPerson.get(email)) return false;
         db.prepare("INSERT INTO grants (email, resource, level) VALUES (?, ?, ?) ON CONFLICT (email, resource) DO UPDATE SET level = excluded.level").run(email, resource, level);
-        endSessions.run(email);
+        accessChanged(email);
         bump.run();
         return true;
       })();
@@ -132,7 +141,7 @@ export function openSqliteTeamStore(dataDir: string): TeamStore {
       return db.transaction(() => {
         const r = db.prepare("DELETE FROM grants WHERE email = ? AND resource = ?").run(email, resource);
         if (r.changes) {
-          endSessions.run(email);
+          accessChanged(email);
           bump.run();
         }
         return r.changes === 1;
@@ -154,18 +163,32 @@ export function openSqliteTeamStore(dataDir: string): TeamStore {
     async listSessions(email) {
       return (db.prepare("SELECT * FROM sessions WHERE email = ? ORDER BY last_seen_at DESC").all(email) as SessionDb[]).map(toSession);
     },
-    async deleteSession(email, id) {
-      const r = db.prepare("DELETE FROM sessions WHERE email = ? AND id = ?").run(email, id);
-      if (r.changes) bump.run();
-      return r.changes === 1;
+    async deleteSession(email, id, end) {
+      return db.transaction(() => {
+        db.prepare("INSERT OR REPLACE INTO session_ends (id, reason, at) SELECT id, ?, ? FROM sessions WHERE email = ? AND id = ?").run(end.reason, end.at, email, id);
+        const r = db.prepare("DELETE FROM sessions WHERE email = ? AND id = ?").run(email, id);
+        if (r.changes) bump.run();
+        return r.changes === 1;
+      })();
     },
-    async deleteSessionsOf(email) {
-      const r = endSessions.run(email);
-      if (r.changes) bump.run();
-      return r.changes;
+    async deleteSessionsOf(email, end) {
+      return db.transaction(() => {
+        const r = endSessions(email, end);
+        if (r.changes) bump.run();
+        return r.changes;
+      })();
+    },
+    async sessionEnd(id) {
+      const r = db.prepare<[string], { reason: string; at: number }>("SELECT reason, at FROM session_ends WHERE id = ?").get(id);
+      return r && { reason: r.reason as SessionEndReason, at: r.at };
     },
     async pruneSessions(idleBefore, createdBefore) {
-      db.prepare("DELETE FROM sessions WHERE last_seen_at < ? OR created_at < ?").run(idleBefore, createdBefore);
+      const now = Date.now();
+      db.transaction(() => {
+        db.prepare("INSERT OR REPLACE INTO session_ends (id, reason, at) SELECT id, CASE WHEN created_at < ? THEN 'expired' ELSE 'idle' END, ? FROM sessions WHERE last_seen_at < ? OR created_at < ?").run(createdBefore, now, idleBefore, createdBefore);
+        db.prepare("DELETE FROM sessions WHERE last_seen_at < ? OR created_at < ?").run(idleBefore, createdBefore);
+        db.prepare("DELETE FROM session_ends WHERE at < ?").run(createdBefore);
+      })();
     },
     async createInvite(tokenHash, email, expiresAt) {
       db.transaction(() => {

@@ -35,6 +35,13 @@ export interface SessionRow {
   userAgent: string;
 }
 
+/** Why a session ended, kept for 7 days so that its cookie's next request can say so (review 37b #1). */
+export type SessionEndReason = "signed-out" | "ended-by-self" | "ended-by-admin" | "password-reset" | "password-set" | "disabled" | "access-changed" | "idle" | "expired";
+export interface SessionEnd {
+  reason: SessionEndReason;
+  at: number;
+}
+
 export interface NewPerson {
   email: string;
   name: string;
@@ -52,8 +59,9 @@ export interface TeamStore {
   listPeople(): Promise<PersonRow[]>;
   /** False when the email is taken. */
   addPerson(p: NewPerson, now: number): Promise<boolean>;
-  /** Undefined when there is no such person. Ends their sessions when `endSessions`. */
-  updatePerson(email: string, patch: Partial<Pick<PersonRow, "name" | "role" | "disabled" | "passwordHash">>, endSessions: boolean): Promise<PersonRow | undefined>;
+  /** Undefined when there is no such person. Ends their sessions, for that reason, when `endSessions` is given. */
+  updatePerson(email: string, patch: Partial<Pick<PersonRow, "name" | "role" | "disabled" | "passwordHash">>, endSessions?: SessionEnd): Promise<PersonRow | undefined>;
+  /** Both end the person's sessions ("access-changed"). */
   setGrant(email: string, resource: Resource, level: GrantLevel): Promise<boolean>;
   removeGrant(email: string, resource: Resource): Promise<boolean>;
 
@@ -63,9 +71,11 @@ export interface TeamStore {
   touchSession(id: string, email: string, at: number): Promise<void>;
   listSessions(email: string): Promise<SessionRow[]>;
   /** Ends one session of that person (false when none). */
-  deleteSession(email: string, id: string): Promise<boolean>;
-  deleteSessionsOf(email: string): Promise<number>;
-  /** Drops sessions past their idle or absolute limit. */
+  deleteSession(email: string, id: string, end: SessionEnd): Promise<boolean>;
+  deleteSessionsOf(email: string, end: SessionEnd): Promise<number>;
+  /** Why the session with this id ended, while that is kept (7 days); undefined otherwise. */
+  sessionEnd(id: string): Promise<SessionEnd | undefined>;
+  /** Drops sessions past their idle or absolute limit (keeping why), and reasons older than `createdBefore`. */
   pruneSessions(idleBefore: number, createdBefore: number): Promise<void>;
 
   createInvite(tokenHash: string, email: string, expiresAt: number): Promise<void>;

@@ -59,7 +59,7 @@ export function xhrError(xhr: XMLHttpRequest): ApiError {
     const parsed = errorBodySchema.safeParse(JSON.parse(xhr.responseText));
     if (parsed.success) {
       const err = new ApiError(xhr.status, parsed.data);
-      if (err.signInRequired) sessionEnded();
+      if (err.signInRequired) sessionEnded(err.message);
       return err;
     }
   } catch {
