@@ -53,6 +53,18 @@ export function ownOrigins(host: string, publicOrigin?: string): string[] {
 const single = (v: string | string[] | undefined) => (Array.isArray(v) ? undefined : v);
 
 /**
+ * Whether a form post (sign-in, set a password, sign out) may be taken: from a page of ours, or
+ * not from a browser at all (neither Origin nor Sec-Fetch-Site, as `/api` lets through below), so
+ * a script can sign in as the README says scripts use `/api` (review 38a #6: curl was told its
+ * form "was sent from another site").
+ */
+export function formFromOwnPage(headers: IncomingHttpHeaders, host: string, publicOrigin?: string): boolean {
+  if (headers.origin === undefined && headers["sec-fetch-site"] === undefined) return true;
+  const origin = single(headers.origin);
+  return origin !== undefined && ownOrigins(host, publicOrigin).includes(origin);
+}
+
+/**
  * Why a request under /api must be refused, or undefined when it may pass. `safe` is true for
  * GET and HEAD, which change nothing; everything else from a browser needs our origin and our
  * header.

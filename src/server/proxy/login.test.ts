@@ -49,10 +49,15 @@ describe("login", () => {
     expect(ended.text).toContain('value="/records"');
   });
 
-  it("refuses a login form posted from another site", async () => {
+  it("refuses a login form posted from another site, and takes one from a script (no Origin, no Sec-Fetch-Site)", async () => {
     const res = await login(PASSWORD, { headers: { origin: "http://evil.example" } });
     expect(res.status).toBe(403);
     expect(res.headers["set-cookie"]).toBeUndefined();
+    const crossSite = await raw(board.url, "/login", { method: "POST", headers: { "sec-fetch-site": "cross-site", "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ password: PASSWORD }).toString() });
+    expect(crossSite.status).toBe(403);
+    const script = await raw(board.url, "/login", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ password: PASSWORD }).toString() });
+    expect(script.status).toBe(303);
+    expect(script.headers["set-cookie"]?.[0]).toMatch(/^bb_session=/);
   });
 
   it("logs in with an HttpOnly, SameSite=Strict cookie, and out again", async () => {

@@ -7,7 +7,7 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { ownOrigins } from "./guard";
+import { formFromOwnPage } from "./guard";
 import { PAGE_SECURITY_HEADERS } from "./headers";
 import { clientKey, createAttemptLimiter } from "./login-limiter";
 import { LOGIN_ENDED_NOTICE, loginPage } from "./login-page";
@@ -76,8 +76,7 @@ export function createSessionGate(opts: { password: string; secret: string; publ
     res.writeHead(303, { location, "cache-control": "no-store", ...extra });
     res.end();
   };
-  const sameOrigin = (req: IncomingMessage, host: string) =>
-    typeof req.headers.origin === "string" && ownOrigins(host, opts.publicOrigin).includes(req.headers.origin);
+  const sameOrigin = (req: IncomingMessage, host: string) => formFromOwnPage(req.headers, host, opts.publicOrigin);
 
   /** 429 while the client has used up its wrong attempts (`wait` seconds left), else false. */
   const tooMany = (res: ServerResponse, wait: number) =>

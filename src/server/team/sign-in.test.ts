@@ -27,11 +27,11 @@ const form = (base: string, fields: Record<string, string>, headers: Record<stri
     body: new URLSearchParams(fields).toString(),
   });
 /** A sign-in from its own loopback address, so that one case's count of misses is not another's. */
-const formFrom = (localAddress: string, fields: Record<string, string>) =>
+const formFrom = (localAddress: string, fields: Record<string, string>, headers: Record<string, string> = { origin: board.url }) =>
   rawRequest({ url: board.url } as Parameters<typeof rawRequest>[0], {
     method: "POST",
     path: "/login",
-    headers: { origin: board.url, "content-type": "application/x-www-form-urlencoded" },
+    headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
     body: new URLSearchParams(fields).toString(),
     localAddress,
   });
@@ -197,6 +197,20 @@ describe("with people", () => {
     // Disabled people cannot sign in again.
     await admin.update("eve@example.com", { disabled: true });
     expect((await form(board.url, { email: "eve@example.com", password })).status).toBe(401);
+  });
+
+  it("signs in a script (no Origin, no Sec-Fetch-Site), as /api lets scripts through; a browser's cross-site post is still refused", async () => {
+    // Review 38a #6: curl without an Origin was told its form "was sent from another site".
+    expect((await admin.add({ email: "cli@example.com", name: "Cli", role: "viewer", password: PW })).ok).toBe(true);
+    const script = await formFrom("127.0.0.35", { email: "cli@example.com", password: PW }, {});
+    expect(script.status).toBe(303);
+    expect(String(script.headers["set-cookie"])).toMatch(/bb_sid=/);
+    const browsers: Record<string, string>[] = [{ "sec-fetch-site": "cross-site" }, { origin: "http://evil.example" }, { origin: "null" }];
+    for (const headers of browsers) {
+      const refused = await formFrom("127.0.0.35", { email: "cli@example.com", password: PW }, headers);
+      expect(refused.status, JSON.stringify(headers)).toBe(403);
+      expect(refused.headers["set-cookie"]).toBeUndefined();
+    }
   });
 
   it("refuses people changes from another site (CSRF) and from non-admins", async () => {

@@ -13,7 +13,7 @@ import { errorBody } from "../../shared/errors";
 import { SESSION_ENDED_REASON } from "../../shared/meta";
 import { PAGE_SECURITY_HEADERS } from "../proxy/headers";
 import { clientKey, createAttemptLimiter } from "../proxy/login-limiter";
-import { ownOrigins } from "../proxy/guard";
+import { formFromOwnPage } from "../proxy/guard";
 import { FORM_TOO_LARGE, readForm } from "../proxy/read-form";
 import { readCookie, safeNext, type SessionGate } from "../proxy/session";
 import { SHARED_PASSWORD, SINGLE_USER, type Actor, type IdentityMode } from "./contract";
@@ -100,8 +100,7 @@ export async function createTeamGate(opts: TeamOptions): Promise<TeamGate> {
     res.writeHead(303, { location, "cache-control": "no-store", ...extra });
     res.end();
   };
-  const sameOrigin = (req: IncomingMessage, host: string) =>
-    typeof req.headers.origin === "string" && ownOrigins(host, opts.publicOrigin).includes(req.headers.origin);
+  const sameOrigin = (req: IncomingMessage, host: string) => formFromOwnPage(req.headers, host, opts.publicOrigin);
 
   async function signIn(req: IncomingMessage, res: ServerResponse, host: string) {
     if (!sameOrigin(req, host)) return html(res, 403, signInPage({ error: "This form was sent from another site. Open the sign-in page directly.", sso }));
