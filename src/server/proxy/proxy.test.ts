@@ -194,6 +194,9 @@ describe("the allow list", () => {
     const res = await call(path, { method, headers: fromApp(board.url) });
     expect(res.status).toBe(404);
     expect(res.json()).toMatchObject({ error: "not_found", subCode: 2 });
+    // A path that exists under another method says which, as the service does (review 38a #7).
+    const allow: Record<string, string> = { "/api/v0/record/demo/employees/query": "POST", "/api/v0/storage/object/public-assets/x": "DELETE" };
+    expect(res.headers.allow).toBe(allow[path]);
   });
 });
 

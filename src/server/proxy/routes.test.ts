@@ -121,6 +121,7 @@ describe("matchApiRoute: the allow list", () => {
     expect(matchApiRoute("GET", "/api/v0/record/demo/employees/query")).toEqual({
       kind: "reject",
       message: "/api/v0/record/demo/employees/query does not take GET; use POST.",
+      allow: "POST",
     });
   });
 });

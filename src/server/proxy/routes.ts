@@ -24,7 +24,7 @@ export type ApiRoute =
       /** The table (`db/slug`) or bucket its path names, decoded; undefined for the others. */
       target?: string;
     }
-  | { kind: "reject"; message: string; status?: 400 };
+  | { kind: "reject"; message: string; status?: 400; /** The methods the path takes, for an `Allow` header. */ allow?: string };
 
 const ANY = Symbol("segment");
 const REST = Symbol("rest");
@@ -138,7 +138,7 @@ export function matchApiRoute(method: string, rawUrl: string): ApiRoute {
   if (!endpoint) {
     if (pathMatches.length === 0) return notFound;
     const allowed = [...new Set(pathMatches.flatMap((e) => e.methods))].join(", ");
-    return { kind: "reject", message: `${rawPath.slice(0, 200)} does not take ${method}; use ${allowed}.` };
+    return { kind: "reject", message: `${rawPath.slice(0, 200)} does not take ${method}; use ${allowed}.`, allow: allowed };
   }
   return {
     kind: "forward",

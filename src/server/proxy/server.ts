@@ -487,7 +487,11 @@ export function createProxyHandler(deps: ProxyDeps) {
       if (answer) return apiError(res, answer.status, answer.body as never);
       return;
     }
-    if (route.kind === "reject") return apiError(res, route.status ?? 404, route.status === 400 ? errorBody("validation_error", route.message) : errorBody("not_found", route.message));
+    if (route.kind === "reject") {
+      // A wrong method says which ones the path takes, as the service does (review 38a #7).
+      const headers = route.allow ? { ...API_SECURITY_HEADERS, allow: route.allow } : API_SECURITY_HEADERS;
+      return apiError(res, route.status ?? 404, route.status === 400 ? errorBody("validation_error", route.message) : errorBody("not_found", route.message), headers);
+    }
     return forward(req, res, route, true, API_SECURITY_HEADERS, actor);
   }
 
