@@ -158,5 +158,8 @@ export function describeSchemaError(error: z.ZodError, bodyName: string): string
     const hint = issue.keys.includes("additionalFilter") ? ' The second filter is spelled "addtionalFilter" (sic), as in the interface.' : "";
     return `Unknown property ${issue.keys.map((k) => quoteName(k)).join(", ")} ${where}.${hint}`;
   }
+  // A message that already names its property is not prefixed with it again (review 38a #8:
+  // "expectedCount: expectedCount must be …").
+  if (path && issue.message.startsWith(`${path} `)) return `${issue.message}.`;
   return path ? `${path}: ${issue.message}.` : `The ${bodyName} must be a JSON object (${issue.message}).`;
 }

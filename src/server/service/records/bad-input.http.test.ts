@@ -25,7 +25,7 @@ const cases: [string, string, string | undefined, Record<string, string>, number
   ["a text/plain body", "update", "values=1", { "content-type": "text/plain" }, 400, "validation_error", /application\/json/],
   ["a 2 MiB update", "update", twoMiB, {}, 413, "payload_too_large", /1 MiB/],
   ["a 2 MiB query", "query", JSON.stringify({ select: Array(300_000).fill("employee_id") }), {}, 413, "payload_too_large", /1 MiB/],
-  ["wrong types", "update", JSON.stringify({ values: "age=1", filter: { and: [] } }), {}, 400, "validation_error", /^values: values must be an array/],
+  ["wrong types", "update", JSON.stringify({ values: "age=1", filter: { and: [] } }), {}, 400, "validation_error", /^values must be an array/],
   ["an unknown property", "update", JSON.stringify({ value: [], filter: { and: [] } }), {}, 400, "validation_error", /Unknown property "value"/],
   ["both and and or", "update", JSON.stringify({ values: [{ key: "age", value: 1 }], filter: { and: [], or: [] } }), {}, 400, "validation_error", /both "and" and "or"/],
   ["an unknown operator", "update", JSON.stringify({ values: [{ key: "age", value: 1 }], filter: { and: [{ key: "age", operator: "like", value: 1 }] } }), {}, 400, "validation_error", /unknown operator "like"/],

@@ -55,6 +55,8 @@ describe("insert", () => {
     [{ sku: "N4", added_at: "2024-02-30T10:00:00Z" }, /added_at/],
     [{ sku: "N5", nope: 1 }, /unknown Field "nope"/],
     [{ name: "no key" }, /primary key "sku" is missing/],
+    // Sent, as null: said so, not "missing" (review 38a #8).
+    [{ sku: null }, /primary key "sku" is null; every new Record needs a value for it/],
     [{ sku: "" }, /primary key and cannot be empty/],
     [{ sku: 5 }, /sku.*text/],
     ["not an object", /must be an object/],
@@ -135,7 +137,9 @@ describe("delete", () => {
 
   it.each([
     [{ expectedCount: 1 }, /filter is required/],
-    [{ filter: { and: [] } }, /expectedCount/],
+    // Named once, not "expectedCount: expectedCount must be" (review 38a #8).
+    [{ filter: { and: [] } }, /^expectedCount must be the number of Records you expect the filter to match\.$/],
+    [{ filter: { and: [] }, expectedCount: "3" }, /^expectedCount must be the number/],
     [{ filter: { and: [] }, expectedCount: -1 }, /negative/],
     [{ filter: { and: [] }, expectedCount: 1.5 }, /whole number/],
     [{ filter: { and: [eq("nope", 1)] }, expectedCount: 1 }, /nope/],

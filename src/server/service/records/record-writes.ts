@@ -53,7 +53,8 @@ export function encodeRecords(table: StoredTable, records: readonly unknown[]): 
     if (unknown !== undefined) {
       return fail("validation_error", `${where}: unknown Field ${quoteName(unknown)} in table ${table.databaseId}/${table.slug}. Known Fields: ${table.fields.map((f) => f.key).join(", ")}.`);
     }
-    if (!(pk in r) || r[pk] === null) return fail("validation_error", `${where}: the primary key "${pk}" is missing; every new Record needs one.`);
+    if (!(pk in r)) return fail("validation_error", `${where}: the primary key "${pk}" is missing; every new Record needs one.`);
+    if (r[pk] === null) return fail("validation_error", `${where}: the primary key "${pk}" is null; every new Record needs a value for it.`);
     const row: unknown[] = [];
     for (const field of table.fields) {
       const encoded = encodeWrite(field, field.key in r ? r[field.key] : null, `${where}.${field.key}`, field.key === pk);

@@ -115,7 +115,7 @@ describe("update refusals leave the data unchanged", () => {
   const refusals: [string, unknown, number, RegExp][] = [
     ["a missing filter", { values: [{ key: "age", value: 1 }] }, 400, /filter is required.*\{"and": \[\]\}/],
     ["empty values", { values: [], filter: byId("E00001") }, 400, /values must name at least one Field/],
-    ["missing values", { filter: byId("E00001") }, 400, /^values: values must be an array/],
+    ["missing values", { filter: byId("E00001") }, 400, /^values must be an array/],
     ["a numeric string for a number", { values: [{ key: "age", value: "42" }], filter: byId("E00001") }, 400, /values\[0\]: Field "age" is number and takes a JSON number, not "42"/],
     ["a number for text", { values: [{ key: "city", value: 5 }], filter: byId("E00001") }, 400, /"city" is text and takes a string/],
     ["a bad date", { values: [{ key: "hire_date", value: "2020-02-30" }], filter: byId("E00001") }, 400, /"hire_date" is date/],
