@@ -108,8 +108,9 @@ test("Add Record: by the toolbar and Ctrl+Shift+Enter, primary key first, requir
   await dialog.getByLabel(/^age/).fill("1e3");
   await dialog.getByRole("button", { name: "Add Record" }).click();
   await expect(dialog.getByText(/exponent form/)).toBeVisible();
+  // Ctrl+Enter adds, as it applies a filter and saves the panel (review 38b #5).
   await dialog.getByLabel(/^age/).fill("41");
-  await dialog.getByRole("button", { name: "Add Record" }).click();
+  await page.keyboard.press("Control+Enter");
   await expect(dialog).toBeHidden();
   const added = page.getByRole("status").filter({ hasText: "Added Record NEW-0001" });
   await expect(added).toBeVisible();

@@ -30,9 +30,10 @@ test("rename a file, move a folder and delete a folder by server-side jobs", asy
   await expect(page.getByRole("button", { name: "Preview renamed.txt" })).toBeVisible();
   await expect(page.getByRole("button", { name: "Preview a.txt" })).toHaveCount(0);
 
-  // A folder, from the keyboard: its Move button, a new path, Enter.
-  await page.getByRole("button", { name: "Move, rename or copy folder sub" }).focus();
-  await page.keyboard.press("Enter");
+  // A folder, from the keyboard: F2 on its row (review 38b #7: only its Move button did), a new path, Enter.
+  await page.getByRole("button", { name: "Open folder sub" }).focus();
+  await page.keyboard.press("F2");
+  await expect(page.getByLabel("New path in team-files")).toBeFocused();
   await page.getByLabel("New path in team-files").fill(`${base}/moved/`);
   await page.keyboard.press("Enter");
   await expect(page.getByTestId("job-text")).toHaveText(`Moved 3 files: ${base}/sub/ → ${base}/moved/`);

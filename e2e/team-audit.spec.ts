@@ -80,7 +80,12 @@ test("History tab: each version with who and what; Restore this version, then Un
   await expect(page.getByRole("status").filter({ hasText: "Restored Record E00011 as it was before" })).toBeVisible();
   await expect.poll(async () => (await record(page.request, "E00011")).annual_salary).toBe(before.annual_salary);
   expect((await record(page.request, "E00011")).job_title).toBe(before.job_title);
-  // The keyboard is not stranded: the focus stayed in the panel, so Esc closes it.
+  // The keyboard is not stranded: the focus stayed in the panel, where Ctrl+Z undoes the restore
+  // as anywhere in Records (review 38b #2: it did nothing there), and Esc closes it.
+  await expect.poll(() => page.evaluate(() => !!document.activeElement?.closest(".record-panel"))).toBe(true);
+  await page.keyboard.press("Control+z");
+  await expect.poll(async () => (await record(page.request, "E00011")).annual_salary).toBe(102_000);
+  expect((await record(page.request, "E00011")).job_title).toBe("History Tester");
   await expect.poll(() => page.evaluate(() => !!document.activeElement?.closest(".record-panel"))).toBe(true);
   await page.keyboard.press("Escape");
   await expect(page).not.toHaveURL(/record=/);

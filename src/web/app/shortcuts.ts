@@ -1,10 +1,11 @@
 /** The keyboard shortcuts, listed once: the help overlay and the README show this list. */
 export const shortcuts: { keys: string[]; what: string; where: string }[] = [
   { keys: ["?"], what: "Show or hide this help", where: "Anywhere" },
-  { keys: ["Ctrl/⌘", "Z"], what: "Undo the last edit or bulk update", where: "Records" },
+  { keys: ["Ctrl/⌘", "Z"], what: "Undo the last edit or bulk update", where: "Records (grid and record panel)" },
   { keys: ["Ctrl/⌘", "Shift", "Z"], what: "Redo", where: "Records" },
   { keys: ["Ctrl/⌘", "Enter"], what: "Apply the filter", where: "Filter builder" },
   { keys: ["Ctrl/⌘", "Shift", "Enter"], what: "Add a Record (the Add Record form)", where: "Records" },
+  { keys: ["Ctrl/⌘", "Enter"], what: "Add the Record (or Enter)", where: "Add Record form" },
   { keys: ["Enter"], what: "Add the Record typed into the blank row", where: "Blank row" },
   { keys: ["Esc"], what: "Empty the blank row", where: "Blank row" },
   { keys: ["←", "↑", "→", "↓"], what: "Move between cells", where: "Grid" },
@@ -35,6 +36,7 @@ export const shortcuts: { keys: string[]; what: string; where: string }[] = [
   { keys: ["↑", "↓"], what: "The same control of the entry above / below (cards: ← → too)", where: "Storage listing" },
   { keys: ["Home", "End"], what: "First / last entry", where: "Storage listing" },
   { keys: ["Ctrl/⌘", "A"], what: "Select every entry shown (again: none)", where: "Storage listing" },
+  { keys: ["F2"], what: "Move, rename or copy the entry", where: "Storage listing" },
 ];
 
 /** Input types that take typed text; a checkbox, radio or button does not. */

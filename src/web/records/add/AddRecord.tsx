@@ -132,7 +132,7 @@ function NewRecordDialog({ db, table, fields, initial, noDelete, onClose }: { db
           <button type="button" className="btn" onClick={onClose}>
             Cancel
           </button>
-          <button type="submit" form={formId} className="btn btn-primary" disabled={busy}>
+          <button type="submit" form={formId} className="btn btn-primary" disabled={busy} title="Add Record (Enter, or Ctrl/⌘+Enter)" aria-keyshortcuts="Control+Enter Meta+Enter">
             Add Record
           </button>
         </>
@@ -145,6 +145,13 @@ function NewRecordDialog({ db, table, fields, initial, noDelete, onClose }: { db
         onSubmit={(e) => {
           e.preventDefault();
           void submit();
+        }}
+        onKeyDown={(e) => {
+          // Ctrl/⌘+Enter adds, as it applies a filter and saves the record panel (review 38b #5).
+          if (e.key === "Enter" && (e.ctrlKey || e.metaKey) && !e.shiftKey) {
+            e.preventDefault();
+            if (!busy) void submit();
+          }
         }}
       >
         {error && (

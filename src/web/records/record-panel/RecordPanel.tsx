@@ -191,6 +191,10 @@ export default function RecordPanel(p: Props) {
       className="record-panel"
       aria-labelledby="rp-title"
       onKeyDown={(e) => {
+        // Ctrl/⌘+Z and +Y go on to the app's undo (UndoButtons), as everywhere in Records: right
+        // after Restore this version the focus is here (review 38b #2). Keys typed into a Field
+        // are the Field's own undo; UndoButtons leaves those alone.
+        if ((e.ctrlKey || e.metaKey) && /^[zy]$/i.test(e.key)) return;
         e.stopPropagation();
         if (e.altKey && (e.key === "ArrowUp" || e.key === "ArrowDown")) {
           e.preventDefault();

@@ -264,6 +264,13 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities, op
         } else if (e.key === "Escape" && selected.size > 0) {
           e.preventDefault();
           clearSelection();
+        } else if (e.key === "F2" && !e.altKey && !e.ctrlKey && !e.metaKey) {
+          // Rename the focused entry, as F2 edits a cell in the grid (review 38b #7): its own Move button.
+          const move = t.closest<HTMLElement>(ROW)?.querySelector<HTMLButtonElement>('button[aria-label^="Move, rename or copy"]');
+          if (move) {
+            e.preventDefault();
+            move.click();
+          }
         } else if (!e.altKey && !e.ctrlKey && !e.metaKey && !e.shiftKey && moveByArrow(t, e.key)) {
           e.preventDefault();
         }

@@ -55,7 +55,8 @@ export function MoveButton({ label, blocked, onMove, compact }: { label: string;
       className="btn btn-sm"
       aria-label={`Move, rename or copy ${label}`}
       aria-disabled={blocked ? true : undefined}
-      title={blocked ?? "Move, rename or copy"}
+      aria-keyshortcuts="F2"
+      title={blocked ?? "Move, rename or copy (F2)"}
       onClick={() => !blocked && onMove()}
     >
       <Icon name="move" />
