@@ -409,12 +409,18 @@ describe("what is recorded", () => {
     const updated = (await call(ada, "GET", "/api/audit?table=demo/employees&record=E90102&kind=update")).body.items[0];
     expect(updated.changes).toEqual([{ key: "E90102", before: { city: null }, after: { city: "Bergen" } }]);
 
-    // A delete without a filter is the service's 400; the trail reads no Record for it.
-    const none = await call(ada, "POST", "/api/v0/record/demo/employees/delete", { expectedCount: 1 });
-    expect(none.status).toBe(400);
-    const tried = (await call(ada, "GET", "/api/audit?table=demo/employees&kind=delete-records&limit=1")).body.items[0];
-    expect(tried).toMatchObject({ outcome: "failed", keyCount: 0 });
+    // A delete the service refuses as malformed (no filter; a bad expectedCount or an unknown
+    // property, review 38a #1): the trail reads no Record for it, so no Record's history lists it.
+    for (const body of [{ expectedCount: 1 }, { filter: { and: [] }, expectedCount: "3" }, { filter: { and: [] }, expectedCount: -1 }, { filter: { and: [] }, expectedCount: 5, bogus: 1 }]) {
+      const refused = await call(ada, "POST", "/api/v0/record/demo/employees/delete", body);
+      expect(refused.status, JSON.stringify(body)).toBe(400);
+      const tried = (await call(ada, "GET", "/api/audit?table=demo/employees&kind=delete-records&limit=1")).body.items[0];
+      expect(tried, JSON.stringify(body)).toMatchObject({ outcome: "failed", keyCount: 0 });
+    }
+    // Nor an update the service refuses (an unknown property beside a filter of every Record).
+    expect((await call(ada, "POST", "/api/v0/record/demo/employees/update", { filter: { and: [] }, values: [{ key: "city", value: "X" }], bogus: 1 })).status).toBe(400);
     expect((await call(ada, "GET", "/api/audit?table=demo/employees&record=E00500&kind=delete-records")).body.items).toEqual([]);
+    expect((await call(ada, "GET", "/api/audit?table=demo/employees&record=E00500&kind=update")).body.items).toEqual([]);
 
     // A Record without its key, or one that is no object: the service's 400 (not the trail's 503), recorded.
     for (const records of [[{ full_name: "No Key" }], [1], [null]]) {

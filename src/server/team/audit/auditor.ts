@@ -9,14 +9,14 @@
  * `refused` and `signInFailed` record what was turned away.
  */
 import os from "node:os";
-import { BEFORE_IMAGES_HEADER, BEFORE_IMAGES_MAX, type BeforeImages } from "../../../shared/record-writes";
+import { BEFORE_IMAGES_HEADER, BEFORE_IMAGES_MAX, type BeforeImages, deleteBodySchema } from "../../../shared/record-writes";
 import { encodeKeyPath } from "../../../shared/storage";
 import type { Actor } from "../contract";
 import { type Upstream, UpstreamFailure } from "../../proxy/forward";
 import type { NewAuditEntry } from "./audit-entry";
 import type { AuditLog } from "./audit-log";
 import { jsonObjectOf } from "../../../shared/json-text";
-import { recordKeyText } from "../../../shared/records";
+import { recordKeyText, updateBodySchema } from "../../../shared/records";
 import { deeperThan, encodeDeep } from "../../../shared/deep-json";
 import { packChanges, packImported } from "./record-changes";
 
@@ -557,8 +557,9 @@ export function createAuditor(opts: AuditorOptions): Auditor {
         const values = Array.isArray(body.values) ? (body.values as { key: string; value: unknown }[]) : [];
         detail.filter = body.filter;
         detail.values = values;
-        // No filter, or not an object: the service refuses the update (400), and nothing is read for it.
-        const read = upstreamBefore || !isFilter(body.filter) ? undefined : await readMatching(c, body.filter, values.map((v) => v.key), pk);
+        // A body the service refuses (400: no filter, a bad value list, an unknown property, by the
+        // contract both share): nothing is read for it, so it names no Records.
+        const read = upstreamBefore || !isFilter(body.filter) || !updateBodySchema.safeParse(body).success ? undefined : await readMatching(c, body.filter, values.map((v) => v.key), pk);
         if (read) {
           images = imagesFrom(read.items, [pk, ...values.map((v) => v.key).filter((k) => k !== pk)]);
           keys = read.items.map((r) => recordKeyText(r[pk as string]));
@@ -567,8 +568,10 @@ export function createAuditor(opts: AuditorOptions): Auditor {
       } else if (c.endpoint === "delete-records" && pk) {
         detail.filter = body.filter;
         detail.expectedCount = body.expectedCount;
-        // Without a filter the service refuses the delete: reading "every Record" for it would name them all.
-        const read = isFilter(body.filter) ? await readMatching(c, body.filter, undefined, pk) : undefined;
+        // A body the service refuses (no filter, a bad expectedCount, an unknown property: the contract
+        // both share) is read for nothing: reading "every Record" for it named them all, and put it in
+        // every Record's history (review 38a #1).
+        const read = isFilter(body.filter) && deleteBodySchema.safeParse(body).success ? await readMatching(c, body.filter, undefined, pk) : undefined;
         if (read) {
           deleted = read.items;
           keys = read.items.map((r) => recordKeyText(r[pk as string]));
