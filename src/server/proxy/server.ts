@@ -133,6 +133,26 @@ export function createProxyHandler(deps: ProxyDeps) {
   }
 
   /**
+   * For a request refused by role or grant: the 404 its table or bucket would get if it does not
+   * exist at all (review 38a #5: a viewer writing to "demo/nope" was told to ask for editor access
+   * to it, an editor that it does not exist). A hidden one exists: still the 403. Only where the
+   * upstream describes what it has (or the config file lists it).
+   */
+  async function absentTarget(route: ForwardRoute): Promise<string | undefined> {
+    // A job's target is its bucket.
+    const on = route.access.on === "job" ? "bucket" : route.access.on;
+    if (route.target === undefined || (on !== "table" && on !== "bucket") || route.endpoint === "import") return undefined;
+    const cfg = (await catalogCache.get(route.target).catch(() => undefined))?.config;
+    if (!cfg || (cfg.capabilities.meta === false && !deps.upstreamInfo.file)) return undefined;
+    if (on === "table") {
+      if (tableNames(cfg).has(route.target)) return undefined;
+      const [db, slug] = route.target.split("/");
+      return `No table "${slug}" in database "${db}".`;
+    }
+    return cfg.buckets.some((b) => b.name === route.target) ? undefined : `There is no bucket "${route.target}".`;
+  }
+
+  /**
    * A zip the upstream cannot fill, refused before a link is made (review 29a #10: it made a zip
    * holding only "_not-included.txt"): a bucket it does not have, one whose files it never
    * serves (`forbidden`), folders where it cannot list. The permission check comes after, in
@@ -249,6 +269,13 @@ export function createProxyHandler(deps: ProxyDeps) {
       release();
       res.once("finish", () => req.readableEnded || discardRest(req));
       return sendJson(res, 503, errorBody("unavailable", decision.message), { ...headers, "retry-after": "5" });
+    }
+    const absent = change && !decision.allowed ? await absentTarget(route) : undefined;
+    if (change && absent) {
+      await deps.audit?.unanswered(change, 404, absent);
+      release();
+      if (!route.jsonBody && req.method !== "GET" && req.method !== "HEAD") res.once("finish", () => req.readableEnded || discardRest(req));
+      return sendJson(res, 404, errorBody("not_found", absent), headers);
     }
     if (change && !decision.allowed) {
       // A refused upload is recorded with the key it asked for (its file is not read).

@@ -145,6 +145,23 @@ describe("hidden tables and buckets", () => {
     expect(JSON.stringify(me)).not.toContain("employees");
   });
 
+  it("a change someone may not make to a table or bucket that does not exist is 404, as it is to those who may; a hidden one stays 403", async () => {
+    // Review 38a #5: a viewer writing to demo/nope was told to ask for editor access to it.
+    const base = stack.proxy.url;
+    const asked = async (cookie: string, path: string, body: unknown) => {
+      const r = await fetch(`${base}${path}`, { method: "POST", headers: { cookie, "content-type": "application/json", origin: base, "x-baseboard-client": "1" }, body: JSON.stringify(body) });
+      return { status: r.status, message: ((await r.json()) as { message: string }).message };
+    };
+    for (const who_ of [who("viewer", undefined), who("editor", undefined)]) {
+      const cookie = cookies.get(who_) as string;
+      expect(await asked(cookie, "/api/v0/record/demo/nope/insert", { records: [{ id: "x" }] }), who_).toEqual({ status: 404, message: 'No table "nope" in database "demo".' });
+      expect((await asked(cookie, "/api/v0/record/demo/nope/update", { filter: { and: [] }, values: [{ key: "a", value: 1 }] })).status, who_).toBe(404);
+    }
+    expect((await asked(cookies.get(who("viewer", undefined)) as string, "/api/v0/storage/jobs/no-such-bucket", { action: "move", from: "a", to: "b" })).status).toBe(404);
+    // Hidden (granted none): the refusal, not "no such table".
+    expect((await asked(cookies.get(who("editor", "none")) as string, "/api/v0/record/demo/employees/insert", { records: [] })).status).toBe(403);
+  });
+
   it("a join to a hidden table is refused however the body is written; a body the service could not read is refused before it", async () => {
     const base = stack.proxy.url;
     const email = "joiner@example.com";
