@@ -62,6 +62,23 @@ test("a Record changed elsewhere while the cell is being edited shows a conflict
   await expect(city).toHaveText("ChangedByApi");
   await expect(city).toHaveClass(/conflict/);
   expect((await apiRecord("E00102")).city).toBe("ChangedByApi");
+  // What was typed is not lost (review 38b #1: it was only in a tooltip): the cell opens again
+  // with it, saying so, and Enter saves it over theirs on purpose.
+  await expect(city).toBeFocused();
+  await page.keyboard.press("F2");
+  const editor = page.getByLabel("Edit city");
+  await expect(editor).toHaveValue("MyValue");
+  await expect(editor).toHaveAccessibleDescription(/Your value, not saved: changed elsewhere to ChangedByApi\. Enter saves yours over it; Esc keeps it\./);
+  await page.screenshot({ path: "test-results/records-conflict-mine.png" });
+  // Esc keeps theirs (and the cell still holds mine for later).
+  await page.keyboard.press("Escape");
+  await expect(city).toHaveText("ChangedByApi");
+  expect((await apiRecord("E00102")).city).toBe("ChangedByApi");
+  await page.keyboard.press("Enter");
+  await expect(editor).toHaveValue("MyValue");
+  await page.keyboard.press("Enter");
+  await expect.poll(async () => (await apiRecord("E00102")).city).toBe("MyValue");
+  await expect(city).not.toHaveClass(/conflict/);
 });
 
 test("bulk update of selected rows (shift-click range) and of every Record matching a filter", async ({ page }) => {

@@ -38,10 +38,17 @@ interface Props {
    * leave, and the text itself (undefined once the editor has closed).
    */
   onDraft?(value: RecordValue | undefined, base: RecordValue | undefined, text?: string): void;
+  /**
+   * What this person typed that a conflict kept from being saved (someone changed the cell
+   * first): the editor opens with it, over `value` (theirs, the base), so Enter saves it over
+   * theirs on purpose and Esc keeps theirs (review 38b #1: it opened with theirs, and the typed
+   * text was only in a tooltip). `by`: who changed it, when known.
+   */
+  mine?: { value: RecordValue; by?: string };
 }
 
-export function CellEditor({ col, value, initialText, onCommit, onCancel, onDraft }: Props) {
-  const [text, setText] = useState(() => startText(col, value, initialText));
+export function CellEditor({ col, value, initialText, onCommit, onCancel, onDraft, mine }: Props) {
+  const [text, setText] = useState(() => startText(col, mine && initialText === undefined ? mine.value : value, initialText));
   const [base] = useState(value);
   const [error, setErrorText] = useState<string | null>(null);
   // Near the window's right edge (the last columns) the message opens leftwards, not out of sight.
@@ -63,6 +70,12 @@ export function CellEditor({ col, value, initialText, onCommit, onCancel, onDraf
     // (select-all made the first key typed replace it). A typed key already replaced it.
     if (initialText === undefined && el instanceof HTMLInputElement && el.type === "text") el.setSelectionRange(el.value.length, el.value.length);
   }, [initialText]);
+
+  // The note on a value kept from a conflict opens leftwards near the right edge, as an error does.
+  const keptMine = mine !== undefined;
+  useEffect(() => {
+    if (keptMine) setErrorAtEnd((box.current?.getBoundingClientRect().left ?? 0) + CELL_ERROR_WIDTH > window.innerWidth);
+  }, [keptMine]);
 
   // The draft is reported when the text changes, and cleared once the editor closes; the row
   // hands a new callback on every render, so it is read from a ref rather than re-run on each.
@@ -106,7 +119,7 @@ export function CellEditor({ col, value, initialText, onCommit, onCancel, onDraf
     ref,
     "aria-label": label,
     "aria-invalid": error ? true : undefined,
-    "aria-describedby": error ? "cell-editor-error" : undefined,
+    "aria-describedby": error ? "cell-editor-error" : mine ? "cell-editor-mine" : undefined,
     onKeyDown,
     onBlur: () => {
       if (!done.current) commit("none");
@@ -148,6 +161,11 @@ export function CellEditor({ col, value, initialText, onCommit, onCancel, onDraf
         <button type="button" className="btn-chip" title="Set to NULL" aria-label={`Set ${col.key} to NULL`} onMouseDown={(e) => e.preventDefault()} onClick={setNull}>
           NULL
         </button>
+      )}
+      {mine && !error && (
+        <div id="cell-editor-mine" className={`cell-error cell-mine ${errorAtEnd ? "cell-error-end" : ""}`} role="status">
+          Your value, not saved: changed elsewhere{mine.by ?? ""} to {editText(col.field, value) || "(empty)"}. Enter saves yours over it; Esc keeps it.
+        </div>
       )}
       {error && (
         <div id="cell-editor-error" className={`cell-error ${errorAtEnd ? "cell-error-end" : ""}`} role="alert">

@@ -170,6 +170,7 @@ export const GridRow = memo(function GridRow(p: Props) {
                 col={col}
                 value={value}
                 initialText={p.initialText}
+                mine={conflict && conflict.failed === undefined ? { value: conflict.attempted, by: conflict.by } : undefined}
                 onCommit={(v, move, base) => p.onCommit(p.index, c, v, move, base)}
                 onDraft={(v, base, text) => noteDraft(conflictKey(pk, col.key), v, base, text)}
                 onCancel={p.onCancel}

@@ -97,8 +97,8 @@ export function useCellEdit(db: string, table: string, pkField: string, queryKey
           if (by && useGridStore.getState().conflicts.has(key)) gridActions.setConflict(key, { attempted: newValue, current, by });
           toast(`Conflict: ${col.key} of ${String(pk)} was changed${by || " elsewhere"}`, {
             kind: "error",
-            detail: `It is now ${show(col, current)} (it was ${show(col, oldValue)} when you started). Your value ${show(col, newValue)} was not saved; edit again to overwrite.`,
-            ttlMs: 12_000,
+            detail: `It is now ${show(col, current)} (it was ${show(col, oldValue)} when you started). Your value ${show(col, newValue)} was not saved: it is kept in the cell, where Enter or F2 opens it again and Enter saves it over theirs.`,
+            ttlMs: 20_000,
           });
         });
         return;
