@@ -55,7 +55,8 @@ describe("parseFilter flattens", () => {
 describe("parseFilter refuses", () => {
   const cases: [unknown, RegExp][] = [
     [null, /^filter must be an object with exactly one of "and" or "or", not null/],
-    [c("a"), /^filter must be an object with exactly one of/],
+    // A lone condition is said as one, with how to wrap it (review 38b #3: "not an object").
+    [c("a"), /^filter is a single condition; the top level must be a group: wrap it as \{"and": \[\{"key":"a","operator":"equal","value":1\}\]\}\.$/],
     [{ and: [], or: [] }, /^filter has both "and" and "or"/],
     [{ and: [], extra: 1 }, /^filter has an unknown property "extra"/],
     [{ or: "x" }, /^filter\.or must be an array/],

@@ -127,6 +127,10 @@ function parseCondition(raw: Record<string, unknown>, pathFn: () => string): Res
  * (`{"and": […]}` or `{"or": […]}`), as the interface says.
  */
 export function parseFilter(raw: unknown, rootName = "filter"): Result<ParsedFilter> {
+  if (isPlainObject(raw) && !("and" in raw || "or" in raw) && "key" in raw && "operator" in raw) {
+    // A lone condition: said as one, with how to write it (review 38b #3: "not an object" for an object).
+    return fail("validation_error", `${rootName} is a single condition; the top level must be a group: wrap it as {"and": [${JSON.stringify(raw).slice(0, 200)}]}.`);
+  }
   if (!isPlainObject(raw) || !("and" in raw || "or" in raw)) {
     return fail("validation_error", `${rootName} must be an object with exactly one of "and" or "or", not ${describe(raw)}.`);
   }

@@ -16,6 +16,15 @@ describe("sanitizeSearch", () => {
     expect(search).toEqual(raw);
   });
 
+  it("reads a lone condition in a link as a group of one (review 38b #3: written by hand, it was dropped)", () => {
+    const condition = { key: "country", operator: "equal", value: "Brazil" };
+    for (const filter of [condition, JSON.stringify(condition)]) {
+      const { search, problems } = sanitizeSearch({ filter });
+      expect(problems).toEqual([]);
+      expect(search.filter).toEqual({ and: [condition] });
+    }
+  });
+
   it.each([
     [{ filter: "{oops" }, /filter in the link was ignored/],
     [{ filter: { x: [] } }, /filter in the link was ignored/],

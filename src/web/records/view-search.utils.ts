@@ -101,6 +101,8 @@ export function sanitizeSearch(raw: Record<string, unknown>, where = "the link")
         notJson = (e as Error).message;
       }
     }
+    // A lone condition in a link (easy to write by hand) is read as a group of one (review 38b #3).
+    if (value !== null && typeof value === "object" && !Array.isArray(value) && "key" in value && "operator" in value && !("and" in value) && !("or" in value)) value = { and: [value] };
     const r = notJson === undefined ? parseFilterValue(value, { operators: allOperators }) : undefined;
     if (r?.ok) search.filter = r.value;
     else problems.push(`The filter in ${where} was ignored: ${r ? (r.ok ? "" : r.error.message) : `it is not JSON (${notJson}).`}`);

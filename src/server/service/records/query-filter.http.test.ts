@@ -114,7 +114,7 @@ describe("filter structure", () => {
     [{ and: [], not: [] }, /unknown property "not"/],
     [{ and: {} }, /filter\.and must be an array/],
     [[], /filter must be an object with exactly one of "and" or "or"/],
-    [{ key: "age", operator: "equal", value: 1 }, /filter must be an object with exactly one of "and" or "or"/],
+    [{ key: "age", operator: "equal", value: 1 }, /filter is a single condition; the top level must be a group: wrap it as \{"and": \[/],
   ])("refuses the malformed filter %j", async (filter, message) => {
     const res = await query({ filter });
     expect(res.status).toBe(400);

@@ -24,7 +24,7 @@ describe("parseFilterText", () => {
   it.each([
     ["{and:[]}", /not valid JSON/],
     ["[]", /filter must be an object with exactly one of "and" or "or"/],
-    ['{"key":"age","operator":"equal","value":1}', /filter must be an object with exactly one of "and" or "or"/],
+    ['{"key":"age","operator":"equal","value":1}', /filter is a single condition; the top level must be a group: wrap it as/],
     ['{"and":[],"or":[]}', /has both "and" and "or"/],
     ['{"and":{}}', /filter\.and must be an array/],
     ['{"and":[{"key":"nope","operator":"equal","value":1}]}', /filter\.and\[0\]\.key: there is no field "nope"/],
