@@ -93,7 +93,15 @@ export function present(e: AuditEntry, outcome: AuditEntry | undefined, record?:
     addedOmitted: out.addedOmitted,
     file:
       e.kind === "upload" || e.kind === "restore-file"
-        ? { key: out.key ?? detail.key, version: out.version, versionedKey: out.versionedKey, size: out.size ?? detail.size, ...(e.kind === "restore-file" ? { restoredFrom: detail.restoredFrom } : {}) }
+        ? {
+            key: out.key ?? detail.key,
+            version: out.version,
+            versionedKey: out.versionedKey,
+            size: out.size ?? detail.size,
+            ...(e.kind === "restore-file" ? { restoredFrom: detail.restoredFrom } : {}),
+            // A resumable upload completed again (its answer lost): the same version, nothing new.
+            ...(out.again === true ? { again: true } : {}),
+          }
         : e.kind === "delete-file" && detail.key
           ? // Every version the delete removed, as listed before it (where the upstream lists versions).
             { key: detail.key, size: detail.size, versions: detail.versions, versionsOmitted: detail.versionsOmitted }

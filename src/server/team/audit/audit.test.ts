@@ -614,6 +614,10 @@ describe("what is recorded", () => {
       await new Promise((r) => setTimeout(r, 100));
     }
     expect(item).toMatchObject({ action: "storage-job", outcome: "applied", detail: { action: "move", from: "audit/job-from/", to: "audit/job-to/" }, job: { state: "done", done: 2, total: 2 } });
+    // Which versions moved, and their sizes, as they were before it (review 38a #4).
+    const sources = (item?.detail as { sources: unknown[] }).sources;
+    expect(sources).toHaveLength(2);
+    for (const s of sources) expect(s).toMatchObject({ key: expect.stringMatching(/^audit\/job-from\//), versions: [{ versionedKey: expect.stringMatching(/^v\d+\/audit\/job-from\//), size: expect.any(Number) }] });
     expect(item?.detail).not.toHaveProperty("outcome");
     // The files it moved, named as they were: each one's key finds the job.
     expect(item?.detail).toMatchObject({ files: ["audit/job-from/a.txt", "audit/job-from/b.txt"] });
@@ -740,6 +744,19 @@ describe("what is recorded", () => {
     expect(files.body.items[0]).toMatchObject({ action: "upload", actor: "eve@example.com", bucket: "team-files", outcome: "applied", file: { key: "audit/parts.bin", versionedKey: done.body.key, size: 5 } });
     const refusals = await call(ada, "GET", "/api/audit?actor=vic@example.com&kind=refused&bucket=team-files");
     expect(refusals.body.items.length).toBeGreaterThanOrEqual(4);
+    // The refused steps are found by the file's key: the start by its body, the part and the
+    // completion by their session (review 38a #2: all were recorded with no key).
+    const byKey = (await call(ada, "GET", "/api/audit?actor=vic@example.com&kind=refused&bucket=team-files&key=audit/parts.bin")).body.items;
+    expect(byKey.map((i: { asked: string }) => i.asked).sort()).toEqual(["upload-complete", "upload-part", "upload-start"]);
+    // A restore refused is found by the key it would have written.
+    expect((await call(vic, "POST", `/api/v0/storage/restore/team-files/${done.body.key}`)).status).toBe(403);
+    expect((await call(ada, "GET", "/api/audit?actor=vic@example.com&kind=refused&bucket=team-files&key=audit/parts.bin&limit=1")).body.items[0]).toMatchObject({ asked: "storage-restore" });
+    // Completed again (its answer lost): the same version, recorded as such (review 38a #3).
+    const again = await call(eve, "POST", `/api/v0/storage/uploads/team-files/${id}/complete`, {});
+    expect(again.body.key).toBe(done.body.key);
+    const twice = (await call(ada, "GET", "/api/audit?bucket=team-files&key=audit/parts.bin&kind=upload")).body.items;
+    expect(twice[0]).toMatchObject({ outcome: "applied", file: { versionedKey: done.body.key, again: true } });
+    expect(twice[1].file.again).toBeUndefined();
   });
 
   it("failed sign-ins, per account and address", async () => {
@@ -801,6 +818,14 @@ describe("fail closed", () => {
     expect((await call(eve, "POST", "/api/v0/record/demo/employees/update", { filter: legal, values: [{ key: "city", value: "c".repeat(2_000) }] })).status).toBe(200);
     const filler = path.join(auditDir(), "filler");
     try {
+      // The log file emptied first: what the tests before wrote left it long enough (it is reused
+      // after a checkpoint, not shrunk) to take the outcome without the disk growing at all.
+      const trail = new Database(path.join(auditDir(), "audit.sqlite"));
+      try {
+        trail.pragma("wal_checkpoint(TRUNCATE)");
+      } finally {
+        trail.close();
+      }
       // Leave 96 KB: room for a change's request entry, not for its outcome.
       const { bavail, bsize } = fs.statfsSync(auditDir());
       execFileSync("sh", ["-c", `dd if=/dev/zero of=${filler} bs=4096 count=${Math.max(0, Math.floor((bavail * bsize - 96 * 1024) / 4096))} 2>/dev/null || true`]);

@@ -297,6 +297,15 @@ export function createAuditor(opts: AuditorOptions): Auditor {
     return { items: body.items ?? [], count: body.count ?? body.items?.length ?? 0 };
   }
 
+  /**
+   * A resumable upload's session, for the key it writes (read as the key holder: it answers any
+   * owner), so that its steps refused or failed are found by that key (review 38a #2).
+   */
+  async function uploadSessionOf(c: { upstreamPath: string }): Promise<{ key?: unknown; size?: unknown; completed?: unknown } | undefined> {
+    const session = /^\/v0\/storage\/uploads\/([^/]+)\/([^/?]+)/.exec(c.upstreamPath);
+    const res = session ? await upstream.getJson(`/v0/storage/uploads/${session[1]}/${session[2]}`).catch(() => undefined) : undefined;
+    return res?.status === 200 ? (res.body as { key?: unknown; size?: unknown; completed?: unknown }) : undefined;
+  }
   /** A key's versions as the upstream lists them (the versions extension), or undefined without it. */
   async function versionsOf(bucket: string, key: string): Promise<{ versionedKey?: unknown; size?: unknown }[] | undefined> {
     const path = `/v0/storage/versions/${encodeURIComponent(bucket)}/${encodeKeyPath(key)}`;
@@ -332,18 +341,19 @@ export function createAuditor(opts: AuditorOptions): Auditor {
    * version (a move removes them all: they are not kept as older versions of the moved file),
    * as listed before the job starts. `sources` are the folder's files (undefined for one key).
    */
+  /** Keys with their versions and sizes, as listed now (the first REPLACED_VERSIONS_OF keys; the rest by key alone). */
+  const withVersions = async (bucket: string, keys: string[]) =>
+    Promise.all(
+      keys.map(async (key, i) => {
+        if (i >= REPLACED_VERSIONS_OF) return { key };
+        const versions = await versionsOf(bucket, key);
+        return { key, ...(versions ? { versions: versions.slice(0, DELETED_VERSIONS_MAX).map((v) => ({ versionedKey: v.versionedKey, size: v.size })) } : {}) };
+      }),
+    );
   async function replacedBy(bucket: string, from: string, to: string, sources: string[] | undefined): Promise<Record<string, unknown> | undefined> {
-    const withVersions = async (keys: string[]) =>
-      Promise.all(
-        keys.map(async (key, i) => {
-          if (i >= REPLACED_VERSIONS_OF) return { key };
-          const versions = await versionsOf(bucket, key);
-          return { key, ...(versions ? { versions: versions.slice(0, DELETED_VERSIONS_MAX).map((v) => ({ versionedKey: v.versionedKey, size: v.size })) } : {}) };
-        }),
-      );
     if (sources === undefined) {
       const versions = await versionsOf(bucket, to);
-      return versions?.length ? { replaced: await withVersions([to]) } : undefined;
+      return versions?.length ? { replaced: await withVersions(bucket, [to]) } : undefined;
     }
     // The top level is every folder's parent, onto which the service refuses `overwrite`.
     if (to === "") return undefined;
@@ -352,7 +362,7 @@ export function createAuditor(opts: AuditorOptions): Auditor {
     const have = new Set(there.keys);
     const existing = sources.map((k) => to + k.slice(from.length)).filter((k) => have.has(k));
     if (!existing.length && !there.more) return undefined;
-    return { replaced: await withVersions(existing), ...(there.more ? { replacedMore: true } : {}) };
+    return { replaced: await withVersions(bucket, existing), ...(there.more ? { replacedMore: true } : {}) };
   }
   /** The size of one version, from the versions extension; undefined when it cannot say (the entry goes on without it). */
   async function sizeOfVersion(bucket: string, key: string, versioned: string): Promise<number | undefined> {
@@ -387,9 +397,22 @@ export function createAuditor(opts: AuditorOptions): Auditor {
         const pk = (await opts.tableOf(db, table).catch(() => undefined))?.primaryKey;
         if (pk) keys = keysOfRecords(records.slice(0, BEFORE_IMAGES_MAX), pk);
       }
+    } else if (c.endpoint === "upload-complete" || c.endpoint === "upload-part" || (c.endpoint === "upload-session" && c.method === "DELETE")) {
+      const key = (await uploadSessionOf(c))?.key;
+      if (typeof key === "string") {
+        detail.key = key;
+        keys = [key];
+      }
+    } else if (c.endpoint === "storage-restore") {
+      // v<version>/<key>: the key it would have written (review 38a #2: recorded without one).
+      const restoredFrom = objectKeyOf(c);
+      const m = /^v(\d+)\/(.*)$/.exec(restoredFrom);
+      Object.assign(detail, { restoredFrom, ...(m ? { key: m[2] } : {}) });
+      keys = m ? [m[2]] : [];
     } else if (c.body) {
       Object.assign(detail, body);
-      keys = jobKeys(body);
+      // A resumable upload's start names its key; a job its paths.
+      keys = c.endpoint === "upload-start" && typeof body.key === "string" ? [body.key] : jobKeys(body);
     }
     if (c.size !== undefined && !c.body) detail.requestBytes = c.size;
     return { detail, keys };
@@ -609,6 +632,15 @@ export function createAuditor(opts: AuditorOptions): Auditor {
           const size = await sizeOfVersion(c.target ?? "", m[2], restoredFrom);
           if (size !== undefined) detail.size = size;
         }
+      } else if (c.endpoint === "upload-complete") {
+        // Whether it was completed already: asked again after a lost answer, it writes nothing new (#3).
+        const status = await uploadSessionOf(c);
+        if (typeof status?.key === "string") {
+          keys = [status.key];
+          detail.key = status.key;
+          if (typeof status.size === "number") detail.size = status.size;
+          if (typeof status.completed === "string") detail.completedBefore = status.completed;
+        }
       } else {
         Object.assign(detail, body);
         keys = jobKeys(body);
@@ -624,6 +656,11 @@ export function createAuditor(opts: AuditorOptions): Auditor {
             const to = typeof body.to === "string" && body.action !== "delete" ? body.to : undefined;
             keys = [...keys, ...files.keys, ...(to === undefined ? [] : files.keys.map((k) => to + k.slice(from.length)))];
           }
+        }
+        // What the job takes, each file with its versions and sizes as they are before it (review
+        // 38a #4: a move said only from and to, so the trail could not tell which bytes moved).
+        if (c.endpoint === "storage-job-start" && typeof from === "string" && (!from.endsWith("/") || files)) {
+          detail.sources = await withVersions(c.target ?? "", from.endsWith("/") ? (files?.keys ?? []) : [from]);
         }
         // A move that replaces what is there removes every version of it: name them, as a delete does.
         if (c.endpoint === "storage-job-start" && body.action === "move" && body.overwrite === true && typeof from === "string" && typeof body.to === "string") {
@@ -679,6 +716,10 @@ export function createAuditor(opts: AuditorOptions): Auditor {
         else if (typeof json.count === "number") out.count = json.count;
         // An upload the service refused: the key it asked for (read from its body as it went).
         if (kind === "upload" && status >= 300 && c.uploadKey !== undefined) out.key = c.uploadKey;
+        // A refused or failed completion: the key its session writes (read before it).
+        if (c.endpoint === "upload-complete" && status >= 300 && typeof detail.key === "string") out.key = detail.key;
+        // Completed already: the same version again, nothing new written (an answer lost, asked again).
+        if (c.endpoint === "upload-complete" && status < 300 && detail.completedBefore !== undefined && json.key === detail.completedBefore) out.again = true;
         if ((kind === "upload" || c.endpoint === "storage-restore") && typeof json.key === "string") {
           const m = /^v(\d+)\/(.*)$/.exec(json.key);
           out.versionedKey = json.key;
