@@ -101,6 +101,8 @@ test("file details: sha256, every version, a signed URL with a chosen lifetime, 
   await expect(panel.getByTestId("details-sha256")).toHaveText(createHash("sha256").update("second version").digest("hex"));
   const versions = panel.getByRole("list", { name: "Versions of note.txt, newest first" }).getByRole("listitem");
   await expect(versions).toHaveCount(2);
+  // Why no version has a Delete of its own (review 38b #6).
+  await expect(panel).toContainText("One version cannot be deleted alone: Delete removes the file with all its versions.");
   await panel.getByLabel("Links expire after").selectOption({ label: "7 days" });
   await panel.getByRole("button", { name: "Copy signed URL" }).click();
   const copiedToast = page.getByRole("status").filter({ hasText: "Signed URL copied" });

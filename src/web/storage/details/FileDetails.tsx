@@ -176,6 +176,14 @@ export function FileDetails(p: FileDetailsProps) {
             })}
           </ol>
         )}
+        {p.versions && q.data && q.data.length > 1 && (
+          // One version cannot be deleted alone (the service deletes a key with all its versions):
+          // said here, where someone looks for it (review 38b #6), with what a signed URL means then.
+          <p className="st-muted small">
+            Older versions stay readable to anyone holding a signed URL to them until it expires. One version cannot be deleted alone: Delete removes the
+            file with all its versions.
+          </p>
+        )}
       </section>
     </aside>
   );
