@@ -42,7 +42,8 @@ test("History tab: each version with who and what; Restore this version, then Un
   // The two changes, and the Record as it was before the first of them.
   await expect(versions).toHaveCount(3);
   await expect(versions.nth(2)).toContainText("As it was before the first recorded change");
-  await expect(versions.nth(0)).toContainText("eve@example.com changed");
+  // Named as people know each other, with the email (review 38b #4: the email alone).
+  await expect(versions.nth(0)).toContainText("Eve Editor (eve@example.com) changed");
   await expect(versions.nth(0)).toContainText("annual_salary");
   await expect(versions.nth(1)).toContainText("History Tester");
   await expect(versions.nth(0).getByRole("button", { name: "Restore this version" })).toHaveCount(0);
@@ -52,7 +53,7 @@ test("History tab: each version with who and what; Restore this version, then Un
 
   // The older version: salary back to what it was after the first change; the title stays.
   // Named by its version (who, when), not one of a dozen alike.
-  await expect(versions.nth(1).getByRole("button", { name: /^Restore this version \([^,]+@example\.com, .+\)$/ })).toBeVisible();
+  await expect(versions.nth(1).getByRole("button", { name: /^Restore this version \(Eve Editor \(eve@example\.com\), .+\)$/ })).toBeVisible();
   await versions.nth(1).getByRole("button", { name: "Restore this version" }).click();
   const toastBox = page.getByRole("status").filter({ hasText: "Restored Record E00011" });
   await expect(toastBox).toBeVisible();
@@ -100,7 +101,7 @@ test("History after a change of the key: the rename, and the versions from befor
   await page.getByRole("tab", { name: "History" }).click();
   const versions = page.getByRole("list", { name: "Versions of Record R-17, newest first" }).getByRole("listitem");
   await expect(versions).toHaveCount(3);
-  await expect(versions.nth(0)).toContainText("eve@example.com changed the key from E00017 to R-17");
+  await expect(versions.nth(0)).toContainText("Eve Editor (eve@example.com) changed the key from E00017 to R-17");
   await expect(versions.nth(0)).toContainText("Current version");
   await expect(versions.nth(0).locator("del")).toHaveText("Before The Rename");
   await expect(versions.nth(1)).toContainText("Before The Rename");
@@ -176,7 +177,7 @@ test("a conflict names who changed the Record and when", async ({ page, browser 
   await other.close();
   await expect(cell).toHaveClass(/live-flash/);
   await page.keyboard.press("Enter");
-  await expect(page.getByText(`Conflict: job_title of ${id} was changed by ada@example.com`)).toBeVisible();
+  await expect(page.getByText(`Conflict: job_title of ${id} was changed by Ada Admin (ada@example.com)`)).toBeVisible();
   expect((await record(page.request, id)).job_title).toBe("Changed by Ada");
   // The cursor is back on the refused cell (Enter had moved it down), to edit again there.
   await expect(cell).toHaveClass(/\bactive\b/);

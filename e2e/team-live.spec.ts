@@ -85,7 +85,7 @@ test("two people in one table: presence, live edits, open Record and edited cell
   // Eve's History tab, open while Ada changes the Record again: Ada's change is the current version.
   await eve.getByRole("tab", { name: "History" }).click();
   const versions = eve.getByRole("list", { name: `Versions of Record ${id}, newest first` }).getByRole("listitem");
-  await expect(versions.first()).toContainText("ada@example.com changed");
+  await expect(versions.first()).toContainText("Ada Admin (ada@example.com) changed");
   const shown = await versions.count();
   await ada.locator(".record-panel").getByLabel(/^job_title/).fill("Changed Again");
   await ada.locator(".record-panel").getByRole("button", { name: "Save" }).click();

@@ -29,7 +29,7 @@ import { decide, mayRead } from "../team/grants/permissions";
 import { checkRequest, checkTableCreation } from "../team/grants/request-access";
 import { parseJsonText } from "../../shared/json-text";
 import type { TeamGate } from "../team/team-gate";
-import { answerAudit } from "../team/audit/audit-api";
+import { answerAudit, nameActors } from "../team/audit/audit-api";
 import { type Auditor, CHANGE_ENDPOINTS, type ChangeRequest, undoOf } from "../team/audit/auditor";
 import { createStaticHandler } from "./static";
 import type { LiveHub } from "../team/events/live-hub";
@@ -454,6 +454,10 @@ export function createProxyHandler(deps: ProxyDeps) {
     if (pathname === "/api/audit" && safe) {
       if (!deps.audit) return apiError(res, 404, errorBody("not_found", "This proxy keeps no activity log."));
       const answer = await answerAudit(deps.audit.log, actor, new URL(rawUrl, "http://x").searchParams);
+      if (answer.status === 200 && deps.team?.mode() === "people") {
+        const people = await deps.team.store.listPeople().catch(() => []);
+        nameActors((answer.body as { items: { actor: string }[] }).items, new Map(people.map((p) => [p.email, p.name])));
+      }
       return apiError(res, answer.status, answer.body as never);
     }
     if (pathname === "/api/events" && method === "GET") {

@@ -322,3 +322,14 @@ function renameFrom(change: AuditEntry, outcome: AuditEntry | undefined, key: st
   if (!outcome || keys.length !== 2 || !keys.includes(key)) return undefined;
   return renamedInto((JSON.parse(outcome.detailJson) as { changes?: unknown }).changes, key);
 }
+
+/**
+ * Each item's person named beside their email (review 38b #4: History and conflicts said
+ * "eve@example.com" where presence said "Eve Editor"), from the people store. `names` by email.
+ */
+export function nameActors(items: { actor: string; actorName?: string }[], names: ReadonlyMap<string, string>): void {
+  for (const it of items) {
+    const name = names.get(it.actor);
+    if (name && name !== it.actor) it.actorName = name;
+  }
+}

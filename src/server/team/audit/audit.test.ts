@@ -86,6 +86,9 @@ describe("what is recorded", () => {
     expect(h.status).toBe(200);
     const [entry] = h.body.items;
     expect(entry).toMatchObject({ actor: "eve@example.com", action: "update", table: "demo/employees", outcome: "applied", count: 1, address: "127.0.0.1" });
+    // Named as People names them (added without a name: the email's local part), for the app to say who (review 38b #4).
+    expect(entry.actorName).toBe((await stack.store.getPerson("eve@example.com"))?.name);
+    expect(entry.actorName).toBe("eve");
     expect(Date.parse(entry.at)).toBeGreaterThan(Date.now() - 60_000);
     expect(entry.filter).toEqual(byId("E00007"));
     // Only the Field that changed: department was set to what it was.

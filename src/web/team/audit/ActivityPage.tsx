@@ -11,7 +11,7 @@ import { peopleQueryOptions } from "../people-list-query";
 import { type ActivitySearch, isReversedRange, toAuditFilters, typedMoment, typedText } from "./activity-search.utils";
 import { formatValue } from "../../records/values/values.utils";
 import { activitySummary, askedRecord, KIND_TEXT, readableEndpoint, restoredText, versionText } from "./activity-summary.utils";
-import { type AuditItem, auditQueryOptions } from "./audit-list-query";
+import { type AuditItem, auditQueryOptions, whoText } from "./audit-list-query";
 import { formatWhen } from "./format-when";
 import { olderEntries } from "./older-entries";
 import "../team.css";
@@ -204,7 +204,7 @@ function Entry({ item: it, open, onToggle }: { item: AuditItem; open: boolean; o
             <span aria-hidden="true">{open ? "▾" : "▸"}</span> <time dateTime={it.at}>{formatWhen(it.at)}</time>
           </button>
         </td>
-        <td className="activity-who">{it.actor}</td>
+        <td className="activity-who">{whoText(it)}</td>
         <td>
           {activitySummary(it) ?? KIND_TEXT[it.action] ?? it.action}
           {it.undoOf && <span className="muted small activity-undo"> ({it.undoOf})</span>}

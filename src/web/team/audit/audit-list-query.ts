@@ -19,6 +19,8 @@ export interface AuditItem {
   seq: number;
   at: string;
   actor: string;
+  /** The person's name, when the proxy knows them (people mode). */
+  actorName?: string;
   actorKind?: string;
   address?: string;
   action: AuditKind | string;
@@ -104,3 +106,6 @@ export const auditQueryOptions = (f: AuditFilters, limit = 50, changes?: number)
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.nextCursor,
   });
+
+/** Who, as people know each other: "Eve Editor (eve@example.com)", or the email alone (review 38b #4). */
+export const whoText = (it: Pick<AuditItem, "actor" | "actorName">): string => (it.actorName ? `${it.actorName} (${it.actor})` : it.actor);

@@ -4,7 +4,7 @@
  * later changes. Pure: the panel's History tab and its test use it.
  */
 import { type RecordRow, type RecordValue, recordKeyText } from "../../../shared/records";
-import type { AuditItem } from "./audit-list-query";
+import { type AuditItem, whoText } from "./audit-list-query";
 
 export interface FieldChange {
   field: string;
@@ -58,7 +58,7 @@ export function recordVersions(items: readonly AuditItem[], record: string, pkFi
   for (const it of items) {
     if (it.outcome !== "applied") continue;
     if (it.partial) {
-      out.push({ seq: it.seq, at: it.at, actor: it.actor, action: it.action, what: "maybe", fields: [], why: partialWhy(it) });
+      out.push({ seq: it.seq, at: it.at, actor: whoText(it), action: it.action, what: "maybe", fields: [], why: partialWhy(it) });
       continue;
     }
     // Before a change of its key, the Record had another (the history follows it there).
@@ -71,13 +71,13 @@ export function recordVersions(items: readonly AuditItem[], record: string, pkFi
       const fields = names.map((field) => ({ field, before: before[field], after: after[field] }));
       const to = pkField in after && after[pkField] !== null ? recordKeyText(after[pkField]) : as;
       const what = to === as ? "changed" : it.recordKey !== undefined ? "renamed" : "renamedAway";
-      out.push({ seq: it.seq, at: it.at, actor: it.actor, action: it.action, what, fields, ...(to !== as ? { key: { from: as, to } } : {}) });
+      out.push({ seq: it.seq, at: it.at, actor: whoText(it), action: it.action, what, fields, ...(to !== as ? { key: { from: as, to } } : {}) });
     } else if (it.action === "insert" || (it.action === "import" && (it.added || !it.changes))) {
       const row = it.records?.find((r) => String(r[pkField]) === record);
       if (it.action === "insert" && !row && !it.keys.includes(record)) continue;
-      out.push({ seq: it.seq, at: it.at, actor: it.actor, action: it.action, what: "added", fields: row ? Object.entries(row).filter(([f]) => f !== pkField).map(([field, v]) => ({ field, before: undefined, after: v })) : [] });
+      out.push({ seq: it.seq, at: it.at, actor: whoText(it), action: it.action, what: "added", fields: row ? Object.entries(row).filter(([f]) => f !== pkField).map(([field, v]) => ({ field, before: undefined, after: v })) : [] });
     } else if (it.action === "delete-records") {
-      out.push({ seq: it.seq, at: it.at, actor: it.actor, action: it.action, what: "deleted", fields: [] });
+      out.push({ seq: it.seq, at: it.at, actor: whoText(it), action: it.action, what: "deleted", fields: [] });
     }
   }
   // Changes past the limit that are older than the Record's addition could not have touched it
