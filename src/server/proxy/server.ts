@@ -361,6 +361,17 @@ export function createProxyHandler(deps: ProxyDeps) {
             if (!route.jsonBody) res.once("finish", () => req.readableEnded || discardRest(req));
             return sendJson(res, 503, errorBody("unavailable", trailRefusal(e)), { ...headers, "retry-after": "5" });
           }
+        } else if (deps.audit && (route.endpoint === "upload-part" || (route.endpoint === "upload-session" && req.method === "DELETE"))) {
+          // A step of someone else's resumable upload, refused by the service (it keeps who
+          // started it): recorded as refused like the proxy's own refusals (review 38a #2). Seen
+          // from the status sent on (the answer itself streams through untouched).
+          const audit = deps.audit;
+          res.once("finish", () => {
+            if (res.statusCode !== 403) return;
+            audit
+              .refused(change, "The service refused it: a resumable upload is continued or aborted only by the person who started it.")
+              .catch((e) => deps.log(`audit trail: could not record a refusal: ${(e as Error).message}`));
+          });
         }
       }
       let outcome;

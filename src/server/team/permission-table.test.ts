@@ -293,6 +293,16 @@ describe("a resumable upload belongs to the person who started it", () => {
       expect(r.status).toBe(403);
       expect((await r.json()).message).toMatch(/started by someone else/);
     }
+    // Each refusal is in the trail under the file's key: the part and the abort too, which the
+    // service refused (review 38a #2: those two were not recorded at all).
+    const admin = cookies.get(who("admin", undefined)) as string;
+    const refused = async () => {
+      const r = await fetch(`${base}/api/audit?kind=refused&bucket=public-assets&key=owned/by-ed1.txt&actor=${encodeURIComponent(who("editor", "editor"))}`, { headers: { cookie: admin } });
+      return ((await r.json()) as { items: { asked?: string; action: string }[] }).items;
+    };
+    await expect.poll(async () => (await refused()).length, { timeout: 5000 }).toBeGreaterThanOrEqual(3);
+    const asked = (await refused()).map((i) => i.asked ?? i.action).sort();
+    expect(asked).toEqual(expect.arrayContaining(["upload-part", "upload-session"]));
     expect((await call(ed1Again, "PUT", `/${id}/parts/1`, "hello", "application/octet-stream")).status).toBe(200);
     const done = await call(ed1, "POST", `/${id}/complete`, "{}");
     expect(done.status).toBe(200);
