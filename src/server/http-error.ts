@@ -7,6 +7,9 @@ import type { FastifyError, FastifyInstance } from "fastify";
 import { type ErrorCode, type Failure, errorBody, errorStatus } from "../shared/errors";
 import { JSON_BODY_TOO_LARGE } from "../shared/limits";
 
+/** Retry-After (seconds) of a failure saying a part is down or restarting (review 39a #8: none was sent). */
+export const UNAVAILABLE_RETRY_S = 5;
+
 export class HttpError extends Error {
   constructor(
     readonly code: ErrorCode,
@@ -23,8 +26,9 @@ export class HttpError extends Error {
   toBody() {
     return errorBody(this.code, this.message, this.subCode);
   }
+  /** A failure as answered; "unavailable" (a part down or restarting) says when to retry, as decisions §9 asks. */
   static from(failure: Failure): HttpError {
-    return new HttpError(failure.code, failure.message, failure.subCode);
+    return new HttpError(failure.code, failure.message, failure.subCode, failure.code === "unavailable" ? UNAVAILABLE_RETRY_S : undefined);
   }
 }
 

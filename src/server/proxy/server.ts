@@ -587,7 +587,9 @@ export function createProxyHandler(deps: ProxyDeps) {
       // of the machine the person can fix, not a bug: say which.
       const why = whyUnwritable(err);
       if (why) {
-        return sendJson(res, 503, errorBody("unavailable", `Baseboard's own store (people, sessions, the activity log) cannot be written: ${why}. Check the storage behind DATA_DIR or BASEBOARD_DATABASE_URL, then try again.`), { "retry-after": "5" });
+        // A read is not told of writing (review 39a #8): unreachable is said as such.
+        const state = why === "its database cannot be reached" ? "cannot be reached" : req.method === "GET" || req.method === "HEAD" ? `cannot be read: ${why}` : `cannot be written: ${why}`;
+        return sendJson(res, 503, errorBody("unavailable", `Baseboard's own store (people, sessions, the activity log) ${state}. Check the storage behind DATA_DIR or BASEBOARD_DATABASE_URL, then try again.`), { "retry-after": "5" });
       }
       sendJson(res, 500, errorBody("internal_error", "Something went wrong inside the proxy."));
     });

@@ -52,6 +52,9 @@ describe("signing in while the store is down", () => {
         headers: { origin: board.url, "content-type": "application/x-www-form-urlencoded" },
         body: new URLSearchParams({ email: "eve@example.com", password: PW, next: "/" }).toString(),
       });
+    const before = await signIn();
+    const cookie = /bb_sid=[^;]+/.exec(before.headers.get("set-cookie") ?? "")?.[0] ?? "";
+    expect(cookie).not.toBe("");
     try {
       await admin.query(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS false`);
       await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1", [name]);
@@ -61,6 +64,13 @@ describe("signing in while the store is down", () => {
       const page = await down.text();
       expect(page).toContain("Signing in is not possible right now: Baseboard&#39;s own store (people and sessions) cannot be reached.");
       expect(page).toMatch(/<form method="post" action="\/login">/);
+      // A read is told the store cannot be reached, not that it "cannot be written" (review 39a #8).
+      const me = await fetch(`${board.url}/api/me`, { headers: { cookie } });
+      expect(me.status).toBe(503);
+      expect(me.headers.get("retry-after")).toBe("5");
+      const said = (await me.json()).message;
+      expect(said).toMatch(/^Baseboard's own store \(people, sessions, the activity log\) cannot be reached\./);
+      expect(said).not.toMatch(/written/);
       // The badge's source says so too, rather than staying green while every change is refused.
       await expect.poll(async () => {
         const h = await fetch(`${board.url}/api/health`);

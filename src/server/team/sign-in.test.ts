@@ -213,6 +213,60 @@ describe("with people", () => {
     }
   });
 
+  it("people bodies: an unknown property or nothing to change is a 400 saying what it takes; an unknown person's sessions are 404", async () => {
+    const cookie = await signIn(board.url, "ada@example.com", PW);
+    const send = (method: string, p: string, body: unknown) =>
+      fetch(`${board.url}/api/people${p && `/${p}`}`, { method, headers: { ...fromApp(board.url), cookie, "content-type": "application/json" }, body: JSON.stringify(body) });
+    // Review 39a #1: these were 200, nothing changed, and recorded as an update applied.
+    const typo = await send("PATCH", "eve@example.com", { rol: "admin" });
+    expect(typo.status).toBe(400);
+    expect((await typo.json()).message).toBe('Unknown property "rol" in the body: it takes "name", "role", "disabled".');
+    const empty = await send("PATCH", "eve@example.com", {});
+    expect(empty.status).toBe(400);
+    expect((await empty.json()).message).toBe('Nothing to change: give at least one of "name", "role", "disabled".');
+    expect((await send("PUT", "eve@example.com/grants", { resource: "table:demo/employees", level: "viewer", why: "x" })).status).toBe(400);
+    expect((await send("POST", "", { email: "new@example.com", role: "viewer", password: "x" })).status).toBe(400);
+    expect(await store.getPerson("new@example.com")).toBeUndefined();
+    const nobody = await fetch(`${board.url}/api/people/nobody@example.com/sessions`, { headers: { cookie } });
+    expect(nobody.status).toBe(404);
+    expect((await nobody.json()).message).toBe("Nobody signs in as nobody@example.com.");
+  });
+
+  it("a session that ended is told why in words that fit now, including in the tabs of a browser that signed out", async () => {
+    const cookie = await signIn(board.url, "ada@example.com", PW);
+    expect((await admin.add({ email: "dee@example.com", name: "Dee", role: "editor", password: PW })).ok).toBe(true);
+    const why = async (c: string) => {
+      const r = await me(c);
+      expect(r.status).toBe(401);
+      return (await r.json()).message as string;
+    };
+    // Disabled, then enabled again: not "ask an admin to enable it" (review 39a #5).
+    const d1 = await signIn(board.url, "dee@example.com", PW);
+    await admin.update("dee@example.com", { disabled: true });
+    await admin.update("dee@example.com", { disabled: false });
+    expect(await why(d1)).toMatch(/^Your session ended: an admin disabled your account at .* UTC; it has been enabled again since\. Sign in again to go on\./);
+    // All of one's sessions ended from one of them: that one is told it asked (review 39a #4).
+    const [d2, d3] = [await signIn(board.url, "dee@example.com", PW), await signIn(board.url, "dee@example.com", PW)];
+    const all = await fetch(`${board.url}/api/me/sessions`, { method: "DELETE", headers: { ...fromApp(board.url), cookie: d3 } });
+    expect(await all.json()).toEqual({ ended: 2 });
+    expect(await why(d3)).toMatch(/^Your session ended: you signed out of all your sessions, this one too, at /);
+    expect(await why(d2)).toMatch(/^Your session ended: you ended it from another of your sessions/);
+    // Signing out clears the session cookie for every tab: the others carry the browser's mark of
+    // when, and are told that (review 39a #6: only "sign in first").
+    const d4 = await signIn(board.url, "dee@example.com", PW);
+    const out = await fetch(`${board.url}/logout`, { method: "POST", redirect: "manual", headers: { origin: board.url, cookie: d4 } });
+    const set = out.headers.getSetCookie();
+    expect(set.some((c) => /^bb_sid=;.*Max-Age=0/.test(c))).toBe(true);
+    const mark = set.map((c) => /^bb_out=(\d+);/.exec(c)?.[0].slice(0, -1)).find(Boolean) ?? "";
+    expect(mark).toMatch(/^bb_out=\d+$/);
+    expect(await why(mark)).toMatch(/^Your session ended: you signed out, in another tab or window, at /);
+    expect(await (await fetch(`${board.url}/login?next=%2F&reason=ended`, { headers: { cookie: mark } })).text()).toContain("you signed out, in another tab or window");
+    // Signing in again clears the mark.
+    const again = await fetch(`${board.url}/login`, { method: "POST", redirect: "manual", headers: { origin: board.url, cookie: mark, "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ email: "dee@example.com", password: PW }).toString() });
+    expect(again.headers.getSetCookie().some((c) => /^bb_out=;.*Max-Age=0/.test(c))).toBe(true);
+    expect(cookie).not.toBe("");
+  });
+
   it("refuses people changes from another site (CSRF) and from non-admins", async () => {
     const cookie = await signIn(board.url, "ada@example.com", PW);
     const evil = await fetch(`${board.url}/api/people`, {
@@ -283,6 +337,8 @@ describe("with people", () => {
     expect(reset.status).toBe(200);
     const answer = await reset.json();
     expect(answer).toMatchObject({ reset: true, person: { hasPassword: false } });
+    // The person as they are now: with the link just made (review 39a #7: null beside it).
+    expect(answer.person.inviteExpiresAt).toBe(answer.inviteExpiresAt);
     const refused = await fetch(`${board.url}/api/me`, { headers: { cookie: val } });
     expect(refused.status).toBe(401);
     // Saying why, for the app's notice and the sign-in page (review 37b #1: they retried the old password).

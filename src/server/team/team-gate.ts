@@ -24,7 +24,7 @@ import { passwordProblem } from "./people/common-passwords";
 import { messagePage, SESSION_ENDED_NOTICE, setPasswordPage, signInPage } from "./sessions/pages";
 import { sessionEndText } from "./sessions/session-end-text";
 import { ABSOLUTE_MS, createPeopleSessions, PERSON_COOKIE, type PeopleSessions } from "./sessions/people-sessions";
-import type { TeamStore } from "./store/team-store";
+import type { SessionEnd, TeamStore } from "./store/team-store";
 import { oidcMisconfigured, type OidcSignIn } from "./sso/oidc-sign-in";
 import { normalizeEmail } from "./store/team-store";
 import { whyUnwritable } from "./store/why-unwritable";
@@ -70,6 +70,9 @@ export interface TeamOptions {
   bodyIdleMs?: number;
 }
 
+/** When this browser signed out (ms since the epoch): what its other tabs are told. */
+const SIGNED_OUT_COOKIE = "bb_out";
+
 /** Binds a single sign-on to the browser that started it (oidc-sign-in.ts). */
 const OIDC_COOKIE = "bb_oidc";
 
@@ -84,7 +87,28 @@ export async function createTeamGate(opts: TeamOptions): Promise<TeamGate> {
   const byAddress = createAttemptLimiter(SIGN_IN_LIMIT, SIGN_IN_WINDOW_MS);
   const byAccount = createAttemptLimiter(SIGN_IN_LIMIT, SIGN_IN_WINDOW_MS);
   const secure = opts.publicOrigin?.startsWith("https:") ? "; Secure" : "";
-  const cookie = (value: string, maxAge: number) => `${PERSON_COOKIE}=${value}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAge}${secure}`;
+  /**
+   * The session cookie, and beside it the browser's mark that it signed out (when): signing out
+   * clears the session cookie for every tab, so the others' next request carries none, and was
+   * told only "sign in first" (review 39a #6). Signing in clears the mark.
+   */
+  const cookie = (value: string, maxAge: number) => [
+    `${PERSON_COOKIE}=${value}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAge}${secure}`,
+    value ? `${SIGNED_OUT_COOKIE}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0${secure}` : `${SIGNED_OUT_COOKIE}=${Date.now()}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${Math.floor(ABSOLUTE_MS / 1000)}${secure}`,
+  ];
+  /** Why this request's session ended, in words, when that is known: kept with the session, or the browser's sign-out mark. */
+  async function whyEnded(req: IncomingMessage): Promise<string | undefined> {
+    if (mode() !== "people") return undefined;
+    const mark = Number(readCookie(req.headers.cookie, SIGNED_OUT_COOKIE));
+    const end: SessionEnd | undefined = readCookie(req.headers.cookie, PERSON_COOKIE)
+      ? await people.whyEnded(req).catch(() => undefined)
+      : Number.isSafeInteger(mark) && mark > 0
+        ? { reason: "signed-out", at: mark }
+        : undefined;
+    if (!end) return undefined;
+    const person = end.email ? await store.getPerson(end.email).catch(() => undefined) : undefined;
+    return sessionEndText(end, person && { disabled: person.disabled, hasPassword: person.passwordHash !== null });
+  }
   // Lax: the provider sends the browser back with a top-level GET from its own site.
   const oidcCookie = (value: string, maxAge: number) => `${OIDC_COOKIE}=${value}; Path=/auth/oidc; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${secure}`;
 
@@ -117,6 +141,8 @@ export async function createTeamGate(opts: TeamOptions): Promise<TeamGate> {
     const next = safeNext(form.get("next"));
     const wait = Math.max(byAddress.retryAfter(address), email ? byAccount.retryAfter(email) : 0);
     if (wait > 0) {
+      // Counted too (review 39a #9: a guessing run past the limit left no trace after it).
+      await opts.onSignInFailed?.(email || "(no email)", address);
       return html(res, 429, signInPage({ error: `Too many wrong attempts. Try again in ${Math.ceil(wait / 60)} min.`, next, email, sso }), { "retry-after": String(wait) });
     }
     // Counted as wrong from now, before the slow check: attempts in flight count (review 34a #2).
@@ -177,11 +203,7 @@ export async function createTeamGate(opts: TeamOptions): Promise<TeamGate> {
           return SINGLE_USER;
       }
     },
-    async whyEnded(req) {
-      if (mode() !== "people") return undefined;
-      const end = await people.whyEnded(req).catch(() => undefined);
-      return end && sessionEndText(end);
-    },
+    whyEnded,
     async handlePage(req, res, pathname, host) {
       const m = mode();
       if (m === "password") return (opts.passwordGate as SessionGate).handle(req, res, pathname, host);
@@ -204,8 +226,7 @@ export async function createTeamGate(opts: TeamOptions): Promise<TeamGate> {
         else {
           const query = new URL(req.url ?? "/", "http://x").searchParams;
           // Why, when the cookie it still sends names a session that ended for a reason kept.
-          const end = query.get("reason") === SESSION_ENDED_REASON ? await people.whyEnded(req).catch(() => undefined) : undefined;
-          const notice = query.get("reason") === SESSION_ENDED_REASON ? (end ? sessionEndText(end) : SESSION_ENDED_NOTICE) : undefined;
+          const notice = query.get("reason") === SESSION_ENDED_REASON ? ((await whyEnded(req)) ?? SESSION_ENDED_NOTICE) : undefined;
           html(res, 200, signInPage({ next: safeNext(query.get("next")), notice, sso }));
         }
         return true;
@@ -231,7 +252,7 @@ export async function createTeamGate(opts: TeamOptions): Promise<TeamGate> {
         }
         const secret = await people.start(outcome.person, req);
         await people.refresh();
-        redirect(res, outcome.next, { "set-cookie": [cookie(secret, Math.floor(ABSOLUTE_MS / 1000)), oidcCookie("", 0)] });
+        redirect(res, outcome.next, { "set-cookie": [...cookie(secret, Math.floor(ABSOLUTE_MS / 1000)), oidcCookie("", 0)] });
         return true;
       }
       if (pathname === "/logout" && req.method === "POST") {

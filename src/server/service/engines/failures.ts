@@ -26,7 +26,8 @@ export function stateFailure(kind: EngineErrorKind | undefined, dialect?: Dialec
     case "readOnly":
       return fail("unavailable", "The database cannot be written at the moment (read-only storage); nothing was written. Retry later.");
     case "unavailable":
-      return fail("unavailable", "The database is unreachable (down or restarting); nothing was written. Retry in a moment.");
+      // Said of a read too: "nothing was written" read oddly on a query (review 39a #8).
+      return fail("unavailable", "The database is unreachable (down or restarting): retry in a moment. A change sent now was not made.");
     default:
       return undefined;
   }

@@ -158,7 +158,10 @@ export async function handlePeopleApi(ctx: Ctx): Promise<boolean> {
     if (method === "GET" && parts.length === 2) {
       json(res, 200, { items: (await store.listSessions(actor.email)).map((s) => publicSession(s, current)) });
     } else if (method === "DELETE" && parts.length === 2) {
-      const n = await store.deleteSessionsOf(actor.email, { reason: "ended-by-self", at: Date.now() });
+      // This one is told it asked (review 39a #4: "from another of your sessions"); the others that it did.
+      const at = Date.now();
+      const own = current !== undefined && (await store.deleteSession(actor.email, current, { reason: "signed-out-everywhere", at })) ? 1 : 0;
+      const n = own + (await store.deleteSessionsOf(actor.email, { reason: "ended-by-self", at }));
       await people.refresh();
       json(res, 200, { ended: n });
     } else if (method === "DELETE" && parts.length === 3) {
@@ -184,11 +187,23 @@ export async function handlePeopleApi(ctx: Ctx): Promise<boolean> {
   // As the store keeps it (trimmed, lower case): the self-guard below compared the raw segment, so
   // "%20admin@ex.com" passed it and changed the admin's own row (review 34a #6).
   const email = named && normalizeEmail(named);
-  const body = async () => {
+  /**
+   * The JSON body, holding only `allowed` properties (and at least one of them when `oneOf`):
+   * otherwise a 400 naming what to fix (review 39a #1: `{"rol": "admin"}` was answered 200 with
+   * nothing changed, and recorded as an update applied).
+   */
+  const body = async (allowed: readonly string[], oneOf = false) => {
     const b = await readJson(req);
-    if (b.ok) return b.value;
-    // A client that went away has nobody to answer.
-    if ("status" in b) error(res, b.status, b.status === 413 ? "payload_too_large" : b.status === 408 ? "request_timeout" : "validation_error", b.message);
+    if (!b.ok) {
+      // A client that went away has nobody to answer.
+      if ("status" in b) error(res, b.status, b.status === 413 ? "payload_too_large" : b.status === 408 ? "request_timeout" : "validation_error", b.message);
+      return undefined;
+    }
+    const unknown = Object.keys(b.value).filter((k) => !allowed.includes(k));
+    const takes = allowed.map((k) => `"${k}"`).join(", ");
+    if (unknown.length) error(res, 400, "validation_error", `Unknown property ${unknown.map((k) => `"${k.slice(0, 50)}"`).join(", ")} in the body: it takes ${takes}.`);
+    else if (oneOf && !allowed.some((k) => b.value[k] !== undefined)) error(res, 400, "validation_error", `Nothing to change: give at least one of ${takes}.`);
+    else return b.value;
     return undefined;
   };
   const after = async () => people.refresh();
@@ -213,7 +228,7 @@ export async function handlePeopleApi(ctx: Ctx): Promise<boolean> {
   if (parts.length === 1 && method === "GET") {
     json(res, 200, { items: (await admin.list()).map(publicPerson) });
   } else if (parts.length === 1 && method === "POST") {
-    const b = await body();
+    const b = await body(["email", "name", "role"]);
     if (!b) return true;
     if (!(await begin("add", { email: b.email, name: b.name, role: b.role }))) return true;
     const added = await admin.add({ email: b.email, name: b.name, role: b.role });
@@ -226,7 +241,7 @@ export async function handlePeopleApi(ctx: Ctx): Promise<boolean> {
     if (!p) error(res, 404, "not_found", `Nobody signs in as ${email}.`);
     else json(res, 200, publicPerson(p));
   } else if (parts.length === 2 && method === "PATCH") {
-    const b = await body();
+    const b = await body(["name", "role", "disabled"], true);
     if (!b) return true;
     if (email === actor.email && (b.role !== undefined && b.role !== "admin" || b.disabled === true)) {
       error(res, 400, "validation_error", "You cannot take away your own admin role or disable yourself; ask another admin.");
@@ -237,7 +252,7 @@ export async function handlePeopleApi(ctx: Ctx): Promise<boolean> {
     await after();
     await ended(updated, publicPerson);
   } else if (sub === "grants" && parts.length === 3 && method === "PUT") {
-    const b = await body();
+    const b = await body(["resource", "level"]);
     if (!b) return true;
     if (!(await begin("grant", { resource: b.resource, level: b.level }))) return true;
     const granted = await admin.grant(email, b.resource, b.level, await ctx.catalog().catch(() => undefined));
@@ -256,7 +271,9 @@ export async function handlePeopleApi(ctx: Ctx): Promise<boolean> {
     await after();
     await ended(inv, (v) => ({ person: publicPerson(v.person), inviteUrl: `/invite/${v.token}`, inviteExpiresAt: new Date(v.expiresAt).toISOString(), reset: v.reset }));
   } else if (sub === "sessions" && parts.length === 3 && method === "GET") {
-    json(res, 200, { items: (await store.listSessions(email.toLowerCase())).map((s) => publicSession(s, people.idOf(req))) });
+    // Nobody by that email is a 404, as for their other paths (review 39a #10: an empty list).
+    if (!(await admin.get(email))) error(res, 404, "not_found", `Nobody signs in as ${email}.`);
+    else json(res, 200, { items: (await store.listSessions(email.toLowerCase())).map((s) => publicSession(s, people.idOf(req))) });
   } else if (sub === "sessions" && parts.length === 3 && method === "DELETE") {
     if (!(await begin("end-sessions"))) return true;
     const n = await store.deleteSessionsOf(email.toLowerCase(), { reason: "ended-by-admin", at: Date.now() });

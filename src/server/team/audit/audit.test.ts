@@ -773,6 +773,22 @@ describe("what is recorded", () => {
     expect(await huge.text()).toContain("The form was too large");
     const big = await call(ada, "GET", `/api/audit?kind=sign-in-failed&actor=${encodeURIComponent("(form too large)")}`);
     expect(big.body.items[0]).toMatchObject({ action: "sign-in-failed", address: "127.0.0.1", count: 1 });
+    // An attempt turned away as one too many (429) is counted too (review 39a #9: none was): from an
+    // address past its limit, at an account it had not tried.
+    const from = (email: string) =>
+      new Promise<number>((resolve, reject) => {
+        const body = new URLSearchParams({ email, password: "a wrong guess here" }).toString();
+        const r = http.request(`${base()}/login`, { method: "POST", localAddress: "127.0.0.41", headers: { origin: base(), "content-type": "application/x-www-form-urlencoded", "content-length": Buffer.byteLength(body) } }, (res) => {
+          res.resume();
+          res.on("end", () => resolve(res.statusCode ?? 0));
+        });
+        r.on("error", reject);
+        r.end(body);
+      });
+    for (let i = 0; i < 10; i++) expect(await from(`spray-${i}@example.com`)).toBe(401);
+    expect(await from("late@example.com")).toBe(429);
+    const late = await call(ada, "GET", "/api/audit?kind=sign-in-failed&actor=late@example.com");
+    expect(late.body.items[0]).toMatchObject({ action: "sign-in-failed", address: "127.0.0.41", count: 1 });
   });
 });
 

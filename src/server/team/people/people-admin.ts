@@ -172,7 +172,8 @@ export function createPeopleAdmin(store: TeamStore, now: () => number = Date.now
       const token = randomBytes(24).toString("base64url");
       const expiresAt = now() + INVITE_MS;
       await store.createInvite(hashToken(token), email.value, expiresAt);
-      return { ok: true, value: { token, person, reset, expiresAt } };
+      // The person as they are now: with the link just made (review 39a #7: null beside it).
+      return { ok: true, value: { token, person: { ...person, inviteExpiresAt: expiresAt }, reset, expiresAt } };
     },
     get: (email: string) => store.getPerson(normalizeEmail(email)),
     list: () => store.listPeople(),

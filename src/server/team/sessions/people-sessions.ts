@@ -107,7 +107,9 @@ export async function createPeopleSessions(store: TeamStore, opts: { pollMs?: nu
       const s = hit.session;
       if (t - s.lastSeenAt > IDLE_MS || t - s.createdAt > ABSOLUTE_MS) {
         cache.delete(id);
-        await store.deleteSession(s.email, id, { reason: t - s.createdAt > ABSOLUTE_MS ? "expired" : "idle", at: t }).catch(() => {});
+        // When it ended, not when that was noticed (review 39a #3): at its limit.
+        const expired = t - s.createdAt > ABSOLUTE_MS;
+        await store.deleteSession(s.email, id, { reason: expired ? "expired" : "idle", at: expired ? s.createdAt + ABSOLUTE_MS : s.lastSeenAt + IDLE_MS }).catch(() => {});
         return undefined;
       }
       if (t - s.lastSeenAt > TOUCH_EVERY_MS) {
@@ -128,7 +130,7 @@ export async function createPeopleSessions(store: TeamStore, opts: { pollMs?: nu
         address: req.socket.remoteAddress ?? "",
         userAgent: String(req.headers["user-agent"] ?? "").slice(0, 300),
       });
-      if (t % 50 === 0) store.pruneSessions(t - IDLE_MS, t - ABSOLUTE_MS).catch(() => {});
+      if (t % 50 === 0) store.pruneSessions(t, IDLE_MS, ABSOLUTE_MS).catch(() => {});
       return secret;
     },
     async end(req) {

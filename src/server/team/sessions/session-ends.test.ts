@@ -23,7 +23,7 @@ describe("why a session ended", () => {
   it("is said in words, with when, and what to do where there is something to do", () => {
     const at = Date.parse("2026-11-27T20:15:42Z");
     const said = (reason: SessionEndReason) => sessionEndText({ reason, at });
-    const reasons: SessionEndReason[] = ["signed-out", "ended-by-self", "ended-by-admin", "password-reset", "password-set", "disabled", "access-changed", "idle", "expired"];
+    const reasons: SessionEndReason[] = ["signed-out", "signed-out-everywhere", "ended-by-self", "ended-by-admin", "password-reset", "password-set", "disabled", "access-changed", "idle", "expired"];
     for (const r of reasons) expect(said(r)).toMatch(/^Your session ended: .* 2026-11-27 20:15 UTC/);
     expect(new Set(reasons.map(said)).size).toBe(reasons.length);
     expect(said("password-reset")).toContain("Ask them for the link to set a new one.");

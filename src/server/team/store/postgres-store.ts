@@ -19,7 +19,8 @@ CREATE TABLE IF NOT EXISTS bb_team_sessions (
   id TEXT PRIMARY KEY, email TEXT NOT NULL, created_at BIGINT NOT NULL, last_seen_at BIGINT NOT NULL,
   address TEXT NOT NULL, user_agent TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS bb_team_sessions_email ON bb_team_sessions(email);
-CREATE TABLE IF NOT EXISTS bb_team_session_ends (id TEXT PRIMARY KEY, reason TEXT NOT NULL, at BIGINT NOT NULL);
+CREATE TABLE IF NOT EXISTS bb_team_session_ends (id TEXT PRIMARY KEY, email TEXT NOT NULL, reason TEXT NOT NULL, at BIGINT NOT NULL);
+ALTER TABLE bb_team_session_ends ADD COLUMN IF NOT EXISTS email TEXT NOT NULL DEFAULT '';
 CREATE TABLE IF NOT EXISTS bb_team_invites (token_hash TEXT PRIMARY KEY, email TEXT NOT NULL, expires_at BIGINT NOT NULL);
 CREATE TABLE IF NOT EXISTS bb_team_revision (id INT PRIMARY KEY CHECK (id = 1), n BIGINT NOT NULL);
 INSERT INTO bb_team_revision (id, n) VALUES (1, 0) ON CONFLICT DO NOTHING;
@@ -28,8 +29,8 @@ INSERT INTO bb_team_revision (id, n) VALUES (1, 0) ON CONFLICT DO NOTHING;
 const BUMP = "UPDATE bb_team_revision SET n = n + 1 WHERE id = 1";
 /** Ends sessions (`$1`: the condition's value(s) follow the reason and time), keeping why; the count is of those ended. */
 const endSessionsWhere = (where: string) =>
-  `WITH gone AS (DELETE FROM bb_team_sessions WHERE ${where} RETURNING id)
-   INSERT INTO bb_team_session_ends (id, reason, at) SELECT id, $1, $2 FROM gone ON CONFLICT (id) DO UPDATE SET reason = excluded.reason, at = excluded.at`;
+  `WITH gone AS (DELETE FROM bb_team_sessions WHERE ${where} RETURNING id, email)
+   INSERT INTO bb_team_session_ends (id, email, reason, at) SELECT id, email, $1, $2 FROM gone ON CONFLICT (id) DO UPDATE SET email = excluded.email, reason = excluded.reason, at = excluded.at`;
 const END_SESSIONS_OF = endSessionsWhere("email = $3");
 const endOf = (c: pg.PoolClient, email: string, end: SessionEnd) => c.query(END_SESSIONS_OF, [end.reason, end.at, email]);
 
@@ -127,6 +128,9 @@ export async function openPostgresTeamStore(url: string): Promise<TeamStore> {
     async setGrant(email, resource, level) {
       return tx(async (c) => {
         if ((await c.query("SELECT 1 FROM bb_team_people WHERE email = $1", [email])).rowCount === 0) return false;
+        // The same grant again changes nothing: their sessions go on (review 39a #2).
+        const had = (await c.query<{ level: string }>("SELECT level FROM bb_team_grants WHERE email = $1 AND resource = $2", [email, resource])).rows[0];
+        if (had?.level === level) return true;
         await c.query("INSERT INTO bb_team_grants (email, resource, level) VALUES ($1,$2,$3) ON CONFLICT (email, resource) DO UPDATE SET level = excluded.level",
           [email, resource, level]);
         await endOf(c, email, { reason: "access-changed", at: Date.now() });
@@ -175,16 +179,19 @@ export async function openPostgresTeamStore(url: string): Promise<TeamStore> {
       });
     },
     async sessionEnd(id) {
-      const r = (await pool.query<{ reason: string; at: string }>("SELECT reason, at FROM bb_team_session_ends WHERE id = $1", [id])).rows[0];
-      return r && { reason: r.reason as SessionEndReason, at: Number(r.at) };
+      const r = (await pool.query<{ reason: string; at: string; email: string }>("SELECT reason, at, email FROM bb_team_session_ends WHERE id = $1", [id])).rows[0];
+      return r && { reason: r.reason as SessionEndReason, at: Number(r.at), email: r.email };
     },
-    async pruneSessions(idleBefore, createdBefore) {
+    async pruneSessions(now, idleMs, absoluteMs) {
+      const [idleBefore, createdBefore] = [now - idleMs, now - absoluteMs];
       await tx(async (c) => {
         await c.query(
-          `WITH gone AS (DELETE FROM bb_team_sessions WHERE last_seen_at < $2 OR created_at < $3 RETURNING id, created_at)
-           INSERT INTO bb_team_session_ends (id, reason, at) SELECT id, CASE WHEN created_at < $3 THEN 'expired' ELSE 'idle' END, $1 FROM gone
-           ON CONFLICT (id) DO UPDATE SET reason = excluded.reason, at = excluded.at`,
-          [Date.now(), idleBefore, createdBefore]);
+          // Ended at its limit (idle: last seen + the idle time; expired: created + the absolute time).
+          `WITH gone AS (DELETE FROM bb_team_sessions WHERE last_seen_at < $2 OR created_at < $3 RETURNING id, email, created_at, last_seen_at)
+           INSERT INTO bb_team_session_ends (id, email, reason, at)
+           SELECT id, email, CASE WHEN created_at < $3 THEN 'expired' ELSE 'idle' END, CASE WHEN created_at < $3 THEN created_at + $4::bigint ELSE last_seen_at + $1::bigint END FROM gone
+           ON CONFLICT (id) DO UPDATE SET email = excluded.email, reason = excluded.reason, at = excluded.at`,
+          [idleMs, idleBefore, createdBefore, absoluteMs]);
         await c.query("DELETE FROM bb_team_session_ends WHERE at < $1", [createdBefore]);
       });
     },

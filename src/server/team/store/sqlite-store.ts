@@ -22,7 +22,7 @@ CREATE TABLE IF NOT EXISTS sessions (
   id TEXT PRIMARY KEY, email TEXT NOT NULL, created_at INTEGER NOT NULL, last_seen_at INTEGER NOT NULL,
   address TEXT NOT NULL, user_agent TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS sessions_email ON sessions(email);
-CREATE TABLE IF NOT EXISTS session_ends (id TEXT PRIMARY KEY, reason TEXT NOT NULL, at INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS session_ends (id TEXT PRIMARY KEY, email TEXT NOT NULL, reason TEXT NOT NULL, at INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS invites (token_hash TEXT PRIMARY KEY, email TEXT NOT NULL, expires_at INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS revision (id INTEGER PRIMARY KEY CHECK (id = 1), n INTEGER NOT NULL);
 INSERT OR IGNORE INTO revision (id, n) VALUES (1, 0);
@@ -59,6 +59,10 @@ export function openSqliteTeamStore(dataDir: string): TeamStore {
   db.pragma("busy_timeout = 5000");
   db.pragma("foreign_keys = ON");
   db.exec(SCHEMA);
+  // session_ends as first made (stop 45) had no email: added, empty for the reasons kept before.
+  if (!(db.prepare("PRAGMA table_info(session_ends)").all() as { name: string }[]).some((c) => c.name === "email")) {
+    db.exec("ALTER TABLE session_ends ADD COLUMN email TEXT NOT NULL DEFAULT ''");
+  }
   const bump = db.prepare("UPDATE revision SET n = n + 1 WHERE id = 1");
   const grantsOf = db.prepare<[string], { resource: string; level: string }>("SELECT resource, level FROM grants WHERE email = ? ORDER BY resource");
   const toPerson = (r: PersonDb): PersonRow => ({
@@ -76,7 +80,7 @@ export function openSqliteTeamStore(dataDir: string): TeamStore {
   const getPerson = db.prepare<[string], PersonDb>(`${SELECT_PEOPLE} WHERE email = ?`);
   // A session ends by being moved to session_ends with its reason (one statement each way, in
   // one transaction where the caller has one).
-  const keepEnds = db.prepare("INSERT OR REPLACE INTO session_ends (id, reason, at) SELECT id, ?, ? FROM sessions WHERE email = ?");
+  const keepEnds = db.prepare("INSERT OR REPLACE INTO session_ends (id, email, reason, at) SELECT id, email, ?, ? FROM sessions WHERE email = ?");
   const dropSessions = db.prepare("DELETE FROM sessions WHERE email = ?");
   const endSessions = (email: string, end: SessionEnd) => {
     keepEnds.run(end.reason, end.at, email);
@@ -131,6 +135,9 @@ export function openSqliteTeamStore(dataDir: string): TeamStore {
     async setGrant(email, resource, level) {
       return db.transaction(() => {
         if (!getPerson.get(email)) return false;
+        // The same grant again changes nothing: their sessions go on (review 39a #2).
+        const had = db.prepare<[string, string], { level: string }>("SELECT level FROM grants WHERE email = ? AND resource = ?").get(email, resource);
+        if (had?.level === level) return true;
         db.prepare("INSERT INTO grants (email, resource, level) VALUES (?, ?, ?) ON CONFLICT (email, resource) DO UPDATE SET level = excluded.level").run(email, resource, level);
         accessChanged(email);
         bump.run();
@@ -165,7 +172,7 @@ export function openSqliteTeamStore(dataDir: string): TeamStore {
     },
     async deleteSession(email, id, end) {
       return db.transaction(() => {
-        db.prepare("INSERT OR REPLACE INTO session_ends (id, reason, at) SELECT id, ?, ? FROM sessions WHERE email = ? AND id = ?").run(end.reason, end.at, email, id);
+        db.prepare("INSERT OR REPLACE INTO session_ends (id, email, reason, at) SELECT id, email, ?, ? FROM sessions WHERE email = ? AND id = ?").run(end.reason, end.at, email, id);
         const r = db.prepare("DELETE FROM sessions WHERE email = ? AND id = ?").run(email, id);
         if (r.changes) bump.run();
         return r.changes === 1;
@@ -179,13 +186,16 @@ export function openSqliteTeamStore(dataDir: string): TeamStore {
       })();
     },
     async sessionEnd(id) {
-      const r = db.prepare<[string], { reason: string; at: number }>("SELECT reason, at FROM session_ends WHERE id = ?").get(id);
-      return r && { reason: r.reason as SessionEndReason, at: r.at };
+      const r = db.prepare<[string], { reason: string; at: number; email: string }>("SELECT reason, at, email FROM session_ends WHERE id = ?").get(id);
+      return r && { reason: r.reason as SessionEndReason, at: r.at, email: r.email };
     },
-    async pruneSessions(idleBefore, createdBefore) {
-      const now = Date.now();
+    async pruneSessions(now, idleMs, absoluteMs) {
+      const [idleBefore, createdBefore] = [now - idleMs, now - absoluteMs];
       db.transaction(() => {
-        db.prepare("INSERT OR REPLACE INTO session_ends (id, reason, at) SELECT id, CASE WHEN created_at < ? THEN 'expired' ELSE 'idle' END, ? FROM sessions WHERE last_seen_at < ? OR created_at < ?").run(createdBefore, now, idleBefore, createdBefore);
+        // Ended at its limit (idle: last seen + the idle time; expired: created + the absolute time).
+        db.prepare(
+          "INSERT OR REPLACE INTO session_ends (id, email, reason, at) SELECT id, email, CASE WHEN created_at < ? THEN 'expired' ELSE 'idle' END, CASE WHEN created_at < ? THEN created_at + ? ELSE last_seen_at + ? END FROM sessions WHERE last_seen_at < ? OR created_at < ?",
+        ).run(createdBefore, createdBefore, absoluteMs, idleMs, idleBefore, createdBefore);
         db.prepare("DELETE FROM sessions WHERE last_seen_at < ? OR created_at < ?").run(idleBefore, createdBefore);
         db.prepare("DELETE FROM session_ends WHERE at < ?").run(createdBefore);
       })();

@@ -36,10 +36,12 @@ export interface SessionRow {
 }
 
 /** Why a session ended, kept for 7 days so that its cookie's next request can say so (review 37b #1). */
-export type SessionEndReason = "signed-out" | "ended-by-self" | "ended-by-admin" | "password-reset" | "password-set" | "disabled" | "access-changed" | "idle" | "expired";
+export type SessionEndReason = "signed-out" | "signed-out-everywhere" | "ended-by-self" | "ended-by-admin" | "password-reset" | "password-set" | "disabled" | "access-changed" | "idle" | "expired";
 export interface SessionEnd {
   reason: SessionEndReason;
   at: number;
+  /** Whose it was (as kept): what is said may depend on them now (enabled again since, say). */
+  email?: string;
 }
 
 export interface NewPerson {
@@ -75,8 +77,11 @@ export interface TeamStore {
   deleteSessionsOf(email: string, end: SessionEnd): Promise<number>;
   /** Why the session with this id ended, while that is kept (7 days); undefined otherwise. */
   sessionEnd(id: string): Promise<SessionEnd | undefined>;
-  /** Drops sessions past their idle or absolute limit (keeping why), and reasons older than `createdBefore`. */
-  pruneSessions(idleBefore: number, createdBefore: number): Promise<void>;
+  /**
+   * Drops sessions past their idle or absolute limit at `now` (keeping why, and when: at the
+   * limit), and reasons kept longer than `absoluteMs`.
+   */
+  pruneSessions(now: number, idleMs: number, absoluteMs: number): Promise<void>;
 
   createInvite(tokenHash: string, email: string, expiresAt: number): Promise<void>;
   /** The email the invite is for, once: the invite is gone after. Undefined when unknown or expired. */

@@ -37,6 +37,8 @@ const query = () => svc.call(`${EMP}/query`, { json: { limit: 1, filter: { and: 
 
 async function expectUnreachable(res: Response): Promise<void> {
   expect(res.status).toBe(503);
+  // When to try again, as decisions §9 asks of a part restarting (review 39a #8: none was said).
+  expect(res.headers.get("retry-after")).toBe("5");
   const body = (await res.json()) as Record<string, unknown>;
   expect(Object.keys(body).sort()).toEqual(["error", "message", "subCode"]);
   expect(body.error).toBe("unavailable");
