@@ -110,7 +110,8 @@ test("bulk update of selected rows (shift-click range) and of every Record match
   const d2 = page.getByRole("dialog", { name: "Update every Record matching the filter" });
   await d2.getByLabel("Field 1", { exact: true }).selectOption("city");
   await d2.getByLabel("Value 1", { exact: true }).fill("Bulkville");
-  await d2.getByRole("button", { name: "Review" }).click();
+  // Enter in the value goes on to Review (review 39b #6: it did nothing).
+  await page.keyboard.press("Enter");
   await expect(d2.getByTestId("bulk-confirm")).toContainText(`This will change ${count} Records, setting city = "Bulkville".`);
   await d2.getByRole("button", { name: `Update ${count} Records` }).click();
   await expect(d2).toBeHidden();
@@ -251,6 +252,26 @@ test("the record panel shows every Field of a Record when the view hides some, a
   await expect(page.getByText(/Changed elsewhere|Conflict/)).toHaveCount(0);
   expect((await apiRecord("E00131")).city).toBe(before.city);
   await expect(panel.locator("#rp-job_title")).toHaveValue("Panel Hidden Title");
+});
+
+test("a record panel save that cannot reach the server keeps what was typed, says why (not a conflict), and Save again saves it", async ({ page }) => {
+  // Review 39b #1: the typed value was lost, and the Field said "Changed elsewhere".
+  const before = await apiRecord("E00133");
+  await openView(page, "employees", { filter: byPk("E00133"), record: "E00133" });
+  const panel = page.getByRole("complementary").filter({ hasText: "Record E00133" });
+  await page.route("**/api/v0/record/demo/employees/update", (route) => route.abort("connectionrefused"));
+  await panel.locator("#rp-city").fill("Typed While Offline");
+  await panel.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(panel.locator("#rp-city")).toHaveValue("Typed While Offline");
+  await expect(panel).toContainText(/Not saved: .*Your value is kept here: Save again to retry\./);
+  await expect(panel).not.toContainText("Changed elsewhere");
+  await expect(panel.getByRole("button", { name: "Save", exact: true })).toBeFocused();
+  await page.screenshot({ path: "test-results/records-panel-save-offline.png" });
+  expect((await apiRecord("E00133")).city).toBe(before.city);
+  await page.unroute("**/api/v0/record/demo/employees/update");
+  await page.keyboard.press("Enter");
+  await expect.poll(async () => (await apiRecord("E00133")).city).toBe("Typed While Offline");
+  await expect(panel).not.toContainText("Not saved");
 });
 
 test("an edit not yet answered is marked as saving, not shown as saved", async ({ page }) => {

@@ -65,6 +65,8 @@ test("an admin signs in, invites a viewer, and the viewer gets a read-only grid 
   // Until when it works, as a date (review 37b #4).
   await expect(page.locator(".invite-link")).toContainText(/to set a password \(valid until [A-Z][a-z]{2} \d{1,2}, \d{4}/);
   await page.getByRole("button", { name: "Done" }).click();
+  // Back where the link was made, not on the page (review 39b #2).
+  await expect(form.getByRole("button", { name: /Add and get invite link/ })).toBeFocused();
   // The same email again: refused, saying what to do instead, with the focus on the email to fix
   // (it fell to the page: review 37b #2).
   await form.getByLabel("Email").fill("vic@example.com");
@@ -207,7 +209,9 @@ test("when an admin ends a person's sessions, their open tab says so and sends t
   await bob.waitForURL(`${teamUrl}${signIn}`);
   // The sign-in page says why it is shown.
   await expect(bob.getByRole("status")).toHaveText(/Your session ended: an admin ended your sessions at/);
-  await bob.getByLabel("Email").fill("bob@example.com");
+  // Whose it was, filled in, and the focus in Password (review 39b #5: typed again).
+  await expect(bob.getByLabel("Email")).toHaveValue("bob@example.com");
+  await expect(bob.getByLabel("Password")).toBeFocused();
   await bob.getByLabel("Password").fill(BOB_PW);
   await bob.getByRole("button", { name: "Sign in" }).click();
   await bob.waitForURL(`${teamUrl}${view}`);

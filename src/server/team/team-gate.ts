@@ -96,8 +96,11 @@ export async function createTeamGate(opts: TeamOptions): Promise<TeamGate> {
     `${PERSON_COOKIE}=${value}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAge}${secure}`,
     value ? `${SIGNED_OUT_COOKIE}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0${secure}` : `${SIGNED_OUT_COOKIE}=${Date.now()}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${Math.floor(ABSOLUTE_MS / 1000)}${secure}`,
   ];
-  /** Why this request's session ended, in words, when that is known: kept with the session, or the browser's sign-out mark. */
-  async function whyEnded(req: IncomingMessage): Promise<string | undefined> {
+  /**
+   * Why this request's session ended, in words, when that is known (kept with the session, or the
+   * browser's sign-out mark), and whose it was, for the sign-in page to fill in (review 39b #5).
+   */
+  async function endOf(req: IncomingMessage): Promise<{ text: string; email?: string } | undefined> {
     if (mode() !== "people") return undefined;
     const mark = Number(readCookie(req.headers.cookie, SIGNED_OUT_COOKIE));
     const end: SessionEnd | undefined = readCookie(req.headers.cookie, PERSON_COOKIE)
@@ -107,8 +110,9 @@ export async function createTeamGate(opts: TeamOptions): Promise<TeamGate> {
         : undefined;
     if (!end) return undefined;
     const person = end.email ? await store.getPerson(end.email).catch(() => undefined) : undefined;
-    return sessionEndText(end, person && { disabled: person.disabled, hasPassword: person.passwordHash !== null });
+    return { text: sessionEndText(end, person && { disabled: person.disabled, hasPassword: person.passwordHash !== null }), email: end.email || undefined };
   }
+  const whyEnded = async (req: IncomingMessage) => (await endOf(req))?.text;
   // Lax: the provider sends the browser back with a top-level GET from its own site.
   const oidcCookie = (value: string, maxAge: number) => `${OIDC_COOKIE}=${value}; Path=/auth/oidc; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${secure}`;
 
@@ -225,9 +229,11 @@ export async function createTeamGate(opts: TeamOptions): Promise<TeamGate> {
         }
         else {
           const query = new URL(req.url ?? "/", "http://x").searchParams;
-          // Why, when the cookie it still sends names a session that ended for a reason kept.
-          const notice = query.get("reason") === SESSION_ENDED_REASON ? ((await whyEnded(req)) ?? SESSION_ENDED_NOTICE) : undefined;
-          html(res, 200, signInPage({ next: safeNext(query.get("next")), notice, sso }));
+          // Why, when the cookie it still sends names a session that ended for a reason kept; and
+          // whose, filled in (the focus then starts in Password).
+          const ended = query.get("reason") === SESSION_ENDED_REASON ? await endOf(req) : undefined;
+          const notice = query.get("reason") === SESSION_ENDED_REASON ? (ended?.text ?? SESSION_ENDED_NOTICE) : undefined;
+          html(res, 200, signInPage({ next: safeNext(query.get("next")), notice, email: ended?.email, sso }));
         }
         return true;
       }

@@ -192,7 +192,23 @@ function AddPerson({ first, onInvite }: { first: boolean; onInvite(email: string
 function InviteLink({ email, url, until, reset, first, again, onDone }: { email: string; url: string; until?: string; reset?: boolean; first?: boolean; again?: boolean; onDone(): void }) {
   // The link is what the person came for: the focus goes to its Copy button (it fell to the page).
   const copyRef = useRef<HTMLButtonElement>(null);
+  // Where the focus was before (the button that made the link), for Done to give it back there.
+  const opener = useRef<Element | null>(document.activeElement);
   useEffect(() => copyRef.current?.focus(), []);
+  // Done takes the box away: the focus goes back to what made the link, else to the person's
+  // row, else to the add form (it fell to the page: review 39b #2).
+  const done = () => {
+    const before = opener.current;
+    onDone();
+    requestAnimationFrame(() => {
+      const name = CSS.escape(email);
+      const target =
+        (before instanceof HTMLElement && before.isConnected && before !== document.body ? before : null) ??
+        document.querySelector<HTMLElement>(`button[aria-label="Reset password for ${name}"], button[aria-label="New invite link for ${name}"]`) ??
+        document.querySelector<HTMLElement>('form[aria-label="Add a person"] input');
+      target?.focus();
+    });
+  };
   return (
     <div className="invite-link" role="status">
       <p>
@@ -219,7 +235,7 @@ function InviteLink({ email, url, until, reset, first, again, onDone }: { email:
         >
           Copy
         </button>
-        <button type="button" className="btn" onClick={onDone}>
+        <button type="button" className="btn" onClick={done}>
           Done
         </button>
       </div>

@@ -123,7 +123,19 @@ export function BulkUpdateDialog({ db, table, pkField, fields, target, onClose, 
   return (
     <Dialog labelledBy="bulk-title" className="bulk" canClose={!busy} onClose={onClose} fallbackFocus={activeGridCell}>
       {/* Keys typed here are not the grid's or the app's shortcuts. */}
-      <div ref={ref} onKeyDown={(e) => e.stopPropagation()}>
+      <div
+        ref={ref}
+        onKeyDown={(e) => {
+          e.stopPropagation();
+          // Enter in a value box, or Ctrl/⌘+Enter anywhere, goes on to Review, as the filter
+          // builder and Add Record take it (review 39b #6: it did nothing).
+          const t = e.target as HTMLElement;
+          if (!review && !busy && e.key === "Enter" && (e.ctrlKey || e.metaKey || (t.tagName === "INPUT" && (t as HTMLInputElement).type !== "checkbox"))) {
+            e.preventDefault();
+            void toReview();
+          }
+        }}
+      >
         <header className="dialog-head">
           <h2 id="bulk-title">
             {target.kind === "rows" ? `Update ${fmt(target.pks.length)} selected Record${target.pks.length === 1 ? "" : "s"}` : "Update every Record matching the filter"}
@@ -179,7 +191,7 @@ export function BulkUpdateDialog({ db, table, pkField, fields, target, onClose, 
               <button type="button" className="btn" onClick={onClose}>
                 Cancel
               </button>
-              <button type="button" className="btn btn-primary" onClick={toReview} disabled={busy}>
+              <button type="button" className="btn btn-primary" onClick={toReview} disabled={busy} title="Review (Enter, or Ctrl/⌘+Enter)">
                 {busy ? "Counting…" : "Review"}
               </button>
             </footer>

@@ -83,7 +83,7 @@ export function useCellEdit(db: string, table: string, pkField: string, queryKey
       // The cell keeps what was typed, marked, with Retry: nothing typed is lost to an outage.
       gridActions.setConflict(conflictKey(pk, col.key), { attempted: newValue, current: oldValue, failed: err.message });
       backTo(at);
-      toast(`Not saved: ${col.key} of ${String(pk)}`, { kind: "error", detail: `${err.message} The cell keeps your value: press Retry in it.` });
+      toast(`Not saved: ${col.key} of ${String(pk)}`, { kind: "error", detail: `${err.message} Your value is kept: press Retry in its cell, or Save again in the record panel.` });
     },
     onSuccess: ({ matched, current }, { pk, col, oldValue, newValue, at }, ctx) => {
       const key = conflictKey(pk, col.key);

@@ -119,18 +119,25 @@ export default function RecordPanel(p: Props) {
       else if (index >= 0 && p.pageStep && (delta > 0 ? p.pageStep.next : p.pageStep.prev)) p.pageStep.go(delta);
     });
 
-  // A save of this panel refused as a conflict: the typed value goes back into its Field, over
-  // the value now stored, so that Save again overwrites it (it was left only in the toast).
+  // A save of this panel refused as a conflict, or that failed (the server could not be reached):
+  // the typed value goes back into its Field, so that Save again overwrites it, or retries (it
+  // was left only in the toast; a failure lost it outright: review 39b #1). A conflict's base is
+  // the value now stored; a failure's, the value it was sent against.
+  const saveRef = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     if (!row || !sent.current.size) return;
+    let back = false;
     for (const key of [...sent.current]) {
       const c = conflicts.get(conflictKey(row[p.pkField], key));
       const col = p.columns.find((x) => x.key === key);
-      if (!c || !col || c.failed !== undefined) continue;
+      if (!c || !col) continue;
       sent.current.delete(key);
+      back = true;
       setDrafts((d) => (key in d ? d : { ...d, [key]: c.attempted === null ? null : panelText(col.field, c.attempted) }));
       setBases((b) => ({ ...b, [key]: c.current === undefined ? row[key] : c.current }));
     }
+    // Save was disabled once the edits went: the focus fell to the page. Back on Save.
+    if (back && (document.activeElement === document.body || document.activeElement === null)) requestAnimationFrame(() => saveRef.current?.focus());
   }, [conflicts, row, p.pkField, p.columns]);
 
   const baseOf = (key: string): RecordValue => (key in bases ? bases[key] : (row?.[key] ?? null));
@@ -329,7 +336,14 @@ export default function RecordPanel(p: Props) {
                 draft={draft}
                 text={draft === undefined ? panelText(col.field, value) : (draft ?? "")}
                 error={errors[col.key]}
-                conflict={c ? `Changed elsewhere${c.by ?? ""}: it is now ${c.current === undefined ? "unknown" : formatValue(col.field.type, c.current)}; your value was not saved${draft !== undefined ? " (it is kept here: Save again to overwrite)" : ""}.` : undefined}
+                conflict={
+                  !c
+                    ? undefined
+                    : c.failed !== undefined
+                      ? // Not a conflict: nobody changed it (review 39b #1 said "Changed elsewhere").
+                        `Not saved: ${c.failed}${draft !== undefined ? " Your value is kept here: Save again to retry." : ""}`
+                      : `Changed elsewhere${c.by ?? ""}: it is now ${c.current === undefined ? "unknown" : formatValue(col.field.type, c.current)}; your value was not saved${draft !== undefined ? " (it is kept here: Save again to overwrite)" : ""}.`
+                }
                 onChange={(text) => edit(col.key, text)}
                 onLarge={() => setLarge(col)}
               />
@@ -353,7 +367,7 @@ export default function RecordPanel(p: Props) {
         <button type="button" className="btn" disabled={!dirty} onClick={discard}>
           Discard
         </button>
-        <button type="button" className="btn btn-primary" disabled={!dirty || !row} onClick={save} title="Save (Ctrl/⌘+Enter)">
+        <button ref={saveRef} type="button" className="btn btn-primary" disabled={!dirty || !row} onClick={save} title="Save (Ctrl/⌘+Enter)">
           Save
         </button>
       </footer>
