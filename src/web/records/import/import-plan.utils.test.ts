@@ -27,14 +27,15 @@ describe("import plan", () => {
     expect(r.rows[1].values.ok).toBe(false);
   });
   it("refuses unknown columns and a header without the primary key", () => {
-    expect(readCsv("id,agee\n", fields)).toMatchObject({ ok: false, message: expect.stringContaining('"agee" is not a Field') });
+    // With the Field it most likely meant, and the table's Fields (review 39b #7).
+    expect(readCsv("id,agee\n", fields)).toMatchObject({ ok: false, message: expect.stringMatching(/^line 1: "agee" \(did you mean "age"\?\) is not a Field of this table\. Its Fields: id, .*age/) });
     expect(readCsv("age\n1\n", fields)).toMatchObject({ ok: false, message: expect.stringContaining("primary key") });
   });
   it("says a file separated by semicolons or tabs is not read as commas", () => {
     expect(readCsv("id;age;name\na;31;Ann\n", fields)).toMatchObject({ ok: false, message: expect.stringMatching(/^line 1: the values seem to be separated by semicolons \(;\); an import reads commas/) });
     expect(readCsv("id\tage\n", fields)).toMatchObject({ ok: false, message: expect.stringContaining("separated by tabs") });
     // A header that is one unknown name without either is still named as such.
-    expect(readCsv("idd\n", fields)).toMatchObject({ ok: false, message: 'line 1: "idd" is not a Field of this table.' });
+    expect(readCsv("idd\n", fields)).toMatchObject({ ok: false, message: expect.stringMatching(/^line 1: "idd" \(did you mean "id"\?\) is not a Field of this table\. Its Fields: /) });
   });
   it("reads a file as UTF-8, and names the line of a file that is not", () => {
     const utf8 = new TextEncoder().encode("id,name\na,Müller\n");

@@ -3,6 +3,7 @@
  * Record (old → new), every new Record, and every cell that cannot be written, by line number
  * (the header is line 1), using the same rules as a paste. Empty cell = NULL (contract C).
  */
+import { didYouMean } from "../../../shared/near-name";
 import { parse } from "csv-parse/browser/esm/sync";
 import type { FieldInfo, RecordRow, RecordValue } from "../../../shared/records";
 import { fail } from "../../../shared/errors";
@@ -73,7 +74,12 @@ export function readCsv(text: string, fields: readonly FieldInfo[]): ReadResult 
   if (unknown.length && separator) {
     return { ok: false, message: `line 1: the values seem to be separated by ${separator}; an import reads commas. Save the file as "CSV (comma delimited)" (or "CSV UTF-8") and import it again.` };
   }
-  if (unknown.length) return { ok: false, message: `line 1: ${unknown.map((k) => `"${k}"`).join(", ")} ${unknown.length === 1 ? "is not a Field" : "are not Fields"} of this table.` };
+  if (unknown.length) {
+    // Each with the Field it most likely meant, and the table's Fields (review 39b #7).
+    const own = fields.filter((f) => !f.key.includes(".")).map((f) => f.key);
+    const named = unknown.map((k) => `"${k}"${didYouMean(k, own)}`).join(", ");
+    return { ok: false, message: `line 1: ${named} ${unknown.length === 1 ? "is not a Field" : "are not Fields"} of this table. Its Fields: ${own.join(", ")}.` };
+  }
   const pkField = fields.find((f) => f.primaryKey);
   if (!pkField || !keys.includes(pkField.key)) return { ok: false, message: `line 1: the header must include the primary key ${pkField ? `"${pkField.key}"` : ""} to update or insert by it.` };
   const byKey = keys.map((k) => fields.find((f) => f.key === k)!);

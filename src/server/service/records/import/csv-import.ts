@@ -12,6 +12,7 @@
  *   path (DuckDB's appender, PostgreSQL's COPY).
  * Memory stays bounded whatever the file size.
  */
+import { didYouMean } from "../../../../shared/near-name";
 import fs from "node:fs";
 import { isUtf8 } from "node:buffer";
 import { parse } from "csv-parse";
@@ -367,7 +368,10 @@ export async function importCsv(store: RecordStore, file: string, options: Impor
     let def: TableDef | undefined;
     if (existing) {
       for (const name of names) {
-        if (!existing.byKey.has(name)) throw new LineError(1, `"${name}" is not a Field of ${existing.databaseId}/${existing.slug} (Fields: ${existing.fields.map((f) => f.key).join(", ")}).`);
+        if (!existing.byKey.has(name)) {
+          const keys = existing.fields.map((f) => f.key);
+          throw new LineError(1, `"${name}" is not a Field of ${existing.databaseId}/${existing.slug}${didYouMean(name, keys)} (Fields: ${keys.join(", ")}).`);
+        }
       }
       if (new Set(names).size !== names.length) throw new LineError(1, "a column is named twice.");
       if (!names.includes(existing.primaryKey)) throw new LineError(1, `the primary key "${existing.primaryKey}" must be a column to update or insert by it.`);
