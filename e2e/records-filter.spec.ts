@@ -277,3 +277,14 @@ test("at 200% zoom (640×400) with the filter builder open, the grid keeps room 
   await page.getByRole("grid").locator('[role="gridcell"][tabindex="0"]').focus();
   await expect(page.getByRole("grid").locator('[role="row"][aria-rowindex="2"]')).toBeInViewport();
 });
+
+test("at 200% zoom (640×450) every condition of the filter builder is shown, the page scrolling rather than a box inside it", async ({ page }) => {
+  // Review 39b #8: the builder scrolled inside a box a third of the window high, and its second
+  // condition was out of sight with no sign of it.
+  await page.setViewportSize({ width: 640, height: 450 });
+  await openView(page, "employees", { filter: { and: [{ key: "country", operator: "equal", value: "Brazil" }, { key: "age", operator: "greaterThan", value: 60 }] } });
+  if (!(await page.getByRole("region", { name: "Filter builder" }).count())) await page.getByRole("button", { name: /^Filter/ }).first().click();
+  const builder = page.getByRole("region", { name: "Filter builder" });
+  await expect(builder.getByRole("combobox").filter({ hasText: "age" }).first()).toBeVisible();
+  expect(await builder.evaluate((b) => b.scrollHeight - b.clientHeight)).toBeLessThanOrEqual(1);
+});
