@@ -1,6 +1,7 @@
 /** A list of sessions (mine, or a person's for admins) with an End button each. */
 import { formatDateTime } from "../ui/dates";
 import type { SessionInfo } from "./people-list-query";
+import { browserOf } from "./sessions.utils";
 
 /** In the app's one date-and-time format (as Activity and storage show times). */
 export const formatWhen = Object.assign((iso: string | null) => (iso ? formatDateTime(iso) : "never"), { zone: "in your time zone" });
@@ -29,7 +30,7 @@ export function SessionsTable({ items, onEnd }: { items: SessionInfo[]; onEnd(id
             <td>{formatWhen(s.lastSeenAt)}</td>
             <td>{s.address}</td>
             <td className="ellipsis" title={s.userAgent}>
-              {s.userAgent}
+              {browserOf(s.userAgent)}
             </td>
             <td>
               <button type="button" className="btn" onClick={() => onEnd(s.id, s.current)} aria-label={`End the session signed in ${formatWhen(s.createdAt)}`}>
