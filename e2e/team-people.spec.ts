@@ -15,7 +15,9 @@ const stack = useTeamStack((stack) => {
   stack.people(["add", "ada@example.com", "--role", "admin", "--name", "Ada Admin"], ADMIN_PW);
   stack.people(["add", "bob@example.com", "--role", "viewer", "--name", "Bob Viewer"], BOB_PW);
   stack.people(["add", "cy@example.com", "--role", "editor", "--name", "Cy Editor"], CY_PW);
+  stack.people(["add", "pat@example.com", "--role", "viewer", "--name", "Pat Viewer"], PAT_PW);
 });
+const PAT_PW = "pat's first long passphrase";
 
 
 test("an admin signs in, invites a viewer, and the viewer gets a read-only grid and storage", async ({ page, browser }) => {
@@ -439,4 +441,50 @@ test("a table or bucket hidden by a grant of none says so, with what to do; one 
   for (const resource of ["table:demo/departments", "bucket:team-files"]) await admin.request.delete(`${teamUrl}/api/people/bob%40example.com/grants/${encodeURIComponent(resource)}`, { headers });
   await admin.context().close();
   await ctx.close();
+});
+
+test("a person changes their own password on My account: the current one checked, the other sessions signed out, this one goes on", async ({ page, browser }) => {
+  // Review 39b #3: only an admin's reset could change it.
+  await signInAs(page, "pat@example.com", PAT_PW);
+  const other = await browser.newContext();
+  const elsewhere = await other.newPage();
+  await signInAs(elsewhere, "pat@example.com", PAT_PW);
+  try {
+    await page.goto(`${teamUrl}/account`);
+    const form = page.getByRole("form", { name: "Change password" });
+    await form.getByLabel("Current password").fill("not it at all, no");
+    await form.getByLabel("New password", { exact: true }).fill("pat's second long passphrase");
+    await form.getByLabel("New password again").fill("pat's second long passphrase");
+    await form.getByRole("button", { name: "Change password" }).click();
+    await expect(form.getByRole("alert")).toHaveText("Your current password is not right; nothing was changed.");
+    await expect(form.getByLabel("Current password")).toBeFocused();
+    await form.getByLabel("Current password").fill(PAT_PW);
+    await form.getByLabel("New password again").fill("pat's second long passphrasE");
+    await page.keyboard.press("Enter");
+    await expect(form.getByRole("alert")).toContainText("The two new passwords differ");
+    await expect(form.getByLabel("New password again")).toBeFocused();
+    await form.getByLabel("New password again").fill("pat's second long passphrase");
+    await page.keyboard.press("Enter");
+    await expect(page.getByRole("status").filter({ hasText: "Password changed" })).toContainText("Your other session was signed out; this one goes on.");
+    expect(await seriousViolations(page)).toEqual([]);
+    // The browser as people name it, the full string in its tooltip (review 39b #4).
+    await expect(page.getByRole("cell", { name: /^Chrome \d+ on Linux$/ })).toHaveAttribute("title", /^Mozilla\/5\.0/);
+    await page.screenshot({ path: "test-results/team-change-password.png" });
+    // This session goes on; the other is told why.
+    expect((await page.request.get(`${teamUrl}/api/me`)).status()).toBe(200);
+    const there = await elsewhere.request.get(`${teamUrl}/api/me`);
+    expect(there.status()).toBe(401);
+    expect((await there.json()).message).toMatch(/^Your session ended: your password was changed at /);
+    // The new password signs in; the old one does not.
+    const fresh = await browser.newContext();
+    try {
+      const p = await fresh.newPage();
+      await signInAs(p, "pat@example.com", "pat's second long passphrase");
+      expect((await p.request.get(`${teamUrl}/api/me`)).status()).toBe(200);
+    } finally {
+      await fresh.close();
+    }
+  } finally {
+    await other.close();
+  }
 });

@@ -267,6 +267,25 @@ describe("with people", () => {
     expect(cookie).not.toBe("");
   });
 
+  it("POST /api/me/password: checks the body, the current password (limited like sign-in) and the new one's rules", async () => {
+    expect((await admin.add({ email: "ola@example.com", name: "Ola", role: "viewer", password: PW })).ok).toBe(true);
+    const ola = await signIn(board.url, "ola@example.com", PW);
+    const change = async (body: unknown) => {
+      const r = await fetch(`${board.url}/api/me/password`, { method: "POST", headers: { ...fromApp(board.url), cookie: ola, "content-type": "application/json" }, body: JSON.stringify(body) });
+      return { status: r.status, message: ((await r.json()) as { message?: string }).message, retry: r.headers.get("retry-after") };
+    };
+    expect(await change({ current: PW, password: "x".repeat(20), extra: 1 })).toMatchObject({ status: 400, message: 'Unknown property "extra" in the body: it takes "current", "password".' });
+    expect(await change({ password: "a long enough new one" })).toMatchObject({ status: 400, message: 'Give "current" (your password now) and "password" (the new one).' });
+    expect(await change({ current: PW, password: "short" })).toMatchObject({ status: 400, message: "A password needs at least 12 characters." });
+    expect(await change({ current: PW, password: PW })).toMatchObject({ status: 400, message: "The new password is the one you have now: choose another." });
+    for (let i = 0; i < 10; i++) expect((await change({ current: `wrong guess ${i}`, password: "a long enough new one" })).status).toBe(400);
+    const limited = await change({ current: PW, password: "a long enough new one" });
+    expect(limited.status).toBe(429);
+    expect(Number(limited.retry)).toBeGreaterThan(0);
+    // Nothing changed meanwhile: the password is still the old one.
+    expect((await form(board.url, { email: "ola@example.com", password: PW })).status).toBe(303);
+  });
+
   it("refuses people changes from another site (CSRF) and from non-admins", async () => {
     const cookie = await signIn(board.url, "ada@example.com", PW);
     const evil = await fetch(`${board.url}/api/people`, {

@@ -12,7 +12,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { errorBody } from "../../shared/errors";
 import { SESSION_ENDED_REASON } from "../../shared/meta";
 import { PAGE_SECURITY_HEADERS } from "../proxy/headers";
-import { clientKey, createAttemptLimiter } from "../proxy/login-limiter";
+import { clientKey } from "../proxy/login-limiter";
+import { wrongPasswordLimiter } from "./sessions/password-limits";
 import { formFromOwnPage } from "../proxy/guard";
 import { FORM_TOO_LARGE, readForm } from "../proxy/read-form";
 import { readCookie, safeNext, type SessionGate } from "../proxy/session";
@@ -37,8 +38,6 @@ import { whyUnwritable } from "./store/why-unwritable";
 export const WRONG_PASSWORD =
   "That email and password do not match an account that may sign in. If an admin has just reset your password or ended your sessions, the old password may no longer work: ask them for the link to set a new one.";
 
-export const SIGN_IN_LIMIT = 10;
-export const SIGN_IN_WINDOW_MS = 15 * 60 * 1000;
 
 export interface TeamGate {
   mode(): IdentityMode;
@@ -84,8 +83,8 @@ export async function createTeamGate(opts: TeamOptions): Promise<TeamGate> {
   const { store } = opts;
   const people = await createPeopleSessions(store, { pollMs: opts.pollMs, onError: (e) => opts.log?.(`people store: ${e.message}`) });
   const admin = createPeopleAdmin(store);
-  const byAddress = createAttemptLimiter(SIGN_IN_LIMIT, SIGN_IN_WINDOW_MS);
-  const byAccount = createAttemptLimiter(SIGN_IN_LIMIT, SIGN_IN_WINDOW_MS);
+  const byAddress = wrongPasswordLimiter();
+  const byAccount = wrongPasswordLimiter();
   const secure = opts.publicOrigin?.startsWith("https:") ? "; Secure" : "";
   /**
    * The session cookie, and beside it the browser's mark that it signed out (when): signing out

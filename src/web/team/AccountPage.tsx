@@ -5,6 +5,7 @@ import { meQueryOptions } from "./me-get-query";
 import { usePeopleMutation } from "./people-mutation";
 import { mySessionsQueryOptions } from "./people-list-query";
 import { signOutToLogin } from "./session-ended";
+import { ChangePassword } from "./ChangePassword";
 
 export function AccountPage() {
   const me = useQuery(meQueryOptions()).data;
@@ -31,6 +32,7 @@ export function AccountPage() {
       </button>
       {sessions.isError && <p className="error-text">{sessions.error.message}</p>}
       <p className="muted small">Sessions end after 12 hours without use, and 7 days after signing in. Times are shown {formatWhen.zone}.</p>
+      {me?.mode === "people" && <ChangePassword onChanged={() => void sessions.refetch()} />}
     </div>
   );
 }

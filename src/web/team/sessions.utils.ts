@@ -9,7 +9,7 @@ const BROWSERS: [RegExp, string][] = [
   [/\bFirefox\/(\d+)/, "Firefox"],
   [/\bFxiOS\/(\d+)/, "Firefox"],
   [/\bCriOS\/(\d+)/, "Chrome"],
-  [/\bChrom(?:e|ium)\/(\d+)/, "Chrome"],
+  [/\b(?:Headless)?Chrom(?:e|ium)\/(\d+)/, "Chrome"],
   [/\bVersion\/(\d+)[.\d]* (?:Mobile\/\S+ )?Safari\//, "Safari"],
   [/\bcurl\/(\d+)/, "curl"],
   [/\bnode(?:-fetch)?\/?(\d*)/i, "Node.js"],

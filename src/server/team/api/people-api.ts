@@ -16,6 +16,9 @@ import { parseJsonText } from "../../../shared/json-text";
 import { type Outcome, type PeopleAdmin, publicPerson } from "../people/people-admin";
 import type { PeopleSessions } from "../sessions/people-sessions";
 import { normalizeEmail, type SessionRow, type TeamStore } from "../store/team-store";
+import { wrongPasswordLimiter } from "../sessions/password-limits";
+import { checkPassword, hashPassword } from "../people/passwords";
+import { passwordProblem } from "../people/common-passwords";
 
 export interface TablesAndBuckets {
   /** `db/slug` */
@@ -128,6 +131,58 @@ export async function describeMe(actor: Actor, mode: IdentityMode, catalog: Tabl
   };
 }
 
+/** Wrong current passwords per person, as for signing in: a session alone does not let one guess on. */
+const wrongCurrent = wrongPasswordLimiter();
+
+/**
+ * POST /api/me/password {current, password}: a person changes their own password (review 39b #3:
+ * only an admin's reset could). The current one is checked, the new one must pass the rules for
+ * any password; their other sessions end ("your password was changed"), this one goes on.
+ */
+async function changeOwnPassword(ctx: Ctx): Promise<void> {
+  const { req, res, actor, store, people } = ctx;
+  if (actor.kind !== "person") return void error(res, 404, "not_found", "Passwords exist only when people sign in (see the README, People and roles).");
+  const read = await readJson(req);
+  if (!read.ok) {
+    if ("status" in read) error(res, read.status, read.status === 413 ? "payload_too_large" : read.status === 408 ? "request_timeout" : "validation_error", read.message);
+    return;
+  }
+  const b = read.value;
+  const unknown = Object.keys(b).filter((k) => k !== "current" && k !== "password");
+  if (unknown.length) return void error(res, 400, "validation_error", `Unknown property ${unknown.map((k) => `"${k.slice(0, 50)}"`).join(", ")} in the body: it takes "current", "password".`);
+  if (typeof b.current !== "string" || typeof b.password !== "string") return void error(res, 400, "validation_error", 'Give "current" (your password now) and "password" (the new one).');
+  const person = await store.getPerson(actor.email);
+  if (!person?.passwordHash) {
+    return void error(res, 400, "validation_error", person?.sso ? "You sign in through single sign-on: there is no password here to change." : "You have no password yet: ask an admin for a link to set one.");
+  }
+  const wait = wrongCurrent.retryAfter(actor.email);
+  if (wait > 0) {
+    return void sendJson(res, 429, errorBody("too_many_requests", `Too many wrong current passwords. Try again in ${Math.ceil(wait / 60)} min.`), { ...API_SECURITY_HEADERS, "retry-after": String(wait) });
+  }
+  wrongCurrent.fail(actor.email);
+  if (!(await checkPassword(person.passwordHash, b.current))) return void error(res, 400, "validation_error", "Your current password is not right; nothing was changed.");
+  wrongCurrent.succeed(actor.email);
+  const problem = passwordProblem(b.password, actor.email);
+  if (problem) return void error(res, 400, "validation_error", problem);
+  if (b.password === b.current) return void error(res, 400, "validation_error", "The new password is the one you have now: choose another.");
+  let finish: ((status: number, message?: string) => Promise<void>) | undefined;
+  try {
+    finish = await ctx.record?.({ action: "change-password", email: actor.email, detail: {} });
+  } catch (e) {
+    return void error(res, 503, "unavailable", trailRefusal(e));
+  }
+  await store.updatePerson(actor.email, { passwordHash: await hashPassword(b.password) });
+  // The others end, told why; this one goes on (the person is here, and just proved it).
+  const current = people.idOf(req);
+  let ended = 0;
+  for (const s of await store.listSessions(actor.email)) {
+    if (s.id !== current && (await store.deleteSession(actor.email, s.id, { reason: "password-set", at: Date.now() }))) ended++;
+  }
+  await people.refresh();
+  await finish?.(200);
+  json(res, 200, { changed: true, otherSessionsEnded: ended });
+}
+
 export async function handlePeopleApi(ctx: Ctx): Promise<boolean> {
   const { req, res, actor, people, store, admin } = ctx;
   const method = req.method ?? "GET";
@@ -146,6 +201,10 @@ export async function handlePeopleApi(ctx: Ctx): Promise<boolean> {
   if (parts[0] === "me") {
     if (parts.length === 1 && method === "GET") {
       json(res, 200, await describeMe(actor, ctx.mode, await ctx.catalog()));
+      return true;
+    }
+    if (parts[1] === "password" && parts.length === 2 && method === "POST") {
+      await changeOwnPassword(ctx);
       return true;
     }
     if (parts[1] !== "sessions" || parts.length > 3) return false;

@@ -1,0 +1,80 @@
+/**
+ * My account → Change password (review 39b #3: only an admin's reset could): the current one,
+ * the new one twice. The server checks the current one and the rules for any password; the
+ * other sessions end, this one goes on.
+ */
+import { useId, useRef, useState } from "react";
+import { api, ApiError } from "../api-client";
+import { toast } from "../ui/toast";
+
+export function ChangePassword({ onChanged }: { onChanged(): void }) {
+  const id = useId();
+  const [current, setCurrent] = useState("");
+  const [next, setNext] = useState("");
+  const [again, setAgain] = useState("");
+  const [error, setError] = useState<{ field: "current" | "next" | "again"; message: string } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const refs = { current: useRef<HTMLInputElement>(null), next: useRef<HTMLInputElement>(null), again: useRef<HTMLInputElement>(null) };
+  const fail = (field: "current" | "next" | "again", message: string) => {
+    setError({ field, message });
+    refs[field].current?.focus();
+  };
+  const submit = async () => {
+    if (busy) return;
+    if (!current) return fail("current", "Type your password now.");
+    if (next !== again) return fail("again", "The two new passwords differ: type the same one twice.");
+    setBusy(true);
+    setError(null);
+    try {
+      const r = await api<{ otherSessionsEnded: number }>("/api/me/password", { method: "POST", json: { current, password: next } });
+      setCurrent("");
+      setNext("");
+      setAgain("");
+      const n = r.otherSessionsEnded;
+      toast("Password changed", { kind: "success", detail: n ? `Your ${n === 1 ? "other session was" : `${n} other sessions were`} signed out; this one goes on.` : "This session goes on." });
+      onChanged();
+    } catch (e) {
+      const message = e instanceof Error ? e.message : String(e);
+      fail(e instanceof ApiError && /current password/i.test(message) ? "current" : "next", message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const described = (field: "current" | "next" | "again") => (error?.field === field ? `${id}-error` : field === "next" ? `${id}-hint` : undefined);
+  return (
+    <form
+      className="change-password"
+      aria-labelledby={`${id}-title`}
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        void submit();
+      }}
+    >
+      <h2 id={`${id}-title`}>Change password</h2>
+      <label>
+        Current password
+        <input ref={refs.current} className="input" type="password" autoComplete="current-password" value={current} onChange={(e) => setCurrent(e.target.value)} aria-invalid={error?.field === "current" || undefined} aria-describedby={described("current")} />
+      </label>
+      <label>
+        New password
+        <input ref={refs.next} className="input" type="password" autoComplete="new-password" value={next} onChange={(e) => setNext(e.target.value)} aria-invalid={error?.field === "next" || undefined} aria-describedby={described("next")} />
+      </label>
+      <label>
+        New password again
+        <input ref={refs.again} className="input" type="password" autoComplete="new-password" value={again} onChange={(e) => setAgain(e.target.value)} aria-invalid={error?.field === "again" || undefined} aria-describedby={described("again")} />
+      </label>
+      <p id={`${id}-hint`} className="muted small">
+        At least 12 characters. Your other sessions are signed out; this one goes on.
+      </p>
+      {error && (
+        <p id={`${id}-error`} className="error-text" role="alert">
+          {error.message}
+        </p>
+      )}
+      <button type="submit" className="btn btn-primary" disabled={busy}>
+        {busy ? "Changing…" : "Change password"}
+      </button>
+    </form>
+  );
+}
