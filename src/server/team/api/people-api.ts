@@ -131,6 +131,26 @@ export async function describeMe(actor: Actor, mode: IdentityMode, catalog: Tabl
   };
 }
 
+/**
+ * The JSON body, holding only `allowed` properties (and at least one of them when `oneOf`):
+ * otherwise a 400 naming what to fix (review 39a #1: `{"rol": "admin"}` was answered 200 with
+ * nothing changed, and recorded as an update applied). Undefined once answered.
+ */
+async function bodyOf(req: IncomingMessage, res: ServerResponse, allowed: readonly string[], oneOf = false): Promise<Record<string, unknown> | undefined> {
+  const b = await readJson(req);
+  if (!b.ok) {
+    // A client that went away has nobody to answer.
+    if ("status" in b) error(res, b.status, b.status === 413 ? "payload_too_large" : b.status === 408 ? "request_timeout" : "validation_error", b.message);
+    return undefined;
+  }
+  const unknown = Object.keys(b.value).filter((k) => !allowed.includes(k));
+  const takes = allowed.map((k) => `"${k}"`).join(", ");
+  if (unknown.length) error(res, 400, "validation_error", `Unknown property ${unknown.map((k) => `"${k.slice(0, 50)}"`).join(", ")} in the body: it takes ${takes}.`);
+  else if (oneOf && !allowed.some((k) => b.value[k] !== undefined)) error(res, 400, "validation_error", `Nothing to change: give at least one of ${takes}.`);
+  else return b.value;
+  return undefined;
+}
+
 /** Wrong current passwords per person, as for signing in: a session alone does not let one guess on. */
 const wrongCurrent = wrongPasswordLimiter();
 
@@ -142,14 +162,8 @@ const wrongCurrent = wrongPasswordLimiter();
 async function changeOwnPassword(ctx: Ctx): Promise<void> {
   const { req, res, actor, store, people } = ctx;
   if (actor.kind !== "person") return void error(res, 404, "not_found", "Passwords exist only when people sign in (see the README, People and roles).");
-  const read = await readJson(req);
-  if (!read.ok) {
-    if ("status" in read) error(res, read.status, read.status === 413 ? "payload_too_large" : read.status === 408 ? "request_timeout" : "validation_error", read.message);
-    return;
-  }
-  const b = read.value;
-  const unknown = Object.keys(b).filter((k) => k !== "current" && k !== "password");
-  if (unknown.length) return void error(res, 400, "validation_error", `Unknown property ${unknown.map((k) => `"${k.slice(0, 50)}"`).join(", ")} in the body: it takes "current", "password".`);
+  const b = await bodyOf(req, res, ["current", "password"]);
+  if (!b) return;
   if (typeof b.current !== "string" || typeof b.password !== "string") return void error(res, 400, "validation_error", 'Give "current" (your password now) and "password" (the new one).');
   const person = await store.getPerson(actor.email);
   if (!person?.passwordHash) {
@@ -246,25 +260,7 @@ export async function handlePeopleApi(ctx: Ctx): Promise<boolean> {
   // As the store keeps it (trimmed, lower case): the self-guard below compared the raw segment, so
   // "%20admin@ex.com" passed it and changed the admin's own row (review 34a #6).
   const email = named && normalizeEmail(named);
-  /**
-   * The JSON body, holding only `allowed` properties (and at least one of them when `oneOf`):
-   * otherwise a 400 naming what to fix (review 39a #1: `{"rol": "admin"}` was answered 200 with
-   * nothing changed, and recorded as an update applied).
-   */
-  const body = async (allowed: readonly string[], oneOf = false) => {
-    const b = await readJson(req);
-    if (!b.ok) {
-      // A client that went away has nobody to answer.
-      if ("status" in b) error(res, b.status, b.status === 413 ? "payload_too_large" : b.status === 408 ? "request_timeout" : "validation_error", b.message);
-      return undefined;
-    }
-    const unknown = Object.keys(b.value).filter((k) => !allowed.includes(k));
-    const takes = allowed.map((k) => `"${k}"`).join(", ");
-    if (unknown.length) error(res, 400, "validation_error", `Unknown property ${unknown.map((k) => `"${k.slice(0, 50)}"`).join(", ")} in the body: it takes ${takes}.`);
-    else if (oneOf && !allowed.some((k) => b.value[k] !== undefined)) error(res, 400, "validation_error", `Nothing to change: give at least one of ${takes}.`);
-    else return b.value;
-    return undefined;
-  };
+  const body = (allowed: readonly string[], oneOf = false) => bodyOf(req, res, allowed, oneOf);
   const after = async () => people.refresh();
   // Fail closed, as for data: a change the trail cannot record is not made.
   let finish: ((status: number, message?: string) => Promise<void>) | undefined;
