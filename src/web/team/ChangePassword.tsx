@@ -4,8 +4,9 @@
  * other sessions end, this one goes on.
  */
 import { useId, useRef, useState } from "react";
-import { api, ApiError } from "../api-client";
+import { ApiError } from "../api-client";
 import { toast } from "../ui/toast";
+import { usePeopleMutation } from "./people-mutation";
 
 export function ChangePassword({ onChanged }: { onChanged(): void }) {
   const id = useId();
@@ -13,7 +14,8 @@ export function ChangePassword({ onChanged }: { onChanged(): void }) {
   const [next, setNext] = useState("");
   const [again, setAgain] = useState("");
   const [error, setError] = useState<{ field: "current" | "next" | "again"; message: string } | null>(null);
-  const [busy, setBusy] = useState(false);
+  const change = usePeopleMutation({ handlesErrors: true });
+  const busy = change.isPending;
   const refs = { current: useRef<HTMLInputElement>(null), next: useRef<HTMLInputElement>(null), again: useRef<HTMLInputElement>(null) };
   const fail = (field: "current" | "next" | "again", message: string) => {
     setError({ field, message });
@@ -23,21 +25,18 @@ export function ChangePassword({ onChanged }: { onChanged(): void }) {
     if (busy) return;
     if (!current) return fail("current", "Type your password now.");
     if (next !== again) return fail("again", "The two new passwords differ: type the same one twice.");
-    setBusy(true);
     setError(null);
     try {
-      const r = await api<{ otherSessionsEnded: number }>("/api/me/password", { method: "POST", json: { current, password: next } });
+      const r = await change.mutateAsync({ kind: "change-my-password", current, password: next });
       setCurrent("");
       setNext("");
       setAgain("");
-      const n = r.otherSessionsEnded;
+      const n = r.otherSessionsEnded ?? 0;
       toast("Password changed", { kind: "success", detail: n ? `Your ${n === 1 ? "other session was" : `${n} other sessions were`} signed out; this one goes on.` : "This session goes on." });
       onChanged();
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
       fail(e instanceof ApiError && /current password/i.test(message) ? "current" : "next", message);
-    } finally {
-      setBusy(false);
     }
   };
   const described = (field: "current" | "next" | "again") => (error?.field === field ? `${id}-error` : field === "next" ? `${id}-hint` : undefined);

@@ -14,9 +14,10 @@ export type PeopleChange =
   | { kind: "invite"; email: string }
   | { kind: "end-sessions"; email: string }
   | { kind: "end-my-session"; id: string }
-  | { kind: "end-my-sessions" };
+  | { kind: "end-my-sessions" }
+  | { kind: "change-my-password"; current: string; password: string };
 
-export function sendPeopleChange(c: PeopleChange): Promise<{ inviteUrl?: string; inviteExpiresAt?: string; reset?: boolean }> {
+export function sendPeopleChange(c: PeopleChange): Promise<{ inviteUrl?: string; inviteExpiresAt?: string; reset?: boolean; otherSessionsEnded?: number }> {
   switch (c.kind) {
     case "add":
       return api("/api/people", { method: "POST", json: { email: c.email, name: c.name, role: c.role } });
@@ -34,6 +35,8 @@ export function sendPeopleChange(c: PeopleChange): Promise<{ inviteUrl?: string;
       return api(`/api/me/sessions/${encodeURIComponent(c.id)}`, { method: "DELETE" });
     case "end-my-sessions":
       return api("/api/me/sessions", { method: "DELETE" });
+    case "change-my-password":
+      return api("/api/me/password", { method: "POST", json: { current: c.current, password: c.password } });
   }
 }
 
