@@ -466,8 +466,7 @@ export function createProxyHandler(deps: ProxyDeps) {
       if (!deps.audit) return apiError(res, 404, errorBody("not_found", "This proxy keeps no activity log."));
       const answer = await answerAudit(deps.audit.log, actor, new URL(rawUrl, "http://x").searchParams);
       if (answer.status === 200 && deps.team?.mode() === "people") {
-        const people = await deps.team.store.listPeople().catch(() => []);
-        nameActors((answer.body as { items: { actor: string }[] }).items, new Map(people.map((p) => [p.email, p.name])));
+        nameActors((answer.body as { items: { actor: string }[] }).items, await deps.team.people.names().catch(() => new Map<string, string>()));
       }
       return apiError(res, answer.status, answer.body as never);
     }

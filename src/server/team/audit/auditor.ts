@@ -10,7 +10,7 @@
  */
 import os from "node:os";
 import { BEFORE_IMAGES_HEADER, BEFORE_IMAGES_MAX, type BeforeImages, deleteBodySchema } from "../../../shared/record-writes";
-import { encodeKeyPath } from "../../../shared/storage";
+import { encodeKeyPath, parseObjectKey } from "../../../shared/storage";
 import type { Actor } from "../contract";
 import { type Upstream, UpstreamFailure } from "../../proxy/forward";
 import type { NewAuditEntry } from "./audit-entry";
@@ -103,6 +103,19 @@ export interface Auditor {
   flush(): Promise<void>;
   record(e: Omit<NewAuditEntry, "at">): Promise<void>;
   readonly log: AuditLog;
+}
+
+/** `v<version>/<key>` as its version (text, as entries keep it) and key, by the shared key parser; undefined for a plain key. */
+function splitVersioned(versioned: string): { version: string; key: string } | undefined {
+  const p = parseObjectKey(versioned);
+  return p.ok && p.value.version !== undefined ? { version: String(p.value.version), key: p.value.key } : undefined;
+}
+
+/** A restore's path: the version it restores (`restoredFrom`), and that version's number and key. */
+function restoreOf(c: { upstreamPath: string }): { restoredFrom: string; fromVersion?: string; key?: string } {
+  const restoredFrom = objectKeyOf(c);
+  const v = splitVersioned(restoredFrom);
+  return { restoredFrom, ...(v ? { fromVersion: v.version, key: v.key } : {}) };
 }
 
 const KIND: Record<string, NewAuditEntry["kind"]> = {
@@ -336,11 +349,6 @@ export function createAuditor(opts: AuditorOptions): Auditor {
     }
     return { keys, more: true };
   }
-  /**
-   * What a move with `overwrite` will replace: the destinations that exist, each with every
-   * version (a move removes them all: they are not kept as older versions of the moved file),
-   * as listed before the job starts. `sources` are the folder's files (undefined for one key).
-   */
   /** Keys with their versions and sizes, as listed now (the first REPLACED_VERSIONS_OF keys; the rest by key alone). */
   const withVersions = async (bucket: string, keys: string[]) =>
     Promise.all(
@@ -350,6 +358,11 @@ export function createAuditor(opts: AuditorOptions): Auditor {
         return { key, ...(versions ? { versions: versions.slice(0, DELETED_VERSIONS_MAX).map((v) => ({ versionedKey: v.versionedKey, size: v.size })) } : {}) };
       }),
     );
+  /**
+   * What a move with `overwrite` will replace: the destinations that exist, each with every
+   * version (a move removes them all: they are not kept as older versions of the moved file),
+   * as listed before the job starts. `sources` are the folder's files (undefined for one key).
+   */
   async function replacedBy(bucket: string, from: string, to: string, sources: string[] | undefined): Promise<Record<string, unknown> | undefined> {
     if (sources === undefined) {
       const versions = await versionsOf(bucket, to);
@@ -404,11 +417,10 @@ export function createAuditor(opts: AuditorOptions): Auditor {
         keys = [key];
       }
     } else if (c.endpoint === "storage-restore") {
-      // v<version>/<key>: the key it would have written (review 38a #2: recorded without one).
-      const restoredFrom = objectKeyOf(c);
-      const m = /^v(\d+)\/(.*)$/.exec(restoredFrom);
-      Object.assign(detail, { restoredFrom, ...(m ? { key: m[2] } : {}) });
-      keys = m ? [m[2]] : [];
+      // The key it would have written (review 38a #2: recorded without one).
+      const restore = restoreOf(c);
+      Object.assign(detail, restore);
+      keys = restore.key === undefined ? [] : [restore.key];
     } else if (c.body) {
       Object.assign(detail, body);
       // A resumable upload's start names its key; a job its paths.
@@ -624,12 +636,11 @@ export function createAuditor(opts: AuditorOptions): Auditor {
         if (c.size !== undefined) detail.size = c.size;
       } else if (c.endpoint === "storage-restore") {
         // A new newest version of `key` with the content of `restoredFrom` (v<version>/<key>).
-        const restoredFrom = objectKeyOf(c);
-        const m = /^v(\d+)\/(.*)$/.exec(restoredFrom);
-        Object.assign(detail, { restoredFrom, ...(m ? { fromVersion: m[1], key: m[2] } : {}) });
-        if (m) {
-          keys = [m[2]];
-          const size = await sizeOfVersion(c.target ?? "", m[2], restoredFrom);
+        const restore = restoreOf(c);
+        Object.assign(detail, restore);
+        if (restore.key !== undefined) {
+          keys = [restore.key];
+          const size = await sizeOfVersion(c.target ?? "", restore.key, restore.restoredFrom);
           if (size !== undefined) detail.size = size;
         }
       } else if (c.endpoint === "upload-complete") {
@@ -721,14 +732,14 @@ export function createAuditor(opts: AuditorOptions): Auditor {
         // Completed already: the same version again, nothing new written (an answer lost, asked again).
         if (c.endpoint === "upload-complete" && status < 300 && detail.completedBefore !== undefined && json.key === detail.completedBefore) out.again = true;
         if ((kind === "upload" || c.endpoint === "storage-restore") && typeof json.key === "string") {
-          const m = /^v(\d+)\/(.*)$/.exec(json.key);
+          const v = splitVersioned(json.key);
           out.versionedKey = json.key;
-          if (m) Object.assign(out, { version: m[1], key: m[2] });
+          if (v) Object.assign(out, v);
           // A completed resumable upload's answer says the size; a one-request upload's does not
           // (decisions: `{"key"}`): the version the upstream lists says it.
           if (typeof json.size === "number") out.size = json.size;
-          else if (m && status < 300) {
-            const size = await sizeOfVersion(c.target ?? "", m[2], json.key);
+          else if (v && status < 300) {
+            const size = await sizeOfVersion(c.target ?? "", v.key, json.key);
             if (size !== undefined) out.size = size;
           }
         }

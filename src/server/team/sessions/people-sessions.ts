@@ -37,6 +37,8 @@ export interface PeopleSessions {
   idOf(req: IncomingMessage): string | undefined;
   /** How many people exist (refreshed with the revision). */
   peopleCount(): number;
+  /** Each person's name by email, read once per revision (what the activity log's readers are shown). */
+  names(): Promise<ReadonlyMap<string, string>>;
   /** Re-reads the revision now (tests, and right after a change made through this proxy). */
   refresh(): Promise<void>;
   /**
@@ -60,6 +62,7 @@ export async function createPeopleSessions(store: TeamStore, opts: { pollMs?: nu
   const now = opts.now ?? Date.now;
   const cache = new Map<string, Cached>();
   let revision = await store.revision();
+  let names: Promise<ReadonlyMap<string, string>> | undefined;
   let count = await store.countPeople();
   let polling: Promise<void> | undefined;
   const revisionFns: (() => void)[] = [];
@@ -69,6 +72,7 @@ export async function createPeopleSessions(store: TeamStore, opts: { pollMs?: nu
     if (r !== revision) {
       revision = r;
       cache.clear();
+      names = undefined;
       count = await store.countPeople();
       for (const fn of revisionFns) fn();
     }
@@ -88,6 +92,16 @@ export async function createPeopleSessions(store: TeamStore, opts: { pollMs?: nu
   return {
     idOf,
     peopleCount: () => count,
+    names() {
+      names ??= store.listPeople().then(
+        (all) => new Map(all.map((p) => [p.email, p.name])),
+        (e) => {
+          names = undefined;
+          throw e;
+        },
+      );
+      return names;
+    },
     refresh,
     onRevision: (fn) => void revisionFns.push(fn),
     async actorOf(req) {

@@ -20,7 +20,6 @@ CREATE TABLE IF NOT EXISTS bb_team_sessions (
   address TEXT NOT NULL, user_agent TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS bb_team_sessions_email ON bb_team_sessions(email);
 CREATE TABLE IF NOT EXISTS bb_team_session_ends (id TEXT PRIMARY KEY, email TEXT NOT NULL, reason TEXT NOT NULL, at BIGINT NOT NULL);
-ALTER TABLE bb_team_session_ends ADD COLUMN IF NOT EXISTS email TEXT NOT NULL DEFAULT '';
 CREATE TABLE IF NOT EXISTS bb_team_invites (token_hash TEXT PRIMARY KEY, email TEXT NOT NULL, expires_at BIGINT NOT NULL);
 CREATE TABLE IF NOT EXISTS bb_team_revision (id INT PRIMARY KEY CHECK (id = 1), n BIGINT NOT NULL);
 INSERT INTO bb_team_revision (id, n) VALUES (1, 0) ON CONFLICT DO NOTHING;

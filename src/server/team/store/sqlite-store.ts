@@ -59,10 +59,6 @@ export function openSqliteTeamStore(dataDir: string): TeamStore {
   db.pragma("busy_timeout = 5000");
   db.pragma("foreign_keys = ON");
   db.exec(SCHEMA);
-  // session_ends as first made (stop 45) had no email: added, empty for the reasons kept before.
-  if (!(db.prepare("PRAGMA table_info(session_ends)").all() as { name: string }[]).some((c) => c.name === "email")) {
-    db.exec("ALTER TABLE session_ends ADD COLUMN email TEXT NOT NULL DEFAULT ''");
-  }
   const bump = db.prepare("UPDATE revision SET n = n + 1 WHERE id = 1");
   const grantsOf = db.prepare<[string], { resource: string; level: string }>("SELECT resource, level FROM grants WHERE email = ? ORDER BY resource");
   const toPerson = (r: PersonDb): PersonRow => ({
@@ -80,11 +76,12 @@ export function openSqliteTeamStore(dataDir: string): TeamStore {
   const getPerson = db.prepare<[string], PersonDb>(`${SELECT_PEOPLE} WHERE email = ?`);
   // A session ends by being moved to session_ends with its reason (one statement each way, in
   // one transaction where the caller has one).
-  const keepEnds = db.prepare("INSERT OR REPLACE INTO session_ends (id, email, reason, at) SELECT id, email, ?, ? FROM sessions WHERE email = ?");
-  const dropSessions = db.prepare("DELETE FROM sessions WHERE email = ?");
-  const endSessions = (email: string, end: SessionEnd) => {
-    keepEnds.run(end.reason, end.at, email);
-    return dropSessions.run(email);
+  const keepEnds = db.prepare("INSERT OR REPLACE INTO session_ends (id, email, reason, at) SELECT id, email, ?, ? FROM sessions WHERE email = ? AND (? IS NULL OR id = ?)");
+  const dropSessions = db.prepare("DELETE FROM sessions WHERE email = ? AND (? IS NULL OR id = ?)");
+  /** Ends the person's sessions, or the one `id` names. */
+  const endSessions = (email: string, end: SessionEnd, id: string | null = null) => {
+    keepEnds.run(end.reason, end.at, email, id, id);
+    return dropSessions.run(email, id, id);
   };
   const accessChanged = (email: string) => endSessions(email, { reason: "access-changed", at: Date.now() });
 
@@ -172,8 +169,7 @@ export function openSqliteTeamStore(dataDir: string): TeamStore {
     },
     async deleteSession(email, id, end) {
       return db.transaction(() => {
-        db.prepare("INSERT OR REPLACE INTO session_ends (id, email, reason, at) SELECT id, email, ?, ? FROM sessions WHERE email = ? AND id = ?").run(end.reason, end.at, email, id);
-        const r = db.prepare("DELETE FROM sessions WHERE email = ? AND id = ?").run(email, id);
+        const r = endSessions(email, end, id);
         if (r.changes) bump.run();
         return r.changes === 1;
       })();
