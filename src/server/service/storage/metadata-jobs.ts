@@ -10,7 +10,7 @@ import { sql } from "kysely";
 import type { SqlEngine, SqlTx } from "../engines/engine";
 import { ensureSchema } from "../engines/failures";
 import type { JobAction, Selection } from "./domain/jobs/job-request.utils";
-import { OBJECTS } from "./metadata";
+import { OBJECTS, type ObjectRow, insertVersion, withVersionRetry } from "./metadata";
 
 export const JOBS = "_storage_jobs";
 export type JobState = "running" | "done" | "failed" | "cancelled";
@@ -69,8 +69,12 @@ export interface JobsStore {
   moveStep(job: JobRow, s: Selection, last: string, keys: number): Promise<StepOutcome>;
   /** Deletes the keys in (cursor, last]; returns their files, for the caller to remove after. */
   deleteStep(job: JobRow, s: Selection, last: string, keys: number): Promise<StepOutcome>;
-  /** Records progress of a step done outside a transaction (a copy). */
-  advance(job: JobRow, last: string, keys: number): Promise<StepOutcome>;
+  /**
+   * Records copies whose blobs are made as the newest versions of their destinations, with the
+   * job's progress to `last`, in one transaction; "stopped" (nothing recorded) when the job is
+   * no longer running at its cursor. The caller removes the blobs of a copy not recorded.
+   */
+  copyStep(job: JobRow, made: Omit<ObjectRow, "version" | "createdAt">[], last: string, keys: number): Promise<StepOutcome>;
 }
 
 export async function openJobsStore(engine: SqlEngine): Promise<JobsStore> {
@@ -243,15 +247,34 @@ export async function openJobsStore(engine: SqlEngine): Promise<JobsStore> {
         return { kind: "ok", removedFiles: gone.rows.map((r) => String(r[0])) };
       });
     },
-    async advance(job, last, keys) {
-      return engine.write(async (tx): Promise<StepOutcome> => {
-        const { rows } = await tx.run(b.selectFrom(JOBS).select(["state", "cursor"]).where("id", "=", job.id).compile());
-        if (rows.length !== 1 || String(rows[0][1]) !== job.cursor) return { kind: "stopped" };
-        // Counted even when cancelled meanwhile: a copy step's files were made one by one, and
-        // what the job says it did must be what is there.
-        await progress(tx, job, last, keys);
-        return rows[0][0] === "running" ? { kind: "ok", removedFiles: [] } : { kind: "stopped" };
-      });
+    async copyStep(job, made, last, keys) {
+      return withVersionRetry(engine, () =>
+        engine.write(async (tx): Promise<StepOutcome> => {
+          if (!(await stillMine(tx, job))) return { kind: "stopped" };
+          if (!job.overwrite && made.length > 0) {
+            // Made since the step looked (an upload meanwhile): refused, as the job was asked.
+            const { rows } = await tx.run(
+              b
+                .selectFrom(OBJECTS)
+                .select("key")
+                .where("bucket", "=", job.bucket)
+                .where(
+                  "key",
+                  "in",
+                  made.map((m) => m.key),
+                )
+                .orderBy("key")
+                .limit(1)
+                .compile(),
+            );
+            if (rows.length > 0) return { kind: "conflict", key: String(rows[0][0]) };
+          }
+          const now = Date.now();
+          for (const row of made) await insertVersion(engine, tx, row, now);
+          await progress(tx, job, last, keys);
+          return { kind: "ok", removedFiles: [] };
+        }),
+      );
     },
   };
 }

@@ -9,7 +9,7 @@
  * access" runs in the same transaction as the insert.
  */
 import { sql } from "kysely";
-import type { SqlEngine } from "../engines/engine";
+import type { SqlEngine, SqlTx } from "../engines/engine";
 import { ensureSchema, kindOf } from "../engines/failures";
 
 export interface ObjectRow {
@@ -112,6 +112,49 @@ export async function createMetadataTables(engine: SqlEngine): Promise<void> {
   });
 }
 
+/**
+ * Inserts `row` as the newest version of its key, in `tx`: max(now in ms, the largest version
+ * so far + 1). A unique violation means another instance took that version first (the caller
+ * runs its transaction again).
+ */
+export async function insertVersion(engine: SqlEngine, tx: SqlTx, row: Omit<ObjectRow, "version" | "createdAt">, now = Date.now()): Promise<ObjectRow> {
+  const b = engine.builder;
+  const { rows } = await tx.run(
+    b
+      .insertInto(OBJECTS)
+      .columns([...COLUMNS])
+      .expression(
+        b
+          .selectFrom(OBJECTS)
+          .select([
+            sql.val(row.bucket).as("bucket"),
+            sql.val(row.key).as("key"),
+            sql<number>`greatest(cast(${now} as bigint), coalesce(max(version), 0) + 1)`.as("version"),
+            sql.val(row.file).as("file"),
+            sql`cast(${row.size} as bigint)`.as("size"),
+            sql.val(row.contentType).as("content_type"),
+            sql.val(row.sha256).as("sha256"),
+            sql`cast(${now} as bigint)`.as("created_at"),
+          ]),
+      )
+      .returning("version")
+      .compile(),
+  );
+  return { ...row, version: Number(rows[0][0]), createdAt: now };
+}
+
+/** Runs a write that inserts versions, again when another instance took one of them first. */
+export async function withVersionRetry<T>(engine: SqlEngine, write: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await write();
+    } catch (e) {
+      if (kindOf(engine.dialect, e) === "unique" && attempt < 5) continue;
+      throw e;
+    }
+  }
+}
+
 export async function openMetadata(engine: SqlEngine): Promise<Metadata> {
   await createMetadataTables(engine);
   const b = engine.builder;
@@ -143,42 +186,17 @@ export async function openMetadata(engine: SqlEngine): Promise<Metadata> {
       return rows.map(toRow);
     },
     async commit(row, allow) {
-      for (let attempt = 0; ; attempt++) {
-        try {
-          return await engine.write(async (tx): Promise<CommitOutcome> => {
+      return withVersionRetry(engine, () =>
+        engine.write(async (tx): Promise<CommitOutcome> => {
+          if (!(allow.create && allow.update)) {
+            // Only a key's existence decides between the two: with both allowed it is not read.
             const found = await tx.run(b.selectFrom(OBJECTS).select("version").where("bucket", "=", row.bucket).where("key", "=", row.key).limit(1).compile());
             const exists = found.rows.length > 0;
             if (exists ? !allow.update : !allow.create) return { ok: false, exists };
-            const now = Date.now();
-            const { rows } = await tx.run(
-              b
-                .insertInto(OBJECTS)
-                .columns([...COLUMNS])
-                .expression(
-                  b
-                    .selectFrom(OBJECTS)
-                    .select([
-                      sql.val(row.bucket).as("bucket"),
-                      sql.val(row.key).as("key"),
-                      sql<number>`greatest(cast(${now} as bigint), coalesce(max(version), 0) + 1)`.as("version"),
-                      sql.val(row.file).as("file"),
-                      sql`cast(${row.size} as bigint)`.as("size"),
-                      sql.val(row.contentType).as("content_type"),
-                      sql.val(row.sha256).as("sha256"),
-                      sql`cast(${now} as bigint)`.as("created_at"),
-                    ]),
-                )
-                .returning("version")
-                .compile(),
-            );
-            return { ok: true, row: { ...row, version: Number(rows[0][0]), createdAt: now } };
-          });
-        } catch (e) {
-          // Another instance took that version first: take the next one.
-          if (kindOf(engine.dialect, e) === "unique" && attempt < 5) continue;
-          throw e;
-        }
-      }
+          }
+          return { ok: true, row: await insertVersion(engine, tx, row) };
+        }),
+      );
     },
     async keys(bucket, from, inclusive, below, limit) {
       let q = b.selectFrom(OBJECTS).select("key").distinct().where("bucket", "=", bucket).where("key", inclusive ? ">=" : ">", from);
