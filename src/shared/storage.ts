@@ -44,7 +44,8 @@ const DANGEROUS_ESCAPE = /%(25)*(2e|2f|5c|00)/i;
 // In u-mode a proper surrogate pair is one code point, so only a lone half matches.
 const LONE_SURROGATE = /[\ud800-\udfff]/u;
 
-const utf8Length = (s: string) => new TextEncoder().encode(s).length;
+/** Bytes of UTF-8 (object keys are limited in bytes). */
+export const utf8Length = (s: string) => new TextEncoder().encode(s).length;
 
 /**
  * Checks an unversioned object key against decisions §7. The message says what to fix, so it

@@ -198,7 +198,7 @@ export async function startBaseboard(env: NodeJS.ProcessEnv, opts: StartOptions 
           // The upstream did not say what the table is: without its primary key the change
           // would go through with nothing kept of what it overwrote (review 29a #1). Not sent.
           const said = (read.body as { message?: unknown } | undefined)?.message;
-          throw new UpstreamFailure(read.status === 504 ? 504 : 502, `${typeof said === "string" ? said : `The upstream answered HTTP ${read.status}.`} The change was not sent: the activity log could not learn table ${name}'s primary key.`);
+          throw new UpstreamFailure(read.status === 504 || read.status === 503 ? read.status : 502, `${typeof said === "string" ? said : `The upstream answered HTTP ${read.status}.`} The change was not sent: the activity log could not learn table ${name}'s primary key.`);
         }
         return { primaryKey: found?.primaryKey, beforeImages: cfg?.capabilities.beforeImages === true };
       },
@@ -232,7 +232,7 @@ export async function startBaseboard(env: NodeJS.ProcessEnv, opts: StartOptions 
             await done(200);
           })
         : undefined,
-      onSignInFailed: (email, address) => trail.signInFailed(email, address),
+      onSignInFailed: (email, address, endpoint) => trail.signInFailed(email, address, endpoint),
       bodyIdleMs: config.limits.bodyIdleMs,
       log,
     });

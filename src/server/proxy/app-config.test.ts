@@ -6,7 +6,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { raw, type RawUpstream, startRawUpstream, startTestBaseboard } from "./testing/test-baseboard";
+import { fromApp, raw, type RawUpstream, startRawUpstream, startTestBaseboard } from "./testing/test-baseboard";
 
 const KEY = "proxy-key-config-2a7e";
 const PLAIN = { operators: ["equal"], fields: false, meta: false, list: false, delete: false, expiresIn: false, import: false };
@@ -111,12 +111,30 @@ describe("/api/config for an upstream without meta", () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it("passes a refused key on as the upstream's auth error, with what to check", async () => {
-    const { status, body } = await configOf({ API_KEY: "wrong-key" });
-    expect(status).toBe(401);
-    expect(body).toMatchObject({ error: "auth_error", subCode: 4 });
-    expect(body.message).toMatch(/API_KEY/);
-    expect(JSON.stringify(body)).not.toContain("wrong-key");
+  it("a refused key is the gateway's error naming API_KEY, on /api/config and on every forwarded request (review 46a #3)", async () => {
+    // Not the upstream's 401 "send it in the x-api-key header": the browser cannot, and a 401 from
+    // /api means "sign in" (decisions §8).
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bb-cfg-key-"));
+    const file = path.join(dir, "hosted.json");
+    fs.writeFileSync(file, JSON.stringify({ databases: [{ id: "hr", tables: [{ slug: "people", primaryKey: "id" }] }], buckets: [{ name: "files", permission: "limitedPublic" }] }));
+    const board = await startTestBaseboard({ BASE_URL: hosted.url, API_KEY: "wrong-key", BASEBOARD_CONFIG: file });
+    try {
+      const asked = [
+        await raw(board.url, "/api/config"),
+        await raw(board.url, "/api/v0/record/hr/people/query", { method: "POST", headers: fromApp(board.url, { "content-type": "application/json" }), body: "{}" }),
+        await raw(board.url, "/api/v0/storage/url/sign/files/a.txt", { headers: fromApp(board.url) }),
+      ];
+      for (const res of asked) {
+        expect(res.status, res.text).toBe(502);
+        const body = res.json() as Record<string, unknown>;
+        expect(body).toMatchObject({ error: "bad_gateway" });
+        expect(body.message).toMatch(/refused Baseboard's API key \(HTTP 401\), so nothing was read or changed: set API_KEY where Baseboard runs/);
+        expect(JSON.stringify(body)).not.toContain("wrong-key");
+      }
+    } finally {
+      await board.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

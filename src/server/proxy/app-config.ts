@@ -10,7 +10,7 @@ import { type ErrorBody, errorBodySchema } from "../../shared/errors";
 import { allOperators } from "../../shared/filter";
 import { fieldTypes } from "../../shared/records";
 import type { AppConfig, Capabilities, MetaResponse } from "../../shared/meta";
-import { UpstreamFailure, type Upstream } from "./forward";
+import { keyRefused, UpstreamFailure, type Upstream } from "./forward";
 
 export const PLAIN_CAPABILITIES: Capabilities = {
   operators: ["equal"],
@@ -156,11 +156,9 @@ export async function buildAppConfig(
     }
     return { status: 200, body };
   }
+  if (meta.status === 401) return { status: 502, body: keyRefused(source.label).toBody() };
   const err = errorBodySchema.safeParse(meta.body);
-  if (err.success && meta.status >= 400 && meta.status < 600) {
-    const hint = meta.status === 401 ? " Check API_KEY." : "";
-    return { status: meta.status, body: { ...err.data, message: `${err.data.message}${hint}` } };
-  }
+  if (err.success && meta.status >= 400 && meta.status < 600) return { status: meta.status, body: err.data };
   const f = new UpstreamFailure(502, `${source.label} answered GET /v0/meta with HTTP ${meta.status} and a body Baseboard cannot read.`);
   return { status: 502, body: f.toBody() };
 }

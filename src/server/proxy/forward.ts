@@ -57,6 +57,11 @@ export interface ForwardOptions {
    * it returns is sent instead of the upstream's body.
    */
   onAnswer?(status: number, headers: Record<string, string | string[] | undefined>, body: Buffer): Promise<Buffer | void>;
+  /**
+   * Called with an error answer (4xx/5xx, its small JSON body read whole) before it goes back,
+   * for requests without onAnswer: the trail records a failed step with the service's words.
+   */
+  onErrorAnswer?(status: number, body: Buffer): Promise<void>;
   /** Each chunk of the browser's body as it goes to the upstream (streamed bodies only). */
   onBodyChunk?(chunk: Buffer): void;
   /** Added to the request upstream (after the browser's own headers are filtered). */
@@ -83,6 +88,8 @@ export type ForwardOutcome = "answered" | "answered-late" | "client-aborted" | "
  * upstream that never answers has no supervisor to end them.
  */
 export const LATE_ANSWER_TIMEOUTS = 10;
+/** An error answer read whole for onErrorAnswer at most this long (the service's are a few hundred bytes). */
+const ERROR_ANSWER_MAX = 64 * 1024;
 
 export interface Upstream {
   forward(req: IncomingMessage, res: ServerResponse, path: string, opts: ForwardOptions): Promise<ForwardOutcome>;
@@ -119,6 +126,18 @@ export class UpstreamFailure extends Error {
   toBody() {
     return errorBody(this.status === 504 ? "gateway_timeout" : this.status === 503 ? "unavailable" : "bad_gateway", this.message);
   }
+}
+
+/**
+ * The upstream refused the key this proxy holds (401): a gateway error naming API_KEY, since the
+ * browser can neither send a key (the proxy drops its own) nor fix it, and a 401 from /api means
+ * "sign in" (decisions §8; review 46a #3: the service's "send it in the x-api-key header" was passed on).
+ */
+export function keyRefused(label: string): UpstreamFailure {
+  const f = new UpstreamFailure(502, `${label} refused Baseboard's API key (HTTP 401), so nothing was read or changed: set API_KEY where Baseboard runs to a key it accepts, and restart Baseboard.`);
+  // Refused before anything was done: nothing was applied.
+  f.neverSent = true;
+  return f;
 }
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: OutgoingHttpHeaders = {}): void {
@@ -197,6 +216,7 @@ export function createUpstream(opts: UpstreamOptions): Upstream {
   };
 
   function failure(err: unknown, timedOut: boolean, laneWasFull?: Lane, readOnly?: boolean): UpstreamFailure {
+    if (err instanceof UpstreamFailure) return err;
     if (timedOut && laneWasFull) {
       // It may never have reached the upstream: the lane's connections were all held by others.
       return new UpstreamFailure(503, `Every connection this proxy keeps for ${LANE_WORDS[laneWasFull]} was in use for ${opts.timeoutMs / 1000} s (slow transfers of other people), so this request did not get through. Try again in a moment.`);
@@ -309,6 +329,10 @@ export function createUpstream(opts: UpstreamOptions): Upstream {
       });
       answered = true;
       clearTimeout(timer);
+      if (fopts.withKey && up.statusCode === 401) {
+        await up.body.dump().catch(() => undefined);
+        throw keyRefused(opts.label);
+      }
       const headers2 = { ...browserResponseHeaders(up.headers), ...fopts.headers };
       // Chrome will not render a PDF under a sandbox CSP; its viewer cannot script our origin anyway.
       if (/^application\/pdf\b/i.test(String(headers2["content-type"] ?? ""))) delete headers2["content-security-policy"];
@@ -323,6 +347,15 @@ export function createUpstream(opts: UpstreamOptions): Upstream {
         delete headers2["transfer-encoding"];
         res.writeHead(up.statusCode, headers2);
         res.end(answer);
+        return "answered";
+      }
+      const length = Number(up.headers["content-length"] ?? NaN);
+      if (fopts.onErrorAnswer && up.statusCode >= 400 && length <= ERROR_ANSWER_MAX) {
+        const raw = Buffer.from(await up.body.arrayBuffer());
+        await fopts.onErrorAnswer(up.statusCode, raw);
+        if (clientGone || res.destroyed) return "client-aborted";
+        res.writeHead(up.statusCode, headers2);
+        res.end(raw);
         return "answered";
       }
       res.writeHead(up.statusCode, headers2);

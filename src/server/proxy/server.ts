@@ -27,7 +27,7 @@ import { personKey, SHARED_PASSWORD, SINGLE_USER, type Actor, type Resource } fr
 import { recordRefusedPeopleChange } from "../team/api/people-api";
 import { decide, mayRead } from "../team/grants/permissions";
 import { checkRequest, checkTableCreation } from "../team/grants/request-access";
-import { parseJsonText } from "../../shared/json-text";
+import { jsonObjectOf, parseJsonText } from "../../shared/json-text";
 import type { TeamGate } from "../team/team-gate";
 import { answerAudit, nameActors } from "../team/audit/audit-api";
 import { type Auditor, CHANGE_ENDPOINTS, type ChangeRequest, undoOf } from "../team/audit/auditor";
@@ -306,6 +306,7 @@ export function createProxyHandler(deps: ProxyDeps) {
       let onAnswer: Parameters<Upstream["forward"]>[3]["onAnswer"];
       let onFailed: Parameters<Upstream["forward"]>[3]["onFailed"];
       let onBodyChunk: ((chunk: Buffer) => void) | undefined;
+      let onErrorAnswer: Parameters<Upstream["forward"]>[3]["onErrorAnswer"];
       let upstreamHeaders: Record<string, string> | undefined;
       if (actor && change) {
         if (route.access.on === "meta" && actor.grants.some((g) => g.level === "none")) {
@@ -361,17 +362,18 @@ export function createProxyHandler(deps: ProxyDeps) {
             if (!route.jsonBody) res.once("finish", () => req.readableEnded || discardRest(req));
             return sendJson(res, 503, errorBody("unavailable", trailRefusal(e)), { ...headers, "retry-after": "5" });
           }
-        } else if (deps.audit && (route.endpoint === "upload-part" || (route.endpoint === "upload-session" && req.method === "DELETE"))) {
-          // A step of someone else's resumable upload, refused by the service (it keeps who
-          // started it): recorded as refused like the proxy's own refusals (review 38a #2). Seen
-          // from the status sent on (the answer itself streams through untouched).
+        } else if (deps.audit && (route.endpoint === "upload-start" || route.endpoint === "upload-part" || (route.endpoint === "upload-session" && req.method === "DELETE"))) {
+          // A step of a resumable upload is no change by itself (its completion is): one the
+          // service refuses (someone else's session: it keeps who started it; review 38a #2) or
+          // fails (a bad size, a part of the wrong length; review 46a #5) is recorded, with its
+          // words, before the answer goes back.
           const audit = deps.audit;
-          res.once("finish", () => {
-            if (res.statusCode !== 403) return;
-            audit
-              .refused(change, "The service refused it: a resumable upload is continued or aborted only by the person who started it.")
-              .catch((e) => deps.log(`audit trail: could not record a refusal: ${(e as Error).message}`));
-          });
+          onErrorAnswer = async (status, raw) => {
+            const message = jsonObjectOf(raw)?.message;
+            const said = typeof message === "string" ? message : `The service answered HTTP ${status}.`;
+            const write = status === 403 ? audit.refused(change, `The service refused it: ${said}`) : audit.unanswered(change, status, said);
+            await write.catch((e) => deps.log(`audit trail: could not record a failed step: ${(e as Error).message}`));
+          };
         }
       }
       let outcome;
@@ -382,7 +384,7 @@ export function createProxyHandler(deps: ProxyDeps) {
         if (owner) upstreamHeaders = { ...upstreamHeaders, [UPLOAD_OWNER_HEADER]: owner };
         const a = route.access;
         const readOnly = a.on === "table" || a.on === "bucket" ? a.action === "read" : a.on !== "job";
-        outcome = await deps.upstream.forward(req, res, route.upstreamPath, { withKey, headers, lane: route.lane, laneWasFull: entry.queued, body, onAnswer, onFailed, onBodyChunk, upstreamHeaders, readOnly });
+        outcome = await deps.upstream.forward(req, res, route.upstreamPath, { withKey, headers, lane: route.lane, laneWasFull: entry.queued, body, onAnswer, onFailed, onErrorAnswer, onBodyChunk, upstreamHeaders, readOnly });
       } finally {
         release();
       }
@@ -496,7 +498,9 @@ export function createProxyHandler(deps: ProxyDeps) {
       const result = await buildAppConfig(deps.upstream, deps.upstreamInfo);
       catalogCache.put(result);
       if (result.status >= 500) deps.log(`GET /api/config: ${(result.body as { message: string }).message}`);
-      return apiError(res, result.status, (result.status === 200 ? visibleTo(actor, result.body as never) : result.body) as never);
+      // A 503 (a store that is down) says when to try again, as every 503 does (review 46a #4).
+      const retry = result.status === 503 ? { ...API_SECURITY_HEADERS, "retry-after": "5" } : undefined;
+      return apiError(res, result.status, (result.status === 200 ? visibleTo(actor, result.body as never) : result.body) as never, retry);
     }
     if (pathname.startsWith(EXISTS_PREFIX) && safe) {
       const probe = matchApiRoute("HEAD", `/api/${rawUrl.slice(EXISTS_PREFIX.length)}`);

@@ -230,6 +230,10 @@ describe("with people", () => {
     const nobody = await fetch(`${board.url}/api/people/nobody@example.com/sessions`, { headers: { cookie } });
     expect(nobody.status).toBe(404);
     expect((await nobody.json()).message).toBe("Nobody signs in as nobody@example.com.");
+    // Ending a typo's sessions is no success either (review 46a #7: 200 {"ended":0}).
+    const endNobody = await fetch(`${board.url}/api/people/nobody@example.com/sessions`, { method: "DELETE", headers: { ...fromApp(board.url), cookie } });
+    expect(endNobody.status).toBe(404);
+    expect((await endNobody.json()).message).toBe("Nobody signs in as nobody@example.com.");
   });
 
   it("a session that ended is told why in words that fit now, including in the tabs of a browser that signed out", async () => {
@@ -257,9 +261,12 @@ describe("with people", () => {
     const out = await fetch(`${board.url}/logout`, { method: "POST", redirect: "manual", headers: { origin: board.url, cookie: d4 } });
     const set = out.headers.getSetCookie();
     expect(set.some((c) => /^bb_sid=;.*Max-Age=0/.test(c))).toBe(true);
-    const mark = set.map((c) => /^bb_out=(\d+);/.exec(c)?.[0].slice(0, -1)).find(Boolean) ?? "";
-    expect(mark).toMatch(/^bb_out=\d+$/);
+    const mark = set.map((c) => /^bb_out=([^;]+);/.exec(c)?.[0].slice(0, -1)).find(Boolean) ?? "";
+    expect(mark).toMatch(/^bb_out=[A-Za-z0-9_-]{20,}$/);
     expect(await why(mark)).toMatch(/^Your session ended: you signed out, in another tab or window, at /);
+    // The mark names the session that ended, whose end the store kept: one made up says nothing
+    // (review 46a #8: "bb_out=99999999999999" was shown as a sign-out in the year 5138).
+    for (const forged of ["bb_out=99999999999999", "bb_out=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"]) expect(await why(forged)).not.toMatch(/signed out/);
     expect(await (await fetch(`${board.url}/login?next=%2F&reason=ended`, { headers: { cookie: mark } })).text()).toContain("you signed out, in another tab or window");
     // Signing in again clears the mark.
     const again = await fetch(`${board.url}/login`, { method: "POST", redirect: "manual", headers: { origin: board.url, cookie: mark, "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ email: "dee@example.com", password: PW }).toString() });

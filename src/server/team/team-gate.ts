@@ -13,6 +13,7 @@ import { errorBody } from "../../shared/errors";
 import { SESSION_ENDED_REASON } from "../../shared/meta";
 import { PAGE_SECURITY_HEADERS } from "../proxy/headers";
 import { clientKey } from "../proxy/login-limiter";
+import type { WrongPasswordAt } from "./audit/auditor";
 import { wrongPasswordLimiter } from "./sessions/password-limits";
 import { formFromOwnPage } from "../proxy/guard";
 import { FORM_TOO_LARGE, readForm } from "../proxy/read-form";
@@ -63,13 +64,16 @@ export interface TeamOptions {
   oidc?: OidcSignIn;
   pollMs?: number;
   log?: (line: string) => void;
-  /** The audit trail's record of a failed sign-in (per account and address). */
-  onSignInFailed?: (email: string, address: string) => Promise<void>;
+  /** The audit trail's record of a wrong password (per account and address): signing in, or changing one's own. */
+  onSignInFailed?: (email: string, address: string, endpoint?: WrongPasswordAt) => Promise<void>;
   /** A form that sends nothing for this long is answered 408 (BASEBOARD_BODY_IDLE_TIMEOUT_MS). */
   bodyIdleMs?: number;
 }
 
-/** When this browser signed out (ms since the epoch): what its other tabs are told. */
+/**
+ * The secret of the session this browser signed out of: its other tabs are told when, as the
+ * store kept it (review 46a #8: the time itself in the cookie showed whatever it was set to).
+ */
 const SIGNED_OUT_COOKIE = "bb_out";
 
 /** Binds a single sign-on to the browser that started it (oidc-sign-in.ts). */
@@ -91,9 +95,11 @@ export async function createTeamGate(opts: TeamOptions): Promise<TeamGate> {
    * clears the session cookie for every tab, so the others' next request carries none, and was
    * told only "sign in first" (review 39a #6). Signing in clears the mark.
    */
-  const cookie = (value: string, maxAge: number) => [
+  const cookie = (value: string, maxAge: number, endedSecret?: string) => [
     `${PERSON_COOKIE}=${value}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAge}${secure}`,
-    value ? `${SIGNED_OUT_COOKIE}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0${secure}` : `${SIGNED_OUT_COOKIE}=${Date.now()}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${Math.floor(ABSOLUTE_MS / 1000)}${secure}`,
+    endedSecret
+      ? `${SIGNED_OUT_COOKIE}=${endedSecret}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${Math.floor(ABSOLUTE_MS / 1000)}${secure}`
+      : `${SIGNED_OUT_COOKIE}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0${secure}`,
   ];
   /**
    * Why this request's session ended, in words, when that is known (kept with the session, or the
@@ -101,11 +107,11 @@ export async function createTeamGate(opts: TeamOptions): Promise<TeamGate> {
    */
   async function endOf(req: IncomingMessage): Promise<{ text: string; email?: string } | undefined> {
     if (mode() !== "people") return undefined;
-    const mark = Number(readCookie(req.headers.cookie, SIGNED_OUT_COOKIE));
+    const mark = readCookie(req.headers.cookie, SIGNED_OUT_COOKIE);
     const end: SessionEnd | undefined = readCookie(req.headers.cookie, PERSON_COOKIE)
       ? await people.whyEnded(req).catch(() => undefined)
-      : Number.isSafeInteger(mark) && mark > 0
-        ? { reason: "signed-out", at: mark }
+      : mark
+        ? await people.whyEndedBy(mark).then((e) => (e?.reason === "signed-out" ? e : undefined), () => undefined)
         : undefined;
     if (!end) return undefined;
     const person = end.email ? await store.getPerson(end.email).catch(() => undefined) : undefined;
@@ -266,7 +272,7 @@ export async function createTeamGate(opts: TeamOptions): Promise<TeamGate> {
           return true;
         }
         await people.end(req);
-        redirect(res, "/login", { "set-cookie": cookie("", 0) });
+        redirect(res, "/login", { "set-cookie": cookie("", 0, readCookie(req.headers.cookie, PERSON_COOKIE)) });
         return true;
       }
       if (await people.actorOf(req)) return false;
@@ -275,7 +281,8 @@ export async function createTeamGate(opts: TeamOptions): Promise<TeamGate> {
       redirect(res, `/login?next=${encodeURIComponent(safeNext(req.url))}${ended}`);
       return true;
     },
-    handleApi: (req, res, pathname, actor, catalog, record) => handlePeopleApi({ req, res, pathname, actor, catalog, store, admin, people, mode: mode(), record }),
+    handleApi: (req, res, pathname, actor, catalog, record) =>
+      handlePeopleApi({ req, res, pathname, actor, catalog, store, admin, people, mode: mode(), record, wrongPassword: async (email) => opts.onSignInFailed?.(email, clientKey(req.socket.remoteAddress), "POST /api/me/password") }),
     async close() {
       people.close();
       await store.close();

@@ -35,7 +35,10 @@ it("the upstream failing the read of what a delete removes (5xx): the delete is 
       body: JSON.stringify({ filter: { and: [{ key: "employee_id", operator: "equal", value: "E00008" }] }, expectedCount: 1 }),
     });
     const body = await res.json();
-    expect(res.status, JSON.stringify(body)).toBe(502);
+    // Still a 503 that says when to try again (review 46a #4: a 502 without Retry-After).
+    expect(res.status, JSON.stringify(body)).toBe(503);
+    expect(res.headers.get("retry-after")).toBe("5");
+    expect(body).toMatchObject({ error: "unavailable" });
     expect(body.message).toMatch(/answered HTTP 503 when asked for the Records this change would overwrite, so the change was not sent/);
     expect(stack.relay.seen.slice(before).some((r) => r.url.endsWith("/delete"))).toBe(false);
     expect(await audited(base, ada, "delete-records")).toMatchObject({ outcome: "failed", message: body.message });
@@ -58,6 +61,20 @@ it("a change cut off at the upstream (no answer) is recorded as unknown with the
     expect(res.status).toBe(502);
     // It may have been applied (the connection went after it was sent): unknown, with why.
     expect(await audited(base, ada, "update")).toMatchObject({ outcome: "unknown", message: body.message });
+  } finally {
+    stack.hold = undefined;
+  }
+});
+
+it("/api/config while the service answers 503: a 503 that says when to try again (review 46a #4)", async () => {
+  const base = stack.proxy.url;
+  const ada = await signIn(base, "ada@example.com", PW);
+  stack.hold = (req) => (req.url?.startsWith("/v0/meta") ? Promise.resolve({ status: 503, body: '{"error":"unavailable","subCode":12,"message":"The database cannot be reached."}' }) : undefined);
+  try {
+    const res = await fetch(`${base}/api/config`, { headers: { ...fromApp(base), cookie: ada } });
+    expect(res.status, await res.clone().text()).toBe(503);
+    expect(res.headers.get("retry-after")).toBe("5");
+    expect(await res.json()).toMatchObject({ error: "unavailable", message: "The database cannot be reached." });
   } finally {
     stack.hold = undefined;
   }
@@ -91,3 +108,4 @@ it("a delete while the upstream is down says the upstream could not be reached, 
   expect(up.status).toBe(502);
   expect(await audited(base, ada, "upload")).toMatchObject({ outcome: "failed", message: upBody.message, file: { key: "down/never.txt" } });
 });
+

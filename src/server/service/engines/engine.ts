@@ -50,6 +50,8 @@ export interface Dialect {
    */
   jsonRow(columns: { ref: RawBuilder<unknown>; json: boolean }[]): RawBuilder<string>;
   jsonArrayOf(rowText: RawBuilder<unknown>): RawBuilder<string>;
+  /** The length of a text in bytes of UTF-8 (object keys are limited in bytes). */
+  byteLength(text: RawBuilder<unknown>): RawBuilder<number>;
   /**
    * `table as alias`, read as a sample of about `percent`% of its rows (whole vectors: cheap),
    * where the engine can: a sorted first page then finds a bound on its first sort term from the

@@ -10,6 +10,7 @@ import { sql } from "kysely";
 import type { SqlEngine, SqlTx } from "../engines/engine";
 import { ensureSchema } from "../engines/failures";
 import type { JobAction, Selection } from "./domain/jobs/job-request.utils";
+import { MAX_KEY_BYTES } from "../../../shared/storage";
 import { OBJECTS, type ObjectRow, insertVersion, withVersionRetry } from "./metadata";
 
 export const JOBS = "_storage_jobs";
@@ -50,7 +51,7 @@ const toJob = (r: unknown[]): JobRow => ({
 });
 
 /** A step stopped because the job is no longer running (cancelled meanwhile). */
-export type StepOutcome = { kind: "stopped" } | { kind: "conflict"; key: string } | { kind: "ok"; removedFiles: string[] };
+export type StepOutcome = { kind: "stopped" } | { kind: "conflict"; key: string } | { kind: "tooLong"; key: string; bytes: number } | { kind: "ok"; removedFiles: string[] };
 
 export interface JobsStore {
   create(job: Omit<JobRow, "state" | "done" | "cursor" | "error" | "createdAt" | "updatedAt">): Promise<JobRow>;
@@ -63,6 +64,8 @@ export interface JobsStore {
   count(bucket: string, s: Selection): Promise<number>;
   /** Whether the selection holds any key outside `except` (one key read, not a count). */
   holdsOther(bucket: string, s: Selection, except: Selection): Promise<boolean>;
+  /** The selection's longest key in bytes of UTF-8, if it holds any. */
+  longestKey(bucket: string, s: Selection): Promise<string | undefined>;
   /** A key of the selection whose destination already exists, if any. */
   firstConflict(bucket: string, s: Selection, from: string, to: string): Promise<string | undefined>;
   /** Renames the keys in (cursor, last] of the selection; records progress in the same transaction. */
@@ -187,6 +190,10 @@ export async function openJobsStore(engine: SqlEngine): Promise<JobsStore> {
       const rows = await one(outside(inSelection(b.selectFrom(OBJECTS).select("key").where("bucket", "=", bucket), s)).limit(1).compile());
       return rows.length > 0;
     },
+    async longestKey(bucket, s) {
+      const rows = await one(inSelection(b.selectFrom(OBJECTS).select("key").where("bucket", "=", bucket), s).orderBy(engine.dialect.byteLength(sql.ref("key")), "desc").limit(1).compile());
+      return rows[0] ? String(rows[0][0]) : undefined;
+    },
     async firstConflict(bucket, s, from, to) {
       const src = inSelection(b.selectFrom(`${OBJECTS} as s`).select("s.key").where("s.bucket", "=", bucket), s, "s.key");
       const rows = await one(
@@ -209,6 +216,17 @@ export async function openJobsStore(engine: SqlEngine): Promise<JobsStore> {
     async moveStep(job, s, last, keys) {
       return engine.write(async (tx): Promise<StepOutcome> => {
         if (!(await stillMine(tx, job))) return { kind: "stopped" };
+        if (Buffer.byteLength(job.to) > Buffer.byteLength(job.from)) {
+          // A name made longer than keys may be (one uploaded since the job was checked at its start):
+          // no endpoint could read, sign or delete it after (review 46a #1).
+          const long = await tx.run(
+            range(b.selectFrom(OBJECTS).select(["key", engine.dialect.byteLength(dest(job.from, job.to)).as("n")]).where("bucket", "=", job.bucket), job, s, last)
+              .where(engine.dialect.byteLength(dest(job.from, job.to)), ">", MAX_KEY_BYTES)
+              .limit(1)
+              .compile(),
+          );
+          if (long.rows.length > 0) return { kind: "tooLong", key: String(long.rows[0][0]), bytes: Number(long.rows[0][1]) };
+        }
         // Destinations that exist already: refused, or replaced (every version) when asked.
         const clash = await tx.run(
           range(b.selectFrom(`${OBJECTS} as s`).select(dest(job.from, job.to, "s.key").as("d")).where("s.bucket", "=", job.bucket), job, s, last, "s.key")

@@ -44,6 +44,23 @@ describe("storage jobs", () => {
     expect(await read(v1.replace("j/a.txt", "j/c.txt"))).toBe(404);
   });
 
+  it("a folder move or copy that would make a key longer than 1,024 bytes is refused, naming it; a shorter one is not (review 46a #1)", async () => {
+    const long = `deep/${"ü".repeat(400)}${"k".repeat(219)}`; // 5 + 800 + 219 = 1,024 bytes
+    await upload(svc, "public-assets", long, "long");
+    await upload(svc, "public-assets", "deep/short.txt", "short");
+    for (const action of ["move", "copy"]) {
+      const res = await start({ action, from: "deep/", to: "deeper/deep/" });
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { message: string }).message).toMatch(
+        new RegExp(`^${action === "move" ? "Moving" : "Copying"} "deep/" to "deeper/deep/" would make "deeper/deep/ü+…k+" 1,031 bytes long; keys are at most 1,024 bytes\\. Choose a shorter destination`),
+      );
+    }
+    expect(await read(long)).toBe("long");
+    const { id } = (await (await start({ action: "move", from: "deep/", to: "dp/" })).json()) as { id: string };
+    expect(await finished(id)).toMatchObject({ state: "done", done: 2 });
+    expect(await read(`dp/${long.slice(5)}`)).toBe("long");
+  });
+
   it("moves a folder onto existing names only with overwrite, replacing them", async () => {
     await upload(svc, "public-assets", "o/x.txt", "new x");
     await upload(svc, "public-assets", "o/y.txt", "new y");

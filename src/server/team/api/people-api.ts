@@ -44,6 +44,8 @@ interface Ctx {
   admin: PeopleAdmin;
   people: PeopleSessions;
   mode: IdentityMode;
+  /** Records a wrong current password given to change one's own, counted as failed sign-ins are. */
+  wrongPassword?: (email: string) => Promise<void>;
 }
 
 const json = (res: ServerResponse, status: number, body: unknown) => sendJson(res, status, body, API_SECURITY_HEADERS);
@@ -171,10 +173,15 @@ async function changeOwnPassword(ctx: Ctx): Promise<void> {
   }
   const wait = wrongCurrent.retryAfter(actor.email);
   if (wait > 0) {
+    // Counted too, as sign-ins past their limit are: guessing with a session leaves a trace.
+    await ctx.wrongPassword?.(actor.email);
     return void sendJson(res, 429, errorBody("too_many_requests", `Too many wrong current passwords. Try again in ${Math.ceil(wait / 60)} min.`), { ...API_SECURITY_HEADERS, "retry-after": String(wait) });
   }
   wrongCurrent.fail(actor.email);
-  if (!(await checkPassword(person.passwordHash, b.current))) return void error(res, 400, "validation_error", "Your current password is not right; nothing was changed.");
+  if (!(await checkPassword(person.passwordHash, b.current))) {
+    await ctx.wrongPassword?.(actor.email);
+    return void error(res, 400, "validation_error", "Your current password is not right; nothing was changed.");
+  }
   wrongCurrent.succeed(actor.email);
   const problem = passwordProblem(b.password, actor.email);
   if (problem) return void error(res, 400, "validation_error", problem);
@@ -331,6 +338,8 @@ export async function handlePeopleApi(ctx: Ctx): Promise<boolean> {
     else json(res, 200, { items: (await store.listSessions(email.toLowerCase())).map((s) => publicSession(s, people.idOf(req))) });
   } else if (sub === "sessions" && parts.length === 3 && method === "DELETE") {
     if (!(await begin("end-sessions"))) return true;
+    // Nobody by that email is a 404 (review 46a #7: "ended 0" told an admin a typo had worked).
+    if (!(await admin.get(email))) return await ended({ ok: false, status: 404, message: `Nobody signs in as ${email}.` }, () => null), true;
     const n = await store.deleteSessionsOf(email.toLowerCase(), { reason: "ended-by-admin", at: Date.now() });
     await after();
     await ended({ ok: true, value: n }, (v) => ({ ended: v }));

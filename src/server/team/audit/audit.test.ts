@@ -718,6 +718,12 @@ describe("what is recorded", () => {
     });
     const vicRefused = await call(ada, "GET", "/api/audit?actor=vic@example.com&kind=refused&bucket=team-files");
     expect(vicRefused.body.items[0]).toMatchObject({ action: "refused", bucket: "team-files" });
+    // A restore of a key without a version is refused by the service (400), and found by that key
+    // (review 46a #6: recorded with none).
+    const plain = await call(eve, "POST", `/api/v0/storage/restore/team-files/${path("audit/restore me.txt")}`);
+    expect(plain.status).toBe(400);
+    const byKey = await call(ada, "GET", `/api/audit?bucket=team-files&key=${encodeURIComponent("audit/restore me.txt")}&kind=restore-file&actor=eve@example.com`);
+    expect(byKey.body.items[0]).toMatchObject({ action: "restore-file", outcome: "failed", keys: ["audit/restore me.txt"] });
   });
 
   it("a resumable upload: steps refused to a viewer, the completed file recorded like an upload (key, version, size)", async () => {
@@ -760,6 +766,19 @@ describe("what is recorded", () => {
     const twice = (await call(ada, "GET", "/api/audit?bucket=team-files&key=audit/parts.bin&kind=upload")).body.items;
     expect(twice[0]).toMatchObject({ outcome: "applied", file: { versionedKey: done.body.key, again: true } });
     expect(twice[1].file.again).toBeUndefined();
+    // Steps the service fails (a bad size, a part of the wrong length) are recorded with its words,
+    // found by the file's key (review 46a #5: none was).
+    const badStart = await call(eve, "POST", "/api/v0/storage/uploads/team-files", { key: "audit/bad.bin", size: -1 });
+    expect(badStart.status).toBe(400);
+    const next = await call(eve, "POST", "/api/v0/storage/uploads/team-files", { key: "audit/bad.bin", size: 5 });
+    const short = await fetch(`${base()}/api/v0/storage/uploads/team-files/${next.body.id}/parts/1`, { method: "PUT", headers: { ...fromApp(base()), cookie: eve, "content-type": "application/octet-stream" }, body: "hi" });
+    expect(short.status).toBe(400);
+    const shortSaid = ((await short.json()) as { message: string }).message;
+    const failed = (await call(ada, "GET", "/api/audit?bucket=team-files&key=audit/bad.bin&actor=eve@example.com")).body.items;
+    expect(failed.map((i: { endpoint: string; outcome: string; message: string }) => [i.endpoint.split(" ")[0], i.outcome, i.message])).toEqual([
+      ["PUT", "failed", shortSaid],
+      ["POST", "failed", badStart.body.message],
+    ]);
   });
 
   it("failed sign-ins, per account and address", async () => {
@@ -789,6 +808,12 @@ describe("what is recorded", () => {
     expect(await from("late@example.com")).toBe(429);
     const late = await call(ada, "GET", "/api/audit?kind=sign-in-failed&actor=late@example.com");
     expect(late.body.items[0]).toMatchObject({ action: "sign-in-failed", address: "127.0.0.41", count: 1 });
+    // A wrong current password given to change one's own is counted the same way, apart from
+    // sign-ins (review 46a #2: guessing with a session left no trace).
+    const vic = await signIn(base(), "vic@example.com", PW);
+    expect((await call(vic, "POST", "/api/me/password", { current: "not my password at all", password: "a brand new passphrase" })).status).toBe(400);
+    const guessed = await call(ada, "GET", "/api/audit?kind=sign-in-failed&actor=vic@example.com");
+    expect(guessed.body.items[0]).toMatchObject({ action: "sign-in-failed", actor: "vic@example.com", endpoint: "POST /api/me/password", address: "127.0.0.1", count: 1 });
   });
 });
 

@@ -12,7 +12,7 @@ import os from "node:os";
 import { BEFORE_IMAGES_HEADER, BEFORE_IMAGES_MAX, type BeforeImages, deleteBodySchema } from "../../../shared/record-writes";
 import { encodeKeyPath, parseObjectKey } from "../../../shared/storage";
 import type { Actor } from "../contract";
-import { type Upstream, UpstreamFailure } from "../../proxy/forward";
+import { keyRefused, type Upstream, UpstreamFailure } from "../../proxy/forward";
 import type { NewAuditEntry } from "./audit-entry";
 import type { AuditLog } from "./audit-log";
 import { jsonObjectOf } from "../../../shared/json-text";
@@ -98,7 +98,7 @@ export interface Auditor {
    * A failed sign-in, counted per account and address: the first of a minute is written at once
    * (count 1), the rest of that minute as one entry with their count when it ends.
    */
-  signInFailed(email: string, address: string): Promise<void>;
+  signInFailed(email: string, address: string, endpoint?: WrongPasswordAt): Promise<void>;
   /** Writes what is still being counted (at shutdown, and for tests). */
   flush(): Promise<void>;
   record(e: Omit<NewAuditEntry, "at">): Promise<void>;
@@ -115,7 +115,8 @@ function splitVersioned(versioned: string): { version: string; key: string } | u
 function restoreOf(c: { upstreamPath: string }): { restoredFrom: string; fromVersion?: string; key?: string } {
   const restoredFrom = objectKeyOf(c);
   const v = splitVersioned(restoredFrom);
-  return { restoredFrom, ...(v ? { fromVersion: v.version, key: v.key } : {}) };
+  // A path without a version is refused by the service; it is still about that key (review 46a #6).
+  return { restoredFrom, ...(v ? { fromVersion: v.version, key: v.key } : restoredFrom ? { key: restoredFrom } : {}) };
 }
 
 const KIND: Record<string, NewAuditEntry["kind"]> = {
@@ -154,9 +155,13 @@ export function undoOf(header: string | string[] | undefined): string | undefine
 
 /** Failed sign-ins of one account from one address within this long are one entry with their count. */
 export const SIGN_IN_WINDOW_MS = 60_000;
+/** Where a wrong password was given: signing in, or a session changing its own password (review 46a #2). */
+export type WrongPasswordAt = "POST /login" | "POST /api/me/password";
+
 interface FailureWindow {
   account: string;
   address: string;
+  endpoint: WrongPasswordAt;
   since: number;
   /** Failures after the first (which was written at once). */
   count: number;
@@ -302,8 +307,13 @@ export function createAuditor(opts: AuditorOptions): Auditor {
     // Refused as a request (400, 404): the change itself is refused the same way, and says why.
     // The upstream failing (5xx): what the change would overwrite cannot be known, so it is not
     // sent (it was, and applied, with nothing kept of what it overwrote: review 29a #1).
+    if (res.status === 401) throw keyRefused("The upstream");
     if (res.status >= 500) {
-      throw new UpstreamFailure(502, `The upstream answered HTTP ${res.status} when asked for the Records this change would overwrite, so the change was not sent (the activity log must keep what it overwrites). Try again in a moment.`);
+      // A 503 stays one, with when to try again (review 46a #4: a 502 without Retry-After).
+      const failure = new UpstreamFailure(res.status === 503 ? 503 : 502, `The upstream answered HTTP ${res.status} when asked for the Records this change would overwrite, so the change was not sent (the activity log must keep what it overwrites). Try again in a moment.`);
+      const wait = Number(res.headers["retry-after"]);
+      if (failure.status === 503 && Number.isInteger(wait) && wait > 0) failure.retryAfterS = wait;
+      throw failure;
     }
     if (res.status !== 200) return undefined;
     const body = res.body as { items?: Record<string, unknown>[]; count?: number };
@@ -548,9 +558,9 @@ export function createAuditor(opts: AuditorOptions): Auditor {
 
   // Failed sign-ins being counted, per account and address (a guessing run is a few entries, not thousands).
   const failures = new Map<string, FailureWindow>();
-  async function appendFailures(account: string, address: string, count: number, since: number, until: number) {
+  async function appendFailures(w: Pick<FailureWindow, "account" | "address" | "endpoint">, count: number, since: number, until: number) {
     try {
-      await log.append({ actorEmail: account, actorKind: "unknown", address, endpoint: "POST /login", at: until, kind: "sign-in-failed", resource: null, keys: [], detail: { count, since: new Date(since).toISOString() } });
+      await log.append({ actorEmail: w.account, actorKind: "unknown", address: w.address, endpoint: w.endpoint, at: until, kind: "sign-in-failed", resource: null, keys: [], detail: { count, since: new Date(since).toISOString() } });
     } catch (e) {
       opts.onError?.(e as Error);
     }
@@ -558,7 +568,7 @@ export function createAuditor(opts: AuditorOptions): Auditor {
   async function writeFailures(k: string, w: FailureWindow) {
     clearTimeout(w.timer);
     if (failures.get(k) === w) failures.delete(k);
-    if (w.count > 0) await appendFailures(w.account, w.address, w.count, w.since, Date.now());
+    if (w.count > 0) await appendFailures(w, w.count, w.since, Date.now());
   }
 
   return {
@@ -638,8 +648,8 @@ export function createAuditor(opts: AuditorOptions): Auditor {
         // A new newest version of `key` with the content of `restoredFrom` (v<version>/<key>).
         const restore = restoreOf(c);
         Object.assign(detail, restore);
-        if (restore.key !== undefined) {
-          keys = [restore.key];
+        if (restore.key !== undefined) keys = [restore.key];
+        if (restore.key !== undefined && restore.fromVersion !== undefined) {
           const size = await sizeOfVersion(c.target ?? "", restore.key, restore.restoredFrom);
           if (size !== undefined) detail.size = size;
         }
@@ -812,7 +822,8 @@ export function createAuditor(opts: AuditorOptions): Auditor {
     async unanswered(c, status, message) {
       try {
         const { detail, keys } = await attempted(c);
-        const kind = KIND[c.endpoint] ?? "refused";
+        // A resumable upload's step that failed is a try at an upload; anything else not a change, a refusal.
+        const kind = KIND[c.endpoint] ?? (c.endpoint.startsWith("upload-") ? "upload" : "refused");
         const resource = resourceOf(c);
         const change = await appendKept({ ...base(c), at: Date.now(), kind, resource, keys, detail: { ...detail, outcome: "pending" } });
         await log.append({ ...base(c), at: Date.now(), kind: "outcome", resource, keys: [], detail: { status, outcome: "failed", message }, ref: change.seq });
@@ -825,9 +836,9 @@ export function createAuditor(opts: AuditorOptions): Auditor {
       if (owed.length && !(await payOwed())) throw owedRefusal();
       return recordPeopleChange(log, { email: actor.email, kind: actor.kind }, address, `${method} ${path}`, what, opts.onError, (e) => appendOutcome(e));
     },
-    async signInFailed(email, address) {
+    async signInFailed(email, address, endpoint = "POST /login") {
       const account = email || "(no email)";
-      const k = `${account}\n${address}`;
+      const k = `${account}\n${address}\n${endpoint}`;
       const now = Date.now();
       const open = failures.get(k);
       if (open && now - open.since < SIGN_IN_WINDOW_MS) {
@@ -835,10 +846,10 @@ export function createAuditor(opts: AuditorOptions): Auditor {
         return;
       }
       if (open) await writeFailures(k, open);
-      const window: FailureWindow = { account, address, since: now, count: 0, timer: setTimeout(() => void writeFailures(k, window), SIGN_IN_WINDOW_MS) };
+      const window: FailureWindow = { account, address, endpoint, since: now, count: 0, timer: setTimeout(() => void writeFailures(k, window), SIGN_IN_WINDOW_MS) };
       window.timer.unref();
       failures.set(k, window);
-      await appendFailures(account, address, 1, now, now);
+      await appendFailures(window, 1, now, now);
     },
     async flush() {
       await Promise.all([...failures].map(([k, w]) => writeFailures(k, w)));

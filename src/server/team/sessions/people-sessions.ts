@@ -33,6 +33,8 @@ export interface PeopleSessions {
   end(req: IncomingMessage): Promise<void>;
   /** Why the request's cookie no longer opens a session, while that is kept (7 days). */
   whyEnded(req: IncomingMessage): Promise<SessionEnd | undefined>;
+  /** Why the session of this cookie secret ended, while that is kept (a browser's sign-out mark). */
+  whyEndedBy(secret: string): Promise<SessionEnd | undefined>;
   /** The session id (hash) of the request, for "this one" in lists. */
   idOf(req: IncomingMessage): string | undefined;
   /** How many people exist (refreshed with the revision). */
@@ -84,10 +86,8 @@ export async function createPeopleSessions(store: TeamStore, opts: { pollMs?: nu
   }, opts.pollMs ?? 1000);
   timer.unref();
 
-  const idOf = (req: IncomingMessage) => {
-    const secret = readCookie(req.headers.cookie, PERSON_COOKIE);
-    return secret && /^[A-Za-z0-9_-]{20,100}$/.test(secret) ? sessionHash(secret) : undefined;
-  };
+  const idOfSecret = (secret: string | undefined) => (secret && /^[A-Za-z0-9_-]{20,100}$/.test(secret) ? sessionHash(secret) : undefined);
+  const idOf = (req: IncomingMessage) => idOfSecret(readCookie(req.headers.cookie, PERSON_COOKIE));
 
   return {
     idOf,
@@ -156,6 +156,10 @@ export async function createPeopleSessions(store: TeamStore, opts: { pollMs?: nu
     },
     async whyEnded(req) {
       const id = idOf(req);
+      return id ? store.sessionEnd(id) : undefined;
+    },
+    async whyEndedBy(secret) {
+      const id = idOfSecret(secret);
       return id ? store.sessionEnd(id) : undefined;
     },
     close: () => clearInterval(timer),

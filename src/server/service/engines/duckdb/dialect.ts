@@ -39,6 +39,7 @@ export const duckDbDialect: Dialect = {
   // 10,000 rows), which builds one JSON document of them all first.
   jsonRow: (columns) => sql<string>`json_array(${sql.join(columns.map((c) => (c.json ? sql`${c.ref}::JSON` : c.ref)))})::VARCHAR`,
   jsonArrayOf: (rowText) => sql<string>`coalesce('[' || string_agg(${rowText}, ',') || ']', '[]')`,
+  byteLength: (text) => sql<number>`strlen(${text})`,
   sampleFrom: (table, alias, percent) => sql`${sql.table(table)} as ${sql.id(alias)} tablesample ${sql.lit(percent)}% (system)`,
   bool: (v) => v,
   columnType(type: FieldType) {

@@ -55,6 +55,7 @@ export function postgresDialect(foldCollation: string | undefined): Dialect {
     },
     jsonRow: (columns) => sql<string>`json_build_array(${sql.join(columns.map((c) => (c.json ? sql`${c.ref}::json` : c.ref)))})::text`,
     jsonArrayOf: (rowText) => sql<string>`coalesce('[' || string_agg(${rowText}, ',') || ']', '[]')`,
+    byteLength: (text) => sql<number>`octet_length(${text})`,
     bool: (v) => v,
     columnType(type: FieldType) {
       if (type === "number") return sql`double precision`;

@@ -4,7 +4,7 @@
  * their path below `from` (a rename of the folder). `to` "" is the bucket's top level.
  */
 import { type Failure, type Result, fail, ok } from "../../../../../shared/errors";
-import { validateObjectKey } from "../../../../../shared/storage";
+import { MAX_KEY_BYTES, utf8Length, validateObjectKey } from "../../../../../shared/storage";
 
 export type JobAction = "move" | "copy" | "delete";
 export const JOB_ACTIONS: readonly JobAction[] = ["move", "copy", "delete"];
@@ -80,6 +80,19 @@ export function selectionOf(from: string): Selection {
 
 /** Where a key under `from` lands. */
 export const destination = (key: string, from: string, to: string) => (from.endsWith("/") ? to + key.slice(from.length) : to);
+
+/**
+ * Why a move or copy of a folder is refused when it would give `key` a name longer than keys may
+ * be (review 46a #1: the job made it, and no endpoint could read, sign, delete or move it after).
+ */
+export function destinationTooLong(j: { action: JobAction; from: string; to: string }, key: string): string | undefined {
+  const landed = destination(key, j.from, j.to);
+  const bytes = utf8Length(landed);
+  if (bytes <= MAX_KEY_BYTES) return undefined;
+  const shown = landed.length > 80 ? `${landed.slice(0, 60)}…${landed.slice(-12)}` : landed;
+  const verb = j.action === "move" ? "Moving" : "Copying";
+  return `${verb} "${j.from}" to "${j.to}" would make "${shown}" ${bytes.toLocaleString("en-US")} bytes long; keys are at most ${MAX_KEY_BYTES.toLocaleString("en-US")} bytes. Choose a shorter destination, or shorten the longest names first.`;
+}
 
 /** The keys a job reads or writes: its source, and for a move or copy its destination (a key, or a folder ending in "/"). */
 function regions(j: { action: JobAction; from: string; to: string }): string[] {

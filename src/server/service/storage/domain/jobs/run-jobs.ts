@@ -11,10 +11,10 @@
 import { randomUUID } from "node:crypto";
 import type { JobRow, JobsStore, StepOutcome } from "../../metadata-jobs";
 import type { ObjectRow } from "../../metadata";
-import { StorageFailure } from "../failure";
+import { StorageFailure, invalid } from "../failure";
 import { objectBlob, type StorageDomain } from "../storage-domain";
 import { dropBlobsAfterCommit } from "../delete-object";
-import { type JobRequest, destination, folderSelection, jobsOverlap, selectionOf } from "./job-request.utils";
+import { type JobRequest, destination, destinationTooLong, folderSelection, jobsOverlap, selectionOf } from "./job-request.utils";
 
 /** Keys per committed step: small enough that a cancel is seen soon, big enough to be fast. */
 const STEP = 200;
@@ -51,6 +51,8 @@ export function createJobRunner(d: StorageDomain, jobs: JobsStore, opts: { step?
     if (!src) return undefined; // deleted meanwhile: nothing to copy
     if (there && there.sha256 === src.sha256) return undefined; // done before a restart, or the same bytes
     if (there && !job.overwrite) throw new StorageFailure("conflict", `"${to}" already exists; copy with overwrite to replace it.`);
+    const tooLong = destinationTooLong(job, src.key);
+    if (tooLong) throw invalid(tooLong);
     const file = randomUUID();
     await d.blobs.put(objectBlob(job.bucket, file), await d.blobs.get(objectBlob(job.bucket, src.file)));
     return { bucket: job.bucket, key: to, file, size: src.size, contentType: src.contentType, sha256: src.sha256 };
@@ -108,6 +110,10 @@ export function createJobRunner(d: StorageDomain, jobs: JobsStore, opts: { step?
           await jobs.finish(job.id, "failed", `"${out.key}" already exists; run the job with overwrite to replace it. ${job.done} done before this.`);
           return;
         }
+        if (out.kind === "tooLong") {
+          await jobs.finish(job.id, "failed", `${destinationTooLong(job, out.key) ?? `"${out.key}" would be too long.`} ${job.done} done before this.`);
+          return;
+        }
         await dropBlobs(job.bucket, out.removedFiles);
         job = { ...job, cursor: last(keys), done: job.done + keys.length };
       }
@@ -159,6 +165,11 @@ export function createJobRunner(d: StorageDomain, jobs: JobsStore, opts: { step?
     const s = selectionOf(req.from);
     const total = await jobs.count(bucket, s);
     if (total === 0) throw new StorageFailure("not_found", `There is nothing at "${req.from}" in bucket "${bucket}".`);
+    if (req.action !== "delete" && req.from.endsWith("/") && Buffer.byteLength(req.to) > Buffer.byteLength(req.from)) {
+      const longest = await jobs.longestKey(bucket, s);
+      const tooLong = longest === undefined ? undefined : destinationTooLong(req, longest);
+      if (tooLong) throw invalid(tooLong);
+    }
     if (req.action !== "delete" && !req.overwrite) {
       const clash = await jobs.firstConflict(bucket, s, req.from, req.to);
       if (clash) {
