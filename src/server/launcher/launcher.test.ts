@@ -12,8 +12,8 @@ import { Readable } from "node:stream";
 import { afterAll, describe, expect, it } from "vitest";
 import { fromApp, raw, startRawUpstream } from "../proxy/testing/test-baseboard";
 import { alive } from "./testing/process-alive";
+import { commandArgs } from "../service/testing/service-entry";
 
-const MAIN = path.resolve(__dirname, "main.ts");
 const children: ChildProcess[] = [];
 
 interface Launched {
@@ -24,7 +24,7 @@ interface Launched {
 }
 
 function launch(env: Record<string, string>, cwd = process.cwd()): Promise<Launched> {
-  const child = spawn(process.execPath, ["--import", "tsx", MAIN], {
+  const child = spawn(process.execPath, commandArgs("launcher/main"), {
     cwd,
     env: { PATH: process.env.PATH, PORT: "0", SERVICE_PORT: "0", SERVICE_LOG_LEVEL: "silent", BASEBOARD_DIST: path.join(os.tmpdir(), "bb-no-dist"), ...env },
     stdio: ["ignore", "pipe", "pipe"],

@@ -39,3 +39,13 @@ export function serviceEntry(): { script: string; execArgv: string[] } {
   if (bundleIsFresh()) return { script: BUNDLE, execArgv: ["--max-semi-space-size=1"] };
   return { script: path.join(ROOT, "src", "server", "service", "main.ts"), execArgv: ["--import", "tsx"] };
 }
+
+/**
+ * The node arguments that run a command as `npm start` or `npm run people|audit|import` does,
+ * from the bundle built beside the service's when it is fresh: the CLI tests start ~40 of them,
+ * 1.0 s each under tsx, 0.4 s bundled.
+ */
+export function commandArgs(source: "launcher/main" | "team/people/cli" | "team/audit/cli" | "service/records/import/cli"): string[] {
+  if (bundleIsFresh()) return [path.join(ROOT, "dist-server", `${source}.js`)];
+  return ["--import", "tsx", path.join(ROOT, "src", "server", `${source}.ts`)];
+}

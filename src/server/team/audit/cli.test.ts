@@ -9,6 +9,7 @@ import path from "node:path";
 import { parse } from "csv-parse/sync";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { commandArgs } from "../../service/testing/service-entry";
 import { openSqliteAuditLog } from "./sqlite-audit-log";
 import { CSV_COLUMNS } from "./cli";
 
@@ -19,7 +20,7 @@ let dir: string;
 /** Runs `npm run audit -- …` (what package.json runs) on `dir`; stdout read as a pipe, slowly. */
 function audit(args: string[]): Promise<{ code: number; out: string; err: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "src/server/team/audit/cli.ts", ...args], { env: { ...process.env, DATA_DIR: dir, BASEBOARD_DATABASE_URL: "" }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [...commandArgs("team/audit/cli"), ...args], { env: { ...process.env, DATA_DIR: dir, BASEBOARD_DATABASE_URL: "" }, stdio: ["ignore", "pipe", "pipe"] });
     const out: Buffer[] = [];
     let err = "";
     // A reader that pauses now and then, like a pipe into a slower program.
@@ -101,7 +102,7 @@ describe("npm run audit", () => {
 
   it("an export into a reader that stops early (| head) ends quietly, exit 0", async () => {
     const r = await new Promise<{ code: number; err: string }>((resolve, reject) => {
-      const child = spawn(process.execPath, ["--import", "tsx", "src/server/team/audit/cli.ts", "export", "--format", "csv"], { env: { ...process.env, DATA_DIR: dir, BASEBOARD_DATABASE_URL: "" }, stdio: ["ignore", "pipe", "pipe"] });
+      const child = spawn(process.execPath, [...commandArgs("team/audit/cli"), "export", "--format", "csv"], { env: { ...process.env, DATA_DIR: dir, BASEBOARD_DATABASE_URL: "" }, stdio: ["ignore", "pipe", "pipe"] });
       let err = "";
       // Like `head -5`: read a little, then close the pipe.
       child.stdout.once("data", () => child.stdout.destroy());
@@ -114,7 +115,7 @@ describe("npm run audit", () => {
 
   it("verify still answers on standard output, exit 0", async () => {
     const r = await new Promise<{ code: number; out: string }>((resolve) =>
-      execFile(process.execPath, ["--import", "tsx", "src/server/team/audit/cli.ts", "verify"], { env: { ...process.env, DATA_DIR: dir, BASEBOARD_DATABASE_URL: "" } }, (e, out) => resolve({ code: e ? Number(e.code) : 0, out })),
+      execFile(process.execPath, [...commandArgs("team/audit/cli"), "verify"], { env: { ...process.env, DATA_DIR: dir, BASEBOARD_DATABASE_URL: "" } }, (e, out) => resolve({ code: e ? Number(e.code) : 0, out })),
     );
     expect(r.code).toBe(0);
     expect(r.out).toMatch(new RegExp(`verifies: ${ENTRIES} entries`));
@@ -127,7 +128,7 @@ describe("npm run audit", () => {
     await log.close();
     const run = (env: Record<string, string>) =>
       new Promise<string>((resolve) =>
-        execFile(process.execPath, ["--import", "tsx", "src/server/team/audit/cli.ts", "verify"], { env: { ...process.env, DATA_DIR: dir, BASEBOARD_DATABASE_URL: "", ...env } }, (_e, out) => resolve(out)),
+        execFile(process.execPath, [...commandArgs("team/audit/cli"), "verify"], { env: { ...process.env, DATA_DIR: dir, BASEBOARD_DATABASE_URL: "", ...env } }, (_e, out) => resolve(out)),
       );
     const unexplained = await run({ BASEBOARD_AUDIT_RETENTION_DAYS: "" });
     expect(unexplained).toMatch(new RegExp(`verifies: ${ENTRIES - 100} entries`));
@@ -145,7 +146,7 @@ describe("npm run audit", () => {
       file.close();
     }
     const moved = await new Promise<{ code: number; out: string }>((resolve) =>
-      execFile(process.execPath, ["--import", "tsx", "src/server/team/audit/cli.ts", "verify"], { env: { ...process.env, DATA_DIR: dir, BASEBOARD_DATABASE_URL: "" } }, (e, out) => resolve({ code: e ? Number(e.code) : 0, out })),
+      execFile(process.execPath, [...commandArgs("team/audit/cli"), "verify"], { env: { ...process.env, DATA_DIR: dir, BASEBOARD_DATABASE_URL: "" } }, (e, out) => resolve({ code: e ? Number(e.code) : 0, out })),
     );
     expect(moved.code).toBe(1);
     expect(moved.out).toMatch(/entry 101 is still stored behind the checkpoint \(entry 150\).*the checkpoint was moved over entries that were kept/);

@@ -4,9 +4,9 @@
  * exited 0 whatever happened, and left every outcome unwritten).
  */
 import { spawnSync } from "node:child_process";
-import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { commandArgs } from "../../service/testing/service-entry";
 import { createTestDatabase, type TestDatabase } from "../../service/engines/postgres/testing/test-database";
 
 let db: TestDatabase;
@@ -18,7 +18,7 @@ afterAll(async () => {
 });
 
 function people(args: string[], input = "") {
-  const r = spawnSync(process.execPath, ["--import", "tsx", path.resolve("src/server/team/people/cli.ts"), ...args], {
+  const r = spawnSync(process.execPath, [...commandArgs("team/people/cli"), ...args], {
     input,
     encoding: "utf8",
     env: { ...process.env, BASEBOARD_DATABASE_URL: db.url },

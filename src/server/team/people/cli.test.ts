@@ -7,6 +7,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { commandArgs } from "../../service/testing/service-entry";
 import { openSqliteTeamStore } from "../store/sqlite-store";
 import { checkPassword } from "./passwords";
 
@@ -14,7 +15,7 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bb-people-cli-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 function people(args: string[], input = "") {
-  const r = spawnSync(process.execPath, ["--import", "tsx", path.resolve("src/server/team/people/cli.ts"), ...args], {
+  const r = spawnSync(process.execPath, [...commandArgs("team/people/cli"), ...args], {
     input,
     encoding: "utf8",
     env: { ...process.env, DATA_DIR: dir, BASEBOARD_DATABASE_URL: "" },

@@ -9,6 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { commandArgs } from "../../testing/service-entry";
 import { createTestDatabase, type TestDatabase } from "../../engines/postgres/testing/test-database";
 import { type ServiceProcess, startServiceProcess } from "../../testing/service-process";
 
@@ -31,7 +32,7 @@ async function importFile(name: string, text: string, ...args: string[]) {
   const file = path.join(dir, name);
   fs.writeFileSync(file, text);
   const env = { ...process.env, DATABASE_URL: db.url, DATA_DIR: dir };
-  return run(process.execPath, ["--import", "tsx", "src/server/service/records/import/cli.ts", file, "--table", "ops/items", ...args], { cwd: ROOT, env }).catch(
+  return run(process.execPath, [...commandArgs("service/records/import/cli"), file, "--table", "ops/items", ...args], { cwd: ROOT, env }).catch(
     (e: { code: number; stdout: string; stderr: string }) => e,
   );
 }

@@ -9,6 +9,7 @@ import path from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { commandArgs } from "../../testing/service-entry";
 import { parseServiceConfig, sizeBytes } from "../../config";
 import { memoryAdvice } from "../../engines/duckdb/engine";
 
@@ -23,7 +24,7 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 function runImport(env: NodeJS.ProcessEnv, file = csv): Promise<{ code: number; err: string; out: string }> {
   return new Promise((resolve) =>
-    execFile(process.execPath, ["--import", "tsx", "src/server/service/records/import/cli.ts", file, "--table", "demo/people"], { env: { ...process.env, DATABASE_URL: "", ...env } }, (e, out, err) =>
+    execFile(process.execPath, [...commandArgs("service/records/import/cli"), file, "--table", "demo/people"], { env: { ...process.env, DATABASE_URL: "", ...env } }, (e, out, err) =>
       resolve({ code: e ? Number(e.code) : 0, err, out }),
     ),
   );
