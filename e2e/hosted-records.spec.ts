@@ -6,6 +6,7 @@
 import { expect, type Page, test } from "@playwright/test";
 import { useHostedStack } from "./testing/hosted";
 import { SHOTS_UI } from "./testing/layout";
+import { seriousViolations } from "./testing/a11y";
 
 const stack = useHostedStack();
 
@@ -149,6 +150,8 @@ test("outage: red badge, no page shown that is not there, a failed edit keeps it
 
   await stack.stopService();
   await expect(badge).toHaveAttribute("data-state", "down", { timeout: 15_000 });
+  // Its red words are readable (review 46b #5: 4.2:1 on its pink, under the 4.5:1 of small text).
+  expect(await seriousViolations(page, '[data-testid="upstream"]')).toEqual([]);
 
   // An edit while down: not saved, the typed value stays in the cell with Retry.
   const city = page.locator('[role=grid] [role=row][aria-rowindex="2"] [data-col="city"]');

@@ -272,6 +272,15 @@ test("a record panel save that cannot reach the server keeps what was typed, say
   await page.keyboard.press("Enter");
   await expect.poll(async () => (await apiRecord("E00133")).city).toBe("Typed While Offline");
   await expect(panel).not.toContainText("Not saved");
+  // The value saved is the panel's new start: not "changed elsewhere", and the next edit saves
+  // rather than conflicting with its own author (review 46b #1). The focus stays in the panel.
+  await expect(panel.locator("#rp-city")).toBeFocused();
+  await expect(panel).not.toContainText("Changed elsewhere");
+  await panel.locator("#rp-city").fill("Second Edit After Retry");
+  await page.keyboard.press("Control+s");
+  await expect.poll(async () => (await apiRecord("E00133")).city).toBe("Second Edit After Retry");
+  await expect(page.getByText(/Conflict/)).toHaveCount(0);
+  await expect(panel).not.toContainText("Changed elsewhere");
 });
 
 test("an edit not yet answered is marked as saving, not shown as saved", async ({ page }) => {

@@ -340,8 +340,9 @@ export function createProxyHandler(deps: ProxyDeps) {
                 // Not awaited: the person who made the change does not wait for the others to hear of it.
                 event && deps.live?.publish(event).catch((e) => deps.log(`live events: could not publish a change: ${(e as Error).message}`));
               // A storage job still running has moved nothing yet: heard of when it has ended, by
-              // every tab, the one that started it too (it may have sent it to the background).
-              if (applied?.ended && deps.live) void applied.ended.then((done) => done && publish(changeEventOf(done, actor, undefined)));
+              // every tab, the one that started it too (it may have sent it to the background: its
+              // listing is read again there, without a notice of its own action; review 46b #8).
+              if (applied?.ended && deps.live) void applied.ended.then((done) => done && publish(changeEventOf(done, actor, tab)));
               else if (applied && deps.live) publish(changeEventOf(applied, actor, tab));
               return forClient;
             };

@@ -122,6 +122,8 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
     (row: RecordRow, col: GridColumn, value: RecordValue, at?: { from: CellPos; to: CellPos }) => mutate({ pk: row[pkField], col, oldValue: row[col.key], newValue: value, at }),
     [mutate, pkField],
   );
+  // The panel says a failure or conflict in the Field itself.
+  const onPanelCommit = useCallback((row: RecordRow, col: GridColumn, value: RecordValue) => mutate({ pk: row[pkField], col, oldValue: row[col.key], newValue: value, inPlace: true }), [mutate, pkField]);
 
   const count = records.data?.count;
   const pageOfData = useRef(new WeakMap<object, number>());
@@ -309,7 +311,8 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
               pkField={pkField}
               join={view.join}
               deleteWhy={deleteWhy}
-              onCommit={onCommit}
+              changeWhy={changeWhy}
+              onCommit={onPanelCommit}
               pageStep={{ next: view.page < last, prev: view.page > 1, go: panelPageStep }}
               onNavigate={(record) => {
                 if (!record) {

@@ -71,7 +71,8 @@ export function ChangePassword({ onChanged }: { onChanged(): void }) {
           {error.message}
         </p>
       )}
-      <button type="submit" className="btn btn-primary" disabled={busy}>
+      {/* Not `disabled` while it works: the focus stayed on nothing once it was (review 46b #4). */}
+      <button type="submit" className="btn btn-primary" aria-disabled={busy || undefined}>
         {busy ? "Changing…" : "Change password"}
       </button>
     </form>

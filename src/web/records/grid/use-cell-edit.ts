@@ -23,6 +23,11 @@ export interface CellEditVars {
   newValue: RecordValue;
   /** The cell edited and where the cursor went after: a conflict or failure brings it back. */
   at?: { from: CellPos; to: CellPos };
+  /**
+   * Sent from the record panel, which says a failure or conflict in the Field itself: no toast as
+   * well (review 46b #6: it covered that Field, and a screen reader heard it twice).
+   */
+  inPlace?: boolean;
 }
 
 /**
@@ -73,19 +78,21 @@ export function useCellEdit(db: string, table: string, pkField: string, queryKey
     onMutate: async ({ pk, col, newValue }) => {
       // Marked until the answer comes: a slow or hung service must not make it look saved.
       gridActions.setSaving(conflictKey(pk, col.key), true);
+      // A new attempt (Retry, Save again) supersedes the failure or conflict before it.
+      gridActions.setConflict(conflictKey(pk, col.key), null);
       await qc.cancelQueries({ queryKey });
       const previous = qc.getQueryData<QueryResult>(queryKey);
       qc.setQueryData<QueryResult>(queryKey, (d) => patchRow(d, pkField, pk, col.key, newValue));
       return { previous };
     },
-    onError: (err, { pk, col, oldValue, newValue, at }, ctx) => {
+    onError: (err, { pk, col, oldValue, newValue, at, inPlace }, ctx) => {
       if (ctx?.previous) qc.setQueryData(queryKey, ctx.previous);
       // The cell keeps what was typed, marked, with Retry: nothing typed is lost to an outage.
       gridActions.setConflict(conflictKey(pk, col.key), { attempted: newValue, current: oldValue, failed: err.message });
       backTo(at);
-      toast(`Not saved: ${col.key} of ${String(pk)}`, { kind: "error", detail: `${err.message} Your value is kept: press Retry in its cell, or Save again in the record panel.` });
+      if (!inPlace) toast(`Not saved: ${col.key} of ${String(pk)}`, { kind: "error", detail: `${err.message} Your value is kept: press Retry in its cell, or Save again in the record panel.` });
     },
-    onSuccess: ({ matched, current }, { pk, col, oldValue, newValue, at }, ctx) => {
+    onSuccess: ({ matched, current }, { pk, col, oldValue, newValue, at, inPlace }, ctx) => {
       const key = conflictKey(pk, col.key);
       if (matched === 0) {
         qc.setQueryData<QueryResult>(queryKey, (d) => patchRow(d ?? ctx?.previous, pkField, pk, col.key, current));
@@ -95,7 +102,8 @@ export function useCellEdit(db: string, table: string, pkField: string, queryKey
         void lastChangeOf(db, table, String(pk)).then((who) => {
           const by = byWhom(who);
           if (by && useGridStore.getState().conflicts.has(key)) gridActions.setConflict(key, { attempted: newValue, current, by });
-          toast(`Conflict: ${col.key} of ${String(pk)} was changed${by || " elsewhere"}`, {
+          if (!inPlace)
+            toast(`Conflict: ${col.key} of ${String(pk)} was changed${by || " elsewhere"}`, {
             kind: "error",
             detail: `It is now ${show(col, current)} (it was ${show(col, oldValue)} when you started). Your value ${show(col, newValue)} was not saved: it is kept in the cell, where Enter or F2 opens it again and Enter saves it over theirs.`,
             ttlMs: 20_000,

@@ -85,7 +85,9 @@ export function readCsv(text: string, fields: readonly FieldInfo[]): ReadResult 
   const byKey = keys.map((k) => fields.find((f) => f.key === k)!);
   const rows: ImportRow[] = [];
   const errors: CellChange[] = [];
-  const seen = new Set<string>();
+  // Each key's first row (its index in `rows`), and the keys already said to repeat.
+  const seen = new Map<string, number>();
+  const repeated = new Set<string>();
   for (const { record, info } of records.slice(1)) {
     if (record.length !== keys.length) {
       const pk = `(line ${info.lines})`;
@@ -109,9 +111,17 @@ export function readCsv(text: string, fields: readonly FieldInfo[]): ReadResult 
     if (String(record[keys.indexOf(pkField.key)] ?? "").trim() === "") {
       errors.push({ pk: `(line ${info.lines})`, field: pkField, before: undefined, text: "", error: `line ${info.lines}: the primary key ${pkField.key} is empty; every row needs one.` });
     } else if (seen.has(id)) {
-      errors.push({ pk, field: pkField, before: undefined, text: String(pk), error: `line ${info.lines}: ${pkField.key} ${String(pk)} appears twice in the file.` });
+      // Both lines, not the later alone: which one was meant cannot be told, and skipping the
+      // invalid lines imported the first one silently (review 46b #10).
+      const first = rows[seen.get(id)!];
+      if (!repeated.has(id)) {
+        repeated.add(id);
+        errors.push({ pk, field: pkField, before: undefined, text: String(pk), error: `line ${first.line}: ${pkField.key} ${String(pk)} appears twice in the file (also on line ${info.lines}); keep one of them.` });
+        first.bad = true;
+      }
+      errors.push({ pk, field: pkField, before: undefined, text: String(pk), error: `line ${info.lines}: ${pkField.key} ${String(pk)} appears twice in the file (also on line ${first.line}); keep one of them.` });
     }
-    seen.add(id);
+    if (!seen.has(id)) seen.set(id, rows.length);
     rows.push({ line: info.lines, pk, values, cells: record, ...(errors.length > errorsBefore ? { bad: true } : {}) });
   }
   return { ok: true, keys, rows, errors };

@@ -12,7 +12,7 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import type { JoinUnit, RecordRow, RecordValue } from "../../../shared/records";
 import { Dialog } from "../../ui/Dialog";
 import type { GridColumn } from "../grid/columns.utils";
-import { conflictKey, useGridStore } from "../grid/grid-store";
+import { conflictKey, gridActions, useGridStore } from "../grid/grid-store";
 import { formatValue, parseInput, sameValue } from "../values/values.utils";
 import { panelText } from "./field-editor.utils";
 import { FieldEditor } from "./FieldEditor";
@@ -34,6 +34,8 @@ interface Props {
   join: JoinUnit | undefined;
   /** Why this Record cannot be deleted here; undefined when it can. */
   deleteWhy?: string;
+  /** Why this Record's Fields cannot be changed here (a viewer); undefined when they can. */
+  changeWhy?: string;
   onCommit(row: RecordRow, col: GridColumn, value: RecordValue): void;
   onNavigate(record: string | undefined): void;
   /** Past the page's last (first) row: the next (previous) page, when there is one. */
@@ -124,6 +126,8 @@ export default function RecordPanel(p: Props) {
   // was left only in the toast; a failure lost it outright: review 39b #1). A conflict's base is
   // the value now stored; a failure's, the value it was sent against.
   const saveRef = useRef<HTMLButtonElement>(null);
+  /** The Field a save left the focus on (below): a failure takes it back to Save. */
+  const focusedAfterSave = useRef<HTMLElement | null>(null);
   useEffect(() => {
     if (!row || !sent.current.size) return;
     let back = false;
@@ -136,8 +140,10 @@ export default function RecordPanel(p: Props) {
       setDrafts((d) => (key in d ? d : { ...d, [key]: c.attempted === null ? null : panelText(col.field, c.attempted) }));
       setBases((b) => ({ ...b, [key]: c.current === undefined ? row[key] : c.current }));
     }
-    // Save was disabled once the edits went: the focus fell to the page. Back on Save.
-    if (back && (document.activeElement === document.body || document.activeElement === null)) requestAnimationFrame(() => saveRef.current?.focus());
+    // Save was disabled once the edits went: the focus fell to the page, or went to the Field the
+    // save left it on. Back on Save, to save again.
+    const resting = document.activeElement === document.body || document.activeElement === null || document.activeElement === focusedAfterSave.current;
+    if (back && resting) requestAnimationFrame(() => saveRef.current?.focus());
   }, [conflicts, row, p.pkField, p.columns]);
 
   const baseOf = (key: string): RecordValue => (key in bases ? bases[key] : (row?.[key] ?? null));
@@ -150,6 +156,11 @@ export default function RecordPanel(p: Props) {
   /** Saves the edits; false when one cannot be (its Field says why). */
   const save = (): boolean => {
     if (!row) return false;
+    if (p.changeWhy) {
+      // Text kept from before the role changed: said why it cannot be saved, not "Save again".
+      toast(p.changeWhy);
+      return false;
+    }
     const bad: Record<string, string> = {};
     const out: { col: GridColumn; value: RecordValue }[] = [];
     for (const [key, text] of Object.entries(drafts)) {
@@ -172,11 +183,26 @@ export default function RecordPanel(p: Props) {
     }
     for (const { col, value } of out) {
       sent.current.add(col.key);
+      // A retry supersedes the failure or conflict it answers: left in place, it was read as this
+      // save's outcome, put the value back with the old base, and the saved value then showed as
+      // "changed elsewhere" and the next edit conflicted with its own author (review 46b #1).
+      gridActions.setConflict(conflictKey(row[p.pkField], col.key), null);
       p.onCommit({ ...row, [col.key]: baseOf(col.key) }, col, value);
     }
     setDrafts({});
     setBases({});
     latest.current = { drafts: {}, bases: {} };
+    // Save and Discard go grey: the focus stays in the panel, on the first Field saved, rather
+    // than falling to the page (review 46b #4).
+    const first = out[0]?.col.key;
+    if (first && (document.activeElement === saveRef.current || document.activeElement === document.body)) {
+      requestAnimationFrame(() => {
+        // Not when a failure has put the focus on Save meanwhile.
+        if (document.activeElement === saveRef.current && !saveRef.current?.disabled) return;
+        focusedAfterSave.current = document.getElementById(`rp-${first.replace(/[^A-Za-z0-9_-]/g, "_")}`);
+        focusedAfterSave.current?.focus();
+      });
+    }
     return true;
   };
   const discard = () => {
@@ -300,7 +326,8 @@ export default function RecordPanel(p: Props) {
           </button>
         ))}
       </div>
-      <div className="rp-body" role="tabpanel" id="rp-tabpanel" aria-labelledby={`rp-tab-${tab}`}>
+      {/* Focusable for a viewer: it scrolls, and nothing inside it takes the focus then. */}
+      <div className="rp-body" role="tabpanel" id="rp-tabpanel" aria-labelledby={`rp-tab-${tab}`} tabIndex={p.changeWhy ? 0 : undefined}>
         {tab === "history" ? (
           <RecordHistory db={p.db} table={p.table} pkField={p.pkField} recordText={p.recordText} row={row} columns={p.columns} />
         ) : !row ? (
@@ -341,7 +368,7 @@ export default function RecordPanel(p: Props) {
                     ? undefined
                     : c.failed !== undefined
                       ? // Not a conflict: nobody changed it (review 39b #1 said "Changed elsewhere").
-                        `Not saved: ${c.failed}${draft !== undefined ? " Your value is kept here: Save again to retry." : ""}`
+                        `Not saved: ${c.failed}${draft !== undefined && !p.changeWhy ? " Your value is kept here: Save again to retry." : ""}`
                       : `Changed elsewhere${c.by ?? ""}: it is now ${c.current === undefined ? "unknown" : formatValue(col.field.type, c.current)}; your value was not saved${draft !== undefined ? " (it is kept here: Save again to overwrite)" : ""}.`
                 }
                 onChange={(text) => edit(col.key, text)}
@@ -351,6 +378,13 @@ export default function RecordPanel(p: Props) {
           })
         )}
       </div>
+      {dirty && p.changeWhy && (
+        // Typed before the role changed (kept through signing in again): review 46b #7 offered
+        // Save, then "Save again to retry", which could never work.
+        <p className="rp-readonly-note" role="status">
+          Not saved: {p.changeWhy} What you typed is kept in its Field to copy; Discard clears it.
+        </p>
+      )}
       <footer className="rp-foot">
         <button
           type="button"
@@ -367,7 +401,15 @@ export default function RecordPanel(p: Props) {
         <button type="button" className="btn" disabled={!dirty} onClick={discard}>
           Discard
         </button>
-        <button ref={saveRef} type="button" className="btn btn-primary" disabled={!dirty || !row} onClick={save} title="Save (Ctrl/⌘+Enter)">
+        <button
+          ref={saveRef}
+          type="button"
+          className="btn btn-primary"
+          disabled={!dirty || !row}
+          aria-disabled={p.changeWhy ? true : undefined}
+          onClick={save}
+          title={p.changeWhy ?? "Save (Ctrl/⌘+Enter)"}
+        >
           Save
         </button>
       </footer>

@@ -26,13 +26,14 @@ export function UndoButtons() {
   }, [undo, redo]);
   const last = past[past.length - 1];
   const next = future[future.length - 1];
+  // aria-disabled, not disabled: the last Undo pressed left the focus on nothing (review 46b #4).
   return (
     <span className="btn-group">
-      <button type="button" className="btn" onClick={undo} disabled={!last || busy} title={last ? `Undo: ${last.label} in ${last.db}/${last.table} (Ctrl+Z)` : "Nothing to undo"} aria-label="Undo">
+      <button type="button" className="btn" onClick={() => last && !busy && undo()} aria-disabled={!last || busy || undefined} title={last ? `Undo: ${last.label} in ${last.db}/${last.table} (Ctrl+Z)` : "Nothing to undo"} aria-label="Undo">
         <Icon name="undo" size={14} />
         <span className="btn-label"> Undo</span>
       </button>
-      <button type="button" className="btn" onClick={redo} disabled={!next || busy} title={next ? `Redo: ${next.label} in ${next.db}/${next.table} (Ctrl+Shift+Z)` : "Nothing to redo"} aria-label="Redo">
+      <button type="button" className="btn" onClick={() => next && !busy && redo()} aria-disabled={!next || busy || undefined} title={next ? `Redo: ${next.label} in ${next.db}/${next.table} (Ctrl+Shift+Z)` : "Nothing to redo"} aria-label="Redo">
         <Icon name="redo" size={14} />
         <span className="btn-label"> Redo</span>
       </button>

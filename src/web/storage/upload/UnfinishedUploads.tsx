@@ -21,7 +21,9 @@ export function UnfinishedUploads({ bucket, folder }: { bucket: string; folder: 
   const [seen, setSeen] = useState(0);
   const reread = useCallback(() => setSeen((n) => n + 1), []);
   const list = useMemo(
-    () => unfinishedUploads(bucket, folder).filter((u) => !items.some((i) => i.bucket === bucket && i.key === u.key && isActive(i.status))),
+    // Not those the queue still holds with their file (sending, or failed with Retry): the row
+    // there says how to go on (review 46b #2: this box said "drop the same file again" beside it).
+    () => unfinishedUploads(bucket, folder).filter((u) => !items.some((i) => i.bucket === bucket && i.key === u.key && (isActive(i.status) || (i.status === "error" && i.retryable !== false)))),
     // `seen`: read again after one is discarded or found gone.
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [bucket, folder, items, seen],

@@ -112,7 +112,7 @@ export function uploadInParts(bucket: string, key: string, file: File, cb: Parts
       xhr.responseType = "text";
       xhr.upload.onprogress = (e) => onLoaded(e.loaded);
       xhr.onload = () => (xhr.status >= 200 && xhr.status < 300 ? resolve() : reject(xhrError(xhr)));
-      xhr.onerror = () => reject(new ApiError(0, { error: "network_error", subCode: 0, message: `The connection closed while part ${n} was being sent.` }));
+      xhr.onerror = () => reject(new ApiError(0, { error: "network_error", subCode: 0, message: `The server could not be reached while part ${n} was being sent: the upload goes on by itself from there when it answers again (or press Retry).` }));
       xhr.onabort = () =>
         reject(
           cutOff.has(xhr)

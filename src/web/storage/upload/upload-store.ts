@@ -163,12 +163,17 @@ function start(id: string): void {
       aborts.delete(id);
       if (e instanceof UploadAborted) return;
       const message = e instanceof ApiError ? e.message : String(e);
+      if (isOutage(e)) cutByOutage.add(id);
       dispatch({ type: "failed", id, message, retryable: mayPass(e) });
     },
   );
 }
 
 /** A failure worth a Retry button: no answer, a timeout, or the server's side. */
+/** Uploads that failed because the server could not be reached: sent again when it is back. */
+const cutByOutage = new Set<string>();
+const isOutage = (e: unknown) => !(e instanceof ApiError) || [0, 502, 503, 504].includes(e.status);
+
 function mayPass(e: unknown): boolean {
   return !(e instanceof ApiError) || isTransientStatus(e.status);
 }
@@ -184,6 +189,7 @@ export function cancelAllUploads(): void {
 }
 
 export function retryUpload(id: string): void {
+  cutByOutage.delete(id);
   dispatch({ type: "retry", id });
   void check(id);
 }
@@ -202,6 +208,16 @@ export function dismissUpload(id: string): void {
   noUpdate.delete(id);
   noRead.delete(id);
   resumable.delete(id);
+  cutByOutage.delete(id);
+}
+
+/**
+ * The server answers again after an outage (the badge is back to up; review 46b #2: an upload cut
+ * off by the Baseboard server's restart waited for Retry): the uploads it cut off go on by
+ * themselves, those in parts from their last part.
+ */
+export function resumeAfterOutage(): void {
+  for (const i of useUploadStore.getState().items) if (i.status === "error" && i.retryable !== false && cutByOutage.has(i.id)) retryUpload(i.id);
 }
 
 // The network came back: uploads in parts that failed for want of it go on from their last part.

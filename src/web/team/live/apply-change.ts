@@ -15,8 +15,12 @@ import { liveActions } from "./live-store";
 import type { LiveChange } from "./live-types";
 
 export function applyChange(qc: QueryClient, e: LiveChange, pkOf: (table: string) => string | undefined, myTab: string): void {
-  if (e.tab === myTab) return; // this tab made it, and already shows it
+  // This tab made it, and already shows it; a storage job's end it hears too (below).
+  if (e.tab === myTab && e.kind !== "storage-job") return;
   if (e.bucket) {
+    // This tab's own job, ended: its listing is read again, with no notice of its own action
+    // (review 46b #8: a rename or copy came back as "Ada moved …" in the tab that did it).
+    if (e.tab === myTab) return void refetchBucketSoon(qc, e.bucket);
     // New or replaced: was the key in a listing this tab has? (Looked up before the refetch.)
     const known = (key: string) => qc.getQueriesData({ queryKey: storageKeys.bucket(e.bucket as string) }).some(([, d]) => d !== undefined && JSON.stringify(d).includes(JSON.stringify(key)));
     const keys = e.keys ?? [];
