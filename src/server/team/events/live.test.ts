@@ -82,9 +82,9 @@ describe("GET /api/events", () => {
       ((await (await fetch(`${base()}/api/v0/storage/list/team-files?prefix=${encodeURIComponent(prefix)}`, { headers: { cookie: eve } })).json()) as { items?: { key: string }[] }).items?.length ?? 0;
     await job({ action: "copy", from: "live/job-src/", to: "live/job-copy/" });
     const copied = dataOf(await s.waitFor((m) => m.event === "change" && m.data.includes("job-src") && m.data.includes('"copy"')));
-    // The one who started it hears of it too (it may have gone to the background): no tab.
-    expect(copied).toMatchObject({ kind: "storage-job", job: "copy", bucket: "team-files", actor: { email: "eve@example.com" } });
-    expect(copied.tab).toBeUndefined();
+    // Every tab hears of it, with the tab that started it: that one reads its listing again
+    // without a notice of its own action (apply-change.ts; review 46b #8).
+    expect(copied).toMatchObject({ kind: "storage-job", job: "copy", bucket: "team-files", actor: { email: "eve@example.com" }, tab: "tab-eve" });
     expect(await listed("live/job-copy/")).toBe(3);
     await job({ action: "move", from: "live/job-copy/", to: "live/job-moved/" });
     const moved = dataOf(await s.waitFor((m) => m.event === "change" && m.data.includes('"move"')));
