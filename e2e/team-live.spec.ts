@@ -9,15 +9,14 @@ import fs from "node:fs";
 import path from "node:path";
 import { seriousViolations } from "./testing/a11y";
 import { type Browser, expect, type Page, test } from "@playwright/test";
-import { E2E_SERVICE_PORT } from "../playwright.config";
-import { signInAs, teamUrl, useTeamStack } from "./testing/team";
+import { signInAs, TEAM_SERVICE_PORT, teamUrl, useTeamStack } from "./testing/team";
 
 const PW = "a long enough passphrase";
 const stack = useTeamStack((s) => {
   s.people(["add", "ada@example.com", "--role", "admin", "--name", "Ada Admin"], PW);
   s.people(["add", "eve@example.com", "--role", "editor", "--name", "Eve Editor"], PW);
 });
-const SERVICE = `http://127.0.0.1:${Number(process.env.E2E_TEAM_SERVICE_PORT ?? E2E_SERVICE_PORT + 20)}`;
+const SERVICE = `http://127.0.0.1:${TEAM_SERVICE_PORT}`;
 
 async function person(browser: Browser, email: string): Promise<Page> {
   const ctx = await browser.newContext({ viewport: { width: 1400, height: 900 } });
