@@ -329,15 +329,15 @@ export function createUpstream(opts: UpstreamOptions): Upstream {
       });
       answered = true;
       clearTimeout(timer);
-      if (fopts.withKey && up.statusCode === 401) {
-        await up.body.dump().catch(() => undefined);
-        throw keyRefused(opts.label);
-      }
       const headers2 = { ...browserResponseHeaders(up.headers), ...fopts.headers };
       // Chrome will not render a PDF under a sandbox CSP; its viewer cannot script our origin anyway.
       if (/^application\/pdf\b/i.test(String(headers2["content-type"] ?? ""))) delete headers2["content-security-policy"];
       // The answer is complete but the browser is still sending (an early 413): drop the rest.
       if (streamed) res.once("finish", () => req.readableEnded || bodyStalled || discardRest(req));
+      if (fopts.withKey && up.statusCode === 401) {
+        await up.body.dump().catch(() => undefined);
+        throw keyRefused(opts.label);
+      }
       if (fopts.onAnswer) {
         const raw = Buffer.from(await up.body.arrayBuffer());
         const answer = (await fopts.onAnswer(up.statusCode, up.headers, raw)) ?? raw;

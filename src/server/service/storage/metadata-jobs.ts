@@ -10,7 +10,7 @@ import { sql } from "kysely";
 import type { SqlEngine, SqlTx } from "../engines/engine";
 import { ensureSchema } from "../engines/failures";
 import type { JobAction, Selection } from "./domain/jobs/job-request.utils";
-import { MAX_KEY_BYTES } from "../../../shared/storage";
+import { MAX_KEY_BYTES, utf8Length } from "../../../shared/storage";
 import { OBJECTS, type ObjectRow, insertVersion, withVersionRetry } from "./metadata";
 
 export const JOBS = "_storage_jobs";
@@ -51,7 +51,7 @@ const toJob = (r: unknown[]): JobRow => ({
 });
 
 /** A step stopped because the job is no longer running (cancelled meanwhile). */
-export type StepOutcome = { kind: "stopped" } | { kind: "conflict"; key: string } | { kind: "tooLong"; key: string; bytes: number } | { kind: "ok"; removedFiles: string[] };
+export type StepOutcome = { kind: "stopped" } | { kind: "conflict"; key: string } | { kind: "tooLong"; key: string } | { kind: "ok"; removedFiles: string[] };
 
 export interface JobsStore {
   create(job: Omit<JobRow, "state" | "done" | "cursor" | "error" | "createdAt" | "updatedAt">): Promise<JobRow>;
@@ -216,16 +216,16 @@ export async function openJobsStore(engine: SqlEngine): Promise<JobsStore> {
     async moveStep(job, s, last, keys) {
       return engine.write(async (tx): Promise<StepOutcome> => {
         if (!(await stillMine(tx, job))) return { kind: "stopped" };
-        if (Buffer.byteLength(job.to) > Buffer.byteLength(job.from)) {
+        if (utf8Length(job.to) > utf8Length(job.from)) {
           // A name made longer than keys may be (one uploaded since the job was checked at its start):
           // no endpoint could read, sign or delete it after (review 46a #1).
           const long = await tx.run(
-            range(b.selectFrom(OBJECTS).select(["key", engine.dialect.byteLength(dest(job.from, job.to)).as("n")]).where("bucket", "=", job.bucket), job, s, last)
+            range(b.selectFrom(OBJECTS).select("key").where("bucket", "=", job.bucket), job, s, last)
               .where(engine.dialect.byteLength(dest(job.from, job.to)), ">", MAX_KEY_BYTES)
               .limit(1)
               .compile(),
           );
-          if (long.rows.length > 0) return { kind: "tooLong", key: String(long.rows[0][0]), bytes: Number(long.rows[0][1]) };
+          if (long.rows.length > 0) return { kind: "tooLong", key: String(long.rows[0][0]) };
         }
         // Destinations that exist already: refused, or replaced (every version) when asked.
         const clash = await tx.run(

@@ -14,6 +14,7 @@ import type { ObjectRow } from "../../metadata";
 import { StorageFailure, invalid } from "../failure";
 import { objectBlob, type StorageDomain } from "../storage-domain";
 import { dropBlobsAfterCommit } from "../delete-object";
+import { utf8Length } from "../../../../../shared/storage";
 import { type JobRequest, destination, destinationTooLong, folderSelection, jobsOverlap, selectionOf } from "./job-request.utils";
 
 /** Keys per committed step: small enough that a cancel is seen soon, big enough to be fast. */
@@ -165,7 +166,7 @@ export function createJobRunner(d: StorageDomain, jobs: JobsStore, opts: { step?
     const s = selectionOf(req.from);
     const total = await jobs.count(bucket, s);
     if (total === 0) throw new StorageFailure("not_found", `There is nothing at "${req.from}" in bucket "${bucket}".`);
-    if (req.action !== "delete" && req.from.endsWith("/") && Buffer.byteLength(req.to) > Buffer.byteLength(req.from)) {
+    if (req.action !== "delete" && req.from.endsWith("/") && utf8Length(req.to) > utf8Length(req.from)) {
       const longest = await jobs.longestKey(bucket, s);
       const tooLong = longest === undefined ? undefined : destinationTooLong(req, longest);
       if (tooLong) throw invalid(tooLong);
