@@ -385,6 +385,29 @@ test("what was typed in the record panel when the session ends is back in the pa
     await panel.getByRole("button", { name: "Save" }).click();
     await expect.poll(read).toBe("Panel Kept");
     await page.request.post(`${teamUrl}/api/v0/record/demo/employees/update`, { headers, data: { filter: { and: [{ key: "employee_id", operator: "equal", value: "E00043" }] }, values: [{ key: "city", value: before }] } });
+
+    // Made a viewer while typing: the text is back, but Save is off with the reason and the panel
+    // says it is kept to copy, not "press Save" or "Save again to retry" (review 46b #7).
+    await expect(panel.getByLabel(/^city/)).toHaveValue(before);
+    await panel.getByLabel(/^city/).fill("Typed Before Viewer");
+    const viewer = await page.request.patch(`${teamUrl}/api/people/cy%40example.com`, { headers, data: { role: "viewer" } });
+    expect(viewer.status(), await viewer.text()).toBe(200);
+    try {
+      await expect(cy.getByRole("dialog", { name: "Your session has ended" })).toBeVisible({ timeout: 45_000 });
+      await cy.waitForURL(/\/login\?/);
+      await cy.getByLabel("Password").fill(CY_PW);
+      await cy.getByRole("button", { name: "Sign in" }).click();
+      await cy.waitForURL(`${teamUrl}${view}`);
+      await expect(panel.getByText("Typed, not saved: Typed Before Viewer")).toBeVisible();
+      await expect(panel.getByRole("status").filter({ hasText: "Not saved: Your role (viewer) cannot change Records" })).toContainText("What you typed is kept in its Field to copy; Discard clears it.");
+      await expect(panel.getByRole("button", { name: "Save" })).toHaveAttribute("aria-disabled", "true");
+      await expect(cy.getByText("press Save to save it")).toHaveCount(0);
+      expect(await seriousViolations(cy, ".record-panel")).toEqual([]);
+      await cy.screenshot({ path: "test-results/team-viewer-kept-text.png" });
+      expect(await read()).toBe(before);
+    } finally {
+      await page.request.patch(`${teamUrl}/api/people/cy%40example.com`, { headers, data: { role: "editor" } });
+    }
   } finally {
     await context.close();
   }

@@ -38,6 +38,12 @@ export function FieldEditor({ col, value, draft, text, error, conflict, onChange
     input = (
       <div className="rp-readonly" id={id}>
         {value === null || value === undefined ? <span className="v-null">NULL</span> : formatValue(f.type, value)}
+        {draft !== undefined && (
+          // Typed before the Field became read-only (a role changed meanwhile): shown to copy.
+          <span className="rp-kept">
+            Typed, not saved: <span className="rp-kept-text">{draft === null ? "NULL" : draft}</span>
+          </span>
+        )}
       </div>
     );
   } else if (f.type === "boolean") {

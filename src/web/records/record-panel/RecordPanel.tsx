@@ -73,6 +73,8 @@ export default function RecordPanel(p: Props) {
   // open button, the browser's Back): kept for this panel's life, and back when it returns.
   const stash = useRef(new Map<string, { drafts: Drafts; bases: Record<string, RecordValue> }>());
   const latest = useRef({ drafts, bases });
+  const changeWhyNow = useRef(p.changeWhy);
+  changeWhyNow.current = p.changeWhy;
   latest.current = { drafts, bases };
   // Fields whose save this panel sent: a conflict on one puts the typed value back in it.
   const sent = useRef(new Set<string>());
@@ -84,7 +86,7 @@ export default function RecordPanel(p: Props) {
     const stashed = stash.current;
     // What was typed here when the session ended (kept through the sign-in), else what was
     // typed before leaving for another Record.
-    const kept = takeAfterSignIn(p.db, p.table, p.recordText) ?? stashed.get(p.recordText);
+    const kept = takeAfterSignIn(p.db, p.table, p.recordText, !!changeWhyNow.current) ?? stashed.get(p.recordText);
     stashed.delete(p.recordText);
     setDrafts(kept?.drafts ?? {});
     setBases(kept?.bases ?? {});

@@ -22,7 +22,8 @@ export function keepForSignIn(db: string, table: string, record: string, edits: 
   }
 }
 
-export function takeAfterSignIn(db: string, table: string, record: string): PanelEdits | undefined {
+/** `quiet`: the panel says it in place (the person may no longer change the Record: no "press Save"). */
+export function takeAfterSignIn(db: string, table: string, record: string, quiet = false): PanelEdits | undefined {
   let kept: unknown;
   try {
     const key = storageKey(db, table, record);
@@ -35,6 +36,6 @@ export function takeAfterSignIn(db: string, table: string, record: string): Pane
   if (!k || typeof k !== "object" || !k.drafts || typeof k.drafts !== "object" || !k.bases || typeof k.bases !== "object") return undefined;
   const fields = Object.keys(k.drafts);
   if (!fields.length) return undefined;
-  toast(`What you typed in Record ${record} before signing in again is not saved yet`, { detail: `${fields.join(", ")}: press Save to save ${fields.length === 1 ? "it" : "them"}.`, ttlMs: 12_000 });
+  if (!quiet) toast(`What you typed in Record ${record} before signing in again is not saved yet`, { detail: `${fields.join(", ")}: press Save to save ${fields.length === 1 ? "it" : "them"}.`, ttlMs: 12_000 });
   return k;
 }
