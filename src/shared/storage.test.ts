@@ -46,6 +46,7 @@ describe("validateObjectKey (decisions §7)", () => {
     ["a%5cb", /percent-encoded/],
     ["a%00b", /percent-encoded/],
     ["bad\ud800half", /lone surrogate/],
+    ["a\ufffd.txt", /not valid UTF-8 \(it has bytes that decode to U\+FFFD/],
   ])("refuses %j", (key, message) => {
     const r = validateObjectKey(key);
     expect(r.ok).toBe(false);

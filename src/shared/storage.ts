@@ -54,6 +54,9 @@ export const utf8Length = (s: string) => new TextEncoder().encode(s).length;
 export function validateObjectKey(key: string): Result<string> {
   if (typeof key !== "string" || key.length === 0) return fail("validation_error", "The object key is empty: give a file name or folder/file path.");
   if (LONE_SURROGATE.test(key)) return fail("validation_error", "The object key is not valid UTF-8 (it contains a lone surrogate).");
+  // What a decoder puts in place of bytes that are not UTF-8 (a multipart field, a path): the key
+  // sent was not the key that would be stored (review 47a #3). A U+FFFD typed on purpose is refused too.
+  if (key.includes("\ufffd")) return fail("validation_error", "The object key is not valid UTF-8 (it has bytes that decode to U+FFFD, �): send the key as UTF-8.");
   const bytes = utf8Length(key);
   if (bytes > MAX_KEY_BYTES) return fail("validation_error", `The object key is ${bytes} bytes long; at most ${MAX_KEY_BYTES} bytes of UTF-8 are allowed.`);
   if (CONTROL.test(key)) return fail("validation_error", "The object key contains a control character (such as NUL, tab or newline); remove it.");

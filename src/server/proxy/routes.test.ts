@@ -117,6 +117,19 @@ describe("matchApiRoute: the allow list", () => {
     expect(matchApiRoute("GET", "/api/v0/storage/list//")).toMatchObject({ kind: "reject", message: expect.stringMatching(/^No endpoint/) });
   });
 
+  it("a key's %2F is a / of the key, forwarded as sent; a malformed %-escape is a 400 saying so (review 47a #2)", () => {
+    for (const url of ["/api/v0/storage/public/team-files/docs%2Freadme.txt", "/api/v0/storage/url/sign/team-files/docs%2freadme.txt", "/api/v0/storage/versions/team-files/a%2Fb%2Fc.txt"]) {
+      expect(matchApiRoute("GET", url), url).toMatchObject({ kind: "forward", upstreamPath: url.slice("/api".length), target: "team-files" });
+    }
+    // Not in the bucket's segment, and not double-encoded or climbing out.
+    for (const url of ["/api/v0/storage/public/team%2Ffiles/a.txt", "/api/v0/storage/public/b/a%252Fb", "/api/v0/storage/public/b/a%2F..%2Fsecret"]) {
+      expect(matchApiRoute("GET", url).kind, url).toBe("reject");
+    }
+    for (const url of ["/api/v0/storage/public/b/a%ff%fe.txt", "/api/v0/storage/public/b/a%zz.txt"]) {
+      expect(matchApiRoute("GET", url), url).toMatchObject({ kind: "reject", status: 400, message: "The path has a malformed %-escape: encode each path segment with encodeURIComponent." });
+    }
+  });
+
   it("names the allowed methods when only the method is wrong", () => {
     expect(matchApiRoute("GET", "/api/v0/record/demo/employees/query")).toEqual({
       kind: "reject",

@@ -95,6 +95,10 @@ export const ENDPOINTS: Endpoint[] = [
 // Encoded ".", "/" and "\" (also double-encoded), NUL and other controls, raw backslashes.
 // eslint-disable-next-line no-control-regex -- refusing control characters is the point
 const SUSPICIOUS = /%(25)*(2e|2f|5c|00)|\\|[\u0000-\u001f\u007f]/i;
+// In an object key (a route's REST tail) "%2F" is a "/" of the key, decoded once by the service
+// (README, Keys; review 47a #2: it was "No endpoint"); double-encoded it stays refused.
+// eslint-disable-next-line no-control-regex -- refusing control characters is the point
+const SUSPICIOUS_IN_KEY = /%(25)*(2e|5c|00)|%25(25)*2f|\\|[\u0000-\u001f\u007f]/i;
 
 function matches(parts: Part[], segments: string[]): boolean {
   const rest = parts[parts.length - 1] === REST;
@@ -117,7 +121,7 @@ export function matchApiRoute(method: string, rawUrl: string): ApiRoute {
   const rawPath = q < 0 ? rawUrl : rawUrl.slice(0, q);
   const query = q < 0 ? "" : rawUrl.slice(q);
   const notFound = { kind: "reject", message: `No endpoint ${method} ${rawPath.slice(0, 200)} on this proxy.` } as const;
-  if (!rawPath.startsWith("/api/v0/") || SUSPICIOUS.test(rawPath)) return notFound;
+  if (!rawPath.startsWith("/api/v0/")) return notFound;
   const segments = rawPath.slice("/api/".length).split("/");
   // A file's key with an empty folder name (a trailing / or //): decisions §7 makes that a 400
   // saying so, as the service does, not "no endpoint".
@@ -130,11 +134,16 @@ export function matchApiRoute(method: string, rawUrl: string): ApiRoute {
       const decoded = decodeURIComponent(s);
       if (decoded === "." || decoded === "..") return notFound;
     } catch {
-      return notFound;
+      // As the service says it (review 47a #2: "No endpoint" for a documented one).
+      return { kind: "reject", status: 400, message: "The path has a malformed %-escape: encode each path segment with encodeURIComponent." };
     }
   }
   const pathMatches = ENDPOINTS.filter((e) => matches(e.parts, segments));
   const endpoint = pathMatches.find((e) => e.methods.includes(method));
+  const shape = endpoint ?? pathMatches[0];
+  const keyFrom = shape && shape.parts[shape.parts.length - 1] === REST ? shape.parts.length - 1 : segments.length;
+  const keyParts = segments.slice(keyFrom).flatMap((s) => decodeURIComponent(s).split("/"));
+  if (SUSPICIOUS.test(segments.slice(0, keyFrom).join("/")) || SUSPICIOUS_IN_KEY.test(segments.slice(keyFrom).join("/")) || keyParts.some((p) => p === "." || p === "..")) return notFound;
   if (!endpoint) {
     if (pathMatches.length === 0) return notFound;
     const allowed = [...new Set(pathMatches.flatMap((e) => e.methods))].join(", ");

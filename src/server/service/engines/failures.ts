@@ -27,7 +27,8 @@ export function stateFailure(kind: EngineErrorKind | undefined, dialect?: Dialec
       return fail("unavailable", "The database cannot be written at the moment (read-only storage); nothing was written. Retry later.");
     case "unavailable":
       // Said of a read too: "nothing was written" read oddly on a query (review 39a #8).
-      return fail("unavailable", "The database is unreachable (down or restarting): retry in a moment. A change sent now was not made.");
+      // Nor "a change was not made" (review 47a #5: /api/config said so).
+      return fail("unavailable", "The database is unreachable (down or restarting): nothing was read or changed; retry in a moment.");
     default:
       return undefined;
   }

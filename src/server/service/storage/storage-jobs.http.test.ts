@@ -61,6 +61,18 @@ describe("storage jobs", () => {
     expect(await read(`dp/${long.slice(5)}`)).toBe("long");
   });
 
+  it("a copy onto an existing key says overwrite adds a version on top, as it does; a move, that it replaces every version (review 47a #4)", async () => {
+    await upload(svc, "public-assets", "cw/a.txt", "a");
+    await upload(svc, "public-assets", "cw/b.txt", "b");
+    const said = async (action: string) => ((await (await start({ action, from: "cw/a.txt", to: "cw/b.txt" })).json()) as { message: string }).message;
+    expect(await said("copy")).toBe('"cw/b.txt" already exists; send "overwrite": true to copy over it (a new version on top of it).');
+    expect(await said("move")).toBe('"cw/b.txt" already exists; send "overwrite": true to replace it (every version of it).');
+    const { id } = (await (await start({ action: "copy", from: "cw/a.txt", to: "cw/b.txt", overwrite: true })).json()) as { id: string };
+    expect(await finished(id)).toMatchObject({ state: "done" });
+    const versions = (await (await fetch(`${svc.url}/v0/storage/versions/public-assets/cw/b.txt`, { headers: json() })).json()) as { items: unknown[] };
+    expect(versions.items).toHaveLength(2);
+  });
+
   it("moves a folder onto existing names only with overwrite, replacing them", async () => {
     await upload(svc, "public-assets", "o/x.txt", "new x");
     await upload(svc, "public-assets", "o/y.txt", "new y");

@@ -22,6 +22,11 @@ describe("conflictText", () => {
     expect(conflictText(service, REPLACE_AT_PATH, "choose another name")).toBe(
       "“docs/data.csv” already exists. Tick “Replace existing files at the new path” to replace it (every version of it), or choose another name.",
     );
+    // A copy over it adds a version on top; it removes none (review 47a #4).
+    const copy = '"docs/data.csv" already exists; send "overwrite": true to copy over it (a new version on top of it).';
+    expect(conflictText(copy, REPLACE_AT_PATH, "choose another name")).toBe(
+      "“docs/data.csv” already exists. Tick “Replace existing files at the new path” to copy over it (a new version on top of it), or choose another name.",
+    );
     // Someone who may not replace is not told to tick what they cannot.
     expect(conflictText(service, undefined, "choose another name")).toBe("“docs/data.csv” already exists: choose another name.");
     // Keys are quoted as they are, quotes included.

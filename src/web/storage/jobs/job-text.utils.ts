@@ -16,7 +16,9 @@ const EXISTS = /^"(.+)" already exists[;.]/;
 export function conflictText(message: string, checkbox: string | undefined, instead: string): string | undefined {
   const m = EXISTS.exec(message);
   // No checkbox: this person may not replace (a move that replaces is a delete), so it is not offered.
-  if (m) return checkbox ? `“${m[1]}” already exists. Tick “${checkbox}” to replace it (every version of it), or ${instead}.` : `“${m[1]}” already exists: ${instead}.`;
+  // A copy over it adds a version on top; a move over it removes every version (the service says which).
+  const how = /copy over it/.test(message) ? "to copy over it (a new version on top of it)" : "to replace it (every version of it)";
+  if (m) return checkbox ? `“${m[1]}” already exists. Tick “${checkbox}” ${how}, or ${instead}.` : `“${m[1]}” already exists: ${instead}.`;
   // A folder onto a folder that holds files: mixing them is asked for, not done.
   const h = HOLDS.exec(message);
   if (!h) return undefined;

@@ -174,7 +174,9 @@ export function createJobRunner(d: StorageDomain, jobs: JobsStore, opts: { step?
     if (req.action !== "delete" && !req.overwrite) {
       const clash = await jobs.firstConflict(bucket, s, req.from, req.to);
       if (clash) {
-        throw new StorageFailure("conflict", `"${destination(clash, req.from, req.to)}" already exists; send "overwrite": true to replace it (every version of it).`);
+        // A move over it removes its versions; a copy adds one on top (review 47a #4 was told "every version").
+        const how = req.action === "move" ? "to replace it (every version of it)" : "to copy over it (a new version on top of it)";
+        throw new StorageFailure("conflict", `"${destination(clash, req.from, req.to)}" already exists; send "overwrite": true ${how}.`);
       }
       // A folder onto a folder that holds files (or the top level) would mix the two, and
       // could not be told apart again: asked for, not done silently (the source's own files,
