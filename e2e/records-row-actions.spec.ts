@@ -179,3 +179,27 @@ test("a toast's Undo undoes its own change only: gone once Ctrl+Z undid it, refu
   await expect.poll(async () => (await apiQuery("employees", { filter: pkOr("E00869"), limit: 0 })).count).toBe(1);
   await serviceCall("/v0/record/demo/employees/update", { filter: pkOr("E00868"), values: [{ key: "city", value: city.city }] });
 });
+
+test("delete every Record a filter matches, past one page: the count confirmed, progress, one Undo brings them all back (review 46b #9)", async ({ page }) => {
+  const pks = Array.from({ length: 60 }, (_, i) => `DELM-${String(i).padStart(3, "0")}`);
+  await serviceCall("/v0/record/demo/employees/delete", { filter: { and: [{ key: "city", operator: "equal", value: "Delete Matching Town" }] }, expectedCount: 0 }).catch(() => undefined);
+  const made = await serviceCall("/v0/record/demo/employees/insert", { records: pks.map((employee_id) => ({ employee_id, full_name: "To Delete", city: "Delete Matching Town", age: 30 })) });
+  expect(made.status, await made.clone().text()).toBe(200);
+  const filter = { and: [{ key: "city", operator: "equal", value: "Delete Matching Town" }] };
+  await openView(page, "employees", { filter, sort: "employee_id" });
+  await expect(page.getByTestId("range")).toContainText("of 60");
+  await page.getByRole("checkbox", { name: "Select all rows on this page" }).check();
+  const bar = page.getByRole("region", { name: "Selection" });
+  await bar.getByRole("button", { name: "Select all 60 Records matching this filter" }).click();
+  await bar.getByRole("button", { name: "Delete all 60…" }).click();
+  const confirm = page.getByRole("dialog", { name: "Delete all 60 Records matching this filter?" });
+  await expect(confirm).toContainText("60 Records of employees matching this filter will be deleted; if another number matches by then, nothing is.");
+  await page.screenshot({ path: "test-results/shots/delete-matching-confirm.png" });
+  await confirm.getByRole("button", { name: "Delete 60 Records" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Deleted 60 Records" })).toBeVisible();
+  expect((await apiQuery("employees", { filter, limit: 0 })).count).toBe(0);
+  await page.keyboard.press("Control+z");
+  await expect.poll(async () => (await apiQuery("employees", { filter, limit: 0 })).count).toBe(60);
+  expect((await apiQuery("employees", { filter: pkOr("DELM-007") })).items[0]).toMatchObject({ full_name: "To Delete", age: 30 });
+  await serviceCall("/v0/record/demo/employees/delete", { filter, expectedCount: 60 });
+});

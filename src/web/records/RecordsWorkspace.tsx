@@ -255,7 +255,7 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
         />
       )}
       <DeleteOne db={db} table={table} pkField={pkField} canDelete={canDeleteRecords} deniedReason={deleteWhy} onDeleted={(pk) => search.record === String(pk) && setSearch({ record: undefined }, true)} />
-      <SelectionBar count={count} pageSize={rowsShown?.length ?? view.size} changeWhy={changeWhy} deletion={{ db, table, pkField, canDelete: canDeleteRecords, deniedReason: deleteWhy }} onBulk={(kind) => setBulk(kind === "rows" ? { kind, pks: [...selected.values()] } : { kind, filter: view.filter })} />
+      <SelectionBar count={count} pageSize={rowsShown?.length ?? view.size} changeWhy={changeWhy} filter={view.filter} joined={!!view.join} deletion={{ db, table, pkField, canDelete: canDeleteRecords, deniedReason: deleteWhy }} onBulk={(kind) => setBulk(kind === "rows" ? { kind, pks: [...selected.values()] } : { kind, filter: view.filter })} />
       <div className="grid-area" onPointerDownCapture={preloadOverlays} onKeyDownCapture={preloadOverlays} {...csvDropHandlers(!!config.capabilities.import && !!fields && !readOnly)}>
         {records.isFetching && <div className="loading-bar" role="progressbar" aria-label="Loading records" />}
         {/* A view naming unknown Fields is being put right (use-workspace-columns): not an error to show. */}

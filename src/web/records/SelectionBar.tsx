@@ -1,6 +1,8 @@
 import { useGridStore, gridActions } from "./grid/grid-store";
 import { fmtInt } from "./values/values.utils";
 import { DeleteSelected } from "./delete/DeleteSelected";
+import { DeleteMatching } from "./delete/DeleteMatching";
+import type { FilterGroup } from "../../shared/filter";
 import { toast } from "../ui/toast";
 
 const fmt = fmtInt;
@@ -13,9 +15,12 @@ interface Props {
   changeWhy?: string;
   /** For deleting the selected Records (issue 24); absent: no delete button. */
   deletion?: { db: string; table: string; pkField: string; canDelete: boolean; deniedReason?: string };
+  /** The view's filter: what "all matching" deletes; `joined` when the view joins another table. */
+  filter?: FilterGroup;
+  joined?: boolean;
 }
 
-export function SelectionBar({ count, pageSize, onBulk, changeWhy, deletion }: Props) {
+export function SelectionBar({ count, pageSize, onBulk, changeWhy, deletion, filter, joined }: Props) {
   const { selected, allMatching } = useGridStore();
   if (!selected.size && !allMatching) return null;
   return (
@@ -47,6 +52,7 @@ export function SelectionBar({ count, pageSize, onBulk, changeWhy, deletion }: P
         {allMatching ? `Update all ${fmt(count ?? 0)}…` : `Update ${fmt(selected.size)} selected…`}
       </button>
       {deletion && !allMatching && <DeleteSelected {...deletion} />}
+      {deletion && allMatching && count !== undefined && <DeleteMatching {...deletion} filter={filter} count={count} joined={joined} />}
       <button type="button" className="btn btn-sm" onClick={() => gridActions.clearSelection()}>
         Clear selection
       </button>
