@@ -123,3 +123,11 @@ test("an address with no page says so inside the shell, with a way back", async 
   await main.getByRole("link", { name: "Go to the start page" }).click();
   await expect(page).toHaveURL(/\/$/);
 });
+
+test("My account for the single user says there are no sessions, and offers none to end (review 47b #6)", async ({ page }) => {
+  await page.goto("/account");
+  const main = page.getByRole("main");
+  await expect(main.getByRole("heading", { name: "My account" })).toBeVisible();
+  await expect(main).toContainText("Nobody signs in here (a single user on this machine), so there are no sessions to list or end.");
+  await expect(main.getByRole("button", { name: "Sign out everywhere" })).toHaveCount(0);
+});

@@ -63,8 +63,11 @@ test("History tab: each version with who and what; Restore this version, then Un
   expect(t.y + t.height, "the toast covers the panel's footer").toBeLessThanOrEqual(foot.y);
   await expect.poll(async () => (await record(page.request, "E00011")).annual_salary).toBe(101_000);
   expect((await record(page.request, "E00011")).job_title).toBe("History Tester");
-  // The restore is itself recorded: a third version, by eve.
+  // The restore is itself recorded: a third version, by eve, marked as a restore (review 47b #2:
+  // Activity read it as a plain update).
   await expect(versions).toHaveCount(4);
+  const trail = await page.request.get(`${teamUrl}/api/audit?table=demo/employees&record=E00011&limit=1`, { headers });
+  expect((await trail.json()).items[0]).toMatchObject({ action: "update", undoOf: expect.stringMatching(/^restore: Restore E00011 to the version of /) });
   await expect(versions.nth(0)).toContainText("102,000");
 
   // Undo from the toast puts 102,000 back, and the list follows: the undo is the current version.

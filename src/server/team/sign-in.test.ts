@@ -63,6 +63,16 @@ describe("before anyone is added", () => {
     expect(await res.json()).toMatchObject({ mode: "single-user", role: "admin", email: "single-user" });
     expect((await fetch(`${board.url}/`, { redirect: "manual" })).status).toBe(200);
   });
+
+  it("refuses a first person who is not an admin: nobody could manage people after (review 47b #3)", async () => {
+    for (const role of ["viewer", "editor"]) {
+      const res = await fetch(`${board.url}/api/people`, { method: "POST", headers: { ...fromApp(board.url), "content-type": "application/json" }, body: JSON.stringify({ email: "first@example.com", role }) });
+      expect(res.status).toBe(400);
+      expect((await res.json()).message).toBe("The first person must be an admin: once they exist everyone signs in, and only an admin can add the others. Add yourself as admin first.");
+    }
+    expect(await store.getPerson("first@example.com")).toBeUndefined();
+    expect((await (await fetch(`${board.url}/api/me`)).json()).mode).toBe("single-user");
+  });
 });
 
 describe("with people", () => {

@@ -11,7 +11,7 @@ export function AccountPage() {
   const me = useQuery(meQueryOptions()).data;
   const sessions = useQuery(mySessionsQueryOptions());
   const change = usePeopleMutation();
-  const endAll = () => change.mutate({ kind: "end-my-sessions" }, { onSuccess: signOutToLogin });
+  const endAll = () => !change.isPending && change.mutate({ kind: "end-my-sessions" }, { onSuccess: signOutToLogin });
   return (
     <div className="team-page">
       <h1>My account</h1>
@@ -21,17 +21,24 @@ export function AccountPage() {
         </p>
       )}
       <h2>Sessions</h2>
-      {sessions.data && (
-        <SessionsTable
-          items={sessions.data.items}
-          onEnd={(id, current) => change.mutate({ kind: "end-my-session", id }, { onSuccess: () => current && signOutToLogin() })}
-        />
+      {me && me.mode !== "people" ? (
+        // Nobody signs in here: there are no sessions to end (review 47b #6 offered a button that failed).
+        <p className="muted">Nobody signs in here ({me.mode === "password" ? "one shared password" : "a single user on this machine"}), so there are no sessions to list or end.</p>
+      ) : (
+        <>
+          {sessions.data && (
+            <SessionsTable
+              items={sessions.data.items}
+              onEnd={(id, current) => change.mutate({ kind: "end-my-session", id }, { onSuccess: () => current && signOutToLogin() })}
+            />
+          )}
+          <button type="button" className="btn btn-danger" onClick={endAll} aria-disabled={change.isPending || undefined}>
+            Sign out everywhere
+          </button>
+          {sessions.isError && <p className="error-text">{sessions.error.message}</p>}
+          <p className="muted small">Sessions end after 12 hours without use, and 7 days after signing in. Times are shown {formatWhen.zone}.</p>
+        </>
       )}
-      <button type="button" className="btn btn-danger" onClick={endAll} disabled={change.isPending}>
-        Sign out everywhere
-      </button>
-      {sessions.isError && <p className="error-text">{sessions.error.message}</p>}
-      <p className="muted small">Sessions end after 12 hours without use, and 7 days after signing in. Times are shown {formatWhen.zone}.</p>
       {me?.mode === "people" && <ChangePassword onChanged={() => void sessions.refetch()} />}
     </div>
   );

@@ -166,7 +166,9 @@ function AddPerson({ first, onInvite }: { first: boolean; onInvite(email: string
       <label>
         Role
         <select value={role} onChange={(e) => setRole(e.target.value as (typeof ROLES)[number])}>
-          {ROLES.map((r) => (
+          {/* The first is an admin: as anything else they would be the only one, and nobody could
+              manage people from the app again (the service refuses it too; review 47b #3). */}
+          {(first ? ROLES.filter((r) => r === "admin") : ROLES).map((r) => (
             <option key={r}>{r}</option>
           ))}
         </select>
@@ -175,9 +177,9 @@ function AddPerson({ first, onInvite }: { first: boolean; onInvite(email: string
       <button type="submit" className="btn btn-primary" aria-disabled={change.isPending}>
         Add and get invite link
       </button>
-      {first && role !== "admin" && (
-        <p className="warn-text" role="status">
-          The first person should be an admin: nobody else could then manage people in the app (only <code>npm run people</code> on the server).
+      {first && (
+        <p className="muted small" role="status">
+          The first person is an admin: they add the others, with their roles.
         </p>
       )}
       {error && (

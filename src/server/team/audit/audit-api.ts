@@ -4,6 +4,7 @@
  * list), limit (≤ 500), changes (how many Records of each entry to list; all when left out). A Record's history (table and record given) is open to anyone who may
  * read that table; everything else needs the admin role (403 otherwise).
  */
+import { AUDIT_KINDS } from "../../../shared/audit-kinds";
 import { errorBody } from "../../../shared/errors";
 import type { Actor, Resource } from "../contract";
 import { decide } from "../grants/permissions";
@@ -27,7 +28,7 @@ function time(raw: string | null, name: string): number | undefined | string {
 /** An item names this many of its keys (and of an import's added ones); `keyCount` says how many. */
 const KEYS_LISTED = 100;
 
-export const LISTED_KINDS = ["update", "insert", "delete-records", "import", "upload", "restore-file", "delete-file", "storage-job", "people", "refused", "sign-in-failed"] as const;
+export const LISTED_KINDS = AUDIT_KINDS;
 
 /** One entry as clients see it: the change with its outcome folded in. */
 /**

@@ -139,8 +139,9 @@ export const CHANGE_ENDPOINTS = new Set(Object.keys(KIND));
 export const commandActor = (command: string) => ({ email: `${command} (${os.userInfo().username})`, kind: "command" });
 
 /**
- * The app's mark on a request an Undo or Redo made (UNDO_HEADER: "undo: <what>", URI-encoded),
- * as recorded beside the change; anything else is ignored. At most 200 characters.
+ * The app's mark on a request an Undo, a Redo or a History restore made (UNDO_HEADER: "undo: <what>",
+ * "restore: <what>", URI-encoded), as recorded beside the change; anything else is ignored. At
+ * most 200 characters.
  */
 export function undoOf(header: string | string[] | undefined): string | undefined {
   if (typeof header !== "string") return undefined;
@@ -150,7 +151,7 @@ export function undoOf(header: string | string[] | undefined): string | undefine
   } catch {
     return undefined;
   }
-  return /^(undo|redo): \S/.test(text) ? text.slice(0, 200) : undefined;
+  return /^(undo|redo|restore): \S/.test(text) ? text.slice(0, 200) : undefined;
 }
 
 /** Failed sign-ins of one account from one address within this long are one entry with their count. */

@@ -8,7 +8,7 @@ import { useEffect, useId, useMemo, useState } from "react";
 import { configQueryOptions } from "../../app/config-get-query";
 import { meQueryOptions } from "../me-get-query";
 import { peopleQueryOptions } from "../people-list-query";
-import { type ActivitySearch, isReversedRange, toAuditFilters, typedMoment, typedText } from "./activity-search.utils";
+import { ACTIVITY_KINDS, type ActivitySearch, isReversedRange, toAuditFilters, typedMoment, typedText } from "./activity-search.utils";
 import { formatValue } from "../../records/values/values.utils";
 import { activitySummary, askedRecord, KIND_TEXT, readableEndpoint, restoredText, versionText } from "./activity-summary.utils";
 import { type AuditItem, auditQueryOptions, whoText } from "./audit-list-query";
@@ -17,7 +17,7 @@ import { olderEntries } from "./older-entries";
 import "../team.css";
 import "./audit.css";
 
-const KINDS = ["update", "insert", "delete-records", "import", "upload", "restore-file", "delete-file", "storage-job", "refused", "sign-in-failed", "people"] as const;
+const KINDS = ACTIVITY_KINDS;
 
 interface Props {
   search: ActivitySearch;

@@ -51,6 +51,13 @@ describe("entries that did not happen, and entries that name no Record", () => {
     expect(activitySummary({ ...add, outcome: "failed" })).toBe("Tried to add ada@example.com as viewer");
     expect(activitySummary({ ...add, outcome: "refused" })).toBe("Tried to add ada@example.com as viewer");
     expect(activitySummary({ ...add, outcome: "applied" })).toBe("Added ada@example.com as viewer");
+    // An update or upload that failed, and an update that matched nothing (a conflict), were
+    // "Updated Records" (review 47b #2).
+    const update = { action: "update", keys: [], detail: undefined, endpoint: "POST /api/v0/record/demo/employees/update" };
+    expect(activitySummary({ ...update, outcome: "failed" })).toBe("Tried to update Records");
+    expect(activitySummary({ ...update, outcome: "applied", count: 0 })).toBe("Tried to update Records");
+    expect(activitySummary({ ...update, outcome: "applied", count: 3 })).toBeUndefined();
+    expect(activitySummary({ action: "upload", keys: ["a.txt"], detail: undefined, endpoint: "POST /api/v0/storage/object/b", outcome: "failed" })).toBe("Tried to upload a file");
     expect(triedTo("Moved a.txt → b.txt")).toBe("Tried to move a.txt → b.txt");
     expect(triedTo("Something else")).toBe("Something else");
   });

@@ -101,6 +101,10 @@ export const KIND_TEXT: Record<string, string> = {
 /** The summaries' leading verbs, for an entry that was not done ("Tried to add …"). */
 const INFINITIVES: Record<string, string> = {
   Added: "add",
+  Updated: "update",
+  Uploaded: "upload",
+  Imported: "import",
+  Restored: "restore",
   Disabled: "disable",
   Enabled: "enable",
   Set: "set",
@@ -150,7 +154,7 @@ const REFUSED_ASKED: Record<string, string> = {
   "storage-restore": "Tried to restore a file's version",
 };
 
-export function activitySummary(it: Pick<AuditItem, "action" | "keys" | "detail" | "endpoint" | "outcome" | "inserted" | "updated" | "changed" | "asked" | "job">): string | undefined {
+export function activitySummary(it: Pick<AuditItem, "action" | "keys" | "detail" | "endpoint" | "outcome" | "inserted" | "updated" | "changed" | "asked" | "job" | "count">): string | undefined {
   if (it.action === "import" && it.outcome === "applied") return importSummary(it);
   const d = it.detail && typeof it.detail === "object" ? (it.detail as Detail) : undefined;
   // A change refused for the person's role or grant: what was asked, not only "Refused".
@@ -158,10 +162,12 @@ export function activitySummary(it: Pick<AuditItem, "action" | "keys" | "detail"
     const asked = REFUSED_ASKED[it.asked ?? ""];
     return asked ? `${asked} (refused)` : undefined;
   }
-  if (!d) return undefined;
-  const said = it.action === "people" ? peopleSummary(d, it.keys[0]) : it.action === "storage-job" ? jobSummary(d, it.endpoint, it.job) : undefined;
-  // Refused or failed: it did not happen, and must not read as if it had.
-  return said && (it.outcome === "failed" || it.outcome === "refused") ? triedTo(said) : said;
+  const said = !d ? undefined : it.action === "people" ? peopleSummary(d, it.keys[0]) : it.action === "storage-job" ? jobSummary(d, it.endpoint, it.job) : undefined;
+  // Refused or failed: it did not happen, and must not read as if it had (nor an update that
+  // matched nothing: review 47b #2 read those as "Updated Records").
+  const notDone = it.outcome === "failed" || it.outcome === "refused" || (it.outcome === "applied" && it.count === 0 && ["update", "delete-records"].includes(it.action));
+  const text = said ?? (notDone ? KIND_TEXT[it.action] : undefined);
+  return text && notDone ? triedTo(text) : said;
 }
 
 /**

@@ -10,6 +10,7 @@ import { updateRecords } from "../../records/records-update-mutation";
 import { undoActions } from "../../records/undo/undo-store";
 import { sameValue } from "../../records/values/values.utils";
 import { restoreValues } from "./record-history.utils";
+import { UNDO_HEADER } from "../../../shared/record-writes";
 
 export type RestoreOutcome = { kind: "restored"; fields: string[] } | { kind: "nothing" } | { kind: "conflict" };
 
@@ -33,7 +34,8 @@ export async function restoreVersion(a: {
     if (!now || json.some((s) => !sameValue(now[s.field], s.from))) return { kind: "conflict" };
   }
   const filter = { and: [equalCond(a.pkField, pk), ...sets.filter((s) => !json.includes(s)).map((s) => equalCond(s.field, s.from))] };
-  const out = await updateRecords(a.db, a.table, { values: sets.map((s) => ({ key: s.field, value: s.to })), filter });
+  // Marked as what it is, for the activity log ("restore: …"; review 47b #2 read it as a plain update).
+  const out = await updateRecords(a.db, a.table, { values: sets.map((s) => ({ key: s.field, value: s.to })), filter }, { [UNDO_HEADER]: encodeURIComponent(`restore: ${a.label}`) });
   let matched = out.matched;
   if (matched === undefined) {
     // The hosted interface does not say how many matched: read the Record back.
