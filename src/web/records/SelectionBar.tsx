@@ -1,6 +1,6 @@
 import { useGridStore, gridActions } from "./grid/grid-store";
 import { fmtInt } from "./values/values.utils";
-import { DeleteSelected } from "./delete/DeleteSelected";
+import { type DeleteRights, DeleteSelected } from "./delete/DeleteSelected";
 import { DeleteMatching } from "./delete/DeleteMatching";
 import type { FilterGroup } from "../../shared/filter";
 import { toast } from "../ui/toast";
@@ -14,7 +14,7 @@ interface Props {
   /** Why this person may not change the table (their role or grant); undefined when they may. */
   changeWhy?: string;
   /** For deleting the selected Records (issue 24); absent: no delete button. */
-  deletion?: { db: string; table: string; pkField: string; canDelete: boolean; deniedReason?: string };
+  deletion?: DeleteRights;
   /** The view's filter: what "all matching" deletes; `joined` when the view joins another table. */
   filter?: FilterGroup;
   joined?: boolean;

@@ -15,14 +15,9 @@ import { invalidateTableRecords } from "../records-update-mutation";
 import { undoLast } from "../undo/use-undo";
 import { fmtInt } from "../values/values.utils";
 import { DELETE_MATCHING_MAX, deleteMatchingWithUndo } from "./delete-records";
-import { NO_DELETE_REASON } from "./DeleteSelected";
+import { type DeleteRights, NO_DELETE_REASON } from "./DeleteSelected";
 
-interface Props {
-  db: string;
-  table: string;
-  pkField: string;
-  canDelete: boolean;
-  deniedReason?: string;
+interface Props extends DeleteRights {
   filter: FilterGroup | undefined;
   count: number;
   /** The view joins another table: its filter may name the other's Fields, which a delete cannot. */

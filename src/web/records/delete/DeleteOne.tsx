@@ -12,15 +12,9 @@ import { invalidateTableRecords } from "../records-update-mutation";
 import { undoLast } from "../undo/use-undo";
 import { deleteWithUndo } from "./delete-records";
 import { deleteRequest, useDeleteRequest } from "./delete-request-store";
-import { NO_DELETE_REASON } from "./DeleteSelected";
+import { type DeleteRights, NO_DELETE_REASON } from "./DeleteSelected";
 
-interface Props {
-  db: string;
-  table: string;
-  pkField: string;
-  canDelete: boolean;
-  /** Why not, when the person's role does not allow it (the upstream does). */
-  deniedReason?: string;
+interface Props extends DeleteRights {
   onDeleted(pk: RecordValue): void;
 }
 

@@ -17,7 +17,17 @@ import { useDeleteRequest } from "./delete-request-store";
 
 export const NO_DELETE_REASON = "This upstream has no delete extension: Records cannot be deleted from Baseboard here.";
 
-export function DeleteSelected({ db, table, pkField, canDelete, deniedReason }: { db: string; table: string; pkField: string; canDelete: boolean; deniedReason?: string }) {
+/** Where Records are deleted, and whether this person may (the selection bar's and the panel's). */
+export interface DeleteRights {
+  db: string;
+  table: string;
+  pkField: string;
+  canDelete: boolean;
+  /** Why not, when the person's role does not allow it (the upstream does). */
+  deniedReason?: string;
+}
+
+export function DeleteSelected({ db, table, pkField, canDelete, deniedReason }: DeleteRights) {
   // The person's role or grant, or else the upstream lacking the extension.
   const why = deniedReason ?? NO_DELETE_REASON;
   const selected = useGridStore((s) => s.selected);

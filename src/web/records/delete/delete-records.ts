@@ -14,17 +14,22 @@ export async function deleteWithUndo(db: string, table: string, pkField: string,
   const { items } = await queryRecords(db, table, { filter: { and: [pkFilter(pkField, pks)] }, limit: pks.length });
   if (!items.length) return [];
   const deleted = await deleteRecords(db, table, { and: [pkFilter(pkField, items.map((r) => r[pkField]))] }, items.length);
+  recordDeleteUndo(db, table, pkField, items, deleted);
+  return items;
+}
+
+/** The undo step of a delete: re-inserting the Records it removed, with their values. */
+function recordDeleteUndo(db: string, table: string, pkField: string, records: RecordRow[], count = records.length): void {
   undoActions.record({
     id: `${Date.now()}-delete`,
-    label: `Delete ${deleted.toLocaleString("en-US")} Record${deleted === 1 ? "" : "s"}`,
+    label: `Delete ${count.toLocaleString("en-US")} Record${count === 1 ? "" : "s"}`,
     db,
     table,
     pkField,
     at: Date.now(),
     changes: [],
-    rows: { kind: "delete", records: items },
+    rows: { kind: "delete", records },
   });
-  return items;
 }
 
 /** A delete by the view's filter keeps every Record for its undo: at most this many at once. */
@@ -65,18 +70,7 @@ export async function deleteMatchingWithUndo(
       onProgress(deleted.length);
     }
   } finally {
-    if (deleted.length) {
-      undoActions.record({
-        id: `${Date.now()}-delete`,
-        label: `Delete ${deleted.length.toLocaleString("en-US")} Record${deleted.length === 1 ? "" : "s"}`,
-        db,
-        table,
-        pkField,
-        at: Date.now(),
-        changes: [],
-        rows: { kind: "delete", records: deleted },
-      });
-    }
+    if (deleted.length) recordDeleteUndo(db, table, pkField, deleted);
   }
   return deleted;
 }
