@@ -3,6 +3,7 @@
  * UPLOAD_CONCURRENCY XHRs at once, cancel and retry. Files and abort handles stay outside the
  * store (they are not state to render); the store only holds the pure queue of upload-queue.utils.
  */
+import { fetchUpstreamState, PROBE_TIMEOUT_MS } from "../../app/health-get-query";
 import { create } from "zustand";
 import { ApiError } from "../../api-client";
 import { rememberUpload } from "../local-uploads";
@@ -163,7 +164,10 @@ function start(id: string): void {
       aborts.delete(id);
       if (e instanceof UploadAborted) return;
       const message = e instanceof ApiError ? e.message : String(e);
-      if (isOutage(e)) cutByOutage.add(id);
+      if (isOutage(e)) {
+        cutByOutage.add(id);
+        watchForServer();
+      }
       dispatch({ type: "failed", id, message, retryable: mayPass(e) });
     },
   );
@@ -218,6 +222,29 @@ export function dismissUpload(id: string): void {
  */
 export function resumeAfterOutage(): void {
   for (const i of useUploadStore.getState().items) if (i.status === "error" && i.retryable !== false && cutByOutage.has(i.id)) retryUpload(i.id);
+}
+
+/** How often an upload cut off by an outage asks whether the server is back. */
+const SERVER_POLL_MS = 2000;
+let serverPoll: ReturnType<typeof setTimeout> | undefined;
+
+/**
+ * Asks the server's health until it is up, then resumes what the outage cut off: an outage shorter
+ * than the badge's own poll was never seen by it, and its uploads stayed failed.
+ */
+function watchForServer(): void {
+  if (serverPoll !== undefined) return;
+  const ask = async () => {
+    const up = await fetchUpstreamState(AbortSignal.timeout(PROBE_TIMEOUT_MS)).then(
+      (h) => h.state === "up",
+      () => false,
+    );
+    if (up) {
+      serverPoll = undefined;
+      resumeAfterOutage();
+    } else serverPoll = setTimeout(() => void ask(), SERVER_POLL_MS);
+  };
+  serverPoll = setTimeout(() => void ask(), SERVER_POLL_MS);
 }
 
 // The network came back: uploads in parts that failed for want of it go on from their last part.
