@@ -21,7 +21,6 @@ import { SessionEndedNotice } from "../team/SessionEndedNotice";
 import "../team/team.css";
 import { useLiveEvents } from "../team/live/use-live-events";
 import { meQueryOptions } from "../team/me-get-query";
-import { resumeAfterOutage } from "../storage/upload/upload-store";
 
 export function Shell() {
   const config = useQuery(configQueryOptions());
@@ -153,7 +152,6 @@ function useRefetchWhenBack(state: UpstreamState | undefined) {
     prev.current = state;
     if (state === "up" && was !== undefined && was !== "up") {
       void qc.invalidateQueries({ predicate: (q) => q.queryKey[0] !== healthKeys.health()[0] });
-      resumeAfterOutage();
     }
   }, [state, qc]);
 }

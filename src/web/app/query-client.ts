@@ -22,7 +22,7 @@ export function toastError(err: unknown, title = "Request failed"): void {
 }
 
 /** No answer, or the proxy saying the upstream is away: ask the badge to look again now. */
-const isOutage = (err: unknown) => err instanceof ApiError && (err.status === 0 || err.status === 502 || err.status === 503 || err.status === 504);
+export const isOutage = (err: unknown) => err instanceof ApiError && (err.status === 0 || err.status === 502 || err.status === 503 || err.status === 504);
 
 export function createQueryClient(): QueryClient {
   const recheckHealth = (err: unknown) => {

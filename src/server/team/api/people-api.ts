@@ -292,7 +292,7 @@ export async function handlePeopleApi(ctx: Ctx): Promise<boolean> {
   } else if (parts.length === 1 && method === "POST") {
     const b = await body(["email", "name", "role"]);
     if (!b) return true;
-    if (b.role !== undefined && b.role !== "admin" && (await admin.list()).length === 0) {
+    if (b.role !== undefined && b.role !== "admin" && people.peopleCount() === 0) {
       // Sign-in turns on with the first person: as a viewer or editor they would be the only one,
       // and nobody could manage people from the app again (review 47b #3).
       error(res, 400, "validation_error", "The first person must be an admin: once they exist everyone signs in, and only an admin can add the others. Add yourself as admin first.");

@@ -4,6 +4,7 @@
  * store (they are not state to render); the store only holds the pure queue of upload-queue.utils.
  */
 import { fetchUpstreamState, PROBE_TIMEOUT_MS } from "../../app/health-get-query";
+import { isOutage } from "../../app/query-client";
 import { create } from "zustand";
 import { ApiError } from "../../api-client";
 import { rememberUpload } from "../local-uploads";
@@ -176,7 +177,6 @@ function start(id: string): void {
 /** A failure worth a Retry button: no answer, a timeout, or the server's side. */
 /** Uploads that failed because the server could not be reached: sent again when it is back. */
 const cutByOutage = new Set<string>();
-const isOutage = (e: unknown) => !(e instanceof ApiError) || [0, 502, 503, 504].includes(e.status);
 
 function mayPass(e: unknown): boolean {
   return !(e instanceof ApiError) || isTransientStatus(e.status);
@@ -216,11 +216,11 @@ export function dismissUpload(id: string): void {
 }
 
 /**
- * The server answers again after an outage (the badge is back to up; review 46b #2: an upload cut
- * off by the Baseboard server's restart waited for Retry): the uploads it cut off go on by
- * themselves, those in parts from their last part.
+ * The server answers again after an outage (watchForServer; review 46b #2: an upload cut off by
+ * the Baseboard server's restart waited for Retry): the uploads it cut off go on by themselves,
+ * those in parts from their last part.
  */
-export function resumeAfterOutage(): void {
+function resumeAfterOutage(): void {
   for (const i of useUploadStore.getState().items) if (i.status === "error" && i.retryable !== false && cutByOutage.has(i.id)) retryUpload(i.id);
 }
 
