@@ -254,6 +254,43 @@ test("the record panel shows every Field of a Record when the view hides some, a
   await expect(panel.locator("#rp-job_title")).toHaveValue("Panel Hidden Title");
 });
 
+test("a record panel Save of several Fields is one update: one version in History, one Undo step; a Field changed meanwhile conflicts alone", async ({ page }) => {
+  const before = await apiRecord("E00136");
+  await openView(page, "employees", { filter: byPk("E00136"), record: "E00136" });
+  const panel = page.getByRole("complementary").filter({ hasText: "Record E00136" });
+  await panel.locator("#rp-job_title").fill("One Save Title");
+  await panel.locator("#rp-city").fill("One Save City");
+  await page.keyboard.press("Control+s");
+  await expect.poll(async () => (await apiRecord("E00136")).city).toBe("One Save City");
+  expect((await apiRecord("E00136")).job_title).toBe("One Save Title");
+  // One entry in the trail holds both Fields (review 47b #4: one version per Field offered
+  // in-between states that never existed); History lists it once, beside the Record as it was.
+  const trail = await page.request.get("/api/audit?table=demo/employees&record=E00136", { headers: { "x-baseboard-client": "1" } });
+  expect(trail.status(), await trail.text()).toBe(200);
+  const items = (await trail.json()).items as { changes?: unknown }[];
+  expect(items).toHaveLength(1);
+  expect(JSON.stringify(items[0])).toContain("One Save Title");
+  expect(JSON.stringify(items[0])).toContain("One Save City");
+  await panel.getByRole("tab", { name: "History" }).click();
+  await expect(panel.getByRole("list", { name: /^Versions of Record E00136/ }).getByRole("listitem")).toHaveCount(2);
+  await panel.getByRole("tab", { name: "Fields" }).click();
+  // One Undo puts both back.
+  await page.getByRole("button", { name: "Undo", exact: true }).click();
+  await expect.poll(async () => (await apiRecord("E00136")).city).toBe(before.city);
+  expect((await apiRecord("E00136")).job_title).toBe(before.job_title);
+
+  // Changed elsewhere while typed: that Field is a conflict, the other one saves.
+  await expect(panel.locator("#rp-city")).toHaveValue(String(before.city));
+  await panel.locator("#rp-job_title").fill("Mine Too Late");
+  await panel.locator("#rp-age").fill("61");
+  await apiUpdate("employees", { values: [{ key: "job_title", value: "Theirs First" }], filter: byPk("E00136") });
+  await panel.getByRole("button", { name: "Save", exact: true }).click();
+  await expect.poll(async () => (await apiRecord("E00136")).age).toBe(61);
+  expect((await apiRecord("E00136")).job_title).toBe("Theirs First");
+  await expect(panel).toContainText(/Changed elsewhere.*it is now Theirs First; your value was not saved/);
+  await expect(panel.locator("#rp-job_title")).toHaveValue("Mine Too Late");
+});
+
 test("a record panel save that cannot reach the server keeps what was typed, says why (not a conflict), and Save again saves it", async ({ page }) => {
   // Review 39b #1: the typed value was lost, and the Field said "Changed elsewhere".
   const before = await apiRecord("E00133");

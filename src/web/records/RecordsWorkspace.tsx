@@ -19,6 +19,7 @@ import { DeleteOne } from "./delete/DeleteOne";
 import { NewRow } from "./add/NewRow";
 import { countConditions, fromWire } from "./filter-builder/filter-tree.utils";
 import type { GridColumn } from "./grid/columns.utils";
+import type { FieldEdit } from "./grid/edit.utils";
 import { type CellPos, gridActions, pkId, useGridStore } from "./grid/grid-store";
 import { rowKey, useLiveStore } from "../team/live/live-store";
 import { useHiddenWhy } from "../team/hidden-probe-query";
@@ -119,11 +120,15 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
   const edit = useCellEdit(db, table, pkField, recordsQueryOptions(db, table, body).queryKey, view.join?.rules.map((r) => r.tableKey) ?? []);
   const { mutate } = edit;
   const onCommit = useCallback(
-    (row: RecordRow, col: GridColumn, value: RecordValue, at?: { from: CellPos; to: CellPos }) => mutate({ pk: row[pkField], col, oldValue: row[col.key], newValue: value, at }),
+    (row: RecordRow, col: GridColumn, value: RecordValue, at?: { from: CellPos; to: CellPos }) => mutate({ pk: row[pkField], edits: [{ col, oldValue: row[col.key], newValue: value }], at }),
     [mutate, pkField],
   );
-  // The panel says a failure or conflict in the Field itself.
-  const onPanelCommit = useCallback((row: RecordRow, col: GridColumn, value: RecordValue) => mutate({ pk: row[pkField], col, oldValue: row[col.key], newValue: value, inPlace: true }), [mutate, pkField]);
+  // One Save of the panel is one update (one version in the Record's history, one undo step);
+  // the panel says a failure or conflict in the Field itself.
+  const onPanelSave = useCallback(
+    (pk: RecordValue, edits: FieldEdit<GridColumn>[]) => mutate({ pk, edits, inPlace: true }),
+    [mutate],
+  );
 
   const count = records.data?.count;
   const pageOfData = useRef(new WeakMap<object, number>());
@@ -312,7 +317,7 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
               join={view.join}
               deleteWhy={deleteWhy}
               changeWhy={changeWhy}
-              onCommit={onPanelCommit}
+              onSave={onPanelSave}
               pageStep={{ next: view.page < last, prev: view.page > 1, go: panelPageStep }}
               onNavigate={(record) => {
                 if (!record) {

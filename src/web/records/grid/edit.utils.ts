@@ -1,6 +1,6 @@
 /**
- * One cell edit = one update whose filter is the primary key AND the old value, so a Record
- * changed elsewhere in between matches nothing and we report a conflict instead of overwriting.
+ * One edit = one update whose filter is the primary key AND the old values, so a Record changed
+ * elsewhere in between matches nothing and we report a conflict instead of overwriting.
  */
 import type { FilterCondition, FilterValue } from "../../../shared/filter";
 import type { RecordValue, UpdateBody } from "../../../shared/records";
@@ -16,16 +16,23 @@ export function equalCond(key: string, value: RecordValue | undefined): FilterCo
   return { key, operator: "equal", value: filterValueOf(value) };
 }
 
-export function buildEditUpdate(
-  pkField: string,
-  pkValue: RecordValue,
-  field: string,
-  oldValue: RecordValue | undefined,
-  newValue: RecordValue,
-): UpdateBody {
+/** One Field's edit: the value it had when the edit began, and the value typed. */
+export interface FieldEdit<C = unknown> {
+  col: C & { key: string };
+  oldValue: RecordValue | undefined;
+  newValue: RecordValue;
+}
+
+/**
+ * One update for every edited Field of one Record (a record-panel Save is one change, one
+ * version in its history): the primary key AND each Field's old value, except the Fields in
+ * `checkedByReading` (json, compared by reading the Record first: a filter can only test a
+ * json Field for null).
+ */
+export function buildEditUpdate(pkField: string, pkValue: RecordValue, edits: readonly FieldEdit[], checkedByReading: ReadonlySet<string> = new Set()): UpdateBody {
   return {
-    values: [{ key: field, value: newValue }],
-    filter: { and: [equalCond(pkField, pkValue), equalCond(field, oldValue)] },
+    values: edits.map((e) => ({ key: e.col.key, value: e.newValue })),
+    filter: { and: [equalCond(pkField, pkValue), ...edits.filter((e) => !checkedByReading.has(e.col.key)).map((e) => equalCond(e.col.key, e.oldValue))] },
   };
 }
 

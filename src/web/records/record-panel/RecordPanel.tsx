@@ -1,8 +1,8 @@
 /**
  * The record panel: every Field of one Record (joined ones read-only) beside the grid, in the
- * URL as `?record=<primary key>`. Saving sends each changed Field as the grid's own cell edit
- * does (primary key AND old value in the filter), so a change made elsewhere is a conflict,
- * never overwritten. Alt+↑/↓ (or the arrows in its head) move to the previous/next Record.
+ * URL as `?record=<primary key>`. Saving sends every changed Field in one update, checked as the
+ * grid's own cell edit is (primary key AND each old value in the filter), so a change made
+ * elsewhere is a conflict, never overwritten. Alt+↑/↓ (or the arrows in its head) move to the previous/next Record.
  * Its History tab shows the Record's versions from the audit trail (src/web/team/audit).
  */
 import { onSessionEnding } from "../../team/session-ended";
@@ -13,6 +13,7 @@ import type { JoinUnit, RecordRow, RecordValue } from "../../../shared/records";
 import { Dialog } from "../../ui/Dialog";
 import type { GridColumn } from "../grid/columns.utils";
 import { conflictKey, gridActions, useGridStore } from "../grid/grid-store";
+import type { FieldEdit } from "../grid/edit.utils";
 import { formatValue, parseInput, sameValue } from "../values/values.utils";
 import { panelText } from "./field-editor.utils";
 import { FieldEditor } from "./FieldEditor";
@@ -36,7 +37,8 @@ interface Props {
   deleteWhy?: string;
   /** Why this Record's Fields cannot be changed here (a viewer); undefined when they can. */
   changeWhy?: string;
-  onCommit(row: RecordRow, col: GridColumn, value: RecordValue): void;
+  /** Every changed Field of the Record, as one update: each with the value its edit began from. */
+  onSave(pk: RecordValue, edits: FieldEdit<GridColumn>[]): void;
   onNavigate(record: string | undefined): void;
   /** Past the page's last (first) row: the next (previous) page, when there is one. */
   pageStep?: { next: boolean; prev: boolean; go(delta: -1 | 1): void };
@@ -183,14 +185,16 @@ export default function RecordPanel(p: Props) {
       });
       return false;
     }
-    for (const { col, value } of out) {
+    for (const { col } of out) {
       sent.current.add(col.key);
       // A retry supersedes the failure or conflict it answers: left in place, it was read as this
       // save's outcome, put the value back with the old base, and the saved value then showed as
       // "changed elsewhere" and the next edit conflicted with its own author (review 46b #1).
       gridActions.setConflict(conflictKey(row[p.pkField], col.key), null);
-      p.onCommit({ ...row, [col.key]: baseOf(col.key) }, col, value);
     }
+    // One update for the whole Save: one version in the Record's history (review 47b #4: a
+    // version per Field offered in-between states that never existed to restore).
+    if (out.length) p.onSave(row[p.pkField], out.map(({ col, value }) => ({ col, oldValue: baseOf(col.key), newValue: value })));
     setDrafts({});
     setBases({});
     latest.current = { drafts: {}, bases: {} };
