@@ -91,6 +91,12 @@ test("two people in one table: presence, live edits, open Record and edited cell
   await expect(versions).toHaveCount(shown + 1);
   await expect(versions.first()).toContainText("Changed Again");
   await expect(versions.first()).toContainText("Current version");
+  // Eve restores the version before Ada's second change: her own write, so the banner about
+  // Ada's change goes (review 47b #7: it stayed, describing a state no longer there).
+  await expect(eve.locator(".rp-live-notice")).toBeVisible();
+  await versions.nth(1).getByRole("button", { name: "Restore this version" }).click();
+  await expect(eve.getByRole("status").filter({ hasText: `Restored Record ${id}` })).toBeVisible();
+  await expect(eve.locator(".rp-live-notice")).toHaveCount(0);
   await ada.context().close();
   await eve.context().close();
 });

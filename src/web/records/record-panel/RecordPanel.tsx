@@ -194,7 +194,11 @@ export default function RecordPanel(p: Props) {
     }
     // One update for the whole Save: one version in the Record's history (review 47b #4: a
     // version per Field offered in-between states that never existed to restore).
-    if (out.length) p.onSave(row[p.pkField], out.map(({ col, value }) => ({ col, oldValue: baseOf(col.key), newValue: value })));
+    if (out.length) {
+      p.onSave(row[p.pkField], out.map(({ col, value }) => ({ col, oldValue: baseOf(col.key), newValue: value })));
+      // This tab writes the Record last: a notice of someone else's change no longer says what it holds.
+      liveActions.clearChangedUnder(liveKey);
+    }
     setDrafts({});
     setBases({});
     latest.current = { drafts: {}, bases: {} };

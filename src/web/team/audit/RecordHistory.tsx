@@ -18,6 +18,7 @@ import { formatWhen } from "./format-when";
 import { olderEntries } from "./older-entries";
 import { recordVersions } from "./record-history.utils";
 import { restoreVersion } from "./restore-version";
+import { liveActions, rowKey } from "../live/live-store";
 import { byWhom, lastChangeOf } from "./last-change-get-query";
 import "../team.css";
 import "./audit.css";
@@ -57,7 +58,11 @@ export function RecordHistory({ db, table, pkField, recordText, row, columns }: 
       else if (out.kind === "conflict") {
         const who = await lastChangeOf(db, table, recordText);
         toast(`Not restored: Record ${recordText} was changed${byWhom(who)}`, { kind: "error", detail: "It no longer holds the values shown here. Look at the newest version, then restore again.", ttlMs: 12_000 });
-      } else toast(`Restored Record ${recordText} ${version}`, { kind: "success", detail: `${out.fields.join(", ")} set back.`, action: undoLast() });
+      } else {
+        toast(`Restored Record ${recordText} ${version}`, { kind: "success", detail: `${out.fields.join(", ")} set back.`, action: undoLast() });
+        // This tab wrote the Record last: a notice of someone else's change no longer says what it holds.
+        liveActions.clearChangedUnder(rowKey(`${db}/${table}`, recordText));
+      }
     } catch (e) {
       toast(`Not restored: ${(e as Error).message}`, { kind: "error" });
     } finally {
