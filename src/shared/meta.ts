@@ -85,6 +85,8 @@ export interface Capabilities {
   events?: boolean;
   /** Updates answer what they overwrote when asked (BEFORE_IMAGES_HEADER, shared/record-writes.ts; issue 19); absent means no. */
   beforeImages?: boolean;
+  /** Record deletes answer the Records they removed when asked (the same header; shared/record-writes.ts); absent means no. */
+  deletedImages?: boolean;
 }
 
 export interface MetaResponse {

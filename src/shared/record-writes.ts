@@ -58,6 +58,13 @@ export interface DistinctResponse {
  * writes the JSON itself. Baseboard's audit trail asks for it instead of reading the Records
  * itself before forwarding; `x-matched-count` still says how many matched in all.
  */
+/*
+ * Record delete extension (capability `deletedImages`): a delete sent with the same header answers
+ * `{"count": n, "before": {"fields": [...], "rows": [...]}}`: every Field of at most n of the
+ * Records it removed, read in the delete's own transaction, so that what the trail records is
+ * exactly what went (a read before forwarding missed a Record added meanwhile that the delete
+ * then removed: review 48a #1).
+ */
 export interface BeforeImages {
   fields: string[];
   rows: unknown[][];

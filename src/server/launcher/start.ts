@@ -200,7 +200,7 @@ export async function startBaseboard(env: NodeJS.ProcessEnv, opts: StartOptions 
           const said = (read.body as { message?: unknown } | undefined)?.message;
           throw new UpstreamFailure(read.status === 504 || read.status === 503 ? read.status : 502, `${typeof said === "string" ? said : `The upstream answered HTTP ${read.status}.`} The change was not sent: the activity log could not learn table ${name}'s primary key.`);
         }
-        return { primaryKey: found?.primaryKey, beforeImages: cfg?.capabilities.beforeImages === true };
+        return { primaryKey: found?.primaryKey, beforeImages: cfg?.capabilities.beforeImages === true, deletedImages: cfg?.capabilities.deletedImages === true };
       },
       tablesChanged: () => catalog.invalidate(),
       onError: (e) => log(`audit trail: could not record an outcome: ${e.message}`),

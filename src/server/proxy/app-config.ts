@@ -67,6 +67,7 @@ const capabilitiesSchema = z
     events: z.boolean().optional(),
     resumable: z.boolean().optional(),
     beforeImages: z.boolean().optional(),
+    deletedImages: z.boolean().optional(),
   })
   .strict();
 

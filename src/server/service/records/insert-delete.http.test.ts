@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RecordRow } from "../../../shared/records";
 import { startTestService, type TestService } from "../testing/test-service";
 import { EMP, get, post } from "./testing/http";
+import { BEFORE_IMAGES_HEADER } from "../../../shared/record-writes";
 
 let svc: TestService;
 const CAT = "/v0/record/demo/catalog";
@@ -120,6 +121,29 @@ describe("delete", () => {
     expect((await rows(inIds("DEL-1", "DEL-2", "DEL-3"))).map((r) => r.sku)).toEqual(["DEL-3"]);
   });
 
+  it("asked with the before-images header, answers every Field of the Records it removed (read in its own transaction), at most that many", async () => {
+    await post(svc, `${CAT}/insert`, { records: [{ sku: "DIM-1", name: "One", price: 1.5 }, { sku: "DIM-2", name: "Two", price: null }, { sku: "DIM-3", name: "Three" }] });
+    const res = await post(svc, `${CAT}/delete`, { filter: inIds("DIM-1", "DIM-2"), expectedCount: 2 }, { [BEFORE_IMAGES_HEADER]: "10" });
+    expect(res.status).toBe(200);
+    expect(res.body.count).toBe(2);
+    const fields: string[] = res.body.before.fields;
+    // Every Field of the table, the primary key first.
+    expect(fields[0]).toBe("sku");
+    expect(fields).toEqual(expect.arrayContaining(["sku", "name", "price"]));
+    const gone = res.body.before.rows.map((r: unknown[]) => Object.fromEntries(fields.map((f: string, i: number) => [f, r[i]])));
+    expect(gone.sort((a: RecordRow, b: RecordRow) => String(a.sku).localeCompare(String(b.sku)))).toEqual([
+      expect.objectContaining({ sku: "DIM-1", name: "One", price: 1.5 }),
+      expect.objectContaining({ sku: "DIM-2", name: "Two", price: null }),
+    ]);
+    // At most as many as asked: the count says how many went.
+    await post(svc, `${CAT}/insert`, { records: [{ sku: "DIM-4" }] });
+    const one = await post(svc, `${CAT}/delete`, { filter: inIds("DIM-3", "DIM-4"), expectedCount: 2 }, { [BEFORE_IMAGES_HEADER]: "1" });
+    expect(one.body.count).toBe(2);
+    expect(one.body.before.rows).toHaveLength(1);
+    expect((await post(svc, `${CAT}/delete`, { filter: inIds("NOPE"), expectedCount: 0 }, { [BEFORE_IMAGES_HEADER]: "1" })).body).toEqual({ count: 0, before: { fields, rows: [] } });
+    expect((await post(svc, `${CAT}/delete`, { filter: inIds("NOPE"), expectedCount: 0 }, { [BEFORE_IMAGES_HEADER]: "0" })).status).toBe(400);
+  });
+
   it("a count other than expectedCount is 409 and deletes nothing", async () => {
     const before = await total();
     for (const expected of [0, 1, 3]) {
@@ -161,7 +185,7 @@ describe("delete", () => {
 describe("capabilities", () => {
   it("/v0/meta advertises insert, deleteRecords and distinct", async () => {
     const meta = await get(svc, "/v0/meta");
-    expect(meta.body.capabilities).toMatchObject({ insert: true, deleteRecords: true, distinct: true, anyOf: true });
+    expect(meta.body.capabilities).toMatchObject({ insert: true, deleteRecords: true, distinct: true, anyOf: true, deletedImages: true });
   });
 });
 

@@ -16,8 +16,8 @@ import { kindOf, stateFailure } from "../engines/failures";
 import { compileFilters, parseFilters, Scope } from "./query-plan";
 import type { StoredTable } from "./registry";
 import type { RecordStore } from "./store";
-import { encodeWrite } from "./values";
-import { INSERT_MAX_RECORDS as INSERT_MAX } from "../../../shared/record-writes";
+import { decode, encodeWrite } from "./values";
+import { type BeforeImages, INSERT_MAX_RECORDS as INSERT_MAX } from "../../../shared/record-writes";
 
 
 /** Thrown inside the write transaction to roll it back with a client-facing failure. */
@@ -101,7 +101,13 @@ export async function insertRecords(store: RecordStore, table: StoredTable, reco
   }
 }
 
-export async function deleteRecords(store: RecordStore, table: StoredTable, filter: unknown, expectedCount: number): Promise<Result<{ count: number }>> {
+/**
+ * Deletes what `filter` matches when that is exactly `expectedCount`. `images`: how many of the
+ * Records removed to answer whole (every Field, read in the delete's own transaction: exactly
+ * what went), for the audit trail (capability `deletedImages`).
+ */
+export async function deleteRecords(store: RecordStore, table: StoredTable, filter: unknown, expectedCount: number, images?: number,
+): Promise<Result<{ count: number; before?: BeforeImages }>> {
   if (filter === undefined) return fail("validation_error", 'filter is required: send {"and": []} to delete every Record on purpose.');
   const filters = parseFilters([["filter", filter]]);
   if (!filters.ok) return filters;
@@ -109,23 +115,32 @@ export async function deleteRecords(store: RecordStore, table: StoredTable, filt
   const where = compileFilters(new Scope(table, false), filters.value, dialect, dialect.maxHeight);
   if (!where.ok) return where;
   const { builder } = store.engine;
+  const fields = table.fields.map((f) => f.key);
   let countQ = builder.selectFrom(table.physical).select(sql<number>`count(*)`.as("n"));
   let deleteQ = builder.deleteFrom(table.physical);
+  let imagesQ = builder.selectFrom(table.physical).select(fields.map((k) => sql.ref(k).as(k))).limit(images ?? 0);
   if (where.value.where) {
     countQ = countQ.where(where.value.where);
     deleteQ = deleteQ.where(where.value.where);
+    imagesQ = imagesQ.where(where.value.where);
   }
+  const mismatch = (matched: number, meanwhile = "") =>
+    new Refused(fail("conflict", `The filter matches ${matched.toLocaleString("en-US")} Records, not the ${expectedCount.toLocaleString("en-US")} expected${meanwhile}; nothing was deleted.`));
   try {
-    const count = await store.writing(table, () => store.engine.write(async (tx) => {
+    const out = await store.writing(table, () => store.engine.write(async (tx) => {
       const matched = Number((await tx.run(countQ.compile())).rows[0]?.[0] ?? 0);
-      if (matched !== expectedCount) {
-        throw new Refused(
-          fail("conflict", `The filter matches ${matched.toLocaleString("en-US")} Records, not the ${expectedCount.toLocaleString("en-US")} expected; nothing was deleted.`),
-        );
-      }
-      return matched === 0 ? 0 : (await tx.run(deleteQ.compile())).changes;
+      if (matched !== expectedCount) throw mismatch(matched);
+      if (matched === 0) return { count: 0, rows: images ? [] : undefined };
+      const rows = images ? (await tx.run(imagesQ.compile(), undefined, { unordered: true })).rows : undefined;
+      const count = (await tx.run(deleteQ.compile())).changes;
+      // Another client's write between the count and the delete (PostgreSQL reads each statement
+      // afresh): never more, or other, Records than confirmed.
+      if (count !== expectedCount) throw mismatch(count, " (changed meanwhile)");
+      return { count, rows };
     }));
-    return ok({ count });
+    if (!out.rows) return ok({ count: out.count });
+    const types = table.fields.map((f) => f.type);
+    return ok({ count: out.count, before: { fields, rows: out.rows.map((row) => types.map((type, i) => decode(type, row[i]))) } });
   } catch (e) {
     return engineFailure(store, e, table);
   }

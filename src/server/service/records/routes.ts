@@ -14,6 +14,7 @@ import {
 import { badRequest, forbidden, HttpError, notFound } from "../../http-error";
 import {
   BEFORE_IMAGES_HEADER,
+  type BeforeImages,
   deleteBodySchema,
   distinctBodySchema,
   type DistinctResponse,
@@ -199,11 +200,12 @@ function registerRoutes(app: FastifyInstance, store: RecordStore): void {
     return unwrap(await insertRecords(store, table, body.records));
   });
 
-  app.post<{ Params: TableParams }>(DELETE_PATH, async (request): Promise<WriteCount> => {
+  app.post<{ Params: TableParams }>(DELETE_PATH, async (request): Promise<WriteCount & { before?: BeforeImages }> => {
     const table = await tableFor(request, request.params.database_id, request.params.table_slug);
     if (request.body === undefined || request.body === null) throw badRequest('The delete body is missing: send {"filter": {...}, "expectedCount": n}.');
     const body = parseBody(deleteBodySchema, request, "delete body");
-    return unwrap(await deleteRecords(store, table, body.filter, body.expectedCount));
+    const { count, before } = unwrap(await deleteRecords(store, table, body.filter, body.expectedCount, beforeImagesAsked(request.headers[BEFORE_IMAGES_HEADER])));
+    return before ? { count, before } : { count };
   });
 
   app.post<{ Params: TableParams }>(DISTINCT_PATH, async (request): Promise<DistinctResponse> => {

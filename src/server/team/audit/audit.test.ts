@@ -234,9 +234,11 @@ describe("what is recorded", () => {
   });
 
   it("against an upstream without before-images, the proxy reads the matching Records itself before forwarding", async () => {
-    // The same service behind a relay that hides the extension from /v0/meta, and a single-user proxy on it.
+    // The same service behind a relay that hides the extensions from /v0/meta, and a single-user proxy on it.
     const target = new URL(stack.svc.serviceUrl as string);
+    let failQueries = false;
     const plain = await startRawUpstream((req, res) => {
+      if (failQueries && req.url?.endsWith("/query")) return void res.writeHead(503, { "content-type": "application/json" }).end('{"error":"unavailable","subCode":0,"message":"busy"}');
       const up = http.request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (r) => {
         if (req.url !== "/v0/meta" || r.statusCode !== 200) {
           res.writeHead(r.statusCode ?? 502, r.headers);
@@ -246,6 +248,7 @@ describe("what is recorded", () => {
         r.on("data", (c: Buffer) => chunks.push(c)).on("end", () => {
           const meta = JSON.parse(Buffer.concat(chunks).toString("utf8"));
           delete meta.capabilities.beforeImages;
+          delete meta.capabilities.deletedImages;
           res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(meta));
         });
       });
@@ -283,6 +286,32 @@ describe("what is recorded", () => {
       const items = ((await renamed.json()) as { items: { changes?: { after: Record<string, unknown> }[] }[] }).items;
       expect(items.map((i) => i.changes?.[0]?.after)).toEqual([{ employee_id: "E00009-R" }, { city: "Braga" }, ...items.slice(2).map((i) => i.changes?.[0]?.after)]);
       expect((await rename("E00009-R", "E00009")).status).toBe(200);
+
+      // A Record delete: the whole Records read first, then the delete.
+      const post = (p: string, body: unknown) => fetch(`${single.url}/api/v0/record/demo/employees/${p}`, { method: "POST", headers: { ...fromApp(single.url), "content-type": "application/json" }, body: JSON.stringify(body) });
+      expect((await post("insert", { records: [{ employee_id: "E90909", full_name: "Read First" }] })).status).toBe(200);
+      const at = plain.seen.length;
+      expect((await post("delete", { filter: byId("E90909"), expectedCount: 1 })).status).toBe(200);
+      expect(plain.seen.slice(at).filter((r) => r.url.startsWith("/v0/record/")).map((r) => [r.url, r.headers["x-baseboard-before-images"]])).toEqual([
+        ["/v0/record/demo/employees/query", undefined],
+        ["/v0/record/demo/employees/delete", undefined],
+      ]);
+      const gone = await fetch(`${single.url}/api/audit?table=demo/employees&record=E90909&limit=1`, { headers: fromApp(single.url) });
+      expect(((await gone.json()) as { items: unknown[] }).items[0]).toMatchObject({ action: "delete-records", keys: ["E90909"], deleted: [expect.objectContaining({ full_name: "Read First" })] });
+      // That read failing (5xx): the delete is not sent, and is recorded as failed, with when to
+      // try again (forwarded all the same, it was applied with nothing kept of what it removed:
+      // review 29a #1; a 502 without Retry-After: review 46a #4).
+      expect((await post("insert", { records: [{ employee_id: "E90910" }] })).status).toBe(200);
+      failQueries = true;
+      const sentBefore = plain.seen.length;
+      const refused = await post("delete", { filter: byId("E90910"), expectedCount: 1 });
+      const said = (await refused.json()) as { error: string; message: string };
+      expect(refused.status, JSON.stringify(said)).toBe(503);
+      expect(refused.headers.get("retry-after")).toBe("5");
+      expect(said.message).toMatch(/answered HTTP 503 when asked for the Records this change would overwrite, so the change was not sent/);
+      expect(plain.seen.slice(sentBefore).some((r) => r.url.endsWith("/delete"))).toBe(false);
+      const failed = await fetch(`${single.url}/api/audit?kind=delete-records&limit=1`, { headers: fromApp(single.url) });
+      expect(((await failed.json()) as { items: unknown[] }).items[0]).toMatchObject({ outcome: "failed", message: said.message });
     } finally {
       await single.stop();
       await plain.close();
@@ -490,6 +519,37 @@ describe("what is recorded", () => {
     expect(deleted).toMatchObject({ action: "delete-file", outcome: "applied", file: { key: "audit/note.txt", size: 17 } });
     expect(deleted.file.versions.map((v: { versionedKey: string }) => v.versionedKey).sort()).toEqual([v1, v2].sort());
     expect(deleted.file.versions.map((v: { size: number }) => v.size).sort((a: number, b: number) => a - b)).toEqual([5, 12]);
+  });
+
+  it("a Record delete's removed Records come from its own transaction: one added just before it is recorded too (review 48a #1)", async () => {
+    const ada = await signIn(base(), "ada@example.com", PW);
+    const from = stack.relay.seen.length;
+    let applied = 0;
+    for (let i = 0; i < 6; i++) {
+      const prefix = `RX48-${i}-`;
+      expect((await call(ada, "POST", "/api/v0/record/demo/employees/insert", { records: [{ employee_id: `${prefix}a`, full_name: "First" }] })).status).toBe(200);
+      // The second insert and the delete at once: a read before forwarding named only the first,
+      // though the delete removed both.
+      const [, del] = await Promise.all([
+        call(ada, "POST", "/api/v0/record/demo/employees/insert", { records: [{ employee_id: `${prefix}b`, full_name: "Second" }] }),
+        call(ada, "POST", "/api/v0/record/demo/employees/delete", { filter: { and: [{ key: "employee_id", operator: "startsWith", value: prefix }] }, expectedCount: 2 }),
+      ]);
+      if (del.status === 409) {
+        // The delete came first and matched one: nothing deleted. Tidy up.
+        expect((await call(ada, "POST", "/api/v0/record/demo/employees/delete", { filter: { and: [{ key: "employee_id", operator: "startsWith", value: prefix }] }, expectedCount: 2 })).status).toBe(200);
+      } else expect(del.body).toEqual({ count: 2 });
+      applied++;
+      const entry = (await call(ada, "GET", "/api/audit?table=demo/employees&kind=delete-records&limit=1")).body.items[0];
+      expect(entry).toMatchObject({ outcome: "applied", count: 2 });
+      expect([...entry.keys].sort()).toEqual([`${prefix}a`, `${prefix}b`]);
+      expect(entry.deleted.map((r: { full_name: string }) => r.full_name).sort()).toEqual(["First", "Second"]);
+      // Both Records' histories end with the delete.
+      expect((await call(ada, "GET", `/api/audit?table=demo/employees&record=${prefix}b&limit=1`)).body.items[0].action).toBe("delete-records");
+    }
+    expect(applied).toBe(6);
+    // The proxy read nothing of the Records before forwarding: the service answered what went.
+    const sent = stack.relay.seen.slice(from).filter((r) => r.url.startsWith("/v0/record/") && !r.url.endsWith("/insert"));
+    expect(new Set(sent.map((r) => `${r.url} ${r.headers["x-baseboard-before-images"]}`))).toEqual(new Set(["/v0/record/demo/employees/delete 10000"]));
   });
 
   it("changes to people, roles and grants: who did what to whom, and how it ended", async () => {

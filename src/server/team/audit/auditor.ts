@@ -279,7 +279,7 @@ export interface AuditorOptions {
   /** What the trail reads of the upstream (before-images, file versions, a job's state). */
   upstream: Pick<Upstream, "getJson" | "postJson">;
   /** A table's primary key, and whether the upstream answers updates with before-images. */
-  tableOf(db: string, table: string): Promise<{ primaryKey?: string; beforeImages: boolean }>;
+  tableOf(db: string, table: string): Promise<{ primaryKey?: string; beforeImages: boolean; deletedImages?: boolean }>;
   /** An import was applied: it may have made a table that `tableOf` has not seen. */
   tablesChanged?(): void;
   onError?(e: Error): void;
@@ -597,7 +597,9 @@ export function createAuditor(opts: AuditorOptions): Auditor {
         const info = await opts.tableOf(db, table);
         pk = info.primaryKey;
         // An import updates the Records its file names: the upstream reads them as it does for an update.
-        upstreamBefore = info.beforeImages && (c.endpoint === "update" || c.endpoint === "import");
+        // A Record delete's: the Records it removed, read in its own transaction (review 48a #1: read
+        // here before forwarding, a Record added meanwhile and removed by the delete was missed).
+        upstreamBefore = (info.beforeImages && (c.endpoint === "update" || c.endpoint === "import")) || (info.deletedImages === true && c.endpoint === "delete-records");
       }
       if (c.endpoint === "update" && pk) {
         const values = Array.isArray(body.values) ? (body.values as { key: string; value: unknown }[]) : [];
@@ -617,7 +619,7 @@ export function createAuditor(opts: AuditorOptions): Auditor {
         // A body the service refuses (no filter, a bad expectedCount, an unknown property: the contract
         // both share) is read for nothing: reading "every Record" for it named them all, and put it in
         // every Record's history (review 38a #1).
-        const read = isFilter(body.filter) && deleteBodySchema.safeParse(body).success ? await readMatching(c, body.filter, undefined, pk) : undefined;
+        const read = !upstreamBefore && isFilter(body.filter) && deleteBodySchema.safeParse(body).success ? await readMatching(c, body.filter, undefined, pk) : undefined;
         if (read) {
           deleted = read.items;
           keys = read.items.map((r) => recordKeyText(r[pk as string]));
@@ -702,22 +704,30 @@ export function createAuditor(opts: AuditorOptions): Auditor {
         // An older service answered one object per Record: read the same way.
         const answered = !asked
           ? undefined
-          : Array.isArray(json.before)
+          : c.endpoint === "delete-records"
+            ? imagesOf(json.before)
+            : Array.isArray(json.before)
             ? imagesFrom(json.before as Record<string, unknown>[], [pk as string, ...((detail.values as { key: string }[]) ?? []).map((v) => v.key).filter((k) => k !== pk)])
             : imagesOf(json.before);
-        if (answered) {
+        if (answered && c.endpoint === "delete-records") {
+          // Every Field of each Record removed, as a read before forwarding would have named them.
+          deleted = answered.rows.map((row) => Object.fromEntries(answered.fields.map((f, i) => [f, row[i]])));
+          keys = outcomeKeys = deleted.map((r) => recordKeyText(r[pk as string]));
+          const removed = Number(json.count);
+          if (Number.isFinite(removed) && removed > deleted.length) out.beforeImagesOmitted = removed - deleted.length;
+        } else if (answered) {
           images = answered;
           const n = answered.rows.length;
           // An import's count of Records it changed (else of those it updated) is in its answer,
           // not a header: its before-images are of the Records whose values it changed.
           const overwrote = c.endpoint === "import" ? Number(json.changed ?? json.updated) : matched;
           if (Number.isFinite(overwrote) && overwrote > n) out.beforeImagesOmitted = overwrote - n;
-        } else if (asked || (c.endpoint === "update" && upstreamHeaders[BEFORE_IMAGES_HEADER] && status < 300 && matched > 0)) {
+        } else if (asked || ((c.endpoint === "update" || c.endpoint === "delete-records") && upstreamHeaders[BEFORE_IMAGES_HEADER] && status < 300 && (matched > 0 || Number(json.count) > 0))) {
           // Asked for, and not in the answer (or not readable): the service made the update but
           // could not read what it overwrote (out of memory beside it, say). Said, not left out;
           // and counted as not kept, so every Record's history of the table lists it ("perhaps").
           out.beforeImagesUnreadable = true;
-          const overwrote = c.endpoint === "import" ? Number(json.changed ?? json.updated) : matched;
+          const overwrote = c.endpoint === "import" ? Number(json.changed ?? json.updated) : c.endpoint === "delete-records" ? Number(json.count) : matched;
           if (Number.isFinite(overwrote) && overwrote > 0) out.beforeImagesOmitted = overwrote;
         }
         // An import's: the keys of the Records it added (at most BEFORE_IMAGES_MAX), and its counts.
