@@ -361,7 +361,7 @@ function PersonRow({ person: p, self, open, onToggle, config, onInvite }: RowPro
       {open && config && (
         <tr className="grants-row">
           <td colSpan={5}>
-            <Grants person={p} config={config} />
+            <Grants person={p} config={config} self={self} />
           </td>
         </tr>
       )}
@@ -369,7 +369,7 @@ function PersonRow({ person: p, self, open, onToggle, config, onInvite }: RowPro
   );
 }
 
-function Grants({ person, config }: { person: Person; config: AppConfig }) {
+function Grants({ person, config, self }: { person: Person; config: AppConfig; self: boolean }) {
   const change = usePeopleMutation({ handlesErrors: true });
   const resources = [
     ...config.databases.flatMap((d) => d.tables.map((t) => `table:${d.id}/${t.slug}`)),
@@ -377,9 +377,11 @@ function Grants({ person, config }: { person: Person; config: AppConfig }) {
   ];
   const levelOf = (r: string) => person.grants.find((g) => g.resource === r)?.level ?? "";
   return (
-    <fieldset className="grants">
+    // One's own grants are another admin's to change (review 48a #2: an admin could give back to
+    // themselves a table taken away from them).
+    <fieldset className="grants" disabled={self}>
       <legend>
-        Grants of {person.email} (default: what the role {person.role} allows). Changing a grant signs them out.
+        Grants of {person.email} (default: what the role {person.role} allows). {self ? "You cannot change your own grants; ask another admin." : "Changing a grant signs them out."}
       </legend>
       <ul>
         {resources.map((r) => (

@@ -269,6 +269,8 @@ export async function handlePeopleApi(ctx: Ctx): Promise<boolean> {
   const email = named && normalizeEmail(named);
   const body = (allowed: readonly string[], oneOf = false) => bodyOf(req, res, allowed, oneOf);
   const after = async () => people.refresh();
+  // A table taken away from an admin stays away until another admin gives it back (review 48a #2).
+  const ownGrants = () => error(res, 400, "validation_error", "You cannot change your own grants; ask another admin.");
   // Fail closed, as for data: a change the trail cannot record is not made.
   let finish: ((status: number, message?: string) => Promise<void>) | undefined;
   const begin = async (action: string, detail: Record<string, unknown> = {}): Promise<boolean> => {
@@ -322,10 +324,13 @@ export async function handlePeopleApi(ctx: Ctx): Promise<boolean> {
   } else if (sub === "grants" && parts.length === 3 && method === "PUT") {
     const b = await body(["resource", "level"]);
     if (!b) return true;
+    if (email === actor.email) return ownGrants(), true;
     if (!(await begin("grant", { resource: b.resource, level: b.level }))) return true;
     const granted = await admin.grant(email, b.resource, b.level, await ctx.catalog().catch(() => undefined));
     await after();
     await ended(granted, publicPerson);
+  } else if (sub === "grants" && parts.length === 4 && method === "DELETE" && email === actor.email) {
+    ownGrants();
   } else if (sub === "grants" && parts.length === 4 && method === "DELETE") {
     if (!(await begin("revoke-grant", { resource: extra }))) return true;
     const revoked = await admin.revokeGrant(email, extra);

@@ -138,6 +138,13 @@ export async function answerAudit(log: AuditLog, actor: Actor, params: URLSearch
   if (!may.allowed) {
     return { status: 403, body: { error: "forbidden", subCode: 3, message: history ? may.message : `${may.message} (A Record's history, with table= and record=, is open to anyone who may read the table.)` } };
   }
+  // A table or bucket taken away from an admin (granted none) is not theirs to read in the log
+  // either (review 48a #2: its history was refused, its values listed in the whole log).
+  const asked = table ? (`table:${table}` as Resource) : bucket ? (`bucket:${bucket}` as Resource) : undefined;
+  if (!history && asked) {
+    const mayResource = decide(actor, "read", asked);
+    if (!mayResource.allowed) return { status: 403, body: { error: "forbidden", subCode: 3, message: mayResource.message } };
+  }
   const since = time(params.get("since"), "since");
   const until = time(params.get("until"), "until");
   if (typeof since === "string") return bad(since);
@@ -169,16 +176,37 @@ export async function answerAudit(log: AuditLog, actor: Actor, params: URLSearch
     return { status: 200, body: filtered ? await filteredHistoryPage(log, q, record, cursor, limit, maxChanges) : await historyPage(log, q, record, cursor?.key ?? record, limit, maxChanges) };
   }
   if (cursor?.key !== undefined) return bad("cursor is the nextCursor of a previous page.");
-  const rows = await log.list(q);
-  const page = rows.slice(0, limit);
+  const { page, next } = await visiblePage(log, q, limit, (resource) => !resource || !/^(table|bucket):/.test(resource) || decide(actor, "read", resource as Resource).allowed);
   const outcomes = await log.outcomesOf(page.map((e) => e.seq));
   return {
     status: 200,
     body: {
       items: page.map((e) => present(e, outcomes.get(e.seq), record, maxChanges)),
-      nextCursor: rows.length > limit ? String(page[page.length - 1].seq) : null,
+      nextCursor: next === null ? null : String(next),
     },
   };
+}
+
+/**
+ * Up to `limit` entries the reader may see, newest first, and the seq the next page starts below
+ * (null when none is left): entries of tables and buckets hidden from them are passed over,
+ * reading on until the page is full (at most 20 reads; a page may then come back shorter).
+ */
+async function visiblePage(log: AuditLog, q: AuditQuery, limit: number, visible: (resource: string | null) => boolean) {
+  const page: Awaited<ReturnType<AuditLog["list"]>> = [];
+  let beforeSeq = q.beforeSeq;
+  for (let round = 0; round < 20; round++) {
+    const rows = await log.list({ ...q, beforeSeq, limit: limit + 1 });
+    const scanned = rows.slice(0, limit);
+    for (const [i, e] of scanned.entries()) {
+      if (!visible(e.resource)) continue;
+      page.push(e);
+      if (page.length === limit) return { page, next: i + 1 < rows.length ? e.seq : null };
+    }
+    if (rows.length <= limit) return { page, next: null };
+    beforeSeq = scanned[scanned.length - 1].seq;
+  }
+  return { page, next: beforeSeq ?? null };
 }
 
 /**

@@ -37,6 +37,10 @@ beforeAll(async () => {
   await stack.admin.add({ email: "vic@example.com", role: "viewer", password: PW });
   await stack.admin.add({ email: "nan@example.com", role: "viewer", password: PW });
   await stack.admin.grant("nan@example.com", "table:demo/employees", "none");
+  // An admin with a table and a bucket taken away.
+  await stack.admin.add({ email: "amy@example.com", role: "admin", password: PW });
+  await stack.admin.grant("amy@example.com", "table:demo/catalog", "none");
+  await stack.admin.grant("amy@example.com", "bucket:team-files", "none");
   await waitForMode(stack.proxy.url, "people");
 }, 120_000);
 afterAll(async () => {
@@ -892,6 +896,40 @@ describe("who may read it", () => {
     const page2 = await call(ada, "GET", `/api/audit?limit=2&cursor=${page1.body.nextCursor}`);
     expect(page2.body.items[0].seq).toBeLessThan(page1.body.items[1].seq);
     expect((await call(ada, "GET", "/api/audit?since=yesterday")).status).toBe(400);
+  });
+
+  it("an admin with a table or bucket granted none reads none of it in the log, and cannot change their own grants (review 48a #2)", async () => {
+    const ada = await signIn(base(), "ada@example.com", PW);
+    const sku = { and: [{ key: "sku", operator: "equal", value: "SKU-001" }] };
+    expect((await call(ada, "POST", "/api/v0/record/demo/catalog/update", { filter: sku, values: [{ key: "name", value: "Hidden From Amy" }] })).status).toBe(200);
+    for (let i = 0; i < 3; i++) expect((await call(ada, "POST", "/api/v0/record/demo/employees/update", { filter: byId("E00031"), values: [{ key: "city", value: `Seen ${i}` }] })).status).toBe(200);
+    const amy = await signIn(base(), "amy@example.com", PW);
+    for (const p of ["/api/audit?table=demo/catalog", "/api/audit?table=demo/catalog&record=SKU-001", "/api/audit?bucket=team-files"]) {
+      const r = await call(amy, "GET", p);
+      expect(r.status, p).toBe(403);
+      expect(r.body.message, p).toMatch(/no access to (table demo\/catalog|bucket team-files)/);
+    }
+    // The whole log, page by page: every entry but those of the catalog and team-files.
+    const seen: { resource?: string; table?: string; bucket?: string }[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { status: number; body: { items: typeof seen; nextCursor: string | null } } = await call(amy, "GET", `/api/audit?limit=2${cursor ? `&cursor=${cursor}` : ""}`);
+      expect(page.status).toBe(200);
+      expect(page.body.items.length).toBeLessThanOrEqual(2);
+      seen.push(...page.body.items);
+      cursor = page.body.nextCursor;
+    } while (cursor && seen.length < 400);
+    expect(JSON.stringify(seen)).not.toContain("Hidden From Amy");
+    expect(seen.filter((e) => e.table === "demo/catalog" || e.bucket === "team-files")).toEqual([]);
+    expect(JSON.stringify(seen)).toContain("Seen 2");
+    // Ada reads them all.
+    expect(JSON.stringify((await call(ada, "GET", "/api/audit?table=demo/catalog&limit=5")).body.items)).toContain("Hidden From Amy");
+    // Amy cannot give herself back what was taken away (nor take more away): another admin can.
+    const own = await call(amy, "PUT", "/api/people/amy@example.com/grants", { resource: "table:demo/catalog", level: "editor" });
+    expect(own.status).toBe(400);
+    expect(own.body.message).toBe("You cannot change your own grants; ask another admin.");
+    expect((await call(amy, "DELETE", "/api/people/amy@example.com/grants/table:demo%2Fcatalog")).status).toBe(400);
+    expect((await call(amy, "GET", "/api/audit?table=demo/catalog")).status).toBe(403);
   });
 });
 
