@@ -116,6 +116,11 @@ test("a Record deleted by someone else while open in a panel with edits typed: t
   await expect(panel.locator(".rp-unsaved-gone")).toContainText("city");
   await expect(panel.locator(".rp-unsaved-gone")).toContainText("Typed But Gone");
   await eve.screenshot({ path: "test-results/live-panel-deleted.png" });
+  // Ada puts it back (as her Undo does): Eve's panel says who brought it back, not "Deleted by"
+  // over the values shown again (review 48b #3).
+  expect((await ada.request.post(`${teamUrl}/api/v0/record/demo/employees/insert`, { headers, data: { records: [{ employee_id: "E90301", full_name: "Soon Gone", city: "Before" }] } })).status()).toBe(200);
+  await expect(eve.locator(".rp-live-notice")).toContainText("Brought back by Ada Admin (ada@example.com)");
+  await expect(eve.locator(".rp-live-notice")).not.toContainText("Deleted");
   await ada.context().close();
   await eve.context().close();
 });

@@ -290,8 +290,10 @@ export default function RecordPanel(p: Props) {
       {changedUnder && (
         <p className="rp-live-notice" role="status">
           <span>
-            {changedUnder.deleted ? "Deleted" : "Changed"} by {changedUnder.name} ({changedUnder.email}) at {formatWhen(changedUnder.at)}
-            {changedUnder.deleted
+            {changedUnder.deleted ? "Deleted" : changedUnder.back ? "Brought back" : "Changed"} by {changedUnder.name} ({changedUnder.email}) at {formatWhen(changedUnder.at)}
+            {changedUnder.back
+              ? " (it had been deleted); its values are shown."
+              : changedUnder.deleted
               ? dirty
                 ? ": what you typed was not saved; it is listed below, to copy."
                 : "."

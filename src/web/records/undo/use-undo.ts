@@ -15,7 +15,7 @@ import { deleteRecords, insertRecords } from "../records-write-mutation";
 import { ApiError } from "../../api-client";
 import type { UpdateBody } from "../../../shared/records";
 import { UNDO_HEADER } from "../../../shared/record-writes";
-import { pkFilter } from "../grid/edit.utils";
+import { pkFilter, pkId } from "../grid/edit.utils";
 import { sameValue } from "../values/values.utils";
 
 /** json Fields: read the Records, keep those still holding `from`, update only them. */
@@ -27,26 +27,49 @@ async function restoreByReading(db: string, table: string, pkField: string, valu
   return out.matched ?? still.length;
 }
 
-/**
- * Whole Records back or away again: re-inserted with their values (all or nothing: a 409 when
- * one of their keys is taken again), or deleted only if exactly these are all still there.
- */
 /** The header that tells the audit trail a request is an undo or redo, and of what. */
 const undoMark = (entry: UndoEntry, direction: "undo" | "redo") => ({ [UNDO_HEADER]: encodeURIComponent(`${direction}: ${entry.label}`) });
 
-async function restoreRows(entry: UndoEntry, direction: "undo" | "redo"): Promise<string> {
+/**
+ * Re-inserts `part`; when some of its keys are taken again (a Record added since), the others go
+ * back and those are returned, not put back (review 48b #1: one reused key of 72 brought none of
+ * them back, and the step could only fail again).
+ */
+async function insertBack(entry: UndoEntry, part: RecordValueRow[], marked: Record<string, string>): Promise<RecordValueRow[]> {
+  try {
+    await insertRecords(entry.db, entry.table, part, marked);
+    return [];
+  } catch (e) {
+    if (!(e instanceof ApiError && e.status === 409)) throw e;
+    const { pkField } = entry;
+    const { items } = await queryRecords(entry.db, entry.table, { filter: pkFilter(pkField, part.map((r) => r[pkField])), select: [pkField], limit: part.length });
+    const taken = new Set(items.map((r) => pkId(r[pkField])));
+    if (!taken.size) throw e;
+    const rest = part.filter((r) => !taken.has(pkId(r[pkField])));
+    if (rest.length) await insertRecords(entry.db, entry.table, rest, marked);
+    return part.filter((r) => taken.has(pkId(r[pkField])));
+  }
+}
+type RecordValueRow = NonNullable<UndoEntry["rows"]>["records"][number];
+
+/**
+ * Whole Records back or away again: re-inserted with their values (those whose keys are taken
+ * again stay out, named), or deleted only if exactly these are all still there.
+ */
+async function restoreRows(entry: UndoEntry, direction: "undo" | "redo"): Promise<{ text: string; skipped: number }> {
   const { records } = entry.rows!;
   const n = records.length;
   const noun = `Record${n === 1 ? "" : "s"}`;
   const verb = direction === "undo" ? "Undone" : "Redone";
   const inserting = rowsStep(entry, direction) === "insert";
+  const skipped: RecordValueRow[] = [];
   // A request takes at most 1,000 Records (insert) or keys (delete: 5,000 conditions and 1 MiB
   // at most): an import's 6,000 added Records went in one delete, refused every time.
   let done = 0;
   try {
     for (; done < n; done += ROWS_PER_REQUEST) {
       const part = records.slice(done, done + ROWS_PER_REQUEST);
-      if (inserting) await insertRecords(entry.db, entry.table, part, undoMark(entry, direction));
+      if (inserting) skipped.push(...(await insertBack(entry, part, undoMark(entry, direction))));
       else await deleteRecords(entry.db, entry.table, pkFilter(entry.pkField, part.map((r) => r[entry.pkField])), part.length, undoMark(entry, direction));
     }
   } catch (e) {
@@ -57,7 +80,15 @@ async function restoreRows(entry: UndoEntry, direction: "undo" | "redo"): Promis
     undoActions.rowsLeft(entry.id, records.slice(done));
     throw new Error(`${done.toLocaleString("en-US")} of ${n.toLocaleString("en-US")} ${noun} were ${inserting ? "put back" : "removed"}, then: ${why} Try again to do the other ${(n - done).toLocaleString("en-US")}.`, { cause: e });
   }
-  return inserting ? `${verb}: ${n.toLocaleString("en-US")} ${noun} back, with their values.` : `${verb}: ${n.toLocaleString("en-US")} ${noun} ${direction === "redo" ? "deleted again" : "removed"}.`;
+  if (skipped.length) {
+    const back = n - skipped.length;
+    const keys = skipped.slice(0, 5).map((r) => String(r[entry.pkField])).join(", ") + (skipped.length > 5 ? ` and ${(skipped.length - 5).toLocaleString("en-US")} more` : "");
+    return {
+      text: `${verb}: ${back.toLocaleString("en-US")} of ${n.toLocaleString("en-US")} ${noun} back, with their values. Not put back, because a Record added since has the key: ${keys} (their values are in each one's History).`,
+      skipped: skipped.length,
+    };
+  }
+  return { text: inserting ? `${verb}: ${n.toLocaleString("en-US")} ${noun} back, with their values.` : `${verb}: ${n.toLocaleString("en-US")} ${noun} ${direction === "redo" ? "deleted again" : "removed"}.`, skipped: 0 };
 }
 
 /** Records (or keys) per insert or delete request of an undo or redo. */
@@ -127,10 +158,11 @@ export function useUndoRedo() {
       const working = requests > 3 ? toast(`${direction === "undo" ? "Undoing" : "Redoing"} "${entry.label}"…`, { detail: `${requests.toLocaleString("en-US")} requests; the grid shows the result when it is done.`, ttlMs: 0 }) : undefined;
       try {
         // Whole Records first (an import's added ones), then the cells (its updated ones).
-        const rowsText = entry.rows?.records.length ? await restoreRows(entry, direction) : "";
-        if (rowsText && entry.changes.length === 0) {
+        const rows = entry.rows?.records.length ? await restoreRows(entry, direction) : undefined;
+        const rowsText = rows?.text ?? "";
+        if (rows && entry.changes.length === 0) {
           moved(direction, entry);
-          toast(rowsText, { kind: "success", detail: `${entry.label} (${entry.db}/${entry.table})` });
+          toast(rowsText, { kind: rows.skipped ? "info" : "success", detail: `${entry.label} (${entry.db}/${entry.table})`, ...(rows.skipped ? { ttlMs: 20_000 } : {}) });
           return;
         }
         for (const step of planRestore(entry, direction)) {

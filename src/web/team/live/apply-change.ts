@@ -51,6 +51,7 @@ export function applyChange(qc: QueryClient, e: LiveChange, pkOf: (table: string
   if (e.kind !== "update" || e.truncated || !e.records || !pk) {
     void refetchTable();
     if (e.kind === "delete-records" && e.records) liveActions.flash(e.table, e.records.map((r) => ({ pk: r.key, fields: [] })), e.actor, e.at, true);
+    if (e.kind === "insert" && e.records) liveActions.broughtBack(e.table, e.records.map((r) => r.key), e.actor, e.at);
     return;
   }
   const fields = new Set(e.fields ?? []);

@@ -16,7 +16,7 @@ interface LiveState {
   connected: boolean;
   flashes: Flashes;
   /** "<db>/<table>|<pk text>" → who changed it and when (for the record panel's notice). */
-  changedUnder: Map<string, { name: string; email: string; at: string; deleted?: true }>;
+  changedUnder: Map<string, { name: string; email: string; at: string; deleted?: true; back?: true }>;
   /** "<email>\n<tab>" → where that tab is. */
   presence: Map<string, LivePresence>;
   /** Per bucket: what others just did there (newest first, a few). */
@@ -72,6 +72,18 @@ export const liveActions = {
       if (left.size) flashes.set(k, left);
     }
     useLiveStore.setState({ flashes });
+  },
+  /**
+   * Records added: those a notice says were deleted are back (an Undo of the delete, say): the
+   * notice says who brought them back (review 48b #3: "Deleted by …" stayed over the values).
+   */
+  broughtBack(table: string, pks: unknown[], by: { name: string; email: string }, at: string) {
+    const all = useLiveStore.getState().changedUnder;
+    const back = pks.map((pk) => rowKey(table, pk)).filter((k) => all.get(k)?.deleted);
+    if (!back.length) return;
+    const changedUnder = new Map(all);
+    for (const k of back) changedUnder.set(k, { ...by, at, back: true });
+    useLiveStore.setState({ changedUnder });
   },
   clearChangedUnder(key: string) {
     const changedUnder = new Map(useLiveStore.getState().changedUnder);
