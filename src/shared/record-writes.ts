@@ -18,7 +18,8 @@ export const deleteBodySchema = z.strictObject({
   filter: z.unknown().optional(),
   expectedCount: z
     .number("expectedCount must be the number of Records you expect the filter to match")
-    .int("expectedCount must be a whole number")
+    // Past 2^53 too (review 48a #5: 1e20 was "must be a whole number", which it is).
+    .int("expectedCount must be a whole number from 0 to 9,007,199,254,740,991: the number of Records you expect the filter to match")
     .min(0, "expectedCount cannot be negative"),
 });
 

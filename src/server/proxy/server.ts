@@ -28,6 +28,7 @@ import { recordRefusedPeopleChange } from "../team/api/people-api";
 import { decide, mayRead } from "../team/grants/permissions";
 import { checkRequest, checkTableCreation } from "../team/grants/request-access";
 import { jsonObjectOf, parseJsonText } from "../../shared/json-text";
+import { notJsonType, notUtf8 } from "../json-request";
 import type { TeamGate } from "../team/team-gate";
 import { answerAudit, nameActors } from "../team/audit/audit-api";
 import { type Auditor, CHANGE_ENDPOINTS, type ChangeRequest, undoOf } from "../team/audit/auditor";
@@ -482,10 +483,21 @@ export function createProxyHandler(deps: ProxyDeps) {
       if (!deps.live) return apiError(res, 404, errorBody("not_found", "This proxy has no live events."));
       const read = await readJson(req);
       if (read.kind !== "ok") return read.kind === "aborted" ? undefined : sendJson(res, read.status, read.body, API_SECURITY_HEADERS);
+      const problem = notJsonType(req.headers["content-type"]) ?? notUtf8(read.body);
       const parsed = parseJsonText(read.body.toString("utf8"));
       read.release();
+      if (problem) return apiError(res, 400, errorBody("validation_error", problem));
       const body = parsed.ok ? (parsed.value ?? {}) : undefined;
       if (body === undefined) return apiError(res, 400, errorBody("validation_error", "The body must be JSON: {\"tab\", \"view\", \"record\"?, \"editing\"?}."));
+      // A table or bucket nobody has is 404, as everywhere (review 48a #5: presence took it); one
+      // hidden from this person is the hub's 403.
+      const view = (body as { view?: unknown }).view;
+      const named = typeof view === "string" ? /^(?:table|bucket):(.+)$/.exec(view)?.[1] : undefined;
+      if (named !== undefined) {
+        const { config } = await catalogCache.get(named);
+        const known = config && (config.buckets.some((b) => `bucket:${b.name}` === view) || config.databases.some((d) => d.tables.some((t) => `table:${d.id}/${t.slug}` === view)));
+        if (config && !known) return apiError(res, 404, errorBody("not_found", `There is no ${String(view).replace(":", " ")}.`));
+      }
       const answer = await deps.live.setPresence(actor, body);
       if (answer.status === 204) {
         res.writeHead(204, API_SECURITY_HEADERS);
@@ -515,8 +527,10 @@ export function createProxyHandler(deps: ProxyDeps) {
     if (pathname === ZIP_PATH && method === "POST") {
       const read = await readJson(req);
       if (read.kind !== "ok") return read.kind === "aborted" ? undefined : sendJson(res, read.status, read.body, API_SECURITY_HEADERS);
+      const problem = notJsonType(req.headers["content-type"]) ?? notUtf8(read.body);
       const parsed = parseJsonText(read.body.toString("utf8"));
       read.release();
+      if (problem) return apiError(res, 400, errorBody("validation_error", problem));
       const body = parsed.ok ? parsed.value : undefined;
       const unzippable = await zipRefusal(body);
       if (unzippable) return apiError(res, unzippable.status, unzippable.body);

@@ -344,6 +344,25 @@ describe("with people", () => {
       }
     }
     expect(await store.getPerson("ada@example.com")).toMatchObject({ role: "admin", disabled: false });
+    // A body a cross-site form could send (text/plain, urlencoded) is not JSON here, as on the
+    // Record endpoints (review 48a #4: the people endpoints took any type); nor bytes that are not UTF-8.
+    for (const [type, path, method] of [["text/plain", "/api/people/val@example.com", "PATCH"], ["application/x-www-form-urlencoded", "/api/people", "POST"], ["text/plain", "/api/presence", "POST"]]) {
+      const r = await fetch(`${board.url}${path}`, { method, headers: { ...fromApp(board.url), cookie, "content-type": type }, body: JSON.stringify({ name: "Form Sent", email: "form@example.com", role: "viewer", tab: "t", view: null }) });
+      expect(r.status, `${method} ${path} ${type}`).toBe(400);
+      expect((await r.json()).message).toBe(`Send the body as JSON with Content-Type: application/json (got ${type}).`);
+    }
+    const presence = (view: string) => fetch(`${board.url}/api/presence`, { method: "POST", headers: { ...fromApp(board.url), cookie, "content-type": "application/json" }, body: JSON.stringify({ tab: "t1", view }) });
+    const nowhere = await presence("table:demo/nope");
+    expect(nowhere.status).toBe(404);
+    expect((await nowhere.json()).message).toBe("There is no table demo/nope.");
+    expect((await presence("bucket:no-such-bucket")).status).toBe(404);
+    expect((await presence("table:demo/employees")).status).toBe(204);
+    const latin1 = Buffer.concat([Buffer.from('{"name":"Val'), Buffer.from([0xe9]), Buffer.from('"}')]);
+    const bad = await fetch(`${board.url}/api/people/val@example.com`, { method: "PATCH", headers: { ...fromApp(board.url), cookie, "content-type": "application/json" }, body: latin1 });
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).message).toMatch(/^name: the body is not UTF-8 text at byte 12 \(0xE9/);
+    expect((await store.getPerson("val@example.com"))?.name ?? "").not.toContain("\ufffd");
+    expect(await store.getPerson("form@example.com")).toBeUndefined();
     // A name is one line: a line break, a tab or a terminal escape is refused, saying which (review 37a #4).
     for (const [name, code] of [["Val\nEvil", "000A"], ["a\tb", "0009"], ["x\u001b[31mRED", "001B"]]) {
       const r = await fetch(`${board.url}/api/people/val@example.com`, { method: "PATCH", headers: { ...fromApp(board.url), cookie, "content-type": "application/json" }, body: JSON.stringify({ name }) });

@@ -67,6 +67,23 @@ describe("insert", () => {
     expect(res.body.message).toMatch(message);
   });
 
+  it("refuses bytes that are not UTF-8, naming where, and writes nothing (review 48a #3: two such keys were stored as one)", async () => {
+    const before = await total();
+    const bytes = Buffer.concat([Buffer.from('{"records":[{"sku":"U8'), Buffer.from([0xff]), Buffer.from('"}]}')]);
+    const res = await svc.call(`${CAT}/insert`, { method: "POST", headers: { "content-type": "application/json" }, body: bytes });
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { error: string; message: string };
+    expect(body.error).toBe("validation_error");
+    expect(body.message).toBe("records[0].sku: the body is not UTF-8 text at byte 22 (0xFF; another encoding, such as Latin-1): send JSON encoded as UTF-8. Nothing was written.");
+    expect(await total()).toBe(before);
+    // A real U+FFFD, sent as UTF-8, is text like any other.
+    expect((await post(svc, `${CAT}/insert`, { records: [{ sku: "U8\ufffd-real" }] })).status).toBe(200);
+    const update = Buffer.concat([Buffer.from('{"filter":{"and":[]},"values":[{"key":"name","value":"Li'), Buffer.from([0xe9]), Buffer.from('sbon"}]}')]);
+    const up = await svc.call(`${CAT}/update`, { method: "POST", headers: { "content-type": "application/json" }, body: update });
+    expect(up.status).toBe(400);
+    expect(((await up.json()) as { message: string }).message).toMatch(/^values\[0\]\.value: the body is not UTF-8 text at byte \d+ \(0xE9/);
+  });
+
   it("refuses -0 (JSON.stringify cannot send it: the raw body does)", async () => {
     const res = await post(svc, `${CAT}/insert`, '{"records":[{"sku":"NEG0","price":-0}]}');
     expect(res.status).toBe(400);
@@ -153,6 +170,12 @@ describe("delete", () => {
       expect(res.body.message).toMatch(/matches 2 Records, not the \d expected; nothing was deleted/);
     }
     expect(await total()).toBe(before);
+  });
+
+  it("an expectedCount past what a number holds exactly says what to send", async () => {
+    const res = await del(inIds("NOT-THERE"), 1e20);
+    expect(res.status).toBe(400);
+    expect(res.body.message).toContain("expectedCount must be a whole number from 0 to 9,007,199,254,740,991: the number of Records you expect the filter to match");
   });
 
   it("no match with expectedCount 0 answers 0", async () => {

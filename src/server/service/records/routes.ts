@@ -22,6 +22,7 @@ import {
   type WriteCount,
 } from "../../../shared/record-writes";
 import { jsonPathAt, parseJsonText, pathText } from "../../../shared/json-text";
+import { notJsonType, notUtf8 } from "../../json-request";
 import { roundedNumberIn } from "../../../shared/values";
 import { requireKey, scopeAllows } from "../auth";
 import { deleteRecords, insertRecords } from "./record-writes";
@@ -33,8 +34,6 @@ import type { RecordStore } from "./store";
 
 type TableParams = { database_id: string; table_slug: string };
 
-const JSON_TYPE = /^application\/([\w.+-]*\+)?json\b/i;
-
 /**
  * The Record endpoints' own body parser: JSON with `application/json` (any charset) or with no
  * Content-Type at all (what a bare `curl --data` or a hand-written client sends), an empty body
@@ -42,13 +41,11 @@ const JSON_TYPE = /^application\/([\w.+-]*\+)?json\b/i;
  */
 function registerJsonBodyParser(scope: FastifyInstance): void {
   scope.removeAllContentTypeParsers();
-  scope.addContentTypeParser("*", { parseAs: "string" }, (request, body, done) => {
-    const type = request.headers["content-type"];
-    if (type !== undefined && type.trim() !== "" && !JSON_TYPE.test(type)) {
-      done(badRequest(`Send the body as JSON with Content-Type: application/json (got ${type.split(";")[0]}).`), undefined);
-      return;
-    }
-    const read = parseJsonText(body as string);
+  scope.addContentTypeParser("*", { parseAs: "buffer" }, (request, bytes, done) => {
+    const problem = notJsonType(request.headers["content-type"]) ?? notUtf8(bytes as Buffer);
+    if (problem) return done(badRequest(problem), undefined);
+    const body = (bytes as Buffer).toString("utf8");
+    const read = parseJsonText(body);
     if (!read.ok) return done(badRequest(read.message), undefined);
     // Numbers are never rounded (issue 24 item 4): one JSON.parse would change is said, not stored changed.
     const rounded = roundedNumberIn(body as string);

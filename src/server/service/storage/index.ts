@@ -6,6 +6,7 @@
  */
 import type { FastifyInstance } from "fastify";
 import { parseJsonText } from "../../../shared/json-text";
+import { notUtf8 } from "../../json-request";
 import type { MetaBucket } from "../../../shared/meta";
 import { BlobError } from "../blobs/blob-store";
 import { openBlobStore } from "../blobs/open";
@@ -111,8 +112,10 @@ export async function createStorageModule(ctx: ServiceContext): Promise<StorageM
         // JSON bodies (jobs, resumable starts) by the one rule the proxy checks them by
         // (shared/json-text.ts). Fastify's own parser refused a valid body with a "__proto__" key,
         // or one labelled charset=utf-16, as "not valid JSON"; the key is refused here by name.
-        scope.addContentTypeParser("application/json", { parseAs: "string" }, (_request, body, done) => {
-          const read = parseJsonText(body as string);
+        scope.addContentTypeParser("application/json", { parseAs: "buffer" }, (_request, bytes, done) => {
+          const bad = notUtf8(bytes as Buffer);
+          if (bad) return done(new StorageFailure("validation_error", bad), undefined);
+          const read = parseJsonText((bytes as Buffer).toString("utf8"));
           if (!read.ok) return done(new StorageFailure("validation_error", read.message), undefined);
           if (hasProtoKey(read.value)) return done(new StorageFailure("validation_error", 'The request body has a "__proto__" key, which no storage request takes: remove it.'), undefined);
           done(null, read.value);

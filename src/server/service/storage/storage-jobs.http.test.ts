@@ -92,7 +92,7 @@ describe("storage jobs", () => {
     expect(refused.status).toBe(409);
     const body = (await refused.json()) as { error: string; message: string };
     expect(body.error).toBe("conflict");
-    expect(body.message).toBe('"mix-dst/" already holds files; moving "mix-src/" there would mix the two folders. Choose another folder (such as "mix-dst/mix-src/", to put it inside), or send "overwrite": true to merge them (files at the same paths are replaced).');
+    expect(body.message).toBe('"mix-dst/" already holds files; moving "mix-src/" there would mix the two folders. Choose another folder (such as "mix-dst/mix-src/", to put it inside), or send "overwrite": true to merge them (files at the same paths are replaced, every version of them).');
     const top = await start({ action: "copy", from: "mix-src/", to: "" });
     expect(top.status).toBe(409);
     expect(((await top.json()) as { message: string }).message).toMatch(/^The top level already holds files; copying "mix-src\/" there/);

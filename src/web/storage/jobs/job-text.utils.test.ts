@@ -33,11 +33,11 @@ describe("conflictText", () => {
     expect(conflictText(`"say "hi".txt" already exists; copy with overwrite to replace it.`, REPLACE_AT_PATH, "choose another path")).toMatch(/^“say "hi"\.txt” already exists\. Tick/);
   });
   it("a folder onto one that holds files: says the two would mix, how to put it inside, and the checkbox that merges", () => {
-    const service = '"docs/" already holds files; moving "dropped/" there would mix the two folders. Choose another folder (such as "docs/dropped/", to put it inside), or send "overwrite": true to merge them (files at the same paths are replaced).';
+    const service = '"docs/" already holds files; moving "dropped/" there would mix the two folders. Choose another folder (such as "docs/dropped/", to put it inside), or send "overwrite": true to merge them (files at the same paths are replaced, every version of them).';
     expect(conflictText(service, REPLACE_AT_PATH, "choose another path")).toBe(
       "“docs/” already holds files: moving there would mix the two folders. Choose another folder (such as “docs/dropped/”, to put it inside), or tick “Replace existing files at the new path” to merge them.",
     );
-    const top = 'The top level already holds files; copying "limit/" there would mix the two folders. Choose another folder, or send "overwrite": true to merge them (files at the same paths are replaced).';
+    const top = 'The top level already holds files; copying "limit/" there would mix the two folders. Choose another folder, or send "overwrite": true to merge them (files at the same paths get a new version on top).';
     expect(conflictText(top, REPLACE_AT_PATH, "x")).toBe("The top level already holds files: copying there would mix the two folders. Choose another folder, or tick “Replace existing files at the new path” to merge them.");
   });
   it("leaves other refusals alone", () => {

@@ -187,7 +187,7 @@ export function createJobRunner(d: StorageDomain, jobs: JobsStore, opts: { step?
           const inside = req.to === "" ? "" : ` (such as "${req.to}${req.from.split("/").slice(-2, -1)[0]}/", to put it inside)`;
           throw new StorageFailure(
             "conflict",
-            `${req.to === "" ? "The top level" : `"${req.to}"`} already holds files; ${req.action === "move" ? "moving" : "copying"} "${req.from}" there would mix the two folders. Choose another folder${inside}, or send "overwrite": true to merge them (files at the same paths are replaced).`,
+            `${req.to === "" ? "The top level" : `"${req.to}"`} already holds files; ${req.action === "move" ? "moving" : "copying"} "${req.from}" there would mix the two folders. Choose another folder${inside}, or send "overwrite": true to merge them (${req.action === "move" ? "files at the same paths are replaced, every version of them" : "files at the same paths get a new version on top"}).`,
           );
         }
       }
