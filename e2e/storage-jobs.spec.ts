@@ -29,6 +29,8 @@ test("rename a file, move a folder and delete a folder by server-side jobs", asy
   await page.locator(".dialog-foot").getByRole("button", { name: "Close" }).click();
   await expect(page.getByRole("button", { name: "Preview renamed.txt" })).toBeVisible();
   await expect(page.getByRole("button", { name: "Preview a.txt" })).toHaveCount(0);
+  // The keyboard is where the file went, not on whatever took its old place (review 48b #5).
+  await expect(page.getByRole("button", { name: "Preview renamed.txt" })).toBeFocused();
 
   // A folder, from the keyboard: F2 on its row (review 38b #7: only its Move button did), a new path, Enter.
   await page.getByRole("button", { name: "Open folder sub" }).focus();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { formatValue } from "../records/values/values.utils";
-import { describeExpiry, expiresFromUrl, fileKind, formatBytes, formatDate, humanDuration, isVectorImage, typeLabel } from "./format.utils";
+import { describeExpiry, expiresFromUrl, fileKind, formatBytes, formatDate, humanDuration, isVectorImage, typeLabel, versionFileName } from "./format.utils";
 
 describe("formatBytes", () => {
   it.each([
@@ -90,4 +90,13 @@ describe("file kinds", () => {
     [undefined, "noext", "File"],
     ["image/svg+xml", "logo.svg", "SVG image"],
   ])("typeLabel(%j, %j) = %j", (ct, key, label) => expect(typeLabel(ct, key)).toBe(label));
+});
+
+describe("an older version's download name", () => {
+  it("says which version, before the extension", () => {
+    expect(versionFileName("report.pdf", 2)).toBe("report (version 2).pdf");
+    expect(versionFileName("archive.tar.gz", 1)).toBe("archive.tar (version 1).gz");
+    expect(versionFileName("README", 3)).toBe("README (version 3)");
+    expect(versionFileName(".env", 1)).toBe(".env (version 1)");
+  });
 });

@@ -129,3 +129,12 @@ export function typeLabel(contentType: string | undefined, key: string): string 
       return contentType && contentType !== "application/octet-stream" ? contentType : ext ? `${ext} file` : "File";
   }
 }
+
+/**
+ * An older version's download is named for it (`report (version 2).pdf`): under the file's own
+ * name it could not be told from a download of the newest (review 48b #5).
+ */
+export function versionFileName(name: string, n: number): string {
+  const dot = name.lastIndexOf(".");
+  return dot > 0 ? `${name.slice(0, dot)} (version ${n})${name.slice(dot)}` : `${name} (version ${n})`;
+}

@@ -95,6 +95,7 @@ describe("insert", () => {
     expect(res.status).toBe(409);
     expect(res.body.error).toBe("conflict");
     expect(res.body.message).toContain('"NEW-1"');
+    expect(res.body.message).toMatch(/^A Record with sku "NEW-1" already exists \(sku is the primary key, one Record each\); nothing was inserted\.$/);
     expect(await rows(inIds("FRESH-1"))).toEqual([]);
   });
 

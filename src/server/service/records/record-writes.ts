@@ -88,7 +88,9 @@ export async function insertRecords(store: RecordStore, table: StoredTable, reco
       const existing = await tx.run(builder.selectFrom(table.physical).select(sql.ref(pk).as("k")).where(sql.ref(pk), "in", keys).limit(3).compile());
       if (existing.rows.length > 0) {
         const names = existing.rows.map((row) => JSON.stringify(row[0])).join(", ");
-        throw new Refused(fail("conflict", `A Record with primary key "${pk}" ${names} already exists; nothing was inserted.`));
+        // The Field named as a Field, the keys as values (review 48b #5: `primary key "employee_id" "E00001"` read as two values).
+        const one = existing.rows.length === 1;
+        throw new Refused(fail("conflict", `${one ? "A Record" : "Records"} with ${pk} ${names.replace(/, ([^,]*)$/, " or $1")} already ${one ? "exists" : "exist"} (${pk} is the primary key, one Record each); nothing was inserted.`));
       }
       async function* one(): AsyncIterable<unknown[][]> {
         yield rows;

@@ -73,7 +73,7 @@ async function restoreRows(entry: UndoEntry, direction: "undo" | "redo"): Promis
       else await deleteRecords(entry.db, entry.table, pkFilter(entry.pkField, part.map((r) => r[entry.pkField])), part.length, undoMark(entry, direction));
     }
   } catch (e) {
-    const why = e instanceof ApiError && e.status === 409 ? `${e.message} The Records changed since.` : (e as Error).message;
+    const why = e instanceof ApiError && e.status === 409 ? `${e.message} Those Records changed since.` : (e as Error).message;
     if (done === 0) throw e instanceof ApiError && e.status === 409 ? new Error(`${why} Nothing was written.`, { cause: e }) : e;
     // Each request is whole or nothing, the steps together are not: what is left is what the
     // next try does (the ones done would be refused as changed since).

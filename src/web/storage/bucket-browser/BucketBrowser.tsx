@@ -238,6 +238,18 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities, op
     const controls = row ? [...row.querySelectorAll<HTMLElement>(FOCUSABLE)] : [];
     (controls[Math.max(0, Math.min(was.control, controls.length - 1))] ?? focusFallback())?.focus();
   }, [shown, where]);
+  const focusTo = useRef<{ key: string; until: number } | null>(null);
+  useLayoutEffect(() => {
+    const want = focusTo.current;
+    if (!want) return;
+    if (Date.now() > want.until) return void (focusTo.current = null);
+    const el = document.querySelector<HTMLElement>(`.st-browser [data-entry-key="${CSS.escape(want.key)}"]`);
+    // Not when the person has gone on elsewhere meanwhile (the focus outside the listing).
+    const inPlace = !document.activeElement || document.activeElement === document.body || !!document.activeElement.closest(".st-browser");
+    if (!el || !inPlace) return;
+    focusTo.current = null;
+    el.focus();
+  });
   const folderNames = data.entries.filter((e) => e.kind === "folder").map((e) => e.name);
   const fileCount = data.entries.length - folderNames.length;
 
@@ -493,7 +505,19 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities, op
           onClose={() => setLinkFor(null)}
         />
       )}
-      {moveFrom !== null && <MoveDialog bucket={name} from={moveFrom} action="move" onClose={() => setMoveFrom(null)} />}
+      {moveFrom !== null && (
+        <MoveDialog
+          bucket={name}
+          from={moveFrom}
+          action="move"
+          onClose={(to) => {
+            setMoveFrom(null);
+            // Renamed or moved within this folder: the focus goes to it once the listing shows it
+            // (review 48b #5: it went to the file that took the old one's place).
+            if (to) focusTo.current = { key: to, until: Date.now() + 5_000 };
+          }}
+        />
+      )}
       {deleteFolder !== null && <DeleteFolderDialog bucket={name} folder={deleteFolder} onClose={() => setDeleteFolder(null)} />}
       {deleteFor && (
         <DeleteFileDialog

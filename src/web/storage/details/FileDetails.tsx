@@ -10,7 +10,7 @@ import { ApiError } from "../../api-client";
 import { toast } from "../../ui/toast";
 import { Icon } from "../../ui/icons";
 import { formatDateTime } from "../../ui/dates";
-import { DEFAULT_LIFETIME, describeExpiry, expiresFromUrl, formatBytes, formatDate, LIFETIMES, typeLabel } from "../format.utils";
+import { DEFAULT_LIFETIME, describeExpiry, expiresFromUrl, formatBytes, formatDate, LIFETIMES, typeLabel, versionFileName } from "../format.utils";
 import { copyText } from "../links/LinkDialog";
 import type { Entry } from "../listing.utils";
 import { objectVersionsQueryOptions } from "../object-versions-query";
@@ -152,7 +152,7 @@ export function FileDetails(p: FileDetailsProps) {
                     </span>
                   </div>
                   <div className="st-actions st-actions-compact">
-                    <a className="btn btn-sm" href={objectUrl(bucket, v.versionedKey)} download={entry.name} aria-label={`Download version ${n}`} title="Download this version">
+                    <a className="btn btn-sm" href={objectUrl(bucket, v.versionedKey)} download={i === 0 ? entry.name : versionFileName(entry.name, n)} aria-label={`Download version ${n}`} title="Download this version">
                       <Icon name="download" />
                     </a>
                     <button type="button" className="btn btn-sm" aria-label={`Copy a signed URL to version ${n}`} title="Copy a signed URL to this version" onClick={() => share(v.versionedKey, `version ${n} · ${when}`)}>
@@ -188,3 +188,4 @@ export function FileDetails(p: FileDetailsProps) {
     </aside>
   );
 }
+

@@ -17,7 +17,8 @@ export interface MoveDialogProps {
   from: string;
   /** Preselected action. */
   action: Exclude<JobAction, "delete">;
-  onClose(): void;
+  /** `to`: where the job put it, when one ran (the browser then focuses it there). */
+  onClose(to?: string): void;
 }
 
 export function MoveDialog({ bucket, from, action: initial, onClose }: MoveDialogProps) {
@@ -52,10 +53,10 @@ export function MoveDialog({ bucket, from, action: initial, onClose }: MoveDialo
     );
   };
 
-  if (jobId) return <JobProgressModal bucket={bucket} jobId={jobId} title={`${action === "move" ? "Moving" : "Copying"} ${from}`} onClose={onClose} />;
+  if (jobId) return <JobProgressModal bucket={bucket} jobId={jobId} title={`${action === "move" ? "Moving" : "Copying"} ${from}`} onClose={() => onClose(to)} />;
 
   return (
-    <Modal title={`Move, rename or copy ${what}`} onClose={onClose} className="dialog-confirm">
+    <Modal title={`Move, rename or copy ${what}`} onClose={() => onClose()} className="dialog-confirm">
       <form onSubmit={submit} noValidate>
         <fieldset className="st-job-action">
           <legend>Action</legend>
@@ -78,7 +79,7 @@ export function MoveDialog({ bucket, from, action: initial, onClose }: MoveDialo
         </p>
         <ReplaceCheck label={REPLACE_AT_PATH} checked={overwrite} allowed={mayReplace} onChange={(checked) => (setOverwrite(checked), setFailure(undefined))} />
         <div className="dialog-foot">
-          <button type="button" className="btn" onClick={onClose}>
+          <button type="button" className="btn" onClick={() => onClose()}>
             Cancel
           </button>
           <button type="submit" className="btn btn-primary" disabled={start.isPending || !!problem}>

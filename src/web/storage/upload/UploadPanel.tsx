@@ -118,8 +118,14 @@ function UploadRow({ item, onGone }: { item: UploadItem; onGone(from: HTMLElemen
         <span className="st-muted st-upload-size">{formatBytes(item.size)}</span>
         {/* The stored version's internal key is for the details panel, not for this list. */}
         <span className="st-upload-status">
-          {item.status === "uploading" && item.waiting ? `Waiting for the connection (${pct}% stored)` : STATUS_TEXT[item.status]}
-          {item.status === "uploading" && !item.waiting && ` ${pct}%`}
+          {item.status === "uploading" && item.waiting
+            ? `Waiting for the connection (${pct}% stored)`
+            : item.status === "uploading" && pct >= 100
+              ? // Every byte sent, the answer not yet in (the last part stored, the file put together):
+                // not done, and still cancellable (review 48b #5: "Uploading 100%" read as finished).
+                "Finishing…"
+              : STATUS_TEXT[item.status]}
+          {item.status === "uploading" && !item.waiting && pct < 100 && ` ${pct}%`}
         </span>
         {resumed && (item.status === "uploading" || item.status === "done") && (
           <span className="st-muted st-upload-resumed" title="The service already had the first parts of this file from an earlier attempt; only the rest was sent.">
