@@ -258,6 +258,14 @@ test("when an admin ends a person's sessions, their open tab says so and sends t
   await expect(page.getByRole("region", { name: "Notifications" })).toContainText("bob@example.com now has no access on table demo/departments");
   await page.getByLabel("table demo/departments").selectOption("");
   await expect(page.getByRole("region", { name: "Notifications" })).toContainText("bob@example.com has their role's access on table demo/departments again");
+  // One's own grants are another admin's to change (review 48a #2); beside an admin's grants,
+  // what none does and does not do for an admin (review 49a #2).
+  await page.getByRole("row", { name: /ada@example.com/ }).getByRole("button", { name: /^Grants/ }).click();
+  const own = page.getByRole("group", { name: /^Grants of ada@example.com/ });
+  await expect(own).toContainText("You cannot change your own grants; ask another admin.");
+  await expect(own.getByLabel("table demo/departments")).toBeDisabled();
+  await expect(own).toContainText("For an admin, none hides a table or bucket from their views; it does not keep them out on purpose");
+  await page.screenshot({ path: "test-results/people-own-grants.png" });
 });
 
 test("an idle tab whose live stream is refused (the person was disabled) goes to sign in by itself", async ({ page, browser }) => {

@@ -383,6 +383,12 @@ function Grants({ person, config, self }: { person: Person; config: AppConfig; s
       <legend>
         Grants of {person.email} (default: what the role {person.role} allows). {self ? "You cannot change your own grants; ask another admin." : "Changing a grant signs them out."}
       </legend>
+      {person.role === "admin" && (
+        // Admins manage people: one can always add a person with the access taken from them.
+        <p className="muted">
+          For an admin, none hides a table or bucket from their views; it does not keep them out on purpose, since admins can add people. To keep someone out, give them the editor or viewer role with that grant.
+        </p>
+      )}
       <ul>
         {resources.map((r) => (
           <li key={r}>
