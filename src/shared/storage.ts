@@ -189,3 +189,11 @@ export interface DeleteResponse {
   key: string;
   deletedVersions: number;
 }
+
+/** A zip download's file name (without ".zip"): letters of any script, digits, spaces, dots, dashes, underscores. */
+export const ZIP_NAME = /^[\p{L}\p{N} ._-]{1,100}$/u;
+
+/** `text` (a bucket and folder's names) as a zip download's name the proxy takes (ZIP_NAME). */
+export function zipNameOf(text: string): string {
+  return text.replace(/[^\p{L}\p{N} ._-]/gu, "_").slice(0, 100) || "download";
+}

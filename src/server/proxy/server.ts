@@ -4,6 +4,7 @@
  * (dist/ or, in dev, Vite's middleware). Every /api answer it makes itself uses the one error
  * shape; it never answers with CORS headers.
  */
+import path from "node:path";
 import { multipartKey, multipartKeySniffer } from "./multipart-key";
 import { trailRefusal, whyUnwritable } from "../team/store/why-unwritable";
 import { createStoreHealth } from "../team/store/store-health";
@@ -130,7 +131,8 @@ export function createProxyHandler(deps: ProxyDeps) {
         : cfg.buckets.some((b) => b.name === route.target);
     if (listed) return undefined;
     const what = route.access.on === "table" ? `Table ${route.target}` : `Bucket ${route.target}`;
-    return `${what} is not listed in ${deps.upstreamInfo.fileName}: with an upstream that does not describe itself, Baseboard serves only what that file lists (a table with its primary key), so that roles, grants and the activity log apply to it. Add it there and restart.`;
+    // The file's own name, not where it is on the server (decisions §9: no paths in messages; review 49a #4).
+    return `${what} is not listed in ${path.basename(deps.upstreamInfo.fileName ?? "")} (BASEBOARD_CONFIG): with an upstream that does not describe itself, Baseboard serves only what that file lists (a table with its primary key), so that roles, grants and the activity log apply to it. Add it there and restart.`;
   }
 
   /**

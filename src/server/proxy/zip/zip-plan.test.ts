@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { commonFolder, contentDisposition, entryName, MAX_ITEMS, parseZipRequest } from "./zip-plan";
+import { zipNameOf } from "../../../shared/storage";
 
 describe("parseZipRequest", () => {
   it("takes a bucket and its keys and folders, once each", () => {
@@ -26,9 +27,19 @@ describe("parseZipRequest", () => {
     expect(p.ok).toBe(false);
     if (!p.ok) expect(p.message).toContain(text);
   });
-  it("keeps a safe download name and replaces an unsafe one with the bucket's", () => {
+  it("keeps a safe download name, refuses an unsafe one, and names it after the bucket when none is given", () => {
     expect(parseZipRequest({ bucket: "b", items: ["a"], name: "photos 2024" })).toMatchObject({ request: { name: "photos 2024" } });
-    expect(parseZipRequest({ bucket: "my bucket", items: ["a"], name: "../../etc" })).toMatchObject({ request: { name: "my_bucket" } });
+    expect(parseZipRequest({ bucket: "my bucket", items: ["a"] })).toMatchObject({ request: { name: "my_bucket" } });
+    // One it cannot use is refused, saying why (review 49a #5: replaced by the bucket's unsaid); ".zip" once.
+    for (const name of ["../../etc", "a/b", "", 'résumé "q"', "x".repeat(101), "a\r\nb", 7]) {
+      const p = parseZipRequest({ bucket: "b", items: ["a"], name });
+      expect(p.ok, JSON.stringify(name)).toBe(false);
+      if (!p.ok) expect(p.message).toMatch(/^"name" is the download's file name: 1 to 100 letters/);
+    }
+    expect(parseZipRequest({ bucket: "b", items: ["a"], name: "my.zip" })).toMatchObject({ request: { name: "my" } });
+    expect(parseZipRequest({ bucket: "b", items: ["a"], name: "x.ZIP" })).toMatchObject({ request: { name: "x" } });
+    expect(zipNameOf("team-files-Q3 (draft), final")).toBe("team-files-Q3 _draft__ final");
+    expect(parseZipRequest({ bucket: "b", items: ["a"], name: zipNameOf("a/b \"c\"") })).toMatchObject({ ok: true });
   });
 });
 

@@ -3,6 +3,8 @@
  * MAX_ITEMS selected keys or folders ("x/"), each a plain key (no dot segments, no leading "/").
  * Pure: the handler (zip-download.ts) does the I/O.
  */
+import { ZIP_NAME } from "../../../shared/storage";
+
 export const MAX_ITEMS = 10_000;
 /** Files a folder may expand to, in all, so that one click cannot walk a whole bucket forever. */
 export const MAX_FILES = 100_000;
@@ -33,8 +35,16 @@ export function parseZipRequest(body: unknown): Parsed {
   // An item inside a folder also asked for goes in once, with the folder (it was in the zip twice).
   const kept = items.filter((item) => !items.some((other) => other !== item && other.endsWith("/") && item.startsWith(other)));
   items.splice(0, items.length, ...kept);
-  // Letters of any script are kept (Über Datei): the name goes out through contentDisposition's UTF-8 form.
-  const name = typeof b.name === "string" && /^[\p{L}\p{N} ._-]{1,100}$/u.test(b.name) ? b.name : b.bucket.replace(/[^\w.-]/g, "_");
+  // Letters of any script are kept (Über Datei): the name goes out through contentDisposition's UTF-8
+  // form. One it cannot use is refused, saying why, not replaced unsaid (review 49a #5); a name
+  // ending in ".zip" has it once.
+  let name = b.bucket.replace(/[^\w.-]/g, "_");
+  if (b.name !== undefined && b.name !== null) {
+    if (typeof b.name !== "string" || !ZIP_NAME.test(b.name.replace(/\.zip$/i, ""))) {
+      return { ok: false, message: `"name" is the download's file name: 1 to 100 letters, digits, spaces, dots, dashes or underscores (no "/", quotes or line breaks)${typeof b.name === "string" ? `; ${JSON.stringify(b.name.slice(0, 60))} is not one` : ""}. Leave it out to name it after the bucket.` };
+    }
+    name = b.name.replace(/\.zip$/i, "");
+  }
   return { ok: true, request: { bucket: b.bucket, items, name } };
 }
 

@@ -138,6 +138,40 @@ describe("resumable uploads", () => {
     expect(Buffer.from(await got.arrayBuffer()).equals(file)).toBe(true);
   });
 
+  it("a part still being sent holds completion back (409), and the file then holds that part (review 49a #3)", async () => {
+    const file = randomBytes(PART + 99);
+    const id = await begin("race.bin", file.length);
+    for (const n of [1, 2]) expect((await putPart("files", id, n, part(file, n))).status).toBe(200);
+    // Part 1 sent again with other bytes, slowly: its first half, then a pause.
+    const other = randomBytes(PART);
+    const u = new URL(svc.url);
+    let release!: () => void;
+    const sent = new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = http.request(
+        { host: u.hostname, port: u.port, method: "PUT", path: `/v0/storage/uploads/files/${id}/parts/1`, headers: { "x-api-key": svc.key, "content-type": "application/octet-stream", "content-length": String(PART) } },
+        (res) => {
+          let body = "";
+          res.on("data", (c) => (body += c)).on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+        },
+      );
+      req.on("error", reject);
+      req.write(other.subarray(0, PART / 2));
+      release = () => req.end(other.subarray(PART / 2));
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    const early = await complete("files", id);
+    expect(early.status).toBe(409);
+    expect((await early.json()).message).toBe('A part of the upload of "race.bin" is still being sent: complete it once that part is stored.');
+    release();
+    expect((await sent).status).toBe(200);
+    const { key } = await (await complete("files", id)).json();
+    const got = Buffer.from(await (await fetch(`${svc.url}/v0/storage/public/files/${key}`)).arrayBuffer());
+    expect(got.equals(Buffer.concat([other, part(file, 2)]))).toBe(true);
+    // Written as numbers are written: "01" is not part 1.
+    const id2 = await begin("zero.bin", 10);
+    expect((await svc.call(`/v0/storage/uploads/files/${id2}/parts/01`, { method: "PUT", headers: { "content-type": "application/octet-stream" }, body: Buffer.alloc(10) })).status).toBe(400);
+  });
+
   it("sweeps a session idle for over a day, with its parts, at the next start", async () => {
     const file = randomBytes(PART + 5);
     const idle = await begin("idle.bin", file.length);

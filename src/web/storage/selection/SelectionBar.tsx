@@ -8,6 +8,7 @@ import { copyText } from "../links/LinkDialog";
 import { toast } from "../../ui/toast";
 import { Icon } from "../../ui/icons";
 import { downloadZip, signedUrls } from "./bulk-actions-mutation";
+import { zipNameOf } from "../../../shared/storage";
 import { DeleteButton, type DeleteOffer } from "../bucket-browser/FileActions";
 import { type SelectionSummary, selectionText } from "./selection.utils";
 
@@ -37,7 +38,7 @@ export function SelectionBar(p: SelectionBarProps) {
     setBusy("zip");
     try {
       const last = p.folder.replace(/\/$/, "").split("/").pop();
-      await downloadZip(p.bucket, items, `${p.bucket}${last ? `-${last}` : ""}`);
+      await downloadZip(p.bucket, items, zipNameOf(`${p.bucket}${last ? `-${last}` : ""}`));
       toast("Zip download started", { kind: "success", detail: `${selectionText(summary)} from ${p.bucket}, streamed as it is packed.` });
     } catch (e) {
       toast("Could not start the zip download", { kind: "error", detail: (e as Error).message });

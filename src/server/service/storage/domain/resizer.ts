@@ -65,7 +65,7 @@ export async function resizeImage(input: Buffer, box: ResizeBox, maxPixels = MAX
   try {
     meta = await header.metadata();
   } catch {
-    throw invalid("w and h work only on images (JPEG, PNG, WebP, GIF, TIFF, AVIF), and this file is not one sharp can read.");
+    throw invalid("w and h work only on images (JPEG, PNG, WebP, GIF, TIFF, AVIF), and this file is not one of them (or its image data is damaged). Leave w and h out to get the file as it is.");
   }
   const format = outFormat(meta);
   if (!format) throw invalid(`w and h do not work on ${meta.format ?? "this"} files; only JPEG, PNG, WebP, GIF, TIFF and AVIF can be resized.`);

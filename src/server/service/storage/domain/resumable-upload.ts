@@ -75,7 +75,65 @@ export function createResumableUploads(d: StorageDomain, store: UploadsStore, pa
     return s;
   }
 
+  /** Parts being sent, by session, in this process: completion waits for none of them, it is refused. */
+  const sending = new Map<string, number>();
   const allow = (bucket: Bucket) => ({ create: bucket.access.includes("create"), update: bucket.access.includes("update") });
+
+  /** A part's bytes stored and acknowledged (length checked against what the part must hold). */
+  async function storePart(bucket: Bucket, s: UploadSession, id: string, n: number, body: Readable, declared: number | undefined): Promise<{ n: number; size: number }> {
+    const count = partCount(s.size, s.partSize);
+    if (!Number.isInteger(n) || n < 1 || n > count) {
+      throw invalid(count === 0 ? "This upload is of an empty file: it has no parts; complete it directly." : `Part numbers of this upload run from 1 to ${count}; ${n} is not one of them.`);
+    }
+    const expected = partLength(s.size, s.partSize, n);
+    const wrongSize = (got: string) =>
+      invalid(`Part ${n} of ${count} must be exactly ${expected} bytes (parts are ${s.partSize} bytes, the last one the rest of the ${s.size}); this one is ${got}. Nothing was stored.`);
+    if (declared !== undefined && declared !== expected) throw wrongSize(`${declared}`);
+    const name = partBlob(bucket.name, id, n);
+    let put;
+    try {
+      put = await d.blobs.put(name, body, { maxBytes: expected });
+    } catch (e) {
+      if (e instanceof BlobTooLarge) throw wrongSize("longer");
+      throw e;
+    }
+    if (put.size !== expected) {
+      // Only a body without Content-Length gets here (a declared wrong length is refused before
+      // anything is stored). It has replaced the part's blob, so the part is acknowledged no more.
+      await store.unackPart(id, n);
+      await d.blobs.delete([name]).catch(() => undefined);
+      throw wrongSize(`${put.size}`);
+    }
+    await store.ackPart(id, n, put.size);
+    return { n, size: put.size };
+  }
+
+  /** The parts put together into the file, committed as a one-request upload is. */
+  async function assemble(bucket: Bucket, s: UploadSession, id: string): Promise<{ key: string; size: number }> {
+    const count = partCount(s.size, s.partSize);
+    const have = new Map((await store.parts(id)).map((p) => [p.n, p.size]));
+    const absent = Array.from({ length: count }, (_, i) => i + 1).filter((n) => have.get(n) !== partLength(s.size, s.partSize, n));
+    if (absent.length) {
+      const list = absent.length > 10 ? `${absent.slice(0, 10).join(", ")} and ${absent.length - 10} more` : absent.join(", ");
+      throw invalid(`The upload of "${s.key}" is missing part${absent.length === 1 ? "" : "s"} ${list} of ${count}: send ${absent.length === 1 ? "it" : "them"}, then complete.`);
+    }
+    const file = randomUUID();
+    const blob = objectBlob(bucket.name, file);
+    const parts = async function* () {
+      for (let n = 1; n <= count; n++) yield* await d.blobs.get(partBlob(bucket.name, id, n));
+    };
+    // One pass over the parts in order: the object blob appears whole or not at all, and its
+    // size and sha256 are those of the whole content, as for a one-request upload.
+    const put = await d.blobs.put(blob, Readable.from(parts()), { maxBytes: s.size });
+    if (put.size !== s.size) {
+      await d.blobs.delete([blob]).catch(() => undefined);
+      throw new StorageFailure("internal_error", `The stored parts of "${s.key}" add up to ${put.size} bytes, not ${s.size}; start the upload again.`);
+    }
+    const { key } = await commitUpload(d, bucket, { key: s.key, blob, file, size: put.size, sha256: put.sha256, declaredType: s.contentType ?? undefined });
+    await store.complete(id, key);
+    await removeParts(bucket.name, id).catch((e) => d.log.warn({}, `storage: parts of a completed upload were not removed (swept later): ${(e as Error).message}`));
+    return { key, size: s.size };
+  }
 
   async function removeParts(bucket: string, id: string) {
     const names: string[] = [];
@@ -120,62 +178,27 @@ export function createResumableUploads(d: StorageDomain, store: UploadsStore, pa
     async putPart(bucket, id, n, body, declared, owner) {
       const s = await session(bucket, id, owner);
       if (s.completedKey) throw new StorageFailure("conflict", `The upload of "${s.key}" is already complete (${s.completedKey}); its parts cannot change.`);
-      const count = partCount(s.size, s.partSize);
-      if (!Number.isInteger(n) || n < 1 || n > count) {
-        throw invalid(count === 0 ? "This upload is of an empty file: it has no parts; complete it directly." : `Part numbers of this upload run from 1 to ${count}; ${n} is not one of them.`);
-      }
-      const expected = partLength(s.size, s.partSize, n);
-      const wrongSize = (got: string) =>
-        invalid(`Part ${n} of ${count} must be exactly ${expected} bytes (parts are ${s.partSize} bytes, the last one the rest of the ${s.size}); this one is ${got}. Nothing was stored.`);
-      if (declared !== undefined && declared !== expected) throw wrongSize(`${declared}`);
-      const name = partBlob(bucket.name, id, n);
-      let put;
+      // Parts and completion exclude each other (review 49a #3: a part sent while the file was
+      // being put together was acknowledged, and was not in it).
+      if (completing.has(id)) throw new StorageFailure("conflict", `The upload of "${s.key}" is being completed; its parts cannot change now. Ask its status in a moment.`);
+      sending.set(id, (sending.get(id) ?? 0) + 1);
       try {
-        put = await d.blobs.put(name, body, { maxBytes: expected });
-      } catch (e) {
-        if (e instanceof BlobTooLarge) throw wrongSize("longer");
-        throw e;
+        return await storePart(bucket, s, id, n, body, declared);
+      } finally {
+        const left = (sending.get(id) ?? 1) - 1;
+        if (left > 0) sending.set(id, left);
+        else sending.delete(id);
       }
-      if (put.size !== expected) {
-        // Only a body without Content-Length gets here (a declared wrong length is refused before
-        // anything is stored). It has replaced the part's blob, so the part is acknowledged no more.
-        await store.unackPart(id, n);
-        await d.blobs.delete([name]).catch(() => undefined);
-        throw wrongSize(`${put.size}`);
-      }
-      await store.ackPart(id, n, put.size);
-      return { n, size: put.size };
     },
 
     async complete(bucket, id, owner) {
       const s = await session(bucket, id, owner);
       if (s.completedKey) return { key: s.completedKey, size: s.size };
       if (completing.has(id)) throw new StorageFailure("conflict", `The upload of "${s.key}" is being completed by another request; ask its status in a moment.`);
+      if (sending.has(id)) throw new StorageFailure("conflict", `A part of the upload of "${s.key}" is still being sent: complete it once that part is stored.`);
       completing.add(id);
       try {
-        const count = partCount(s.size, s.partSize);
-        const have = new Map((await store.parts(id)).map((p) => [p.n, p.size]));
-        const absent = Array.from({ length: count }, (_, i) => i + 1).filter((n) => have.get(n) !== partLength(s.size, s.partSize, n));
-        if (absent.length) {
-          const list = absent.length > 10 ? `${absent.slice(0, 10).join(", ")} and ${absent.length - 10} more` : absent.join(", ");
-          throw invalid(`The upload of "${s.key}" is missing part${absent.length === 1 ? "" : "s"} ${list} of ${count}: send ${absent.length === 1 ? "it" : "them"}, then complete.`);
-        }
-        const file = randomUUID();
-        const blob = objectBlob(bucket.name, file);
-        const parts = async function* () {
-          for (let n = 1; n <= count; n++) yield* await d.blobs.get(partBlob(bucket.name, id, n));
-        };
-        // One pass over the parts in order: the object blob appears whole or not at all, and its
-        // size and sha256 are those of the whole content, as for a one-request upload.
-        const put = await d.blobs.put(blob, Readable.from(parts()), { maxBytes: s.size });
-        if (put.size !== s.size) {
-          await d.blobs.delete([blob]).catch(() => undefined);
-          throw new StorageFailure("internal_error", `The stored parts of "${s.key}" add up to ${put.size} bytes, not ${s.size}; start the upload again.`);
-        }
-        const { key } = await commitUpload(d, bucket, { key: s.key, blob, file, size: put.size, sha256: put.sha256, declaredType: s.contentType ?? undefined });
-        await store.complete(id, key);
-        await removeParts(bucket.name, id).catch((e) => d.log.warn({}, `storage: parts of a completed upload were not removed (swept later): ${(e as Error).message}`));
-        return { key, size: s.size };
+        return await assemble(bucket, s, id);
       } finally {
         completing.delete(id);
       }

@@ -49,7 +49,8 @@ export function registerResumableRoutes(app: FastifyInstance, d: StorageDomain, 
     try {
       const bucket = writable(request);
       const n = (request.params as Params).n;
-      if (!/^\d{1,5}$/.test(n)) throw new HttpError("validation_error", `The part number must be a whole number from 1; "${n.slice(0, 20)}" is not.`);
+      // Written as a number is written: "01" is not part 1 (review 49a #6).
+      if (!/^[1-9]\d{0,4}$/.test(n)) throw new HttpError("validation_error", `The part number must be a whole number from 1, without leading zeros; "${n.slice(0, 20)}" is not.`);
       if (request.body !== undefined) {
         throw new HttpError("validation_error", "Send the part's bytes as the raw body (content-type application/octet-stream), not as JSON or a form.");
       }
