@@ -244,6 +244,11 @@ test("Activity: admins filter the trail, open an entry's diff and go to the Reco
   await expect(diff.getByRole("link", { name: "Open Record E90002", exact: true })).toHaveAttribute("href", /record=E90002/);
   expect(await serious(page)).toEqual([]);
   await page.screenshot({ path: "test-results/audit-activity-insert.png", fullPage: true });
+  // A link naming what the page cannot show says so, and lists the rest (review 49b #3).
+  await page.goto(`${teamUrl}/activity?kind=nope&table=demo/nope`);
+  await expect(page.getByRole("status").filter({ hasText: '"nope" is not a kind of entry Activity knows: showing every kind.' })).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: "You have no access to table demo/nope, or there is none: showing everything you may read." })).toBeVisible();
+  await expect(rows.first()).toBeVisible();
 
   // Times go into the URL as instants: a link made in Chicago shows the same window in Tokyo,
   // in Tokyo's own time; an older link without a zone is read as the viewer's local time.

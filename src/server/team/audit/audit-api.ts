@@ -176,7 +176,10 @@ export async function answerAudit(log: AuditLog, actor: Actor, params: URLSearch
     return { status: 200, body: filtered ? await filteredHistoryPage(log, q, record, cursor, limit, maxChanges) : await historyPage(log, q, record, cursor?.key ?? record, limit, maxChanges) };
   }
   if (cursor?.key !== undefined) return bad("cursor is the nextCursor of a previous page.");
-  const { page, next } = await visiblePage(log, q, limit, (resource) => !resource || !/^(table|bucket):/.test(resource) || decide(actor, "read", resource as Resource).allowed);
+  const mayRead = (resource: unknown) => typeof resource !== "string" || !/^(table|bucket):/.test(resource) || decide(actor, "read", resource as Resource).allowed;
+  // A grant to a hidden table or bucket names it too (review 49b #3: "Set table demo/catalog to
+  // no access for …" was listed to an admin it is hidden from).
+  const { page, next } = await visiblePage(log, q, limit, (e) => mayRead(e.resource) && (e.kind !== "people" || mayRead(grantResourceOf(e.detailJson))));
   const outcomes = await log.outcomesOf(page.map((e) => e.seq));
   return {
     status: 200,
@@ -192,14 +195,24 @@ export async function answerAudit(log: AuditLog, actor: Actor, params: URLSearch
  * (null when none is left): entries of tables and buckets hidden from them are passed over,
  * reading on until the page is full (at most 20 reads; a page may then come back shorter).
  */
-async function visiblePage(log: AuditLog, q: AuditQuery, limit: number, visible: (resource: string | null) => boolean) {
+/** The table or bucket a people entry's grant names, if any. */
+function grantResourceOf(detailJson: string): unknown {
+  if (!detailJson.includes('"resource"')) return undefined;
+  try {
+    return (JSON.parse(detailJson) as { resource?: unknown }).resource;
+  } catch {
+    return undefined;
+  }
+}
+
+async function visiblePage(log: AuditLog, q: AuditQuery, limit: number, visible: (e: AuditEntry) => boolean) {
   const page: Awaited<ReturnType<AuditLog["list"]>> = [];
   let beforeSeq = q.beforeSeq;
   for (let round = 0; round < 20; round++) {
     const rows = await log.list({ ...q, beforeSeq, limit: limit + 1 });
     const scanned = rows.slice(0, limit);
     for (const [i, e] of scanned.entries()) {
-      if (!visible(e.resource)) continue;
+      if (!visible(e)) continue;
       page.push(e);
       if (page.length === limit) return { page, next: i + 1 < rows.length ? e.seq : null };
     }

@@ -903,6 +903,11 @@ describe("who may read it", () => {
     const sku = { and: [{ key: "sku", operator: "equal", value: "SKU-001" }] };
     expect((await call(ada, "POST", "/api/v0/record/demo/catalog/update", { filter: sku, values: [{ key: "name", value: "Hidden From Amy" }] })).status).toBe(200);
     for (let i = 0; i < 3; i++) expect((await call(ada, "POST", "/api/v0/record/demo/employees/update", { filter: byId("E00031"), values: [{ key: "city", value: `Seen ${i}` }] })).status).toBe(200);
+    // A grant naming the hidden table (review 49b #3), and one naming a table Amy may read.
+    expect((await call(ada, "PUT", "/api/people/vic@example.com/grants", { resource: "table:demo/catalog", level: "none" })).status).toBe(200);
+    expect((await call(ada, "DELETE", "/api/people/vic@example.com/grants/table:demo%2Fcatalog")).status).toBe(200);
+    expect((await call(ada, "PUT", "/api/people/vic@example.com/grants", { resource: "table:demo/departments", level: "viewer" })).status).toBe(200);
+    expect((await call(ada, "DELETE", "/api/people/vic@example.com/grants/table:demo%2Fdepartments")).status).toBe(200);
     const amy = await signIn(base(), "amy@example.com", PW);
     for (const p of ["/api/audit?table=demo/catalog", "/api/audit?table=demo/catalog&record=SKU-001", "/api/audit?bucket=team-files"]) {
       const r = await call(amy, "GET", p);
@@ -922,6 +927,8 @@ describe("who may read it", () => {
     expect(JSON.stringify(seen)).not.toContain("Hidden From Amy");
     expect(seen.filter((e) => e.table === "demo/catalog" || e.bucket === "team-files")).toEqual([]);
     expect(JSON.stringify(seen)).toContain("Seen 2");
+    expect(JSON.stringify(seen)).not.toContain("demo/catalog");
+    expect(JSON.stringify(seen)).toContain("table:demo/departments");
     // Ada reads them all.
     expect(JSON.stringify((await call(ada, "GET", "/api/audit?table=demo/catalog&limit=5")).body.items)).toContain("Hidden From Amy");
     // Amy cannot give herself back what was taken away (nor take more away): another admin can.

@@ -4,7 +4,7 @@
  * (someone changed it first: we show their value and keep ours unsent), or an error (rolled
  * back, with the service's message).
  */
-import { type QueryKey, useMutation, useQueryClient } from "@tanstack/react-query";
+import { type QueryClient, type QueryKey, useMutation, useQueryClient } from "@tanstack/react-query";
 import type { QueryResult, RecordRow, RecordValue } from "../../../shared/records";
 import { toast } from "../../ui/toast";
 import { recordKeys } from "../records-keys";
@@ -43,6 +43,21 @@ function backTo(at: CellEditVars["at"]): void {
   const s = useGridStore.getState();
   if (!at || s.editing || s.active.row !== at.to.row || s.active.col !== at.to.col) return;
   gridActions.setActive(at.from);
+}
+
+/**
+ * The same values into the Record's own queries (a panel opened on a Record not on the page reads
+ * it alone: review 49b #1, its Fields went back to the old values after a save, and the next
+ * edit then "conflicted" with its own author). Returns what they held, to put back on failure.
+ */
+function patchRecordQueries(qc: QueryClient, db: string, table: string, pkField: string, pk: RecordValue, values: Record<string, RecordValue | undefined>) {
+  const was: [QueryKey, RecordRow][] = [];
+  for (const [key, data] of qc.getQueriesData<RecordRow | null>({ queryKey: recordKeys.table(db, table) })) {
+    if (key[3] !== "record" || !data || pkId(data[pkField]) !== pkId(pk)) continue;
+    was.push([key, data]);
+    qc.setQueryData(key, { ...data, ...(values as Record<string, RecordValue>) });
+  }
+  return was;
 }
 
 function patchRow(data: QueryResult | undefined, pkField: string, pk: RecordValue, values: Record<string, RecordValue | undefined>) {
@@ -101,11 +116,13 @@ export function useCellEdit(db: string, table: string, pkField: string, queryKey
       }
       await qc.cancelQueries({ queryKey });
       const previous = qc.getQueryData<QueryResult>(queryKey);
-      qc.setQueryData<QueryResult>(queryKey, (d) => patchRow(d, pkField, pk, valuesOf(edits.map((e) => [e.col.key, e.newValue]))));
-      return { previous };
+      const values = valuesOf(edits.map((e) => [e.col.key, e.newValue]));
+      qc.setQueryData<QueryResult>(queryKey, (d) => patchRow(d, pkField, pk, values));
+      return { previous, records: patchRecordQueries(qc, db, table, pkField, pk, values) };
     },
     onError: (err, { pk, edits, at, inPlace }, ctx) => {
       if (ctx?.previous) qc.setQueryData(queryKey, ctx.previous);
+      for (const [key, data] of ctx?.records ?? []) qc.setQueryData(key, data);
       // The cell keeps what was typed, marked, with Retry: nothing typed is lost to an outage.
       for (const { col, oldValue, newValue } of edits) gridActions.setConflict(conflictKey(pk, col.key), { attempted: newValue, current: oldValue, failed: err.message });
       backTo(at);
@@ -125,11 +142,13 @@ export function useCellEdit(db: string, table: string, pkField: string, queryKey
           jsonFields: saved.some((e) => e.col.field.type === "json") ? saved.filter((e) => e.col.field.type === "json").map((e) => e.col.key) : undefined,
         });
       if (!conflicts.length) return;
-      qc.setQueryData<QueryResult>(queryKey, (d) => patchRow(d ?? ctx?.previous, pkField, pk, valuesOf(conflicts.map((c) => [c.edit.col.key, c.current]))));
+      const now = valuesOf(conflicts.map((c) => [c.edit.col.key, c.current]));
+      qc.setQueryData<QueryResult>(queryKey, (d) => patchRow(d ?? ctx?.previous, pkField, pk, now));
+      patchRecordQueries(qc, db, table, pkField, pk, now);
       for (const { edit, current } of conflicts) gridActions.setConflict(conflictKey(pk, edit.col.key), { attempted: edit.newValue, current });
       backTo(at);
       // Name who changed it, from the audit trail (a quick read; the message waits for it).
-      void lastChangeOf(db, table, String(pk)).then((who) => {
+      void lastChangeOf(db, table, String(pk), conflicts.map((c) => c.edit.col.key)).then((who) => {
         const by = byWhom(who);
         for (const { edit, current } of conflicts) {
           const key = conflictKey(pk, edit.col.key);

@@ -8,7 +8,7 @@ import { useEffect, useId, useMemo, useState } from "react";
 import { configQueryOptions } from "../../app/config-get-query";
 import { meQueryOptions } from "../me-get-query";
 import { peopleQueryOptions } from "../people-list-query";
-import { ACTIVITY_KINDS, type ActivitySearch, isReversedRange, toAuditFilters, typedMoment, typedText } from "./activity-search.utils";
+import { ACTIVITY_KINDS, type ActivitySearch, droppedFilters, isReversedRange, knownKind, toAuditFilters, typedMoment, typedText } from "./activity-search.utils";
 import { formatValue } from "../../records/values/values.utils";
 import { activitySummary, askedRecord, KIND_TEXT, readableEndpoint, restoredText, versionText } from "./activity-summary.utils";
 import { type AuditItem, auditQueryOptions, whoText } from "./audit-list-query";
@@ -24,9 +24,16 @@ interface Props {
   onSearch(s: ActivitySearch): void;
 }
 
-export function ActivityPage({ search, onSearch }: Props) {
+export function ActivityPage({ search: asked, onSearch }: Props) {
   const me = useQuery(meQueryOptions()).data;
   const config = useQuery(configQueryOptions()).data;
+  const targets = useMemo(
+    () => (config ? [...config.databases.flatMap((d) => d.tables.map((t) => `table:${d.id}/${t.slug}`)), ...config.buckets.map((b) => `bucket:${b.name}`)] : undefined),
+    [config],
+  );
+  // A table or bucket the reader may not filter by (hidden, or none) is said and left out.
+  const search = useMemo(() => (asked.on && targets && !targets.includes(asked.on) ? { ...asked, on: undefined } : asked), [asked, targets]);
+  const dropped = useMemo(() => droppedFilters(asked, targets), [asked, targets]);
   const filters = useMemo(() => toAuditFilters(search), [search]);
   // From after To: nothing can match; say so rather than ask.
   const reversed = isReversedRange(search);
@@ -50,10 +57,6 @@ export function ActivityPage({ search, onSearch }: Props) {
       </div>
     );
   }
-  const targets = [
-    ...(config?.databases.flatMap((d) => d.tables.map((t) => `table:${d.id}/${t.slug}`)) ?? []),
-    ...(config?.buckets.map((b) => `bucket:${b.name}`) ?? []),
-  ];
   const set = (k: keyof ActivitySearch, v: string) => setDraft((d) => ({ ...d, [k]: v || undefined }));
   return (
     <div className="team-page activity">
@@ -90,7 +93,7 @@ export function ActivityPage({ search, onSearch }: Props) {
           Table or bucket
           <select className="input" value={draft.on ?? ""} onChange={(e) => set("on", e.target.value)}>
             <option value="">all</option>
-            {targets.map((t) => (
+            {(targets ?? []).map((t) => (
               <option key={t} value={t}>
                 {t.replace(":", " ")}
               </option>
@@ -99,7 +102,7 @@ export function ActivityPage({ search, onSearch }: Props) {
         </label>
         <label>
           Kind
-          <select className="input" value={draft.kind ?? ""} onChange={(e) => set("kind", e.target.value)}>
+          <select className="input" value={knownKind(draft.kind) ?? ""} onChange={(e) => set("kind", e.target.value)}>
             <option value="">all</option>
             {KINDS.map((k) => (
               <option key={k} value={k}>
@@ -125,6 +128,11 @@ export function ActivityPage({ search, onSearch }: Props) {
           Clear
         </button>
       </form>
+      {dropped.map((note) => (
+        <p key={note} className="muted" role="status">
+          {note}
+        </p>
+      ))}
       {reversed && (
         <p className="error-text" role="alert" id="activity-range-error">
           From ({formatWhen(search.since as string)}) is after To ({formatWhen(search.until as string)}): the range is reversed, so no entry can match. Swap them, or clear one.

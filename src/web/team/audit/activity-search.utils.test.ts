@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { isReversedRange, sanitizeActivitySearch, toAuditFilters, toInstant, toLocalInput, typedMoment } from "./activity-search.utils";
+import { droppedFilters, isReversedRange, sanitizeActivitySearch, toAuditFilters, toInstant, toLocalInput, typedMoment } from "./activity-search.utils";
 
 const zone = process.env.TZ;
 /** Node reads TZ again when it changes: each test can be a viewer somewhere else. */
@@ -16,8 +16,9 @@ describe("activity search", () => {
   it("keeps valid filters and drops malformed ones", () => {
     expect(sanitizeActivitySearch({ actor: " ada@example.com ", on: "table:demo/employees", kind: "update" })).toEqual({ actor: "ada@example.com", on: "table:demo/employees", kind: "update", since: undefined, until: undefined });
     expect(sanitizeActivitySearch({ on: "table:employees", actor: 3 }).on).toBeUndefined();
-    // A kind the filter does not offer is dropped (review 47b #8), not sent for a 400.
-    expect(sanitizeActivitySearch({ kind: "storage-job-start" }).kind).toBeUndefined();
+    // A kind the filter does not offer is not sent for a 400 (review 47b #8); the page says so.
+    expect(toAuditFilters(sanitizeActivitySearch({ kind: "storage-job-start" })).kind).toBeUndefined();
+    expect(sanitizeActivitySearch({ kind: "a b<script>" }).kind).toBeUndefined();
     expect(sanitizeActivitySearch({ kind: "sign-in-failed" }).kind).toBe("sign-in-failed");
     expect(sanitizeActivitySearch({ on: "bucket:public-assets" }).on).toBe("bucket:public-assets");
   });
@@ -81,5 +82,24 @@ describe("typedMoment", () => {
     expect(typedMoment("2026-11-27", "to")).toEqual({ ok: true, instant: local(2026, 11, 27, 23, 59, 59, 999) });
     expect(typedMoment("  ", "from")).toEqual({ ok: true, instant: undefined });
     for (const bad of ["yesterday", "2026-02-30", "2026-11-27 25:00", "11/27/2026", "2026-11-27 7:02"]) expect(typedMoment(bad, "from"), bad).toEqual({ ok: false });
+  });
+});
+
+describe("filters the address asks for that the page does not show (review 49b #3)", () => {
+  const targets = ["table:demo/employees", "bucket:team-files"];
+  it("says a kind it does not know, and a table or bucket the reader may not filter by", () => {
+    const search = sanitizeActivitySearch({ kind: "storage-job-start", on: "table:demo/catalog" });
+    expect(droppedFilters(search, targets)).toEqual([
+      '"storage-job-start" is not a kind of entry Activity knows: showing every kind.',
+      "You have no access to table demo/catalog, or there is none: showing everything you may read.",
+    ]);
+    // Nothing to say for what it shows, nor before the tables are known.
+    expect(droppedFilters(sanitizeActivitySearch({ kind: "update", on: "table:demo/employees" }), targets)).toEqual([]);
+    expect(droppedFilters(search, undefined)).toEqual(['"storage-job-start" is not a kind of entry Activity knows: showing every kind.']);
+  });
+  it("takes the API's own names, table= and bucket=", () => {
+    expect(sanitizeActivitySearch({ table: "demo/catalog" }).on).toBe("table:demo/catalog");
+    expect(sanitizeActivitySearch({ bucket: "team-files" }).on).toBe("bucket:team-files");
+    expect(sanitizeActivitySearch({ on: "bucket:x", table: "demo/y" }).on).toBe("bucket:x");
   });
 });

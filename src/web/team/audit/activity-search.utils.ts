@@ -66,16 +66,19 @@ export const typedText = (instant: string | undefined) => toLocalInput(instant).
 
 /** The kinds the Kind filter offers: the API's own list. */
 export const ACTIVITY_KINDS = AUDIT_KINDS;
+/** `kind` when the filter offers it, else undefined (not sent, not selected). */
+export const knownKind = (kind: string | undefined) => (kind && (ACTIVITY_KINDS as readonly string[]).includes(kind) ? kind : undefined);
 
 export function sanitizeActivitySearch(raw: Record<string, unknown>): ActivitySearch {
-  const on = str(raw.on);
+  // The API's own names (table=, bucket=) are the page's `on` too: a link written from the API works.
+  const on = str(raw.on) ?? (str(raw.table) ? `table:${str(raw.table)}` : str(raw.bucket) ? `bucket:${str(raw.bucket)}` : undefined);
   const kind = str(raw.kind);
   return {
     actor: str(raw.actor),
     on: on && /^(table:[^/\s]+\/[^/\s]+|bucket:\S+)$/.test(on) ? on : undefined,
-    // A kind the filter does not offer is dropped, as other bad values are (review 47b #8: the
-    // API's 400 left an empty list that said nothing).
-    kind: kind && (ACTIVITY_KINDS as readonly string[]).includes(kind) ? kind : undefined,
+    // A kind the filter does not offer stays in the address, is not sent (review 47b #8: the API's
+    // 400 left an empty list that said nothing), and the page says so (droppedFilters).
+    kind: kind && /^[\w-]{1,60}$/.test(kind) ? kind : undefined,
     since: toInstant(raw.since),
     until: toInstant(raw.until),
   };
@@ -87,7 +90,7 @@ export function toAuditFilters(s: ActivitySearch): Record<string, string | undef
     actor: s.actor,
     table: s.on?.startsWith("table:") ? s.on.slice(6) : undefined,
     bucket: s.on?.startsWith("bucket:") ? s.on.slice(7) : undefined,
-    kind: s.kind,
+    kind: knownKind(s.kind),
     since: toInstant(s.since),
     until: toInstant(s.until),
   };
@@ -98,4 +101,17 @@ export function isReversedRange(s: Pick<ActivitySearch, "since" | "until">): boo
   const since = toInstant(s.since);
   const until = toInstant(s.until);
   return since !== undefined && until !== undefined && since > until;
+}
+
+/**
+ * What the address asked for that the page does not show, said in words (review 49b #3: a table
+ * hidden from the reader, or a kind it does not know, was dropped without a word and the whole
+ * log looked like the answer). `targets`: the tables and buckets the reader may filter by
+ * (undefined while they load).
+ */
+export function droppedFilters(search: ActivitySearch, targets: readonly string[] | undefined): string[] {
+  const notes: string[] = [];
+  if (search.kind && !knownKind(search.kind)) notes.push(`"${search.kind}" is not a kind of entry Activity knows: showing every kind.`);
+  if (search.on && targets && !targets.includes(search.on)) notes.push(`You have no access to ${search.on.replace(":", " ")}, or there is none: showing everything you may read.`);
+  return notes;
 }

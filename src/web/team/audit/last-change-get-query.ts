@@ -12,10 +12,16 @@ export interface LastChange {
   at: string;
 }
 
-export async function lastChangeOf(db: string, table: string, record: string): Promise<LastChange | undefined> {
+/**
+ * `fields`: the change to one of these Fields, not the Record's newest (review 49b #2: a panel
+ * Save whose other Fields were saved named its own author as who changed the one that conflicted).
+ */
+export async function lastChangeOf(db: string, table: string, record: string, fields?: readonly string[]): Promise<LastChange | undefined> {
   try {
-    const page = await api<AuditPage>(`/api/audit?${auditSearch({ table: `${db}/${table}`, record, kind: "update,import,delete-records,insert" }, null, 5)}`, { signal: AbortSignal.timeout(3000) });
-    const hit = page.items.find((i) => i.outcome === "applied");
+    const page = await api<AuditPage>(`/api/audit?${auditSearch({ table: `${db}/${table}`, record, kind: "update,import,delete-records,insert" }, null, 10)}`, { signal: AbortSignal.timeout(3000) });
+    const touches = (i: AuditPage["items"][number]) =>
+      !fields?.length || i.action !== "update" || !i.changes || i.changes.some((c) => fields.some((f) => f in (c.after ?? {}) || f in (c.before ?? {})));
+    const hit = page.items.find((i) => i.outcome === "applied" && touches(i));
     return hit ? { actor: whoText(hit), at: hit.at } : undefined;
   } catch {
     return undefined;
