@@ -119,6 +119,12 @@ test("an admin signs in, invites a viewer, and the viewer gets a read-only grid 
   await vic.locator('[role="gridcell"][data-col="city"]').first().click();
   await vic.keyboard.press("Delete");
   await expect(toasts).toContainText(roleWhy);
+  // The Add Record shortcut too (review 49b #5: it did nothing, without a word).
+  await vic.reload();
+  await vic.locator('[role="gridcell"][data-col="city"]').first().click();
+  await vic.keyboard.press("Control+Shift+Enter");
+  await expect(toasts).toContainText("Your role (viewer) cannot");
+  await expect(vic.getByRole("dialog")).toHaveCount(0);
   await expect(vic.getByRole("dialog")).toHaveCount(0);
   const firstRow = (await vic.locator('[role="gridcell"][data-col="employee_id"]').first().textContent())?.trim();
   await vic.getByRole("checkbox", { name: `Select row ${firstRow}` }).click();

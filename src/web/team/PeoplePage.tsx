@@ -371,10 +371,10 @@ function PersonRow({ person: p, self, open, onToggle, config, onInvite }: RowPro
 
 function Grants({ person, config, self }: { person: Person; config: AppConfig; self: boolean }) {
   const change = usePeopleMutation({ handlesErrors: true });
-  const resources = [
-    ...config.databases.flatMap((d) => d.tables.map((t) => `table:${d.id}/${t.slug}`)),
-    ...config.buckets.map((b) => `bucket:${b.name}`),
-  ];
+  const listed = [...config.databases.flatMap((d) => d.tables.map((t) => `table:${d.id}/${t.slug}`)), ...config.buckets.map((b) => `bucket:${b.name}`)];
+  // Their grants on what this admin cannot see are listed too (review 49b #4: one's own "Grants
+  // (2)" opened on none of the two, the tables they hide being hidden here).
+  const resources = [...listed, ...person.grants.map((g) => g.resource).filter((r) => !listed.includes(r))];
   const levelOf = (r: string) => person.grants.find((g) => g.resource === r)?.level ?? "";
   return (
     // One's own grants are another admin's to change (review 48a #2: an admin could give back to

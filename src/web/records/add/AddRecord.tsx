@@ -42,16 +42,20 @@ export function AddRecord({ db, table, fields, canInsert, deniedReason, noDelete
     else toast(deniedReason ?? NO_INSERT_REASON);
   }, [request, usable, deniedReason]);
   useEffect(() => {
-    if (!usable) return;
+    // The fields still loading: nothing to open yet, and nothing to say.
+    if (!usable && canInsert && !deniedReason) return;
     const onKey = (e: KeyboardEvent) => {
       if (e.key === "Enter" && e.shiftKey && (e.ctrlKey || e.metaKey)) {
         e.preventDefault();
-        setOpen({ texts: {} });
+        // Where the person may not add, the shortcut says why, as the button does (review 49b #5:
+        // it did nothing, without a word).
+        if (usable) setOpen({ texts: {} });
+        else toast(deniedReason ?? NO_INSERT_REASON);
       }
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [usable]);
+  }, [usable, canInsert, deniedReason]);
   if (!canInsert || deniedReason) {
     const why = deniedReason ?? NO_INSERT_REASON;
     return (

@@ -92,7 +92,7 @@ export function DeleteMatching({ db, table, pkField, canDelete, deniedReason, fi
           </p>
           {changed && (
             <p role="alert" className="error-text">
-              Changed meanwhile: the filter now matches {fmtInt(count)} {records(count)}, not the {fmtInt(asked)} shown when this opened (a Record was added, changed or deleted elsewhere). Nothing was deleted. Look at the new number first, or Cancel to look at the Records.
+              Changed meanwhile: the filter now matches {fmtInt(count)} {records(count)}, not the {fmtInt(asked)} shown when this opened (a Record was added, changed or deleted elsewhere). Nothing is deleted until you confirm a number: look at the new one first, or Cancel to look at the Records.
             </p>
           )}
           {!changed && was !== null && <p role="status">The number changed while this was open: it was {fmtInt(was)}.</p>}
