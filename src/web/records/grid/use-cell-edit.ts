@@ -114,7 +114,8 @@ export function useCellEdit(db: string, table: string, pkField: string, queryKey
         // A new attempt (Retry, Save again) supersedes the failure or conflict before it.
         gridActions.setConflict(conflictKey(pk, col.key), null);
       }
-      await qc.cancelQueries({ queryKey });
+      // A read of the page or of the Record in flight would put the old values back over the new.
+      await Promise.all([qc.cancelQueries({ queryKey }), qc.cancelQueries({ queryKey: recordKeys.table(db, table), predicate: (q) => q.queryKey[3] === "record" })]);
       const previous = qc.getQueryData<QueryResult>(queryKey);
       const values = valuesOf(edits.map((e) => [e.col.key, e.newValue]));
       qc.setQueryData<QueryResult>(queryKey, (d) => patchRow(d, pkField, pk, values));
