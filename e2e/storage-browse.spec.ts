@@ -150,6 +150,16 @@ test("at 1024×768 the list gives the names their room: short names show whole",
   await page.getByRole("complementary", { name: "plant.png" }).getByRole("button", { name: "Close the details" }).press("Enter");
   await expect(page.getByRole("complementary", { name: "plant.png" })).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Details of plant.png" })).toBeFocused();
+  // At 800 px there is no room beside the listing: the details are a sheet over the listing alone,
+  // below the bucket's toolbar (review 48b #4: over half the rows' buttons; then over the header).
+  await page.setViewportSize({ width: 800, height: 768 });
+  await page.getByRole("button", { name: "Details of plant.png" }).click();
+  const sheet = (await page.getByRole("complementary", { name: "plant.png" }).boundingBox())!;
+  const toolbar = (await page.locator(".st-toolbar").boundingBox())!;
+  expect(sheet.y).toBeGreaterThanOrEqual(toolbar.y + toolbar.height - 1);
+  expect(sheet.width).toBeGreaterThan(700);
+  await expect(page.getByRole("button", { name: "Upload files" })).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/14b-catalog-800-details.png` });
 });
 
 test("a deep or long folder path keeps the toolbar on screen: the path gives way, not Upload files", async ({ page }) => {
