@@ -927,8 +927,11 @@ describe("who may read it", () => {
     expect(JSON.stringify(seen)).not.toContain("Hidden From Amy");
     expect(seen.filter((e) => e.table === "demo/catalog" || e.bucket === "team-files")).toEqual([]);
     expect(JSON.stringify(seen)).toContain("Seen 2");
-    expect(JSON.stringify(seen)).not.toContain("demo/catalog");
-    expect(JSON.stringify(seen)).toContain("table:demo/departments");
+    // Nor the grants that name them (an earlier test's refused grant to a misspelt table may list
+    // every table in its message: that entry is about another table).
+    const named = (e: { detail?: { resource?: unknown } }) => e.detail?.resource;
+    expect(seen.filter((e) => named(e as never) === "table:demo/catalog" || named(e as never) === "bucket:team-files")).toEqual([]);
+    expect(seen.some((e) => named(e as never) === "table:demo/departments")).toBe(true);
     // Ada reads them all.
     expect(JSON.stringify((await call(ada, "GET", "/api/audit?table=demo/catalog&limit=5")).body.items)).toContain("Hidden From Amy");
     // Amy cannot give herself back what was taken away (nor take more away): another admin can.
