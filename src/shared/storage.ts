@@ -190,10 +190,14 @@ export interface DeleteResponse {
   deletedVersions: number;
 }
 
-/** A zip download's file name (without ".zip"): letters of any script, digits, spaces, dots, dashes, underscores. */
-export const ZIP_NAME = /^[\p{L}\p{N} ._-]{1,100}$/u;
+/**
+ * A zip download's file name (without ".zip"): letters of any script, digits, spaces, dots,
+ * dashes, underscores, with at least one letter or digit (review 50a #4: " " and "..." were taken).
+ */
+export const ZIP_NAME = /^(?=.*[\p{L}\p{N}])[\p{L}\p{N} ._-]{1,100}$/u;
 
 /** `text` (a bucket and folder's names) as a zip download's name the proxy takes (ZIP_NAME). */
 export function zipNameOf(text: string): string {
-  return text.replace(/[^\p{L}\p{N} ._-]/gu, "_").slice(0, 100) || "download";
+  const name = text.replace(/[^\p{L}\p{N} ._-]/gu, "_").slice(0, 100);
+  return ZIP_NAME.test(name) ? name : "download";
 }

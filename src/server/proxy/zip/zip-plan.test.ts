@@ -31,7 +31,7 @@ describe("parseZipRequest", () => {
     expect(parseZipRequest({ bucket: "b", items: ["a"], name: "photos 2024" })).toMatchObject({ request: { name: "photos 2024" } });
     expect(parseZipRequest({ bucket: "my bucket", items: ["a"] })).toMatchObject({ request: { name: "my_bucket" } });
     // One it cannot use is refused, saying why (review 49a #5: replaced by the bucket's unsaid); ".zip" once.
-    for (const name of ["../../etc", "a/b", "", 'résumé "q"', "x".repeat(101), "a\r\nb", 7]) {
+    for (const name of ["../../etc", "a/b", "", 'résumé "q"', "x".repeat(101), "a\r\nb", 7, " ", "...", ".zip"]) {
       const p = parseZipRequest({ bucket: "b", items: ["a"], name });
       expect(p.ok, JSON.stringify(name)).toBe(false);
       if (!p.ok) expect(p.message).toMatch(/^"name" is the download's file name: 1 to 100 letters/);

@@ -41,7 +41,7 @@ export function parseZipRequest(body: unknown): Parsed {
   let name = b.bucket.replace(/[^\w.-]/g, "_");
   if (b.name !== undefined && b.name !== null) {
     if (typeof b.name !== "string" || !ZIP_NAME.test(b.name.replace(/\.zip$/i, ""))) {
-      return { ok: false, message: `"name" is the download's file name: 1 to 100 letters, digits, spaces, dots, dashes or underscores (no "/", quotes or line breaks)${typeof b.name === "string" ? `; ${JSON.stringify(b.name.slice(0, 60))} is not one` : ""}. Leave it out to name it after the bucket.` };
+      return { ok: false, message: `"name" is the download's file name: 1 to 100 letters, digits, spaces, dots, dashes or underscores, at least one a letter or digit (no "/", quotes or line breaks)${typeof b.name === "string" ? `; ${JSON.stringify(b.name.slice(0, 60))} is not one` : ""}. Leave it out to name it after the bucket.` };
     }
     name = b.name.replace(/\.zip$/i, "");
   }

@@ -126,6 +126,8 @@ export async function answerAudit(log: AuditLog, actor: Actor, params: URLSearch
   for (const [name, value] of params) {
     // No table, key, person or time holds one; PostgreSQL cannot even be asked about it (a 500).
     if (value.includes("\0")) return bad(`${name} has a NUL character (%00): remove it.`);
+    // One value each (review 50a #3: the first was taken unsaid, and two tables read as none).
+    if (params.getAll(name).length > 1) return bad(`${name} is given more than once: give it once${name === "kind" ? " (several kinds as one comma list: kind=update,import)" : ""}.`);
   }
   const table = params.get("table") ?? undefined;
   const record = params.get("record") ?? undefined;

@@ -172,4 +172,23 @@ describe("the audit trail on one PostgreSQL", () => {
       await admin.end();
     }
   });
+
+  it("a database holding no activity log: verify says so, exit 1, and makes none (review 50a #1)", async () => {
+    const empty = await createTestDatabase(inject("pgAdminUrl"));
+    const lines: string[] = [];
+    const prev = process.env.BASEBOARD_DATABASE_URL;
+    process.env.BASEBOARD_DATABASE_URL = empty.url;
+    try {
+      expect(await runAuditCommand(["verify"], (s) => lines.push(s))).toBe(1);
+      expect(lines.join("\n")).toContain("There is no activity log in the database BASEBOARD_DATABASE_URL names (no bb_audit table)");
+      const c = new pg.Client({ connectionString: empty.url });
+      await c.connect();
+      const { rows } = await c.query("SELECT to_regclass('bb_audit') IS NOT NULL AS found");
+      await c.end();
+      expect(rows[0].found).toBe(false);
+    } finally {
+      process.env.BASEBOARD_DATABASE_URL = prev;
+      await empty.drop();
+    }
+  });
 });

@@ -896,6 +896,11 @@ describe("who may read it", () => {
     const page2 = await call(ada, "GET", `/api/audit?limit=2&cursor=${page1.body.nextCursor}`);
     expect(page2.body.items[0].seq).toBeLessThan(page1.body.items[1].seq);
     expect((await call(ada, "GET", "/api/audit?since=yesterday")).status).toBe(400);
+    // One value a parameter (review 50a #3: the first of two tables was taken unsaid).
+    const twice = await call(ada, "GET", "/api/audit?table=demo/catalog&table=demo/departments");
+    expect(twice.status).toBe(400);
+    expect(twice.body.message).toBe("table is given more than once: give it once.");
+    expect((await call(ada, "GET", "/api/audit?kind=update&kind=import")).body.message).toContain("kind=update,import");
   });
 
   it("an admin with a table or bucket granted none reads none of it in the log, and cannot change their own grants (review 48a #2)", async () => {

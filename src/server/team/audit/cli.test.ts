@@ -151,4 +151,35 @@ describe("npm run audit", () => {
     expect(moved.code).toBe(1);
     expect(moved.out).toMatch(/entry 101 is still stored behind the checkpoint \(entry 150\).*the checkpoint was moved over entries that were kept/);
   });
+
+  it("no trail where DATA_DIR points: says so, exit 1, and makes none (review 50a #1: it made an empty one and said it verified)", async () => {
+    const real = dir;
+    dir = path.join(os.tmpdir(), `bb-audit-nowhere-${process.pid}`, "x");
+    try {
+      for (const args of [["verify"], ["export"]]) {
+        const r = await audit(args);
+        expect(r.code, args[0]).toBe(1);
+        expect(r.err).toContain(`There is no activity log at ${path.join(dir, "audit.sqlite")}`);
+        expect(r.out).toBe("");
+      }
+      expect(fs.existsSync(dir)).toBe(false);
+    } finally {
+      dir = real;
+    }
+  });
+
+  it("a trail file cut short: says it is damaged and to restore it, exit 1 (review 50a #2)", async () => {
+    const real = dir;
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "bb-audit-cut-"));
+    try {
+      const whole = fs.readFileSync(path.join(real, "audit.sqlite"));
+      fs.writeFileSync(path.join(dir, "audit.sqlite"), whole.subarray(0, 100));
+      const r = await audit(["verify"]);
+      expect(r.code).toBe(1);
+      expect(r.err).toMatch(/^The activity log file \(DATA_DIR\/audit\.sqlite, DATA_DIR=.*\) is damaged and cannot be read \(SQLite: .*\): restore it from a backup\. It was not verified; nothing was changed\./);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+      dir = real;
+    }
+  });
 });

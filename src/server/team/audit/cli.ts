@@ -10,7 +10,7 @@ import type { AuditEntry } from "./audit-entry";
 import { firstBrokenLink } from "./audit-entry";
 import { present } from "./audit-api";
 import type { AuditLog } from "./audit-log";
-import { openAuditLog } from "./open-audit-log";
+import { missingAuditLog, openAuditLog } from "./open-audit-log";
 
 const USAGE = `Usage: npm run audit -- verify
        npm run audit -- export [--since <ISO time>] [--until <ISO time>] [--format jsonl|csv]`;
@@ -92,55 +92,83 @@ export async function runAuditCommand(argv: string[], out: (s: string) => unknow
     return 2;
   }
   const [since, until] = [sinceArg, untilArg];
-  const log = await openAuditLog(process.env);
+  const missing = await missingAuditLog(process.env);
+  if (missing) {
+    err(missing);
+    return 1;
+  }
+  let log: AuditLog;
   try {
-    if (command === "verify") {
-      const r = await verify(log);
-      if (r.ok) {
-        // The history index is derived from the entries, not in the chain: checked against them.
-        const index = await log.historyIndexProblem();
-        if (index) {
-          out(`The activity log's entries verify (${r.entries}, every link intact), but its history index was changed: ${index}. A Record's history may hide or invent changes; the entries are right.`);
-          return 1;
-        }
-        out(`The activity log verifies: ${r.entries} entr${r.entries === 1 ? "y" : "ies"}, every link intact.`);
-        // A chain proves nothing before its first entry: say where it starts, and why it may.
-        const cp = await log.checkpoint();
-        if (cp.seq > 0) {
-          const kept = process.env.BASEBOARD_AUDIT_RETENTION_DAYS ? `retention (BASEBOARD_AUDIT_RETENTION_DAYS=${process.env.BASEBOARD_AUDIT_RETENTION_DAYS}) drops old entries` : "no retention is set here (BASEBOARD_AUDIT_RETENTION_DAYS): if none was ever set, someone removed them";
-          out(`It starts after entry ${cp.seq}: entries 1 to ${cp.seq} were dropped behind a checkpoint; ${kept}.`);
-        }
-        return 0;
-      }
-      out(`The activity log is broken at entry ${r.seq}: ${r.why}.`);
-      return 1;
-    }
-    const json = (v: unknown) => (v === undefined ? "" : JSON.stringify(v));
-    const pending: AuditEntry[] = [];
-    const flush = async () => {
-      const outcomes = await log.outcomesOf(pending.map((e) => e.seq));
-      for (const e of pending) {
-        const p = present(e, outcomes.get(e.seq));
-        if (format === "jsonl") await out(JSON.stringify(p));
-        else {
-          const row = [p.seq, p.at, p.actor, p.address, p.action, p.table ?? p.bucket ?? "", json(p.keys), p.outcome ?? "", p.count ?? "", p.message ?? "", json(p.filter), json(p.values)];
-          await out(stringify([[...row, json(p.changes ?? p.deleted ?? p.records ?? p.file ?? p.detail ?? null), p.hash]]).trimEnd());
-        }
-      }
-      pending.length = 0;
-    };
-    if (format === "csv") await out(CSV_COLUMNS.join(","));
-    const cp = await log.checkpoint();
-    for await (const e of walk(log, cp.seq)) {
-      if (e.at < since || e.at > until || e.kind === "outcome") continue;
-      pending.push(e);
-      if (pending.length >= 1000) await flush();
-    }
-    await flush();
-    return 0;
+    log = await openAuditLog(process.env);
+  } catch (e) {
+    return damaged(e, err);
+  }
+  try {
+    return await runOn(log, command, format, since, until, out);
+  } catch (e) {
+    return damaged(e, err);
   } finally {
     await log.close();
   }
+}
+
+/**
+ * A trail file SQLite cannot read (cut short, overwritten) is said as such, with what to do,
+ * exit 1 (review 50a #2: SQLite's "database disk image is malformed" alone, exit 2 as for a bad
+ * option). Anything else is thrown on.
+ */
+function damaged(e: unknown, err: (s: string) => void): number {
+  const code = (e as { code?: unknown }).code;
+  if (code !== "SQLITE_CORRUPT" && code !== "SQLITE_NOTADB") throw e;
+  err(`The activity log file (DATA_DIR/audit.sqlite, DATA_DIR=${process.env.DATA_DIR ?? ".data"}) is damaged and cannot be read (SQLite: ${(e as Error).message}): restore it from a backup. It was not verified; nothing was changed.`);
+  return 1;
+}
+
+async function runOn(log: AuditLog, command: "verify" | "export", format: "jsonl" | "csv", since: number, until: number, out: (s: string) => unknown): Promise<number> {
+  if (command === "verify") {
+    const r = await verify(log);
+    if (r.ok) {
+      // The history index is derived from the entries, not in the chain: checked against them.
+      const index = await log.historyIndexProblem();
+      if (index) {
+        out(`The activity log's entries verify (${r.entries}, every link intact), but its history index was changed: ${index}. A Record's history may hide or invent changes; the entries are right.`);
+        return 1;
+      }
+      out(`The activity log verifies: ${r.entries} entr${r.entries === 1 ? "y" : "ies"}, every link intact.`);
+      // A chain proves nothing before its first entry: say where it starts, and why it may.
+      const cp = await log.checkpoint();
+      if (cp.seq > 0) {
+        const kept = process.env.BASEBOARD_AUDIT_RETENTION_DAYS ? `retention (BASEBOARD_AUDIT_RETENTION_DAYS=${process.env.BASEBOARD_AUDIT_RETENTION_DAYS}) drops old entries` : "no retention is set here (BASEBOARD_AUDIT_RETENTION_DAYS): if none was ever set, someone removed them";
+        out(`It starts after entry ${cp.seq}: entries 1 to ${cp.seq} were dropped behind a checkpoint; ${kept}.`);
+      }
+      return 0;
+    }
+    out(`The activity log is broken at entry ${r.seq}: ${r.why}.`);
+    return 1;
+  }
+  const json = (v: unknown) => (v === undefined ? "" : JSON.stringify(v));
+  const pending: AuditEntry[] = [];
+  const flush = async () => {
+    const outcomes = await log.outcomesOf(pending.map((e) => e.seq));
+    for (const e of pending) {
+      const p = present(e, outcomes.get(e.seq));
+      if (format === "jsonl") await out(JSON.stringify(p));
+      else {
+        const row = [p.seq, p.at, p.actor, p.address, p.action, p.table ?? p.bucket ?? "", json(p.keys), p.outcome ?? "", p.count ?? "", p.message ?? "", json(p.filter), json(p.values)];
+        await out(stringify([[...row, json(p.changes ?? p.deleted ?? p.records ?? p.file ?? p.detail ?? null), p.hash]]).trimEnd());
+      }
+    }
+    pending.length = 0;
+  };
+  if (format === "csv") await out(CSV_COLUMNS.join(","));
+  const cp = await log.checkpoint();
+  for await (const e of walk(log, cp.seq)) {
+    if (e.at < since || e.at > until || e.kind === "outcome") continue;
+    pending.push(e);
+    if (pending.length >= 1000) await flush();
+  }
+  await flush();
+  return 0;
 }
 
 /** A line to standard output, waiting while the pipe is full (process.exit would cut it short). */

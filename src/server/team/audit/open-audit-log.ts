@@ -1,5 +1,7 @@
 /** Opens the audit trail where the environment says: PostgreSQL with BASEBOARD_DATABASE_URL, else DATA_DIR/audit.sqlite. */
+import fs from "node:fs";
 import path from "node:path";
+import pg from "pg";
 import type { AuditLog } from "./audit-log";
 import { openPostgresAuditLog } from "./postgres-audit-log";
 import { AUDIT_RESERVE_MB, openSqliteAuditLog } from "./sqlite-audit-log";
@@ -11,4 +13,26 @@ export async function openAuditLog(env: NodeJS.ProcessEnv): Promise<AuditLog> {
   const mb = reserve ? Number(reserve) : AUDIT_RESERVE_MB;
   if (!Number.isFinite(mb) || mb < 0) throw new Error(`BASEBOARD_AUDIT_RESERVE_MB must be a number of megabytes, 0 or more (got "${reserve}").`);
   return openSqliteAuditLog(path.resolve(env.DATA_DIR ?? ".data"), mb);
+}
+
+/**
+ * Where the commands would read a trail that is not there (a mistyped DATA_DIR, a database
+ * that holds no activity log), said for them to refuse; undefined when one exists. They never
+ * make one (review 50a #1: verify made an empty trail there, and said it verified).
+ */
+export async function missingAuditLog(env: NodeJS.ProcessEnv): Promise<string | undefined> {
+  const url = env.BASEBOARD_DATABASE_URL?.trim();
+  if (url) {
+    const client = new pg.Client({ connectionString: url });
+    client.on("error", () => {});
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ found: boolean }>("SELECT to_regclass('bb_audit') IS NOT NULL AS found");
+      return rows[0]?.found ? undefined : `There is no activity log in the database BASEBOARD_DATABASE_URL names (no bb_audit table): check that it is the database Baseboard's proxy uses for people and the log, not the records' one. Nothing was changed.`;
+    } finally {
+      await client.end().catch(() => {});
+    }
+  }
+  const file = path.join(path.resolve(env.DATA_DIR ?? ".data"), "audit.sqlite");
+  return fs.existsSync(file) ? undefined : `There is no activity log at ${file}: Baseboard keeps it there once it has run with this DATA_DIR. Check DATA_DIR (or set BASEBOARD_DATABASE_URL where the log is in PostgreSQL). Nothing was changed.`;
 }
