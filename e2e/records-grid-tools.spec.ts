@@ -495,6 +495,9 @@ test("saved views: save, listed under the table, open, rename, share as URL, exp
   await expect(page).toHaveURL(/size=100/);
   const n = (await apiQuery("employees", { filter, limit: 0 })).count;
   await expect(page.getByText(new RegExp(`${n.toLocaleString("en-US")} Records?`)).first()).toBeVisible();
+  // The open view's link in the sidebar is readable (review 50b #2: 4.3:1 at 12 px).
+  await expect(link).toHaveAttribute("aria-current", "page");
+  expect(await seriousViolations(page)).toEqual([]);
 
   // Still there after a reload (localStorage).
   await page.reload();

@@ -90,6 +90,28 @@ test("select with checkboxes, shift-click and Ctrl+A; move, copy and delete the 
   await expect(bar).toBeHidden();
 });
 
+test("Copy signed URLs for many files: one a line, in the listing's order, each opening its file (review 50b #1: signed one after another, with no word meanwhile)", async ({ page, context }) => {
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  const base = `signed-${Date.now()}`;
+  const names = Array.from({ length: 30 }, (_, i) => `f${String(i).padStart(2, "0")}.txt`);
+  for (const n of names) await putText("team-files", `${base}/${n}`, `body of ${n}`);
+  await page.goto(`/storage/team-files?folder=${base}`);
+  await expect(page.getByRole("checkbox", { name: "Select f29.txt" })).toBeVisible();
+  await page.getByRole("checkbox", { name: "Select f00.txt" }).click();
+  await page.keyboard.press("Control+a");
+  const bar = page.getByRole("region", { name: "Selection" });
+  await expect(bar.getByTestId("selection-count")).toContainText("30 files selected");
+  await bar.getByRole("button", { name: "Copy signed URLs" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Copied 30 signed URLs, one per line" })).toBeVisible();
+  const lines = (await page.evaluate(() => navigator.clipboard.readText())).split("\n");
+  expect(lines).toHaveLength(30);
+  for (const [i, line] of lines.entries()) {
+    expect(line).toContain(`${base}/${names[i]}`);
+    const res = await fetch(line);
+    expect(await res.text()).toBe(`body of ${names[i]}`);
+  }
+});
+
 test("file details: sha256, every version, a signed URL with a chosen lifetime, restore an older version", async ({ page, context }) => {
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   const key = `details-${Date.now()}/note.txt`;

@@ -110,6 +110,11 @@ describe("login helpers", () => {
     // Outside printable ASCII: percent-encoded, since a header holds bytes.
     ["/records/demo/日本?q=a b", "/records/demo/%E6%97%A5%E6%9C%AC?q=a%20b"],
     [null, "/"],
+    // A step of signing in is not where to go back to (review 50b #3).
+    ["/auth/oidc/start", "/"],
+    ["/login?next=/x", "/"],
+    ["/invite/abc", "/"],
+    ["/authors", "/authors"],
   ])("next %j → %j", (next, expected) => expect(safeNext(next)).toBe(expected));
 
   it("limits failures per address in a sliding window", () => {

@@ -46,6 +46,9 @@ export function safeNext(next: string | null | undefined): string {
   // eslint-disable-next-line no-control-regex -- control characters are what is looked for
   if (!next || !next.startsWith("/") || next.startsWith("//") || next.includes("\\") || /[\u0000-\u001f\u007f]/.test(next)) return "/";
   const path = next.replace(/[^\x21-\x7e]+/g, (run) => encodeURIComponent(run));
+  // Back to a page of the app, never to a step of signing in (review 50b #3: /auth/oidc/start,
+  // without single sign-on set up, ended on "There is no page here").
+  if (/^\/(auth|login|logout|invite)(\/|\?|$)/.test(path)) return "/";
   return new URL(path, "http://baseboard.invalid").host === "baseboard.invalid" ? path : "/";
 }
 

@@ -110,6 +110,11 @@ describe("with people", () => {
     expect(html).toMatch(/<form method="post" action="\/login">/);
     expect(html).toMatch(/<input id="email" name="email" type="email"/);
     expect(html).toMatch(/name="password" type="password"/);
+    expect(html).not.toContain("Single sign-on is not set up");
+    // Sent here for single sign-on where none is set up: said (review 50b #3), and not where it goes after.
+    const sso = await (await fetch(`${board.url}/login?next=%2Fauth%2Foidc%2Fstart`)).text();
+    expect(sso).toContain("Single sign-on is not set up on this Baseboard: sign in with your email and password, or ask an admin.");
+    expect(sso).not.toContain('value="/auth/oidc/start"');
   });
 
   it("answers a wrong password and an unknown email alike, never echoing the password", async () => {

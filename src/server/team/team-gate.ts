@@ -237,7 +237,9 @@ export async function createTeamGate(opts: TeamOptions): Promise<TeamGate> {
           // Why, when the cookie it still sends names a session that ended for a reason kept; and
           // whose, filled in (the focus then starts in Password).
           const ended = query.get("reason") === SESSION_ENDED_REASON ? await endOf(req) : undefined;
-          const notice = query.get("reason") === SESSION_ENDED_REASON ? (ended?.text ?? SESSION_ENDED_NOTICE) : undefined;
+          // A link meant for single sign-on where none is set up: said, not left to guess.
+          const noSso = !sso && query.get("next")?.startsWith("/auth/oidc") ? "Single sign-on is not set up on this Baseboard: sign in with your email and password, or ask an admin." : undefined;
+          const notice = query.get("reason") === SESSION_ENDED_REASON ? (ended?.text ?? SESSION_ENDED_NOTICE) : noSso;
           html(res, 200, signInPage({ next: safeNext(query.get("next")), notice, email: ended?.email, sso }));
         }
         return true;

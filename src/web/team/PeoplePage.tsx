@@ -260,6 +260,8 @@ function PersonRow({ person: p, self, open, onToggle, config, onInvite }: RowPro
   const [resetting, setResetting] = useState(false);
   const fail = (e: Error) => toast("Not changed", { kind: "error", detail: e.message });
   const selfWhy = "You cannot change your own role or disable yourself; ask another admin.";
+  // Counted as listed: another person's grants on what is hidden from this admin are not shown.
+  const shown = self || !config ? p.grants.length : p.grants.filter((g) => listedResources(config).includes(g.resource)).length;
   return (
     <>
       <tr className={p.disabled ? "disabled-person" : undefined}>
@@ -295,8 +297,8 @@ function PersonRow({ person: p, self, open, onToggle, config, onInvite }: RowPro
         <td>
           <div className="row-actions">
           {/* Each names its person (the visible words first): the same four names on every row said nothing of whom. */}
-          <button type="button" className="btn" aria-expanded={open} onClick={onToggle} aria-label={`Grants${p.grants.length ? ` (${p.grants.length})` : ""} of ${p.email}`}>
-            Grants{p.grants.length ? ` (${p.grants.length})` : ""}
+          <button type="button" className="btn" aria-expanded={open} onClick={onToggle} aria-label={`Grants${shown ? ` (${shown})` : ""} of ${p.email}`}>
+            Grants{shown ? ` (${shown})` : ""}
           </button>
           <button
             type="button"
@@ -371,10 +373,10 @@ function PersonRow({ person: p, self, open, onToggle, config, onInvite }: RowPro
 
 function Grants({ person, config, self }: { person: Person; config: AppConfig; self: boolean }) {
   const change = usePeopleMutation({ handlesErrors: true });
-  const listed = [...config.databases.flatMap((d) => d.tables.map((t) => `table:${d.id}/${t.slug}`)), ...config.buckets.map((b) => `bucket:${b.name}`)];
-  // Their grants on what this admin cannot see are listed too (review 49b #4: one's own "Grants
-  // (2)" opened on none of the two, the tables they hide being hidden here).
-  const resources = [...listed, ...person.grants.map((g) => g.resource).filter((r) => !listed.includes(r))];
+  const listed = listedResources(config);
+  // One's own grants on what they hide are listed too (review 49b #4: "Grants (2)" opened on none
+  // of the two); another person's on what is hidden from this admin are not (review 50b #4).
+  const resources = self ? [...listed, ...person.grants.map((g) => g.resource).filter((r) => !listed.includes(r))] : listed;
   const levelOf = (r: string) => person.grants.find((g) => g.resource === r)?.level ?? "";
   return (
     // One's own grants are another admin's to change (review 48a #2: an admin could give back to
@@ -425,4 +427,9 @@ function Grants({ person, config, self }: { person: Person; config: AppConfig; s
       </ul>
     </fieldset>
   );
+}
+
+/** The tables and buckets this admin's config lists, as grant resources. */
+function listedResources(config: AppConfig): string[] {
+  return [...config.databases.flatMap((d) => d.tables.map((t) => `table:${d.id}/${t.slug}`)), ...config.buckets.map((b) => `bucket:${b.name}`)];
 }

@@ -2,8 +2,9 @@
 
 export function countText(folders: number, files: number): string {
   const parts = [];
-  if (folders) parts.push(`${folders} folder${folders === 1 ? "" : "s"}`);
-  if (files || !folders) parts.push(`${files} file${files === 1 ? "" : "s"}`);
+  // Written as the selection bar and the dialogs write counts (review 50b #6: "2100 files" beside "2,100 files").
+  if (folders) parts.push(`${folders.toLocaleString("en-US")} folder${folders === 1 ? "" : "s"}`);
+  if (files || !folders) parts.push(`${files.toLocaleString("en-US")} file${files === 1 ? "" : "s"}`);
   return parts.join(", ");
 }
 

@@ -391,12 +391,12 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities, op
         <span className="st-muted" aria-live="polite">
           {searching ? (
             // A search lists the whole bucket's matches, not this folder: its count is theirs alone.
-            `${shown.length} match${shown.length === 1 ? "" : "es"} “${filter.trim()}” in the whole bucket`
+            `${shown.length.toLocaleString("en-US")} match${shown.length === 1 ? "" : "es"} “${filter.trim()}” in the whole bucket`
           ) : (
             <>
               {data.entries.length > 0 && countText(folderNames.length, fileCount)}
               {data.hasMore ? " loaded so far" : ""}
-              {filter ? ` · ${shown.length} match${shown.length === 1 ? "" : "es"} “${filter}”` : ""}
+              {filter ? ` · ${shown.length.toLocaleString("en-US")} match${shown.length === 1 ? "" : "es"} “${filter}”` : ""}
             </>
           )}
         </span>

@@ -30,6 +30,7 @@ export function SelectionBar(p: SelectionBarProps) {
   const { summary } = p;
   const [lifetime, setLifetime] = useState(DEFAULT_LIFETIME);
   const [busy, setBusy] = useState<"zip" | "links" | null>(null);
+  const [signed, setSigned] = useState(0);
   const items = [...summary.folders, ...summary.files.map((f) => f.key)];
   const noJobs = "Moving and copying run as server-side jobs, and this upstream has none (no jobs in its capabilities).";
   const folderDeleteBlocked = summary.folders.length > 0 && !p.jobs ? "Deleting a folder runs as a server-side job, and this upstream has none." : undefined;
@@ -48,11 +49,12 @@ export function SelectionBar(p: SelectionBarProps) {
   };
   const links = async () => {
     setBusy("links");
+    setSigned(0);
     try {
-      const text = await signedUrls(p.bucket, summary.files, p.lifetimeChoice ? lifetime : undefined);
+      const text = await signedUrls(p.bucket, summary.files, p.lifetimeChoice ? lifetime : undefined, setSigned);
       const copied = await copyText(text);
       const life = LIFETIMES.find((l) => l.seconds === (p.lifetimeChoice ? lifetime : DEFAULT_LIFETIME))?.label ?? "1 hour";
-      toast(copied ? `Copied ${summary.files.length} signed ${summary.files.length === 1 ? "URL" : "URLs"}, one per line` : "Could not use the clipboard", {
+      toast(copied ? `Copied ${summary.files.length.toLocaleString("en-US")} signed ${summary.files.length === 1 ? "URL" : "URLs"}, one per line` : "Could not use the clipboard", {
         kind: copied ? "success" : "error",
         detail: copied ? `Valid for ${life}.${summary.folders.length ? " Folders have no link of their own and were left out." : ""}` : "This page may not use the clipboard (it needs https or localhost).",
       });
@@ -74,9 +76,14 @@ export function SelectionBar(p: SelectionBarProps) {
           <Icon name="download" /> Download zip
         </button>
         <span className="st-selection-links">
-          <button type="button" className="btn btn-sm" onClick={links} disabled={busy !== null || summary.files.length === 0} title={summary.files.length === 0 ? "Only files have signed URLs: select files" : undefined}>
+          <button type="button" className="btn btn-sm" onClick={links} disabled={busy !== null || summary.files.length === 0} aria-busy={busy === "links" || undefined} title={summary.files.length === 0 ? "Only files have signed URLs: select files" : undefined}>
             <Icon name="link" /> Copy signed URLs
           </button>
+          {busy === "links" && summary.files.length > 20 && (
+            <span className="st-muted" role="status">
+              Signing {signed.toLocaleString("en-US")} of {summary.files.length.toLocaleString("en-US")}…
+            </span>
+          )}
           {p.lifetimeChoice && (
             <select className="input input-sm" aria-label="Signed URLs expire after" value={lifetime} onChange={(e) => setLifetime(Number(e.target.value))}>
               {LIFETIMES.map((l) => (

@@ -114,8 +114,21 @@ export async function downloadZip(bucket: string, items: readonly string[], name
 }
 
 /** One signed URL per file, one per line, in the selection's order. */
-export async function signedUrls(bucket: string, files: readonly { key: string; versionedKey?: string }[], expiresIn: number | undefined): Promise<string> {
-  const urls: string[] = [];
-  for (const f of files) urls.push(await signUrl(bucket, f.versionedKey || f.key, expiresIn));
+/**
+ * One signed URL a line, in the selection's order: six asked at once, and `onProgress` told how
+ * many are done (review 50b #1: 2,100 one after another took 18 s, with no word meanwhile).
+ */
+export async function signedUrls(bucket: string, files: readonly { key: string; versionedKey?: string }[], expiresIn: number | undefined, onProgress?: (done: number) => void): Promise<string> {
+  const urls: string[] = new Array(files.length);
+  let next = 0;
+  let done = 0;
+  const worker = async () => {
+    while (next < files.length) {
+      const i = next++;
+      urls[i] = await signUrl(bucket, files[i].versionedKey || files[i].key, expiresIn);
+      onProgress?.(++done);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(6, files.length) }, worker));
   return urls.join("\n");
 }
