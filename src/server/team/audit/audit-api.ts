@@ -192,11 +192,6 @@ export async function answerAudit(log: AuditLog, actor: Actor, params: URLSearch
   };
 }
 
-/**
- * Up to `limit` entries the reader may see, newest first, and the seq the next page starts below
- * (null when none is left): entries of tables and buckets hidden from them are passed over,
- * reading on until the page is full (at most 20 reads; a page may then come back shorter).
- */
 /** The table or bucket a people entry's grant names, if any. */
 function grantResourceOf(detailJson: string): unknown {
   if (!detailJson.includes('"resource"')) return undefined;
@@ -207,6 +202,11 @@ function grantResourceOf(detailJson: string): unknown {
   }
 }
 
+/**
+ * Up to `limit` entries the reader may see, newest first, and the seq the next page starts below
+ * (null when none is left): entries of tables and buckets hidden from them are passed over,
+ * reading on until the page is full (at most 20 reads; a page may then come back shorter).
+ */
 async function visiblePage(log: AuditLog, q: AuditQuery, limit: number, visible: (e: AuditEntry) => boolean) {
   const page: Awaited<ReturnType<AuditLog["list"]>> = [];
   let beforeSeq = q.beforeSeq;
