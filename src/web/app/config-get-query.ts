@@ -11,3 +11,8 @@ export const configQueryOptions = () =>
     staleTime: Number.POSITIVE_INFINITY,
     meta: { handlesErrors: true },
   });
+
+/** Every table and bucket the config lists, named as grants and filters name them ("table:demo/employees", "bucket:files"). */
+export function configResources(config: AppConfig): string[] {
+  return [...config.databases.flatMap((d) => d.tables.map((t) => `table:${d.id}/${t.slug}`)), ...config.buckets.map((b) => `bucket:${b.name}`)];
+}

@@ -6,7 +6,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useId, useRef, useState } from "react";
 import type { AppConfig } from "../../shared/meta";
-import { configQueryOptions } from "../app/config-get-query";
+import { configQueryOptions, configResources } from "../app/config-get-query";
 import { ConfirmDialog } from "../ui/Dialog";
 import { toast } from "../ui/toast";
 import { meQueryOptions } from "./me-get-query";
@@ -261,7 +261,7 @@ function PersonRow({ person: p, self, open, onToggle, config, onInvite }: RowPro
   const fail = (e: Error) => toast("Not changed", { kind: "error", detail: e.message });
   const selfWhy = "You cannot change your own role or disable yourself; ask another admin.";
   // Counted as listed: another person's grants on what is hidden from this admin are not shown.
-  const shown = self || !config ? p.grants.length : p.grants.filter((g) => listedResources(config).includes(g.resource)).length;
+  const shown = self || !config ? p.grants.length : p.grants.filter((g) => configResources(config).includes(g.resource)).length;
   return (
     <>
       <tr className={p.disabled ? "disabled-person" : undefined}>
@@ -373,7 +373,7 @@ function PersonRow({ person: p, self, open, onToggle, config, onInvite }: RowPro
 
 function Grants({ person, config, self }: { person: Person; config: AppConfig; self: boolean }) {
   const change = usePeopleMutation({ handlesErrors: true });
-  const listed = listedResources(config);
+  const listed = configResources(config);
   // One's own grants on what they hide are listed too (review 49b #4: "Grants (2)" opened on none
   // of the two); another person's on what is hidden from this admin are not (review 50b #4).
   const resources = self ? [...listed, ...person.grants.map((g) => g.resource).filter((r) => !listed.includes(r))] : listed;
@@ -427,9 +427,4 @@ function Grants({ person, config, self }: { person: Person; config: AppConfig; s
       </ul>
     </fieldset>
   );
-}
-
-/** The tables and buckets this admin's config lists, as grant resources. */
-function listedResources(config: AppConfig): string[] {
-  return [...config.databases.flatMap((d) => d.tables.map((t) => `table:${d.id}/${t.slug}`)), ...config.buckets.map((b) => `bucket:${b.name}`)];
 }

@@ -7,12 +7,9 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import type { FilterGroup } from "../../../shared/filter";
-import { toastError } from "../../app/query-client";
 import { ConfirmDialog } from "../../ui/Dialog";
 import { toast } from "../../ui/toast";
-import { gridActions } from "../grid/grid-store";
-import { invalidateTableRecords } from "../records-update-mutation";
-import { undoLast } from "../undo/use-undo";
+import { runDelete } from "./run-delete";
 import { fmtInt } from "../values/values.utils";
 import { DELETE_MATCHING_MAX, deleteMatchingWithUndo } from "./delete-records";
 import { type DeleteRights, NO_DELETE_REASON } from "./DeleteSelected";
@@ -47,17 +44,10 @@ export function DeleteMatching({ db, table, pkField, canDelete, deniedReason, fi
   }
   const run = async () => {
     setDone(0);
-    try {
-      const rows = await deleteMatchingWithUndo(db, table, pkField, filter ?? { and: [] }, asked, setDone);
-      gridActions.clearSelection();
-      toast(`Deleted ${fmtInt(rows.length)} ${rows.length === 1 ? "Record" : "Records"}`, { kind: "success", action: rows.length ? undoLast() : undefined });
-    } catch (e) {
-      toastError(e, "Delete failed");
-    } finally {
+    await runDelete(qc, db, table, () => deleteMatchingWithUndo(db, table, pkField, filter ?? { and: [] }, asked, setDone), () => {
       setDone(null);
       setConfirming(false);
-      await invalidateTableRecords(qc, db, table);
-    }
+    });
   };
   return (
     <>

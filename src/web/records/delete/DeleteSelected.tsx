@@ -5,12 +5,10 @@
  */
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
-import { toastError } from "../../app/query-client";
 import { ConfirmDialog } from "../../ui/Dialog";
 import { toast } from "../../ui/toast";
-import { gridActions, useGridStore } from "../grid/grid-store";
-import { invalidateTableRecords } from "../records-update-mutation";
-import { undoLast } from "../undo/use-undo";
+import { useGridStore } from "../grid/grid-store";
+import { runDelete } from "./run-delete";
 import { fmtInt } from "../values/values.utils";
 import { deleteWithUndo } from "./delete-records";
 import { useDeleteRequest } from "./delete-request-store";
@@ -54,17 +52,10 @@ export function DeleteSelected({ db, table, pkField, canDelete, deniedReason }: 
   }
   const run = async () => {
     setBusy(true);
-    try {
-      const rows = await deleteWithUndo(db, table, pkField, [...selected.values()]);
-      gridActions.clearSelection();
-      toast(`Deleted ${fmtInt(rows.length)} Record${rows.length === 1 ? "" : "s"}`, { kind: "success", action: rows.length ? undoLast() : undefined });
-    } catch (e) {
-      toastError(e, "Delete failed");
-    } finally {
+    await runDelete(qc, db, table, () => deleteWithUndo(db, table, pkField, [...selected.values()]), () => {
       setBusy(false);
       setConfirming(false);
-      await invalidateTableRecords(qc, db, table);
-    }
+    });
   };
   return (
     <>

@@ -5,7 +5,7 @@
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { useEffect, useId, useMemo, useState } from "react";
-import { configQueryOptions } from "../../app/config-get-query";
+import { configQueryOptions, configResources } from "../../app/config-get-query";
 import { meQueryOptions } from "../me-get-query";
 import { peopleQueryOptions } from "../people-list-query";
 import { ACTIVITY_KINDS, type ActivitySearch, droppedFilters, isReversedRange, knownKind, toAuditFilters, typedMoment, typedText } from "./activity-search.utils";
@@ -27,10 +27,7 @@ interface Props {
 export function ActivityPage({ search: asked, onSearch }: Props) {
   const me = useQuery(meQueryOptions()).data;
   const config = useQuery(configQueryOptions()).data;
-  const targets = useMemo(
-    () => (config ? [...config.databases.flatMap((d) => d.tables.map((t) => `table:${d.id}/${t.slug}`)), ...config.buckets.map((b) => `bucket:${b.name}`)] : undefined),
-    [config],
-  );
+  const targets = useMemo(() => (config ? configResources(config) : undefined), [config]);
   // A table or bucket the reader may not filter by (hidden, or none) is said and left out.
   const search = useMemo(() => (asked.on && targets && !targets.includes(asked.on) ? { ...asked, on: undefined } : asked), [asked, targets]);
   const dropped = useMemo(() => droppedFilters(asked, targets), [asked, targets]);
