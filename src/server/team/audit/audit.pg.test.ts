@@ -187,7 +187,9 @@ describe("the audit trail on one PostgreSQL", () => {
       await c.end();
       expect(rows[0].found).toBe(false);
     } finally {
-      process.env.BASEBOARD_DATABASE_URL = prev;
+      // Unset again, not set to the text "undefined" (the next test in this worker read that as a database).
+      if (prev === undefined) delete process.env.BASEBOARD_DATABASE_URL;
+      else process.env.BASEBOARD_DATABASE_URL = prev;
       await empty.drop();
     }
   });
