@@ -176,6 +176,7 @@ describe("an upstream known by the config file alone", () => {
       expect((await zip.json()).message).toMatch(/^Folders cannot be zipped here: .*Select the files themselves\.$/);
     } finally {
       await board.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -17,6 +17,11 @@ export interface EventBus {
    * must refetch instead of resuming (a backlog cut short would lose events without a word).
    */
   since(id: number): Promise<ChangeEvent[] | undefined>;
+  /**
+   * The newest id this proxy's listeners have been given: every event after it is still to reach
+   * them. A stream opened now resumes from here (its first frame carries it as its id).
+   */
+  delivered(): number;
   close(): Promise<void>;
 }
 

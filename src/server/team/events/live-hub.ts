@@ -90,8 +90,11 @@ export function createLiveHub(o: LiveOptions): LiveHub {
     if (may(s.actor, e.resource)) write(s, sseFrame("change", e, e.id));
   };
 
-  /** The newest event this hub has seen: where a stream told to refetch goes on from. */
-  let latestId = 0;
+  /**
+   * The newest event this hub has seen (from the bus's own newest at first): where a stream told to
+   * refetch goes on from, and where a new stream resumes from.
+   */
+  let latestId = o.bus.delivered();
   o.bus.onChange((e) => {
     latestId = Math.max(latestId, e.id);
     for (const s of subs) {
@@ -196,6 +199,10 @@ export function createLiveHub(o: LiveOptions): LiveHub {
         s.lastId = Math.max(s.lastId, past);
         write(s, sseFrame("reset", { message: "Some changes may have been missed while you were away: refetch what is shown." }, s.lastId || undefined));
       };
+      // A stream asking for nothing starts here: its first frames carry this id, so that the
+      // browser's reconnect resumes from it (review 51a #1: with no id until the first event, a
+      // stream that dropped before one came reconnected without one, and missed what came between).
+      if (!asked) s.lastId = head;
       if (asked && from === undefined) {
         // An id this proxy never gave ("garbage", -5, 1e20): what was missed cannot be known.
         reset(head);
@@ -226,7 +233,7 @@ export function createLiveHub(o: LiveOptions): LiveHub {
       const queued = s.pending ?? [];
       s.pending = null;
       for (const e of queued) send(s, e);
-      write(s, sseFrame("ready", { lastId: s.lastId }));
+      write(s, sseFrame("ready", { lastId: s.lastId }, s.lastId));
     },
 
     async setPresence(actor, body) {

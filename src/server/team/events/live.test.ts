@@ -168,6 +168,27 @@ describe("GET /api/events", () => {
     }
   });
 
+  it("a stream's first frame carries where it resumes from: dropped before any change reached it, it reconnects without loss (review 51a #1)", async () => {
+    const first = await stream(eve);
+    const ready = first.events.find((m) => m.event === "ready")!;
+    // The id the browser keeps and sends back as Last-Event-ID (the app gives it in the address
+    // when it makes a new EventSource itself).
+    expect(ready.id).toMatch(/^\d+$/);
+    expect(first.events.some((m) => m.event === "change")).toBe(false);
+    first.close();
+    await update(eve, "employees", byId("employee_id", "E00024"), { city: "Between 1" });
+    const cities = (c: SseClient) => c.events.filter((m) => m.event === "change").map((m) => dataOf<{ records: { values: { city: string } }[] }>(m).records[0].values.city);
+    const again = await stream(eve, { "last-event-id": ready.id as string });
+    expect(cities(again)).toEqual(["Between 1"]);
+    expect(again.events.some((m) => m.event === "reset")).toBe(false);
+    again.close();
+    const byAddress = await openSse(`${base()}/api/events?lastEventId=${ready.id}`, { cookie: eve });
+    open.push(byAddress);
+    await byAddress.waitFor((e) => e.event === "ready");
+    expect(cities(byAddress)).toEqual(["Between 1"]);
+    byAddress.close();
+  });
+
   it("more missed than a stream may hold unread is a reset carrying the newest id, not a stream dropped before its first byte", async () => {
     const first = await stream(eve);
     await update(eve, "employees", byId("employee_id", "E00024"), { city: "Away 0" });

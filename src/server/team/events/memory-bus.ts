@@ -51,6 +51,9 @@ export function createMemoryBus(opts: { keepMs?: number; maxKept?: number; maxRe
       if (next - id > maxReplay) return undefined;
       return kept.slice(Math.max(0, kept.length - (next - id))).map((k) => k.e);
     },
+    delivered() {
+      return next;
+    },
     async close() {
       changeFns.length = 0;
       presenceFns.length = 0;

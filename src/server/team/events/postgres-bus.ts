@@ -164,6 +164,9 @@ export async function createPostgresBus(url: string, opts: { log?(line: string):
       if (r.rows.length > maxReplay) return undefined;
       return r.rows.map((row) => ({ ...row.payload, id: Number(row.id) }) as ChangeEvent);
     },
+    delivered() {
+      return delivered;
+    },
     async close() {
       closed = true;
       clearInterval(prune);

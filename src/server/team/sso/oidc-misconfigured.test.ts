@@ -29,6 +29,11 @@ async function boardWith(issuer: string) {
   await store.close();
   const board = await startTestBaseboard({ DATA_DIR: dir, BASEBOARD_OIDC_ISSUER: issuer, BASEBOARD_OIDC_CLIENT_ID: "baseboard", BASEBOARD_OIDC_CLIENT_SECRET: "s" });
   await waitForMode(board.url, "people");
+  const stop = board.stop;
+  board.stop = async () => {
+    await stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  };
   return board;
 }
 

@@ -32,9 +32,16 @@ export function useLiveEvents(config: AppConfig | undefined, enabled: boolean): 
       void qc.invalidateQueries({ queryKey: recordKeys.all(), refetchType: "active" });
       void qc.invalidateQueries({ queryKey: storageKeys.all, refetchType: "active" });
     };
+    // The id of the newest frame seen: the browser sends it when it reconnects by itself; a new
+    // EventSource (made below after an error answer) has none, so it is given in the address.
+    let lastId = "";
+    const seen = (m: Event) => {
+      if ((m as MessageEvent).lastEventId) lastId = (m as MessageEvent).lastEventId;
+    };
     const connect = () => {
-      source = new EventSource("/api/events");
+      source = new EventSource(lastId ? `/api/events?lastEventId=${encodeURIComponent(lastId)}` : "/api/events");
       source.addEventListener("open", () => liveActions.setConnected(true));
+      for (const name of ["ready", "change", "reset"]) source.addEventListener(name, seen);
       source.addEventListener("change", (m) => {
         try {
           applyChange(qc, JSON.parse((m as MessageEvent<string>).data) as LiveChange, pkOf, TAB_ID);
