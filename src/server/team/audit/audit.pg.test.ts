@@ -173,6 +173,21 @@ describe("the audit trail on one PostgreSQL", () => {
     }
   });
 
+  it("a database that is not there: said in our words with what to check, exit 1 (review 51a #6)", async () => {
+    const lines: string[] = [];
+    const prev = process.env.BASEBOARD_DATABASE_URL;
+    const url = new URL(inject("pgAdminUrl"));
+    url.pathname = "/bb_no_such_database";
+    process.env.BASEBOARD_DATABASE_URL = url.href;
+    try {
+      expect(await runAuditCommand(["verify"], (s) => lines.push(s))).toBe(1);
+      expect(lines.join("\n")).toMatch(/^Cannot open the database BASEBOARD_DATABASE_URL names \(database "bb_no_such_database" does not exist\): check/);
+    } finally {
+      if (prev === undefined) delete process.env.BASEBOARD_DATABASE_URL;
+      else process.env.BASEBOARD_DATABASE_URL = prev;
+    }
+  });
+
   it("a database holding no activity log: verify says so, exit 1, and makes none (review 50a #1)", async () => {
     const empty = await createTestDatabase(inject("pgAdminUrl"));
     const lines: string[] = [];

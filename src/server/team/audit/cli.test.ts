@@ -18,9 +18,9 @@ const T0 = Date.parse("2026-01-01T00:00:00Z");
 let dir: string;
 
 /** Runs `npm run audit -- …` (what package.json runs) on `dir`; stdout read as a pipe, slowly. */
-function audit(args: string[]): Promise<{ code: number; out: string; err: string }> {
+function audit(args: string[], env: Record<string, string> = {}): Promise<{ code: number; out: string; err: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...commandArgs("team/audit/cli"), ...args], { env: { ...process.env, DATA_DIR: dir, BASEBOARD_DATABASE_URL: "" }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [...commandArgs("team/audit/cli"), ...args], { env: { ...process.env, DATA_DIR: dir, BASEBOARD_DATABASE_URL: "", ...env }, stdio: ["ignore", "pipe", "pipe"] });
     const out: Buffer[] = [];
     let err = "";
     // A reader that pauses now and then, like a pipe into a slower program.
@@ -166,6 +166,30 @@ describe("npm run audit", () => {
     } finally {
       dir = real;
     }
+  });
+
+  it("an empty trail file: says so, exit 1, and leaves it empty (review 51a #2: it was filled with new tables, and verified)", async () => {
+    const real = dir;
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "bb-audit-empty-"));
+    try {
+      fs.writeFileSync(path.join(dir, "audit.sqlite"), "");
+      for (const args of [["verify"], ["export"]]) {
+        const r = await audit(args);
+        expect(r.code, args[0]).toBe(1);
+        expect(r.err).toContain(`The activity log file at ${path.join(dir, "audit.sqlite")} is empty (0 bytes)`);
+        expect(r.out).toBe("");
+      }
+      expect(fs.statSync(path.join(dir, "audit.sqlite")).size).toBe(0);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+      dir = real;
+    }
+  });
+
+  it("a PostgreSQL log that cannot be reached: says which setting and what to check, exit 1 (review 51a #6: the driver's words, exit 2)", async () => {
+    const r = await audit(["verify"], { BASEBOARD_DATABASE_URL: "postgres://nobody@127.0.0.1:9/none" });
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/^Cannot open the database BASEBOARD_DATABASE_URL names \(connect ECONNREFUSED 127\.0\.0\.1:9\): check that PostgreSQL is running there/);
   });
 
   it("a trail file cut short: says it is damaged and to restore it, exit 1 (review 50a #2)", async () => {

@@ -10,7 +10,7 @@ import type { AuditEntry } from "./audit-entry";
 import { firstBrokenLink } from "./audit-entry";
 import { present } from "./audit-api";
 import type { AuditLog } from "./audit-log";
-import { missingAuditLog, openAuditLog } from "./open-audit-log";
+import { openAuditLog, unusableAuditLog } from "./open-audit-log";
 
 const USAGE = `Usage: npm run audit -- verify
        npm run audit -- export [--since <ISO time>] [--until <ISO time>] [--format jsonl|csv]`;
@@ -92,9 +92,9 @@ export async function runAuditCommand(argv: string[], out: (s: string) => unknow
     return 2;
   }
   const [since, until] = [sinceArg, untilArg];
-  const missing = await missingAuditLog(process.env);
-  if (missing) {
-    err(missing);
+  const unusable = await unusableAuditLog(process.env);
+  if (unusable) {
+    err(unusable);
     return 1;
   }
   let log: AuditLog;
