@@ -125,6 +125,11 @@ test("Add Record: by the toolbar and Ctrl+Shift+Enter, primary key first, requir
   await expect(key).toHaveAttribute("aria-invalid", "true");
   await expect(key).toHaveAccessibleDescription(/"NEW-0001" already exists/);
   await expect(key).toBeInViewport();
+  // A blank before the key (pasted) would add a second "NEW-0001" that looks the same: refused there (review 51b #1).
+  await key.fill(" NEW-0001");
+  await dialog.getByRole("button", { name: "Add Record" }).click();
+  await expect(key).toHaveAccessibleDescription(/starts or ends with a blank/);
+  expect((await apiQuery("employees", { filter: pkOr(" NEW-0001") })).count).toBe(0);
   // Leaving it by Escape: asked, and Discard closes the form; opened again, it is empty.
   await page.keyboard.press("Escape");
   await page.screenshot({ path: "test-results/records-add-discard.png" });

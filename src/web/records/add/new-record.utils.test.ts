@@ -26,4 +26,14 @@ describe("new Record form", () => {
     expect(Object.keys(r.problems).sort()).toEqual(["age", "id", "team"]);
     expect(r.problems.age).toMatch(/beyond/);
   });
+
+  it("refuses a key with a blank before or after it, which would look like another Record (review 51b #1)", () => {
+    for (const id of [" E00002", "E00002 ", "E00002\t"]) {
+      const r = buildRecord(fields, { id, team: "x" });
+      expect(r.ok, JSON.stringify(id)).toBe(false);
+      if (!r.ok) expect(r.problems.id).toMatch(/^id is the primary key and starts or ends with a blank .*"E00002".*Remove the blank\.$/);
+    }
+    // Other Fields keep their blanks: they are what was typed.
+    expect(buildRecord(fields, { id: "E00002", team: " x " })).toEqual({ ok: true, record: { id: "E00002", team: " x " } });
+  });
 });

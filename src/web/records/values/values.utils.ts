@@ -51,6 +51,12 @@ export function checkValue(field: FieldInfo, value: RecordValue): Result<RecordV
  */
 export function parseInput(field: FieldInfo, text: string): Result<RecordValue> {
   const t = text.trim();
+  // A key with a blank before or after it (easily pasted) is another Record that looks the same
+  // as the one without (review 51b #1: " E00002" added beside "E00002"). The service takes any
+  // text as a key; typed or pasted in the app, it is refused with the reason.
+  if (field.primaryKey && t !== "" && t !== text && field.type === "text") {
+    return fail("validation_error", `${field.key} is the primary key and starts or ends with a blank (a space, tab or line break): "${t}" and "${text}" would be two Records that look the same. Remove the blank.`);
+  }
   switch (field.type) {
     case "number": {
       if (t === "") return checkValue(field, null);
