@@ -111,10 +111,15 @@ describe("with people", () => {
     expect(html).toMatch(/<input id="email" name="email" type="email"/);
     expect(html).toMatch(/name="password" type="password"/);
     expect(html).not.toContain("Single sign-on is not set up");
-    // Sent here for single sign-on where none is set up: said (review 50b #3), and not where it goes after.
-    const sso = await (await fetch(`${board.url}/login?next=%2Fauth%2Foidc%2Fstart`)).text();
-    expect(sso).toContain("Single sign-on is not set up on this Baseboard: sign in with your email and password, or ask an admin.");
-    expect(sso).not.toContain('value="/auth/oidc/start"');
+    // A single sign-on link where none is set up leads here, which says so (review 50b #3; 51b #2:
+    // the link's path was dropped on the way, and the notice with it), and not where it goes after.
+    for (const link of ["/auth/oidc/start", "/auth/oidc/callback?code=x&state=y"]) {
+      const sent = await fetch(`${board.url}${link}`, { redirect: "manual" });
+      expect(sent.status, link).toBe(303);
+      const sso = await (await fetch(new URL(sent.headers.get("location")!, board.url))).text();
+      expect(sso, link).toContain("Single sign-on is not set up on this Baseboard: sign in with your email and password, or ask an admin.");
+      expect(sso).not.toContain('value="/auth/oidc');
+    }
   });
 
   it("answers a wrong password and an unknown email alike, never echoing the password", async () => {

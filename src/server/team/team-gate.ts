@@ -238,7 +238,7 @@ export async function createTeamGate(opts: TeamOptions): Promise<TeamGate> {
           // whose, filled in (the focus then starts in Password).
           const ended = query.get("reason") === SESSION_ENDED_REASON ? await endOf(req) : undefined;
           // A link meant for single sign-on where none is set up: said, not left to guess.
-          const noSso = !sso && query.get("next")?.startsWith("/auth/oidc") ? "Single sign-on is not set up on this Baseboard: sign in with your email and password, or ask an admin." : undefined;
+          const noSso = !sso && (query.get("sso") === "none" || query.get("next")?.startsWith("/auth/oidc")) ? "Single sign-on is not set up on this Baseboard: sign in with your email and password, or ask an admin." : undefined;
           const notice = query.get("reason") === SESSION_ENDED_REASON ? (ended?.text ?? SESSION_ENDED_NOTICE) : noSso;
           html(res, 200, signInPage({ next: safeNext(query.get("next")), notice, email: ended?.email, sso }));
         }
@@ -280,7 +280,10 @@ export async function createTeamGate(opts: TeamOptions): Promise<TeamGate> {
       if (await people.actorOf(req)) return false;
       // A cookie that no longer opens a session: it ended (elsewhere, by an admin, or idle).
       const ended = readCookie(req.headers.cookie, PERSON_COOKIE) ? `&reason=${SESSION_ENDED_REASON}` : "";
-      redirect(res, `/login?next=${encodeURIComponent(safeNext(req.url))}${ended}`);
+      // A link meant for single sign-on where none is set up: to the sign-in page, which says so
+      // (review 51b #2: the path was dropped as where to go after, and with it the notice).
+      const noSso = !opts.oidc && /^\/auth\/oidc(\/|$)/.test(pathname);
+      redirect(res, noSso ? `/login?sso=none${ended}` : `/login?next=${encodeURIComponent(safeNext(req.url))}${ended}`);
       return true;
     },
     handleApi: (req, res, pathname, actor, catalog, record) =>
