@@ -122,8 +122,12 @@ export function present(e: AuditEntry, outcome: AuditEntry | undefined, record?:
   };
 }
 
+/** What GET /api/audit reads; anything else is refused (review 51a #5: `tabel=` gave the whole log, unfiltered). */
+const AUDIT_PARAMS = ["table", "record", "bucket", "key", "actor", "kind", "since", "until", "limit", "cursor", "changes"];
+
 export async function answerAudit(log: AuditLog, actor: Actor, params: URLSearchParams): Promise<AuditAnswer> {
   for (const [name, value] of params) {
+    if (!AUDIT_PARAMS.includes(name)) return bad(`${JSON.stringify(name)} is not a parameter of /api/audit: it takes ${AUDIT_PARAMS.join(", ")} (each in lower case).`);
     // No table, key, person or time holds one; PostgreSQL cannot even be asked about it (a 500).
     if (value.includes("\0")) return bad(`${name} has a NUL character (%00): remove it.`);
     // One value each (review 50a #3: the first was taken unsaid, and two tables read as none).

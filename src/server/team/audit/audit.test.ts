@@ -901,6 +901,12 @@ describe("who may read it", () => {
     expect(twice.status).toBe(400);
     expect(twice.body.message).toBe("table is given more than once: give it once.");
     expect((await call(ada, "GET", "/api/audit?kind=update&kind=import")).body.message).toContain("kind=update,import");
+    // A misspelt filter is refused, not dropped (review 51a #5: the whole log came back unfiltered).
+    for (const q of ["tabel=demo/employees", "TABLE=demo/employees", "limit=1&foo=bar"]) {
+      const odd = await call(ada, "GET", `/api/audit?${q}`);
+      expect(odd.status, q).toBe(400);
+      expect(odd.body.message, q).toMatch(/^"(tabel|TABLE|foo)" is not a parameter of \/api\/audit: it takes table, record, bucket, key, actor, kind, since, until, limit, cursor, changes/);
+    }
   });
 
   it("an admin with a table or bucket granted none reads none of it in the log, and cannot change their own grants (review 48a #2)", async () => {
