@@ -37,3 +37,19 @@ export function notUtf8(bytes: Buffer): string | undefined {
   }
   return `${path ? `${path}: the` : "The"} body is not UTF-8 text at byte ${offset} (0x${(bytes[offset] ?? 0).toString(16).toUpperCase().padStart(2, "0")}; another encoding, such as Latin-1): send JSON encoded as UTF-8. Nothing was written.`;
 }
+
+/**
+ * Why a body sent with this Content-Encoding is not read; undefined when it is sent as is. No
+ * server here decompresses a request (review 51a #4: a gzip body was read as its bytes, and a
+ * plain one labelled gzip was taken as plain): refused, so what is stored is what was meant.
+ */
+export function notPlainBody(encoding: string | string[] | undefined): string | undefined {
+  const e = (Array.isArray(encoding) ? encoding.join(", ") : (encoding ?? "")).trim().toLowerCase();
+  if (e === "" || e === "identity") return undefined;
+  return `The body is sent with Content-Encoding: ${e.slice(0, 40)}, which is not read here: send it uncompressed, without a Content-Encoding header. Nothing was written.`;
+}
+
+/** The rules above for a JSON body read whole: sent as is, as JSON, in UTF-8; why not, or undefined. */
+export function notJsonBody(headers: { "content-encoding"?: string | string[]; "content-type"?: string }, bytes: Buffer): string | undefined {
+  return notPlainBody(headers["content-encoding"]) ?? notJsonType(headers["content-type"]) ?? notUtf8(bytes);
+}

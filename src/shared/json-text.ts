@@ -14,8 +14,28 @@ export function parseJsonText(text: string): JsonText {
   try {
     return { ok: true, value: JSON.parse(t) };
   } catch (err) {
-    return { ok: false, message: `The request body is not valid JSON: ${(err as Error).message}.` };
+    return { ok: false, message: `The request body is not valid JSON: ${syntaxProblem((err as Error).message)}. Send one JSON value, such as {"limit": 10}.` };
   }
+}
+
+/** A character as a message may show it: printable as itself, else its code point (U+001F). */
+const shown = (c: string) => (/^[\x21-\x7e]$/.test(c) ? `"${c}"` : `U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}`);
+
+/**
+ * The parser's complaint in our words, without the echo of the body it quotes (review 51a #4: a
+ * gzip body came back as its raw bytes): where it stopped, and on what.
+ */
+function syntaxProblem(parser: string): string {
+  if (/Unexpected end of JSON input/.test(parser)) return "it ends before the JSON does (cut short?)";
+  const at = /at position (\d+)/.exec(parser)?.[1];
+  const token = /^Unexpected token '(.+?)',/su.exec(parser)?.[1];
+  const what = parser
+    .replace(/^Unexpected token '(.+?)',.*$/su, "")
+    .replace(/\s*in JSON at position \d+.*$/s, "")
+    .replace(/\s*after JSON at position \d+.*$/s, " after the JSON")
+    .trim();
+  if (token !== undefined) return `unexpected character ${shown([...token][0] ?? token)}`;
+  return `${what ? what.charAt(0).toLowerCase() + what.slice(1) : "not JSON"}${at === undefined ? "" : ` at character ${Number(at) + 1}`}`;
 }
 
 /** The body as an object, or undefined when it is none (no body, not JSON, an array, a scalar). */

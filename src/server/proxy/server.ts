@@ -29,7 +29,7 @@ import { recordRefusedPeopleChange } from "../team/api/people-api";
 import { decide, mayRead } from "../team/grants/permissions";
 import { checkRequest, checkTableCreation } from "../team/grants/request-access";
 import { jsonObjectOf, parseJsonText } from "../../shared/json-text";
-import { notJsonType, notUtf8 } from "../json-request";
+import { notJsonBody, notPlainBody, notUtf8 } from "../json-request";
 import type { TeamGate } from "../team/team-gate";
 import { answerAudit, nameActors } from "../team/audit/audit-api";
 import { type Auditor, CHANGE_ENDPOINTS, type ChangeRequest, undoOf } from "../team/audit/auditor";
@@ -215,6 +215,16 @@ export function createProxyHandler(deps: ProxyDeps) {
       if (req.method !== "GET" && req.method !== "HEAD") res.once("finish", () => req.readableEnded || discardRest(req));
       return sendJson(res, 404, errorBody("not_found", notHere), headers);
     }
+    // A compressed body is not read here, nor by the service: refused before anything is sent.
+    const encoded = req.method !== "GET" && req.method !== "HEAD" ? notPlainBody(req.headers["content-encoding"]) : undefined;
+    if (encoded) {
+      if (actor && deps.audit && CHANGE_ENDPOINTS.has(route.endpoint)) {
+        const change = { actor, address: req.socket.remoteAddress ?? "", method: req.method ?? "POST", endpoint: route.endpoint, upstreamPath: route.upstreamPath, target: route.target };
+        await deps.audit.unanswered(change, 400, encoded);
+      }
+      res.once("finish", () => req.readableEnded || discardRest(req));
+      return sendJson(res, 400, errorBody("validation_error", encoded), headers);
+    }
     let body: Buffer | undefined;
     /** The body as read once here, as the service reads it, for the checks and the trail. */
     let json: unknown;
@@ -234,8 +244,10 @@ export function createProxyHandler(deps: ProxyDeps) {
       }
       body = read.body;
       release = read.release;
-      // What the upstream could not read is not checked (permissions, the trail) as some other body.
-      const readable = parseJsonText(body.toString("utf8"));
+      // What the upstream could not read is not checked (permissions, the trail) as some other body;
+      // bytes that are not UTF-8 are said as the service says them (review 51a #4).
+      const unreadable = notUtf8(body);
+      const readable = unreadable ? { ok: false as const, message: unreadable } : parseJsonText(body.toString("utf8"));
       if (!readable.ok) {
         release();
         if (actor && deps.audit && CHANGE_ENDPOINTS.has(route.endpoint)) {
@@ -485,7 +497,7 @@ export function createProxyHandler(deps: ProxyDeps) {
       if (!deps.live) return apiError(res, 404, errorBody("not_found", "This proxy has no live events."));
       const read = await readJson(req);
       if (read.kind !== "ok") return read.kind === "aborted" ? undefined : sendJson(res, read.status, read.body, API_SECURITY_HEADERS);
-      const problem = notJsonType(req.headers["content-type"]) ?? notUtf8(read.body);
+      const problem = notJsonBody(req.headers, read.body);
       const parsed = parseJsonText(read.body.toString("utf8"));
       read.release();
       if (problem) return apiError(res, 400, errorBody("validation_error", problem));
@@ -529,7 +541,7 @@ export function createProxyHandler(deps: ProxyDeps) {
     if (pathname === ZIP_PATH && method === "POST") {
       const read = await readJson(req);
       if (read.kind !== "ok") return read.kind === "aborted" ? undefined : sendJson(res, read.status, read.body, API_SECURITY_HEADERS);
-      const problem = notJsonType(req.headers["content-type"]) ?? notUtf8(read.body);
+      const problem = notJsonBody(req.headers, read.body);
       const parsed = parseJsonText(read.body.toString("utf8"));
       read.release();
       if (problem) return apiError(res, 400, errorBody("validation_error", problem));

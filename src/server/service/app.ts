@@ -7,7 +7,8 @@ import { allOperators } from "../../shared/filter";
 import { errorBody } from "../../shared/errors";
 import { JSON_BODY_LIMIT } from "../../shared/limits";
 import type { MetaResponse } from "../../shared/meta";
-import { installErrorHandler } from "../http-error";
+import { badRequest, installErrorHandler } from "../http-error";
+import { notPlainBody } from "../json-request";
 import { engineHttpError } from "./engines/http-failure";
 import { createKeyChecker, type KeyCheck, requireKey } from "./auth";
 import { resolveApiKeys, type ServiceConfig } from "./config";
@@ -88,6 +89,9 @@ export async function createService(config: ServiceConfig): Promise<Service> {
   app.decorateRequest("apiKey", undefined as never);
   app.addHook("onRequest", async (request) => {
     request.apiKey = context.checkKey(request.headers["x-api-key"]);
+    // No route here decompresses a body: a compressed one would be read as its bytes.
+    const encoded = request.method !== "GET" && request.method !== "HEAD" ? notPlainBody(request.headers["content-encoding"]) : undefined;
+    if (encoded) throw badRequest(encoded);
   });
 
   // Before the capabilities: its hook sees every write they answer.

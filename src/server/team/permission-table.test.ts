@@ -4,6 +4,7 @@
  * through the form. A refused request must be a 403 in the error shape AND must never reach
  * the upstream (a counting relay sits between proxy and service).
  */
+import { gzipSync } from "node:zlib";
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENDPOINTS, matchApiRoute } from "../proxy/routes";
@@ -186,7 +187,16 @@ describe("hidden tables and buckets", () => {
     const before = stack.relay.seen.length;
     const bad = await fetch(`${base}/api/v0/record/demo/departments/query`, { method: "POST", headers: { ...fromApp(base), cookie, "content-type": "application/json" }, body: `{"join": [` });
     expect(bad.status).toBe(400);
-    expect(await bad.json()).toMatchObject({ error: "validation_error", message: expect.stringMatching(/^The request body is not valid JSON: /) });
+    expect(await bad.json()).toMatchObject({ error: "validation_error", message: expect.stringMatching(/^The request body is not valid JSON: it ends before the JSON does/) });
+    // A compressed body, labelled or not, is refused as the service refuses it (review 51a #4: the
+    // parser's message echoed the gzip bytes), and nothing reaches the upstream.
+    const gzip = gzipSync(JSON.stringify({ limit: 1 }));
+    const labelled = await fetch(`${base}/api/v0/record/demo/departments/query`, { method: "POST", headers: { ...fromApp(base), cookie, "content-type": "application/json", "content-encoding": "gzip" }, body: gzip });
+    expect(labelled.status).toBe(400);
+    expect((await labelled.json()).message).toMatch(/^The body is sent with Content-Encoding: gzip, which is not read here: send it uncompressed/);
+    const unlabelled = await fetch(`${base}/api/v0/record/demo/departments/query`, { method: "POST", headers: { ...fromApp(base), cookie, "content-type": "application/json" }, body: gzip });
+    expect(unlabelled.status).toBe(400);
+    expect((await unlabelled.json()).message).toMatch(/^The body is not UTF-8 text at byte 1 \(0x8B; another encoding, such as Latin-1\): send JSON encoded as UTF-8/);
     expect(stack.relay.seen.length).toBe(before);
   });
 });

@@ -18,7 +18,11 @@ afterAll(() => svc.close());
 
 const cases: [string, string, string | undefined, Record<string, string>, number, string, RegExp][] = [
   ["garbage JSON", "update", "{values: [", {}, 400, "validation_error", /not valid JSON/],
-  ["truncated JSON", "query", '{"filter": {"and": [', {}, 400, "validation_error", /not valid JSON/],
+  ["truncated JSON", "query", '{"filter": {"and": [', {}, 400, "validation_error", /^The request body is not valid JSON: it ends before the JSON does \(cut short\?\)\. Send one JSON value/],
+  // In our words, never the parser's echo of the body (review 51a #4).
+  ["a stray character", "query", '{"limit": 1]', {}, 400, "validation_error", /^The request body is not valid JSON: expected ',' or '}' after property value at character 12\. Send one JSON value/],
+  ["a stray token", "query", '[1,]', {}, 400, "validation_error", /^The request body is not valid JSON: unexpected character "\]"\. Send one JSON value/],
+  ["a body labelled gzip", "query", '{"limit": 1}', { "content-encoding": "gzip" }, 400, "validation_error", /^The body is sent with Content-Encoding: gzip, which is not read here: send it uncompressed/],
   ["a JSON array body", "update", "[]", {}, 400, "validation_error", /must be a JSON object/],
   ["a JSON string body", "query", '"hello"', {}, 400, "validation_error", /must be a JSON object/],
   ["an empty JSON body", "update", "", {}, 400, "validation_error", /update body is missing/],

@@ -13,7 +13,7 @@ import { readJsonBody } from "../../proxy/json-body";
 import type { Actor, IdentityMode, Resource } from "../contract";
 import { decide, mayOn } from "../grants/permissions";
 import { parseJsonText } from "../../../shared/json-text";
-import { notJsonType, notUtf8 } from "../../json-request";
+import { notJsonBody } from "../../json-request";
 import { type Outcome, type PeopleAdmin, publicPerson } from "../people/people-admin";
 import type { PeopleSessions } from "../sessions/people-sessions";
 import { normalizeEmail, type SessionRow, type TeamStore } from "../store/team-store";
@@ -65,7 +65,7 @@ async function readJson(req: IncomingMessage): Promise<JsonRead> {
   const read = await readJsonBody(req, BODY_LIMITS);
   if (read.kind === "aborted") return { ok: false, aborted: true };
   if (read.kind === "refused") return { ok: false, status: read.status, message: read.status === 413 ? `The body may have at most ${BODY_LIMIT} bytes.` : read.body.message };
-  const problem = notJsonType(req.headers["content-type"]) ?? notUtf8(read.body);
+  const problem = notJsonBody(req.headers, read.body);
   if (problem) {
     read.release();
     return { ok: false, status: 400, message: problem };
