@@ -21,6 +21,9 @@ test("records: grid, filter builder, record panel, menus and dialogs have no ser
   const found: string[] = [];
   await openView(page, "employees", { sort: "employee_id" });
   found.push(...(await violations(page, "grid")));
+  // A hovered header (its type tag on the hover background: review 51b #3).
+  await page.getByRole("columnheader", { name: /full_name/ }).hover();
+  found.push(...(await violations(page, "hovered header", "[role=columnheader]")));
 
   await page.getByRole("button", { name: "Filter", exact: true }).click();
   const builder = page.getByRole("region", { name: "Filter builder" });
