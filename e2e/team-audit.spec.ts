@@ -75,6 +75,8 @@ test("History tab: each version with who and what; Restore this version, then Un
   await toastBox.getByRole("button", { name: "Undo" }).click();
   await expect.poll(async () => (await record(page.request, "E00011")).annual_salary).toBe(102_000);
   await expect(versions).toHaveCount(5);
+  // The focus is back in the panel where the restore was made, not on the grid behind it (review 51b #5).
+  await expect(page.getByRole("tab", { name: "History" })).toBeFocused();
   await expect(versions.nth(0)).toContainText("Current version");
   await expect(versions.nth(0).locator("ins")).toHaveText("102,000");
   await expect(versions.nth(1).getByRole("button", { name: "Restore this version" })).toBeVisible();

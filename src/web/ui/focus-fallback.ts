@@ -56,6 +56,14 @@ export function focusInDialog(dialog: HTMLDialogElement): void {
   dialog.focus();
 }
 
+/**
+ * Where the focus goes back to after a toast's action (the toast is gone with its button): an
+ * open side panel's marked control (`data-focus-home`: the record panel's tab), where the person
+ * was working, else focusFallback (review 51b #5: Undo of a panel's Restore left the focus on
+ * the grid's first cell, the panel still open).
+ */
+export const focusHome = (): HTMLElement | null => document.querySelector<HTMLElement>("[data-focus-home]") ?? focusFallback();
+
 /** After the current frame: if the focus fell to the page, to `fallback` (default: focusFallback). */
 export function refocusIfLost(fallback: () => HTMLElement | null | undefined = focusFallback): void {
   requestAnimationFrame(() => {

@@ -6,7 +6,7 @@ import { useEffect, useState } from "react";
 import { createPortal } from "react-dom";
 import { create } from "zustand";
 import { Icon } from "./icons";
-import { refocusIfLost } from "./focus-fallback";
+import { focusHome, refocusIfLost } from "./focus-fallback";
 
 export type ToastKind = "info" | "success" | "error";
 
@@ -103,7 +103,7 @@ export function Toaster() {
               onClick={() => {
                 // An action that declines (it says why in a toast of its own) keeps its toast.
                 if (t.action!.run() !== false) dismiss(t.id);
-                refocusIfLost();
+                refocusIfLost(focusHome);
               }}
             >
               {t.action.label}

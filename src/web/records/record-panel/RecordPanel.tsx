@@ -322,6 +322,8 @@ export default function RecordPanel(p: Props) {
             id={`rp-tab-${t}`}
             className="rp-tab"
             aria-selected={tab === t}
+            // Where the focus goes back to from a toast's action (focus-fallback.ts).
+            data-focus-home={tab === t ? "" : undefined}
             aria-controls="rp-tabpanel"
             tabIndex={tab === t ? 0 : -1}
             onClick={() => setTab(t)}
