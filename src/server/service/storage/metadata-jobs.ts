@@ -114,7 +114,9 @@ export async function openJobsStore(engine: SqlEngine): Promise<JobsStore> {
     tx.run(
       b
         .updateTable(JOBS)
-        .set({ cursor: last, done: sql`done + ${keys}`, updated_at: Date.now() })
+        // Files added to the selection while it runs are taken too: the total grows with them, so
+        // that it never says more done than there are (review 51a #3: "605 of 602").
+        .set({ cursor: last, done: sql`done + ${keys}`, total: sql`CASE WHEN total < done + ${keys} THEN done + ${keys} ELSE total END`, updated_at: Date.now() })
         .where("id", "=", job.id)
         .compile(),
     );

@@ -146,6 +146,21 @@ describe("storage jobs", () => {
     expect((await status(id)).done).toBe(answered.done);
   });
 
+  it("files added to a folder while a job takes it count in its total: never more done than in total (review 51a #3)", async () => {
+    for (let i = 0; i < 400; i += 50) await Promise.all(Array.from({ length: 50 }, (_, j) => upload(svc, "public-assets", `g/${String(i + j).padStart(3, "0")}.txt`, `g${i + j}`)));
+    const { id, total } = (await (await start({ action: "copy", from: "g/", to: "g2/" })).json()) as { id: string; total: number };
+    expect(total).toBe(400);
+    const copied = async () => ((await (await fetch(`${svc.url}/v0/storage/list/public-assets?prefix=g2/&limit=1000`, { headers: json() })).json()) as { items: unknown[] }).items.length;
+    await waitForAsync(async () => (await copied()) > 0, 10_000);
+    // After every key the job has passed: it takes these too.
+    await Promise.all(Array.from({ length: 20 }, (_, j) => upload(svc, "public-assets", `g/zz-${j}.txt`, `late ${j}`)));
+    const after = await finished(id);
+    expect(after.state).toBe("done");
+    expect(after.done).toBe(420);
+    expect(after.total).toBe(after.done);
+    expect(await copied()).toBe(420);
+  });
+
   it("refuses a job on the same files as one still running (409 naming it), and takes one elsewhere", async () => {
     await Promise.all(Array.from({ length: 60 }, (_, i) => upload(svc, "public-assets", `o/a/${String(i).padStart(2, "0")}.txt`, `o${i}`)));
     await upload(svc, "public-assets", "elsewhere/x.txt", "x");
