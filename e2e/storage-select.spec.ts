@@ -110,6 +110,22 @@ test("Copy signed URLs for many files: one a line, in the listing's order, each 
     const res = await fetch(line);
     expect(await res.text()).toBe(`body of ${names[i]}`);
   }
+  // On a slow network: progress said to a screen reader in tenths, and a Cancel that copies
+  // nothing (review 51b #4: no way to stop it, and a live region changing at every file).
+  await page.evaluate(() => navigator.clipboard.writeText("kept"));
+  await page.route("**/api/v0/storage/url/sign/**", async (route) => {
+    await new Promise((r) => setTimeout(r, 300));
+    await route.continue().catch(() => {});
+  });
+  await bar.getByRole("button", { name: "Copy signed URLs" }).click();
+  await expect(bar.getByText(/^Signing \d+ of 30…$/)).toBeVisible();
+  await expect(bar.getByRole("status")).toHaveText(/^Signing 30 URLs: (0|10|20)% done$/);
+  await bar.getByRole("button", { name: "Cancel" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Signing cancelled" })).toBeVisible();
+  await expect(bar.getByRole("button", { name: "Cancel" })).toHaveCount(0);
+  await expect(bar.getByRole("button", { name: "Copy signed URLs" })).toBeEnabled();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe("kept");
+  await page.unroute("**/api/v0/storage/url/sign/**");
 });
 
 test("file details: sha256, every version, a signed URL with a chosen lifetime, restore an older version", async ({ page, context }) => {

@@ -4,9 +4,9 @@ import { api } from "../api-client";
 import { encodeKeyPath } from "./paths.utils";
 import { bucketPath } from "./storage-keys";
 
-export async function signUrl(bucket: string, key: string, expiresIn?: number): Promise<string> {
+export async function signUrl(bucket: string, key: string, expiresIn?: number, signal?: AbortSignal): Promise<string> {
   const q = expiresIn ? `?expiresIn=${expiresIn}` : "";
-  const res = await api<{ url: string }>(`/api/v0/storage/url/sign/${bucketPath(bucket)}/${encodeKeyPath(key)}${q}`);
+  const res = await api<{ url: string }>(`/api/v0/storage/url/sign/${bucketPath(bucket)}/${encodeKeyPath(key)}${q}`, { signal });
   return res.url;
 }
 

@@ -2,7 +2,7 @@
  * The selection's count, total size and what can be done to all of it at once (issue 22.1).
  * Actions the bucket, the person or the upstream cannot do are left out or say why.
  */
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { formatBytes, LIFETIMES, DEFAULT_LIFETIME } from "../format.utils";
 import { copyText } from "../links/LinkDialog";
 import { toast } from "../../ui/toast";
@@ -31,6 +31,7 @@ export function SelectionBar(p: SelectionBarProps) {
   const [lifetime, setLifetime] = useState(DEFAULT_LIFETIME);
   const [busy, setBusy] = useState<"zip" | "links" | null>(null);
   const [signed, setSigned] = useState(0);
+  const signing = useRef<AbortController | null>(null);
   const items = [...summary.folders, ...summary.files.map((f) => f.key)];
   const noJobs = "Moving and copying run as server-side jobs, and this upstream has none (no jobs in its capabilities).";
   const folderDeleteBlocked = summary.folders.length > 0 && !p.jobs ? "Deleting a folder runs as a server-side job, and this upstream has none." : undefined;
@@ -50,8 +51,10 @@ export function SelectionBar(p: SelectionBarProps) {
   const links = async () => {
     setBusy("links");
     setSigned(0);
+    const stop = new AbortController();
+    signing.current = stop;
     try {
-      const text = await signedUrls(p.bucket, summary.files, p.lifetimeChoice ? lifetime : undefined, setSigned);
+      const text = await signedUrls(p.bucket, summary.files, p.lifetimeChoice ? lifetime : undefined, setSigned, stop.signal);
       const copied = await copyText(text);
       const life = LIFETIMES.find((l) => l.seconds === (p.lifetimeChoice ? lifetime : DEFAULT_LIFETIME))?.label ?? "1 hour";
       toast(copied ? `Copied ${summary.files.length.toLocaleString("en-US")} signed ${summary.files.length === 1 ? "URL" : "URLs"}, one per line` : "Could not use the clipboard", {
@@ -59,11 +62,16 @@ export function SelectionBar(p: SelectionBarProps) {
         detail: copied ? `Valid for ${life}.${summary.folders.length ? " Folders have no link of their own and were left out." : ""}` : "This page may not use the clipboard (it needs https or localhost).",
       });
     } catch (e) {
-      toast("Could not sign the URLs", { kind: "error", detail: (e as Error).message });
+      if (stop.signal.aborted) toast("Signing cancelled", { kind: "info", detail: "Nothing was copied." });
+      else toast("Could not sign the URLs", { kind: "error", detail: (e as Error).message });
     } finally {
+      signing.current = null;
       setBusy(null);
     }
   };
+  const total = summary.files.length;
+  // Said to a screen reader in tenths, not at every file (review 51b #4: tens of times a second).
+  const tenth = Math.floor((signed / Math.max(1, total)) * 10) * 10;
 
   return (
     <div className="st-selection" role="region" aria-label="Selection">
@@ -79,10 +87,18 @@ export function SelectionBar(p: SelectionBarProps) {
           <button type="button" className="btn btn-sm" onClick={links} disabled={busy !== null || summary.files.length === 0} aria-busy={busy === "links" || undefined} title={summary.files.length === 0 ? "Only files have signed URLs: select files" : undefined}>
             <Icon name="link" /> Copy signed URLs
           </button>
-          {busy === "links" && summary.files.length > 20 && (
-            <span className="st-muted" role="status">
-              Signing {signed.toLocaleString("en-US")} of {summary.files.length.toLocaleString("en-US")}…
-            </span>
+          {busy === "links" && total > 20 && (
+            <>
+              <span className="st-muted" aria-hidden="true">
+                Signing {signed.toLocaleString("en-US")} of {total.toLocaleString("en-US")}…
+              </span>
+              <span className="sr-only" role="status">
+                Signing {total.toLocaleString("en-US")} URLs: {tenth}% done
+              </span>
+              <button type="button" className="btn btn-sm btn-ghost" onClick={() => signing.current?.abort()}>
+                Cancel
+              </button>
+            </>
           )}
           {p.lifetimeChoice && (
             <select className="input input-sm" aria-label="Signed URLs expire after" value={lifetime} onChange={(e) => setLifetime(Number(e.target.value))}>

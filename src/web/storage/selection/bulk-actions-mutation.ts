@@ -118,14 +118,15 @@ export async function downloadZip(bucket: string, items: readonly string[], name
  * One signed URL a line, in the selection's order: six asked at once, and `onProgress` told how
  * many are done (review 50b #1: 2,100 one after another took 18 s, with no word meanwhile).
  */
-export async function signedUrls(bucket: string, files: readonly { key: string; versionedKey?: string }[], expiresIn: number | undefined, onProgress?: (done: number) => void): Promise<string> {
+export async function signedUrls(bucket: string, files: readonly { key: string; versionedKey?: string }[], expiresIn: number | undefined, onProgress?: (done: number) => void, signal?: AbortSignal): Promise<string> {
   const urls: string[] = new Array(files.length);
   let next = 0;
   let done = 0;
   const worker = async () => {
     while (next < files.length) {
+      signal?.throwIfAborted();
       const i = next++;
-      urls[i] = await signUrl(bucket, files[i].versionedKey || files[i].key, expiresIn);
+      urls[i] = await signUrl(bucket, files[i].versionedKey || files[i].key, expiresIn, signal);
       onProgress?.(++done);
     }
   };
