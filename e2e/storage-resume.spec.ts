@@ -84,14 +84,14 @@ test("an upload cut off mid-way resumes from the last acknowledged part when the
   await expect(uploadRow(page, name)).toHaveCount(0);
   // The page says an upload did not finish, how far it got, and how to go on (reviews 28b #14, 30b).
   const unfinished = page.getByRole("region", { name: "Unfinished uploads" });
-  await expect(unfinished).toContainText(`${name} (20 MB; 8 MB stored). Drop or choose the same file here again to go on from there.`);
+  await expect(unfinished).toContainText(`${name} (20 MiB; 8 MiB stored). Drop or choose the same file here again to go on from there.`);
   await page.screenshot({ path: "test-results/storage-resume-1b-unfinished.png" });
   sent.length = 0;
   await dropBigFile(page, name);
   const again = uploadRow(page, name);
   await expect(again).toHaveAttribute("data-status", "done", { timeout: 30_000 });
   await expect(unfinished).toHaveCount(0);
-  await expect(again).toContainText(`Resumed at ${Math.floor((PART / SIZE) * 100)}%`);
+  await expect(again).toContainText(`Resumed at ${Math.round((PART / SIZE) * 100)}%`);
   await page.screenshot({ path: "test-results/storage-resume-2-resumed.png" });
   // Only the parts the service did not have were sent.
   expect(sent.sort()).toEqual([2, 3]);
@@ -181,6 +181,8 @@ test("a part cut off by the network going away is sent again by itself when the 
   await expect(row).toHaveAttribute("data-status", "uploading");
   await context.setOffline(false);
   await expect(row).toHaveAttribute("data-status", "done", { timeout: 30_000 });
+  // Where it went on from, as for an upload resumed by dropping the file again (review 51b #6).
+  await expect(row).toContainText(/Resumed at (40|80)%/);
   expect(sent.filter((n) => n === 1)).toHaveLength(1);
   const res = await fetch(`${teamUrl}/api/v0/storage/public/public-assets/${name}`);
   expect(createHash("sha256").update(Buffer.from(await res.arrayBuffer())).digest("hex")).toBe(createHash("sha256").update(content(SIZE)).digest("hex"));

@@ -33,6 +33,8 @@ test("drop files into a new folder, see thumbnails, the lightbox and a signed UR
   await dialog.getByRole("button", { name: "Create and open" }).click();
   await expect(page).toHaveURL(new RegExp(`folder=${folder}`));
   await expect(page.getByText("This folder is empty.")).toBeVisible();
+  // On to what the new folder needs, not back to New folder (review 51b #6).
+  await expect(page.getByRole("button", { name: "Upload files" })).toBeFocused();
 
   await dropFiles(page, dropzone(page), [
     { name: "wide.png", type: "image/png", b64: png.toString("base64") },

@@ -2,9 +2,13 @@
 import { formatDateTime } from "../ui/dates";
 import { extensionOf } from "./paths.utils";
 
-const UNITS = ["B", "KB", "MB", "GB", "TB"];
+/**
+ * 1024-based, so named as such (review 51b #6: 130,000,000 bytes read "124 MB"), as the
+ * service's own messages name their limits ("1 MiB").
+ */
+const UNITS = ["B", "KiB", "MiB", "GiB", "TiB"];
 
-/** 1,536 → "1.5 KB" (1024-based, as file managers show it); one decimal below 10. */
+/** 1,536 → "1.5 KiB"; one decimal below 10. */
 export function formatBytes(bytes: number | undefined): string {
   if (bytes === undefined || !Number.isFinite(bytes) || bytes < 0) return "—";
   let v = bytes;

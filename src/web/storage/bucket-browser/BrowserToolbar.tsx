@@ -100,14 +100,17 @@ export function BrowserToolbar(p: BrowserToolbarProps) {
  * reached by Tab, and pressed it says why (a disabled button kept its reason in a tooltip only a
  * mouse finds).
  */
-function CreateAction({ p, className, title, onRun, children }: { p: BrowserActionsProps; className: string; title: string; onRun(): void; children: React.ReactNode }) {
+function CreateAction({ p, className, title, onRun, children, id }: { p: BrowserActionsProps; className: string; title: string; onRun(): void; children: React.ReactNode; id?: string }) {
   const why = p.canCreate ? undefined : p.createBlockedReason;
   return (
-    <button type="button" className={className} onClick={why === undefined ? onRun : () => toast(why)} aria-disabled={why === undefined ? undefined : true} aria-description={why} title={why ?? title}>
+    <button type="button" id={id} className={className} onClick={why === undefined ? onRun : () => toast(why)} aria-disabled={why === undefined ? undefined : true} aria-description={why} title={why ?? title}>
       {children}
     </button>
   );
 }
+
+/** The toolbar's Upload files: where a new, empty folder puts the focus (it has nothing else to do). */
+export const UPLOAD_BUTTON_ID = "st-upload-files";
 
 export function BrowserActions(p: BrowserActionsProps) {
   return (
@@ -120,7 +123,7 @@ export function BrowserActions(p: BrowserActionsProps) {
       <CreateAction p={p} className="btn" title="Create a folder here" onRun={p.onNewFolder}>
         <Icon name="folderPlus" /> New folder
       </CreateAction>
-      <CreateAction p={p} className="btn btn-primary" title="Upload files into this folder" onRun={p.onUpload}>
+      <CreateAction p={p} className="btn btn-primary" title="Upload files into this folder" onRun={p.onUpload} id={UPLOAD_BUTTON_ID}>
         <Icon name="upload" /> Upload files
       </CreateAction>
     </>

@@ -24,7 +24,7 @@ import { DeleteFileDialog } from "./DeleteFileDialog";
 import { DeleteFolderDialog } from "../jobs/DeleteFolderDialog";
 import { MoveDialog } from "../jobs/MoveDialog";
 import { Breadcrumbs } from "./Breadcrumbs";
-import { BrowserActions, BrowserToolbar } from "./BrowserToolbar";
+import { BrowserActions, BrowserToolbar, UPLOAD_BUTTON_ID } from "./BrowserToolbar";
 import { EmptyState, countText } from "./BrowserStates";
 import { EntryGrid, EntryList } from "./EntryViews";
 import { NewFolderDialog } from "./NewFolderDialog";
@@ -461,6 +461,9 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities, op
             setNewFolder(false);
             addPending(name, full);
             onFolderChange(full);
+            // In the new folder, empty until a file is uploaded: on to Upload files, not back to
+            // New folder (review 51b #6). After the dialog has given the focus back to its opener.
+            requestAnimationFrame(() => document.getElementById(UPLOAD_BUTTON_ID)?.focus());
           }}
         />
       )}

@@ -1,5 +1,5 @@
 /**
- * Preview of one file: text inline (the first 64 KB), PDF in the browser's own viewer where it
+ * Preview of one file: text inline (the first 64 KiB), PDF in the browser's own viewer where it
  * has one, an image (one opened by key, outside the folder's lightbox) at the size drawn, and for
  * everything else the icon and what is known about it.
  */
@@ -74,7 +74,7 @@ function TextPreview({ bucket, entry }: { bucket: string; entry: FileEntry }) {
       <pre className="st-text-preview" aria-label={`Contents of ${entry.name}`} tabIndex={0}>
         {q.data.text}
       </pre>
-      {q.data.truncated && <p className="st-note">Only the first 64 KB are shown. Download the file to see all of it.</p>}
+      {q.data.truncated && <p className="st-note">Only the first 64 KiB are shown. Download the file to see all of it.</p>}
     </>
   );
 }

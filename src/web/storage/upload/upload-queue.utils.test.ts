@@ -202,4 +202,15 @@ describe("a resumed upload", () => {
     const again = run([{ type: "failed", id: "a", message: "x" }, { type: "retry", id: "a" }, { type: "checked", id: "a", exists: false }, { type: "start", id: "a" }], s);
     expect(resumedText(again.items[0])).toBeUndefined();
   });
+
+  it("goes on after waiting for the connection from what was stored, and says where (review 51b #6)", () => {
+    const s = run([add("a"), { type: "checked", id: "a", exists: false }, { type: "start", id: "a" }, { type: "progress", id: "a", loaded: 39 }, { type: "waiting", id: "a", waiting: true }, { type: "progress", id: "a", loaded: 26 }]);
+    expect(s.items[0]).toMatchObject({ waiting: true, loaded: 26 });
+    expect(resumedText(s.items[0])).toBeUndefined();
+    const back = run([{ type: "waiting", id: "a", waiting: false }], s);
+    expect(back.items[0].waiting).toBeUndefined();
+    expect(resumedText(back.items[0])).toBe("Resumed at 26%");
+    // A "go on" without a wait before it says nothing new.
+    expect(resumedText(run([{ type: "waiting", id: "a", waiting: false }], run([add("b"), { type: "checked", id: "b", exists: false }, { type: "start", id: "b" }])).items.find((i) => i.id === "b")!)).toBeUndefined();
+  });
 });

@@ -86,7 +86,9 @@ export function queueReducer(state: QueueState, ev: QueueEvent): QueueState {
       // Not only upwards: bytes of a part that the network cut off were not stored, and the bar says so.
       return update(state, ev.id, ["uploading"], (i) => ({ loaded: Math.min(i.size, Math.max(0, ev.loaded)) }));
     case "waiting":
-      return update(state, ev.id, ["uploading"], () => ({ waiting: ev.waiting || undefined }));
+      // Back online after a wait: it goes on from what the service has, and says so as a resumed
+      // upload does (review 51b #6: the row said only "Uploading 63%").
+      return update(state, ev.id, ["uploading"], (i) => (ev.waiting ? { waiting: true } : { waiting: undefined, ...(i.waiting ? { resumedAt: i.loaded } : {}) }));
     case "resumed":
       return update(state, ev.id, ["uploading"], (i) => ({ loaded: Math.min(i.size, ev.loaded), resumedAt: Math.min(i.size, ev.loaded) }));
     case "succeeded":
@@ -156,7 +158,8 @@ export function queueTotals(state: QueueState): QueueTotals {
 
 /** "Resumed at 48%": where a resumed upload started again, for the row. */
 export const resumedText = (i: Pick<UploadItem, "resumedAt" | "size">) =>
-  i.resumedAt !== undefined && i.size > 0 ? `Resumed at ${Math.floor((i.resumedAt / i.size) * 100)}%` : undefined;
+  // Rounded as the row's own percentage is ("Waiting for the connection (40% stored)", then "Resumed at 40%").
+  i.resumedAt !== undefined && i.size > 0 ? `Resumed at ${Math.round((i.resumedAt / i.size) * 100)}%` : undefined;
 
 /** Whether the user can ask for this item again (after a cancel, or a failure that may pass). */
 export const canRetry = (i: UploadItem) => i.status === "cancelled" || (i.status === "error" && i.retryable !== false);
