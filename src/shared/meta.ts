@@ -63,6 +63,8 @@ export interface Capabilities {
   delete: boolean;
   /** ?expiresIn= on GET /v0/storage/url/sign/... */
   expiresIn: boolean;
+  /** POST /v0/storage/url/sign/{bucket} with {keys, expiresIn?}: many signed URLs in one request; absent means no. */
+  signMany?: boolean;
   /** POST /v0/record/{db}/{table}/import (CSV); absent means no. */
   import?: boolean;
   /** POST/GET/DELETE /v0/storage/jobs/{bucket}[/{id}]: server-side move, copy, delete of keys and folders; absent means no. */

@@ -137,6 +137,21 @@ export interface SignedUrlResponse {
   url: string;
 }
 
+/** Keys one POST /v0/storage/url/sign/{bucket} (the signMany extension) signs at most. */
+export const SIGN_MANY_MAX = 500;
+
+/** POST /v0/storage/url/sign/{bucket}: signed URLs of many keys (each as endpoint 5 takes it: plain or versioned) in one request. */
+export interface SignManyRequest {
+  keys: string[];
+  /** Seconds, as endpoint 5's expiresIn; the default lifetime when left out. */
+  expiresIn?: number;
+}
+
+/** One answer a key, in the order asked: its URL, or why it has none (no such file, a key that is no key). */
+export interface SignManyResponse {
+  items: ({ key: string; url: string } | { key: string; error: string; message: string })[];
+}
+
 export interface StorageListItem {
   /** Unversioned key. */
   key: string;

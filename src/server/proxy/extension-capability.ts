@@ -19,6 +19,7 @@ export const EXTENSIONS: Readonly<Record<string, Extension>> = {
   "storage-job": { capability: "jobs", what: "storage jobs (moving, copying and deleting folders)" },
   "storage-job-cancel": { capability: "jobs", what: "storage jobs (moving, copying and deleting folders)" },
   "storage-search": { capability: "search", what: "searching a whole bucket" },
+  "sign-many": { capability: "signMany", what: "signing many URLs in one request" },
   "storage-versions": { capability: "versions", what: "file versions" },
   "storage-restore": { capability: "versions", what: "restoring a file's version" },
   insert: { capability: "insert", what: "adding Records (insert)" },

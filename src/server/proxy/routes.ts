@@ -52,7 +52,7 @@ interface Endpoint {
 }
 
 /** Record calls carry small JSON bodies; files stream down; uploads (and anything else with a body) stream up. */
-const JSON_BODY_ENDPOINTS = new Set(["query", "query-data-api", "update", "storage-job-start", "insert", "delete-records", "distinct", "upload-start", "upload-complete"]);
+const JSON_BODY_ENDPOINTS = new Set(["query", "query-data-api", "update", "storage-job-start", "insert", "delete-records", "distinct", "upload-start", "upload-complete", "sign-many"]);
 const FILE_ENDPOINTS = new Set(["get-file", "signed-file"]);
 function laneOf(endpoint: string, method: string): Lane {
   if (FILE_ENDPOINTS.has(endpoint)) return "files";
@@ -69,6 +69,8 @@ export const ENDPOINTS: Endpoint[] = [
   { name: "get-file", methods: ["GET", "HEAD"], parts: ["v0", "storage", "public", ANY, REST], access: { on: "bucket", action: "read" } },
   { name: "sign-url", methods: ["GET"], parts: ["v0", "storage", "url", "sign", ANY, REST], access: { on: "bucket", action: "read" } },
   { name: "signed-file", methods: ["GET", "HEAD"], parts: ["v0", "storage", "sign", ANY, REST], access: { on: "signed" }, signed: true },
+  // Many signed URLs in one request (the signMany extension): a read, as endpoint 5 is.
+  { name: "sign-many", methods: ["POST"], parts: ["v0", "storage", "url", "sign", ANY], access: { on: "bucket", action: "read" } },
   { name: "fields", methods: ["GET"], parts: ["v0", "record", ANY, ANY, "fields"], access: { on: "table", action: "read" } },
   { name: "meta", methods: ["GET"], parts: ["v0", "meta"], access: { on: "meta" } },
   { name: "list", methods: ["GET"], parts: ["v0", "storage", "list", ANY], access: { on: "bucket", action: "read" } },

@@ -113,7 +113,7 @@ export async function createService(config: ServiceConfig): Promise<Service> {
     return {
       databases,
       buckets: storage.buckets(),
-      capabilities: { operators: [...allOperators], fields: true, meta: true, list: true, delete: true, expiresIn: true, import: true, jobs: true, search: true, versions: true, resumable: true, insert: true, deleteRecords: true, distinct: true, anyOf: true, events: true, beforeImages: true, deletedImages: true },
+      capabilities: { operators: [...allOperators], fields: true, meta: true, list: true, delete: true, expiresIn: true, signMany: true, import: true, jobs: true, search: true, versions: true, resumable: true, insert: true, deleteRecords: true, distinct: true, anyOf: true, events: true, beforeImages: true, deletedImages: true },
     };
   });
 

@@ -40,6 +40,7 @@ const CASES: { name: string; need: Need; method: string; path: string; body?: { 
   { name: "distinct", need: "read", method: "POST", path: `${T}/distinct`, body: json({ key: "city" }) },
   { name: "get file", need: "read", method: "GET", path: "/api/v0/storage/public/team-files/nothing.txt" },
   { name: "sign URL", need: "read", method: "GET", path: "/api/v0/storage/url/sign/team-files/nothing.txt" },
+  { name: "sign many URLs", need: "read", method: "POST", path: "/api/v0/storage/url/sign/team-files", body: json({ keys: ["nothing.txt"] }) },
   { name: "list", need: "read", method: "GET", path: "/api/v0/storage/list/team-files" },
   { name: "upload", need: "write", method: "POST", path: "/api/v0/storage/object/team-files", body: { "content-type": "multipart/form-data; boundary=x", body: "--x--\r\n" } },
   { name: "delete file", need: "delete", method: "DELETE", path: "/api/v0/storage/object/team-files/nothing.txt" },

@@ -58,6 +58,44 @@ describe("endpoint 5: get a signed URL", () => {
   });
 });
 
+describe("signing many at once (the signMany extension)", () => {
+  const many = (body: unknown) => svc.call("/v0/storage/url/sign/team-files", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+
+  it("answers each key in the order asked, plain or versioned (the newest or an older one), and says why a key has none", async () => {
+    const older = (await (await upload(svc, "team-files", "shared/many.txt", "first", { type: "text/plain" })).json()).key as string;
+    const newest = (await (await upload(svc, "team-files", "shared/many.txt", "second", { type: "text/plain" })).json()).key as string;
+    const r = await many({ keys: ["shared/many.txt", older, newest, "shared/report final.txt", "shared/nope.txt", "a/../b"], expiresIn: 600 });
+    expect(r.status).toBe(200);
+    expect(r.headers.get("cache-control")).toBe("no-store");
+    const { items } = (await r.json()) as { items: { key: string; url?: string; error?: string; message?: string }[] };
+    expect(items.map((i) => i.key)).toEqual(["shared/many.txt", older, newest, "shared/report final.txt", "shared/nope.txt", "a/../b"]);
+    const bodies = await Promise.all(items.slice(0, 4).map(async (i) => (await fetchSigned(local(i.url!))).body.toString()));
+    expect(bodies).toEqual(["second", "first", "second", "signed content"]);
+    // The same URL endpoint 5 gives for it (one contract), and the lifetime asked.
+    expect(decodeURIComponent(new URL(items[0].url!).pathname)).toBe(`/api/v0/storage/sign/team-files/${newest}`);
+    expect(Number(new URL(items[0].url!).searchParams.get("Expires")) - Date.now() / 1000).toBeLessThanOrEqual(600);
+    expect(items[4]).toMatchObject({ error: "not_found", message: 'There is no object "shared/nope.txt" in bucket "team-files".' });
+    expect(items[5]).toMatchObject({ error: "validation_error", message: expect.stringMatching(/\.\./) });
+  });
+
+  it("refuses a body it cannot take, saying what to send; is advertised in capabilities", async () => {
+    for (const [body, said] of [
+      [{ keys: [] }, /keys must be a list of 1 to 500 object keys/],
+      [{ keys: Array(501).fill("a.txt") }, /1 to 500 .*several requests/],
+      [{ keys: ["a.txt", 5] }, /keys must be a list/],
+      [{ keys: ["a.txt"], expiresIn: 0 }, /expiresIn must be one whole number of seconds from 1 to 604800/],
+      [{ keys: ["a.txt"], lifetime: 5 }, /Unknown property "lifetime"/],
+      [["a.txt"], /Send \{"keys"/],
+    ] as const) {
+      const r = await many(body);
+      expect(r.status, JSON.stringify(body).slice(0, 40)).toBe(400);
+      expect((await r.json()).message).toMatch(said);
+    }
+    expect((await svc.call("/v0/storage/url/sign/team-files", { method: "POST", headers: { "content-type": "application/json", "x-api-key": "wrong" }, body: JSON.stringify({ keys: ["a.txt"] }) })).status).toBe(401);
+    expect(((await (await svc.call("/v0/meta")).json()) as { capabilities: { signMany?: boolean } }).capabilities.signMany).toBe(true);
+  });
+});
+
 describe("endpoint 6: serve a signed URL", () => {
   it("serves the file with no key, from an address outside the allow list, with ranges", async () => {
     const path = local(await sign("shared/report%20final.txt"));

@@ -48,6 +48,9 @@ export async function startTestService(overrides: Partial<ServiceConfig> = {}): 
     port: 0,
     host: "127.0.0.1",
     dataDir,
+    // Its own, in its directory: the default is worked out from DATA_DIR (unset: ./.data), so
+    // every test service shared one file, and a rotation in one project raced another's.
+    signingKeysFile: path.join(dataDir, "storage-signing-keys.json"),
     apiKeys: [{ key }],
     logLevel: "silent",
     ...overrides,

@@ -329,6 +329,7 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities, op
           summary={summary}
           jobs={capabilities.jobs === true}
           lifetimeChoice={capabilities.expiresIn}
+          signMany={capabilities.signMany === true}
           canDelete={canDelete}
           canWrite={canCreate}
           onMove={(a) => setBulk({ action: a })}

@@ -19,6 +19,8 @@ export interface SelectionBarProps {
   /** Upstream features: jobs (move/copy/folder delete), expiresIn (link lifetimes), list (zip of folders). */
   jobs: boolean;
   lifetimeChoice: boolean;
+  /** The upstream signs many URLs in one request (signMany). */
+  signMany: boolean;
   canDelete: DeleteOffer;
   canWrite: boolean;
   onMove(action: "move" | "copy"): void;
@@ -54,7 +56,7 @@ export function SelectionBar(p: SelectionBarProps) {
     const stop = new AbortController();
     signing.current = stop;
     try {
-      const text = await signedUrls(p.bucket, summary.files, p.lifetimeChoice ? lifetime : undefined, setSigned, stop.signal);
+      const text = await signedUrls(p.bucket, summary.files, p.lifetimeChoice ? lifetime : undefined, setSigned, stop.signal, p.signMany);
       const copied = await copyText(text);
       const life = LIFETIMES.find((l) => l.seconds === (p.lifetimeChoice ? lifetime : DEFAULT_LIFETIME))?.label ?? "1 hour";
       toast(copied ? `Copied ${summary.files.length.toLocaleString("en-US")} signed ${summary.files.length === 1 ? "URL" : "URLs"}, one per line` : "Could not use the clipboard", {

@@ -1,5 +1,6 @@
 /** Signed URLs (interface §4.5, endpoints 5 and 6): make one for a version, check one. */
-import { encodeKeyPath, versionedKey } from "../../../../shared/storage";
+import type { Result } from "../../../../shared/errors";
+import { encodeKeyPath, type ParsedObjectKey, type SignManyResponse, versionedKey } from "../../../../shared/storage";
 import { StorageFailure } from "./failure";
 import { findBucket } from "./access";
 import { type Bucket, authorize } from "./buckets";
@@ -13,6 +14,31 @@ export async function signedUrl(d: StorageDomain, bucket: Bucket, row: ObjectRow
   const query = new URLSearchParams({ Expires: String(expires), "Key-Pair-Id": keyPairId, Signature: signature });
   const base = d.publicBaseUrl().replace(/\/+$/, "");
   return `${base}/v0/storage/sign/${encodeURIComponent(bucket.name)}/${encodeKeyPath(vkey)}?${query}`;
+}
+
+/**
+ * Signed URLs of many keys, in the order asked: the newest versions read in one go (a versioned
+ * key that is not the newest is looked up alone); a key with no file, or no key at all, says why.
+ */
+export async function signedUrls(d: StorageDomain, bucket: Bucket, keys: { asked: string; parsed: Result<ParsedObjectKey> }[], lifetimeSeconds: number): Promise<SignManyResponse["items"]> {
+  const plain = [...new Set(keys.flatMap((k) => (k.parsed.ok ? [k.parsed.value.key] : [])))];
+  const latest = await d.metadata.latestOf(bucket.name, plain);
+  const items: SignManyResponse["items"] = [];
+  for (const { asked, parsed } of keys) {
+    if (!parsed.ok) {
+      items.push({ key: asked, error: parsed.error.code, message: parsed.error.message });
+      continue;
+    }
+    const { key, version } = parsed.value;
+    const newest = latest.get(key);
+    const row = version === undefined || newest?.version === version ? newest : await d.metadata.version(bucket.name, key, version);
+    if (!row) {
+      items.push({ key: asked, error: "not_found", message: `There is no object ${version === undefined ? `"${key}"` : `version v${version} of "${key}"`} in bucket "${bucket.name}".` });
+      continue;
+    }
+    items.push({ key: asked, url: await signedUrl(d, bucket, row, lifetimeSeconds) });
+  }
+  return items;
 }
 
 /**
