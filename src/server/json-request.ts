@@ -35,7 +35,7 @@ export function notUtf8(bytes: Buffer): string | undefined {
   } catch {
     // Not JSON past that point either: the byte alone.
   }
-  return `${path ? `${path}: the` : "The"} body is not UTF-8 text at byte ${offset} (0x${(bytes[offset] ?? 0).toString(16).toUpperCase().padStart(2, "0")}; another encoding, such as Latin-1): send JSON encoded as UTF-8. Nothing was written.`;
+  return `${path ? `${path}: the` : "The"} body is not UTF-8 text at byte ${offset} (0x${(bytes[offset] ?? 0).toString(16).toUpperCase().padStart(2, "0")}; another encoding, such as Latin-1): send JSON encoded as UTF-8. The request was not run.`;
 }
 
 /**
@@ -46,7 +46,7 @@ export function notUtf8(bytes: Buffer): string | undefined {
 export function notPlainBody(encoding: string | string[] | undefined): string | undefined {
   const e = (Array.isArray(encoding) ? encoding.join(", ") : (encoding ?? "")).trim().toLowerCase();
   if (e === "" || e === "identity") return undefined;
-  return `The body is sent with Content-Encoding: ${e.slice(0, 40)}, which is not read here: send it uncompressed, without a Content-Encoding header. Nothing was written.`;
+  return `The body is sent with Content-Encoding: ${e.slice(0, 40)}, which is not read here: send it uncompressed, without a Content-Encoding header. The request was not run.`;
 }
 
 /** The rules above for a JSON body read whole: sent as is, as JSON, in UTF-8; why not, or undefined. */

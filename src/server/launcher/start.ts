@@ -173,7 +173,8 @@ export async function startBaseboard(env: NodeJS.ProcessEnv, opts: StartOptions 
     }
     const kind = config.baseUrl ? "hosted" : "local";
     const label = config.baseUrl ? new URL(config.baseUrl).host : `Local service (${path.resolve(dataDir as string)})`;
-    upstream = createUpstream({ baseUrl, apiKey: apiKey as string, timeoutMs: config.timeoutMs, label: kind === "local" ? "The local service" : `The service at ${label}`,
+    const upstreamName = kind === "local" ? "The local service" : `The service at ${label}`;
+    upstream = createUpstream({ baseUrl, apiKey: apiKey as string, timeoutMs: config.timeoutMs, label: upstreamName,
       // No BASE_URL to check in local mode: the launcher restarts its service by itself.
       unreachableHint: kind === "local" ? LOCAL_UNREACHABLE_HINT : undefined,
       supervised: kind === "local",
@@ -190,6 +191,7 @@ export async function startBaseboard(env: NodeJS.ProcessEnv, opts: StartOptions 
     const trail = createAuditor({
       log: auditLog,
       upstream: upstreamFor,
+      upstreamName,
       async tableOf(db, table) {
         const name = `${db}/${table}`;
         const { config: cfg, read } = await catalog.get(name);

@@ -7,6 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fromApp, raw, type RawUpstream, startRawUpstream, startTestBaseboard } from "./testing/test-baseboard";
+import { startTestService } from "../service/testing/test-service";
 
 const KEY = "proxy-key-config-2a7e";
 const PLAIN = { operators: ["equal"], fields: false, meta: false, list: false, delete: false, expiresIn: false, import: false };
@@ -133,6 +134,41 @@ describe("/api/config for an upstream without meta", () => {
       }
     } finally {
       await board.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("a wrong key against an upstream that answers its missing catalog before looking at the key", () => {
+  it("/api/config is the gateway's error naming API_KEY, not 200 with the file's tables (review 52a #2)", async () => {
+    // The local service as the hosted interface (no /v0/meta), which says 404 to any key.
+    const upstream = await startTestService({ profile: "interface" });
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bb-cfg-wrongkey-"));
+    const file = path.join(dir, "hosted.json");
+    fs.writeFileSync(file, JSON.stringify({ databases: [{ id: "demo", tables: [{ slug: "employees", primaryKey: "employee_id" }] }], buckets: [{ name: "team-files", permission: "limitedPublic" }] }));
+    try {
+      expect((await fetch(`${upstream.url}/v0/meta`, { headers: { "x-api-key": "wrong-key" } })).status).toBe(404);
+      for (const [key, status] of [["wrong-key", 502], [upstream.key, 200]] as const) {
+        const board = await startTestBaseboard({ BASE_URL: upstream.url, API_KEY: key, BASEBOARD_CONFIG: file });
+        try {
+          const res = await raw(board.url, "/api/config");
+          expect(res.status, key).toBe(status);
+          if (status === 502) expect((res.json() as { message: string }).message).toMatch(/refused Baseboard's API key \(HTTP 401\).*set API_KEY/);
+          else expect(res.json()).toMatchObject({ databases: [{ id: "demo" }], capabilities: { meta: false } });
+        } finally {
+          await board.stop();
+        }
+      }
+      // Only tables listed: the key is checked by a query of no Records.
+      fs.writeFileSync(file, JSON.stringify({ databases: [{ id: "demo", tables: [{ slug: "employees", primaryKey: "employee_id" }] }], buckets: [] }));
+      const board = await startTestBaseboard({ BASE_URL: upstream.url, API_KEY: "wrong-key", BASEBOARD_CONFIG: file });
+      try {
+        expect((await raw(board.url, "/api/config")).status).toBe(502);
+      } finally {
+        await board.stop();
+      }
+    } finally {
+      await upstream.close();
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });

@@ -113,6 +113,19 @@ export function loadConfigFile(file: string): ConfigFile | undefined {
   return parsed.data;
 }
 
+/**
+ * The status of one cheap call of the interface that needs the key, on what the config file lists:
+ * a signed URL of a file that is not there (404 with a good key), else a query of no Records.
+ * Undefined when the file lists nothing to ask about.
+ */
+async function keyCheck(upstream: Upstream, file: ConfigFile | undefined): Promise<number | undefined> {
+  const bucket = file?.buckets.find((b) => b.permission !== "forbidden");
+  if (bucket) return (await upstream.getJson(`/v0/storage/url/sign/${encodeURIComponent(bucket.name)}/.baseboard-key-check`)).status;
+  const db = file?.databases.find((d) => d.tables.length > 0);
+  if (db) return (await upstream.postJson(`/v0/record/${encodeURIComponent(db.id)}/${encodeURIComponent(db.tables[0].slug)}/query`, { limit: 0 })).status;
+  return undefined;
+}
+
 export type ConfigResult = { status: 200; body: AppConfig } | { status: number; body: ErrorBody };
 
 export async function buildAppConfig(
@@ -144,6 +157,12 @@ export async function buildAppConfig(
   }
   if (meta.status === 404 || meta.status === 405 || (meta.status === 200 && meta.body === undefined)) {
     const file = source.file;
+    // No catalog to ask, and an upstream may answer that 404 before looking at the key: the key is
+    // checked by one call that needs it (review 52a #2: a wrong API_KEY answered 200 here, so the
+    // app and its status badge looked well while every call failed).
+    const checked = await keyCheck(upstream, file).catch((e) => (e instanceof UpstreamFailure ? e : Promise.reject(e)));
+    if (checked instanceof UpstreamFailure) return { status: checked.status, body: checked.toBody() };
+    if (checked === 401) return { status: 502, body: keyRefused(source.label).toBody() };
     const body: AppConfig = {
       databases: file?.databases ?? [],
       buckets: file?.buckets ?? [],

@@ -26,6 +26,7 @@ describe("SERVICE_PROFILE=interface", () => {
     ["POST", "/v0/storage/restore/team-files/v1/p/note.txt"],
     ["POST", "/v0/storage/uploads/team-files"],
     ["PUT", "/v0/storage/uploads/team-files/00000000-0000-0000-0000-000000000000/parts/1"],
+    ["POST", "/v0/storage/url/sign/team-files"],
   ])("%s %s is 404 not_found, with or without a key", async (method, path) => {
     for (const headers of [{}, { "x-api-key": "" }] as Record<string, string>[]) {
       const res = await svc.call(path, { method, headers });

@@ -1,7 +1,7 @@
 /**
  * SERVICE_PROFILE=interface (decisions §9): the local service answering exactly as the hosted
  * interface does, so that the web app's hosted mode can be tested against something real.
- * One gate in front of every route: the extensions (`fields`, `meta`, list, delete, import, jobs, search, versions, restore, resumable uploads) are
+ * One gate in front of every route: the extensions (`fields`, `meta`, list, delete, import, jobs, search, versions, restore, resumable uploads, signing many) are
  * 404 as on an upstream that never had them; a filter operator other than `equal` is a 400;
  * `expiresIn` is dropped so a signed URL gets the interface's one hour, and an update's
  * before-images header (the audit trail's extension) is ignored.
@@ -32,6 +32,8 @@ const EXTENSION_PATHS: RegExp[] = [
 
 export function isExtensionRequest(method: string, pathname: string): boolean {
   if (method === "DELETE" && pathname.startsWith("/v0/storage/object/")) return true;
+  // Many signed URLs at once (signMany): a POST on the bucket, where endpoint 5 GETs a key.
+  if (method === "POST" && /^\/v0\/storage\/url\/sign\/[^/]+\/?$/.test(pathname)) return true;
   return EXTENSION_PATHS.some((re) => re.test(pathname));
 }
 

@@ -74,7 +74,7 @@ describe("insert", () => {
     expect(res.status).toBe(400);
     const body = (await res.json()) as { error: string; message: string };
     expect(body.error).toBe("validation_error");
-    expect(body.message).toBe("records[0].sku: the body is not UTF-8 text at byte 22 (0xFF; another encoding, such as Latin-1): send JSON encoded as UTF-8. Nothing was written.");
+    expect(body.message).toBe("records[0].sku: the body is not UTF-8 text at byte 22 (0xFF; another encoding, such as Latin-1): send JSON encoded as UTF-8. The request was not run.");
     expect(await total()).toBe(before);
     // A real U+FFFD, sent as UTF-8, is text like any other.
     expect((await post(svc, `${CAT}/insert`, { records: [{ sku: "U8\ufffd-real" }] })).status).toBe(200);

@@ -128,6 +128,8 @@ const AUDIT_PARAMS = ["table", "record", "bucket", "key", "actor", "kind", "sinc
 export async function answerAudit(log: AuditLog, actor: Actor, params: URLSearchParams): Promise<AuditAnswer> {
   for (const [name, value] of params) {
     if (!AUDIT_PARAMS.includes(name)) return bad(`${JSON.stringify(name)} is not a parameter of /api/audit: it takes ${AUDIT_PARAMS.join(", ")} (each in lower case).`);
+    // An empty filter read as none widened the query unsaid (review 52a #3: actor= gave everyone's).
+    if (value.trim() === "") return bad(`${name} is empty: give it a value, or leave it out.`);
     // No table, key, person or time holds one; PostgreSQL cannot even be asked about it (a 500).
     if (value.includes("\0")) return bad(`${name} has a NUL character (%00): remove it.`);
     // One value each (review 50a #3: the first was taken unsaid, and two tables read as none).

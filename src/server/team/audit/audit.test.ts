@@ -902,6 +902,11 @@ describe("who may read it", () => {
     expect(twice.body.message).toBe("table is given more than once: give it once.");
     expect((await call(ada, "GET", "/api/audit?kind=update&kind=import")).body.message).toContain("kind=update,import");
     // A misspelt filter is refused, not dropped (review 51a #5: the whole log came back unfiltered).
+    for (const q of ["actor=", "table=%20", "kind=&limit=2"]) {
+      const empty = await call(ada, "GET", `/api/audit?${q}`);
+      expect(empty.status, q).toBe(400);
+      expect(empty.body.message, q).toMatch(/^(actor|table|kind) is empty: give it a value, or leave it out\.$/);
+    }
     for (const q of ["tabel=demo/employees", "TABLE=demo/employees", "limit=1&foo=bar"]) {
       const odd = await call(ada, "GET", `/api/audit?${q}`);
       expect(odd.status, q).toBe(400);

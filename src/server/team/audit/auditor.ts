@@ -278,6 +278,8 @@ export interface AuditorOptions {
   log: AuditLog;
   /** What the trail reads of the upstream (before-images, file versions, a job's state). */
   upstream: Pick<Upstream, "getJson" | "postJson">;
+  /** How the upstream is named in messages ("The service at host:port"), as the forward path names it. */
+  upstreamName?: string;
   /** A table's primary key, and whether the upstream answers updates with before-images. */
   tableOf(db: string, table: string): Promise<{ primaryKey?: string; beforeImages: boolean; deletedImages?: boolean }>;
   /** An import was applied: it may have made a table that `tableOf` has not seen. */
@@ -308,7 +310,7 @@ export function createAuditor(opts: AuditorOptions): Auditor {
     // Refused as a request (400, 404): the change itself is refused the same way, and says why.
     // The upstream failing (5xx): what the change would overwrite cannot be known, so it is not
     // sent (it was, and applied, with nothing kept of what it overwrote: review 29a #1).
-    if (res.status === 401) throw keyRefused("The upstream");
+    if (res.status === 401) throw keyRefused(opts.upstreamName ?? "The upstream");
     if (res.status >= 500) {
       // A 503 stays one, with when to try again (review 46a #4: a 502 without Retry-After).
       const failure = new UpstreamFailure(res.status === 503 ? 503 : 502, `The upstream answered HTTP ${res.status} when asked for the Records this change would overwrite, so the change was not sent (the activity log must keep what it overwrites). Try again in a moment.`);
