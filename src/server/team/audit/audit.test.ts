@@ -427,6 +427,29 @@ describe("what is recorded", () => {
     expect((await call(ada, "POST", "/api/v0/record/demo/employees/query", { filter: byId("E00033") })).body.items[0].city).toBe("Hung Up Town");
   });
 
+  it("a change whose answer never comes back (made, the connection then cut) is in the Record's history, outcome unknown (review 52a #1)", async () => {
+    const ada = await signIn(base(), "ada@example.com", PW);
+    // The upstream makes the update, and the proxy's connection is cut before its answer: as when
+    // the proxy stops mid-change, what it overwrote is not known, but which Record it was for is.
+    stack.hold = async (req) => {
+      if (!req.url?.endsWith("/employees/update")) return undefined;
+      const chunks: Buffer[] = [];
+      for await (const c of req) chunks.push(c as Buffer);
+      const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k === "x-api-key" || k === "content-type" || k.startsWith("x-baseboard"))) as Record<string, string>;
+      await (await fetch(`${stack.svc.serviceUrl}${req.url}`, { method: "POST", headers, body: Buffer.concat(chunks) })).text();
+      return "reset";
+    };
+    try {
+      const res = await call(ada, "POST", "/api/v0/record/demo/employees/update", { filter: byId("E00034"), values: [{ key: "city", value: "Lost Answer" }] });
+      expect(res.status).toBe(502);
+    } finally {
+      stack.hold = undefined;
+    }
+    expect((await call(ada, "POST", "/api/v0/record/demo/employees/query", { filter: byId("E00034") })).body.items[0].city).toBe("Lost Answer");
+    const history = (await call(ada, "GET", "/api/audit?table=demo/employees&record=E00034")).body.items as { action: string; outcome: string; keys: string[] }[];
+    expect(history[0]).toMatchObject({ action: "update", outcome: "unknown", keys: ["E00034"] });
+  });
+
   it("a body is read as the service reads it; one it refuses is recorded as asked, and nothing is read for it", async () => {
     const ada = await signIn(base(), "ada@example.com", PW);
     const raw = async (p: string, body: string) => {

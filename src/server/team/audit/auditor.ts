@@ -18,7 +18,7 @@ import type { AuditLog } from "./audit-log";
 import { jsonObjectOf } from "../../../shared/json-text";
 import { recordKeyText, updateBodySchema } from "../../../shared/records";
 import { deeperThan, encodeDeep } from "../../../shared/deep-json";
-import { packChanges, packImported } from "./record-changes";
+import { keysPinnedBy, packChanges, packImported } from "./record-changes";
 
 export interface ChangeRequest {
   /** Who: a person, a shared mode, or a command on this machine (`npm run import`). */
@@ -614,7 +614,7 @@ export function createAuditor(opts: AuditorOptions): Auditor {
           images = imagesFrom(read.items, [pk, ...values.map((v) => v.key).filter((k) => k !== pk)]);
           keys = read.items.map((r) => recordKeyText(r[pk as string]));
           if (read.count > read.items.length) detail.beforeImagesOmitted = read.count - read.items.length;
-        }
+        } else if (upstreamBefore) keys = (keysPinnedBy(body.filter, pk) ?? []).slice(0, BEFORE_IMAGES_MAX);
       } else if (c.endpoint === "delete-records" && pk) {
         detail.filter = body.filter;
         detail.expectedCount = body.expectedCount;
@@ -626,7 +626,7 @@ export function createAuditor(opts: AuditorOptions): Auditor {
           deleted = read.items;
           keys = read.items.map((r) => recordKeyText(r[pk as string]));
           if (read.count > read.items.length) detail.beforeImagesOmitted = read.count - read.items.length;
-        }
+        } else if (upstreamBefore) keys = (keysPinnedBy(body.filter, pk) ?? []).slice(0, BEFORE_IMAGES_MAX);
       } else if (c.endpoint === "insert") {
         const records = Array.isArray(body.records) ? (body.records as Record<string, unknown>[]) : [];
         detail.records = records.slice(0, BEFORE_IMAGES_MAX);

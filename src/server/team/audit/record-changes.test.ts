@@ -1,6 +1,6 @@
 /** The trail's stored form of an update's changes, and how clients read it (record-changes.ts). */
 import { describe, expect, it } from "vitest";
-import { changesSize, expandChanges, packChanges } from "./record-changes";
+import { changesSize, expandChanges, keysPinnedBy, packChanges } from "./record-changes";
 
 describe("packChanges / expandChanges", () => {
   const images = {
@@ -49,5 +49,27 @@ describe("packChanges / expandChanges", () => {
     expect(expandChanges(undefined)).toBeUndefined();
     expect(expandChanges({ something: "else" })).toBeUndefined();
     expect(changesSize(undefined)).toBe(0);
+  });
+});
+
+describe("keysPinnedBy", () => {
+  it("names the Records a filter confines a change to, and nothing when it may reach others", () => {
+    const eq = (key: string, value: unknown) => ({ key, operator: "equal", value });
+    expect(keysPinnedBy({ and: [eq("id", "E1")] }, "id")).toEqual(["E1"]);
+    expect(keysPinnedBy({ and: [eq("city", "Faro"), eq("id", 7)] }, "id")).toEqual(["7"]);
+    expect(keysPinnedBy({ and: [{ key: "id", operator: "anyOf", value: ["E1", "E2"] }] }, "id")).toEqual(["E1", "E2"]);
+    expect(keysPinnedBy({ or: [eq("id", "E1"), { and: [eq("id", "E2"), eq("a", 1)] }, eq("id", "E1")] }, "id")).toEqual(["E1", "E2"]);
+    // Reaching past them: no list.
+    expect(keysPinnedBy({ or: [eq("id", "E1"), eq("city", "Faro")] }, "id")).toBeUndefined();
+    expect(keysPinnedBy({ and: [eq("city", "Faro")] }, "id")).toBeUndefined();
+    expect(keysPinnedBy({ and: [{ key: "id", operator: "notEqual", value: "E1" }] }, "id")).toBeUndefined();
+    expect(keysPinnedBy({ and: [] }, "id")).toBeUndefined();
+    expect(keysPinnedBy({ and: [eq("id", null)] }, "id")).toBeUndefined();
+    expect(keysPinnedBy(undefined, "id")).toBeUndefined();
+    // 10,000 levels (the interface allows them) end the walk, not the stack.
+    let deep: unknown = eq("id", "E1");
+    for (let i = 0; i < 10_000; i++) deep = { and: [deep] };
+    expect(keysPinnedBy(deep, "id")).toBeUndefined();
+    expect(keysPinnedBy({ and: [{ and: [{ or: [eq("id", "E3")] }] }] }, "id")).toEqual(["E3"]);
   });
 });

@@ -135,3 +135,37 @@ export function expandChanges(stored: unknown, only?: string): RecordChange[] | 
   }
   return out;
 }
+
+const PIN_DEPTH = 32;
+
+/**
+ * The primary keys a filter confines a change to, when it does (`pk` equal to a value, or any of
+ * some values, in the top group's `and`, or in every branch of its `or`); undefined when it may
+ * reach other Records. The change's entry names these before it is sent: were its answer never to
+ * come back (the proxy stopped), each Record's history still lists it (review 52a #1).
+ */
+export function keysPinnedBy(filter: unknown, pk: string, depth = 0): string[] | undefined {
+  const node = filter as { and?: unknown; or?: unknown; key?: unknown; operator?: unknown; value?: unknown } | null;
+  // The interface allows filters 10,000 levels deep: past a few, nobody pins keys that way, and
+  // the walk stops rather than overflow the stack (the change is then named by nothing, as before).
+  if (!node || typeof node !== "object" || depth > PIN_DEPTH) return undefined;
+  if (node.key === pk && node.operator === "equal" && node.value !== null && node.value !== undefined) return [recordKeyText(node.value)];
+  if (node.key === pk && node.operator === "anyOf" && Array.isArray(node.value) && node.value.length > 0) return node.value.map(recordKeyText);
+  if (Array.isArray(node.and)) {
+    for (const child of node.and) {
+      const pinned = keysPinnedBy(child, pk, depth + 1);
+      if (pinned) return pinned;
+    }
+    return undefined;
+  }
+  if (Array.isArray(node.or) && node.or.length > 0) {
+    const all: string[] = [];
+    for (const child of node.or) {
+      const pinned = keysPinnedBy(child, pk, depth + 1);
+      if (!pinned) return undefined;
+      all.push(...pinned);
+    }
+    return [...new Set(all)];
+  }
+  return undefined;
+}

@@ -54,6 +54,30 @@ describe("recordVersions", () => {
     expect(v[3].why).toBeUndefined();
   });
 
+  it("a change whose answer never came back (outcome unknown) is shown as perhaps this one, and blocks restoring what came before (review 52a #1)", () => {
+    const items: AuditItem[] = [
+      { seq: 60, at: "2026-11-25T10:40:00.000Z", actor: "eve@example.com", action: "update", keys: ["E1"], keyCount: 1, outcome: "unknown" } as AuditItem,
+      upd("E1", { a: 1 }, { a: 2 }),
+      upd("E1", { a: 0 }, { a: 1 }),
+    ];
+    const v = recordVersions(items, "E1", "id");
+    expect(v.map((x) => x.what)).toEqual(["maybe", "changed", "changed"]);
+    expect(v[0].why).toMatch(/^Its answer never came back .* it may have changed this Record\.$/);
+    expect(v[2].target).toBeUndefined();
+    expect(v[2].why).toMatch(/may have changed this Record/);
+    // A failed or refused one changed nothing: still left out.
+    expect(recordVersions([{ ...items[0], outcome: "failed" }, items[1]], "E1", "id").map((x) => x.what)).toEqual(["changed"]);
+  });
+
+  it("a delete named by its filter that did not remove this Record is not its deletion", () => {
+    const items: AuditItem[] = [
+      { seq: 70, at: "2026-11-25T10:50:00.000Z", actor: "eve@example.com", action: "delete-records", keys: ["E1", "E2"], keyCount: 2, outcome: "applied", deleted: [{ id: "E2", a: 5 }] } as AuditItem,
+      upd("E1", { a: 0 }, { a: 1 }),
+    ];
+    expect(recordVersions(items, "E1", "id").map((x) => x.what)).toEqual(["changed"]);
+    expect(recordVersions(items, "E2", "id").map((x) => x.what)).toEqual(["deleted"]);
+  });
+
   it("a change past the before-images' limit that may have touched the Record: shown, and it blocks restoring what came before", () => {
     const items: AuditItem[] = [
       upd("E1", { a: 2 }, { a: 3 }),

@@ -35,6 +35,9 @@ export interface RecordVersion {
 
 const valuesOf = (o: Record<string, RecordValue> | undefined) => o ?? {};
 
+/** The kinds of entry that change Records. */
+const CHANGES = new Set(["update", "insert", "delete-records", "import"]);
+
 /** Why a change that does not name every Record it touched may have touched this one. */
 function partialWhy(it: AuditItem): string {
   if (it.beforeImagesUnreadable) return "The values this change overwrote could not be read, so none were kept: it may have changed this Record.";
@@ -56,6 +59,12 @@ export function recordVersions(items: readonly AuditItem[], record: string, pkFi
   // Imports that named every Record they updated (before-images all kept): only what they added may be unnamed.
   const namedAllUpdated = new Set(items.filter((it) => it.action === "import" && !it.beforeImagesOmitted).map((it) => it.seq));
   for (const it of items) {
+    // Its answer never came back (the proxy stopped, or lost the service): it names this Record,
+    // so it may have changed it; listed as such rather than left out (review 52a #1).
+    if (it.outcome === "unknown" && CHANGES.has(it.action)) {
+      out.push({ seq: it.seq, at: it.at, actor: whoText(it), action: it.action, what: "maybe", fields: [], why: "Its answer never came back (the proxy stopped, or lost the service meanwhile), so whether it was made is not known, nor what it overwrote: it may have changed this Record." });
+      continue;
+    }
     if (it.outcome !== "applied") continue;
     if (it.partial) {
       out.push({ seq: it.seq, at: it.at, actor: whoText(it), action: it.action, what: "maybe", fields: [], why: partialWhy(it) });
@@ -77,6 +86,8 @@ export function recordVersions(items: readonly AuditItem[], record: string, pkFi
       if (it.action === "insert" && !row && !it.keys.includes(record)) continue;
       out.push({ seq: it.seq, at: it.at, actor: whoText(it), action: it.action, what: "added", fields: row ? Object.entries(row).filter(([f]) => f !== pkField).map(([field, v]) => ({ field, before: undefined, after: v })) : [] });
     } else if (it.action === "delete-records") {
+      // Named by its filter before it was sent, and not among those it removed: it did not delete this one.
+      if (Array.isArray(it.deleted) && !(it.deleted as RecordRow[]).some((r) => recordKeyText(r[pkField]) === as)) continue;
       out.push({ seq: it.seq, at: it.at, actor: whoText(it), action: it.action, what: "deleted", fields: [] });
     }
   }
