@@ -135,6 +135,25 @@ test("the blank row at the end of the page: type into it, Enter adds the Record;
   await page.keyboard.press("Escape");
   await page.getByRole("region", { name: "Notifications" }).getByRole("button", { name: "Undo" }).first().click();
   await expect.poll(async () => (await apiQuery("employees", { filter: pkOr("NEWROW-01"), limit: 0 })).count).toBe(0);
+
+  // A block pasted from a spreadsheet into the key: its first line spread over the cells, the
+  // rest said, not the whole block in the key (review 52b #1).
+  await serviceCall("/v0/record/demo/employees/delete", { filter: pkOr("NEWROW-02", "NEWROW-03"), expectedCount: 0 });
+  const key = row.getByLabel(/^New Record: employee_id/);
+  await key.focus();
+  await key.evaluate((el) => {
+    const data = new DataTransfer();
+    data.setData("text/plain", "NEWROW-02\tPaste One\r\nNEWROW-03\tPaste Two\r\n");
+    el.dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }));
+  });
+  await expect(key).toHaveValue("NEWROW-02");
+  await expect(row.getByLabel("New Record: full_name")).toHaveValue("Paste One");
+  await expect(page.getByRole("alert").filter({ hasText: "Only the first of the 2 pasted lines is in the row" })).toBeVisible();
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("status").filter({ hasText: "Added Record NEWROW-02" })).toBeVisible();
+  expect((await apiQuery("employees", { filter: pkOr("NEWROW-02") })).items[0]).toMatchObject({ employee_id: "NEWROW-02", full_name: "Paste One" });
+  expect((await apiQuery("employees", { filter: pkOr("NEWROW-03"), limit: 0 })).count).toBe(0);
+  await serviceCall("/v0/record/demo/employees/delete", { filter: pkOr("NEWROW-02"), expectedCount: 1 });
 });
 
 test("a toast's Undo undoes its own change only: gone once Ctrl+Z undid it, refused once later changes were made", async ({ page }) => {

@@ -12,7 +12,8 @@ import { SEL_W } from "../grid/GridRow";
 import { insertRecords } from "../records-write-mutation";
 import { invalidateTableRecords } from "../records-update-mutation";
 import { recordAdded } from "./record-added";
-import { buildRecord, isRequired } from "./new-record.utils";
+import { buildRecord, isRequired, spreadPaste } from "./new-record.utils";
+import { parseTsv } from "../clipboard/tsv.utils";
 import "./add-record.css";
 
 interface Props {
@@ -50,6 +51,8 @@ export function NewRow({ db, table, columns, fields, ariaRowIndex, noDelete }: P
   // tab stop, so a keyboard passing through the page is not walked through every Field.
   const typing = Object.values(texts).some((t) => t !== "");
   const firstOwn = columns.findIndex((c) => !c.joined && fields.some((f) => f.key === c.key));
+  /** The Fields the row has cells for, in the order shown (where a pasted block goes). */
+  const ownKeys = columns.filter((c) => !c.joined && fields.some((f) => f.key === c.key)).map((c) => c.key);
 
   const commit = async () => {
     setError(null);
@@ -123,6 +126,18 @@ export function NewRow({ db, table, columns, fields, ariaRowIndex, noDelete }: P
                   tabIndex={typing || i === firstOwn ? 0 : -1}
                   disabled={busy}
                   onChange={(e) => setTexts((t) => ({ ...t, [col.key]: e.target.value }))}
+                  onPaste={(e) => {
+                    const spread = spreadPaste(parseTsv(e.clipboardData.getData("text/plain")), ownKeys, col.key);
+                    if (!spread) return;
+                    e.preventDefault();
+                    setTexts((t) => ({ ...t, ...spread.texts }));
+                    setProblems({});
+                    setError(
+                      spread.more
+                        ? `Only the first of the ${spread.more + 1} pasted lines is in the row: Enter adds it, then paste the next line (or bring them all in at once with Import CSV…).`
+                        : null,
+                    );
+                  }}
                 />
               )}
             </div>

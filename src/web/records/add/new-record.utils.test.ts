@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { FieldInfo } from "../../../shared/records";
-import { buildRecord, formFields } from "./new-record.utils";
+import { buildRecord, formFields, spreadPaste } from "./new-record.utils";
 
 const fields: FieldInfo[] = [
   { key: "name", type: "text", nullable: true, primaryKey: false },
@@ -35,5 +35,22 @@ describe("new Record form", () => {
     }
     // Other Fields keep their blanks: they are what was typed.
     expect(buildRecord(fields, { id: "E00002", team: " x " })).toEqual({ ok: true, record: { id: "E00002", team: " x " } });
+  });
+
+  it("refuses a key holding a tab or line break (review 52b #1)", () => {
+    for (const id of ["E09001\tPaste One", "E1\nE2"]) {
+      const r = buildRecord(fields, { id, team: "x" });
+      expect(r.ok, JSON.stringify(id)).toBe(false);
+      if (!r.ok) expect(r.problems.id).toMatch(/holds a tab, line break or other control character/);
+    }
+  });
+
+  it("spreads a pasted block's first line over the row from the cell pasted into, and counts the other lines", () => {
+    const shown = ["id", "name", "age"];
+    expect(spreadPaste([["E09001", "Paste One"], ["E09002", "Paste Two"]], shown, "id")).toEqual({ texts: { id: "E09001", name: "Paste One" }, more: 1 });
+    expect(spreadPaste([["Ann", "41", "past the last column"]], shown, "name")).toEqual({ texts: { name: "Ann", age: "41" }, more: 0 });
+    // One cell is plain text: typed as is.
+    expect(spreadPaste([["just text"]], shown, "name")).toBeUndefined();
+    expect(spreadPaste([["a", "b"]], shown, "hidden")).toBeUndefined();
   });
 });

@@ -33,3 +33,22 @@ export function buildRecord(fields: readonly FieldInfo[], texts: Readonly<Record
   }
   return Object.keys(problems).length ? { ok: false, problems } : { ok: true, record };
 }
+
+/**
+ * A block pasted into the blank row's cell `at` (a spreadsheet's cells: tabs between, lines
+ * after): its first line spread over the row's Fields from there, in the order shown, as a paste
+ * onto the grid spreads; undefined for plain text (one cell, typed as is). `more`: the lines
+ * after the first, which the blank row does not take (review 52b #1: the whole block went into
+ * the key, tabs and all, and Enter added it as one Record).
+ */
+export function spreadPaste(rows: readonly (readonly string[])[], shown: readonly string[], at: string): { texts: Record<string, string>; more: number } | undefined {
+  if (rows.length === 0 || (rows.length === 1 && rows[0].length <= 1)) return undefined;
+  const from = shown.indexOf(at);
+  if (from < 0) return undefined;
+  const texts: Record<string, string> = {};
+  rows[0].forEach((cell, i) => {
+    const key = shown[from + i];
+    if (key !== undefined) texts[key] = cell;
+  });
+  return { texts, more: rows.length - 1 };
+}

@@ -57,6 +57,12 @@ export function parseInput(field: FieldInfo, text: string): Result<RecordValue> 
   if (field.primaryKey && t !== "" && t !== text && field.type === "text") {
     return fail("validation_error", `${field.key} is the primary key and starts or ends with a blank (a space, tab or line break): "${t}" and "${text}" would be two Records that look the same. Remove the blank.`);
   }
+  // Nor a tab or line break inside one: never meant, and shown as a space (review 52b #1: a
+  // spreadsheet block pasted into the blank row's key became one Record's key, tabs and all).
+  // eslint-disable-next-line no-control-regex -- control characters are what is looked for
+  if (field.primaryKey && field.type === "text" && /[\u0000-\u001f\u007f]/.test(text)) {
+    return fail("validation_error", `${field.key} is the primary key and holds a tab, line break or other control character: a key is one line of text. Paste cells onto the grid, or type the key alone.`);
+  }
   switch (field.type) {
     case "number": {
       if (t === "") return checkValue(field, null);
