@@ -55,6 +55,10 @@ export function createAttemptLimiter(max = MAX_FAILURES, windowMs = FAILURE_WIND
       if (list?.length) failures.set(who, list);
       else failures.delete(who);
     },
+    /** Attempts left in the window before the next is refused. */
+    left(who: string, now = Date.now()): number {
+      return Math.max(0, max - recent(who, now).length);
+    },
     /** How many clients are remembered (for tests of the bound). */
     size: () => failures.size,
   };

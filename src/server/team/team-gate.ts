@@ -14,7 +14,7 @@ import { SESSION_ENDED_REASON } from "../../shared/meta";
 import { PAGE_SECURITY_HEADERS } from "../proxy/headers";
 import { clientKey } from "../proxy/login-limiter";
 import type { WrongPasswordAt } from "./audit/auditor";
-import { wrongPasswordLimiter } from "./sessions/password-limits";
+import { SIGN_IN_ADDRESS_LIMIT, SIGN_IN_LIMIT, wrongPasswordLimiter, wrongSignInsFromAddress } from "./sessions/password-limits";
 import { formFromOwnPage } from "../proxy/guard";
 import { FORM_TOO_LARGE, readForm } from "../proxy/read-form";
 import { readCookie, safeNext, type SessionGate } from "../proxy/session";
@@ -87,7 +87,7 @@ export async function createTeamGate(opts: TeamOptions): Promise<TeamGate> {
   const { store } = opts;
   const people = await createPeopleSessions(store, { pollMs: opts.pollMs, onError: (e) => opts.log?.(`people store: ${e.message}`) });
   const admin = createPeopleAdmin(store);
-  const byAddress = wrongPasswordLimiter();
+  const byAddress = wrongSignInsFromAddress();
   const byAccount = wrongPasswordLimiter();
   const secure = opts.publicOrigin?.startsWith("https:") ? "; Secure" : "";
   /**
@@ -148,11 +148,19 @@ export async function createTeamGate(opts: TeamOptions): Promise<TeamGate> {
     }
     const email = normalizeEmail(form.get("email") ?? "").slice(0, 254);
     const next = safeNext(form.get("next"));
-    const wait = Math.max(byAddress.retryAfter(address), email ? byAccount.retryAfter(email) : 0);
+    const accountWait = email ? byAccount.retryAfter(email) : 0;
+    const addressWait = byAddress.retryAfter(address);
+    const wait = Math.max(accountWait, addressWait);
     if (wait > 0) {
       // Counted too (review 39a #9: a guessing run past the limit left no trace after it).
       await opts.onSignInFailed?.(email || "(no email)", address);
-      return html(res, 429, signInPage({ error: `Too many wrong attempts. Try again in ${Math.ceil(wait / 60)} min.`, next, email, sso }), { "retry-after": String(wait) });
+      // Which limit, said: the account's is this person's own; the address's is everyone's there
+      // (review 52b #2: an admin with no wrong attempt was told she had made too many).
+      const error =
+        accountWait > 0
+          ? `Too many wrong passwords for this account (${SIGN_IN_LIMIT} in 15 minutes). Try again in ${Math.ceil(wait / 60)} min, or ask an admin to reset your password.`
+          : `Too many wrong sign-ins from this network address (${SIGN_IN_ADDRESS_LIMIT} in 15 minutes, across accounts). Try again in ${Math.ceil(wait / 60)} min.`;
+      return html(res, 429, signInPage({ error, next, email, sso }), { "retry-after": String(wait) });
     }
     // Counted as wrong from now, before the slow check: attempts in flight count (review 34a #2).
     byAddress.fail(address, Date.now(), email);
@@ -165,7 +173,9 @@ export async function createTeamGate(opts: TeamOptions): Promise<TeamGate> {
     const good = await checkPassword(person?.passwordHash, form.get("password") ?? "");
     if (!person || !good || person.disabled) {
       await opts.onSignInFailed?.(email, address);
-      return html(res, 401, signInPage({ error: WRONG_PASSWORD, next, email, sso }));
+      // Said before it happens (any email alike, so it tells nothing of who has an account).
+      const last = email && byAccount.left(email) === 1 ? " One more wrong password locks this account for 15 minutes." : "";
+      return html(res, 401, signInPage({ error: `${WRONG_PASSWORD}${last}`, next, email, sso }));
     }
     // Right: the account starts afresh, and the address forgets its misses at this account only
     // (not those at others: review 34a #5).
@@ -193,6 +203,8 @@ export async function createTeamGate(opts: TeamOptions): Promise<TeamGate> {
     if ((await store.takeInvite(tokenHash, Date.now())) !== email) return html(res, 404, messagePage("This link was used already, or has expired", "If you set your password with it, sign in; else ask an admin for a new one."));
     const set = await admin.setPassword(email, password);
     if (!set.ok) return html(res, 400, setPasswordPage({ email, action, error: set.message }));
+    // A new password ends the wait the old one's wrong tries started (an admin's reset is the way out of a lock).
+    byAccount.succeed(email);
     if (set.value.disabled) return html(res, 403, messagePage("Account disabled", "Your password is set, but an admin has disabled this account."));
     const secret = await people.start(set.value, req);
     return redirect(res, "/", { "set-cookie": cookie(secret, Math.floor(ABSOLUTE_MS / 1000)) });

@@ -15,6 +15,7 @@ import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fromApp, startRawUpstream, startTestBaseboard } from "../../proxy/testing/test-baseboard";
 import { signIn, startTeamStack, type TeamStack, waitForMode } from "../testing/team-stack";
+import { SIGN_IN_ADDRESS_LIMIT } from "../sessions/password-limits";
 import { runAuditCommand } from "./cli";
 
 const PW = "a perfectly long passphrase";
@@ -891,7 +892,7 @@ describe("what is recorded", () => {
         r.on("error", reject);
         r.end(body);
       });
-    for (let i = 0; i < 10; i++) expect(await from(`spray-${i}@example.com`)).toBe(401);
+    for (let i = 0; i < SIGN_IN_ADDRESS_LIMIT; i++) expect(await from(`spray-${i}@example.com`)).toBe(401);
     expect(await from("late@example.com")).toBe(429);
     const late = await call(ada, "GET", "/api/audit?kind=sign-in-failed&actor=late@example.com");
     expect(late.body.items[0]).toMatchObject({ action: "sign-in-failed", address: "127.0.0.41", count: 1 });
