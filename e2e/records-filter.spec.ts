@@ -28,7 +28,14 @@ test("a two-level nested filter built with the mouse matches the API's rows and 
   await expect(group.getByLabel("Condition 2.2 field")).toBeFocused();
   await group.getByLabel("Condition 2.2 field").selectOption("country");
   await group.getByLabel("Condition 2.2 value", { exact: true }).fill("Brazil");
-  await builder.getByRole("button", { name: "Apply filter" }).click();
+  // Applied from the keyboard: the focus stays on Apply, now with nothing to apply (review 52b #3:
+  // it turned disabled under the focus, which fell to the page).
+  const applyButton = builder.getByRole("button", { name: "Apply filter" });
+  await applyButton.focus();
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/Brazil/);
+  await expect(applyButton).toHaveAttribute("aria-disabled", "true");
+  await expect(applyButton).toBeFocused();
 
   const filter = {
     and: [

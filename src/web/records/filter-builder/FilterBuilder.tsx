@@ -92,6 +92,7 @@ export const FilterBuilder = memo(function FilterBuilder({ db, table, fields, op
   const applyLatest = useRef(apply);
   applyLatest.current = apply;
   const jsonPending = showJson && json.text !== null && json.text !== JSON.stringify(wire, null, 2);
+  const applyBlocked = !jsonPending && (problems.size > 0 || !dirty);
 
   return (
     <section
@@ -107,7 +108,16 @@ export const FilterBuilder = memo(function FilterBuilder({ db, table, fields, op
       <GroupEditor group={root} path="" isRoot db={db} table={table} fields={fields} operators={operators} problems={problems} edit={edit} />
       {showJson && <FilterJsonView wire={wire} fields={fields} operators={operators} edit={json} onLoad={(f) => setDraft(tableKey, fromWire(f), base)} />}
       <div className="filter-foot">
-        <button type="button" className="btn btn-primary" onClick={apply} disabled={!jsonPending && (problems.size > 0 || !dirty)} title="Apply (Ctrl+Enter)">
+        {/* aria-disabled, not disabled: applied from the keyboard, the button it was pressed on
+            stays under the focus (review 52b #3: disabled once nothing was pending, it dropped the
+            focus to the page). */}
+        <button
+          type="button"
+          className="btn btn-primary"
+          onClick={() => (applyBlocked ? undefined : apply())}
+          aria-disabled={applyBlocked || undefined}
+          title={applyBlocked ? (problems.size > 0 ? "Fix the marked conditions first" : "Nothing to apply: the filter shown is the one applied") : "Apply (Ctrl+Enter)"}
+        >
           Apply filter
         </button>
         {dirty && (
