@@ -28,6 +28,8 @@ describe("parseFilterText", () => {
     ['{"and":[],"or":[]}', /has both "and" and "or"/],
     ['{"and":{}}', /filter\.and must be an array/],
     ['{"and":[{"key":"nope","operator":"equal","value":1}]}', /filter\.and\[0\]\.key: there is no field "nope"/],
+    // An anyOf's key is the condition's own, not one of its values' (review 52b #4).
+    ['{"and":[{"key":"departmnt","operator":"anyOf","value":["Sales"]}]}', /^filter\.and\[0\]\.key: there is no field "departmnt"/],
     ['{"and":[{"or":[{"key":"age","operator":"gt","value":1}]}]}', /filter\.and\[0\]\.or\[0\]: unknown operator "gt"/],
     ['{"and":[{"key":"age","operator":"contains","value":"4"}]}', /filter\.and\[0\]: operator contains does not apply to Field "age" \(number\); use one of: equal/],
     ['{"and":[{"key":"active","operator":"greaterThan","value":true}]}', /greaterThan does not apply to Field "active" \(boolean\)/],

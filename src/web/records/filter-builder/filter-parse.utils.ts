@@ -51,7 +51,10 @@ export function parseFilterValue(data: unknown, ctx: ParseContext, path = "filte
 
 function conditionProblem(c: ParsedCondition, ctx: ParseContext): string | undefined {
   const field = ctx.fields?.find((f) => f.key === c.key);
-  if (ctx.fields && !field) return `${c.path}.key: there is no field ${quoteName(c.key)}. Fields: ${ctx.fields.map((f) => f.key).join(", ")}.`;
+  // An "anyOf" is parsed as one `equal` a value (at `.value[i]`): its key is the condition's own
+  // (review 52b #4: "filter.and[0].value[0].key" sent the reader to a place that is not there).
+  const at = c.path.replace(/\.value\[\d+\]$/, "");
+  if (ctx.fields && !field) return `${at}.key: there is no field ${quoteName(c.key)}. Fields: ${ctx.fields.map((f) => f.key).join(", ")}.`;
   if (!ctx.operators.includes(c.operator)) {
     return `${c.path}.operator: "${c.operator}" is not offered by this upstream; use one of ${ctx.operators.join(", ")}.`;
   }
