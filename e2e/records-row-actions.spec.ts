@@ -76,6 +76,16 @@ test("the blank row at the end of the page: type into it, Enter adds the Record;
   await openView(page, "employees", { filter: { and: [pkOr("E00866", "NEWROW-01")] } });
   const row = page.getByRole("row", { name: /New Record/ });
   await expect(row).toBeVisible();
+  // After the table's last Record for a screen reader (the header is row 1, E00866 row 2), and
+  // counted (review 52b #5: its index was the page's).
+  await expect(row).toHaveAttribute("aria-rowindex", "3");
+  await expect(page.getByRole("grid")).toHaveAttribute("aria-rowcount", "3");
+  // On a later page too: after the last Record of the table, not of the page.
+  const total = (await apiQuery("employees", { limit: 0 })).count;
+  await openView(page, "employees", { sort: "employee_id", page: Math.ceil(total / 50) });
+  await expect(row).toHaveAttribute("aria-rowindex", String(total + 2));
+  await expect(page.getByRole("grid")).toHaveAttribute("aria-rowcount", String(total + 2));
+  await openView(page, "employees", { filter: { and: [pkOr("E00866", "NEWROW-01")] } });
   // Empty, it is one tab stop: Tab from its first Field leaves the row (it walked all 14).
   await row.getByLabel(/^New Record: employee_id/).focus();
   await page.keyboard.press("Tab");

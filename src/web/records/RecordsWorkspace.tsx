@@ -301,7 +301,7 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
             liveTable={`${db}/${table}`}
             openRecord={search.record}
             readOnlyWhy={changeWhy}
-            footer={fields && !insertWhy && !view.join ? <NewRow db={db} table={table} columns={columns} fields={fields} ariaRowIndex={(rowsShown?.length ?? 0) + 2} noDelete={deleteWhy} /> : undefined}
+            footer={fields && !insertWhy && !view.join ? <NewRow db={db} table={table} columns={columns} fields={fields} ariaRowIndex={count !== undefined ? count + 2 : (view.page - 1) * view.size + (rowsShown?.length ?? 0) + 2} noDelete={deleteWhy} /> : undefined}
           />
         ) : null}
         {/* Inside the grid area: the panel leaves the toolbar, filter and pager usable. */}

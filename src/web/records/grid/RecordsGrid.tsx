@@ -312,7 +312,9 @@ export const RecordsGrid = memo(function RecordsGrid(p: Props) {
       className="grid"
       role="grid"
       aria-label={p.label}
-      aria-rowcount={p.totalRows === undefined ? -1 : p.totalRows + 1}
+      // The header row, every Record, and the blank row after the last when there is one (its
+      // index is after the table's last Record, not the page's: review 52b #5).
+      aria-rowcount={p.totalRows === undefined ? -1 : p.totalRows + 1 + (p.footer ? 1 : 0)}
       aria-colcount={colCount}
       aria-multiselectable="true"
       onKeyDown={onKeyDown}
