@@ -124,6 +124,8 @@ test("Copy signed URLs for many files: one a line, in the listing's order, each 
   await expect(page.getByRole("status").filter({ hasText: "Signing cancelled" })).toBeVisible();
   await expect(bar.getByRole("button", { name: "Cancel" })).toHaveCount(0);
   await expect(bar.getByRole("button", { name: "Copy signed URLs" })).toBeEnabled();
+  // Back where it started (review 52b #6: the focus fell to the listing's first file).
+  await expect(bar.getByRole("button", { name: "Copy signed URLs" })).toBeFocused();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe("kept");
   await page.unroute("**/api/v0/storage/url/sign/**");
 });

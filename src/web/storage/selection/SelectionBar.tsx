@@ -34,6 +34,7 @@ export function SelectionBar(p: SelectionBarProps) {
   const [busy, setBusy] = useState<"zip" | "links" | null>(null);
   const [signed, setSigned] = useState(0);
   const signing = useRef<AbortController | null>(null);
+  const copyButton = useRef<HTMLButtonElement>(null);
   const items = [...summary.folders, ...summary.files.map((f) => f.key)];
   const noJobs = "Moving and copying run as server-side jobs, and this upstream has none (no jobs in its capabilities).";
   const folderDeleteBlocked = summary.folders.length > 0 && !p.jobs ? "Deleting a folder runs as a server-side job, and this upstream has none." : undefined;
@@ -69,6 +70,9 @@ export function SelectionBar(p: SelectionBarProps) {
     } finally {
       signing.current = null;
       setBusy(null);
+      // Cancelled from its own button (gone now): back to Copy signed URLs, where it started, once
+      // it is enabled again (review 52b #6: the focus fell to the listing's first file).
+      if (stop.signal.aborted) requestAnimationFrame(() => copyButton.current?.focus());
     }
   };
   const total = summary.files.length;
@@ -86,7 +90,7 @@ export function SelectionBar(p: SelectionBarProps) {
           <Icon name="download" /> Download zip
         </button>
         <span className="st-selection-links">
-          <button type="button" className="btn btn-sm" onClick={links} disabled={busy !== null || summary.files.length === 0} aria-busy={busy === "links" || undefined} title={summary.files.length === 0 ? "Only files have signed URLs: select files" : undefined}>
+          <button ref={copyButton} type="button" className="btn btn-sm" onClick={links} disabled={busy !== null || summary.files.length === 0} aria-busy={busy === "links" || undefined} title={summary.files.length === 0 ? "Only files have signed URLs: select files" : undefined}>
             <Icon name="link" /> Copy signed URLs
           </button>
           {busy === "links" && total > 20 && (
