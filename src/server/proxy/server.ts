@@ -191,6 +191,13 @@ export function createProxyHandler(deps: ProxyDeps) {
     return missingExtension(route.endpoint, cfg.capabilities, `The service at ${deps.upstreamInfo.label}`);
   }
 
+  /** A change the proxy answers itself before sending it on (nothing changed): recorded as asked and failed, with why. */
+  async function unsent(req: IncomingMessage, route: ForwardRoute, actor: Actor | undefined, status: number, message: string, body?: Buffer) {
+    if (!actor || !deps.audit || !CHANGE_ENDPOINTS.has(route.endpoint)) return;
+    const change = { actor, address: req.socket.remoteAddress ?? "", method: req.method ?? "POST", endpoint: route.endpoint, upstreamPath: route.upstreamPath, target: route.target, body };
+    await deps.audit.unanswered(change, status, message);
+  }
+
   /** Forwards, and notes a client that went away (info: it is the client's choice, not our fault). */
   async function forward(req: IncomingMessage, res: ServerResponse, route: ForwardRoute, withKey: boolean, headers: OutgoingHttpHeaders, actor?: Actor) {
     // The embedded service is restarting (or down): say so now rather than send to a closed port.
@@ -199,8 +206,7 @@ export function createProxyHandler(deps: ProxyDeps) {
       if (actor && deps.audit && CHANGE_ENDPOINTS.has(route.endpoint)) {
         // A change asked for now is recorded as failed, with what it asked (its JSON body).
         const read = route.jsonBody ? await readJson(req) : undefined;
-        const change = { actor, address: req.socket.remoteAddress ?? "", method: req.method ?? "GET", endpoint: route.endpoint, upstreamPath: route.upstreamPath, target: route.target, body: read?.kind === "ok" ? read.body : undefined };
-        await deps.audit.unanswered(change, 503, down.body.message);
+        await unsent(req, route, actor, 503, down.body.message, read?.kind === "ok" ? read.body : undefined);
         if (read?.kind === "ok") read.release();
       }
       if (req.method !== "GET" && req.method !== "HEAD") res.once("finish", () => req.readableEnded || discardRest(req));
@@ -208,20 +214,14 @@ export function createProxyHandler(deps: ProxyDeps) {
     }
     const notHere = (await unlistedTarget(route)) ?? (await notOffered(route));
     if (notHere) {
-      if (actor && deps.audit && CHANGE_ENDPOINTS.has(route.endpoint)) {
-        const change = { actor, address: req.socket.remoteAddress ?? "", method: req.method ?? "POST", endpoint: route.endpoint, upstreamPath: route.upstreamPath, target: route.target };
-        await deps.audit.unanswered(change, 404, notHere);
-      }
+      await unsent(req, route, actor, 404, notHere);
       if (req.method !== "GET" && req.method !== "HEAD") res.once("finish", () => req.readableEnded || discardRest(req));
       return sendJson(res, 404, errorBody("not_found", notHere), headers);
     }
     // A compressed body is not read here, nor by the service: refused before anything is sent.
     const encoded = req.method !== "GET" && req.method !== "HEAD" ? notPlainBody(req.headers["content-encoding"]) : undefined;
     if (encoded) {
-      if (actor && deps.audit && CHANGE_ENDPOINTS.has(route.endpoint)) {
-        const change = { actor, address: req.socket.remoteAddress ?? "", method: req.method ?? "POST", endpoint: route.endpoint, upstreamPath: route.upstreamPath, target: route.target };
-        await deps.audit.unanswered(change, 400, encoded);
-      }
+      await unsent(req, route, actor, 400, encoded);
       res.once("finish", () => req.readableEnded || discardRest(req));
       return sendJson(res, 400, errorBody("validation_error", encoded), headers);
     }
@@ -250,10 +250,7 @@ export function createProxyHandler(deps: ProxyDeps) {
       const readable = unreadable ? { ok: false as const, message: unreadable } : parseJsonText(body.toString("utf8"));
       if (!readable.ok) {
         release();
-        if (actor && deps.audit && CHANGE_ENDPOINTS.has(route.endpoint)) {
-          const change = { actor, address: req.socket.remoteAddress ?? "", method: req.method ?? "POST", endpoint: route.endpoint, upstreamPath: route.upstreamPath, target: route.target };
-          await deps.audit.unanswered(change, 400, readable.message);
-        }
+        await unsent(req, route, actor, 400, readable.message);
         return sendJson(res, 400, errorBody("validation_error", readable.message), headers);
       }
       json = readable.value;
