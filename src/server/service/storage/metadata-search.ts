@@ -33,7 +33,12 @@ export async function openSearchStore(engine: SqlEngine, warn: (msg: string) => 
       // PostgreSQL: the folded LIKE the trigram index serves. DuckDB: contains(), a literal
       // substring test it runs vectorized; LIKE with an ESCAPE clause is not rewritten to it and
       // took twice as long at a million keys.
-      const matches = engine.dialect.secondaryIndexes ? engine.dialect.foldedMatch(sql.ref("key"), q, "contains") : sql`contains(lower(key), ${q.toLowerCase()})`;
+      const one = (text: string) => (engine.dialect.secondaryIndexes ? engine.dialect.foldedMatch(sql.ref("key"), text, "contains") : sql`contains(lower(key), ${text.toLowerCase()})`);
+      // Keys are bytes (decisions §7): "café" typed (composed, NFC) and one named on macOS
+      // (decomposed, NFD) are two keys that look alike. The search finds either spelling
+      // (review 51a #7: a typed search missed the macOS one).
+      const [composed, decomposed] = [q.normalize("NFC"), q.normalize("NFD")];
+      const matches = composed === decomposed ? one(q) : sql`(${one(composed)} or ${one(decomposed)})`;
       let keys = b
         .selectFrom(OBJECTS)
         .select("key")

@@ -26,6 +26,17 @@ describe("storage search", () => {
     expect(body.nextCursor).toBeNull();
   });
 
+  it("finds a name in either Unicode spelling, composed (typed) or decomposed (named on macOS) (review 51a #7)", async () => {
+    const composed = "n/caf\u00e9 menu.txt";
+    const decomposed = "n/cafe\u0301 list.txt";
+    for (const key of [composed, decomposed]) expect((await upload(svc, "public-assets", key, key)).status).toBe(200);
+    for (const q of ["caf\u00e9", "cafe\u0301", "CAF\u00c9"]) {
+      expect((await search(q)).body.items.map((i) => i.key).sort(), JSON.stringify(q)).toEqual([decomposed, composed].sort());
+    }
+    // Each stays its own key: nothing is renamed.
+    expect((await search("menu")).body.items.map((i) => i.key)).toEqual([composed]);
+  });
+
   it("takes % and _ literally", async () => {
     expect((await search("%_")).body.items.map((i) => i.key)).toEqual(["s/100%_done.txt"]);
   });
