@@ -82,6 +82,40 @@ test("signs in through the provider, creating the person with the mapped role", 
   // The person exists in the store now, marked as SSO, with no password.
   const out = stack.people(["list"]);
   expect(out).toMatch(/edna@example.com\tedna\teditor\tsso/);
+  // And in the activity log, added by the provider with the role it gave (review 53a #1: no entry).
+  const items = await auditAsRoot(page.context().browser()!, "kind=people&limit=50");
+  expect(items.find((i) => i.keys?.includes("edna@example.com") && i.detail?.action === "add"), JSON.stringify(items)).toMatchObject({
+    actor: expect.stringContaining("single sign-on"),
+    outcome: "applied",
+    detail: expect.objectContaining({ role: "editor", by: "the provider's groups" }),
+  });
+});
+
+/** The activity log's items, read by an admin who signs in with a password. */
+async function auditAsRoot(browser: import("@playwright/test").Browser, query: string) {
+  const root = await browser.newContext();
+  const r = await root.newPage();
+  await signInAs(r, "root@example.com", PW);
+  const items = (await r.evaluate(async (q) => (await (await fetch(`/api/audit?${q}`)).json()).items, query)) as { actor: string; outcome?: string; count?: number; detail?: Record<string, unknown>; keys?: string[] }[];
+  await root.close();
+  return items;
+}
+
+test("a disabled person the provider signs in: refused, their role left as it was, the try counted (review 53a #2, #3)", async ({ browser }) => {
+  const first = await browser.newContext();
+  await ssoSignIn(await first.newPage(), "dora@example.com");
+  await first.close();
+  stack.people(["disable", "dora@example.com"]);
+  groupsOf.set("dora@example.com", ["baseboard-admins"]);
+  const c = await browser.newContext();
+  const page = await c.newPage();
+  await ssoSignIn(page, "dora@example.com");
+  await expect(page.getByRole("alert")).toContainText("An admin has disabled this account.");
+  expect(stack.people(["list"])).toMatch(/dora@example.com\tdora\tviewer\tdisabled\tsso/);
+  await c.close();
+  const failed = await auditAsRoot(browser, `kind=sign-in-failed&actor=${encodeURIComponent("dora@example.com")}`);
+  expect(failed[0]).toMatchObject({ actor: "dora@example.com", count: 1 });
+  expect(JSON.stringify(failed[0])).toContain("/auth/oidc/callback");
 });
 
 test("an unmapped person is a viewer; a domain outside the allowed list is refused", async ({ browser }) => {

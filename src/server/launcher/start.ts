@@ -228,11 +228,10 @@ export async function startBaseboard(env: NodeJS.ProcessEnv, opts: StartOptions 
         : undefined,
       publicOrigin: config.publicOrigin,
       oidc: oidcSettings
-        ? createOidcSignIn(oidcSettings, teamStore, log, async ({ email, from, to, address }) => {
-            // The provider's change of a role, in the log like an admin's, by the provider.
-            const done = await trail.peopleChange({ actor: { email: `single sign-on (${oidcSettings.issuer.host})`, kind: "sso" }, address, method: "GET", path: "/auth/oidc/callback", what: { action: "set-role", email, detail: { email, role: to, from, by: "the provider's groups" } } });
-            await done(200);
-          })
+        ? createOidcSignIn(oidcSettings, teamStore, log, ({ action, email, detail, address }) =>
+            // The provider's changes to people, in the log like an admin's, by the provider.
+            trail.peopleChange({ actor: { email: `single sign-on (${oidcSettings.issuer.host})`, kind: "sso" }, address, method: "GET", path: "/auth/oidc/callback", what: { action, email, detail } }),
+          )
         : undefined,
       onSignInFailed: (email, address, endpoint) => trail.signInFailed(email, address, endpoint),
       bodyIdleMs: config.limits.bodyIdleMs,

@@ -157,7 +157,7 @@ export function undoOf(header: string | string[] | undefined): string | undefine
 /** Failed sign-ins of one account from one address within this long are one entry with their count. */
 export const SIGN_IN_WINDOW_MS = 60_000;
 /** Where a wrong password was given: signing in, or a session changing its own password (review 46a #2). */
-export type WrongPasswordAt = "POST /login" | "POST /api/me/password";
+export type WrongPasswordAt = "POST /login" | "POST /api/me/password" | "GET /auth/oidc/callback";
 
 interface FailureWindow {
   account: string;

@@ -11,7 +11,7 @@ import { type RawUpstream, startRawUpstream, startTestBaseboard } from "../../pr
 import { createPeopleAdmin } from "../people/people-admin";
 import { openSqliteTeamStore } from "../store/sqlite-store";
 import { waitForMode } from "../testing/team-stack";
-import { oidcMisconfigured } from "./oidc-sign-in";
+import { callbackFailure, oidcMisconfigured } from "./oidc-sign-in";
 
 let notAProvider: RawUpstream;
 beforeAll(async () => {
@@ -64,4 +64,10 @@ it("tells network failures from configuration ones", () => {
   expect(oidcMisconfigured(Object.assign(new TypeError("fetch failed"), { cause: { code: "ECONNREFUSED" } }))).toBeUndefined();
   expect(oidcMisconfigured(Object.assign(new Error("timed out"), { name: "TimeoutError" }))).toBeUndefined();
   expect(oidcMisconfigured(new Error("unexpected HTTP response status code"))).toMatch(/^BASEBOARD_OIDC_ISSUER does not lead/);
+});
+
+it("a callback that fails says why: the provider not reached, a code too old or used, or an answer that fails its checks (review 53a #4)", () => {
+  expect(callbackFailure(Object.assign(new TypeError("fetch failed"), { cause: { code: "ECONNREFUSED" } }))).toMatchObject({ status: 502, message: expect.stringContaining("could not be reached") });
+  expect(callbackFailure(Object.assign(new Error("server responded with an error in the response body"), { error: "invalid_grant", error_description: "grant request is invalid" }))).toMatchObject({ status: 400, message: expect.stringContaining("Start again from the sign-in page") });
+  expect(callbackFailure(new Error("unexpected ID Token \"nonce\" claim value"))).toMatchObject({ status: 401, message: expect.stringContaining("could not be checked") });
 });

@@ -11,7 +11,6 @@
 import type { IncomingMessage } from "node:http";
 import { timingSafeEqual } from "node:crypto";
 import * as client from "openid-client";
-import type { Role } from "../contract";
 import type { PersonRow, TeamStore } from "../store/team-store";
 import { normalizeEmail } from "../store/team-store";
 import { domainAllowed, type OidcSettings, roleFromClaims } from "./oidc-config";
@@ -20,7 +19,8 @@ import { NAME_CONTROL } from "../people/people-admin";
 const PENDING_MS = 10 * 60 * 1000;
 const MAX_PENDING = 10_000;
 
-export type OidcOutcome = { ok: true; person: PersonRow; next: string } | { ok: false; status: number; message: string };
+/** `email`: who the provider said it was, when a sign-in it answered is refused (counted as a failed sign-in). */
+export type OidcOutcome = { ok: true; person: PersonRow; next: string } | { ok: false; status: number; message: string; email?: string };
 
 export interface OidcSignIn {
   label: string;
@@ -30,10 +30,33 @@ export interface OidcSignIn {
   finish(req: IncomingMessage, currentUrl: URL, binding: string | undefined): Promise<OidcOutcome>;
 }
 
-/** A role the provider's groups set (recorded in the activity log as the provider's change). */
-export type RoleFromProvider = (c: { email: string; from: Role; to: Role; address: string }) => Promise<void>;
+/**
+ * A change the provider makes to people here (a person it brings, a role its groups set), recorded
+ * in the activity log as the provider's before it is made: throws when it cannot be (nothing is
+ * changed then), and the step it gives records how it ended.
+ */
+export type ProviderChange = (c: { action: "add" | "set-role"; email: string; detail: Record<string, unknown>; address: string }) => Promise<(status: number, message?: string) => Promise<void>>;
 
-export function createOidcSignIn(settings: OidcSettings, store: TeamStore, log?: (line: string) => void, onRoleFromProvider?: RoleFromProvider): OidcSignIn {
+export function createOidcSignIn(settings: OidcSettings, store: TeamStore, log?: (line: string) => void, recordChange?: ProviderChange): OidcSignIn {
+  /** Makes `change` recorded before and after; false (nothing changed) when the log cannot take it. */
+  const recorded = async (c: Parameters<ProviderChange>[0], change: () => Promise<unknown>): Promise<boolean> => {
+    let done: Awaited<ReturnType<ProviderChange>> | undefined;
+    try {
+      done = await recordChange?.(c);
+    } catch (e) {
+      log?.(`single sign-on: ${c.action} of ${c.email} not made, the activity log cannot be written: ${(e as Error).message}`);
+      return false;
+    }
+    try {
+      await change();
+    } catch (e) {
+      await done?.(500, (e as Error).message);
+      throw e;
+    }
+    await done?.(200);
+    return true;
+  };
+  const unlogged = { ok: false as const, status: 503, message: "Signing in is not possible right now: the activity log cannot be written, so no account is changed. Try again in a moment." };
   let config: Promise<client.Configuration> | undefined;
   const discover = () => {
     config ??= (async () => {
@@ -104,27 +127,36 @@ export function createOidcSignIn(settings: OidcSettings, store: TeamStore, log?:
         }
       } catch (e) {
         log?.(`single sign-on failed: ${(e as Error).message}`);
-        return { ok: false, status: 401, message: "The single sign-on answer could not be checked. Try again, or ask an admin to check the SSO settings." };
+        return { ok: false, ...callbackFailure(e) };
       }
       // Verified only when the provider says so (`true`, or "true" as some send it), or when the
       // operator vouches for a provider that never says (review 34a #1: a missing claim, or
       // "false" as text, signed in as whoever has that email here, admins included).
       const verified = claims.email_verified === true || claims.email_verified === "true" || (settings.trustEmails && claims.email_verified === undefined);
       if (typeof claims.email !== "string" || !verified) {
-        return { ok: false, status: 403, message: "Your account at the provider has no verified email address, which Baseboard needs as your login." };
+        const said = typeof claims.email === "string" ? normalizeEmail(claims.email) : undefined;
+        return { ok: false, status: 403, message: "Your account at the provider has no verified email address, which Baseboard needs as your login.", email: said };
       }
       const email = normalizeEmail(claims.email);
       if (!domainAllowed(email, settings.allowedDomains)) {
-        return { ok: false, status: 403, message: `${email} is not in a domain allowed to sign in here (${settings.allowedDomains.join(", ")}).` };
+        return { ok: false, status: 403, message: `${email} is not in a domain allowed to sign in here (${settings.allowedDomains.join(", ")}).`, email };
       }
       const mapped = roleFromClaims(claims, settings);
       let person = await store.getPerson(email);
+      const address = req.socket.remoteAddress ?? "";
       if (!person) {
         // The provider's name as one line (a name is no place for control characters, NAME_CONTROL).
         const claimed = typeof claims.name === "string" ? claims.name.replace(new RegExp(NAME_CONTROL.source, "g"), " ").trim() : "";
         const name = claimed ? claimed.slice(0, 200) : email.split("@")[0];
-        await store.addPerson({ email, name, role: mapped ?? "viewer", passwordHash: null, sso: true }, Date.now());
+        const role = mapped ?? "viewer";
+        // In the log like an admin's add, by the provider (review 53a #1: a person it made an
+        // admin left no entry).
+        const by = mapped ? "the provider's groups" : "a first sign-in in no mapped group";
+        if (!(await recorded({ action: "add", email, detail: { email, name, role, by }, address }, () => store.addPerson({ email, name, role, passwordHash: null, sso: true }, Date.now())))) return unlogged;
         person = await store.getPerson(email);
+      } else if (person.disabled) {
+        // Refused as it is, changing nothing (review 53a #3: a disabled viewer became a disabled admin).
+        return { ok: false, status: 403, message: "An admin has disabled this account.", email };
       } else {
         // The provider's groups are the source of truth for people it maps: a person it made
         // (first signed in here through it) and left in no mapped group is a viewer again, as
@@ -134,16 +166,31 @@ export function createOidcSignIn(settings: OidcSettings, store: TeamStore, log?:
         const role = mapped ?? (owned ? "viewer" : undefined);
         if (role && role !== person.role) {
           const from = person.role;
+          let changed: PersonRow | undefined;
           // Their other sessions end, as with a role an admin changes (issue 18 item 4).
-          person = await store.updatePerson(email, { role }, { reason: "access-changed", at: Date.now() });
-          if (person) await onRoleFromProvider?.({ email, from, to: role, address: req.socket.remoteAddress ?? "" });
+          const made = await recorded({ action: "set-role", email, detail: { email, role, from, by: "the provider's groups" }, address }, async () => {
+            changed = await store.updatePerson(email, { role }, { reason: "access-changed", at: Date.now() });
+          });
+          if (!made) return unlogged;
+          person = changed;
         }
       }
       if (!person) return { ok: false, status: 500, message: "Your account could not be created." };
-      if (person.disabled) return { ok: false, status: 403, message: "An admin has disabled this account." };
+      if (person.disabled) return { ok: false, status: 403, message: "An admin has disabled this account.", email };
       return { ok: true, person, next: p.next };
     },
   };
+}
+
+/**
+ * Why finishing a sign-in with the provider failed, told apart as at the start (review 53a #4:
+ * each was "ask an admin to check the SSO settings"): the provider not reached (try again), a
+ * code too old or used already (start again), or an answer that fails its checks.
+ */
+export function callbackFailure(e: unknown): { status: number; message: string } {
+  if (oidcMisconfigured(e) === undefined) return { status: 502, message: "The single sign-on provider could not be reached to finish signing you in. Try again in a moment, or sign in with a password." };
+  if ((e as { error?: unknown }).error === "invalid_grant") return { status: 400, message: "This sign-in took too long, or its answer was used already. Start again from the sign-in page." };
+  return { status: 401, message: "The single sign-on answer could not be checked. Try again, or ask an admin to check the SSO settings." };
 }
 
 /** Two secrets compared in constant time. */
