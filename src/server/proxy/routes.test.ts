@@ -14,6 +14,9 @@ describe("matchApiRoute: the allow list", () => {
     ["GET", "/api/v0/storage/public/public-assets/v1/a%20b.png?w=64", "/v0/storage/public/public-assets/v1/a%20b.png?w=64", "get-file"],
     ["HEAD", "/api/v0/storage/public/team-files/x.txt", "/v0/storage/public/team-files/x.txt", "get-file"],
     ["GET", "/api/v0/storage/url/sign/team-files/x.txt?expiresIn=60", "/v0/storage/url/sign/team-files/x.txt?expiresIn=60", "sign-url"],
+    // HEAD answers where GET does (review 53a #6: it was "no such endpoint").
+    ["HEAD", "/api/v0/storage/url/sign/team-files/x.txt", "/v0/storage/url/sign/team-files/x.txt", "sign-url"],
+    ["POST", "/api/v0/storage/url/sign/team-files", "/v0/storage/url/sign/team-files", "sign-many"],
     ["GET", "/api/v0/storage/list/team-files?prefix=a%2Fb&limit=5", "/v0/storage/list/team-files?prefix=a%2Fb&limit=5", "list"],
     ["GET", "/api/v0/storage/public/b/caf%C3%A9.txt", "/v0/storage/public/b/caf%C3%A9.txt", "get-file"],
     ["GET", "/api/v0/storage/versions/team-files/a/b%20c.txt", "/v0/storage/versions/team-files/a/b%20c.txt", "storage-versions"],

@@ -67,7 +67,7 @@ export const ENDPOINTS: Endpoint[] = [
   { name: "update", methods: ["POST"], parts: ["v0", "record", ANY, ANY, "update"], access: { on: "table", action: "write" } },
   { name: "upload", methods: ["POST"], parts: ["v0", "storage", "object", ANY], access: { on: "bucket", action: "write" } },
   { name: "get-file", methods: ["GET", "HEAD"], parts: ["v0", "storage", "public", ANY, REST], access: { on: "bucket", action: "read" } },
-  { name: "sign-url", methods: ["GET"], parts: ["v0", "storage", "url", "sign", ANY, REST], access: { on: "bucket", action: "read" } },
+  { name: "sign-url", methods: ["GET", "HEAD"], parts: ["v0", "storage", "url", "sign", ANY, REST], access: { on: "bucket", action: "read" } },
   { name: "signed-file", methods: ["GET", "HEAD"], parts: ["v0", "storage", "sign", ANY, REST], access: { on: "signed" }, signed: true },
   // Many signed URLs in one request (the signMany extension): a read, as endpoint 5 is.
   { name: "sign-many", methods: ["POST"], parts: ["v0", "storage", "url", "sign", ANY], access: { on: "bucket", action: "read" } },

@@ -247,6 +247,16 @@ describe("distinct values", () => {
     expect(flags.body.items.map((i: { value: boolean }) => i.value)).toEqual([true]);
   });
 
+  it("orders ties by value, also for a Field named as the answer's columns (n, v: review 53a #5)", async () => {
+    const csv = ["id,n,v", "1,delta,w", "2,alpha,y", "3,charlie,x", "4,bravo,z"].join("\n");
+    expect((await svc.call("/v0/record/demo/named_nv/import", { method: "POST", headers: { "content-type": "text/csv" }, body: csv })).status).toBe(200);
+    for (const [key, want] of [["n", ["alpha", "bravo", "charlie"]], ["v", ["w", "x", "y"]]] as const) {
+      const res = await post(svc, "/v0/record/demo/named_nv/distinct", { key, limit: 3 });
+      expect(res.status).toBe(200);
+      expect(res.body.items.map((i: { value: string }) => i.value), key).toEqual(want);
+    }
+  });
+
   it.each([
     [{ key: "nope" }, /unknown Field/],
     [{ key: "specs" }, /json/],

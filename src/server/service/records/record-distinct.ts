@@ -23,8 +23,10 @@ export async function distinctValues(store: RecordStore, table: StoredTable, bod
     .select([col.as("v"), sql<number>`count(*)`.as("n")])
     .where(col, "is not", null)
     .groupBy(col)
-    .orderBy(sql`count(*)`, "desc")
-    .orderBy(col)
+    // By position: a name in ORDER BY is the output's first, so a Field named "n" or "v" was
+    // ordered by the count alias, and ties came in each engine's own order (review 53a #5).
+    .orderBy(sql.raw("2"), "desc")
+    .orderBy(sql.raw("1"))
     .limit(body.limit ?? 20);
   // A number or boolean is matched as its text ("3" finds 30 and 3.5): lower() of a number was a 500.
   const text = field.type === "number" || field.type === "boolean" ? sql`cast(${col} as varchar)` : sql`${col}`;
