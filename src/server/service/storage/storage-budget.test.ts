@@ -71,7 +71,7 @@ describe("variant cache budget", () => {
     const after = await rawRequest(svc, { path: "/v0/storage/public/public-assets/big/photo.jpg?w=128" });
     expect(after.status).toBe(200);
     expect((await sharp(after.body).metadata()).width).toBe(128);
-  });
+  }, 180_000); // 2,000 resizes: a minute on a busy 2-core machine (CI beside other work timed out at 60 s)
 });
 
 describe("resize queue", () => {
