@@ -85,6 +85,12 @@ test("the blank row at the end of the page: type into it, Enter adds the Record;
   await openView(page, "employees", { sort: "employee_id", page: Math.ceil(total / 50) });
   await expect(row).toHaveAttribute("aria-rowindex", String(total + 2));
   await expect(page.getByRole("grid")).toHaveAttribute("aria-rowcount", String(total + 2));
+  // Below a full page, its message is brought into view when it appears (review 53b #1: it sat
+  // under the grid's visible part, unseen).
+  await row.getByLabel(/^New Record: employee_id/).focus();
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("alert").filter({ hasText: "employee_id is required" })).toBeInViewport({ ratio: 1 });
+  await page.keyboard.press("Escape");
   await openView(page, "employees", { filter: { and: [pkOr("E00866", "NEWROW-01")] } });
   // Empty, it is one tab stop: Tab from its first Field leaves the row (it walked all 14).
   await row.getByLabel(/^New Record: employee_id/).focus();

@@ -117,8 +117,12 @@ test("Copy signed URLs for many files: one a line, in the listing's order, each 
     await new Promise((r) => setTimeout(r, 300));
     await route.continue().catch(() => {});
   });
-  await bar.getByRole("button", { name: "Copy signed URLs" }).click();
+  // Pressed from the keyboard: it keeps the focus while it works (review 53b #2: the page had it).
+  await bar.getByRole("button", { name: "Copy signed URLs" }).focus();
+  await page.keyboard.press("Enter");
   await expect(bar.getByText(/^Signing \d+ of 30…$/)).toBeVisible();
+  await expect(bar.getByRole("button", { name: "Copy signed URLs" })).toBeFocused();
+  await expect(bar.getByRole("button", { name: "Copy signed URLs" })).toHaveAttribute("aria-disabled", "true");
   await expect(bar.getByRole("status")).toHaveText(/^Signing 30 URLs: (0|10|20)% done$/);
   await bar.getByRole("button", { name: "Cancel" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Signing cancelled" })).toBeVisible();

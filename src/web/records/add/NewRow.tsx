@@ -47,6 +47,11 @@ export function NewRow({ db, table, columns, fields, ariaRowIndex, noDelete }: P
   const pk = fields.find((f) => f.primaryKey)?.key ?? "";
   const width = SEL_W + columns.reduce((n, c) => n + c.width, 0);
   const firstProblem = Object.entries(problems)[0];
+  const shownProblem = error ?? firstProblem?.[1];
+  const problemRef = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (shownProblem) problemRef.current?.scrollIntoView({ block: "nearest" });
+  }, [shownProblem]);
   // Tab walks the row's Fields once a Record is being typed; before that only the first one is a
   // tab stop, so a keyboard passing through the page is not walked through every Field.
   const typing = Object.values(texts).some((t) => t !== "");
@@ -145,13 +150,14 @@ export function NewRow({ db, table, columns, fields, ariaRowIndex, noDelete }: P
         })}
       </div>
       {(firstProblem || error) && (
-        // A row of its own (a grid holds only rows), one cell across.
+        // A row of its own (a grid holds only rows), one cell across; brought into view when it
+        // appears (review 53b #1: below the grid's visible part, it went unseen).
         // As wide as the row, so that the message can stay at the grid's left edge however far
         // the grid is scrolled sideways (in a box of the view's width it scrolled out of sight).
         <div role="row" className="new-row-problem-row" style={{ width }}>
           <div role="gridcell" aria-colindex={1} aria-colspan={columns.length + 1}>
-            <p id={problemId} className="error-text new-row-problem" role="alert">
-              {error ?? firstProblem?.[1]}
+            <p id={problemId} className="error-text new-row-problem" role="alert" ref={problemRef}>
+              {shownProblem}
             </p>
           </div>
         </div>

@@ -90,7 +90,17 @@ export function SelectionBar(p: SelectionBarProps) {
           <Icon name="download" /> Download zip
         </button>
         <span className="st-selection-links">
-          <button ref={copyButton} type="button" className="btn btn-sm" onClick={links} disabled={busy !== null || summary.files.length === 0} aria-busy={busy === "links" || undefined} title={summary.files.length === 0 ? "Only files have signed URLs: select files" : undefined}>
+          {/* Held back while it works with aria-disabled, not disabled: pressed from the keyboard,
+              it keeps the focus (review 53b #2: disabled, it dropped the focus to the page). */}
+          <button
+            ref={copyButton}
+            type="button"
+            className="btn btn-sm"
+            onClick={() => busy === null && summary.files.length > 0 && void links()}
+            aria-disabled={busy !== null || summary.files.length === 0 || undefined}
+            aria-busy={busy === "links" || undefined}
+            title={summary.files.length === 0 ? "Only files have signed URLs: select files" : busy === "links" ? "Signing…" : undefined}
+          >
             <Icon name="link" /> Copy signed URLs
           </button>
           {busy === "links" && total > 20 && (
