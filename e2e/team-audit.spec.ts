@@ -212,8 +212,9 @@ test("Activity: admins filter the trail, open an entry's diff and go to the Reco
   const rows = table.locator("tbody tr");
   await expect(rows.first()).toContainText("eve@example.com");
   for (const text of await rows.allInnerTexts()) expect(text).toContain("eve@example.com");
-  // Eve's conflicted edit (the test before) matched nothing: its row names the Record it asked for.
-  await expect(rows.filter({ hasText: "nothing matched" }).first()).toContainText(/demo\/employees · asked for employee_id = E\d+/);
+  // Eve's conflicted edit (the test before) matched nothing: its row names the Record it asked for
+  // (named by its filter's key before it was sent: review 52a #1).
+  await expect(rows.filter({ hasText: "nothing matched" }).first()).toContainText(/demo\/employees · Record E\d+/);
 
   // Back to everyone on employees, kind update; open ada's entry.
   await page.getByRole("button", { name: "Clear" }).click();

@@ -426,6 +426,8 @@ describe("with people", () => {
       expect(wrong.status).toBe(401);
       // The tenth is warned of (review 52b #2: the lock came unannounced).
       expect(wrong.body.toString().includes("One more wrong password locks this account for 15 minutes."), `attempt ${i + 1}`).toBe(i === 8);
+      // The tenth says it locked it (review 53b #7).
+      expect(wrong.body.toString().includes("this account is locked for 15 minutes, or until an admin resets its password"), `attempt ${i + 1}`).toBe(i === 9);
     }
     const limited = await formFrom("127.0.0.30", { email: "lim@example.com", password: PW });
     expect(limited.status).toBe(429);

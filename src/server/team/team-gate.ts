@@ -174,7 +174,14 @@ export async function createTeamGate(opts: TeamOptions): Promise<TeamGate> {
     if (!person || !good || person.disabled) {
       await opts.onSignInFailed?.(email, address);
       // Said before it happens (any email alike, so it tells nothing of who has an account).
-      const last = email && byAccount.left(email) === 1 ? " One more wrong password locks this account for 15 minutes." : "";
+      const left = email ? byAccount.left(email) : Infinity;
+      const last =
+        left === 1
+          ? " One more wrong password locks this account for 15 minutes."
+          : left === 0
+            ? // The one that locked it says so (review 53b #7: only the next try was told).
+              " That was the tenth wrong password in 15 minutes: this account is locked for 15 minutes, or until an admin resets its password."
+            : "";
       return html(res, 401, signInPage({ error: `${WRONG_PASSWORD}${last}`, next, email, sso }));
     }
     // Right: the account starts afresh, and the address forgets its misses at this account only

@@ -40,10 +40,15 @@ export function useMay() {
     const may = me ? ((kind === "table" ? me.may.tables : me.may.buckets)[name] ?? NONE) : LOADING;
     return {
       ...may,
-      why: (what) =>
-        me
-          ? `Your role (${me.role}${me.grants.some((g) => g.resource === `${kind}:${name}`) ? `, with a grant on this ${kind}` : ""}) cannot ${what} ${kind === "table" ? "Records of table" : "files in bucket"} ${name}.`
-          : "Checking what you may do…",
+      why: (what) => {
+        if (!me) return "Checking what you may do…";
+        const things = kind === "table" ? "Records of table" : "files in bucket";
+        // The grant is the reason when there is one: an editor held back by a viewer grant was
+        // told their role could not (review 53b #5), which it can elsewhere.
+        const grant = me.grants.find((g) => g.resource === `${kind}:${name}` && g.level !== "editor");
+        if (grant) return `Your grant on ${kind} ${name} is ${grant.level === "none" ? "no access" : grant.level}, which cannot ${what} ${things} ${name}: ask an admin (People page) if you need to.`;
+        return `Your role (${me.role}) cannot ${what} ${things} ${name}.`;
+      },
     };
   };
   return {

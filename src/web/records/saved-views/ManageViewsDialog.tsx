@@ -29,9 +29,21 @@ export default function ManageViewsDialog({ db, table, onClose }: { db: string; 
   const fileInput = useRef<HTMLInputElement>(null);
   const doneRef = useRef<HTMLButtonElement>(null);
 
+  const [renameProblem, setRenameProblem] = useState<{ id: string; message: string } | null>(null);
+  /**
+   * A name another view of this table has, or none, is refused with why, and the name it had is
+   * put back (review 53b #3: two views named alike could not be told apart; an empty one said nothing).
+   */
   const rename = (v: SavedView) => {
     const n = (names[v.id] ?? v.name).trim();
-    if (!n || n === v.name) return;
+    if (n === v.name) return setRenameProblem(null);
+    const refuse = (message: string) => {
+      setNames((all) => ({ ...all, [v.id]: v.name }));
+      setRenameProblem({ id: v.id, message });
+    };
+    if (!n) return refuse(`A view needs a name: “${v.name}” is kept.`);
+    if (views.some((x) => x.id !== v.id && x.name === n)) return refuse(`Another view of ${table} is named “${n}”: choose another name. “${v.name}” is kept.`);
+    setRenameProblem(null);
     setViews(all.map((x) => (x.id === v.id ? { ...x, name: n } : x)));
     toast(`Renamed to “${n}”`, { kind: "success" });
   };
@@ -112,6 +124,8 @@ export default function ManageViewsDialog({ db, table, onClose }: { db: string; 
                 <input
                   className="input"
                   aria-label={`Name of view ${v.name}`}
+                  aria-invalid={renameProblem?.id === v.id || undefined}
+                  aria-describedby={renameProblem?.id === v.id ? `view-name-problem-${v.id}` : undefined}
                   value={names[v.id] ?? v.name}
                   onChange={(e) => setNames({ ...names, [v.id]: e.target.value })}
                   onKeyDown={(e) => e.key === "Enter" && rename(v)}
@@ -127,6 +141,11 @@ export default function ManageViewsDialog({ db, table, onClose }: { db: string; 
                 <button type="button" className="btn btn-sm btn-danger" aria-label={`Delete view ${v.name}`} onClick={(e) => remove(v, e.currentTarget)}>
                   Delete
                 </button>
+                {renameProblem?.id === v.id && (
+                  <p id={`view-name-problem-${v.id}`} className="error-text small views-name-problem" role="alert">
+                    {renameProblem.message}
+                  </p>
+                )}
               </li>
             ))}
           </ul>

@@ -107,4 +107,10 @@ describe("a cancelled storage job", () => {
       "Moved 64 files of a/ → b/, then cancelled",
     );
   });
+
+  it("says in words a password change and a refused read (review 53b #6: the kind's name, and \"Refused\" alone)", () => {
+    expect(people({ action: "change-password" }, "eddie@example.com")).toBe("eddie@example.com changed their password");
+    expect(activitySummary({ action: "refused", keys: [], asked: "query", outcome: "refused" })).toBe("Tried to read Records (refused)");
+    expect(activitySummary({ action: "refused", keys: [], asked: "list", outcome: "refused" })).toBe("Tried to list a folder (refused)");
+  });
 });

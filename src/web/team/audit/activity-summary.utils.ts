@@ -53,6 +53,8 @@ function peopleSummary(d: Detail, person: string | undefined): string {
       return `Ended ${who}'s sessions`;
     case "end-session":
       return `Ended one of ${who}'s sessions`;
+    case "change-password":
+      return `${who} changed their password`;
     case "refused": {
       const asked = readableEndpoint(`${str(d.method) ?? ""} ${str(d.path) ?? ""}`.trim());
       return `Tried to change ${person ?? "people"}${asked ? ` (${asked})` : ""}`;
@@ -139,6 +141,18 @@ export function importSummary(it: Pick<AuditItem, "inserted" | "updated" | "chan
 
 /** What a refused change asked for, by the route the trail names (the item's `asked`). */
 const REFUSED_ASKED: Record<string, string> = {
+  // Reads refused for a grant (review 53b #6: they read "Refused" alone).
+  query: "Tried to read Records",
+  "query-data-api": "Tried to read Records",
+  fields: "Tried to read a table's Fields",
+  distinct: "Tried to read value suggestions",
+  "get-file": "Tried to open a file",
+  "sign-url": "Tried to get a signed URL",
+  "sign-many": "Tried to get signed URLs",
+  list: "Tried to list a folder",
+  "storage-search": "Tried to search a bucket",
+  "storage-versions": "Tried to read a file's versions",
+  "storage-job": "Tried to follow a storage job",
   update: "Tried to update Records",
   insert: "Tried to add Records",
   "delete-records": "Tried to delete Records",
