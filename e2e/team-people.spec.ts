@@ -462,6 +462,13 @@ test("a table or bucket hidden by a grant of none says so, with what to do; one 
   await expect(page.getByRole("heading", { name: "You have no access to bucket team-files" })).toBeVisible();
   await page.goto(`${teamUrl}/records/demo/nosuch`);
   await expect(page.getByRole("heading", { name: "No table demo.nosuch" })).toBeVisible();
+  // A shared link joining the hidden table: shown without the join, said (review 53b #4: a page
+  // refused whole, with a Retry that could only fail).
+  await page.goto(`${teamUrl}/records/demo/employees?join=departments:department%3Ddepartment`);
+  await expect(page.getByRole("region", { name: "Notifications" })).toContainText("The join with demo/departments was left out");
+  await expect(page).not.toHaveURL(/join=/);
+  await expect(page.getByRole("grid")).toBeVisible();
+  await expect(page.getByText("The service refused this view")).toHaveCount(0);
   // Saved views of the hidden table, imported: said the same way, not as a table that does not exist (review 36b #5).
   await page.goto(`${teamUrl}/records/demo/employees`);
   await page.getByRole("button", { name: "Views ▾" }).click();

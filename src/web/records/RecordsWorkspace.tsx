@@ -66,8 +66,13 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
   const pkGuess = meta?.primaryKey;
   const { search, view, setSearch } = useViewSearch(db, table, pkGuess);
 
+  // A link or view joining a table this person cannot see (hidden by a grant, or gone): the join
+  // is left out, said once, instead of a page the proxy refuses whole, with a Retry that can only
+  // fail again (review 53b #4).
+  const joinTarget = view.join?.targetTable;
+  const joinUnseen = joinTarget !== undefined && !config.databases.find((d) => d.id === db)?.tables.some((t) => t.slug === joinTarget);
   const body = useMemo(() => buildQueryBody(view, pkGuess), [view, pkGuess]);
-  const records = useQuery({ ...recordsQueryOptions(db, table, body), enabled: !!meta });
+  const records = useQuery({ ...recordsQueryOptions(db, table, body), enabled: !!meta && !joinUnseen });
   const mentioned = useMemo(() => namesInView(view.filter, view.sort, view.cols), [view.filter, view.sort, view.cols]);
   const { fields, pk } = useTableFields(config, db, table, records.data?.items, mentioned);
   const siblings = useSiblingFields(config, db, table);
@@ -75,6 +80,11 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
 
   const { readOnly, changeWhy, canDelete: canDeleteRecords, deleteWhy, insertWhy } = useTablePermissions(config, db, table);
   const joinFields = view.join ? siblings.fieldsOf(view.join.targetTable) : undefined;
+  useEffect(() => {
+    if (!joinUnseen) return;
+    toast(`The join with ${db}/${joinTarget} was left out`, { kind: "info", detail: `${db}/${joinTarget} is not a table you can read here (hidden from you by a grant, or not there). The view is shown without it; ask an admin (People page) if you need it.`, ttlMs: 10_000 });
+    setSearch({ join: undefined, cols: colsAfterJoin(view.cols, undefined, undefined) }, true);
+  }, [joinUnseen, joinTarget, db, setSearch, view.cols]);
   const tableKey = `${db}/${table}`;
   const setCols = useCallback((cols: string | undefined) => setSearch({ cols }, true), [setSearch]);
   // A filter naming unknown Fields leaves the URL for the builder, its conditions marked there.
