@@ -2,7 +2,7 @@
 export const shortcuts: { keys: string[]; what: string; where: string }[] = [
   { keys: ["?"], what: "Show or hide this help", where: "Anywhere" },
   { keys: ["Ctrl/⌘", "Z"], what: "Undo the last edit or bulk update", where: "Records (grid and record panel)" },
-  { keys: ["Ctrl/⌘", "Shift", "Z"], what: "Redo", where: "Records" },
+  { keys: ["Ctrl/⌘", "Shift", "Z"], what: "Redo (or Ctrl/⌘+Y)", where: "Records" },
   { keys: ["Ctrl/⌘", "Enter"], what: "Apply the filter", where: "Filter builder" },
   { keys: ["Ctrl/⌘", "Shift", "Enter"], what: "Add a Record (the Add Record form)", where: "Records" },
   { keys: ["Ctrl/⌘", "Enter"], what: "Add the Record (or Enter)", where: "Add Record form" },
@@ -17,6 +17,7 @@ export const shortcuts: { keys: string[]; what: string; where: string }[] = [
   { keys: ["Esc"], what: "Cancel the edit, close a dialog", where: "Cell editor, dialogs" },
   { keys: ["Space"], what: "Open the Record in the side panel (on the checkbox: select the row; with Shift: a range)", where: "Grid" },
   { keys: ["Shift", "Enter"], what: "Open the Record in the side panel", where: "Grid" },
+  { keys: ["Shift", "Space"], what: "Select the row (after another one: every row between)", where: "Grid" },
   { keys: ["Shift", "←↑→↓"], what: "Select a range of cells (or Shift+click)", where: "Grid" },
   { keys: ["Ctrl/⌘", "C"], what: "Copy the cell or the selected cells as TSV", where: "Grid" },
   { keys: ["Ctrl/⌘", "V"], what: "Paste TSV at the cursor (a preview comes first)", where: "Grid" },
