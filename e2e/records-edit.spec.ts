@@ -88,7 +88,17 @@ test("bulk update of selected rows (shift-click range) and of every Record match
   await expect(page.getByRole("region", { name: "Selection" })).toContainText("3 Records selected.");
   await page.getByRole("button", { name: "Update 3 selected…" }).click();
   const dialog = page.getByRole("dialog", { name: "Update 3 selected Records" });
+  // The focus follows the action (review 53b #8): to the Field added, back a row after a removal,
+  // to the value Review refused.
+  await dialog.getByRole("button", { name: "+ Another field" }).click();
+  await expect(dialog.getByLabel("Field 2", { exact: true })).toBeFocused();
+  await dialog.getByRole("button", { name: "Remove field 2" }).click();
+  await expect(dialog.getByLabel("Field 1", { exact: true })).toBeFocused();
   await dialog.getByLabel("Field 1", { exact: true }).selectOption("bonus");
+  await dialog.getByLabel("Value 1", { exact: true }).fill("lots");
+  await dialog.getByRole("button", { name: "Review" }).click();
+  await expect(dialog.getByRole("alert")).toContainText("bonus needs a number");
+  await expect(dialog.getByLabel("Value 1", { exact: true })).toBeFocused();
   await dialog.getByLabel("Value 1", { exact: true }).fill("777");
   await dialog.getByRole("button", { name: "Review" }).click();
   await expect(dialog.getByTestId("bulk-confirm")).toContainText("This will change 3 Records, setting bonus = 777.");

@@ -56,9 +56,17 @@ export function BulkUpdateDialog({ db, table, pkField, fields, target, onClose, 
   useEffect(() => {
     if (reviewing) backRef.current?.focus();
   }, [reviewing]);
+  // The focus follows the action (review 53b #8): to a new Field, to the row before a removed
+  // one, to the value a Review refused.
+  const rowsRef = useRef<HTMLDivElement>(null);
+  const focusLater = (label: string) => requestAnimationFrame(() => rowsRef.current?.querySelector<HTMLElement>(`[aria-label="${label}"]`)?.focus());
   const toReview = async () => {
     const values = readBulkValues(rows, fields);
-    if (!values.ok) return setError(values.error.message);
+    if (!values.ok) {
+      const bad = rows.findIndex((r) => values.error.message.startsWith(`${r.field} `));
+      if (bad >= 0) focusLater(`Value ${bad + 1}`);
+      return setError(values.error.message);
+    }
     setBusy(true);
     try {
       // The Records matching now are the ones the user confirms; the update touches no others.
@@ -146,7 +154,7 @@ export function BulkUpdateDialog({ db, table, pkField, fields, target, onClose, 
         </header>
         {!review ? (
           <>
-            <div className="bulk-rows">
+            <div className="bulk-rows" ref={rowsRef}>
               {rows.map((r, i) => (
                 // biome-ignore lint/suspicious/noArrayIndexKey: rows have no identity beyond position
                 <div className="bulk-row" key={i}>
@@ -169,7 +177,10 @@ export function BulkUpdateDialog({ db, table, pkField, fields, target, onClose, 
                     label={`Value ${i + 1}`}
                     onChange={(patch) => setRows(rows.map((x, j) => (j === i ? { ...x, ...patch } : x)))}
                   />
-                  <button type="button" className="btn-icon danger" aria-label={`Remove field ${i + 1}`} disabled={rows.length === 1} onClick={() => setRows(rows.filter((_, j) => j !== i))}>
+                  <button type="button" className="btn-icon danger" aria-label={`Remove field ${i + 1}`} disabled={rows.length === 1} onClick={() => {
+                      setRows(rows.filter((_, j) => j !== i));
+                      focusLater(`Field ${Math.max(1, i)}`);
+                    }}>
                     ×
                   </button>
                 </div>
@@ -178,7 +189,10 @@ export function BulkUpdateDialog({ db, table, pkField, fields, target, onClose, 
             <button
               type="button"
               className="btn btn-sm"
-              onClick={() => setRows([...rows, blank(fields.find((f) => !rows.some((r) => r.field === f.key))?.key ?? fields[0].key)])}
+              onClick={() => {
+                setRows([...rows, blank(fields.find((f) => !rows.some((r) => r.field === f.key))?.key ?? fields[0].key)]);
+                focusLater(`Field ${rows.length + 1}`);
+              }}
             >
               + Another field
             </button>
