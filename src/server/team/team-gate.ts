@@ -14,7 +14,8 @@ import { SESSION_ENDED_REASON } from "../../shared/meta";
 import { PAGE_SECURITY_HEADERS } from "../proxy/headers";
 import { clientKey } from "../proxy/login-limiter";
 import type { WrongPasswordAt } from "./audit/auditor";
-import { SIGN_IN_ADDRESS_LIMIT, SIGN_IN_LIMIT, wrongPasswordLimiter, wrongSignInsFromAddress } from "./sessions/password-limits";
+import { SIGN_IN_ADDRESS_LIMIT, SIGN_IN_LIMIT, SIGN_IN_WINDOW_MS, wrongPasswordLimiter, wrongSignInsFromAddress } from "./sessions/password-limits";
+
 import { formFromOwnPage } from "../proxy/guard";
 import { FORM_TOO_LARGE, readForm } from "../proxy/read-form";
 import { readCookie, safeNext, type SessionGate } from "../proxy/session";
@@ -30,6 +31,9 @@ import type { SessionEnd, TeamStore } from "./store/team-store";
 import { oidcMisconfigured, type OidcSignIn } from "./sso/oidc-sign-in";
 import { normalizeEmail } from "./store/team-store";
 import { whyUnwritable } from "./store/why-unwritable";
+
+/** The sign-in limits' window, as the messages say it. */
+const WINDOW_MIN = SIGN_IN_WINDOW_MS / 60_000;
 
 /**
  * A wrong password, an unknown email and a disabled account get the same words (nothing to tell
@@ -158,8 +162,8 @@ export async function createTeamGate(opts: TeamOptions): Promise<TeamGate> {
       // (review 52b #2: an admin with no wrong attempt was told she had made too many).
       const error =
         accountWait > 0
-          ? `Too many wrong passwords for this account (${SIGN_IN_LIMIT} in 15 minutes). Try again in ${Math.ceil(wait / 60)} min, or ask an admin to reset your password.`
-          : `Too many wrong sign-ins from this network address (${SIGN_IN_ADDRESS_LIMIT} in 15 minutes, across accounts). Try again in ${Math.ceil(wait / 60)} min.`;
+          ? `Too many wrong passwords for this account (${SIGN_IN_LIMIT} in ${WINDOW_MIN} minutes). Try again in ${Math.ceil(wait / 60)} min, or ask an admin to reset your password.`
+          : `Too many wrong sign-ins from this network address (${SIGN_IN_ADDRESS_LIMIT} in ${WINDOW_MIN} minutes, across accounts). Try again in ${Math.ceil(wait / 60)} min.`;
       return html(res, 429, signInPage({ error, next, email, sso }), { "retry-after": String(wait) });
     }
     // Counted as wrong from now, before the slow check: attempts in flight count (review 34a #2).
@@ -177,10 +181,10 @@ export async function createTeamGate(opts: TeamOptions): Promise<TeamGate> {
       const left = email ? byAccount.left(email) : Infinity;
       const last =
         left === 1
-          ? " One more wrong password locks this account for 15 minutes."
+          ? ` One more wrong password locks this account for ${WINDOW_MIN} minutes.`
           : left === 0
             ? // The one that locked it says so (review 53b #7: only the next try was told).
-              " That was the tenth wrong password in 15 minutes: this account is locked for 15 minutes, or until an admin resets its password."
+              ` That was wrong password ${SIGN_IN_LIMIT} in ${WINDOW_MIN} minutes: this account is locked for ${WINDOW_MIN} minutes, or until an admin resets its password.`
             : "";
       return html(res, 401, signInPage({ error: `${WRONG_PASSWORD}${last}`, next, email, sso }));
     }

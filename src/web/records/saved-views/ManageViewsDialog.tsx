@@ -38,7 +38,7 @@ export default function ManageViewsDialog({ db, table, onClose }: { db: string; 
     const n = (names[v.id] ?? v.name).trim();
     if (n === v.name) return setRenameProblem(null);
     const refuse = (message: string) => {
-      setNames((all) => ({ ...all, [v.id]: v.name }));
+      setNames((typed) => ({ ...typed, [v.id]: v.name }));
       setRenameProblem({ id: v.id, message });
     };
     if (!n) return refuse(`A view needs a name: “${v.name}” is kept.`);

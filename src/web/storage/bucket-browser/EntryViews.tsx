@@ -106,8 +106,7 @@ function rowOptions(p: EntryViewProps): RowOptions {
     canMove: !!p.onMove,
     canDeleteFolder: !!p.onDeleteFolder,
     hasDetails: !!p.onDetails,
-    // Whether entries can be dragged here at all: the same answer for every entry.
-    draggable: p.drag.source("").draggable,
+    draggable: p.drag.enabled,
   };
 }
 

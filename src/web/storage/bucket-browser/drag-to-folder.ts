@@ -29,6 +29,8 @@ export function dropAccepted(ids: readonly string[], folder: string): boolean {
 }
 
 export interface DragToFolder {
+  /** Whether entries can be dragged onto folders here at all. */
+  enabled: boolean;
   /** Props for an entry that can be dragged. */
   source(id: string): React.HTMLAttributes<HTMLElement> & { draggable: boolean };
   /** Props for a folder that takes drops, and whether something is held over it. */
@@ -42,6 +44,7 @@ export function useDragToFolder(selected: ReadonlySet<string>, onDrop: ((ids: st
   const normal = (f: string) => (f === "" || f.endsWith("/") ? f : `${f}/`);
   const ours = (e: React.DragEvent) => dragging.current !== null && e.dataTransfer.types.includes(TYPE);
   return {
+    enabled: !!onDrop,
     source: (id) =>
       !onDrop
         ? { draggable: false }
