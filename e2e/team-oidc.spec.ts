@@ -118,6 +118,26 @@ test("a disabled person the provider signs in: refused, their role left as it wa
   expect(JSON.stringify(failed[0])).toContain("/auth/oidc/callback");
 });
 
+test("an answer whose nonce was changed on the way is refused, and counted as such, not as a missing email (review 54a #3)", async ({ browser }) => {
+  const c = await browser.newContext();
+  const page = await c.newPage();
+  // The sign-in request's nonce changed on its way to the provider (in Baseboard's redirect to
+  // it: a redirect's next request is not routed), so the ID token carries another.
+  await page.route((url) => url.pathname === "/auth/oidc/start", async (route) => {
+    const answer = await route.fetch({ maxRedirects: 0 });
+    const to = new URL(answer.headers().location);
+    to.searchParams.set("nonce", "changed-on-the-way");
+    await route.fulfill({ response: answer, headers: { ...answer.headers(), location: to.toString() } });
+  });
+  await ssoSignIn(page, "nina@example.com");
+  await expect(page.getByRole("alert")).toContainText("The single sign-on answer could not be checked.");
+  expect(stack.people(["list"])).not.toContain("nina@example.com");
+  await c.close();
+  const failed = await auditAsRoot(browser, `kind=sign-in-failed&actor=${encodeURIComponent("(single sign-on, an answer that failed its checks)")}`);
+  expect(failed[0]).toMatchObject({ count: 1 });
+  expect(await auditAsRoot(browser, `kind=sign-in-failed&actor=${encodeURIComponent("(single sign-on, no email given)")}`)).toEqual([]);
+});
+
 test("an unmapped person is a viewer; a domain outside the allowed list is refused", async ({ browser }) => {
   const a = await browser.newContext();
   const page = await a.newPage();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { jsonPathAt, pathText } from "./json-text";
+import { jsonPathAt, parseJsonText, pathText, repeatedKeyIn } from "./json-text";
 
 describe("where a value is in a JSON text", () => {
   const at = (text: string, needle: string) => jsonPathAt(text, text.indexOf(needle));
@@ -19,5 +19,22 @@ describe("where a value is in a JSON text", () => {
   });
   it("a top-level value has the empty path", () => {
     expect(jsonPathAt("12345678901234567", 0)).toEqual([]);
+  });
+});
+
+describe("a key given twice in one object (review 54a #4)", () => {
+  it("is refused, named with the object's path; the same key in two objects is not", () => {
+    const twice = parseJsonText('{"records":[{"employee_id":"H1"},{"employee_id":"H2","employee_id":"H3"}]}');
+    expect(twice).toEqual({ ok: false, message: expect.stringContaining('records[1] gives "employee_id" twice') });
+    expect(parseJsonText('{"a":1,"a":2}')).toEqual({ ok: false, message: expect.stringMatching(/^The body gives "a" twice/) });
+    expect(parseJsonText('{"filter":{"and":[{"key":"city","value":"a","value":"b"}]}}')).toMatchObject({ ok: false, message: expect.stringContaining('filter.and[0] gives "value" twice') });
+    expect(parseJsonText('[{"a":1},{"a":2}]')).toEqual({ ok: true, value: [{ a: 1 }, { a: 2 }] });
+    expect(parseJsonText('{"a":{"b":1},"b":{"a":2}}')).toMatchObject({ ok: true });
+  });
+  it("reads keys as JSON does: escapes decoded, quotes and backslashes inside strings skipped", () => {
+    expect(repeatedKeyIn('{"a\\nb":1,"a\\u000ab":2}')).toEqual({ path: [], key: "a\nb" });
+    expect(repeatedKeyIn('{"x":"\\"a\\":1,\\"a\\":2","y":"\\\\","z":["{\\"q\\":1}"]}')).toBeUndefined();
+    expect(repeatedKeyIn('{"x":"\\\\","x2":{"k":1,"k":2}}')).toEqual({ path: ["x2"], key: "k" });
+    expect(repeatedKeyIn('{"list":[1,2,{"a":1},{"b":[{"c":1,"c":1}]}]}')).toEqual({ path: ["list", 3, "b", 0], key: "c" });
   });
 });

@@ -292,10 +292,13 @@ export function createUpstream(opts: UpstreamOptions): Upstream {
     // The browser went away: stop the upstream too (an aborted upload then leaves nothing behind).
     // Not a change the trail records whose request was sent whole: the upstream may apply it
     // anyway, so its answer is still awaited and recorded (only not sent to nobody).
+    // Whether the upstream request was cut before its body was whole: then nothing was applied.
+    let cutBeforeWhole = false;
     const onClose = () => {
       if (!res.writableFinished) {
         clientGone = true;
         const whole = !streamed || req.readableEnded;
+        cutBeforeWhole = !whole;
         if (!(fopts.onAnswer && whole)) abort.abort();
       }
     };
@@ -373,6 +376,10 @@ export function createUpstream(opts: UpstreamOptions): Upstream {
       if (clientStalled) return "client-stalled";
       if (clientGone || res.destroyed) {
         res.destroy();
+        // A change the client stopped sending (an upload cut mid-file): never whole at the
+        // upstream, so not made. Recorded as such, with its key when it was read (review 54a #2:
+        // it stayed "unknown", naming no file). 499: the client closed the request (nginx's code).
+        if (cutBeforeWhole) await fopts.onFailed?.(499, "The client went away before it had sent the whole request: nothing was stored.", false);
         return "client-aborted";
       }
       if (res.headersSent) {

@@ -285,7 +285,7 @@ export async function createTeamGate(opts: TeamOptions): Promise<TeamGate> {
         // Refused after the provider answered (an answer that fails its checks, a domain not
         // allowed, no verified email, a disabled account): a failed sign-in, counted as a wrong
         // password is (review 53a #2: someone tried to be an admin through the provider, unsaid).
-        if (!outcome.ok && (outcome.status === 401 || outcome.status === 403)) await opts.onSignInFailed?.(outcome.email ?? "(single sign-on, no verified email)", clientKey(req.socket.remoteAddress), "GET /auth/oidc/callback");
+        if (!outcome.ok && (outcome.status === 401 || outcome.status === 403)) await opts.onSignInFailed?.(outcome.email ?? outcome.unnamed ?? "(single sign-on)", clientKey(req.socket.remoteAddress), "GET /auth/oidc/callback");
         if (!outcome.ok) {
           html(res, outcome.status, signInPage({ error: outcome.message, sso }));
           return true;

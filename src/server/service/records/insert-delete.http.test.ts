@@ -90,6 +90,20 @@ describe("insert", () => {
     expect(res.body.message).toMatch(/-0/);
   });
 
+  it("refuses a Field given twice in one Record, the key too, and writes nothing (review 54a #4: the last was kept)", async () => {
+    const key = await post(svc, `${CAT}/insert`, '{"records":[{"sku":"DUP-1","sku":"DUP-2"}]}');
+    expect(key.status).toBe(400);
+    expect(key.body.message).toMatch(/^records\[0\] gives "sku" twice: /);
+    const field = await post(svc, `${CAT}/insert`, '{"records":[{"sku":"DUP-3"},{"sku":"DUP-4","price":1,"price":2}]}');
+    expect(field.status).toBe(400);
+    expect(field.body.message).toContain('records[1] gives "price" twice');
+    expect(await rows(inIds("DUP-1", "DUP-2", "DUP-3", "DUP-4"))).toEqual([]);
+    // A filter's condition with its value twice is refused as well (it read the last).
+    const q = await post(svc, `${CAT}/query`, '{"filter":{"and":[{"key":"sku","operator":"equal","value":"a","value":"b"}]}}');
+    expect(q.status).toBe(400);
+    expect(q.body.message).toContain('filter.and[0] gives "value" twice');
+  });
+
   it("an existing primary key is 409 conflict naming it, and nothing of the batch is written", async () => {
     const res = await post(svc, `${CAT}/insert`, { records: [{ sku: "FRESH-1" }, { sku: "NEW-1" }] });
     expect(res.status).toBe(409);

@@ -662,6 +662,29 @@ describe("what is recorded", () => {
     });
     expect(slow).toBe(403);
     expect((await call(ada, "GET", "/api/audit?bucket=vault&key=slow/key.txt")).body.items[0]).toMatchObject({ action: "upload", outcome: "refused", keys: ["slow/key.txt"] });
+    // An upload the client stops sending mid-file: never whole at the service, so not stored, and
+    // recorded as failed with its key (review 54a #2: "unknown", naming no file).
+    const cutKey = `--${boundary}\r\nContent-Disposition: form-data; name="key"\r\n\r\ncut/file.bin\r\n`;
+    const cutHead = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="f.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`;
+    await new Promise<void>((resolve) => {
+      const req = http.request(new URL("/api/v0/storage/object/team-files", base()), {
+        method: "POST",
+        headers: { ...fromApp(base()), cookie: ada, "content-type": `multipart/form-data; boundary=${boundary}`, "content-length": String(Buffer.byteLength(cutKey + cutHead) + 200_000) },
+      });
+      req.on("error", () => resolve());
+      req.write(cutKey + cutHead + "x".repeat(100_000));
+      setTimeout(() => {
+        req.destroy();
+        resolve();
+      }, 300);
+    });
+    let cut: { outcome?: string; keys?: string[]; file?: { key?: string } } | undefined;
+    for (let i = 0; i < 50 && cut?.outcome !== "failed"; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      cut = (await call(ada, "GET", "/api/audit?bucket=team-files&key=cut/file.bin")).body.items[0];
+    }
+    expect(cut).toMatchObject({ action: "upload", outcome: "failed", keys: ["cut/file.bin"], file: { key: "cut/file.bin" } });
+    expect((await call(ada, "GET", "/api/v0/storage/versions/team-files/cut/file.bin")).status).toBe(404);
     // Without the app's header (a form posted from another site): 403 before identification, still recorded.
     const cross = await fetch(`${base()}/api/v0/record/demo/employees/update`, {
       method: "POST",

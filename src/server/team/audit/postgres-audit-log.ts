@@ -138,13 +138,15 @@ export async function openPostgresAuditLog(url: string): Promise<AuditLog> {
       const r = (await pool.query<{ seq: string; hash: string }>("SELECT seq, hash FROM bb_audit_checkpoint WHERE id = 1")).rows[0];
       return { seq: Number(r.seq), hash: r.hash };
     },
+    // `before` may hold a fraction of a millisecond (a retention of 0.3 days; review 54a #1: the
+    // bigint column refused it): \`at < before\` is \`at < ceil(before)\` for whole milliseconds.
     dropOlderThan: (before) =>
       tx(async (c) => {
         await c.query(`SELECT pg_advisory_xact_lock(${LOCK})`);
         // Not past a change still under way (its outcome would be left without what was asked).
         const held = (await c.query<{ seq: string | null }>(`SELECT min(a.seq) AS seq FROM bb_audit a WHERE ${inFlight("bb_audit", "$1")}`, [Date.now() - IN_FLIGHT_MS])).rows[0]?.seq;
         const last = (
-          await c.query<{ seq: string; hash: string }>("SELECT seq, hash FROM bb_audit WHERE at < $1 AND seq < $2 ORDER BY seq DESC LIMIT 1", [before, held ?? Number.MAX_SAFE_INTEGER])
+          await c.query<{ seq: string; hash: string }>("SELECT seq, hash FROM bb_audit WHERE at < $1 AND seq < $2 ORDER BY seq DESC LIMIT 1", [Math.ceil(before), held ?? Number.MAX_SAFE_INTEGER])
         ).rows[0];
         if (!last) return 0;
         const r = await c.query("DELETE FROM bb_audit WHERE seq <= $1", [last.seq]);

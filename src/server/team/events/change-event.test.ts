@@ -31,6 +31,13 @@ describe("changeEventOf", () => {
     expect(changeEventOf(applied({ kind: "delete-records", keys: ["E1", "E2"], out: { count: 2 } }), ada, undefined, at)).toMatchObject({ records: [{ key: "E1" }, { key: "E2" }] });
     expect(changeEventOf(applied({ kind: "upload", resource: "bucket:b", keys: ["x/y.png"] }), ada, undefined, at)).toMatchObject({ bucket: "b", keys: ["x/y.png"] });
   });
+  it("no event for a change that changed nothing: an empty insert, an import of the Records as they were, a completion asked again (review 54a #5)", () => {
+    expect(changeEventOf(applied({ kind: "insert", detail: { records: [] }, out: { count: 0 } }), ada, undefined, at)).toBeUndefined();
+    expect(changeEventOf(applied({ kind: "import", out: { count: 5, inserted: 0, updated: 5, changed: 0 } }), ada, undefined, at)).toBeUndefined();
+    expect(changeEventOf(applied({ kind: "import", out: { count: 5, inserted: 0, updated: 5, changed: 1 } }), ada, undefined, at)).toMatchObject({ kind: "import", count: 5 });
+    expect(changeEventOf(applied({ kind: "upload", resource: "bucket:b", keys: ["x/y.png"], out: { again: true } }), ada, undefined, at)).toBeUndefined();
+    expect(changeEventOf(applied({ kind: "upload", resource: "bucket:b", keys: ["x/y.png"], out: {} }), ada, undefined, at)).toMatchObject({ kind: "upload" });
+  });
   it("a restored version announces the key's file as replaced, as an upload over it does", () => {
     const e = changeEventOf(applied({ kind: "restore-file", resource: "bucket:b", keys: ["x/y.png"], detail: { restoredFrom: "v1/x/y.png" }, out: { versionedKey: "v2/x/y.png" } }), ada, "t", at);
     expect(e).toEqual({ at: "2026-11-25T10:00:00.000Z", resource: "bucket:b", bucket: "b", actor: ada, origin: "baseboard", tab: "t", kind: "upload", keys: ["x/y.png"] });

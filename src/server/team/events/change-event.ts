@@ -35,6 +35,8 @@ export function changeEventOf(c: AppliedChange, actor: Pick<Actor, "email" | "na
     }
     case "insert": {
       const records = (c.detail.records as Row[] | undefined) ?? [];
+      // None added (an empty list): nothing changed (review 54a #5: the others' tables were read again).
+      if ((count ?? records.length) === 0) return undefined;
       if (records.length > EVENT_RECORDS_MAX) return { ...base, kind: "insert", count: count ?? records.length, truncated: true };
       return { ...base, kind: "insert", count: count ?? records.length, records: records.map((r, i) => ({ key: c.keys[i], values: r })) };
     }
@@ -43,10 +45,14 @@ export function changeEventOf(c: AppliedChange, actor: Pick<Actor, "email" | "na
       if (c.keys.length > EVENT_RECORDS_MAX || c.detail.beforeImagesOmitted) return { ...base, kind: "delete-records", count, truncated: true };
       return { ...base, kind: "delete-records", count, records: c.keys.map((key) => ({ key })) };
     case "import":
+      // Nothing added and nothing changed (a file of the Records as they are, or of none).
+      if (count === 0 || (c.out.inserted === 0 && c.out.changed === 0)) return undefined;
       return { ...base, kind: "import", count, truncated: true };
     case "upload":
     case "delete-file":
     case "storage-job": {
+      // A resumable upload completed again (its answer lost, asked once more) wrote nothing new.
+      if (c.out.again === true) return undefined;
       const job = c.kind === "storage-job" && ["move", "copy", "delete"].includes(c.detail.action as string) ? { job: c.detail.action as "move" | "copy" | "delete" } : {};
       // A job's cancel moves nothing itself: the job's own end says what it did ("moved or copied" it read).
       if (c.kind === "storage-job" && !job.job) return undefined;

@@ -20,7 +20,12 @@ const PENDING_MS = 10 * 60 * 1000;
 const MAX_PENDING = 10_000;
 
 /** `email`: who the provider said it was, when a sign-in it answered is refused (counted as a failed sign-in). */
-export type OidcOutcome = { ok: true; person: PersonRow; next: string } | { ok: false; status: number; message: string; email?: string };
+/**
+ * `email`: whose sign-in was refused, when the provider said; else `unnamed` says what kind of
+ * refusal it was, for the failed sign-in it is counted as (review 54a #3: every one without an
+ * email was counted as "no verified email", a forged answer too).
+ */
+export type OidcOutcome = { ok: true; person: PersonRow; next: string } | { ok: false; status: number; message: string; email?: string; unnamed?: string };
 
 export interface OidcSignIn {
   label: string;
@@ -112,7 +117,7 @@ export function createOidcSignIn(settings: OidcSettings, store: TeamStore, log?:
       pending.delete(state);
       if (!p || Date.now() - p.at > PENDING_MS) return { ok: false, status: 400, message: "This sign-in link is old or was used already. Start again from the sign-in page." };
       if (currentUrl.searchParams.get("error")) {
-        return { ok: false, status: 401, message: `The provider did not sign you in: ${currentUrl.searchParams.get("error_description") ?? currentUrl.searchParams.get("error")}.` };
+        return { ok: false, status: 401, message: `The provider did not sign you in: ${currentUrl.searchParams.get("error_description") ?? currentUrl.searchParams.get("error")}.`, unnamed: "(single sign-on, refused by the provider)" };
       }
       let claims: Record<string, unknown>;
       try {
@@ -127,7 +132,7 @@ export function createOidcSignIn(settings: OidcSettings, store: TeamStore, log?:
         }
       } catch (e) {
         log?.(`single sign-on failed: ${(e as Error).message}`);
-        return { ok: false, ...callbackFailure(e) };
+        return { ok: false, ...callbackFailure(e), unnamed: "(single sign-on, an answer that failed its checks)" };
       }
       // Verified only when the provider says so (`true`, or "true" as some send it), or when the
       // operator vouches for a provider that never says (review 34a #1: a missing claim, or
@@ -135,7 +140,7 @@ export function createOidcSignIn(settings: OidcSettings, store: TeamStore, log?:
       const verified = claims.email_verified === true || claims.email_verified === "true" || (settings.trustEmails && claims.email_verified === undefined);
       if (typeof claims.email !== "string" || !verified) {
         const said = typeof claims.email === "string" ? normalizeEmail(claims.email) : undefined;
-        return { ok: false, status: 403, message: "Your account at the provider has no verified email address, which Baseboard needs as your login.", email: said };
+        return { ok: false, status: 403, message: "Your account at the provider has no verified email address, which Baseboard needs as your login.", email: said, unnamed: "(single sign-on, no email given)" };
       }
       const email = normalizeEmail(claims.email);
       if (!domainAllowed(email, settings.allowedDomains)) {
