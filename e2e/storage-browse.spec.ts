@@ -212,3 +212,22 @@ test("arrow keys move between a listing's entries: the same control above or bel
   const count = await cards.count();
   await expect(cards.nth(Math.min(perLine, count - 1))).toBeFocused();
 });
+
+test("a folder slow to list says it is waiting, and for how long, then shows its files (review 53b #11)", async ({ page }) => {
+  let held = 0;
+  await page.route(/\/api\/v0\/storage\/list\/public-assets\?/, async (route) => {
+    held++;
+    await new Promise((r) => setTimeout(r, 4500));
+    await route.continue();
+  });
+  await page.goto("/storage/public-assets?folder=catalog/");
+  const wait = page.getByRole("status").filter({ hasText: "Listing catalog…" });
+  await expect(wait).toBeVisible();
+  await expect(wait).not.toContainText("slow");
+  await expect(wait).toContainText("The service is slow to answer; still waiting", { timeout: 4000 });
+  await expect(wait).toContainText(/\(\d+ s so far\)/);
+  await page.screenshot({ path: "test-results/storage-slow-listing.png" });
+  await expect(page.getByText("chair.png")).toBeVisible({ timeout: 10_000 });
+  await expect(wait).toHaveCount(0);
+  expect(held).toBeGreaterThan(0);
+});

@@ -234,6 +234,16 @@ test("Activity: admins filter the trail, open an entry's diff and go to the Reco
   await diff.getByRole("link", { name: "Open Record E00012", exact: true }).click();
   await expect(page).toHaveURL(/records\/demo\/employees\?.*record=E00012/);
   await expect(page.getByRole("heading", { name: /Record E00012/ })).toBeVisible();
+  // Back: the same filters, the entry still open and the focus on it (review 53b #9: collapsed).
+  await page.goBack();
+  await expect(page).toHaveURL(/\/activity\?.*entry=\d+/);
+  await expect(diff).toContainText("Activity City");
+  await expect(first.getByRole("button")).toBeFocused();
+  await expect(first.getByRole("button")).toHaveAttribute("aria-expanded", "true");
+  // Closing it is no step of its own to go Back over.
+  await first.getByRole("button").click();
+  await expect(diff).toHaveCount(0);
+  await expect(page).not.toHaveURL(/entry=/);
 
   // An insert lists the Records it added, each with its own link.
   const added = await page.request.post(`${teamUrl}/api/v0/record/demo/employees/insert`, {

@@ -62,7 +62,7 @@ const activityRoute = createRoute({
   component: function ActivityRoute() {
     const search = activityRoute.useSearch();
     const navigate = activityRoute.useNavigate();
-    return <ActivityPage search={search} onSearch={(s) => navigate({ search: s })} />;
+    return <ActivityPage search={search} onSearch={(s, opts) => navigate({ search: s, replace: opts?.replace })} />;
   },
 });
 

@@ -4,6 +4,7 @@
  * says what to do next.
  */
 import { useLayoutEffect, useRef } from "react";
+import { Waiting } from "../../ui/Waiting";
 import { fmtInt } from "../values/values.utils";
 import { noteLeaving, takeOver } from "./focus-handoff";
 
@@ -34,7 +35,7 @@ export function GridPlaceholder({ state, page, onGoToPage, onEditFilter, onAdd }
   return (
     <div className="center-state" role="status" ref={ref} tabIndex={-1}>
       {state.kind === "loading" ? (
-        <p className="muted">{state.page !== undefined ? `Loading page ${fmtInt(state.page)}…` : "Loading records…"}</p>
+        <Waiting what={state.page !== undefined ? `Loading page ${fmtInt(state.page)}` : "Loading records"} />
       ) : state.kind === "past-end" ? (
         <>
           <p>

@@ -41,6 +41,7 @@ import { BulkDialog } from "../selection/BulkDialog";
 import { goneAfter, prune, selectRange, type SelectionSummary, summarize, toggle, toggleAll } from "../selection/selection.utils";
 import { useDragToFolder } from "./drag-to-folder";
 import { FileDetails } from "../details/FileDetails";
+import { Waiting } from "../../ui/Waiting";
 
 type FileEntry = Extract<Entry, { kind: "file" }>;
 
@@ -359,7 +360,7 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities, op
             {canCreate ? " You can still upload into it." : ""}
           </p>
         ) : data.isPending ? (
-          <p className="st-muted st-pad">Loading…</p>
+          <Waiting what={folder ? `Listing ${folder}` : `Listing the root of ${name}`} className="st-muted st-pad" />
         ) : data.error ? (
           <div className="st-state" role="alert">
             <p className="st-error-text">Could not list this folder: {data.error.message}</p>
@@ -368,7 +369,7 @@ export function BucketBrowser({ bucket, folder, onFolderChange, capabilities, op
             </button>
           </div>
         ) : searching && found.isPending ? (
-          <p className="st-muted st-pad">Searching the bucket…</p>
+          <Waiting what="Searching the bucket" className="st-muted st-pad" />
         ) : searching && found.error ? (
           <div className="st-state" role="alert">
             <p className="st-error-text">Could not search the bucket: {found.error.message}</p>

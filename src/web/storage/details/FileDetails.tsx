@@ -17,6 +17,7 @@ import { objectVersionsQueryOptions } from "../object-versions-query";
 import { useRestoreVersionMutation } from "../object-restore-mutation";
 import { signUrl } from "../object-sign-mutation";
 import { objectUrl } from "../thumb.utils";
+import { Waiting } from "../../ui/Waiting";
 
 type FileEntry = Extract<Entry, { kind: "file" }>;
 
@@ -124,7 +125,7 @@ export function FileDetails(p: FileDetailsProps) {
         {!p.versions ? (
           <p className="st-muted">This upstream does not list a file's versions (no versions in its capabilities): only the newest is shown.</p>
         ) : q.isPending ? (
-          <p className="st-muted">Loading versions…</p>
+          <Waiting what="Loading versions" className="st-muted" />
         ) : q.isError && q.error instanceof ApiError && q.error.status === 404 ? (
           // Deleted or moved elsewhere (from another tab, or by someone else): not a failure of this panel.
           <p className="st-note" role="status">

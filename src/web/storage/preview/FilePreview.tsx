@@ -11,6 +11,7 @@ import { textPreviewQueryOptions } from "../object-text-query";
 import { objectUrl, pixelBox } from "../thumb.utils";
 import { Modal } from "../../ui/Dialog";
 import { FileIcon } from "./FileIcon";
+import { Waiting } from "../../ui/Waiting";
 
 type FileEntry = Extract<Entry, { kind: "file" }>;
 
@@ -67,7 +68,7 @@ function NoPreview({ entry, reason }: { entry: FileEntry; reason: string }) {
 
 function TextPreview({ bucket, entry }: { bucket: string; entry: FileEntry }) {
   const q = useQuery(textPreviewQueryOptions(bucket, entry.versionedKey ?? entry.key, entry.etag));
-  if (q.isPending) return <p className="st-muted">Loading preview…</p>;
+  if (q.isPending) return <Waiting what="Loading the preview" className="st-muted" />;
   if (q.isError) return <p role="alert">Could not load the preview: {q.error.message}</p>;
   return (
     <>

@@ -4,11 +4,12 @@
  */
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
-import { useEffect, useId, useMemo, useState } from "react";
+import { useEffect, useId, useMemo, useRef, useState } from "react";
+import { Waiting } from "../../ui/Waiting";
 import { configQueryOptions, configResources } from "../../app/config-get-query";
 import { meQueryOptions } from "../me-get-query";
 import { peopleQueryOptions } from "../people-list-query";
-import { ACTIVITY_KINDS, type ActivitySearch, droppedFilters, isReversedRange, knownKind, toAuditFilters, typedMoment, typedText } from "./activity-search.utils";
+import { ACTIVITY_KINDS, type ActivitySearch, droppedFilters, filtersOf, isReversedRange, knownKind, toAuditFilters, typedMoment, typedText } from "./activity-search.utils";
 import { formatValue } from "../../records/values/values.utils";
 import { activitySummary, askedRecord, KIND_TEXT, readableEndpoint, restoredText, versionText } from "./activity-summary.utils";
 import { type AuditItem, auditQueryOptions, whoText } from "./audit-list-query";
@@ -21,7 +22,8 @@ const KINDS = ACTIVITY_KINDS;
 
 interface Props {
   search: ActivitySearch;
-  onSearch(s: ActivitySearch): void;
+  /** `replace`: in place of the address shown (opening an entry is no step to go Back over). */
+  onSearch(s: ActivitySearch, opts?: { replace?: boolean }): void;
 }
 
 export function ActivityPage({ search: asked, onSearch }: Props) {
@@ -35,9 +37,20 @@ export function ActivityPage({ search: asked, onSearch }: Props) {
   // From after To: nothing can match; say so rather than ask.
   const reversed = isReversedRange(search);
   const q = useInfiniteQuery({ ...auditQueryOptions(filters, 50, SHOWN), enabled: !!me?.may.readActivity && !reversed });
-  const items = q.data?.pages.flatMap((p) => p.items) ?? [];
-  const [open, setOpen] = useState<number | null>(null);
-  const [draft, setDraft] = useState<ActivitySearch>(search);
+  const items = useMemo(() => q.data?.pages.flatMap((p) => p.items) ?? [], [q.data]);
+  // The entry shown open is in the address: Back from one of its links finds it open again.
+  const open = asked.entry ?? null;
+  const setOpen = (seq: number | null) => onSearch({ ...asked, entry: seq ?? undefined }, { replace: true });
+  const [draft, setDraft] = useState<ActivitySearch>(() => filtersOf(search));
+  // Come back to (Back, or a link naming it): the open entry in view, the focus on its toggle.
+  const shownOpen = useRef(false);
+  useEffect(() => {
+    if (shownOpen.current || asked.entry === undefined || !items.some((it) => it.seq === asked.entry)) return;
+    shownOpen.current = true;
+    const toggle = document.querySelector<HTMLElement>(`[aria-controls="activity-entry-${asked.entry}"]`);
+    toggle?.scrollIntoView({ block: "center" });
+    toggle?.focus({ preventScroll: true });
+  }, [asked.entry, items]);
   // A From or To box holding text that is no time: Apply waits for it (the box says what to write).
   const [badTime, setBadTime] = useState<{ from?: boolean; to?: boolean }>({});
   // The boxes are marked reversed only while they still hold the range applied.
@@ -69,8 +82,7 @@ export function ActivityPage({ search: asked, onSearch }: Props) {
             e.currentTarget.querySelector<HTMLInputElement>('input[aria-invalid="true"]')?.focus();
             return;
           }
-          setOpen(null);
-          onSearch(draft);
+          onSearch(filtersOf(draft));
         }}
       >
         <label>
@@ -140,14 +152,10 @@ export function ActivityPage({ search: asked, onSearch }: Props) {
           Could not load the activity: {q.error.message}
         </p>
       )}
-      {q.isPending && !!me?.may.readActivity && !reversed && (
-        <p className="muted" role="status">
-          Loading…
-        </p>
-      )}
+      {q.isPending && !!me?.may.readActivity && !reversed && <Waiting what="Loading the activity" />}
       {q.isSuccess && !reversed && items.length === 0 && (
         <p role="status">
-          {Object.values(search).some((v) => v !== undefined && v !== "")
+          {Object.values(filtersOf(search)).some((v) => v !== undefined && v !== "")
             ? "No entries match these filters."
             : "Nothing has been changed through Baseboard yet: edits, imports, uploads and the rest appear here as they are made."}
           {search.actor && !search.actor.includes("@") ? " The person filter takes a whole email (the list offers them as you type), not part of one." : ""}

@@ -22,6 +22,7 @@ import { liveActions, rowKey } from "../live/live-store";
 import { byWhom, lastChangeOf } from "./last-change-get-query";
 import "../team.css";
 import "./audit.css";
+import { Waiting } from "../../ui/Waiting";
 
 interface Props {
   db: string;
@@ -71,7 +72,7 @@ export function RecordHistory({ db, table, pkField, recordText, row, columns }: 
     }
   };
 
-  if (q.isPending) return <p className="muted" role="status">Loading the history…</p>;
+  if (q.isPending) return <Waiting what="Loading the history" />;
   if (q.isError) return <p className="error-text" role="alert">Could not load the history: {q.error.message}</p>;
   if (!versions.length)
     return (

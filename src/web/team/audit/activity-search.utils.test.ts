@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { droppedFilters, isReversedRange, sanitizeActivitySearch, toAuditFilters, toInstant, toLocalInput, typedMoment } from "./activity-search.utils";
+import { droppedFilters, filtersOf, isReversedRange, sanitizeActivitySearch, toAuditFilters, toInstant, toLocalInput, typedMoment } from "./activity-search.utils";
 
 const zone = process.env.TZ;
 /** Node reads TZ again when it changes: each test can be a viewer somewhere else. */
@@ -14,7 +14,7 @@ describe("activity search", () => {
   });
 
   it("keeps valid filters and drops malformed ones", () => {
-    expect(sanitizeActivitySearch({ actor: " ada@example.com ", on: "table:demo/employees", kind: "update" })).toEqual({ actor: "ada@example.com", on: "table:demo/employees", kind: "update", since: undefined, until: undefined });
+    expect(sanitizeActivitySearch({ actor: " ada@example.com ", on: "table:demo/employees", kind: "update" })).toEqual({ actor: "ada@example.com", on: "table:demo/employees", kind: "update", since: undefined, until: undefined, entry: undefined });
     expect(sanitizeActivitySearch({ on: "table:employees", actor: 3 }).on).toBeUndefined();
     // A kind the filter does not offer is not sent for a 400 (review 47b #8); the page says so.
     expect(toAuditFilters(sanitizeActivitySearch({ kind: "storage-job-start" })).kind).toBeUndefined();
@@ -51,6 +51,15 @@ describe("activity search", () => {
     expect(toLocalInput("2026-11-26T03:17:00.000Z")).toBe("2026-11-26T12:17");
     expect(toLocalInput(undefined)).toBe("");
     expect(toLocalInput("nonsense")).toBe("");
+  });
+
+  it("keeps the open entry as a whole number, apart from the filters", () => {
+    expect(sanitizeActivitySearch({ entry: "42" }).entry).toBe(42);
+    expect(sanitizeActivitySearch({ entry: 7 }).entry).toBe(7);
+    for (const bad of ["0", "-3", "1.5", "x", "", 2 ** 60]) expect(sanitizeActivitySearch({ entry: bad }).entry).toBeUndefined();
+    const s = sanitizeActivitySearch({ actor: "ada@example.com", entry: "9" });
+    expect(filtersOf(s)).toEqual({ actor: "ada@example.com", on: undefined, kind: undefined, since: undefined, until: undefined });
+    expect(toAuditFilters(s)).not.toHaveProperty("entry");
   });
 
   it("maps to the API's parameters", () => {

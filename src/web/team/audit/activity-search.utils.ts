@@ -13,7 +13,15 @@ export interface ActivitySearch {
   /** An instant, "2026-11-26T03:17:00.000Z". */
   since?: string;
   until?: string;
+  /**
+   * The entry shown open (its seq): kept in the address, so that Back from its Record or file
+   * link finds it open where it was (review 53b #9: the entries came back collapsed).
+   */
+  entry?: number;
 }
+
+/** The page's filters alone (not which entry is open). */
+export const filtersOf = ({ entry: _entry, ...filters }: ActivitySearch): Omit<ActivitySearch, "entry"> => filters;
 
 const str = (v: unknown) => (typeof v === "string" && v.trim() !== "" ? v.trim() : undefined);
 
@@ -81,7 +89,14 @@ export function sanitizeActivitySearch(raw: Record<string, unknown>): ActivitySe
     kind: kind && /^[\w-]{1,60}$/.test(kind) ? kind : undefined,
     since: toInstant(raw.since),
     until: toInstant(raw.until),
+    entry: openEntry(raw.entry),
   };
+}
+
+/** An entry's seq from the address (a whole number from 1), else undefined. */
+function openEntry(v: unknown): number | undefined {
+  const n = typeof v === "number" ? v : typeof v === "string" && /^\d{1,15}$/.test(v.trim()) ? Number(v.trim()) : NaN;
+  return Number.isSafeInteger(n) && n > 0 ? n : undefined;
 }
 
 /** The API's filters from the page's. */
