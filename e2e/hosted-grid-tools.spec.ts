@@ -43,7 +43,7 @@ test("hosted: the record panel saves with its conflict check; filter by value of
   await expect(page.getByRole("menuitem", { name: /^Filter by this value/ })).toBeEnabled();
   await expect(page.getByRole("menuitem", { name: /^Exclude this value/ })).toBeDisabled();
   await page.keyboard.press("Escape");
-  await expect(page.getByRole("button", { name: "Import CSV…" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Import…" })).toHaveCount(0);
 });
 
 test("hosted: a paste updates with equal conditions only; the view exports as the upstream reads it", async ({ page }) => {

@@ -3,6 +3,7 @@
  * the import preview's empty and repeated primary keys, an undoable import, CSV errors by line.
  * Works on E0087x–E0089x and the new keys Y8xxxx, checked through the API.
  */
+import { readFile } from "node:fs/promises";
 import { expect, type Page, test } from "@playwright/test";
 import { apiQuery, apiRecord, cell, openView } from "./testing/records";
 import { serviceCall } from "./testing/service";
@@ -104,4 +105,41 @@ test("a malformed CSV is described by line and cells, never as Records, every wr
   expect(res.status).toBe(400);
   expect(body.message).toMatch(/^line 3: /);
   expect(body.message).not.toMatch(/record/i);
+});
+
+test("a JSON export imports back: read as the CSV the export would write, previewed by Record, undone (review 54b #1)", async ({ page }) => {
+  // No file picker in a test browser: the Blob download path.
+  await page.addInitScript(() => {
+    delete (window as { showSaveFilePicker?: unknown }).showSaveFilePicker;
+  });
+  const keys = ["E00975", "E00976", "E00977"];
+  const before = await Promise.all(keys.map((k) => apiRecord(k)));
+  await openView(page, "employees", { filter: pkOr(...keys), sort: "employee_id" });
+  await page.getByRole("button", { name: "Export…" }).click();
+  const exporting = page.getByRole("dialog", { name: "Export Records" });
+  await exporting.getByLabel("JSON").check();
+  const [download] = await Promise.all([page.waitForEvent("download"), exporting.getByRole("button", { name: "Export" }).click()]);
+  const items = JSON.parse(await readFile(await download.path(), "utf8")) as Record<string, unknown>[];
+  expect(items.map((r) => r.employee_id)).toEqual(keys);
+
+  // The same file back, one city changed: one Record to update, the others unchanged.
+  items[1].city = "Json Town";
+  await page.getByTestId("import-input").setInputFiles({ name: download.suggestedFilename(), mimeType: "application/json", buffer: Buffer.from(JSON.stringify(items, null, 2)) });
+  const dialog = page.getByRole("dialog", { name: `Import ${download.suggestedFilename()}` });
+  await expect(dialog.getByTestId("import-summary")).toContainText("3 rows: 1 Record to update, 2 Records unchanged");
+  await expect(dialog).toContainText("Json Town");
+  await page.screenshot({ path: "test-results/shots/import-json-preview.png" });
+  await dialog.getByRole("button", { name: "Import 3 rows" }).click();
+  await expect(dialog.getByTestId("import-outcome")).toContainText("0 Records added, 1 changed");
+  expect((await apiRecord("E00976")).city).toBe("Json Town");
+  expect(await apiRecord("E00975")).toEqual(before[0]);
+  await dialog.getByRole("button", { name: "Close" }).last().click();
+  await page.getByRole("button", { name: /^Undo/ }).first().click();
+  await expect.poll(() => apiRecord("E00976")).toEqual(before[1]);
+
+  // A JSON file's problems are named by Record, never as a CSV's quotes.
+  const bad = [{ ...items[0], age: "old" }, { ...items[2] }];
+  delete (bad[1] as Record<string, unknown>).city;
+  await page.getByTestId("import-input").setInputFiles({ name: "bad.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(bad)) });
+  await expect(page.getByRole("dialog", { name: "Import bad.json" }).getByRole("alert")).toContainText('Record 2 has no "city", which other Records of the file have');
 });

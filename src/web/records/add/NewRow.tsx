@@ -139,7 +139,7 @@ export function NewRow({ db, table, columns, fields, ariaRowIndex, noDelete }: P
                     setProblems({});
                     setError(
                       spread.more
-                        ? `Only the first of the ${spread.more + 1} pasted lines is in the row: Enter adds it, then paste the next line (or bring them all in at once with Import CSV…).`
+                        ? `Only the first of the ${spread.more + 1} pasted lines is in the row: Enter adds it, then paste the next line (or bring them all in at once with Import…).`
                         : null,
                     );
                   }}

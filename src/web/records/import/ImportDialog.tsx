@@ -1,5 +1,5 @@
 /**
- * A CSV dropped on a table: the same preview as a paste (what changes, what is new, what cannot
+ * A CSV (or a JSON export) dropped on a table: the same preview as a paste (what changes, what is new, what cannot
  * be written, by line), then the file goes as it is to the import endpoint, which updates or
  * inserts by primary key, all or nothing.
  */
@@ -15,7 +15,7 @@ import { pkFilter } from "../grid/edit.utils";
 import { fmtInt } from "../values/values.utils";
 import { queryRecords } from "../records-list-query";
 import { invalidateTableRecords } from "../records-update-mutation";
-import { csvWithout, importCounts, type ImportPlan, importUndo, planImport, planSummary, readCsv, fileText } from "./import-plan.utils";
+import { csvWithout, importCounts, type ImportPlan, importUndo, isJsonFile, planImport, planSummary, readCsv, readJson, fileText } from "./import-plan.utils";
 import { undoActions } from "../undo/undo-store";
 import { undoLast } from "../undo/use-undo";
 import { importCsv } from "./record-import-mutation";
@@ -41,7 +41,7 @@ interface Reading {
 type State =
   | { kind: "reading"; progress?: Reading }
   | { kind: "refused"; message: string }
-  | { kind: "preview"; plan: ImportPlan; rows: number; errors: ReturnType<typeof readCsv> & { ok: true } }
+  | { kind: "preview"; plan: ImportPlan; rows: number; errors: ReturnType<typeof readJson> & { ok: true } }
   | { kind: "sending"; progress?: Reading }
   | { kind: "done"; inserted: number; updated: number; changed: number; undo: string; skipped: CellChange[] };
 
@@ -109,7 +109,8 @@ export default function ImportDialog(p: Props) {
     (async () => {
       const text = fileText(await p.file.arrayBuffer());
       if (!text.ok) return live && setState({ kind: "refused", message: text.message });
-      const read = readCsv(text.text, p.fields);
+      // A JSON file (Export → JSON's array of Records) is read as the CSV the export would write.
+      const read = isJsonFile(p.file.name, p.file.type, text.text) ? readJson(text.text, p.fields) : readCsv(text.text, p.fields);
       if (!read.ok) return live && setState({ kind: "refused", message: read.message });
       const existing = await currentRecords(p.db, p.table, p.pkField, read.keys, read.rows.filter((r) => !r.misshapen).map((r) => r.pk), (progress) => live && setState({ kind: "reading", progress }));
       // The plan covers the rows that can be written; the others are listed as errors, beside
@@ -135,7 +136,8 @@ export default function ImportDialog(p: Props) {
       setState({ kind: "sending" });
       const plan = planImport(good, existing, p.fields, p.pkField);
       const undo = importUndo(plan, good);
-      const body = skipInvalid ? new Blob([csvWithout(read.keys, read.rows)], { type: "text/csv" }) : p.file;
+      // A JSON file goes as the CSV it was read as (the service's import reads CSV).
+      const body = skipInvalid ? new Blob([csvWithout(read.keys, read.rows)], { type: "text/csv" }) : read.csv !== undefined ? new Blob([read.csv], { type: "text/csv" }) : p.file;
       const r = await importCsv(p.db, p.table, body);
       // The service counts every Record the file names as updated; the plan, read just before,
       // knows which of them the file really changes.
@@ -195,7 +197,7 @@ export default function ImportDialog(p: Props) {
             {state.skipped.length > 0 && (
               <>
                 <p className="warn-text" data-testid="import-skipped">
-                  Skipped, as chosen: {plural(new Set(state.skipped.map((c) => /^line (\d+)/.exec(c.error ?? "")?.[1])).size, "line")} not imported:
+                  Skipped, as chosen: {plural(new Set(state.skipped.map((c) => /^(?:line|Record) (\d+)/.exec(c.error ?? "")?.[1])).size, "line")} not imported:
                 </p>
                 <ChangeTable changes={state.skipped} />
               </>

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { FieldInfo } from "../../../shared/records";
-import { csvWithout, fileText, importUndo, planImport, planSummary, readCsv } from "./import-plan.utils";
+import { csvStart, csvRows } from "../export/export-format.utils";
+import { csvWithout, fileText, importUndo, isJsonFile, planImport, planSummary, readCsv, readJson } from "./import-plan.utils";
 
 const fields: FieldInfo[] = [
   { key: "id", type: "text", nullable: false, primaryKey: true },
@@ -105,5 +106,48 @@ describe("import checks, skipping and undo (issue 24)", () => {
       changes: [{ pk: "a", field: "age", before: 30, after: 31 }],
       inserted: [{ id: "n", age: 5, name: null }],
     });
+  });
+});
+
+describe("a JSON file, as Export → JSON writes it (review 54b #1)", () => {
+  const withJson: FieldInfo[] = [...fields, { key: "ok", type: "boolean", nullable: true, primaryKey: false }, { key: "meta", type: "json", nullable: true, primaryKey: false }];
+  const items = [
+    { id: "a", age: 31, name: "Ann, \"A\"\nline two", ok: true, meta: { tags: ["x"] } },
+    { id: "b", age: null, name: null, ok: false, meta: null },
+  ];
+  it("reads as the CSV the export writes of the same Records: the same rows, and that CSV to send", () => {
+    const json = readJson(JSON.stringify(items), withJson);
+    const keys = ["id", "age", "name", "ok", "meta"];
+    const csv = readCsv(csvStart(keys, false) + csvRows(items, keys), withJson);
+    if (!json.ok || !csv.ok) throw new Error("not read");
+    expect(json.rows.map((r) => r.values)).toEqual(csv.rows.map((r) => r.values));
+    expect(json.rows[0].values).toEqual({ id: "a", age: 31, name: 'Ann, "A"\nline two', ok: true, meta: { tags: ["x"] } });
+    const sent = readCsv(json.csv as string, withJson);
+    expect(sent.ok && sent.rows.map((r) => r.values)).toEqual(csv.rows.map((r) => r.values));
+  });
+  it("names its problems by Record, not by line", () => {
+    const r = readJson(JSON.stringify([{ id: "a", age: "old" }, { id: "a", age: 2 }, { id: "", age: 3 }]), fields);
+    if (!r.ok) throw new Error(r.message);
+    expect(r.errors.map((e) => e.error)).toEqual([
+      expect.stringMatching(/^Record 1: age needs a number/),
+      "Record 1: id a appears twice in the file (also as Record 2); keep one of them.",
+      "Record 2: id a appears twice in the file (also as Record 1); keep one of them.",
+      "Record 3: the primary key id is empty; every row needs one.",
+    ]);
+    expect(readJson(JSON.stringify([{ id: "a", agee: 1 }]), fields)).toMatchObject({ ok: false, message: expect.stringMatching(/^the file's Fields: "agee" \(did you mean "age"\?\) is not a Field/) });
+  });
+  it("refuses what is not an array of Records alike, in words", () => {
+    expect(readJson("{\"id\":\"a\"}", fields)).toMatchObject({ ok: false, message: expect.stringContaining("holds no array") });
+    expect(readJson("[]", fields)).toMatchObject({ ok: false, message: expect.stringContaining("empty array") });
+    expect(readJson('[{"id":"a"},3]', fields)).toMatchObject({ ok: false, message: expect.stringMatching(/^Record 2 is not an object/) });
+    expect(readJson('[{"id":"a","age":1},{"id":"b"}]', fields)).toMatchObject({ ok: false, message: expect.stringMatching(/^Record 2 has no "age", which other Records of the file have/) });
+    expect(readJson('[{"id":', fields)).toMatchObject({ ok: false, message: expect.stringMatching(/^The file is not valid JSON/) });
+  });
+  it("is told from a CSV by its name or type, else by its first character", () => {
+    expect(isJsonFile("employees.json", "", "id,age")).toBe(true);
+    expect(isJsonFile("x", "application/json", "")).toBe(true);
+    expect(isJsonFile("employees.csv", "", "[")).toBe(false);
+    expect(isJsonFile("dropped", "", "\uFEFF [\n{")).toBe(true);
+    expect(isJsonFile("dropped", "", "id,age")).toBe(false);
   });
 });

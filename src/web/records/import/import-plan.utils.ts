@@ -57,8 +57,23 @@ function firstBadLine(b: Uint8Array): number {
   return line;
 }
 
+/**
+ * Where a row of the file is, as messages name it: a CSV's line (the header is line 1), or a JSON
+ * file's Record (its n-th object; "line" 1 is its Fields, the keys of its objects).
+ */
+export interface RowPlaces {
+  at(line: number): string;
+  /** After "appears twice in the file (also …)". */
+  also(line: number): string;
+}
+const CSV_PLACES: RowPlaces = { at: (line) => `line ${line}`, also: (line) => `on line ${line}` };
+const JSON_PLACES: RowPlaces = { at: (line) => (line === 1 ? "the file's Fields" : `Record ${line - 1}`), also: (line) => `as Record ${line - 1}` };
+
+/** The rows of a file as cells, the header first, each with the line it is named by. */
+type FileRows = { record: string[]; info: { lines: number } }[];
+
 export function readCsv(text: string, fields: readonly FieldInfo[]): ReadResult {
-  let records: { record: string[]; info: { lines: number } }[];
+  let records: FileRows;
   try {
     // Rows of the wrong width are read too, and listed below with every other problem, so
     // that one pass over the file shows them all (a refusal named only the first).
@@ -67,21 +82,66 @@ export function readCsv(text: string, fields: readonly FieldInfo[]): ReadResult 
     return { ok: false, message: `The file is not valid CSV: ${csvProblem(e as CsvParseError, undefined, rowStartLine(e as CsvParseError, text, parse as SyncCsvParse))}` };
   }
   if (!records.length) return { ok: false, message: "The file is empty: it needs a header row of Field names." };
+  return readRows(records, fields, CSV_PLACES);
+}
+
+/**
+ * A JSON file as an import reads it: an array of objects, one Record each (what Export → JSON
+ * writes: review 54b #1, the README offered it for a round trip and the import read it as CSV).
+ * Every object names the same Fields (one left out would be set to null, not left alone); a
+ * value is read as its text would be in a CSV the export writes (null: an empty cell; json: its
+ * JSON text), so that a file checks, previews and imports exactly as that CSV does.
+ */
+export function readJson(text: string, fields: readonly FieldInfo[]): ReadResult & { csv?: string } {
+  let items: unknown;
+  try {
+    items = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+  } catch (e) {
+    return { ok: false, message: `The file is not valid JSON (${(e as Error).message.replace(/^JSON\.parse: /, "")}). An import takes a CSV file, or a JSON array of Records as Export → JSON writes it.` };
+  }
+  if (!Array.isArray(items)) return { ok: false, message: "The JSON file holds no array: an import takes an array of Records, one object each, as Export → JSON writes it." };
+  if (!items.length) return { ok: false, message: "The file is an empty array: there is no Record to import." };
+  const keys: string[] = [];
+  const objects: Record<string, RecordValue>[] = [];
+  for (const [i, item] of items.entries()) {
+    if (!item || typeof item !== "object" || Array.isArray(item)) return { ok: false, message: `Record ${i + 1} is not an object: an import takes an array of Records, one object each, as Export → JSON writes it.` };
+    for (const k of Object.keys(item)) if (!keys.includes(k)) keys.push(k);
+    objects.push(item as Record<string, RecordValue>);
+  }
+  for (const [i, o] of objects.entries()) {
+    const missing = keys.find((k) => !(k in o));
+    if (missing !== undefined) {
+      return { ok: false, message: `Record ${i + 1} has no "${missing}", which other Records of the file have: give every Record the same Fields (null for no value), or it would be set to null.` };
+    }
+  }
+  const cells = (o: Record<string, RecordValue>) => keys.map((k) => (o[k] === null ? "" : typeof o[k] === "object" ? JSON.stringify(o[k]) : String(o[k])));
+  const read = readRows([{ record: keys, info: { lines: 1 } }, ...objects.map((o, i) => ({ record: cells(o), info: { lines: i + 2 } }))], fields, JSON_PLACES);
+  return read.ok ? { ...read, csv: csvWithout(read.keys, read.rows.map((r) => ({ ...r, bad: false }))) } : read;
+}
+
+/** Whether a file is to be read as JSON: by its name or type, else by its first character. */
+export function isJsonFile(name: string, type: string, text: string): boolean {
+  if (/\.json$/i.test(name) || /^application\/json\b/i.test(type)) return true;
+  if (/\.csv$/i.test(name) || /^text\/csv\b/i.test(type)) return false;
+  return /^\uFEFF?\s*\[/.test(text);
+}
+
+function readRows(records: FileRows, fields: readonly FieldInfo[], places: RowPlaces): ReadResult {
   const keys = records[0].record.map((k) => k.trim());
   const unknown = keys.filter((k) => !fields.some((f) => f.key === k && !k.includes(".")));
   // Excel writes semicolons between values where a comma is the decimal mark: say so, not only that the header is unknown.
   const separator = keys.length === 1 && /[;\t]/.test(keys[0]) ? (keys[0].includes(";") ? "semicolons (;)" : "tabs") : undefined;
   if (unknown.length && separator) {
-    return { ok: false, message: `line 1: the values seem to be separated by ${separator}; an import reads commas. Save the file as "CSV (comma delimited)" (or "CSV UTF-8") and import it again.` };
+    return { ok: false, message: `${places.at(1)}: the values seem to be separated by ${separator}; an import reads commas. Save the file as "CSV (comma delimited)" (or "CSV UTF-8") and import it again.` };
   }
   if (unknown.length) {
     // Each with the Field it most likely meant, and the table's Fields (review 39b #7).
     const own = fields.filter((f) => !f.key.includes(".")).map((f) => f.key);
     const named = unknown.map((k) => `"${k}"${didYouMean(k, own)}`).join(", ");
-    return { ok: false, message: `line 1: ${named} ${unknown.length === 1 ? "is not a Field" : "are not Fields"} of this table. Its Fields: ${own.join(", ")}.` };
+    return { ok: false, message: `${places.at(1)}: ${named} ${unknown.length === 1 ? "is not a Field" : "are not Fields"} of this table. Its Fields: ${own.join(", ")}.` };
   }
   const pkField = fields.find((f) => f.primaryKey);
-  if (!pkField || !keys.includes(pkField.key)) return { ok: false, message: `line 1: the header must include the primary key ${pkField ? `"${pkField.key}"` : ""} to update or insert by it.` };
+  if (!pkField || !keys.includes(pkField.key)) return { ok: false, message: `${places.at(1)}: the header must include the primary key ${pkField ? `"${pkField.key}"` : ""} to update or insert by it.` };
   const byKey = keys.map((k) => fields.find((f) => f.key === k)!);
   const rows: ImportRow[] = [];
   const errors: CellChange[] = [];
@@ -90,7 +150,7 @@ export function readCsv(text: string, fields: readonly FieldInfo[]): ReadResult 
   const repeated = new Set<string>();
   for (const { record, info } of records.slice(1)) {
     if (record.length !== keys.length) {
-      const pk = `(line ${info.lines})`;
+      const pk = `(${places.at(info.lines)})`;
       errors.push({ pk, field: pkField, before: undefined, text: record.join(","), error: widthProblem(info.lines, record.length, keys.length) });
       rows.push({ line: info.lines, pk, values: {}, cells: record, bad: true, misshapen: true });
       continue;
@@ -103,23 +163,23 @@ export function readCsv(text: string, fields: readonly FieldInfo[]): ReadResult 
       // The primary key is checked once, below, with a message of its own.
       if (f.primaryKey && text.trim() === "") return;
       const v = text === "" ? (f.nullable && !f.primaryKey ? { ok: true as const, value: null } : parseInput(f, text)) : csvCellInput(f, text);
-      if (!v.ok) errors.push({ pk, field: f, before: undefined, text, error: `line ${info.lines}: ${v.error.message}` });
+      if (!v.ok) errors.push({ pk, field: f, before: undefined, text, error: `${places.at(info.lines)}: ${v.error.message}` });
       else values[f.key] = v.value;
     });
     if (values[pkField.key] !== undefined) pk = values[pkField.key];
     const id = JSON.stringify(pk);
     if (String(record[keys.indexOf(pkField.key)] ?? "").trim() === "") {
-      errors.push({ pk: `(line ${info.lines})`, field: pkField, before: undefined, text: "", error: `line ${info.lines}: the primary key ${pkField.key} is empty; every row needs one.` });
+      errors.push({ pk: `(${places.at(info.lines)})`, field: pkField, before: undefined, text: "", error: `${places.at(info.lines)}: the primary key ${pkField.key} is empty; every row needs one.` });
     } else if (seen.has(id)) {
       // Both lines, not the later alone: which one was meant cannot be told, and skipping the
       // invalid lines imported the first one silently (review 46b #10).
       const first = rows[seen.get(id)!];
       if (!repeated.has(id)) {
         repeated.add(id);
-        errors.push({ pk, field: pkField, before: undefined, text: String(pk), error: `line ${first.line}: ${pkField.key} ${String(pk)} appears twice in the file (also on line ${info.lines}); keep one of them.` });
+        errors.push({ pk, field: pkField, before: undefined, text: String(pk), error: `${places.at(first.line)}: ${pkField.key} ${String(pk)} appears twice in the file (also ${places.also(info.lines)}); keep one of them.` });
         first.bad = true;
       }
-      errors.push({ pk, field: pkField, before: undefined, text: String(pk), error: `line ${info.lines}: ${pkField.key} ${String(pk)} appears twice in the file (also on line ${first.line}); keep one of them.` });
+      errors.push({ pk, field: pkField, before: undefined, text: String(pk), error: `${places.at(info.lines)}: ${pkField.key} ${String(pk)} appears twice in the file (also ${places.also(first.line)}); keep one of them.` });
     }
     if (!seen.has(id)) seen.set(id, rows.length);
     rows.push({ line: info.lines, pk, values, cells: record, ...(errors.length > errorsBefore ? { bad: true } : {}) });

@@ -1,5 +1,5 @@
 /**
- * The workspace's buttons for the grid features: Export, saved views, and Import CSV (only when
+ * The workspace's buttons for the grid features: Export, saved views, and Import (only when
  * the upstream has the import extension). Small and eager; what they open is lazy.
  */
 import { useRef, useState } from "react";
@@ -31,17 +31,17 @@ export function WorkspaceTools({ canImport, hasViews }: { canImport: boolean; ha
           <button
             type="button"
             className="btn"
-            aria-label="Import CSV…"
+            aria-label="Import…"
             onClick={() => file.current?.click()}
-            title="Update or insert Records from a CSV file (or drop one on the grid)"
+            title="Update or insert Records from a CSV file, or a JSON file as Export writes it (or drop one on the grid)"
           >
             <Icon name="upload" />
-            <span className="btn-label">Import CSV…</span>
+            <span className="btn-label">Import…</span>
           </button>
           <input
             ref={file}
             type="file"
-            accept=".csv,text/csv"
+            accept=".csv,text/csv,.json,application/json"
             hidden
             data-testid="import-input"
             onChange={(e) => {
