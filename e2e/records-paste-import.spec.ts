@@ -36,9 +36,23 @@ test("paste: skip the invalid cells and apply the rest; the skipped ones are lis
   await expect(outcome.locator("tr.bad")).toContainText("forty");
   const after = (await apiQuery("employees", { filter: pkOr(...pks), sort: [{ key: "employee_id", direction: "ascending" }] })).items;
   expect(after.map((r) => r.age)).toEqual([41, before[1].age, 43]);
-  await page.getByRole("dialog").getByRole("button", { name: "Close" }).last().click();
+  // The result offers Undo, and Ctrl+Z there takes it back too (review 54b #4: only Close, and Ctrl+Z did nothing).
+  const result = page.getByRole("dialog", { name: "Paste result" });
+  await expect(result.getByRole("button", { name: "Undo" })).toBeVisible();
   await page.keyboard.press("Control+z");
-  await expect.poll(async () => (await apiQuery("employees", { filter: pkOr(...pks), sort: [{ key: "employee_id", direction: "ascending" }] })).items.map((r) => r.age)).toEqual(before.map((r) => r.age));
+  await expect(result).toHaveCount(0);
+  const ages = async () => (await apiQuery("employees", { filter: pkOr(...pks), sort: [{ key: "employee_id", direction: "ascending" }] })).items.map((r) => r.age);
+  await expect.poll(ages).toEqual(before.map((r) => r.age));
+  // Redo, then Undo from the result's button.
+  await page.keyboard.press("Control+y");
+  await expect.poll(ages).toEqual([41, before[1].age, 43]);
+  await cell(page, 2, "age").click();
+  await paste(page, "41\nforty\n44");
+  await dialog.getByRole("button", { name: "Skip 1 invalid cell, update 1 Record" }).click();
+  await expect(page.getByTestId("paste-outcome")).toContainText("1 Record updated (1 value)");
+  await result.getByRole("button", { name: "Undo" }).click();
+  await expect(result).toHaveCount(0);
+  await expect.poll(ages).toEqual([41, before[1].age, 43]);
 });
 
 test("import: empty and repeated keys flagged before sending; skip those lines; the import is undone", async ({ page }) => {

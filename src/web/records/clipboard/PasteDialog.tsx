@@ -6,7 +6,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useRef, useState } from "react";
 import type { QueryResult, RecordRow } from "../../../shared/records";
 import { Dialog } from "../../ui/Dialog";
-import { toast } from "../../ui/toast";
+import { toast, type ToastAction } from "../../ui/toast";
 import type { GridColumn } from "../grid/columns.utils";
 import type { CellPos } from "../grid/grid-store";
 import { pkId } from "../grid/edit.utils";
@@ -62,6 +62,8 @@ export default function PasteDialog(p: Props) {
   const [outcome, setOutcome] = useState<PasteOutcome | null>(null);
   /** The cells left out because they cannot be written (the "skip the invalid" choice). */
   const [skipped, setSkipped] = useState<CellChange[]>([]);
+  /** Undo of what was applied, offered in the result (review 54b #4: it had only Close, and Ctrl+Z did nothing there). */
+  const [undo, setUndo] = useState<ToastAction | undefined>();
 
   const confirm = async (skipInvalid = false) => {
     if (skipInvalid && planned.ok) setSkipped(planned.plan.changes.filter((c) => c.error));
@@ -81,6 +83,7 @@ export default function PasteDialog(p: Props) {
         changes,
         jsonFields: [...new Set(out.applied.flatMap((u) => u.changes.filter((c) => c.field.type === "json").map((c) => c.field.key)))],
       });
+      setUndo(undoLast());
     }
     // Show the new values where the rows are, without re-sorting them away (as a cell edit does).
     const applied = new Map(out.applied.map((u) => [pkId(u.pk), u]));
@@ -105,9 +108,22 @@ export default function PasteDialog(p: Props) {
   if (refusedInline) return null;
 
   const cells = planned.ok ? planned.plan.changes.length - planned.plan.invalid : 0;
+  // The result closes, then the change is taken back (the grid's own undo, one step).
+  const undoNow = () => {
+    p.onClose();
+    undo?.run();
+  };
   return (
     <Dialog labelledBy="paste-title" className="paste-dialog" canClose={busy === null} onClose={p.onClose} fallbackFocus={activeGridCell}>
-      <div onKeyDown={(e) => e.stopPropagation()}>
+      <div
+        onKeyDown={(e) => {
+          e.stopPropagation();
+          if (outcome && undo && (e.ctrlKey || e.metaKey) && !e.shiftKey && !e.altKey && e.key.toLowerCase() === "z") {
+            e.preventDefault();
+            undoNow();
+          }
+        }}
+      >
         <header className="dialog-head">
           <h2 id="paste-title">{outcome ? words.result : words.title}</h2>
           <button type="button" className="btn-icon" aria-label="Close" onClick={p.onClose} disabled={busy !== null}>
@@ -161,6 +177,11 @@ export default function PasteDialog(p: Props) {
             </span>
           )}
           <span className="spacer" />
+          {outcome && undo && (
+            <button type="button" className="btn" onClick={undoNow} title="Take back what was written (Ctrl+Z)">
+              Undo
+            </button>
+          )}
           <button type="button" className="btn" ref={closeRef} onClick={p.onClose} disabled={busy !== null} data-autofocus={!planned.ok || updates.length === 0 ? "" : undefined}>
             {outcome || !planned.ok ? "Close" : "Cancel"}
           </button>
