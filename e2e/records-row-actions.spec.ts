@@ -254,3 +254,27 @@ test("delete every Record a filter matches, past one page: the count confirmed, 
   await serviceCall("/v0/record/demo/employees/delete", { filter, expectedCount: 60 });
   await serviceCall("/v0/record/demo/employees/delete", { filter: pkOr("DELM-005"), expectedCount: 1 });
 });
+
+test("the blank row's refusal is not covered by the toast of the Record just added (review 54b #3)", async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await serviceCall("/v0/record/demo/employees/delete", { filter: pkOr("ZZTOAST-01"), expectedCount: 0 });
+  await openView(page, "employees", { sort: "employee_id" });
+  await page.getByRole("button", { name: "Last page" }).click();
+  const row = page.getByRole("row", { name: /New Record/ });
+  const key = row.getByLabel(/^New Record: employee_id/);
+  await key.fill("ZZTOAST-01");
+  await page.keyboard.press("Enter");
+  const added = page.getByRole("status").filter({ hasText: "Added Record ZZTOAST-01" });
+  await expect(added).toBeVisible();
+  await key.fill(" ZZTOAST-02");
+  await page.keyboard.press("Enter");
+  const refusal = page.getByRole("alert").filter({ hasText: "starts or ends with a blank" });
+  await expect(refusal).toBeVisible();
+  await page.screenshot({ path: "test-results/new-row-refusal-toast.png" });
+  const [a, t] = [await refusal.boundingBox(), await added.boundingBox()];
+  expect(a && t).toBeTruthy();
+  // Apart: the toast wholly above the message, or wholly beside it.
+  expect(t!.y + t!.height <= a!.y || t!.x >= a!.x + a!.width || t!.y >= a!.y + a!.height).toBe(true);
+  await page.keyboard.press("Escape");
+  await serviceCall("/v0/record/demo/employees/delete", { filter: pkOr("ZZTOAST-01"), expectedCount: 1 });
+});

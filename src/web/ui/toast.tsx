@@ -119,3 +119,18 @@ export function Toaster() {
   // A dialog removed from the page without close() is no longer a place to show anything.
   return dialog?.isConnected && dialog.matches(":modal") ? createPortal(list, dialog) : list;
 }
+
+/**
+ * Raises the toasts above `el` (a message they would otherwise cover, at the bottom of the
+ * window) until the returned function is called. Left as they are when `el` is high enough, or
+ * so high that toasts above it would leave the window.
+ */
+export function raiseToastsAbove(el: HTMLElement): () => void {
+  const root = document.documentElement;
+  const above = Math.ceil(window.innerHeight - el.getBoundingClientRect().top + 8);
+  if (above <= TOAST_BOTTOM_PX || above > window.innerHeight - 160) return () => {};
+  root.style.setProperty("--toast-bottom", `${above}px`);
+  return () => root.style.removeProperty("--toast-bottom");
+}
+/** Where toasts sit from the window's bottom (toast.css's .toaster). */
+const TOAST_BOTTOM_PX = 52;

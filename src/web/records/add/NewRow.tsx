@@ -14,6 +14,7 @@ import { invalidateTableRecords } from "../records-update-mutation";
 import { recordAdded } from "./record-added";
 import { buildRecord, isRequired, spreadPaste } from "./new-record.utils";
 import { parseTsv } from "../clipboard/tsv.utils";
+import { raiseToastsAbove } from "../../ui/toast";
 import "./add-record.css";
 
 interface Props {
@@ -50,7 +51,12 @@ export function NewRow({ db, table, columns, fields, ariaRowIndex, noDelete }: P
   const shownProblem = error ?? firstProblem?.[1];
   const problemRef = useRef<HTMLParagraphElement>(null);
   useEffect(() => {
-    if (shownProblem) problemRef.current?.scrollIntoView({ block: "nearest" });
+    const el = problemRef.current;
+    if (!shownProblem || !el) return;
+    el.scrollIntoView({ block: "nearest" });
+    // Toasts rise above it while it is shown (review 54b #3: the toast of the Record just added
+    // covered the reason the next one was refused, as the row sits at the bottom of the grid).
+    return raiseToastsAbove(el);
   }, [shownProblem]);
   // Tab walks the row's Fields once a Record is being typed; before that only the first one is a
   // tab stop, so a keyboard passing through the page is not walked through every Field.
