@@ -16,6 +16,7 @@ const stack = useTeamStack((stack) => {
   stack.people(["add", "bob@example.com", "--role", "viewer", "--name", "Bob Viewer"], BOB_PW);
   stack.people(["add", "cy@example.com", "--role", "editor", "--name", "Cy Editor"], CY_PW);
   stack.people(["add", "pat@example.com", "--role", "viewer", "--name", "Pat Viewer"], PAT_PW);
+  stack.people(["add", "lou@example.com", "--role", "viewer", "--name", "Lou Locked"], "lou's own long passphrase");
 });
 const PAT_PW = "pat's first long passphrase";
 
@@ -538,4 +539,19 @@ test("a person changes their own password on My account: the current one checked
   } finally {
     await other.close();
   }
+});
+
+test("People shows an account locked by wrong passwords, until when, and what lifts it (review 54b #2)", async ({ page }) => {
+  for (let i = 0; i < 10; i++) {
+    const r = await page.request.post(`${teamUrl}/login`, { form: { email: "lou@example.com", password: `not it ${i}` }, headers: { origin: teamUrl }, maxRedirects: 0 });
+    expect(r.status()).toBe(401);
+  }
+  await signInAs(page, "ada@example.com", ADMIN_PW);
+  await page.goto(`${teamUrl}/people`);
+  const lou = page.getByRole("row").filter({ hasText: "lou@example.com" });
+  await expect(lou).toContainText("locked");
+  await expect(lou.getByTestId("person-locked")).toContainText(/Too many wrong passwords: sign-in refused until .+, or until they set a new password through the link Reset password gives\./);
+  await expect(page.getByRole("row").filter({ hasText: "pat@example.com" })).not.toContainText("locked");
+  await lou.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: "test-results/people-locked.png" });
 });

@@ -438,13 +438,20 @@ describe("with people", () => {
     // Someone else at the same address signs in (review 52b #2: one person's typos locked the
     // whole office out, the admin told she had made too many).
     expect((await formFrom("127.0.0.30", { email: "lim-admin@example.com", password: PW })).status).toBe(303);
+    // The People API says until when (review 54b #2: the People page read "active").
+    const adminCookie = await signIn(board.url, "lim-admin@example.com", PW);
+    const listed = async () => ((await (await fetch(`${board.url}/api/people`, { headers: { ...fromApp(board.url), cookie: adminCookie } })).json()) as { items: { email: string; lockedUntil?: string }[] }).items;
+    const lockedUntil = (await listed()).find((p) => p.email === "lim@example.com")?.lockedUntil;
+    expect(Date.parse(lockedUntil ?? "") - Date.now()).toBeGreaterThan(14 * 60_000);
+    expect((await listed()).find((p) => p.email === "lim-admin@example.com")).not.toHaveProperty("lockedUntil");
     // A new password set through an admin's reset link ends the lock.
-    const reset = await fetch(`${board.url}/api/people/${encodeURIComponent("lim@example.com")}/invite`, { method: "POST", headers: { ...fromApp(board.url), cookie: await signIn(board.url, "lim-admin@example.com", PW) } });
+    const reset = await fetch(`${board.url}/api/people/${encodeURIComponent("lim@example.com")}/invite`, { method: "POST", headers: { ...fromApp(board.url), cookie: adminCookie } });
     expect(reset.status).toBe(200);
     const { inviteUrl } = (await reset.json()) as { inviteUrl: string };
     const set = await fetch(`${board.url}${inviteUrl}`, { method: "POST", redirect: "manual", headers: { origin: board.url, "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ password: "lim's fresh passphrase", confirm: "lim's fresh passphrase" }).toString() });
     expect(set.status).toBe(303);
     expect((await formFrom("127.0.0.30", { email: "lim@example.com", password: "lim's fresh passphrase" })).status).toBe(303);
+    expect((await listed()).find((p) => p.email === "lim@example.com")).not.toHaveProperty("lockedUntil");
   });
 });
 

@@ -314,7 +314,10 @@ export async function createTeamGate(opts: TeamOptions): Promise<TeamGate> {
       return true;
     },
     handleApi: (req, res, pathname, actor, catalog, record) =>
-      handlePeopleApi({ req, res, pathname, actor, catalog, store, admin, people, mode: mode(), record, wrongPassword: async (email) => opts.onSignInFailed?.(email, clientKey(req.socket.remoteAddress), "POST /api/me/password") }),
+      handlePeopleApi({ req, res, pathname, actor, catalog, store, admin, people, mode: mode(), record, wrongPassword: async (email) => opts.onSignInFailed?.(email, clientKey(req.socket.remoteAddress), "POST /api/me/password"), lockedUntil: (email) => {
+        const wait = byAccount.retryAfter(email);
+        return wait > 0 ? Date.now() + wait * 1000 : undefined;
+      } }),
     async close() {
       people.close();
       await store.close();

@@ -292,7 +292,14 @@ function PersonRow({ person: p, self, open, onToggle, config, onInvite }: RowPro
             ))}
           </ApplySelect>
         </td>
-        <td>{p.disabled ? <span className="badge badge-danger">disabled</span> : <span className="badge">active</span>}</td>
+        <td>
+          {p.disabled ? <span className="badge badge-danger">disabled</span> : p.lockedUntil ? <span className="badge badge-warn">locked</span> : <span className="badge">active</span>}
+          {p.lockedUntil && !p.disabled && (
+            <div className="muted small" data-testid="person-locked">
+              Too many wrong passwords: sign-in refused until {formatWhen(p.lockedUntil)}, or until they set a new password through the link Reset password gives.
+            </div>
+          )}
+        </td>
         <td>{formatWhen(p.lastSeenAt)}</td>
         <td>
           <div className="row-actions">

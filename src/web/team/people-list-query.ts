@@ -15,6 +15,8 @@ export interface Person {
   /** When the invite link kept for them stops working; null when none is kept. */
   inviteExpiresAt: string | null;
   grants: { resource: string; level: "none" | "viewer" | "editor" }[];
+  /** While too many wrong passwords lock them out: until when (sign-ins through this proxy). */
+  lockedUntil?: string;
 }
 export interface SessionInfo {
   id: string;

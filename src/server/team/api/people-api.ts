@@ -47,6 +47,11 @@ interface Ctx {
   mode: IdentityMode;
   /** Records a wrong current password given to change one's own, counted as failed sign-ins are. */
   wrongPassword?: (email: string) => Promise<void>;
+  /**
+   * Until when this proxy refuses the account's sign-ins (too many wrong passwords), if it does:
+   * the People page says so (review 54b #2: a locked account read "active").
+   */
+  lockedUntil?: (email: string) => number | undefined;
 }
 
 const json = (res: ServerResponse, status: number, body: unknown) => sendJson(res, status, body, API_SECURITY_HEADERS);
@@ -295,8 +300,13 @@ export async function handlePeopleApi(ctx: Ctx): Promise<boolean> {
     answer(o, ok, status);
   };
 
+  // A person as the People API shows them: with `lockedUntil` (an instant) while wrong passwords lock them out.
+  const shown = (p: Parameters<typeof publicPerson>[0]) => {
+    const until = ctx.lockedUntil?.(p.email);
+    return { ...publicPerson(p), ...(until ? { lockedUntil: new Date(until).toISOString() } : {}) };
+  };
   if (parts.length === 1 && method === "GET") {
-    json(res, 200, { items: (await admin.list()).map(publicPerson) });
+    json(res, 200, { items: (await admin.list()).map(shown) });
   } else if (parts.length === 1 && method === "POST") {
     const b = await body(["email", "name", "role"]);
     if (!b) return true;
@@ -315,7 +325,7 @@ export async function handlePeopleApi(ctx: Ctx): Promise<boolean> {
   } else if (parts.length === 2 && method === "GET") {
     const p = await admin.get(email);
     if (!p) error(res, 404, "not_found", `Nobody signs in as ${email}.`);
-    else json(res, 200, publicPerson(p));
+    else json(res, 200, shown(p));
   } else if (parts.length === 2 && method === "PATCH") {
     const b = await body(["name", "role", "disabled"], true);
     if (!b) return true;
