@@ -37,7 +37,11 @@ export function repeatedKeyIn(text: string): { path: (string | number)[]; key: s
   // Per open object its keys so far; per open array undefined.
   const keys: (Set<string> | undefined)[] = [];
   let wantKey = false;
-  for (let i = 0; i < text.length; i++) {
+  // From one structural character to the next (the regex engine skips numbers and literals; a
+  // string is skipped by indexOf): a character-by-character loop took 5× JSON.parse's time.
+  const next = /["{}[\],]/g;
+  for (let m = next.exec(text); m; m = next.exec(text)) {
+    const i = m.index;
     const c = text.charCodeAt(i);
     if (c === 0x22) {
       // The closing quote: the next one not escaped (an odd run of backslashes before it).
@@ -57,7 +61,7 @@ export function repeatedKeyIn(text: string): { path: (string | number)[]; key: s
         path[path.length - 1] = key;
         wantKey = false;
       }
-      i = end;
+      next.lastIndex = end + 1;
     } else if (c === 0x7b) {
       keys.push(new Set());
       path.push("");
