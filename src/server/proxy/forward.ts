@@ -17,6 +17,7 @@ import { encodeDeep } from "../../shared/deep-json";
 import { type BodyTimeout, bodyTimeoutMessage, watchBody } from "../body-watch";
 import { watchAnswer } from "./answer-watch";
 import { browserResponseHeaders, upstreamRequestHeaders } from "./headers";
+import { shapedUpstreamError } from "./upstream-error";
 import type { Lane } from "./routes";
 import { LANE_WORDS } from "./lane-gate";
 
@@ -194,6 +195,28 @@ function closeAfterAnswer(req: IncomingMessage, res: ServerResponse): void {
   res.once("finish", () => req.socket.destroySoon());
 }
 
+/** An upstream error answer in the one shape (upstream-error.ts): its first 64 KB read, the rest dropped. */
+async function shapedErrorOf(status: number, body: AsyncIterable<Buffer> & { destroy(): unknown }, label: string): Promise<{ status: number; body: Buffer }> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let whole = true;
+  try {
+    for await (const chunk of body) {
+      size += chunk.length;
+      if (size > ERROR_ANSWER_MAX) {
+        whole = false;
+        break;
+      }
+      chunks.push(chunk);
+    }
+  } catch {
+    whole = false;
+  }
+  if (!whole) body.destroy();
+  const shaped = shapedUpstreamError(status, whole ? Buffer.concat(chunks) : undefined, label);
+  return { status: shaped.status, body: Buffer.from(JSON.stringify(shaped.body)) };
+}
+
 export function createUpstream(opts: UpstreamOptions): Upstream {
   const url = new URL(opts.baseUrl);
   const basePath = url.pathname === "/" ? "" : url.pathname;
@@ -341,15 +364,31 @@ export function createUpstream(opts: UpstreamOptions): Upstream {
         await up.body.dump().catch(() => undefined);
         throw keyRefused(opts.label);
       }
+      // Hosted: an error answer goes on in the one shape only, whatever the upstream wrote.
+      const shaped = !opts.supervised && up.statusCode >= 400 && req.method !== "HEAD" ? await shapedErrorOf(up.statusCode, up.body, opts.label) : undefined;
+      if (shaped) {
+        headers2["content-type"] = "application/json; charset=utf-8";
+        for (const h of ["content-encoding", "content-disposition", "etag", "last-modified", "cache-control"]) delete headers2[h];
+        headers2["cache-control"] = "no-store";
+      }
       if (fopts.onAnswer) {
-        const raw = Buffer.from(await up.body.arrayBuffer());
-        const answer = (await fopts.onAnswer(up.statusCode, up.headers, raw)) ?? raw;
+        const raw = shaped?.body ?? Buffer.from(await up.body.arrayBuffer());
+        const answer = (await fopts.onAnswer(shaped?.status ?? up.statusCode, up.headers, raw)) ?? raw;
         if (toldLate) return "answered-late";
         if (clientGone || res.destroyed) return "client-aborted";
         headers2["content-length"] = String(answer.length);
         delete headers2["transfer-encoding"];
-        res.writeHead(up.statusCode, headers2);
+        res.writeHead(shaped?.status ?? up.statusCode, headers2);
         res.end(answer);
+        return "answered";
+      }
+      if (shaped) {
+        await fopts.onErrorAnswer?.(shaped.status, shaped.body);
+        if (clientGone || res.destroyed) return "client-aborted";
+        headers2["content-length"] = String(shaped.body.length);
+        delete headers2["transfer-encoding"];
+        res.writeHead(shaped.status, headers2);
+        res.end(shaped.body);
         return "answered";
       }
       const length = Number(up.headers["content-length"] ?? NaN);

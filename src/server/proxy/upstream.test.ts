@@ -115,6 +115,20 @@ beforeAll(async () => {
       return;
     }
     if (url.startsWith("/v0/storage/public/b/slow.bin")) return; // never answers
+    // Error answers of an upstream that does not keep to the shape (review 55a #1).
+    const errors: Record<string, [number, string, string]> = {
+      "/v0/storage/public/b/traceback.txt": [500, "text/html", '<html><body>Traceback File "/srv/hosted/app.py", line 42 psycopg2.errors.UndefinedColumn: SELECT secret FROM tenant_9</body></html>'],
+      "/v0/storage/public/b/leak.txt": [500, "application/json", JSON.stringify({ error: "internal_error", subCode: 0, message: 'relation "tenant_9.rt_1" does not exist at /srv/hosted/db.py:88', stack: "Error: at /srv/x.js:1" })],
+      "/v0/storage/public/b/teapot.txt": [418, "application/json", '{"foo":1}'],
+      "/v0/storage/public/b/extra.txt": [404, "application/json", JSON.stringify({ error: "not_found", subCode: 2, message: "No file b/extra.txt.", stack: "at /srv/x.js:9", sql: "SELECT 1" })],
+      "/v0/storage/public/b/busy.txt": [503, "application/json", JSON.stringify({ error: "unavailable", subCode: 12, message: "Resizing is busy; try again in a moment." })],
+      "/v0/storage/public/b/html404.txt": [404, "text/html", "<h1>Not Found</h1><p>nginx/1.2 at /var/www</p>"],
+    };
+    const scripted = errors[url.split("?")[0]];
+    if (scripted) {
+      res.writeHead(scripted[0], { "content-type": scripted[1], "x-internal-host": "db-7.internal" });
+      return res.end(scripted[2]);
+    }
     res.writeHead(500);
     res.end("unexpected");
   });
@@ -244,6 +258,31 @@ describe("upstream failures", () => {
     await expect(raw(board.url, "/api/v0/storage/public/b/cut.bin")).rejects.toThrow();
     const health = await raw(board.url, "/api/health");
     expect(health.json()).toEqual({ ok: true, proxy: "up", service: "hosted", restarts: 0 });
+  });
+
+  it("an upstream's error answer goes on in the one shape only: no traceback, SQL, stack or extra field (review 55a #1)", async () => {
+    const get = async (name: string) => {
+      const res = await raw(board.url, `/api/v0/storage/public/b/${name}`, { headers: fromApp(board.url) });
+      return { status: res.status, type: String(res.headers["content-type"]), body: JSON.parse(res.body.toString()) as Record<string, unknown>, headers: res.headers };
+    };
+    for (const name of ["traceback.txt", "leak.txt"]) {
+      const r = await get(name);
+      expect(r.status).toBe(500);
+      expect(r.type).toMatch(/^application\/json/);
+      expect(Object.keys(r.body).sort()).toEqual(["error", "message", "subCode"]);
+      expect(r.body).toMatchObject({ error: "internal_error", subCode: 0 });
+      expect(r.body.message).toMatch(/failed with an error of its own \(HTTP 500\); what it said is left out/);
+      expect(JSON.stringify(r.body)).not.toMatch(/srv|tenant|SELECT|Traceback|stack/);
+      expect(r.headers["x-internal-host"]).toBeUndefined();
+    }
+    // A status the shape has no code for: 502, said so.
+    expect(await get("teapot.txt")).toMatchObject({ status: 502, body: { error: "bad_gateway", message: expect.stringContaining("HTTP 418") } });
+    // In the shape: its words kept, its other fields dropped.
+    expect((await get("extra.txt")).body).toEqual({ error: "not_found", subCode: 2, message: "No file b/extra.txt." });
+    expect((await get("busy.txt"))).toMatchObject({ status: 503, body: { error: "unavailable", message: "Resizing is busy; try again in a moment." } });
+    const html = await get("html404.txt");
+    expect(html).toMatchObject({ status: 404, body: { error: "not_found", subCode: 2, message: expect.stringContaining("refused this (HTTP 404)") } });
+    expect(JSON.stringify(html.body)).not.toMatch(/nginx|var\/www/);
   });
 
   it("an upstream resetting before answering is a 502 in the error shape", async () => {

@@ -53,8 +53,6 @@ function outFormat(meta: Metadata): OutFormat | undefined {
   }
 }
 
-/** Drops anything that looks like a file path from a library's message (issue 9.5). */
-const withoutPaths = (message: string) => message.replace(/(?:[A-Za-z]:)?[\\/][^\s:'"]*/g, "…").slice(0, 200);
 
 export type Resized = { kind: "original"; format: OutFormat } | { kind: "resized"; format: OutFormat; data: Buffer };
 
@@ -89,6 +87,9 @@ export async function resizeImage(input: Buffer, box: ResizeBox, maxPixels = MAX
       .toBuffer();
     return { kind: "resized", format, data };
   } catch (e) {
-    throw e instanceof StorageFailure ? e : invalid(`The image could not be resized: ${withoutPaths((e as Error).message)}.`);
+    if (e instanceof StorageFailure) throw e;
+    // Its header read, its pixels not (a file cut short, damaged bytes): said in our words, not
+    // the library's ("vipspng: libpng read error\nvips2png: unable to write to target": review 55a #2).
+    throw invalid(`The image could not be decoded to resize it: its data seems damaged or cut short (its header reads as a ${width}×${height} ${meta.format ?? "image"}). Leave w and h out to get the file as it is, or upload it again.`);
   }
 }
