@@ -35,7 +35,7 @@ import { answerAudit, nameActors } from "../team/audit/audit-api";
 import { type Auditor, CHANGE_ENDPOINTS, type ChangeRequest, undoOf } from "../team/audit/auditor";
 import { createStaticHandler } from "./static";
 import type { LiveHub } from "../team/events/live-hub";
-import { changeEventOf } from "../team/events/change-event";
+import { changeEventOf, unsureChangeEventOf } from "../team/events/change-event";
 import { createZipDownloads, ZIP_PATH } from "./zip/zip-download";
 import { isExtension, missingExtension } from "./extension-capability";
 
@@ -360,7 +360,11 @@ export function createProxyHandler(deps: ProxyDeps) {
             };
             onFailed = async (status, message, applied) => {
               if (sniffer) change.uploadKey = sniffer.key() ?? (await sniffer.settled(0));
-              await pending.failed(status, message, applied);
+              const unsure = await pending.failed(status, message, applied);
+              // It may have been made: the others read its table again (the service's own event of
+              // it is left to this proxy, which never heard the answer).
+              const event = unsure && deps.live ? unsureChangeEventOf(unsure, actor, tab) : undefined;
+              if (event) deps.live?.publish(event).catch((e) => deps.log(`live events: could not publish a change: ${(e as Error).message}`));
             };
           } catch (e) {
             release();

@@ -76,8 +76,10 @@ export interface PendingChange {
   /**
    * The proxy answered a failure itself (502, 503, 504, 408): recorded as failed when the change
    * cannot have reached the upstream (`applied` false), else as unknown, with the proxy's words.
+   * Gives back the change when it may have been made (unknown), for a live event that has the
+   * others read it again.
    */
-  failed(status: number, message: string, applied: false | undefined): Promise<void>;
+  failed(status: number, message: string, applied: false | undefined): Promise<AppliedChange | undefined>;
 }
 
 export interface Auditor {
@@ -821,6 +823,7 @@ export function createAuditor(opts: AuditorOptions): Auditor {
         const uploadKeys = kind === "upload" && c.uploadKey !== undefined ? [c.uploadKey] : [];
         if (uploadKeys.length) out.key = c.uploadKey;
         await appendOutcome({ ...base(c), at: Date.now(), kind: "outcome", resource, keys: uploadKeys, detail: out, ref: change.seq });
+        return applied === false ? undefined : { kind, resource, keys: uploadKeys.length ? uploadKeys : keys, detail, out };
       };
       return { upstreamHeaders, finish, failed };
     },

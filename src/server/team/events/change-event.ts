@@ -74,3 +74,16 @@ export function changeEventOf(c: AppliedChange, actor: Pick<Actor, "email" | "na
       return undefined;
   }
 }
+
+/**
+ * A change whose answer never came back (the upstream failed after it was sent): it may have been
+ * made. Its table's readers are told to read it again (`truncated`, no Records), as after a change
+ * too large to list; a bucket's change is left to the next listing (its news would say it was
+ * made). Until stop 49 nothing was sent, so the others' views could stay stale.
+ */
+export function unsureChangeEventOf(c: AppliedChange, actor: Pick<Actor, "email" | "name">, tab: string | undefined, at = new Date()): NewChangeEvent | undefined {
+  if (!c.resource?.startsWith("table:")) return undefined;
+  const resource = c.resource as Resource;
+  const kind = c.kind === "insert" || c.kind === "delete-records" || c.kind === "import" ? c.kind : "update";
+  return { at: at.toISOString(), resource, ...resourceParts(resource), actor: { email: actor.email, name: actor.name }, origin: "baseboard", ...(tab ? { tab } : {}), kind, truncated: true };
+}

@@ -125,6 +125,33 @@ describe("GET /api/events", () => {
     nanStream.close();
   });
 
+  it("a change whose answer never came back (made, the connection then cut) has the others read its table again", async () => {
+    const eveStream = await stream(eve);
+    // The service makes the update, and the proxy's connection is cut before its answer.
+    stack.hold = async (req) => {
+      if (!req.url?.endsWith("/employees/update")) return undefined;
+      const chunks: Buffer[] = [];
+      for await (const c of req) chunks.push(c as Buffer);
+      const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k === "x-api-key" || k === "content-type" || k.startsWith("x-baseboard"))) as Record<string, string>;
+      await (await fetch(`${stack.svc.serviceUrl}${req.url}`, { method: "POST", headers, body: Buffer.concat(chunks) })).text();
+      return "reset";
+    };
+    try {
+      const res = await fetch(`${base()}/api/v0/record/demo/employees/update`, {
+        method: "POST",
+        headers: { ...fromApp(base()), cookie: eve, "content-type": "application/json" },
+        body: JSON.stringify({ filter: byId("employee_id", "E00023"), values: [{ key: "city", value: "Lost Answer Live" }] }),
+      });
+      expect(res.status).toBe(502);
+    } finally {
+      stack.hold = undefined;
+    }
+    const e = dataOf(await eveStream.waitFor((m) => m.event === "change" && m.data.includes('"truncated":true') && m.data.includes("demo/employees")));
+    expect(e).toMatchObject({ kind: "update", table: "demo/employees", truncated: true, actor: { email: "eve@example.com" } });
+    expect(e.records).toBeUndefined();
+    eveStream.close();
+  });
+
   it("a restored file version announces the file as replaced, as an upload does, once", async () => {
     const put = async (text: string) => {
       const form = new FormData();
