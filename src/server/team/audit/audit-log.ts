@@ -48,17 +48,19 @@ export interface AuditLog {
  */
 export function partialListProblem(side: "missing" | "extra", resource: string, change: number): string {
   return side === "missing"
-    ? `the histories of ${resource} do not list entry ${change}, a change that does not name every Record it changed (past the 10,000 before-images, or an import's added Records)`
+    ? `the histories of ${resource} do not list entry ${change}, a change that does not name every Record it changed (past the 10,000 before-images, an import's added Records, or a change whose answer never came back)`
     : `the histories of ${resource} list entry ${change} as a change that does not name every Record it changed, which no entry says`;
 }
 
 /**
  * Whether an entry changed Records of its table it does not name: an update past the
  * before-images' limit (`beforeImagesOmitted`), an import that added more than it names
- * (`addedOmitted`). Every Record's history of that table lists it ("perhaps this one").
+ * (`addedOmitted`), an update or delete whose answer never came back and whose filter names no
+ * Record by its key (`recordsNotNamed`). Every Record's history of that table lists it
+ * ("perhaps this one").
  */
 export function namesNotAll(detail: Record<string, unknown>): boolean {
-  return Number(detail.beforeImagesOmitted) > 0 || Number(detail.addedOmitted) > 0;
+  return Number(detail.beforeImagesOmitted) > 0 || Number(detail.addedOmitted) > 0 || detail.recordsNotNamed === true;
 }
 
 /**

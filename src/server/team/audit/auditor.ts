@@ -819,6 +819,9 @@ export function createAuditor(opts: AuditorOptions): Auditor {
       };
       const failed: PendingChange["failed"] = async (status, message, applied) => {
         const out: Record<string, unknown> = { status, outcome: applied === false ? "failed" : "unknown", message };
+        // It may have been made, and its filter names no Record by its key: every Record of the
+        // table may be one it changed, so each one's history lists it ("perhaps this one").
+        if (applied !== false && keys.length === 0 && (c.endpoint === "update" || c.endpoint === "delete-records")) out.recordsNotNamed = true;
         // An upload that failed is recorded with the key it asked for (read from its body's start).
         const uploadKeys = kind === "upload" && c.uploadKey !== undefined ? [c.uploadKey] : [];
         if (uploadKeys.length) out.key = c.uploadKey;

@@ -38,7 +38,7 @@ it("the list of changes past the before-images' limit is checked: one removed, o
   await c.connect();
   try {
     await c.query("DELETE FROM bb_audit_partial WHERE change = $1", [big.seq]);
-    expect(await log.historyIndexProblem()).toBe(`the histories of ${T} do not list entry ${big.seq}, a change that does not name every Record it changed (past the 10,000 before-images, or an import's added Records)`);
+    expect(await log.historyIndexProblem()).toBe(`the histories of ${T} do not list entry ${big.seq}, a change that does not name every Record it changed (past the 10,000 before-images, an import's added Records, or a change whose answer never came back)`);
     await c.query("INSERT INTO bb_audit_partial (resource, change) VALUES ($1, $2)", [T, big.seq]);
     expect(await log.historyIndexProblem()).toBeUndefined();
     await c.query("INSERT INTO bb_audit_partial (resource, change) VALUES ($1, $2)", [T, small.seq]);

@@ -125,7 +125,8 @@ export async function openPostgresAuditLog(url: string): Promise<AuditLog> {
       // bb_audit_partial against the entries, both ways (retention drops both up to the checkpoint).
       const partial = `SELECT resource, CASE WHEN kind = 'outcome' AND ref IS NOT NULL THEN ref ELSE seq END AS change FROM bb_audit
         WHERE resource IS NOT NULL AND (((detail::jsonb ->> 'beforeImagesOmitted') ~ '^[0-9.]+$' AND (detail::jsonb ->> 'beforeImagesOmitted')::numeric > 0)
-          OR ((detail::jsonb ->> 'addedOmitted') ~ '^[0-9.]+$' AND (detail::jsonb ->> 'addedOmitted')::numeric > 0))`;
+          OR ((detail::jsonb ->> 'addedOmitted') ~ '^[0-9.]+$' AND (detail::jsonb ->> 'addedOmitted')::numeric > 0)
+          OR (detail::jsonb -> 'recordsNotNamed') = 'true'::jsonb)`;
       const p = await pool.query<{ resource: string; change: string; side: "missing" | "extra" }>(
         `(SELECT resource, change, 'missing' AS side FROM (SELECT * FROM (${partial}) e WHERE change > COALESCE((SELECT seq FROM bb_audit_checkpoint WHERE id = 1), 0)
            EXCEPT SELECT resource, change FROM bb_audit_partial) m LIMIT 1)

@@ -92,7 +92,8 @@ export function openSqliteAuditLog(dataDir: string, reserveMb = AUDIT_RESERVE_MB
   // drops both up to the checkpoint).
   const expectedPartial = `SELECT resource, CASE WHEN kind = 'outcome' AND ref IS NOT NULL THEN ref ELSE seq END AS change FROM audit
     WHERE resource IS NOT NULL AND json_valid(detail)
-      AND (CAST(json_extract(detail, '$.beforeImagesOmitted') AS REAL) > 0 OR CAST(json_extract(detail, '$.addedOmitted') AS REAL) > 0)`;
+      AND (CAST(json_extract(detail, '$.beforeImagesOmitted') AS REAL) > 0 OR CAST(json_extract(detail, '$.addedOmitted') AS REAL) > 0
+        OR json_type(detail, '$.recordsNotNamed') = 'true')`;
   const partialCheck = db.prepare<[], { resource: string; change: number; side: "missing" | "extra" }>(
     `SELECT * FROM (SELECT resource, change, 'missing' AS side FROM (SELECT * FROM (${expectedPartial}) WHERE change > COALESCE((SELECT seq FROM audit_checkpoint WHERE id = 1), 0)
        EXCEPT SELECT resource, change FROM audit_partial) LIMIT 1)

@@ -151,7 +151,7 @@ describe("key chains", () => {
     const db = new Database(path.join(dir, "audit.sqlite"));
     try {
       db.prepare("DELETE FROM audit_partial WHERE change = ?").run(big.seq);
-      expect(await log.historyIndexProblem()).toBe(`the histories of ${T} do not list entry ${big.seq}, a change that does not name every Record it changed (past the 10,000 before-images, or an import's added Records)`);
+      expect(await log.historyIndexProblem()).toBe(`the histories of ${T} do not list entry ${big.seq}, a change that does not name every Record it changed (past the 10,000 before-images, an import's added Records, or a change whose answer never came back)`);
       db.prepare("INSERT INTO audit_partial (resource, change) VALUES (?, ?)").run(T, big.seq);
       expect(await log.historyIndexProblem()).toBeUndefined();
       db.prepare("INSERT INTO audit_partial (resource, change) VALUES (?, ?)").run(T, small.seq);
