@@ -186,6 +186,27 @@ test("outage: red badge, no page shown that is not there, a failed edit keeps it
     .toBe("Outage City");
 });
 
+test("a page opened while the hosted service is down: one steady screen naming it, in a main landmark, passing axe (review 55b #1, #2)", async ({ page }) => {
+  await stack.stopService();
+  try {
+    await goView(page, "departments");
+    const alert = page.getByRole("main").getByRole("alert");
+    await expect(alert).toContainText("The hosted service is not answering", { timeout: 15_000 });
+    await expect(alert).toContainText("Baseboard cannot restart it");
+    await expect(alert).not.toContainText("restarts a local service");
+    await expect(page.getByTestId("upstream")).toContainText("Hosted service");
+    // Still the same screen a while later (it turned into another once the config request failed).
+    await page.waitForTimeout(6000);
+    await expect(alert).toContainText("The hosted service is not answering");
+    await expect(page.getByRole("link", { name: "Skip to content" })).toHaveCount(1);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.screenshot({ path: `${SHOTS_UI}/hosted-down-reload.png` });
+  } finally {
+    await stack.startService();
+  }
+  await expect(grid(page)).toBeVisible({ timeout: 25_000 });
+});
+
 test("Baseboard's own server stopped: the badge blames it, not the hosted service, and clears by itself", async ({ page }) => {
   await goView(page, "employees", { filter: eq("employee_id", "E00003") });
   await expect(grid(page)).toBeVisible();

@@ -61,7 +61,7 @@ export function Shell() {
           target?.focus();
         }}
       >
-        {pathname.startsWith("/records/") ? "Skip to grid" : "Skip to content"}
+        {pathname.startsWith("/records/") && config.data ? "Skip to grid" : "Skip to content"}
       </a>
       <header className="topbar">
         {config.data && (
@@ -84,7 +84,7 @@ export function Shell() {
           Baseboard
         </Link>
         <div className="topbar-right">
-          {config.data ? <UpstreamBadge upstream={config.data.upstream} health={report} /> : health && health !== "up" && <UpstreamBadge upstream={{ kind: "local", label: "" }} health={report} unknownKind />}
+          {config.data ? <UpstreamBadge upstream={config.data.upstream} health={report} /> : health && health !== "up" && <UpstreamBadge upstream={{ kind: report?.hosted ? "hosted" : "local", label: "" }} health={report} unknownKind={!report?.hosted} />}
           <button type="button" className="btn btn-ghost" onClick={() => setHelp(true)} aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)">
             <kbd>?</kbd> Shortcuts
           </button>
@@ -106,34 +106,24 @@ export function Shell() {
             <a href={`/login?next=${encodeURIComponent(window.location.pathname + window.location.search)}`}>Open the sign-in page</a>
           </p>
         </main>
-      ) : config.isError ? (
-        <main className="main center-state" role="alert">
-          <h1>Baseboard cannot reach its server</h1>
-          <p className="error-text">{config.error.message}</p>
-          <button type="button" className="btn btn-primary" onClick={() => config.refetch()}>
-            Try again
+      ) : (health && health !== "up") || config.isError ? (
+        // The service hangs, restarts or cannot be reached: one screen, said within seconds
+        // instead of waiting on the config, and kept while it lasts (review 55b #1: it turned into
+        // another, whose <main role="alert"> lost the page its main landmark). It fills in by
+        // itself when the service is back (useRefetchWhenBack).
+        <main className="main center-state" id="main" tabIndex={-1}>
+          <div role="alert">
+            <h1>{outageTitle(report, config.isError)}</h1>
+            <p className="muted">{outageText(report, config.isError)}</p>
+            {config.isError && <p className="error-text">{config.error.message}</p>}
+          </div>
+          <button type="button" className="btn" onClick={() => config.refetch()}>
+            Try again now
           </button>
         </main>
       ) : (
-        <main className="main center-state" aria-busy="true">
-          {health && health !== "up" ? (
-            // The service hangs or restarts: say so within seconds instead of waiting on the config.
-            <div role="alert">
-              <h1>{report?.part === "proxy" ? "Baseboard's server is not answering" : health === "down" ? "The service is not answering" : "The service is restarting"}</h1>
-              <p className="muted">
-                {report?.part === "proxy"
-                  ? "The Baseboard server this page came from does not answer (it may be stopped or restarting); this page fills in by itself as soon as it answers."
-                  : health === "down"
-                    ? "Baseboard's upstream does not answer (it may be stuck or stopped). The proxy restarts a local service that stays stuck; this page fills in by itself as soon as it answers."
-                    : "Baseboard's service is starting again; this page fills in by itself in a moment."}
-              </p>
-              <button type="button" className="btn" onClick={() => config.refetch()}>
-                Try again now
-              </button>
-            </div>
-          ) : (
-            <p className="muted">Loading configuration…</p>
-          )}
+        <main className="main center-state" id="main" tabIndex={-1} aria-busy="true">
+          <p className="muted">Loading configuration…</p>
         </main>
       )}
       {help && <HelpOverlay onClose={closeHelp} />}
@@ -141,6 +131,23 @@ export function Shell() {
       <SessionEndedNotice />
     </div>
   );
+}
+
+/** The outage screen's title: which part does not answer, as far as the page can tell. */
+function outageTitle(report: Health | undefined, configFailed: boolean): string {
+  if (report?.part === "proxy") return "Baseboard's server is not answering";
+  if (report?.state === "restarting") return "The service is restarting";
+  if (report?.state === "down" || !configFailed) return report?.hosted ? "The hosted service is not answering" : "The service is not answering";
+  return "Baseboard cannot reach its service";
+}
+
+/** What the outage means and what happens next; a hosted upstream is not restarted by Baseboard. */
+function outageText(report: Health | undefined, configFailed: boolean): string {
+  if (report?.part === "proxy") return "The Baseboard server this page came from does not answer (it may be stopped or restarting); this page fills in by itself as soon as it answers.";
+  if (report?.state === "restarting") return "Baseboard's service is starting again; this page fills in by itself in a moment.";
+  if (report?.hosted) return "The service Baseboard forwards to (BASE_URL) does not answer: it may be stopped, stuck or unreachable from here. Baseboard cannot restart it; this page fills in by itself as soon as it answers.";
+  if (report?.state === "down" || !configFailed) return "Baseboard's local service does not answer (it may be stuck or stopped). The proxy restarts it when it stays stuck; this page fills in by itself as soon as it answers.";
+  return "This page fills in by itself as soon as it can; or try again now.";
 }
 
 /** When the upstream comes back, everything on screen is fetched again, without a click. */

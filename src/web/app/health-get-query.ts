@@ -26,14 +26,17 @@ export const PROBE_TIMEOUT_MS = 4000;
 export interface Health {
   state: UpstreamState;
   part: HealthPart;
+  /** The upstream is a hosted service (BASE_URL), not the local one the proxy restarts. */
+  hosted?: boolean;
 }
 
 export async function fetchUpstreamState(signal: AbortSignal): Promise<Health> {
   const within = AbortSignal.any([signal, AbortSignal.timeout(PROBE_TIMEOUT_MS)]);
   const answer = await ask("/api/health", within);
   const health = healthState(answer);
-  if (health === "down") return { state: health, part: partOf(answer) };
-  return { state: worst(health, probeState(await ask("/api/config", within))), part: health === "up" ? "service" : partOf(answer) };
+  const hosted = answer !== "network" && (answer.body as { service?: unknown } | undefined)?.service === "hosted";
+  if (health === "down") return { state: health, part: partOf(answer), hosted };
+  return { state: worst(health, probeState(await ask("/api/config", within))), part: health === "up" ? "service" : partOf(answer), hosted };
 }
 
 export const healthQueryOptions = () =>
