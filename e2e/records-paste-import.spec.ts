@@ -140,10 +140,10 @@ test("a JSON export imports back: read as the CSV the export would write, previe
   items[1].city = "Json Town";
   await page.getByTestId("import-input").setInputFiles({ name: download.suggestedFilename(), mimeType: "application/json", buffer: Buffer.from(JSON.stringify(items, null, 2)) });
   const dialog = page.getByRole("dialog", { name: `Import ${download.suggestedFilename()}` });
-  await expect(dialog.getByTestId("import-summary")).toContainText("3 rows: 1 Record to update, 2 Records unchanged");
+  await expect(dialog.getByTestId("import-summary")).toContainText("3 items: 1 Record to update, 2 Records unchanged");
   await expect(dialog).toContainText("Json Town");
   await page.screenshot({ path: "test-results/shots/import-json-preview.png" });
-  await dialog.getByRole("button", { name: "Import 3 rows" }).click();
+  await dialog.getByRole("button", { name: "Import 3 items" }).click();
   await expect(dialog.getByTestId("import-outcome")).toContainText("0 Records added, 1 changed");
   expect((await apiRecord("E00976")).city).toBe("Json Town");
   expect(await apiRecord("E00975")).toEqual(before[0]);
@@ -151,9 +151,9 @@ test("a JSON export imports back: read as the CSV the export would write, previe
   await page.getByRole("button", { name: /^Undo/ }).first().click();
   await expect.poll(() => apiRecord("E00976")).toEqual(before[1]);
 
-  // A JSON file's problems are named by Record, never as a CSV's quotes.
+  // A JSON file's problems are named by the array's item, never as a CSV's quotes.
   const bad = [{ ...items[0], age: "old" }, { ...items[2] }];
   delete (bad[1] as Record<string, unknown>).city;
   await page.getByTestId("import-input").setInputFiles({ name: "bad.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(bad)) });
-  await expect(page.getByRole("dialog", { name: "Import bad.json" }).getByRole("alert")).toContainText('Record 2 has no "city", which other Records of the file have');
+  await expect(page.getByRole("dialog", { name: "Import bad.json" }).getByRole("alert")).toContainText('Item 2 of the array has no "city", which other items of the file have');
 });

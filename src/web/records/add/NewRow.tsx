@@ -54,9 +54,10 @@ export function NewRow({ db, table, columns, fields, ariaRowIndex, noDelete }: P
     const el = problemRef.current;
     if (!shownProblem || !el) return;
     el.scrollIntoView({ block: "nearest" });
-    // Toasts rise above it while it is shown (review 54b #3: the toast of the Record just added
-    // covered the reason the next one was refused, as the row sits at the bottom of the grid).
-    return raiseToastsAbove(el);
+    // Toasts rise above the row and its message while it is shown (review 54b #3: the toast of
+    // the Record just added covered the reason the next one was refused; 55b #6: raised above the
+    // message alone, it covered the row being typed in).
+    return raiseToastsAbove(ref.current ?? el);
   }, [shownProblem]);
   // Tab walks the row's Fields once a Record is being typed; before that only the first one is a
   // tab stop, so a keyboard passing through the page is not walked through every Field.

@@ -43,7 +43,7 @@ type State =
   | { kind: "refused"; message: string }
   | { kind: "preview"; plan: ImportPlan; rows: number; errors: ReturnType<typeof readJson> & { ok: true } }
   | { kind: "sending"; progress?: Reading }
-  | { kind: "done"; inserted: number; updated: number; changed: number; undo: string; skipped: CellChange[] };
+  | { kind: "done"; inserted: number; updated: number; changed: number; undo: string; skipped: CellChange[]; unit: "line" | "item" };
 
 const plural = (n: number, one: string) => `${fmtInt(n)} ${one}${n === 1 ? "" : "s"}`;
 
@@ -152,7 +152,7 @@ export default function ImportDialog(p: Props) {
         : keepsAdded
           ? `Undo (Ctrl+Z) takes back its changes; the ${plural(undo.inserted.length, "Record")} it added would stay. ${p.noDelete}`
           : "Undo (Ctrl+Z) takes the import back.";
-      setState({ kind: "done", ...outcome, undo: undoText, skipped: skipInvalid ? read.errors : [] });
+      setState({ kind: "done", ...outcome, undo: undoText, skipped: skipInvalid ? read.errors : [], unit: read.unit ?? "line" });
       if (undoable) {
         undoActions.record({
           id: `${Date.now()}-import`,
@@ -175,6 +175,9 @@ export default function ImportDialog(p: Props) {
   };
 
   const busy = state.kind === "sending" || state.kind === "reading";
+  // A CSV's lines and rows; a JSON file's items (the array's objects).
+  const unit = state.kind === "preview" ? (state.errors.unit ?? "line") : "line";
+  const row = unit === "item" ? "item" : "row";
   const badLines = state.kind === "preview" ? state.errors.rows.filter((r) => r.bad).length : 0;
   return (
     <Dialog labelledBy="import-title" className="import-dialog" canClose={state.kind !== "sending"} onClose={p.onClose}>
@@ -197,7 +200,7 @@ export default function ImportDialog(p: Props) {
             {state.skipped.length > 0 && (
               <>
                 <p className="warn-text" data-testid="import-skipped">
-                  Skipped, as chosen: {plural(new Set(state.skipped.map((c) => /^(?:line|Record) (\d+)/.exec(c.error ?? "")?.[1])).size, "line")} not imported:
+                  Skipped, as chosen: {plural(new Set(state.skipped.map((c) => /^(?:line|item) (\d+)/.exec(c.error ?? "")?.[1])).size, state.unit)} not imported:
                 </p>
                 <ChangeTable changes={state.skipped} />
               </>
@@ -209,18 +212,18 @@ export default function ImportDialog(p: Props) {
             <p data-testid="import-summary">
               {badLines === 0 ? (
                 <>
-                  {plural(state.rows, "row")}: {planSummary(state.plan)}. {undoPromise(state.plan, p.noDelete)}
+                  {plural(state.rows, row)}: {planSummary(state.plan)}. {undoPromise(state.plan, p.noDelete)}
                 </>
               ) : badLines < state.rows ? (
                 <>
-                  {plural(state.rows, "row")}; {plural(state.rows - badLines, "line")} without a problem: {planSummary(state.plan)}. {undoPromise(state.plan, p.noDelete)}{" "}
+                  {plural(state.rows, row)}; {plural(state.rows - badLines, unit)} without a problem: {planSummary(state.plan)}. {undoPromise(state.plan, p.noDelete)}{" "}
                   <strong className="error-text">
-                    {problemsText(state.errors)} (in red): fix the file and import it again, or skip {plural(badLines, "line")} and import the rest.
+                    {problemsText(state.errors)} (in red): fix the file and import it again, or skip {plural(badLines, unit)} and import the rest.
                   </strong>
                 </>
               ) : (
                 <strong className="error-text">
-                  {plural(state.rows, "row")}, none of which can be imported: {problemsText(state.errors)} (in red). Fix the file and import it again.
+                  {plural(state.rows, row)}, none of which can be imported: {problemsText(state.errors)} (in red). Fix the file and import it again.
                 </strong>
               )}
             </p>
@@ -234,7 +237,7 @@ export default function ImportDialog(p: Props) {
           </button>
           {state.kind === "preview" && badLines > 0 && badLines < state.rows && (
             <button type="button" className="btn" onClick={() => void send(true)} disabled={busy || state.plan.changes.length === 0}>
-              Skip {plural(badLines, "invalid line")}, import {plural(state.rows - badLines, "row")}
+              Skip {plural(badLines, `invalid ${unit}`)}, import {plural(state.rows - badLines, row)}
             </button>
           )}
           {state.kind === "preview" && (
@@ -245,7 +248,7 @@ export default function ImportDialog(p: Props) {
               disabled={busy || state.errors.errors.length > 0 || state.plan.changes.length === 0}
               title={state.errors.errors.length > 0 ? "Some cells cannot be written: fix the file, or skip those lines" : undefined}
             >
-              {state.errors.errors.length > 0 ? `Import all ${plural(state.rows, "row")}` : `Import ${plural(state.rows, "row")}`}
+              {state.errors.errors.length > 0 ? `Import all ${plural(state.rows, row)}` : `Import ${plural(state.rows, row)}`}
             </button>
           )}
         </footer>

@@ -125,22 +125,22 @@ describe("a JSON file, as Export → JSON writes it (review 54b #1)", () => {
     const sent = readCsv(json.csv as string, withJson);
     expect(sent.ok && sent.rows.map((r) => r.values)).toEqual(csv.rows.map((r) => r.values));
   });
-  it("names its problems by Record, not by line", () => {
+  it("names its problems by the array's item, not by line (review 55b #5)", () => {
     const r = readJson(JSON.stringify([{ id: "a", age: "old" }, { id: "a", age: 2 }, { id: "", age: 3 }]), fields);
     if (!r.ok) throw new Error(r.message);
     expect(r.errors.map((e) => e.error)).toEqual([
-      expect.stringMatching(/^Record 1: age needs a number/),
-      "Record 1: id a appears twice in the file (also as Record 2); keep one of them.",
-      "Record 2: id a appears twice in the file (also as Record 1); keep one of them.",
-      "Record 3: the primary key id is empty; every row needs one.",
+      expect.stringMatching(/^item 1: age needs a number/),
+      "item 1: id a appears twice in the file (also as item 2); keep one of them.",
+      "item 2: id a appears twice in the file (also as item 1); keep one of them.",
+      "item 3: the primary key id is empty; every row needs one.",
     ]);
     expect(readJson(JSON.stringify([{ id: "a", agee: 1 }]), fields)).toMatchObject({ ok: false, message: expect.stringMatching(/^the file's Fields: "agee" \(did you mean "age"\?\) is not a Field/) });
   });
   it("refuses what is not an array of Records alike, in words", () => {
     expect(readJson("{\"id\":\"a\"}", fields)).toMatchObject({ ok: false, message: expect.stringContaining("holds no array") });
     expect(readJson("[]", fields)).toMatchObject({ ok: false, message: expect.stringContaining("empty array") });
-    expect(readJson('[{"id":"a"},3]', fields)).toMatchObject({ ok: false, message: expect.stringMatching(/^Record 2 is not an object/) });
-    expect(readJson('[{"id":"a","age":1},{"id":"b"}]', fields)).toMatchObject({ ok: false, message: expect.stringMatching(/^Record 2 has no "age", which other Records of the file have/) });
+    expect(readJson('[{"id":"a"},3]', fields)).toMatchObject({ ok: false, message: expect.stringMatching(/^Item 2 of the array is not an object/) });
+    expect(readJson('[{"id":"a","age":1},{"id":"b"}]', fields)).toMatchObject({ ok: false, message: expect.stringMatching(/^Item 2 of the array has no "age", which other items of the file have/) });
     expect(readJson('[{"id":', fields)).toMatchObject({ ok: false, message: expect.stringMatching(/^The file is not valid JSON/) });
   });
   it("is told from a CSV by its name or type, else by its first character", () => {

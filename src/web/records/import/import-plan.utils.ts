@@ -67,7 +67,7 @@ export interface RowPlaces {
   also(line: number): string;
 }
 const CSV_PLACES: RowPlaces = { at: (line) => `line ${line}`, also: (line) => `on line ${line}` };
-const JSON_PLACES: RowPlaces = { at: (line) => (line === 1 ? "the file's Fields" : `Record ${line - 1}`), also: (line) => `as Record ${line - 1}` };
+const JSON_PLACES: RowPlaces = { at: (line) => (line === 1 ? "the file's Fields" : `item ${line - 1}`), also: (line) => `as item ${line - 1}` };
 
 /** The rows of a file as cells, the header first, each with the line it is named by. */
 type FileRows = { record: string[]; info: { lines: number } }[];
@@ -88,11 +88,13 @@ export function readCsv(text: string, fields: readonly FieldInfo[]): ReadResult 
 /**
  * A JSON file as an import reads it: an array of objects, one Record each (what Export → JSON
  * writes: review 54b #1, the README offered it for a round trip and the import read it as CSV).
+ * Its rows are named as the array's items ("item 3": review 55b #5, "Record 3" beside a column of
+ * keys read as a key).
  * Every object names the same Fields (one left out would be set to null, not left alone); a
  * value is read as its text would be in a CSV the export writes (null: an empty cell; json: its
  * JSON text), so that a file checks, previews and imports exactly as that CSV does.
  */
-export function readJson(text: string, fields: readonly FieldInfo[]): ReadResult & { csv?: string } {
+export function readJson(text: string, fields: readonly FieldInfo[]): ReadResult & { csv?: string; unit?: "item" } {
   let items: unknown;
   try {
     items = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
@@ -104,19 +106,20 @@ export function readJson(text: string, fields: readonly FieldInfo[]): ReadResult
   const keys: string[] = [];
   const objects: Record<string, RecordValue>[] = [];
   for (const [i, item] of items.entries()) {
-    if (!item || typeof item !== "object" || Array.isArray(item)) return { ok: false, message: `Record ${i + 1} is not an object: an import takes an array of Records, one object each, as Export → JSON writes it.` };
+    if (!item || typeof item !== "object" || Array.isArray(item)) return { ok: false, message: `Item ${i + 1} of the array is not an object: an import takes an array of Records, one object each, as Export → JSON writes it.` };
     for (const k of Object.keys(item)) if (!keys.includes(k)) keys.push(k);
     objects.push(item as Record<string, RecordValue>);
   }
   for (const [i, o] of objects.entries()) {
     const missing = keys.find((k) => !(k in o));
     if (missing !== undefined) {
-      return { ok: false, message: `Record ${i + 1} has no "${missing}", which other Records of the file have: give every Record the same Fields (null for no value), or it would be set to null.` };
+      return { ok: false, message: `Item ${i + 1} of the array has no "${missing}", which other items of the file have: give every Record the same Fields (null for no value), or it would be set to null.` };
     }
   }
   const cells = (o: Record<string, RecordValue>) => keys.map((k) => (o[k] === null ? "" : typeof o[k] === "object" ? JSON.stringify(o[k]) : String(o[k])));
   const read = readRows([{ record: keys, info: { lines: 1 } }, ...objects.map((o, i) => ({ record: cells(o), info: { lines: i + 2 } }))], fields, JSON_PLACES);
-  return read.ok ? { ...read, csv: csvWithout(read.keys, read.rows.map((r) => ({ ...r, bad: false }))) } : read;
+  // Its rows are the array's items, and are named so ("item 3", "Skip 1 invalid item").
+  return read.ok ? { ...read, csv: csvWithout(read.keys, read.rows.map((r) => ({ ...r, bad: false }))), unit: "item" } : read;
 }
 
 /** Whether a file is to be read as JSON: by its name or type, else by its first character. */
