@@ -72,7 +72,8 @@ export async function createStorageModule(ctx: ServiceContext): Promise<StorageM
 
   try {
     const swept = await sweepStorage(d, config.sweepGraceSeconds);
-    if (swept.incomplete || swept.orphans || swept.missing) ctx.log.warn(swept, "storage: repaired after an unclean stop");
+    if (swept.mismatch) ctx.log.error(swept, `storage: start-up repair skipped: ${swept.mismatch}`);
+    else if (swept.incomplete || swept.orphans || swept.missing) ctx.log.warn(swept, "storage: repaired after an unclean stop");
   } catch (e) {
     // An object store that is down or refusing at start-up: start anyway (storage requests answer
     // 502/503 until it is back, records work); the sweep runs at the next start.

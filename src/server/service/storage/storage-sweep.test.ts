@@ -61,4 +61,45 @@ describe("start-up sweep", () => {
       expect(kept.status).toBe(200);
       expect(await kept.text()).toBe("kept");
   });
+
+  it("a file store that does not match the database wholesale is not repaired: nothing removed, and said (review 56a #1)", async () => {
+    const blobStore: BlobStoreConfig = BACKEND === "s3" ? await freshS3Bucket() : { kind: "disk" };
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bb-sweep-mismatch-"));
+    dirs.push(dataDir);
+    const first = await startStorageService({ blobStore, sweepGraceSeconds: 0, dataDir });
+    open.push(first);
+    for (let i = 0; i < 6; i++) expect((await upload(first, "public-assets", `mismatch/f${i}.txt`, `file ${i}`)).status).toBe(200);
+    const listed = async (svc: StorageTestService) => ((await (await svc.call("/v0/storage/search/public-assets?q=mismatch")).json()) as { items: { key: string }[] }).items.length;
+    expect(await listed(first)).toBe(6);
+    await first.close();
+    open.pop();
+
+    // Every stored file away (a volume not mounted, another instance's empty DATA_DIR): kept aside.
+    const blobs = openBlobStore(blobStore, dataDir);
+    const aside = new Map<string, Buffer>();
+    for await (const b of blobs.list("objects/")) {
+      const chunks: Buffer[] = [];
+      for await (const c of await blobs.get(b.name)) chunks.push(c as Buffer);
+      aside.set(b.name, Buffer.concat(chunks));
+    }
+    expect(aside.size).toBeGreaterThanOrEqual(6);
+    await blobs.delete([...aside.keys()]);
+
+    const second = await startStorageService({ blobStore, sweepGraceSeconds: 0, dataDir });
+    open.push(second);
+    // The rows stayed, though their bytes are not there.
+    expect(await listed(second)).toBe(6);
+    await second.close();
+    open.pop();
+
+    // The bytes back, as when the right volume is mounted: every file reads again, none lost.
+    for (const [name, bytes] of aside) await blobs.put(name, Readable.from([bytes]));
+    await blobs.close();
+    const third = await startStorageService({ blobStore, sweepGraceSeconds: 0, dataDir });
+    open.push(third);
+    expect(await listed(third)).toBe(6);
+    const one = await fetch(`${third.url}/v0/storage/public/public-assets/mismatch/f3.txt`);
+    expect(one.status).toBe(200);
+    expect(await one.text()).toBe("file 3");
+  });
 });
