@@ -365,10 +365,11 @@ export function createUpstream(opts: UpstreamOptions): Upstream {
         throw keyRefused(opts.label);
       }
       // Hosted: an error answer goes on in the one shape only, whatever the upstream wrote.
-      const shaped = !opts.supervised && up.statusCode >= 400 && req.method !== "HEAD" ? await shapedErrorOf(up.statusCode, up.body, opts.label) : undefined;
+      const failedAnswer = up.statusCode >= 400 || (up.statusCode >= 300 && up.statusCode !== 304);
+      const shaped = !opts.supervised && failedAnswer && req.method !== "HEAD" ? await shapedErrorOf(up.statusCode, up.body, opts.label) : undefined;
       if (shaped) {
         headers2["content-type"] = "application/json; charset=utf-8";
-        for (const h of ["content-encoding", "content-disposition", "etag", "last-modified", "cache-control"]) delete headers2[h];
+        for (const h of ["content-encoding", "content-disposition", "etag", "last-modified", "cache-control", "location"]) delete headers2[h];
         headers2["cache-control"] = "no-store";
       }
       if (fopts.onAnswer) {

@@ -123,10 +123,17 @@ beforeAll(async () => {
       "/v0/storage/public/b/extra.txt": [404, "application/json", JSON.stringify({ error: "not_found", subCode: 2, message: "No file b/extra.txt.", stack: "at /srv/x.js:9", sql: "SELECT 1" })],
       "/v0/storage/public/b/busy.txt": [503, "application/json", JSON.stringify({ error: "unavailable", subCode: 12, message: "Resizing is busy; try again in a moment." })],
       "/v0/storage/public/b/html404.txt": [404, "text/html", "<h1>Not Found</h1><p>nginx/1.2 at /var/www</p>"],
+      // In the shape, and naming internals all the same (review 56a #2), or a code of its own (#4).
+      "/v0/storage/public/b/sql.txt": [400, "application/json", JSON.stringify({ error: "validation_error", subCode: 1, message: 'syntax error at or near "SELECT" in SELECT secret FROM tenant_9 WHERE x' })],
+      "/v0/storage/public/b/path.txt": [400, "application/json", JSON.stringify({ error: "validation_error", subCode: 1, message: "could not open /var/lib/hosted/tenant9/data.db" })],
+      "/v0/storage/public/b/stack.txt": [400, "application/json", JSON.stringify({ error: "validation_error", subCode: 1, message: "Error: bad\n    at Object.<anonymous> (/srv/app/index.js:10:5)" })],
+      "/v0/storage/public/b/own-code.txt": [400, "application/json", JSON.stringify({ error: "bad_thing", subCode: 77, message: "Send a smaller w." })],
+      "/v0/storage/public/b/limited.txt": [429, "application/json", JSON.stringify({ error: "rate_limited", subCode: 0, message: "slow down" })],
+      "/v0/storage/public/b/moved.txt": [302, "text/html", "moved"],
     };
     const scripted = errors[url.split("?")[0]];
     if (scripted) {
-      res.writeHead(scripted[0], { "content-type": scripted[1], "x-internal-host": "db-7.internal" });
+      res.writeHead(scripted[0], { "content-type": scripted[1], "x-internal-host": "db-7.internal", "retry-after": "5", location: "http://elsewhere.example/" });
       return res.end(scripted[2]);
     }
     res.writeHead(500);
@@ -280,6 +287,19 @@ describe("upstream failures", () => {
     // In the shape: its words kept, its other fields dropped.
     expect((await get("extra.txt")).body).toEqual({ error: "not_found", subCode: 2, message: "No file b/extra.txt." });
     expect((await get("busy.txt"))).toMatchObject({ status: 503, body: { error: "unavailable", message: "Resizing is busy; try again in a moment." } });
+    for (const name of ["sql.txt", "path.txt", "stack.txt"]) {
+      const r = await get(name);
+      expect(r).toMatchObject({ status: 400, body: { error: "validation_error", subCode: 1, message: expect.stringContaining("its message is left out here, as it names its internals") } });
+      expect(JSON.stringify(r.body)).not.toMatch(/SELECT|tenant|\/var\/lib|\/srv|at Object/);
+    }
+    // A code of its own becomes the shape's code for its status; its words, naming nothing inside, stay.
+    expect((await get("own-code.txt")).body).toEqual({ error: "validation_error", subCode: 1, message: "Send a smaller w." });
+    const limited = await get("limited.txt");
+    expect(limited).toMatchObject({ status: 503, body: { error: "unavailable", message: expect.stringContaining("HTTP 429") } });
+    expect(limited.headers["retry-after"]).toBe("5");
+    const moved = await get("moved.txt");
+    expect(moved).toMatchObject({ status: 502, body: { error: "bad_gateway", message: expect.stringContaining("redirect (HTTP 302)") } });
+    expect(moved.headers.location).toBeUndefined();
     const html = await get("html404.txt");
     expect(html).toMatchObject({ status: 404, body: { error: "not_found", subCode: 2, message: expect.stringContaining("refused this (HTTP 404)") } });
     expect(JSON.stringify(html.body)).not.toMatch(/nginx|var\/www/);
