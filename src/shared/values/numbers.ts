@@ -47,7 +47,8 @@ const notNumber = (text: string, why: string): Result<never> => fail("validation
 /**
  * Text → a number kept exactly, or a message saying why not. Accepts 42, -3.5, .5, 195,800 (as
  * the grid shows it) and 1_000; refuses 1e3, -0, 12abc, and digits a double cannot hold.
- * Called for every cell of a number column an import reads, so the common case is a few tests.
+ * Called for every cell of a number column typed, pasted or imported (a file's cells are refused a
+ * thousands separator first: its numbers are written out), so the common case is a few tests.
  */
 export function parseNumberText(text: string): Result<number> {
   const t = text.trim();
