@@ -29,8 +29,14 @@ export type Candidates = { number: boolean; boolean: boolean; date: boolean; dat
 
 export const allCandidates = (): Candidates => ({ number: true, boolean: true, date: true, datetime: true });
 
+/**
+ * A zero before another digit (`0010`, `-05`): a code (a postcode, an id), not a number, whose
+ * zeros a number column would drop (review 56a #6: `0010` became 10). Keeps a new column text.
+ */
+export const LEADING_ZERO = /^\s*[-+]?0\d/;
+
 export function narrow(c: Candidates, cell: string): void {
-  if (c.number && (parseNumeric(cell) === undefined || !parseNumberText(cell).ok)) c.number = false;
+  if (c.number && (LEADING_ZERO.test(cell) || parseNumeric(cell) === undefined || !parseNumberText(cell).ok)) c.number = false;
   if (c.boolean && !BOOLEAN.test(cell)) c.boolean = false;
   if (c.date && !(DATE_SHAPE.test(cell) && isValidDate(cell))) c.date = false;
   if (c.datetime && normalizeDatetime(cell) === undefined) c.datetime = false;
