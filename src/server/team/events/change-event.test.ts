@@ -38,6 +38,11 @@ describe("changeEventOf", () => {
     expect(changeEventOf(applied({ kind: "upload", resource: "bucket:b", keys: ["x/y.png"], out: { again: true } }), ada, undefined, at)).toBeUndefined();
     expect(changeEventOf(applied({ kind: "upload", resource: "bucket:b", keys: ["x/y.png"], out: {} }), ada, undefined, at)).toMatchObject({ kind: "upload" });
   });
+  it("a storage job that ended says how many files it took, past the list's limit too (review 56a #7)", () => {
+    const job = (detail: Record<string, unknown>, out: Record<string, unknown>) => changeEventOf(applied({ kind: "storage-job", resource: "bucket:b", keys: ["big/"], detail: { action: "copy", from: "big/", to: "copy1/", ...detail }, out }), ada, undefined, at);
+    expect(job({ files: ["big/a"], filesMore: true }, { job: { state: "done", done: 5500 } })).toMatchObject({ job: "copy", count: 5500 });
+    expect(job({ files: ["big/a", "big/b"] }, { job: { state: "done" } })).toMatchObject({ count: 2 });
+  });
   it("a restored version announces the key's file as replaced, as an upload over it does", () => {
     const e = changeEventOf(applied({ kind: "restore-file", resource: "bucket:b", keys: ["x/y.png"], detail: { restoredFrom: "v1/x/y.png" }, out: { versionedKey: "v2/x/y.png" } }), ada, "t", at);
     expect(e).toEqual({ at: "2026-11-25T10:00:00.000Z", resource: "bucket:b", bucket: "b", actor: ada, origin: "baseboard", tab: "t", kind: "upload", keys: ["x/y.png"] });

@@ -64,7 +64,10 @@ export function changeEventOf(c: AppliedChange, actor: Pick<Actor, "email" | "na
       // Where a job took what, said as such ("moved docs/ → documents/, 3 files"): its keys list
       // the source, the destination and every file under both, which read as one list of 8.
       const ends = c.kind === "storage-job" ? { ...(typeof c.detail.from === "string" ? { from: c.detail.from } : {}), ...(typeof c.detail.to === "string" && c.detail.action !== "delete" ? { to: c.detail.to } : {}) } : {};
-      const files = c.kind === "storage-job" && Array.isArray(c.detail.files) && !c.detail.filesMore ? { count: (c.detail.files as unknown[]).length } : {};
+      // How many files it took: as the ended job counts them, else as listed before it (review
+      // 56a #7: a job of 5,500 files, past the list's limit, was announced without a count).
+      const files =
+        c.kind !== "storage-job" ? {} : typeof ended.done === "number" ? { count: ended.done } : Array.isArray(c.detail.files) && !c.detail.filesMore ? { count: (c.detail.files as unknown[]).length } : {};
       return { ...base, kind: c.kind, keys: c.keys.slice(0, EVENT_RECORDS_MAX), ...job, ...ends, ...files, ...(c.keys.length > EVENT_RECORDS_MAX ? { truncated: true } : {}) };
     }
     case "restore-file":
