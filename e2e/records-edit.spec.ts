@@ -284,8 +284,10 @@ test("a record panel Save of several Fields is one update: one version in Histor
   await panel.getByRole("tab", { name: "History" }).click();
   await expect(panel.getByRole("list", { name: /^Versions of Record E00136/ }).getByRole("listitem")).toHaveCount(2);
   await panel.getByRole("tab", { name: "Fields" }).click();
-  // One Undo puts both back.
-  await page.getByRole("button", { name: "Undo", exact: true }).click();
+  // Said, with its Undo (review 55b #8: nothing confirmed the Save); one Undo puts both back.
+  const saved = page.getByRole("region", { name: "Notifications" }).getByRole("status").filter({ hasText: "Saved job_title, city of E00136" });
+  await expect(saved).toBeVisible();
+  await saved.getByRole("button", { name: "Undo" }).click();
   await expect.poll(async () => (await apiRecord("E00136")).city).toBe(before.city);
   expect((await apiRecord("E00136")).job_title).toBe(before.job_title);
 

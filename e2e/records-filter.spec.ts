@@ -134,6 +134,11 @@ test("sort by two columns with shift-click, then page to the end", async ({ page
   expect(await shownPks(page, 10)).toEqual(last.items.map((r) => r.employee_id));
   await page.getByRole("button", { name: "Previous page" }).click();
   await expect(page.getByTestId("range")).toHaveText("801–900 of 1,000");
+  // Another page size keeps the first Record shown in view (review 55b #9: back to the first page).
+  await page.getByLabel("Rows per page").selectOption("50");
+  await expect(page.getByTestId("range")).toHaveText("801–850 of 1,000");
+  await page.getByLabel("Rows per page").selectOption("100");
+  await expect(page.getByTestId("range")).toHaveText("801–900 of 1,000");
   // By keyboard: a button that took the view to the end keeps the focus (it fell to the page
   // when it turned disabled: review 32b #2), and pressed again does nothing.
   await page.getByRole("button", { name: "Last page" }).focus();

@@ -374,7 +374,12 @@ export function RecordsWorkspace({ db, table }: { db: string; table: string }) {
         size={view.size}
         count={count}
         onPage={goToPage}
-        onSize={(s) => setSearch({ size: s === 50 ? undefined : s })}
+        onSize={(s) => {
+          // The page that holds the first Record shown now (review 55b #9: a new size on page 200
+          // went back to the first Records).
+          const page = Math.floor(((view.page - 1) * view.size) / s) + 1;
+          setSearch({ size: s === 50 ? undefined : s, page: page === 1 ? undefined : page }, true);
+        }}
       />
       {bulk && (
         <BulkUpdateDialog

@@ -12,7 +12,7 @@ import { toast } from "../ui/toast";
 import { meQueryOptions } from "./me-get-query";
 import { usePeopleMutation } from "./people-mutation";
 import { type Person, peopleQueryOptions } from "./people-list-query";
-import { signInNote } from "./people.utils";
+import { accessChangeNote, personStatus, signInNote } from "./people.utils";
 import { formatWhen } from "./SessionsTable";
 import { ApplySelect } from "./ApplySelect";
 import { handOverToPeople } from "./session-ended";
@@ -262,6 +262,7 @@ function PersonRow({ person: p, self, open, onToggle, config, onInvite }: RowPro
   const selfWhy = "You cannot change your own role or disable yourself; ask another admin.";
   // Counted as listed: another person's grants on what is hidden from this admin are not shown.
   const shown = self || !config ? p.grants.length : p.grants.filter((g) => configResources(config).includes(g.resource)).length;
+  const status = personStatus(p);
   return (
     <>
       <tr className={p.disabled ? "disabled-person" : undefined}>
@@ -283,7 +284,7 @@ function PersonRow({ person: p, self, open, onToggle, config, onInvite }: RowPro
               change.mutate(
                 { kind: "update", email: p.email, patch: { role } },
                 // A new role ends their sessions (as a grant does): said, so nobody wonders why they were signed out.
-                { onSuccess: () => toast(`${p.email} is now ${/^[aeiou]/.test(role) ? "an" : "a"} ${role}`, { kind: "success", detail: "They were signed out, and have the new role when they sign in again." }), onError: fail },
+                { onSuccess: () => toast(`${p.email} is now ${/^[aeiou]/.test(role) ? "an" : "a"} ${role}`, { kind: "success", detail: accessChangeNote(p, "role") }), onError: fail },
               );
             }}
           >
@@ -293,7 +294,7 @@ function PersonRow({ person: p, self, open, onToggle, config, onInvite }: RowPro
           </ApplySelect>
         </td>
         <td>
-          {p.disabled ? <span className="badge badge-danger">disabled</span> : p.lockedUntil ? <span className="badge badge-warn">locked</span> : <span className="badge">active</span>}
+          {status === "disabled" ? <span className="badge badge-danger">disabled</span> : status === "locked" ? <span className="badge badge-warn">locked</span> : <span className="badge">{status}</span>}
           {p.lockedUntil && !p.disabled && (
             <div className="muted small" data-testid="person-locked">
               Too many wrong passwords: sign-in refused until {formatWhen(p.lockedUntil)}, or until they set a new password through the link Reset password gives.
@@ -414,7 +415,7 @@ function Grants({ person, config, self }: { person: Person; config: AppConfig; s
                       onSuccess: () =>
                         toast(level ? `${person.email} now has ${level === "none" ? "no access" : level} on ${where}` : `${person.email} has their role's access on ${where} again`, {
                           kind: "success",
-                          detail: "They were signed out, and have it when they sign in again.",
+                          detail: accessChangeNote(person, "grant"),
                         }),
                       onError: (err) => toast("Grant not changed", { kind: "error", detail: err.message }),
                     },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { formatDateTime } from "../ui/dates";
-import { signInNote } from "./people.utils";
+import { accessChangeNote, personStatus, signInNote } from "./people.utils";
 
 describe("how the People page says a person signs in", () => {
   const now = Date.parse("2026-11-27T12:00:00Z");
@@ -15,5 +15,21 @@ describe("how the People page says a person signs in", () => {
   it("says nothing of links for those who sign in another way", () => {
     expect(signInNote({ ...person, sso: true, inviteExpiresAt: "2026-12-01T09:30:00.000Z" }, now)).toBe("· single sign-on");
     expect(signInNote({ ...person, hasPassword: true }, now)).toBe("");
+  });
+});
+
+describe("status and what a change of access means (review 55b #7)", () => {
+  const base = { disabled: false, sso: false, hasPassword: true, lastSeenAt: "2026-11-28T08:00:00Z" } as const;
+  it("says invited until the first sign-in, locked while wrong passwords lock them out", () => {
+    expect(personStatus(base)).toBe("active");
+    expect(personStatus({ ...base, hasPassword: false, lastSeenAt: null })).toBe("invited");
+    expect(personStatus({ ...base, sso: true, hasPassword: false, lastSeenAt: null })).toBe("active");
+    expect(personStatus({ ...base, lockedUntil: "2026-11-28T09:00:00Z" })).toBe("locked");
+    expect(personStatus({ ...base, disabled: true, lockedUntil: "2026-11-28T09:00:00Z" })).toBe("disabled");
+  });
+  it("does not say someone who never signed in was signed out", () => {
+    expect(accessChangeNote({ lastSeenAt: null }, "grant")).toBe("They have it when they first sign in.");
+    expect(accessChangeNote({ lastSeenAt: null }, "role")).toBe("They have the new role when they first sign in.");
+    expect(accessChangeNote({ lastSeenAt: "2026-11-28T08:00:00Z" }, "grant")).toMatch(/^They were signed out/);
   });
 });

@@ -11,6 +11,7 @@ import { recordKeys } from "../records-keys";
 import { queryRecords } from "../records-list-query";
 import { updateRecords } from "../records-update-mutation";
 import { undoActions } from "../undo/undo-store";
+import { undoLast } from "../undo/use-undo";
 import { buildEditUpdate, equalCond, type FieldEdit } from "./edit.utils";
 import { type CellPos, conflictKey, gridActions, pkId, useGridStore } from "./grid-store";
 import { byWhom, lastChangeOf } from "../../team/audit/last-change-get-query";
@@ -142,6 +143,9 @@ export function useCellEdit(db: string, table: string, pkField: string, queryKey
           changes: saved.map(({ col, oldValue, newValue }) => ({ pk, field: col.key, before: oldValue ?? null, after: newValue })),
           jsonFields: saved.some((e) => e.col.field.type === "json") ? saved.filter((e) => e.col.field.type === "json").map((e) => e.col.key) : undefined,
         });
+      // The record panel's Save says it saved (review 55b #8: only its buttons went grey); a cell
+      // shows its new value where it was typed.
+      if (inPlace && saved.length) toast(`Saved ${names(saved)} of ${String(pk)}`, { kind: "success", action: undoLast() });
       if (!conflicts.length) return;
       const now = valuesOf(conflicts.map((c) => [c.edit.col.key, c.current]));
       qc.setQueryData<QueryResult>(queryKey, (d) => patchRow(d ?? ctx?.previous, pkField, pk, now));
