@@ -84,3 +84,18 @@ test("catalog cells by type: thumbnails at cell size × device pixel ratio, atta
   await expect(cell(page, 2, "added_at")).toHaveText(/2024/);
   await expect(cell(page, 2, "in_stock")).toHaveText(/true|false/);
 });
+
+test("the header row by keyboard: ↑ from the first row reaches it, a width set with Alt+→ is said, ↓ goes back (review 55b #3)", async ({ page }) => {
+  await openView(page, "employees", { cols: "employee_id,full_name,age" });
+  await cell(page, 2, "full_name").click();
+  await page.keyboard.press("ArrowUp");
+  const header = page.getByRole("columnheader", { name: /full_name/ }).getByRole("button");
+  await expect(header).toBeFocused();
+  const before = (await page.getByRole("columnheader", { name: /full_name/ }).boundingBox())!.width;
+  await page.keyboard.press("Alt+ArrowRight");
+  const announcer = page.locator("[data-announcer]");
+  await expect(announcer).toHaveText(`full_name: ${Math.round(before) + 10} px wide`);
+  await expect(header).toBeFocused();
+  await page.keyboard.press("ArrowDown");
+  await expect(page.locator('[data-cell="0:2"]')).toBeFocused();
+});

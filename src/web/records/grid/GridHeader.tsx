@@ -5,6 +5,7 @@ import type { GridColumn } from "./columns.utils";
 import { gridActions } from "./grid-store";
 import { MAX_COL_W, MIN_COL_W } from "./column-widths-store";
 import { ResizeHandle } from "./ResizeHandle";
+import { announce } from "../../ui/announce";
 
 /** What the header needs of a TanStack Table header (sorting feature registered). */
 export interface SortableHeader {
@@ -33,12 +34,27 @@ export const GridHeader = memo(function GridHeader({ width, columns, sort, heade
   const [focused, setFocused] = useState(0);
   const clamp = (w: number) => Math.max(MIN_COL_W, Math.min(MAX_COL_W, Math.round(w)));
   const onKey = (i: number, e: React.KeyboardEvent<HTMLButtonElement>) => {
+    if (e.key === "ArrowDown" && !e.altKey && !e.ctrlKey && !e.metaKey) {
+      // Down into the first row's cell of this column (↑ from there comes back here).
+      const cell = e.currentTarget.closest("[role=grid]")?.querySelector<HTMLElement>(`[data-cell="0:${i + 1}"]`);
+      if (!cell) return;
+      e.preventDefault();
+      e.stopPropagation();
+      gridActions.setActive({ row: 0, col: i + 1 });
+      cell.focus();
+      return;
+    }
     if (e.key !== "ArrowLeft" && e.key !== "ArrowRight") return;
     e.preventDefault();
     e.stopPropagation();
     const dir = e.key === "ArrowRight" ? 1 : -1;
     if (e.altKey) {
-      if (onResize) onResize(columns[i].key, clamp(columns[i].width + dir * (e.shiftKey ? 50 : 10)));
+      if (onResize) {
+        const w = clamp(columns[i].width + dir * (e.shiftKey ? 50 : 10));
+        onResize(columns[i].key, w);
+        // Said, as the width has no words on screen (review 55b #3: silent).
+        announce(`${columns[i].key}: ${w} px wide${w === MIN_COL_W ? " (the narrowest)" : w === MAX_COL_W ? " (the widest)" : ""}`);
+      }
       return;
     }
     const next = Math.max(0, Math.min(columns.length - 1, i + dir));

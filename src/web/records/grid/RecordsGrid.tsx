@@ -265,7 +265,12 @@ export const RecordsGrid = memo(function RecordsGrid(p: Props) {
         if (below) below.focus();
         else moveTo(row + 1, col);
       },
-      ArrowUp: () => moveTo(row - 1, col),
+      ArrowUp: () => {
+        // Above the first row: its column's header (review 55b #3: only Tab reached the header row).
+        const head = row === 0 ? (col === 0 ? scrollRef.current?.closest("[role=grid]")?.querySelector<HTMLElement>(".grid-head .sel input") : scrollRef.current?.closest("[role=grid]")?.querySelectorAll<HTMLElement>(".grid-head .th-btn")[col - 1]) : undefined;
+        if (head) head.focus();
+        else moveTo(row - 1, col);
+      },
       ArrowRight: () => moveTo(row, col + 1),
       ArrowLeft: () => moveTo(row, col - 1),
       Home: () => {

@@ -39,10 +39,11 @@ describe("columns", () => {
 
 describe("columnWidth", () => {
   it.each([
-    ["age", "number", false, 120],
-    ["employee_id", "text", true, 153],
-    ["annual_salary", "number", false, 168],
-    ["departments.department", "text", false, 235],
+    ["age", "number", false, 122],
+    ["amount", "number", false, 144],
+    ["employee_id", "text", true, 156],
+    ["annual_salary", "number", false, 197],
+    ["departments.department", "text", false, 251],
     ["a_very_long_field_name_that_goes_on_and_on_and_on", "text", false, 320],
   ] as const)("%s (%s) → %i", (key, type, pk, width) => {
     expect(columnWidth(key, type, pk)).toBe(width);

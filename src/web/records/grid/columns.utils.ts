@@ -23,9 +23,14 @@ const widthByType: Record<FieldType, number> = {
   attachment: 200,
 };
 
-/** Wide enough for the header's name and type tag (12px bold ≈ 7.5px a character), within reason. */
+/**
+ * Wide enough for the header's name (12px bold ≈ 7.5px a character) and its type tag (10px ≈ 6.5px
+ * a character, "number" or "PK"), with the sort mark and padding, within reason (review 55b #11:
+ * "amount" as a number read "amou…").
+ */
 export function columnWidth(key: string, type: FieldType, primaryKey = false): number {
-  return Math.max(primaryKey ? 140 : widthByType[type], Math.min(320, Math.round(key.length * 7.5) + 70));
+  const tag = primaryKey ? 2 : type.length;
+  return Math.max(primaryKey ? 140 : widthByType[type], Math.min(320, Math.round(key.length * 7.5 + tag * 6.5) + 60));
 }
 
 export function allColumns(base: readonly FieldInfo[], join?: { table: string; fields: readonly FieldInfo[] }): GridColumn[] {
