@@ -134,7 +134,7 @@ export default function ManageViewsDialog({ db, table, onClose }: { db: string; 
                 <button
                   type="button"
                   className="btn btn-sm"
-                  onClick={() => writeClipboard(viewHref(router, v)).then(() => toast("Link copied", { kind: "success", detail: "Anyone with access to this Baseboard opens the same view." }))}
+                  onClick={() => writeClipboard(viewHref(router, v)).then(() => toast("Link copied", { kind: "success", detail: `Anyone with access to this Baseboard opens the same view: its filter, sort, columns, join and page size.${v.widths ? " Its column widths stay with the view in this browser; the link does not carry them." : ""}` }))}
                 >
                   Copy link
                 </button>
