@@ -6,7 +6,8 @@
 import { useEffect, useState } from "react";
 import { slowWaitSeconds } from "./waiting.utils";
 
-export function Waiting({ what, className = "muted" }: { what: string; className?: string }) {
+/** `down`: the service is known not to answer now (the badge is red): said so, not "slow". */
+export function Waiting({ what, className = "muted", down = false }: { what: string; className?: string; down?: boolean }) {
   const [since] = useState(() => Date.now());
   const [now, setNow] = useState(since);
   useEffect(() => {
@@ -21,7 +22,9 @@ export function Waiting({ what, className = "muted" }: { what: string; className
         <>
           {" "}
           <span className="waiting-slow">
-            The service is slow to answer; still waiting<span aria-hidden="true"> ({seconds} s so far)</span>. It goes on by itself, and you may go elsewhere meanwhile.
+            {/* One verdict with the badge (review 55b #10: red "down" above, "slow" here). */}
+            {down ? "The service does not answer now (see the badge); still waiting" : "The service is slow to answer; still waiting"}
+            <span aria-hidden="true"> ({seconds} s so far)</span>. It goes on by itself, and you may go elsewhere meanwhile.
           </span>
         </>
       )}

@@ -3,7 +3,9 @@
  * while this one loads), a page past the end, no match for the filter, or an empty table. Each
  * says what to do next.
  */
+import { useQuery } from "@tanstack/react-query";
 import { useLayoutEffect, useRef } from "react";
+import { healthQueryOptions } from "../../app/health-get-query";
 import { Waiting } from "../../ui/Waiting";
 import { fmtInt } from "../values/values.utils";
 import { noteLeaving, takeOver } from "./focus-handoff";
@@ -25,6 +27,7 @@ export function GridPlaceholder({ state, page, onGoToPage, onEditFilter, onAdd }
     </button>
   );
   const ref = useRef<HTMLDivElement>(null);
+  const down = useQuery(healthQueryOptions()).data?.state === "down";
   // The grid's focus, when the grid went for this (every Record of the page deleted): to what
   // to do next, else here. And back to the grid when rows come again.
   useLayoutEffect(() => {
@@ -35,7 +38,7 @@ export function GridPlaceholder({ state, page, onGoToPage, onEditFilter, onAdd }
   return (
     <div className="center-state" role="status" ref={ref} tabIndex={-1}>
       {state.kind === "loading" ? (
-        <Waiting what={state.page !== undefined ? `Loading page ${fmtInt(state.page)}` : "Loading records"} />
+        <Waiting what={state.page !== undefined ? `Loading page ${fmtInt(state.page)}` : "Loading records"} down={down} />
       ) : state.kind === "past-end" ? (
         <>
           <p>
