@@ -195,8 +195,21 @@ function closeAfterAnswer(req: IncomingMessage, res: ServerResponse): void {
   res.once("finish", () => req.socket.destroySoon());
 }
 
-/** An upstream error answer in the one shape (upstream-error.ts): its first 64 KB read, the rest dropped. */
-async function shapedErrorOf(status: number, body: AsyncIterable<Buffer> & { destroy(): unknown }, label: string): Promise<{ status: number; body: Buffer }> {
+/** The interface's Records calls: each answers a JSON body. */
+const RECORDS_CALL = /\/v0\/record\/[^/]+\/[^/]+\/(?:query|update|insert|delete|distinct|fields|import)$/;
+
+/**
+ * An upstream error answer in the one shape (upstream-error.ts): its first 64 KB read, the rest
+ * dropped. `empty`: the status of an answer with nothing in it where an answer is due, said as a 502.
+ */
+type UpstreamBody = AsyncIterable<Buffer> & { dump(opts?: { limit: number }): Promise<void> };
+
+async function shapedErrorOf(status: number, body: UpstreamBody, label: string, empty?: number): Promise<{ status: number; body: Buffer }> {
+  if (empty !== undefined) {
+    await body.dump({ limit: ERROR_ANSWER_MAX }).catch(() => undefined);
+    const said = errorBody("bad_gateway", `${label} answered HTTP ${empty} with nothing in it, where an answer is due; check BASE_URL, or tell whoever runs it.`);
+    return { status: 502, body: Buffer.from(JSON.stringify(said)) };
+  }
   const chunks: Buffer[] = [];
   let size = 0;
   let whole = true;
@@ -212,7 +225,8 @@ async function shapedErrorOf(status: number, body: AsyncIterable<Buffer> & { des
   } catch {
     whole = false;
   }
-  if (!whole) body.destroy();
+  // The rest is dropped (undici reads on up to the limit to keep the connection, else closes it).
+  if (!whole) await body.dump({ limit: ERROR_ANSWER_MAX }).catch(() => undefined);
   const shaped = shapedUpstreamError(status, whole ? Buffer.concat(chunks) : undefined, label);
   return { status: shaped.status, body: Buffer.from(JSON.stringify(shaped.body)) };
 }
@@ -365,12 +379,18 @@ export function createUpstream(opts: UpstreamOptions): Upstream {
         throw keyRefused(opts.label);
       }
       // Hosted: an error answer goes on in the one shape only, whatever the upstream wrote.
-      const failedAnswer = up.statusCode >= 400 || (up.statusCode >= 300 && up.statusCode !== 304);
-      const shaped = !opts.supervised && failedAnswer && req.method !== "HEAD" ? await shapedErrorOf(up.statusCode, up.body, opts.label) : undefined;
+      // No answer at all where one is due (review 57a #3): a 304 nobody asked for (no If-None-Match
+      // or If-Modified-Since), or a 204 to a Records call, which always answers JSON.
+      const conditional = req.headers["if-none-match"] !== undefined || req.headers["if-modified-since"] !== undefined;
+      const noAnswer = (up.statusCode === 304 && !conditional) || (up.statusCode === 204 && RECORDS_CALL.test(path));
+      const failedAnswer = up.statusCode >= 400 || (up.statusCode >= 300 && up.statusCode !== 304) || noAnswer;
+      const shaped = !opts.supervised && failedAnswer && req.method !== "HEAD" ? await shapedErrorOf(noAnswer ? 502 : up.statusCode, up.body, opts.label, noAnswer ? up.statusCode : undefined) : undefined;
       if (shaped) {
         headers2["content-type"] = "application/json; charset=utf-8";
         for (const h of ["content-encoding", "content-disposition", "etag", "last-modified", "cache-control", "location"]) delete headers2[h];
         headers2["cache-control"] = "no-store";
+        // A 503 always says when to try again (decisions §9; review 57a #4: a 429 without one).
+        if (shaped.status === 503 && headers2["retry-after"] === undefined) headers2["retry-after"] = "5";
       }
       if (fopts.onAnswer) {
         const raw = shaped?.body ?? Buffer.from(await up.body.arrayBuffer());

@@ -11,6 +11,9 @@ describe("an upstream's error message that names its internals (review 56a #2)",
       'File "app.py", line 4: Traceback',
       "failed in handler.go:88",
       "C:\\data\\db.sqlite is locked",
+      'duplicate key value violates unique constraint "employees_pkey" DETAIL: Key (employee_id)=(E1) already exists.',
+      'Binder Error: Referenced column "x" not found in FROM clause!',
+      "SQLITE_BUSY: database is locked",
     ])
       expect(namesInternals(m), m).toBe(true);
     for (const m of [

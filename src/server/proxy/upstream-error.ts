@@ -20,7 +20,10 @@ const CODE_OF_STATUS = new Map<number, ErrorCode>(Object.entries(errorStatus).ma
  * path (the API's own /v0/ and /api/ paths aside), SQL. Review 56a #2: a 4xx in the shape passed
  * "syntax error at or near SELECT in SELECT secret FROM tenant_9" on as it was.
  */
-const INTERNALS = [/\n\s*at\s/, /[\s(][^\s()]*\.[a-z]{1,4}:\d+(?::\d+)?\b/, /Traceback|Exception in|\.(?:py|java|rb|go|php):\d+/i, /(?:^|[\s"'(=:])\/(?!v0\/|api\/)[\w.-]+\/[\w./-]+/, /\b[A-Za-z]:\\/, /\bSELECT\b[\s\S]*\bFROM\b|\bINSERT\s+INTO\b|\bUPDATE\s+\S+\s+SET\b|\bDELETE\s+FROM\b|\b(?:relation|column|table)\s+"[^"]+"\s+does not exist/i];
+const INTERNALS = [/\n\s*at\s/, /[\s(][^\s()]*\.[a-z]{1,4}:\d+(?::\d+)?\b/, /Traceback|Exception in|\.(?:py|java|rb|go|php):\d+/i, /(?:^|[\s"'(=:])\/(?!v0\/|api\/)[\w.-]+\/[\w./-]+/, /\b[A-Za-z]:\\/, /\bSELECT\b[\s\S]*\bFROM\b|\bINSERT\s+INTO\b|\bUPDATE\s+\S+\s+SET\b|\bDELETE\s+FROM\b|\b(?:relation|column|table)\s+"[^"]+"\s+does not exist/i,
+  // Database engines' own words (review 57a #2): PostgreSQL's constraint and DETAIL texts, DuckDB's error classes.
+  /violates (?:unique|foreign key|check|not-null) constraint|\bDETAIL:|\bHINT:|\b(?:Binder|Parser|Catalog|Conversion|Constraint|Invalid Input|Out of Range|Transaction|Internal) Error:|\bSQLSTATE\b|\bSQLITE_\w+/i,
+];
 
 export const namesInternals = (message: string) => INTERNALS.some((re) => re.test(message));
 

@@ -130,7 +130,20 @@ beforeAll(async () => {
       "/v0/storage/public/b/own-code.txt": [400, "application/json", JSON.stringify({ error: "bad_thing", subCode: 77, message: "Send a smaller w." })],
       "/v0/storage/public/b/limited.txt": [429, "application/json", JSON.stringify({ error: "rate_limited", subCode: 0, message: "slow down" })],
       "/v0/storage/public/b/moved.txt": [302, "text/html", "moved"],
+      "/v0/storage/public/b/huge.txt": [500, "text/html", `<pre>${"Traceback line\n".repeat(20_000)}</pre>`],
     };
+    if (url.startsWith("/v0/record/demo/empty/query")) {
+      res.writeHead(204);
+      return res.end();
+    }
+    if (url.startsWith("/v0/storage/public/b/not-modified.txt")) {
+      res.writeHead(304, { etag: '"x"' });
+      return res.end();
+    }
+    if (url.startsWith("/v0/storage/public/b/limited-bare.txt")) {
+      res.writeHead(429, { "content-type": "application/json" });
+      return res.end(JSON.stringify({ error: "rate_limited", subCode: 0, message: "slow down" }));
+    }
     const scripted = errors[url.split("?")[0]];
     if (scripted) {
       res.writeHead(scripted[0], { "content-type": scripted[1], "x-internal-host": "db-7.internal", "retry-after": "5", location: "http://elsewhere.example/" });
@@ -272,7 +285,7 @@ describe("upstream failures", () => {
       const res = await raw(board.url, `/api/v0/storage/public/b/${name}`, { headers: fromApp(board.url) });
       return { status: res.status, type: String(res.headers["content-type"]), body: JSON.parse(res.body.toString()) as Record<string, unknown>, headers: res.headers };
     };
-    for (const name of ["traceback.txt", "leak.txt"]) {
+    for (const name of ["traceback.txt", "leak.txt", "huge.txt"]) {
       const r = await get(name);
       expect(r.status).toBe(500);
       expect(r.type).toMatch(/^application\/json/);
@@ -300,6 +313,16 @@ describe("upstream failures", () => {
     const moved = await get("moved.txt");
     expect(moved).toMatchObject({ status: 502, body: { error: "bad_gateway", message: expect.stringContaining("redirect (HTTP 302)") } });
     expect(moved.headers.location).toBeUndefined();
+    // Nothing where an answer is due (review 57a #3), and a 503 always says when (#4).
+    const empty = await raw(board.url, "/api/v0/record/demo/empty/query", { method: "POST", headers: fromApp(board.url, { "content-type": "application/json" }), body: "{}" });
+    expect(empty.status).toBe(502);
+    expect(JSON.parse(empty.body.toString())).toMatchObject({ error: "bad_gateway", message: expect.stringContaining("answered HTTP 204 with nothing in it") });
+    expect(await get("not-modified.txt")).toMatchObject({ status: 502, body: { message: expect.stringContaining("HTTP 304") } });
+    const asked = await raw(board.url, "/api/v0/storage/public/b/not-modified.txt", { headers: fromApp(board.url, { "if-none-match": '"x"' }) });
+    expect(asked.status).toBe(304);
+    const bare = await get("limited-bare.txt");
+    expect(bare.status).toBe(503);
+    expect(bare.headers["retry-after"]).toBe("5");
     const html = await get("html404.txt");
     expect(html).toMatchObject({ status: 404, body: { error: "not_found", subCode: 2, message: expect.stringContaining("refused this (HTTP 404)") } });
     expect(JSON.stringify(html.body)).not.toMatch(/nginx|var\/www/);

@@ -220,6 +220,16 @@ describe("with people", () => {
     expect((await form(board.url, { email: "eve@example.com", password })).status).toBe(401);
   });
 
+  it("one email in either Unicode form is one account: a second add is refused, and either spelling signs in (review 57a #1)", async () => {
+    const composed = "ana@ex\u00e1mple.com";
+    const decomposed = "ana@exa\u0301mple.com";
+    expect((await admin.add({ email: composed, name: "Ana", role: "viewer", password: PW })).ok).toBe(true);
+    const again = await admin.add({ email: decomposed, name: "Ana Again", role: "admin", password: PW });
+    expect(again.ok).toBe(false);
+    expect((await admin.list()).filter((p) => p.email.normalize("NFC") === composed)).toHaveLength(1);
+    for (const email of [composed, decomposed, ` ANA@EXA\u0301MPLE.COM `]) expect((await formFrom("127.0.0.36", { email, password: PW })).status, email).toBe(303);
+  });
+
   it("signs in a script (no Origin, no Sec-Fetch-Site), as /api lets scripts through; a browser's cross-site post is still refused", async () => {
     // Review 38a #6: curl without an Origin was told its form "was sent from another site".
     expect((await admin.add({ email: "cli@example.com", name: "Cli", role: "viewer", password: PW })).ok).toBe(true);

@@ -362,17 +362,17 @@ export async function handlePeopleApi(ctx: Ctx): Promise<boolean> {
   } else if (sub === "sessions" && parts.length === 3 && method === "GET") {
     // Nobody by that email is a 404, as for their other paths (review 39a #10: an empty list).
     if (!(await admin.get(email))) error(res, 404, "not_found", `Nobody signs in as ${email}.`);
-    else json(res, 200, { items: (await store.listSessions(email.toLowerCase())).map((s) => publicSession(s, people.idOf(req))) });
+    else json(res, 200, { items: (await store.listSessions(normalizeEmail(email))).map((s) => publicSession(s, people.idOf(req))) });
   } else if (sub === "sessions" && parts.length === 3 && method === "DELETE") {
     if (!(await begin("end-sessions"))) return true;
     // Nobody by that email is a 404 (review 46a #7: "ended 0" told an admin a typo had worked).
     if (!(await admin.get(email))) return await ended({ ok: false, status: 404, message: `Nobody signs in as ${email}.` }, () => null), true;
-    const n = await store.deleteSessionsOf(email.toLowerCase(), { reason: "ended-by-admin", at: Date.now() });
+    const n = await store.deleteSessionsOf(normalizeEmail(email), { reason: "ended-by-admin", at: Date.now() });
     await after();
     await ended({ ok: true, value: n }, (v) => ({ ended: v }));
   } else if (sub === "sessions" && parts.length === 4 && method === "DELETE") {
     if (!(await begin("end-session", { session: extra }))) return true;
-    const s = (await store.listSessions(email.toLowerCase())).find((x) => x.id.startsWith(extra) && extra.length === 16);
+    const s = (await store.listSessions(normalizeEmail(email))).find((x) => x.id.startsWith(extra) && extra.length === 16);
     const gone = !!s && (await store.deleteSession(s.email, s.id, { reason: "ended-by-admin", at: Date.now() }));
     await after();
     await ended(gone ? { ok: true, value: 1 } : { ok: false, status: 404, message: "No such session (it may have ended already)." }, (v) => ({ ended: v }));

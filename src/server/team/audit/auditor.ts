@@ -16,6 +16,7 @@ import { keyRefused, type Upstream, UpstreamFailure } from "../../proxy/forward"
 import type { NewAuditEntry } from "./audit-entry";
 import type { AuditLog } from "./audit-log";
 import { jsonObjectOf } from "../../../shared/json-text";
+import { normalizeEmail } from "../store/team-store";
 import { recordKeyText, updateBodySchema } from "../../../shared/records";
 import { deeperThan, encodeDeep } from "../../../shared/deep-json";
 import { keysPinnedBy, packChanges, packImported } from "./record-changes";
@@ -192,7 +193,7 @@ export async function recordPeopleChange(
   appendOutcome?: (e: NewAuditEntry) => Promise<void>,
 ): Promise<(status: number, message?: string) => Promise<void>> {
   const by = { actorEmail: who.email, actorKind: who.kind, address, endpoint: endpoint.slice(0, 500) };
-  const keys = what.email ? [what.email.toLowerCase()] : [];
+  const keys = what.email ? [normalizeEmail(what.email)] : [];
   const change = await log.append({ ...by, at: Date.now(), kind: "people", resource: null, keys, detail: { action: what.action, ...what.detail, outcome: "pending" } });
   return async (status, message) => {
     const out = { status, outcome: status < 300 ? "applied" : status === 403 ? "refused" : "failed", ...(message ? { message } : {}) };

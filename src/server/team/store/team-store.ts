@@ -93,4 +93,10 @@ export interface TeamStore {
   close(): Promise<void>;
 }
 
-export const normalizeEmail = (email: string) => email.trim().toLowerCase();
+/**
+ * An email as people are found by it: trimmed, in Unicode's composed form (NFC), lower case.
+ * Without NFC, "á" typed as one character and as "a" + a combining accent made two accounts that
+ * look the same (review 57a #1: an admin and a viewer), and a provider sending the other form
+ * reached the other one.
+ */
+export const normalizeEmail = (email: string) => email.trim().normalize("NFC").toLowerCase();
