@@ -234,6 +234,8 @@ export async function startBaseboard(env: NodeJS.ProcessEnv, opts: StartOptions 
           )
         : undefined,
       onSignInFailed: (email, address, endpoint) => trail.signInFailed(email, address, endpoint),
+      // By the person, through their link (the token is not recorded).
+      onPasswordSet: (email, address, link) => trail.peopleChange({ actor: { email, kind: "person" }, address, method: "POST", path: "/invite/…", what: { action: "set-password", email, detail: { link } } }),
       bodyIdleMs: config.limits.bodyIdleMs,
       log,
     });

@@ -70,6 +70,11 @@ export interface TeamOptions {
   log?: (line: string) => void;
   /** The audit trail's record of a wrong password (per account and address): signing in, or changing one's own. */
   onSignInFailed?: (email: string, address: string, endpoint?: WrongPasswordAt) => Promise<void>;
+  /**
+   * Records a password set through an invite or reset link, before it is set (review 57a #7: none
+   * was recorded); gives back how to record its outcome. Throws when the log cannot take it.
+   */
+  onPasswordSet?: (email: string, address: string, link: "invite" | "reset") => Promise<(status: number, message?: string) => Promise<void>>;
   /** A form that sends nothing for this long is answered 408 (BASEBOARD_BODY_IDLE_TIMEOUT_MS). */
   bodyIdleMs?: number;
 }
@@ -210,9 +215,22 @@ export async function createTeamGate(opts: TeamOptions): Promise<TeamGate> {
     if (password !== (form.get("confirm") ?? "")) return html(res, 400, setPasswordPage({ email, action, error: "The two passwords differ." }));
     const problem = passwordProblem(password, email);
     if (problem) return html(res, 400, setPasswordPage({ email, action, error: problem }));
+    // Recorded before it is made, as every change to people is (in words: "set their password
+    // with an invite link", or a reset link when they had one before).
+    const had = (await store.getPerson(email))?.passwordHash;
+    let recorded: ((status: number, message?: string) => Promise<void>) | undefined;
+    try {
+      recorded = await opts.onPasswordSet?.(email, clientKey(req.socket.remoteAddress), had ? "reset" : "invite");
+    } catch {
+      return html(res, 503, setPasswordPage({ email, action, error: "The activity log cannot be written right now, so the password was not set; the link still works. Try again in a moment." }));
+    }
     // Taken only now, so a refused password leaves the link usable.
-    if ((await store.takeInvite(tokenHash, Date.now())) !== email) return html(res, 404, messagePage("This link was used already, or has expired", "If you set your password with it, sign in; else ask an admin for a new one."));
+    if ((await store.takeInvite(tokenHash, Date.now())) !== email) {
+      await recorded?.(404, "The link was used already, or has expired.");
+      return html(res, 404, messagePage("This link was used already, or has expired", "If you set your password with it, sign in; else ask an admin for a new one."));
+    }
     const set = await admin.setPassword(email, password);
+    await recorded?.(set.ok ? 200 : 400, set.ok ? undefined : set.message);
     if (!set.ok) return html(res, 400, setPasswordPage({ email, action, error: set.message }));
     // A new password ends the wait the old one's wrong tries started (an admin's reset is the way out of a lock).
     byAccount.succeed(email);

@@ -607,6 +607,13 @@ describe("what is recorded", () => {
     expect(people.body.items[0]).toMatchObject({ keys: ["new.person@example.com"], outcome: "applied", detail: { role: "viewer" } });
     // Invites are secrets: the entry holds who was invited, never the link.
     expect(JSON.stringify(people.body.items[0])).not.toMatch(/invite\//);
+    // The password set through the link is recorded too, by the person (review 57a #7: nothing was).
+    const link = `${base()}${added.body.inviteUrl as string}`;
+    const set = await fetch(link, { method: "POST", redirect: "manual", headers: { origin: base(), "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ password: "new person's long passphrase", confirm: "new person's long passphrase" }).toString() });
+    expect(set.status).toBe(303);
+    const setEntry = (await call(ada, "GET", "/api/audit?kind=people&limit=1")).body.items[0];
+    expect(setEntry).toMatchObject({ actor: "new.person@example.com", keys: ["new.person@example.com"], outcome: "applied", detail: { action: "set-password", link: "invite" } });
+    expect(JSON.stringify(setEntry)).not.toContain(added.body.inviteUrl as string);
     // A grant on a table or bucket the upstream does not have is a typo said, not a grant kept.
     const typo = await call(ada, "PUT", "/api/people/vic@example.com/grants", { resource: "table:demo/employes", level: "viewer" });
     expect(typo).toMatchObject({ status: 400, body: { error: "validation_error", message: expect.stringMatching(/no table "demo\/employes".*demo\/employees/) } });

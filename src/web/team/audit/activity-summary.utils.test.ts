@@ -110,6 +110,8 @@ describe("a cancelled storage job", () => {
 
   it("says in words a password change and a refused read (review 53b #6: the kind's name, and \"Refused\" alone)", () => {
     expect(people({ action: "change-password" }, "eddie@example.com")).toBe("eddie@example.com changed their password");
+    expect(people({ action: "set-password", link: "invite" }, "bob@example.com")).toBe("bob@example.com set their password with an invite link");
+    expect(people({ action: "set-password", link: "reset" }, "bob@example.com")).toBe("bob@example.com set their password with a reset link");
     expect(activitySummary({ action: "refused", keys: [], asked: "query", outcome: "refused" })).toBe("Tried to read Records (refused)");
     expect(activitySummary({ action: "refused", keys: [], asked: "list", outcome: "refused" })).toBe("Tried to list a folder (refused)");
   });

@@ -55,6 +55,8 @@ function peopleSummary(d: Detail, person: string | undefined): string {
       return `Ended one of ${who}'s sessions`;
     case "change-password":
       return `${who} changed their password`;
+    case "set-password":
+      return `${who} set their password with ${d.link === "reset" ? "a reset" : "an invite"} link`;
     case "refused": {
       const asked = readableEndpoint(`${str(d.method) ?? ""} ${str(d.path) ?? ""}`.trim());
       return `Tried to change ${person ?? "people"}${asked ? ` (${asked})` : ""}`;
