@@ -108,6 +108,14 @@ describe("matchApiRoute: the allow list", () => {
     expect(matchApiRoute(method, url).kind).toBe("reject");
   });
 
+  it("a file key with a . or .. folder is the service's 400, not \"No endpoint\" (review 57a #6)", () => {
+    for (const url of ["/api/v0/storage/public/public-assets/..%2f..%2fapi-key", "/api/v0/storage/public/public-assets/a/../logo.svg", "/api/v0/storage/object/b/%2e%2e/x", "/api/v0/storage/versions/b/./k"]) {
+      expect(matchApiRoute("GET", url), url).toMatchObject({ kind: "reject", status: 400, message: expect.stringMatching(/^The object key has a "\.{1,2}" segment; folder names cannot be \. or \.\./) });
+    }
+    // Outside a file's key it is still no endpoint.
+    expect(matchApiRoute("GET", "/api/v0/../admin")).toMatchObject({ kind: "reject", message: expect.stringMatching(/^No endpoint/) });
+  });
+
   it("a file key with an empty folder name is a 400 saying so (decisions §7), not 'no endpoint'", () => {
     for (const [method, url] of [
       ["GET", "/api/v0/storage/versions/b/rev/"],

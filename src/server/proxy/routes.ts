@@ -130,6 +130,17 @@ export function matchApiRoute(method: string, rawUrl: string): ApiRoute {
   if (/^\/api\/v0\/storage\/(object|public|versions|restore|url\/sign)\/[^/]+\/./.test(rawPath) && segments.slice(4).some((s) => s === "")) {
     return { kind: "reject", status: 400, message: "The object key has an empty folder name (// or a trailing /): a key names a file, not a folder; remove the extra /." };
   }
+  // A file's key with a . or .. folder (as typed, or encoded): the 400 the service gives it
+  // (decisions §7; review 57a #6: "No endpoint" for a documented one). Nothing is forwarded.
+  if (/^\/api\/v0\/storage\/(object|public|versions|restore|url\/sign)\/[^/]+\/./.test(rawPath)) {
+    let dotted: string | undefined;
+    try {
+      dotted = segments.slice(4).flatMap((s) => decodeURIComponent(s).split("/")).find((p) => p === "." || p === "..");
+    } catch {
+      dotted = undefined; // a malformed escape: said below
+    }
+    if (dotted) return { kind: "reject", status: 400, message: `The object key has a "${dotted}" segment; folder names cannot be . or ..` };
+  }
   for (const s of segments) {
     if (s === "" || s === "." || s === "..") return notFound;
     try {
