@@ -285,6 +285,16 @@ describe("resumable uploads", () => {
     });
     expect(chunked.status).toBe(400);
     expect(JSON.parse(chunked.body.toString()).message).toMatch(/must be exactly 100 bytes/);
+    // A whole part and one byte more, chunked: the same words, not "interrupted" (review 57a #5:
+    // the store stops reading at the part's length, which looked like a client breaking off).
+    const over = await rawRequest(svc, {
+      method: "PUT",
+      path: `/v0/storage/uploads/files/${id}/parts/1`,
+      headers: { "x-api-key": svc.key, "content-type": "application/octet-stream", "transfer-encoding": "chunked" },
+      body: Buffer.alloc(PART + 1),
+    });
+    expect(over.status).toBe(400);
+    expect(JSON.parse(over.body.toString()).message).toMatch(/Part 1 of 2 must be exactly 8388608 bytes/);
     // An acknowledged part sent again with a wrong declared length is refused before anything
     // is stored: it stays acknowledged. Sent again chunked and short, it is acknowledged no more.
     expect((await putPart("files", id, 2, Buffer.alloc(100, 2))).status).toBe(200);

@@ -12,6 +12,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { type ResumableStart, type ResumableStatus, UPLOAD_OWNER_HEADER } from "../../../../shared/storage";
 import { HttpError } from "../../../http-error";
 import { allowed } from "../domain/access";
+import { StorageFailure } from "../domain/failure";
 import type { ResumableUploads, StartRequest } from "../domain/resumable-upload";
 import type { StorageDomain } from "../domain/storage-domain";
 import { uploadOperation } from "../domain/store-upload";
@@ -57,7 +58,10 @@ export function registerResumableRoutes(app: FastifyInstance, d: StorageDomain, 
       const length = raw.headers["content-length"] === undefined ? undefined : Number(raw.headers["content-length"]);
       return await uploads.putPart(bucket, id(request), Number(n), raw, length, owner(request));
     } catch (e) {
-      if (!raw.complete && (raw.destroyed || raw.readableAborted)) {
+      // A part refused for its length (more bytes than it may hold, no Content-Length sent) ends
+      // the reading itself: said as that, not as the client breaking off (review 57a #5).
+      const refused = e instanceof StorageFailure && e.code === "validation_error";
+      if (!refused && !raw.complete && (raw.destroyed || raw.readableAborted)) {
         // The client broke off mid-part: nobody to answer; the part stays unacknowledged.
         request.log.info({ bucket: bucketParam(request) }, "upload part interrupted by the client; it was not stored");
         throw new HttpError("validation_error", "The part was interrupted before it ended; it was not stored.");
