@@ -289,3 +289,34 @@ test("entries dragged onto a folder row or a breadcrumb move there, after one lo
   await expect(page.getByTestId("bulk-outcome")).toHaveText(`1 of 1 moved to ${base}/.`);
   expect(await listKeys("team-files", `${base}/`)).toContain(`${base}/keep.txt`);
 });
+
+test("a selection of many files is copied a few at once, not one after another (review 57b #2)", async ({ page }) => {
+  const base = `many-${Date.now()}`;
+  const names = Array.from({ length: 12 }, (_, i) => `m${String(i).padStart(2, "0")}.txt`);
+  for (const n of names) await putText("team-files", `${base}/${n}`, `body of ${n}`);
+  await page.goto(`/storage/team-files?folder=${base}`);
+  await expect(page.getByRole("checkbox", { name: "Select m11.txt" })).toBeVisible();
+  // Job starts in flight at once, as the browser sends them.
+  let inFlight = 0;
+  let most = 0;
+  const isStart = (r: import("@playwright/test").Request) => r.method() === "POST" && /\/api\/v0\/storage\/jobs\/team-files$/.test(r.url());
+  page.on("request", (r) => {
+    if (isStart(r)) most = Math.max(most, ++inFlight);
+  });
+  const done = (r: import("@playwright/test").Request) => {
+    if (isStart(r)) inFlight--;
+  };
+  page.on("requestfinished", done);
+  page.on("requestfailed", done);
+  await page.getByRole("checkbox", { name: "Select m00.txt" }).click();
+  await page.keyboard.press("Control+a");
+  const bar = page.getByRole("region", { name: "Selection" });
+  await expect(bar.getByTestId("selection-count")).toContainText("12 files selected");
+  await bar.getByRole("button", { name: "Copy to…" }).click();
+  const copy = page.getByRole("dialog", { name: "Copy 12 files" });
+  await copy.getByLabel(/Into the folder/).fill(`${base}/copied`);
+  await copy.getByRole("button", { name: "Copy 12 files" }).click();
+  await expect(page.getByTestId("bulk-outcome")).toHaveText(`12 of 12 copied to ${base}/copied/.`);
+  expect(most).toBeGreaterThan(1);
+  expect(await listKeys("team-files", `${base}/copied/`)).toEqual(names.map((n) => `${base}/copied/${n}`));
+});

@@ -95,7 +95,7 @@ export function BulkDialog(p: BulkDialogProps) {
         <div className="st-job" aria-live="polite">
           <progress max={100} value={pct} aria-label="Progress" />
           <p data-testid="bulk-progress">
-            {progress.finished} of {progress.total} done
+            {progress.finished.toLocaleString()} of {progress.total.toLocaleString()} done
             {progress.job && progress.job.total > 1 ? ` (this folder: ${progress.job.done} of ${progress.job.total} files)` : ""}
           </p>
         </div>

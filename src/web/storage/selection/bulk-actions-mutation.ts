@@ -33,12 +33,15 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function runJob(bucket: string, spec: JobSpec, signal: AbortSignal, onJob: (j: JobStatus) => void): Promise<JobStatus> {
   let job = await api<JobStatus>(jobsPath(bucket), { method: "POST", json: spec });
   onJob(job);
+  // Asked again soon, then less often: a one-file job ends in milliseconds, and a fixed 250 ms
+  // wait made a selection of files move at 2 a second (review 57b #2).
+  let polls = 0;
   while (job.state === "running") {
     if (signal.aborted) {
       job = await api<JobStatus>(`${jobsPath(bucket)}/${encodeURIComponent(job.id)}`, { method: "DELETE" });
       break;
     }
-    await sleep(250);
+    await sleep(Math.min(250, 10 * 2 ** polls++));
     job = await api<JobStatus>(`${jobsPath(bucket)}/${encodeURIComponent(job.id)}`);
     onJob(job);
   }
@@ -84,13 +87,24 @@ export async function moveItems(
 ): Promise<BulkOutcome> {
   const out: BulkOutcome = { done: [], failed: [], cancelled: false };
   const report = (job?: BulkProgress["job"]) => onProgress({ finished: out.done.length + out.failed.length, total: items.length, job });
-  for (const item of items) {
+  const job = (item: string) => followJob(bucket, { action, from: item, to: destinationOf(item, folder), overwrite }, item, signal, out, report);
+  // Files a few at once (each its own small job), as deletes go; a folder's job, large, alone.
+  const files = items.filter((i) => !i.endsWith("/"));
+  let next = 0;
+  const worker = async () => {
+    while (next < files.length && !signal.aborted) await job(files[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(MOVES_AT_ONCE, files.length) }, worker));
+  for (const item of items.filter((i) => i.endsWith("/"))) {
     if (signal.aborted) break;
-    await followJob(bucket, { action, from: item, to: destinationOf(item, folder), overwrite }, item, signal, out, report);
+    await job(item);
   }
   out.cancelled = signal.aborted && out.done.length + out.failed.length < items.length;
   return out;
 }
+
+/** Files moved or copied at once (review 57b #2: one after another, 200 files took 93 s). */
+const MOVES_AT_ONCE = 6;
 
 async function followJob(bucket: string, spec: JobSpec, item: string, signal: AbortSignal, out: BulkOutcome, report: (job?: BulkProgress["job"]) => void) {
   try {

@@ -21,7 +21,9 @@ export async function lastChangeOf(db: string, table: string, record: string, fi
     const page = await api<AuditPage>(`/api/audit?${auditSearch({ table: `${db}/${table}`, record, kind: "update,import,delete-records,insert" }, null, 10)}`, { signal: AbortSignal.timeout(3000) });
     const touches = (i: AuditPage["items"][number]) =>
       !fields?.length || i.action !== "update" || !i.changes || i.changes.some((c) => fields.some((f) => f in (c.after ?? {}) || f in (c.before ?? {})));
-    const hit = page.items.find((i) => i.outcome === "applied" && touches(i));
+    // One that changed something: a refused attempt (the conflict being explained, recorded as an
+    // update that matched nothing) named its own author (review 57b #1: "changed by Ada" to Ada).
+    const hit = page.items.find((i) => i.outcome === "applied" && i.count !== 0 && touches(i));
     return hit ? { actor: whoText(hit), at: hit.at } : undefined;
   } catch {
     return undefined;
