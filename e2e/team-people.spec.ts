@@ -555,3 +555,30 @@ test("People shows an account locked by wrong passwords, until when, and what li
   await lou.scrollIntoViewIfNeeded();
   await page.screenshot({ path: "test-results/people-locked.png" });
 });
+
+test("My account: ending another session is said and keeps the focus; Sign out everywhere asks first and the sign-in page says why (review 57b #5, #6)", async ({ browser }) => {
+  const other = await browser.newContext();
+  await signInAs(await other.newPage(), "cy@example.com", CY_PW);
+  const ctx = await browser.newContext();
+  const page = await ctx.newPage();
+  await signInAs(page, "cy@example.com", CY_PW);
+  await page.goto(`${teamUrl}/account`);
+  const ends = page.locator("[data-end-session]");
+  await expect.poll(() => ends.count()).toBeGreaterThanOrEqual(2);
+  const before = await ends.count();
+  // The other browser's session: not "this one" (its row has no "this one" mark).
+  const otherRow = page.getByRole("row").filter({ hasNot: page.getByText("this one") }).filter({ has: page.locator("[data-end-session]") }).first();
+  await otherRow.locator("[data-end-session]").focus();
+  await page.keyboard.press("Enter");
+  await expect(page.locator("[data-announcer]")).toHaveText(/^Ended the session signed in /);
+  await expect(ends).toHaveCount(before - 1);
+  await expect(page.locator(":focus")).toHaveAttribute("data-end-session", "");
+  await page.getByRole("button", { name: "Sign out everywhere" }).click();
+  const ask = page.getByRole("dialog", { name: "Sign out everywhere?" });
+  await expect(ask).toBeVisible();
+  await ask.getByRole("button", { name: "Sign out everywhere" }).click();
+  await expect(page).toHaveURL(/\/login\?reason=ended/);
+  await expect(page.getByText(/you signed out of all your sessions, this one too/)).toBeVisible();
+  await other.close();
+  await ctx.close();
+});

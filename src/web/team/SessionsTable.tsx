@@ -33,7 +33,7 @@ export function SessionsTable({ items, onEnd }: { items: SessionInfo[]; onEnd(id
               {browserOf(s.userAgent)}
             </td>
             <td>
-              <button type="button" className="btn" onClick={() => onEnd(s.id, s.current)} aria-label={`End the session signed in ${formatWhen(s.createdAt)}`}>
+              <button type="button" className="btn" data-end-session="" onClick={() => onEnd(s.id, s.current)} aria-label={`End the session signed in ${formatWhen(s.createdAt)}`}>
                 End
               </button>
             </td>

@@ -3,6 +3,7 @@
  * sign-in page, which brings the person back to this view. Called by the API client on the
  * proxy's "sign in first" answer, whichever request got it; only the first call acts.
  */
+import { SESSION_ENDED_REASON } from "../../shared/meta";
 import { create } from "zustand";
 import { endedBecause, signInAgainUrl } from "./session-ended.utils";
 
@@ -55,9 +56,10 @@ export function sessionEnded(message = ""): void {
 }
 
 /** The person signed this tab out themselves: to the sign-in page, without the notice. */
-export function signOutToLogin(): void {
+/** `ended`: the sign-in page says why the session ended (signed out everywhere: review 57b #5). */
+export function signOutToLogin(ended = false): void {
   useSessionEnded.setState({ signingOut: true });
-  window.location.assign("/login");
+  window.location.assign(ended ? `/login?reason=${SESSION_ENDED_REASON}` : "/login");
 }
 
 // Back after signing out brought the page back from the browser's memory (bfcache), still

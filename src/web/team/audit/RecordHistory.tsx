@@ -145,7 +145,7 @@ export function RecordHistory({ db, table, pkField, recordText, row, columns }: 
                     if (busy !== null || !row) return;
                     if (!may.write) toast(may.why("change"));
                     else if (!v.target) toast(v.why ?? "Nothing to restore.");
-                    else void restore(v.seq, v.what === "original" ? `as it was before ${formatWhen(v.at)}` : `to the version of ${formatWhen(v.at)}`, v.target);
+                    else void restore(v.seq, v.what === "original" ? `as it was before ${whenForOthers(v.at)}` : `to the version of ${whenForOthers(v.at)}`, v.target);
                   }}
                 >
                   {busy === v.seq ? "Restoring…" : "Restore this version"}
@@ -167,4 +167,14 @@ export function RecordHistory({ db, table, pkField, recordText, row, columns }: 
       )}
     </div>
   );
+}
+
+/**
+ * A moment in words that others read too (the restore's label is kept in the activity log): with
+ * its zone, as they may be elsewhere (review 57b #3: "10:27:58 PM" in Auckland read as no version
+ * in a UTC browser).
+ */
+function whenForOthers(at: string): string {
+  const zone = new Intl.DateTimeFormat(undefined, { timeZoneName: "short" }).formatToParts(new Date(at)).find((p) => p.type === "timeZoneName")?.value;
+  return zone ? `${formatWhen(at)} ${zone}` : formatWhen(at);
 }
