@@ -168,6 +168,11 @@ test("file details: sha256, every version, a signed URL with a chosen lifetime, 
   await expect(versions).toHaveCount(3);
   await expect(panel.getByTestId("details-sha256")).toHaveText(createHash("sha256").update("first version").digest("hex"));
   expect(await read("team-files", key)).toBe("first version");
+  // Its toast beside the panel, clear of the versions' Restore buttons (review 57b #4), and saying how to go back.
+  const restored = page.getByRole("status").filter({ hasText: "Version restored" });
+  await expect(restored).toContainText("to go back, restore the one that was newest before");
+  const [t, p] = [await restored.boundingBox(), await panel.boundingBox()];
+  if ((page.viewportSize()?.width ?? 0) >= 1000) expect(t!.x + t!.width).toBeLessThanOrEqual(p!.x);
   await page.keyboard.press("Escape");
   await expect(panel).toBeHidden();
 });

@@ -55,7 +55,7 @@ export function FileDetails(p: FileDetailsProps) {
   };
   const onRestore = (versionedKey: string, when: string) =>
     restore.mutate(versionedKey, {
-      onSuccess: () => toast("Version restored", { kind: "success", detail: `${entry.name} from ${when} is the newest version now; the others are kept.` }),
+      onSuccess: () => toast("Version restored", { kind: "success", detail: `${entry.name} from ${when} is the newest version now; the others are kept (to go back, restore the one that was newest before: a version is not deleted here).` }),
       onError: (e) => toast("Could not restore the version", { kind: "error", detail: e.message }),
     });
 
