@@ -14,7 +14,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fromApp, startRawUpstream, startTestBaseboard } from "../../proxy/testing/test-baseboard";
-import { signIn, startTeamStack, type TeamStack, waitForMode } from "../testing/team-stack";
+import { madeThenCut, signIn, startTeamStack, type TeamStack, waitForMode } from "../testing/team-stack";
 import { SIGN_IN_ADDRESS_LIMIT } from "../sessions/password-limits";
 import { runAuditCommand } from "./cli";
 
@@ -432,14 +432,7 @@ describe("what is recorded", () => {
     const ada = await signIn(base(), "ada@example.com", PW);
     // The upstream makes the update, and the proxy's connection is cut before its answer: as when
     // the proxy stops mid-change, what it overwrote is not known, but which Record it was for is.
-    stack.hold = async (req) => {
-      if (!req.url?.endsWith("/employees/update") && !req.url?.endsWith("/departments/update")) return undefined;
-      const chunks: Buffer[] = [];
-      for await (const c of req) chunks.push(c as Buffer);
-      const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k === "x-api-key" || k === "content-type" || k.startsWith("x-baseboard"))) as Record<string, string>;
-      await (await fetch(`${stack.svc.serviceUrl}${req.url}`, { method: "POST", headers, body: Buffer.concat(chunks) })).text();
-      return "reset";
-    };
+    stack.hold = madeThenCut(stack.svc.serviceUrl as string, "/employees/update", "/departments/update");
     try {
       const res = await call(ada, "POST", "/api/v0/record/demo/employees/update", { filter: byId("E00034"), values: [{ key: "city", value: "Lost Answer" }] });
       expect(res.status).toBe(502);

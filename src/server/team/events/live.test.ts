@@ -9,7 +9,7 @@
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fromApp } from "../../proxy/testing/test-baseboard";
-import { signIn, startTeamStack, type TeamStack, waitForMode } from "../testing/team-stack";
+import { madeThenCut, signIn, startTeamStack, type TeamStack, waitForMode } from "../testing/team-stack";
 import { dataOf, openSse, type SseClient } from "../testing/sse-client";
 
 const PW = "a perfectly long passphrase";
@@ -128,14 +128,7 @@ describe("GET /api/events", () => {
   it("a change whose answer never came back (made, the connection then cut) has the others read its table again", async () => {
     const eveStream = await stream(eve);
     // The service makes the update, and the proxy's connection is cut before its answer.
-    stack.hold = async (req) => {
-      if (!req.url?.endsWith("/employees/update")) return undefined;
-      const chunks: Buffer[] = [];
-      for await (const c of req) chunks.push(c as Buffer);
-      const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k === "x-api-key" || k === "content-type" || k.startsWith("x-baseboard"))) as Record<string, string>;
-      await (await fetch(`${stack.svc.serviceUrl}${req.url}`, { method: "POST", headers, body: Buffer.concat(chunks) })).text();
-      return "reset";
-    };
+    stack.hold = madeThenCut(stack.svc.serviceUrl as string, "/employees/update");
     try {
       const res = await fetch(`${base()}/api/v0/record/demo/employees/update`, {
         method: "POST",

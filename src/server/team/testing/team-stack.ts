@@ -33,6 +33,24 @@ export interface TeamStack {
 
 export type Hold = (req: http.IncomingMessage) => Promise<void | { status: number; body: string } | "reset"> | undefined;
 
+/**
+ * A hold under which a change is made and its answer never comes back: each request whose path
+ * ends with one of `ends` is sent to the service (`serviceUrl`), answered there, and then the
+ * proxy's connection is cut, as when the proxy's link to the service drops mid-change.
+ */
+export function madeThenCut(serviceUrl: string, ...ends: string[]): Hold {
+  return (req) => {
+    if (!ends.some((e) => req.url?.endsWith(e))) return undefined;
+    return (async () => {
+      const chunks: Buffer[] = [];
+      for await (const c of req) chunks.push(c as Buffer);
+      const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k === "x-api-key" || k === "content-type" || k.startsWith("x-baseboard"))) as Record<string, string>;
+      await (await fetch(`${serviceUrl}${req.url}`, { method: "POST", headers, body: Buffer.concat(chunks) })).text();
+      return "reset" as const;
+    })();
+  };
+}
+
 export function relayTo(target: string, hold?: Hold): http.RequestListener {
   const t = new URL(target);
   return async (req, res) => {
