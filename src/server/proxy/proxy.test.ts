@@ -183,8 +183,6 @@ describe("the allow list", () => {
     ["GET", "/api/v0/../admin"],
     ["GET", "/api/v0/storage%2f.."],
     ["GET", "/api/v0/storage%2F..%2F..%2Fapi-key"],
-    ["GET", "/api/v0/storage/public/public-assets/..%2f..%2fapi-key"],
-    ["GET", "/api/v0/storage/public/public-assets/%2e%2e/%2e%2e/api-key"],
     ["GET", "/api/v1/meta"],
     ["POST", "/api/v1/record/demo/employees/query"],
     ["GET", "/api/v0/record/demo/employees/query"],
@@ -197,6 +195,17 @@ describe("the allow list", () => {
     // A path that exists under another method says which, as the service does (review 38a #7).
     const allow: Record<string, string> = { "/api/v0/record/demo/employees/query": "POST", "/api/v0/storage/object/public-assets/x": "DELETE" };
     expect(res.headers.allow).toBe(allow[path]);
+  });
+
+  // A file key climbing out of its bucket: the service's 400 for a . or .. folder (review 57a
+  // #6: "No endpoint" for a documented one), and nothing forwarded.
+  it.each([
+    ["GET", "/api/v0/storage/public/public-assets/..%2f..%2fapi-key"],
+    ["GET", "/api/v0/storage/public/public-assets/%2e%2e/%2e%2e/api-key"],
+  ])("%s %s → 400 naming the .. folder, in the error shape", async (method, path) => {
+    const res = await call(path, { method, headers: fromApp(board.url) });
+    expect(res.status).toBe(400);
+    expect(res.json()).toMatchObject({ error: "validation_error", message: 'The object key has a ".." segment; folder names cannot be . or ..' });
   });
 });
 
