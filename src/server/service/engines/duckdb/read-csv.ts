@@ -46,10 +46,11 @@ function source(file: string, names: string[]): string {
  * to RE2 as written: a DuckDB string literal keeps its backslashes.
  */
 const WS = String.raw`[\t\n\x0B\f\r ]`;
-const NUMBER_SHAPE = String.raw`${WS}*[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)${WS}*`;
+/** A number written out, with no zero before another digit (`0010` is a code: cells.ts LEADING_ZERO). */
+const NUMBER_SHAPE = String.raw`${WS}*[-+]?((0|[1-9][0-9]*)(\.[0-9]*)?|\.[0-9]+)${WS}*`;
 const NEGATIVE_ZERO = String.raw`${WS}*-[0.]*${WS}*`;
-/** A zero before another digit (`0010`): a code, kept text (cells.ts LEADING_ZERO). */
-const LEADING_ZERO = String.raw`${WS}*[-+]?0[0-9].*`;
+/** A zero before another digit (`0010`): a code, kept text (cells.ts LEADING_ZERO); matched at the start only. */
+const LEADING_ZERO = String.raw`^${WS}*[-+]?0[0-9]`;
 /** A character no number's text holds: ASCII other than digits, . + - and whitespace. */
 const NOT_IN_A_NUMBER = String.raw`[^0-9.+\-\t\n\x0B\f\r \x{80}-\x{10FFFF}]`;
 const DATE_SHAPE = "[0-9]{4}-[0-9]{2}-[0-9]{2}";
@@ -64,8 +65,8 @@ export function cellTest(c: string, test: CellTest): [string, string] {
     case "number":
       // Up to 15 characters: no double drops a digit and the value is within ±(2^53 − 1).
       return [
-        `regexp_full_match(${c}, '${NUMBER_SHAPE}') and length(regexp_replace(${c}, '${WS}', '', 'g')) <= 15 and not regexp_full_match(${c}, '${NEGATIVE_ZERO}') and not regexp_full_match(${c}, '${LEADING_ZERO}')`,
-        `regexp_matches(${c}, '${NOT_IN_A_NUMBER}') or not regexp_matches(${c}, '[0-9]') or regexp_full_match(${c}, '${LEADING_ZERO}')`,
+        `regexp_full_match(${c}, '${NUMBER_SHAPE}') and length(regexp_replace(${c}, '${WS}', '', 'g')) <= 15 and not regexp_full_match(${c}, '${NEGATIVE_ZERO}')`,
+        `regexp_matches(${c}, '${NOT_IN_A_NUMBER}') or not regexp_matches(${c}, '[0-9]') or regexp_matches(${c}, '${LEADING_ZERO}')`,
       ];
     case "boolean": {
       const exact = `regexp_full_match(${c}, '[tT][rR][uU][eE]|[fF][aA][lL][sS][eE]')`;
